@@ -1,0 +1,529 @@
+/*
+ * cudnnfe — the cuDNN graph API as a stable C ABI.
+ *
+ * Conventions (they hold for every function below unless its comment says otherwise):
+ *
+ *  - Every fallible call returns fe_status; FE_OK is 0. Output parameters are written only
+ *    when the call returns FE_OK. On failure, fe_last_error_message() returns a one-line,
+ *    thread-local message that names the function and the cause.
+ *  - Pointer arguments are checked for NULL; a NULL where one is not allowed returns
+ *    FE_STATUS_NULL_POINTER. Arguments documented as "nullable" accept NULL.
+ *  - Objects are opaque. fe_x_create(..., fe_x **out) makes one, fe_x_destroy(fe_x *) frees it,
+ *    and fe_x_destroy(NULL) does nothing. Tensors belong to their graph and are freed with it.
+ *  - Strings returned as `const char *` are owned by the library and stay valid as long as the
+ *    object they came from (and are not changed by a later setter on that object).
+ *  - Dimensions and strides are `const int64_t *` with an element count; device pointers and
+ *    CUDA streams are `void *`.
+ *  - Option structs begin with `struct_size`; initialize them with their _INIT macro (or
+ *    fe_x_options_init) so that code compiled against an older header keeps working when
+ *    fields are appended.
+ *  - Threads: building a graph (adding tensors and operations, the build steps) is
+ *    single-threaded per graph. A built graph may be executed concurrently from several
+ *    threads, each with its own fe_handle. An fe_handle is used by one thread at a time.
+ *  - cuDNN and the CUDA runtime are loaded at first need with dlopen. Graph construction,
+ *    validation and description work without them; calls that need them return
+ *    FE_STATUS_LIBRARY_UNAVAILABLE with a message listing what was tried.
+ */
+#ifndef CUDNNFE_H
+#define CUDNNFE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define FE_API
+#elif defined(CUDNNFE_BUILDING)
+#define FE_API __attribute__((visibility("default")))
+#else
+#define FE_API
+#endif
+
+#define FE_VERSION_MAJOR 0
+#define FE_VERSION_MINOR 1
+#define FE_VERSION_PATCH 0
+/** FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH */
+#define FE_VERSION (FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH)
+
+/** Maximum tensor rank cuDNN accepts. */
+#define FE_MAX_DIMS 8
+/** Maximum number of spatial dimensions of a convolution (1-D, 2-D or 3-D). */
+#define FE_MAX_SPATIAL_DIMS 3
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes. Values are never renumbered; new ones are appended.                           */
+/* ------------------------------------------------------------------------------------------ */
+typedef enum fe_status {
+    FE_OK = 0,
+    FE_STATUS_INVALID_ARGUMENT = 1,    /* a value is out of range or inconsistent */
+    FE_STATUS_NULL_POINTER = 2,        /* a required pointer argument is NULL */
+    FE_STATUS_BAD_STATE = 3,           /* the call is out of order (e.g. execute before build) */
+    FE_STATUS_NOT_FOUND = 4,           /* a name or uid that the graph does not have */
+    FE_STATUS_DUPLICATE = 5,           /* a uid or binding given twice */
+    FE_STATUS_VALIDATION = 6,          /* the graph is inconsistent (shapes, dtypes, wiring) */
+    FE_STATUS_BUFFER_TOO_SMALL = 7,    /* a buffer is smaller than the data it must hold */
+    FE_STATUS_MISALIGNED = 8,          /* a device pointer is not 16-byte aligned */
+    FE_STATUS_NOT_SUPPORTED = 9,       /* cuDNN has no engine or plan for this graph */
+    FE_STATUS_LIBRARY_UNAVAILABLE = 10,/* cuDNN or the CUDA runtime could not be loaded */
+    FE_STATUS_CUDNN_ERROR = 11,        /* a cuDNN call failed; the message has its text */
+    FE_STATUS_CUDA_ERROR = 12,         /* a CUDA runtime call failed; the message has its text */
+    FE_STATUS_OUT_OF_MEMORY = 13,      /* host or device allocation failed */
+    FE_STATUS_NO_DEVICE = 14,          /* the CUDA runtime loaded but reports no usable GPU */
+    FE_STATUS_INTERNAL = 15            /* a bug in cudnnfe; the message says where */
+} fe_status;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Enumerations. Numeric values match cuDNN's where cuDNN has the same concept.               */
+/* ------------------------------------------------------------------------------------------ */
+typedef enum fe_data_type {
+    FE_DATA_NOT_SET = -1, /* take the graph's default (io for inputs/outputs, intermediate otherwise) */
+    FE_DATA_FLOAT = 0,
+    FE_DATA_DOUBLE = 1,
+    FE_DATA_HALF = 2,
+    FE_DATA_INT8 = 3,
+    FE_DATA_INT32 = 4,
+    FE_DATA_UINT8 = 6,
+    FE_DATA_BFLOAT16 = 9,
+    FE_DATA_INT64 = 10,
+    FE_DATA_BOOLEAN = 11,
+    FE_DATA_FP8_E4M3 = 12,
+    FE_DATA_FP8_E5M2 = 13
+} fe_data_type;
+
+typedef enum fe_heur_mode {
+    FE_HEUR_MODE_INSTANT = 0,
+    FE_HEUR_MODE_B = 1,
+    FE_HEUR_MODE_FALLBACK = 2,
+    FE_HEUR_MODE_A = 3
+} fe_heur_mode;
+
+typedef enum fe_build_policy {
+    FE_BUILD_POLICY_HEURISTICS_CHOICE = 0, /* build candidates in order; keep the first that builds */
+    FE_BUILD_POLICY_ALL = 1                /* build every supported candidate; use the first */
+} fe_build_policy;
+
+typedef enum fe_conv_mode {
+    FE_CONV_MODE_CONVOLUTION = 0,
+    FE_CONV_MODE_CROSS_CORRELATION = 1 /* the default, as in deep-learning frameworks */
+} fe_conv_mode;
+
+typedef enum fe_pointwise_mode {
+    FE_POINTWISE_ADD = 0,
+    FE_POINTWISE_MUL = 1,
+    FE_POINTWISE_MIN = 2,
+    FE_POINTWISE_MAX = 3,
+    FE_POINTWISE_SQRT = 4,
+    FE_POINTWISE_ADD_SQUARE = 5,
+    FE_POINTWISE_DIV = 6,
+    FE_POINTWISE_MOD = 7,
+    FE_POINTWISE_POW = 8,
+    FE_POINTWISE_SUB = 9,
+    FE_POINTWISE_ABS = 10,
+    FE_POINTWISE_CEIL = 11,
+    FE_POINTWISE_COS = 12,
+    FE_POINTWISE_EXP = 13,
+    FE_POINTWISE_FLOOR = 14,
+    FE_POINTWISE_LOG = 15,
+    FE_POINTWISE_NEG = 16,
+    FE_POINTWISE_RSQRT = 17,
+    FE_POINTWISE_SIN = 18,
+    FE_POINTWISE_TAN = 19,
+    FE_POINTWISE_ERF = 20,
+    FE_POINTWISE_IDENTITY = 21,
+    FE_POINTWISE_RECIPROCAL = 22,
+    FE_POINTWISE_ATAN2 = 23,
+    FE_POINTWISE_RELU_FWD = 100,
+    FE_POINTWISE_TANH_FWD = 101,
+    FE_POINTWISE_SIGMOID_FWD = 102,
+    FE_POINTWISE_ELU_FWD = 103,
+    FE_POINTWISE_GELU_FWD = 104,
+    FE_POINTWISE_SOFTPLUS_FWD = 105,
+    FE_POINTWISE_SWISH_FWD = 106, /* silu when swish_beta is 1 */
+    FE_POINTWISE_GELU_APPROX_TANH_FWD = 107,
+    FE_POINTWISE_RELU_BWD = 200,
+    FE_POINTWISE_TANH_BWD = 201,
+    FE_POINTWISE_SIGMOID_BWD = 202,
+    FE_POINTWISE_ELU_BWD = 203,
+    FE_POINTWISE_GELU_BWD = 204,
+    FE_POINTWISE_SOFTPLUS_BWD = 205,
+    FE_POINTWISE_SWISH_BWD = 206,
+    FE_POINTWISE_GELU_APPROX_TANH_BWD = 207,
+    FE_POINTWISE_CMP_EQ = 300,
+    FE_POINTWISE_CMP_NEQ = 301,
+    FE_POINTWISE_CMP_GT = 302,
+    FE_POINTWISE_CMP_GE = 303,
+    FE_POINTWISE_CMP_LT = 304,
+    FE_POINTWISE_CMP_LE = 305,
+    FE_POINTWISE_LOGICAL_AND = 400,
+    FE_POINTWISE_LOGICAL_OR = 401,
+    FE_POINTWISE_LOGICAL_NOT = 402,
+    FE_POINTWISE_GEN_INDEX = 501,
+    FE_POINTWISE_BINARY_SELECT = 601
+} fe_pointwise_mode;
+
+typedef enum fe_reduction_mode {
+    FE_REDUCTION_ADD = 0,
+    FE_REDUCTION_MUL = 1,
+    FE_REDUCTION_MIN = 2,
+    FE_REDUCTION_MAX = 3,
+    FE_REDUCTION_AMAX = 4,
+    FE_REDUCTION_AVG = 5,
+    FE_REDUCTION_NORM1 = 6,
+    FE_REDUCTION_NORM2 = 7
+} fe_reduction_mode;
+
+typedef enum fe_log_level {
+    FE_LOG_OFF = 0,
+    FE_LOG_ERROR = 1,
+    FE_LOG_WARN = 2,
+    FE_LOG_INFO = 3,
+    FE_LOG_DEBUG = 4
+} fe_log_level;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Opaque objects.                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+typedef struct fe_handle fe_handle; /* a GPU, a stream, a cuDNN handle and a managed workspace */
+typedef struct fe_graph fe_graph;   /* tensors and operations; after build, a runnable plan */
+typedef struct fe_tensor fe_tensor; /* a tensor of a graph; owned by the graph */
+typedef struct fe_buffer fe_buffer; /* device memory allocated by cudnnfe */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Library information and errors. These never fail and need no cuDNN.                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** The library's version as FE_VERSION encodes it (of the loaded library, not the header). */
+FE_API uint32_t fe_version(void);
+/** The library's version as "major.minor.patch". */
+FE_API const char *fe_version_string(void);
+/** A static, human-readable name for a status code ("FE_STATUS_NOT_SUPPORTED", ...). */
+FE_API const char *fe_status_string(fe_status status);
+/** The message of the last failed call on this thread ("" if none). Valid until the next
+ *  failing call on this thread. */
+FE_API const char *fe_last_error_message(void);
+/** The name of a data type ("half", "bfloat16", ...), or "invalid". */
+FE_API const char *fe_data_type_string(fe_data_type type);
+/** Size in bytes of one element of the type; 0 for FE_DATA_NOT_SET or an unknown value. */
+FE_API size_t fe_data_type_size(fe_data_type type);
+
+/** Logging. Off by default. The environment sets it at load: CUDNNFE_LOG_LEVEL
+ *  (off|error|warn|info|debug or 0..4) and CUDNNFE_LOG_DEST (stderr, stdout or a file path).
+ *  fe_log_set_level changes the level at run time; thread-safe. */
+FE_API fe_status fe_log_set_level(fe_log_level level);
+
+/** The cuDNN version, e.g. 91900 for 9.19.0. Loads cuDNN. */
+FE_API fe_status fe_cudnn_version(int64_t *out_version);
+/** The CUDA runtime version, e.g. 13000 for 13.0. Loads the CUDA runtime. */
+FE_API fe_status fe_cuda_runtime_version(int32_t *out_version);
+/** The number of CUDA devices (0 is a valid answer on a machine with the runtime and no GPU). */
+FE_API fe_status fe_device_count(int32_t *out_count);
+
+/** Write cuDNN's JSON description of a live GPU (for deviceless builds elsewhere) into buf.
+ *  out_length receives the length without the terminating NUL; if buf is NULL or
+ *  buf_size is too small, nothing is written to buf, *out_length is set and
+ *  FE_STATUS_BUFFER_TOO_SMALL is returned (so call once with NULL to size the buffer). */
+FE_API fe_status fe_device_properties_capture(int32_t device, char *buf, size_t buf_size,
+                                              size_t *out_length);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Handles.                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Create a handle on a CUDA device (stream: the legacy default stream). Loads cuDNN and the
+ *  CUDA runtime. The handle owns a workspace that grows on demand for executions that are
+ *  given no workspace. One thread at a time may use a handle. */
+FE_API fe_status fe_handle_create(int32_t device, fe_handle **out_handle);
+FE_API void fe_handle_destroy(fe_handle *handle);
+/** Set the CUDA stream (a cudaStream_t) on which executions are enqueued. nullable stream. */
+FE_API fe_status fe_handle_set_stream(fe_handle *handle, void *stream);
+FE_API fe_status fe_handle_get_stream(const fe_handle *handle, void **out_stream);
+FE_API fe_status fe_handle_get_device(const fe_handle *handle, int32_t *out_device);
+/** Wait until all work enqueued on the handle's stream has finished. */
+FE_API fe_status fe_handle_synchronize(fe_handle *handle);
+/** Bytes of workspace the handle currently holds. */
+FE_API fe_status fe_handle_workspace_size(const fe_handle *handle, int64_t *out_bytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Device buffers: memory for users with no other CUDA binding (Java, C#, Go).                 */
+/* Transfers are synchronous with respect to the host and ordered with the legacy default      */
+/* stream; with a non-blocking stream on a handle, call fe_handle_synchronize before reading.  */
+/* ------------------------------------------------------------------------------------------ */
+
+FE_API fe_status fe_buffer_create(int32_t device, int64_t size_bytes, fe_buffer **out_buffer);
+/** A buffer large enough for the tensor's elements at its strides. */
+FE_API fe_status fe_buffer_create_for_tensor(int32_t device, const fe_tensor *tensor,
+                                             fe_buffer **out_buffer);
+FE_API void fe_buffer_destroy(fe_buffer *buffer);
+FE_API fe_status fe_buffer_device_pointer(const fe_buffer *buffer, void **out_pointer);
+FE_API fe_status fe_buffer_size(const fe_buffer *buffer, int64_t *out_bytes);
+/** Copy size_bytes bytes from host memory to the buffer at byte offset 0. */
+FE_API fe_status fe_buffer_upload(fe_buffer *buffer, const void *host, int64_t size_bytes);
+FE_API fe_status fe_buffer_download(const fe_buffer *buffer, void *host, int64_t size_bytes);
+/** Upload `count` host floats, converted to device_type (float, double, half, bfloat16). */
+FE_API fe_status fe_buffer_upload_float(fe_buffer *buffer, const float *host, int64_t count,
+                                        fe_data_type device_type);
+/** Download `count` elements of device_type, converted to host floats. */
+FE_API fe_status fe_buffer_download_float(const fe_buffer *buffer, float *host, int64_t count,
+                                          fe_data_type device_type);
+/** Set every byte of the buffer to `value` (e.g. to poison outputs before a test). */
+FE_API fe_status fe_buffer_fill_bytes(fe_buffer *buffer, uint8_t value);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Graphs and tensors.                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct fe_graph_options {
+    uint32_t struct_size;
+    const char *name;                    /* nullable: "graph" */
+    fe_data_type io_data_type;           /* default of inputs and outputs */
+    fe_data_type intermediate_data_type; /* default of virtual (intermediate) tensors */
+    fe_data_type compute_data_type;      /* default math precision of operations */
+} fe_graph_options;
+#define FE_GRAPH_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_graph_options), NULL, FE_DATA_NOT_SET, FE_DATA_FLOAT, FE_DATA_FLOAT }
+
+/** Create an empty graph. options is nullable (defaults: FE_GRAPH_OPTIONS_INIT). A graph with
+ *  io_data_type FE_DATA_NOT_SET needs every input and output to carry its own type. */
+FE_API fe_status fe_graph_create(const fe_graph_options *options, fe_graph **out_graph);
+/** Free the graph, its tensors and its plans. Must not run concurrently with its execution. */
+FE_API void fe_graph_destroy(fe_graph *graph);
+FE_API const char *fe_graph_name(const fe_graph *graph);
+
+/** Add an input tensor. strides is nullable: packed (row-major in the order of dims).
+ *  data_type may be FE_DATA_NOT_SET to take the graph's io type. Names must be unique. */
+FE_API fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims,
+                                 const int64_t *dims, const int64_t *strides,
+                                 fe_data_type data_type, fe_tensor **out_tensor);
+/** Add a scalar passed by value (a host constant baked into the plan), shape [1,...,1] of
+ *  rank 1; operations broadcast it. */
+FE_API fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value,
+                                 fe_data_type data_type, fe_tensor **out_tensor);
+FE_API fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name,
+                                         fe_tensor **out_tensor);
+/** The graph's non-virtual tensors in execution order for fe_graph_execute_positional:
+ *  inputs in creation order, then outputs in the order set_output(true) was called. */
+FE_API fe_status fe_graph_input_count(const fe_graph *graph, size_t *out_count);
+FE_API fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor);
+FE_API fe_status fe_graph_output_count(const fe_graph *graph, size_t *out_count);
+FE_API fe_status fe_graph_output(const fe_graph *graph, size_t index, fe_tensor **out_tensor);
+
+/** Packed (row-major) strides for dims. */
+FE_API fe_status fe_strides_packed(size_t ndims, const int64_t *dims, int64_t *out_strides);
+/** Channels-last strides (NHWC, NDHWC, NWC) for dims given as N, C, spatial... */
+FE_API fe_status fe_strides_channels_last(size_t ndims, const int64_t *dims,
+                                          int64_t *out_strides);
+
+/* Tensor setters: allowed until the graph is built. Op outputs get their dims, strides and
+ * type by inference unless set here. */
+FE_API fe_status fe_tensor_set_name(fe_tensor *tensor, const char *name);
+FE_API fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const int64_t *dims);
+FE_API fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const int64_t *strides);
+FE_API fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data_type);
+/** Set a uid (must be unique in the graph; FE_STATUS_DUPLICATE otherwise). Without one, the
+ *  build assigns uids that do not collide with the ones set. */
+FE_API fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid);
+/** Mark an operation's result as a graph output (non-virtual), or undo it. */
+FE_API fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output);
+
+FE_API const char *fe_tensor_name(const fe_tensor *tensor);
+FE_API fe_status fe_tensor_get_ndims(const fe_tensor *tensor, size_t *out_ndims);
+/** Copy the dims into out (capacity `capacity`, at least the rank). Op outputs have their
+ *  inferred dims once the graph is validated (the op call itself infers them already). */
+FE_API fe_status fe_tensor_get_dims(const fe_tensor *tensor, int64_t *out_dims, size_t capacity);
+FE_API fe_status fe_tensor_get_strides(const fe_tensor *tensor, int64_t *out_strides,
+                                       size_t capacity);
+FE_API fe_status fe_tensor_get_data_type(const fe_tensor *tensor, fe_data_type *out_type);
+/** The uid: the one set, or after build the one assigned. FE_STATUS_BAD_STATE before that. */
+FE_API fe_status fe_tensor_get_uid(const fe_tensor *tensor, int64_t *out_uid);
+FE_API fe_status fe_tensor_is_output(const fe_tensor *tensor, int32_t *out_flag);
+FE_API fe_status fe_tensor_is_virtual(const fe_tensor *tensor, int32_t *out_flag);
+/** Bytes a buffer for this tensor needs (largest reachable element + 1, times its size). */
+FE_API fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_bytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Operations. Each returns its result tensor (virtual until fe_tensor_set_output), named      */
+/* "<op name>::<port>". Names are optional: NULL gives "<kind>_<n>".                            */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct fe_conv_options {
+    uint32_t struct_size;
+    const char *name;                        /* nullable */
+    size_t spatial_dims;                     /* 0: taken from the image's rank */
+    int64_t pre_padding[FE_MAX_SPATIAL_DIMS];  /* per spatial dim, default 0 */
+    int64_t post_padding[FE_MAX_SPATIAL_DIMS]; /* default 0 */
+    int64_t stride[FE_MAX_SPATIAL_DIMS];       /* default 1 */
+    int64_t dilation[FE_MAX_SPATIAL_DIMS];     /* default 1 */
+    fe_conv_mode mode;                         /* default cross-correlation */
+    fe_data_type compute_data_type;            /* default: the graph's */
+} fe_conv_options;
+#define FE_CONV_OPTIONS_INIT                                                                    \
+    { (uint32_t)sizeof(fe_conv_options), NULL, 0, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, \
+      FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET }
+/** Set pre and post padding alike for the first n spatial dims. */
+FE_API fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n,
+                                             const int64_t *padding);
+
+/** Forward convolution. image: [N, C, spatial...], weight: [K, C, filter...], result
+ *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
+ *  like the image (channels-last stays channels-last). options nullable. */
+FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                     const fe_conv_options *options, fe_tensor **out_y);
+
+typedef struct fe_matmul_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type;
+} fe_matmul_options;
+#define FE_MATMUL_OPTIONS_INIT { (uint32_t)sizeof(fe_matmul_options), NULL, FE_DATA_NOT_SET }
+
+/** C = A x B. A: [..., M, K], B: [..., K, N], C: [..., M, N]; batch dims broadcast (equal, or
+ *  1 on one side). 2-D operands are allowed. options nullable. */
+FE_API fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                                 const fe_matmul_options *options, fe_tensor **out_c);
+
+typedef struct fe_pointwise_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type;
+    double relu_lower_clip;       /* RELU: default 0 */
+    double relu_upper_clip;       /* RELU: default +inf (no clip) */
+    double relu_lower_clip_slope; /* RELU: leaky slope below the lower clip, default 0 */
+    double elu_alpha;             /* default 1 */
+    double softplus_beta;         /* default 1 */
+    double swish_beta;            /* default 1 (silu) */
+    int64_t axis;                 /* GEN_INDEX: the dimension whose index is generated */
+} fe_pointwise_options;
+#define FE_POINTWISE_OPTIONS_INIT                                                        \
+    { (uint32_t)sizeof(fe_pointwise_options), NULL, FE_DATA_NOT_SET, 0.0, 1e300, 0.0, 1.0, \
+      1.0, 1.0, 0 }
+
+/** A pointwise operation. Unary modes use in0; binary modes in0 and in1 (broadcast to a common
+ *  shape; same rank required); BINARY_SELECT uses in0, in1 and the boolean mask in2. Unused
+ *  inputs must be NULL. options nullable. */
+FE_API fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0,
+                                    fe_tensor *in1, fe_tensor *in2,
+                                    const fe_pointwise_options *options, fe_tensor **out_y);
+/* Conveniences of the seeds (each one pointwise node). */
+FE_API fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
+                               fe_tensor **out_y);
+FE_API fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale,
+                                fe_tensor **out_y);
+FE_API fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y);
+FE_API fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y);
+FE_API fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
+FE_API fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
+FE_API fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
+
+typedef struct fe_reduction_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type;
+    uint32_t reduce_axes; /* bit i set: dimension i is reduced to 1 */
+} fe_reduction_options;
+#define FE_REDUCTION_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u }
+
+/** Reduce `input` over the axes in options->reduce_axes (required: options is not nullable
+ *  here, and at least one axis must be named). The result keeps the rank, with 1 in the
+ *  reduced dimensions. */
+FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
+                                    const fe_reduction_options *options, fe_tensor **out_y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Building.                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct fe_build_options {
+    uint32_t struct_size;
+    const fe_heur_mode *heur_modes; /* nullable: {A, FALLBACK} */
+    size_t num_heur_modes;
+    fe_build_policy policy;
+    int64_t max_workspace_bytes;    /* < 0: no limit */
+    /* Deviceless: cuDNN's device-property JSON of the target GPU (nullable). With it, a NULL
+     * handle is allowed and plans are built for that GPU without one. */
+    const char *device_properties_json;
+} fe_build_options;
+#define FE_BUILD_OPTIONS_INIT                                                             \
+    { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
+      NULL }
+
+/** Validate, lower, query heuristics, check support and build plans in one call.
+ *  handle is nullable when the graph has device properties (options or
+ *  fe_graph_set_device_properties). options nullable. On FE_STATUS_NOT_SUPPORTED the message
+ *  names the graph, what was tried and cuDNN's own reason. */
+FE_API fe_status fe_graph_build(fe_graph *graph, fe_handle *handle,
+                                const fe_build_options *options);
+
+/* The same steps, one at a time (in this order). */
+/** Build for the GPU this JSON describes instead of the handle's (json copied). */
+FE_API fe_status fe_graph_set_device_properties(fe_graph *graph, const char *json);
+/** Infer every shape, stride and type; check them. Idempotent until the graph changes. */
+FE_API fe_status fe_graph_validate(fe_graph *graph);
+/** Lower to cuDNN backend descriptors and finalize the operation graph. handle nullable. */
+FE_API fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *handle);
+/** Query heuristics in each mode (nullable modes: {A, FALLBACK}); collects candidates. */
+FE_API fe_status fe_graph_create_execution_plans(fe_graph *graph, const fe_heur_mode *modes,
+                                                 size_t num_modes);
+/** Drop candidates that need more than max_bytes of workspace. */
+FE_API fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, int64_t max_bytes);
+/** FE_OK if at least one candidate is viable; FE_STATUS_NOT_SUPPORTED (with the reason)
+ *  otherwise. */
+FE_API fe_status fe_graph_check_support(fe_graph *graph);
+/** Finalize plans from the viable candidates, according to policy. */
+FE_API fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy);
+
+/* Queries on a graph (after the step that produces what they report). */
+/** Candidates from heuristics (after create_execution_plans). */
+FE_API fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out_count);
+/** Candidates left after the support check. */
+FE_API fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_count);
+/** Plans built (after build_plans). */
+FE_API fe_status fe_graph_plan_count(const fe_graph *graph, int64_t *out_count);
+/** Workspace in bytes that the chosen plan needs. */
+FE_API fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_bytes);
+/** The chosen plan's engine: cuDNN's global engine index and a tag with its knobs
+ *  ("eng12_k2=3_k3=0"). */
+FE_API fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_index);
+FE_API const char *fe_graph_engine_tag(const fe_graph *graph);
+/** 1 if the graph has a plan that can execute. */
+FE_API fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag);
+
+/** A readable, multi-line description: tensors (dims, strides, types, uids), operations,
+ *  and, once built, the chosen engine and workspace. Same buffer protocol as
+ *  fe_device_properties_capture. */
+FE_API fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_size,
+                                   size_t *out_length);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Execution. Every non-virtual tensor must be bound exactly once to a 16-byte-aligned device  */
+/* pointer (scalars made by fe_graph_scalar are bound by the library). workspace is nullable:  */
+/* the handle's managed workspace is used (grown if needed). A caller's workspace must hold at */
+/* least fe_graph_workspace_size bytes. The work is enqueued on the handle's stream.           */
+/* Executing allocates nothing except when the handle's workspace must grow.                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Bind by tensor handles. */
+FE_API fe_status fe_graph_execute(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
+                                  void *const *device_pointers, size_t count, void *workspace);
+/** Bind by tensor handles to fe_buffers (each checked to be large enough). */
+FE_API fe_status fe_graph_execute_buffers(fe_graph *graph, fe_handle *handle,
+                                          fe_tensor *const *tensors,
+                                          fe_buffer *const *buffers, size_t count,
+                                          void *workspace);
+/** Bind by uid (e.g. for a graph whose tensor handles the caller does not keep). */
+FE_API fe_status fe_graph_execute_by_uid(fe_graph *graph, fe_handle *handle,
+                                         const int64_t *uids, void *const *device_pointers,
+                                         size_t count, void *workspace);
+/** Bind positionally: inputs in creation order, then outputs (see fe_graph_input). */
+FE_API fe_status fe_graph_execute_positional(fe_graph *graph, fe_handle *handle,
+                                             void *const *device_pointers, size_t count,
+                                             void *workspace);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDNNFE_H */

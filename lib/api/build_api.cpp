@@ -1,0 +1,179 @@
+// Build entry points: one-call build, the step-by-step form, queries and description.
+#include "api/guard.hpp"
+#include "plan/build_state.hpp"
+#include "runtime/handle.hpp"
+
+using namespace fe;
+
+namespace {
+
+std::vector<fe_heur_mode> modes_or_default(const fe_heur_mode *modes, size_t n) {
+    if (!modes || n == 0) return {FE_HEUR_MODE_A, FE_HEUR_MODE_FALLBACK};
+    return std::vector<fe_heur_mode>(modes, modes + n);
+}
+
+const BuildState &state_at_least(const fe_graph *graph, fe_graph::Stage stage, const char *what) {
+    FE_CHECK(graph->build && graph->stage >= stage, FE_STATUS_BAD_STATE, "graph '%s' has no %s yet",
+             graph->name.c_str(), what);
+    return *graph->build;
+}
+
+// A failed build step leaves the graph editable again and drops the half-built state, so the
+// caller can fix it and retry.
+template <typename Step>
+void step(fe_graph *graph, Step &&body) {
+    try {
+        body();
+    } catch (...) {
+        if (graph->stage != fe_graph::Stage::Built) {
+            graph->build.reset();
+            graph->stage = fe_graph::Stage::Editing;
+        }
+        throw;
+    }
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_set_device_properties(fe_graph *graph, const char *json) {
+    return guard("fe_graph_set_device_properties", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(json);
+        FE_CHECK(*json == '{', FE_STATUS_INVALID_ARGUMENT, "the device properties are not a JSON object");
+        graph->require_editable();
+        graph->device_properties_json = json;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_validate(fe_graph *graph) {
+    return guard("fe_graph_validate", [&] {
+        FE_REQUIRE(graph);
+        graph->validate();
+    });
+}
+
+FE_EXPORT fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *handle) {
+    return guard("fe_graph_build_operation_graph", [&] {
+        FE_REQUIRE(graph);
+        step(graph, [&] { build_operation_graph(*graph, handle ? handle->cudnn : nullptr); });
+    });
+}
+
+FE_EXPORT fe_status fe_graph_create_execution_plans(fe_graph *graph, const fe_heur_mode *modes, size_t num_modes) {
+    return guard("fe_graph_create_execution_plans", [&] {
+        FE_REQUIRE(graph);
+        create_execution_plans(*graph, modes_or_default(modes, num_modes));
+    });
+}
+
+FE_EXPORT fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, int64_t max_bytes) {
+    return guard("fe_graph_deselect_workspace_greater_than", [&] {
+        FE_REQUIRE(graph);
+        deselect_workspace_greater_than(*graph, max_bytes);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_check_support(fe_graph *graph) {
+    return guard("fe_graph_check_support", [&] {
+        FE_REQUIRE(graph);
+        check_support(*graph);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy) {
+    return guard("fe_graph_build_plans", [&] {
+        FE_REQUIRE(graph);
+        build_plans(*graph, policy);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_build_options *options) {
+    return guard("fe_graph_build", [&] {
+        FE_REQUIRE(graph);
+        const fe_build_options defaults = FE_BUILD_OPTIONS_INIT;
+        fe_build_options o = read_options(options, defaults);
+        FE_CHECK(o.heur_modes || o.num_heur_modes == 0, FE_STATUS_NULL_POINTER,
+                 "options.heur_modes is NULL but num_heur_modes is %zu", o.num_heur_modes);
+        if (graph->stage == fe_graph::Stage::Built) {  // building again: start over
+            graph->build.reset();
+            graph->stage = fe_graph::Stage::Editing;
+        }
+        if (o.device_properties_json) {
+            FE_CHECK(*o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
+                     "options.device_properties_json is not a JSON object");
+            graph->require_editable();
+            graph->device_properties_json = o.device_properties_json;
+        }
+        step(graph, [&] {
+            build_operation_graph(*graph, handle ? handle->cudnn : nullptr);
+            create_execution_plans(*graph, modes_or_default(o.heur_modes, o.num_heur_modes));
+            if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(*graph, o.max_workspace_bytes);
+            check_support(*graph);
+            build_plans(*graph, o.policy);
+        });
+    });
+}
+
+FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out_count) {
+    return guard("fe_graph_candidate_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidates.size());
+    });
+}
+
+FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_count) {
+    return guard("fe_graph_viable_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        int64_t n = 0;
+        for (const Candidate &c : state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidates)
+            n += c.viable ? 1 : 0;
+        *out_count = n;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_plan_count(const fe_graph *graph, int64_t *out_count) {
+    return guard("fe_graph_plan_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Built, "plans").plans.size());
+    });
+}
+
+FE_EXPORT fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_bytes) {
+    return guard("fe_graph_workspace_size", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_bytes);
+        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").chosen().workspace;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_index) {
+    return guard("fe_graph_engine_index", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_index);
+        *out_index = state_at_least(graph, fe_graph::Stage::Built, "plan").chosen().engine_index;
+    });
+}
+
+FE_EXPORT const char *fe_graph_engine_tag(const fe_graph *graph) {
+    if (!graph || !graph->build || graph->stage != fe_graph::Stage::Built) return "";
+    return graph->build->chosen().tag.c_str();
+}
+
+FE_EXPORT fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag) {
+    return guard("fe_graph_is_built", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_flag);
+        *out_flag = graph->stage == fe_graph::Stage::Built ? 1 : 0;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_size, size_t *out_length) {
+    return guard("fe_graph_describe", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_length);
+        copy_out(graph->describe(), buf, buf_size, out_length);
+    });
+}

@@ -1,0 +1,49 @@
+// Execute entry points. Argument checks here; binding and running in lib/runtime/execute.cpp.
+#include "api/guard.hpp"
+#include "runtime/execute.hpp"
+
+using namespace fe;
+
+FE_EXPORT fe_status fe_graph_execute(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
+                                     void *const *device_pointers, size_t count, void *workspace) {
+    return guard("fe_graph_execute", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        FE_CHECK(count == 0 || (tensors && device_pointers), FE_STATUS_NULL_POINTER,
+                 "tensors or device_pointers is NULL with %zu bindings", count);
+        execute_by_tensors(*graph, *handle, tensors, device_pointers, count, workspace);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_execute_buffers(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
+                                             fe_buffer *const *buffers, size_t count, void *workspace) {
+    return guard("fe_graph_execute_buffers", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        FE_CHECK(count == 0 || (tensors && buffers), FE_STATUS_NULL_POINTER,
+                 "tensors or buffers is NULL with %zu bindings", count);
+        execute_by_buffers(*graph, *handle, tensors, buffers, count, workspace);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_execute_by_uid(fe_graph *graph, fe_handle *handle, const int64_t *uids,
+                                            void *const *device_pointers, size_t count, void *workspace) {
+    return guard("fe_graph_execute_by_uid", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        FE_CHECK(count == 0 || (uids && device_pointers), FE_STATUS_NULL_POINTER,
+                 "uids or device_pointers is NULL with %zu bindings", count);
+        execute_by_uids(*graph, *handle, uids, device_pointers, count, workspace);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_execute_positional(fe_graph *graph, fe_handle *handle, void *const *device_pointers,
+                                                size_t count, void *workspace) {
+    return guard("fe_graph_execute_positional", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        FE_CHECK(count == 0 || device_pointers, FE_STATUS_NULL_POINTER, "device_pointers is NULL with %zu bindings",
+                 count);
+        execute_positional(*graph, *handle, device_pointers, count, workspace);
+    });
+}

@@ -1,0 +1,283 @@
+// fe_graph_* construction entry points and fe_tensor_* accessors.
+#include <algorithm>
+
+#include "api/guard.hpp"
+#include "graph/graph.hpp"
+
+using namespace fe;
+
+namespace {
+
+std::vector<int64_t> copy_dims(size_t ndims, const int64_t *values, const char *what) {
+    FE_CHECK(ndims >= 1 && ndims <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "%s has %zu entries; 1 to %d are allowed",
+             what, ndims, FE_MAX_DIMS);
+    return std::vector<int64_t>(values, values + ndims);
+}
+
+void check_data_type(fe_data_type type, bool allow_not_set) {
+    FE_CHECK((allow_not_set && type == FE_DATA_NOT_SET) || data_type_valid(type), FE_STATUS_INVALID_ARGUMENT,
+             "data type %d is not one cudnnfe knows", static_cast<int>(type));
+}
+
+void copy_values(const std::vector<int64_t> &from, int64_t *out, size_t capacity, const fe_tensor *t,
+                 const char *what) {
+    FE_CHECK(capacity >= from.size(), FE_STATUS_BUFFER_TOO_SMALL, "'%s' has %zu %s; the output holds %zu",
+             t->name.c_str(), from.size(), what, capacity);
+    std::copy(from.begin(), from.end(), out);
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_create(const fe_graph_options *options, fe_graph **out_graph) {
+    return guard("fe_graph_create", [&] {
+        FE_REQUIRE(out_graph);
+        const fe_graph_options defaults = FE_GRAPH_OPTIONS_INIT;
+        fe_graph_options o = read_options(options, defaults);
+        check_data_type(o.io_data_type, true);
+        check_data_type(o.intermediate_data_type, true);
+        check_data_type(o.compute_data_type, true);
+        auto graph = std::make_unique<fe_graph>();
+        if (o.name && *o.name) graph->name = o.name;
+        graph->io_data_type = o.io_data_type;
+        graph->intermediate_data_type = o.intermediate_data_type;
+        graph->compute_data_type = o.compute_data_type;
+        *out_graph = graph.release();
+    });
+}
+
+FE_EXPORT void fe_graph_destroy(fe_graph *graph) { delete graph; }
+
+FE_EXPORT const char *fe_graph_name(const fe_graph *graph) { return graph ? graph->name.c_str() : ""; }
+
+FE_EXPORT fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims, const int64_t *dims,
+                                    const int64_t *strides, fe_data_type data_type, fe_tensor **out_tensor) {
+    return guard("fe_graph_tensor", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(name);
+        FE_REQUIRE(dims);
+        FE_REQUIRE(out_tensor);
+        std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
+        std::vector<int64_t> s = strides ? copy_dims(ndims, strides, "strides") : std::vector<int64_t>();
+        *out_tensor = graph->add_input(name, d, s, data_type);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value, fe_data_type data_type,
+                                    fe_tensor **out_tensor) {
+    return guard("fe_graph_scalar", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(name);
+        FE_REQUIRE(out_tensor);
+        *out_tensor = graph->add_scalar(name, value, data_type);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name, fe_tensor **out_tensor) {
+    return guard("fe_graph_tensor_by_name", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(name);
+        FE_REQUIRE(out_tensor);
+        auto it = graph->by_name.find(name);
+        FE_CHECK(it != graph->by_name.end(), FE_STATUS_NOT_FOUND, "graph '%s' has no tensor named '%s'",
+                 graph->name.c_str(), name);
+        *out_tensor = it->second;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_input_count(const fe_graph *graph, size_t *out_count) {
+    return guard("fe_graph_input_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        *out_count = graph->inputs.size();
+    });
+}
+
+FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
+    return guard("fe_graph_input", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_tensor);
+        FE_CHECK(index < graph->inputs.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu inputs", index,
+                 graph->inputs.size());
+        *out_tensor = graph->inputs[index];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_output_count(const fe_graph *graph, size_t *out_count) {
+    return guard("fe_graph_output_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        *out_count = graph->outputs.size();
+    });
+}
+
+FE_EXPORT fe_status fe_graph_output(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
+    return guard("fe_graph_output", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_tensor);
+        FE_CHECK(index < graph->outputs.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu outputs", index,
+                 graph->outputs.size());
+        *out_tensor = graph->outputs[index];
+    });
+}
+
+FE_EXPORT fe_status fe_strides_packed(size_t ndims, const int64_t *dims, int64_t *out_strides) {
+    return guard("fe_strides_packed", [&] {
+        FE_REQUIRE(dims);
+        FE_REQUIRE(out_strides);
+        std::vector<int64_t> s = packed_strides(copy_dims(ndims, dims, "dims"));
+        std::copy(s.begin(), s.end(), out_strides);
+    });
+}
+
+FE_EXPORT fe_status fe_strides_channels_last(size_t ndims, const int64_t *dims, int64_t *out_strides) {
+    return guard("fe_strides_channels_last", [&] {
+        FE_REQUIRE(dims);
+        FE_REQUIRE(out_strides);
+        std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
+        FE_CHECK(ndims >= 3, FE_STATUS_INVALID_ARGUMENT, "channels-last needs [N, C, spatial...]; rank %zu given", ndims);
+        // Memory order N, spatial..., C: C is innermost.
+        int64_t running = 1;
+        out_strides[1] = running;
+        running *= d[1];
+        for (size_t i = ndims; i-- > 2;) {
+            out_strides[i] = running;
+            running *= d[i];
+        }
+        out_strides[0] = running;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_name(fe_tensor *tensor, const char *name) {
+    return guard("fe_tensor_set_name", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(name);
+        tensor->graph->rename(tensor, name);
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const int64_t *dims) {
+    return guard("fe_tensor_set_dims", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(dims);
+        std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
+        for (size_t i = 0; i < ndims; ++i)
+            FE_CHECK(d[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dim %zu of '%s' is %lld; dims must be positive", i,
+                     tensor->name.c_str(), static_cast<long long>(d[i]));
+        tensor->graph->require_editable();
+        if (d.size() != tensor->dims.size() && !tensor->user_strides) tensor->strides = packed_strides(d);
+        tensor->dims = d;
+        tensor->user_dims = true;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const int64_t *strides) {
+    return guard("fe_tensor_set_strides", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(strides);
+        std::vector<int64_t> s = copy_dims(ndims, strides, "strides");
+        for (size_t i = 0; i < ndims; ++i)
+            FE_CHECK(s[i] > 0, FE_STATUS_INVALID_ARGUMENT, "stride %zu of '%s' is %lld; strides must be positive", i,
+                     tensor->name.c_str(), static_cast<long long>(s[i]));
+        FE_CHECK(ndims == tensor->dims.size(), FE_STATUS_INVALID_ARGUMENT, "'%s' has %zu dims; %zu strides given",
+                 tensor->name.c_str(), tensor->dims.size(), ndims);
+        tensor->graph->require_editable();
+        tensor->strides = s;
+        tensor->user_strides = true;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data_type) {
+    return guard("fe_tensor_set_data_type", [&] {
+        FE_REQUIRE(tensor);
+        check_data_type(data_type, true);
+        FE_CHECK(!tensor->by_value, FE_STATUS_INVALID_ARGUMENT, "'%s' is a scalar; its type is fixed at creation",
+                 tensor->name.c_str());
+        tensor->graph->require_editable();
+        tensor->data_type = data_type;
+        tensor->user_data_type = data_type != FE_DATA_NOT_SET;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid) {
+    return guard("fe_tensor_set_uid", [&] {
+        FE_REQUIRE(tensor);
+        tensor->graph->set_uid(tensor, uid);
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output) {
+    return guard("fe_tensor_set_output", [&] {
+        FE_REQUIRE(tensor);
+        tensor->graph->set_output(tensor, is_output != 0);
+    });
+}
+
+FE_EXPORT const char *fe_tensor_name(const fe_tensor *tensor) { return tensor ? tensor->name.c_str() : ""; }
+
+FE_EXPORT fe_status fe_tensor_get_ndims(const fe_tensor *tensor, size_t *out_ndims) {
+    return guard("fe_tensor_get_ndims", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_ndims);
+        *out_ndims = tensor->dims.size();
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_get_dims(const fe_tensor *tensor, int64_t *out_dims, size_t capacity) {
+    return guard("fe_tensor_get_dims", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_dims);
+        copy_values(tensor->dims, out_dims, capacity, tensor, "dims");
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_get_strides(const fe_tensor *tensor, int64_t *out_strides, size_t capacity) {
+    return guard("fe_tensor_get_strides", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_strides);
+        copy_values(tensor->strides, out_strides, capacity, tensor, "strides");
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_get_data_type(const fe_tensor *tensor, fe_data_type *out_type) {
+    return guard("fe_tensor_get_data_type", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_type);
+        *out_type = tensor->data_type;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_get_uid(const fe_tensor *tensor, int64_t *out_uid) {
+    return guard("fe_tensor_get_uid", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_uid);
+        FE_CHECK(tensor->has_uid, FE_STATUS_BAD_STATE,
+                 "'%s' has no uid yet: set one with fe_tensor_set_uid or build the graph", tensor->name.c_str());
+        *out_uid = tensor->uid;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_is_output(const fe_tensor *tensor, int32_t *out_flag) {
+    return guard("fe_tensor_is_output", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_flag);
+        *out_flag = tensor->is_output ? 1 : 0;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_is_virtual(const fe_tensor *tensor, int32_t *out_flag) {
+    return guard("fe_tensor_is_virtual", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_flag);
+        *out_flag = tensor->is_virtual() ? 1 : 0;
+    });
+}
+
+FE_EXPORT fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_bytes) {
+    return guard("fe_tensor_size_bytes", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_bytes);
+        FE_CHECK(tensor->data_type != FE_DATA_NOT_SET, FE_STATUS_BAD_STATE,
+                 "'%s' has no data type yet (set one, or validate the graph first)", tensor->name.c_str());
+        *out_bytes = span_bytes(tensor->dims, tensor->strides, tensor->data_type);
+    });
+}

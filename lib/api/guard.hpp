@@ -1,0 +1,62 @@
+// The extern "C" boundary: every exported function runs its body through guard(), which
+// turns any exception into a status and a one-line thread-local message naming the function.
+#pragma once
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace fe {
+
+template <typename Body>
+fe_status guard(const char *function, Body &&body) noexcept {
+    try {
+        body();
+        return FE_OK;
+    } catch (const Error &e) {
+        set_last_error(std::string(function) + ": " + e.what());
+        return e.status();
+    } catch (const std::bad_alloc &) {
+        set_last_error(std::string(function) + ": out of host memory");
+        return FE_STATUS_OUT_OF_MEMORY;
+    } catch (const std::exception &e) {
+        set_last_error(std::string(function) + ": internal error: " + e.what());
+        return FE_STATUS_INTERNAL;
+    } catch (...) {
+        set_last_error(std::string(function) + ": internal error: unknown exception");
+        return FE_STATUS_INTERNAL;
+    }
+}
+
+// Copy the caller's option struct over the defaults, honouring struct_size so that callers
+// compiled against an older (shorter) struct keep working.
+template <typename Options>
+Options read_options(const Options *given, const Options &defaults) {
+    if (!given) return defaults;
+    FE_CHECK(given->struct_size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
+             "options.struct_size is %u: initialize options with their _INIT macro", given->struct_size);
+    Options out = defaults;
+    size_t n = given->struct_size < sizeof(Options) ? given->struct_size : sizeof(Options);
+    std::memcpy(static_cast<void *>(&out), given, n);
+    out.struct_size = static_cast<uint32_t>(sizeof(Options));
+    return out;
+}
+
+// The usual "buffer + length" protocol for returning strings.
+inline void copy_out(const std::string &text, char *buf, size_t buf_size, size_t *out_length) {
+    if (!buf || buf_size < text.size() + 1) {
+        *out_length = text.size();
+        FE_FAIL(FE_STATUS_BUFFER_TOO_SMALL, "the text needs %zu bytes with its NUL; the buffer has %zu",
+                text.size() + 1, buf ? buf_size : static_cast<size_t>(0));
+    }
+    std::memcpy(buf, text.c_str(), text.size() + 1);
+    *out_length = text.size();
+}
+
+}  // namespace fe
+
+#define FE_EXPORT extern "C" __attribute__((visibility("default")))
+#define FE_REQUIRE(pointer) \
+    FE_CHECK((pointer) != nullptr, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", #pointer)

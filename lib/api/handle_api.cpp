@@ -1,0 +1,56 @@
+// fe_handle_* entry points.
+#include "api/guard.hpp"
+#include "backend/descriptor.hpp"
+#include "backend/loader.hpp"
+#include "runtime/handle.hpp"
+
+using namespace fe;
+
+FE_EXPORT fe_status fe_handle_create(int32_t device, fe_handle **out_handle) {
+    return guard("fe_handle_create", [&] {
+        FE_REQUIRE(out_handle);
+        *out_handle = create_handle(device);
+    });
+}
+
+FE_EXPORT void fe_handle_destroy(fe_handle *handle) { delete handle; }
+
+FE_EXPORT fe_status fe_handle_set_stream(fe_handle *handle, void *stream) {
+    return guard("fe_handle_set_stream", [&] {
+        FE_REQUIRE(handle);
+        check_cudnn(cudnn().cudnnSetStream(handle->cudnn, static_cast<cudaStream_t>(stream)), "cudnnSetStream");
+        handle->stream = stream;
+    });
+}
+
+FE_EXPORT fe_status fe_handle_get_stream(const fe_handle *handle, void **out_stream) {
+    return guard("fe_handle_get_stream", [&] {
+        FE_REQUIRE(handle);
+        FE_REQUIRE(out_stream);
+        *out_stream = handle->stream;
+    });
+}
+
+FE_EXPORT fe_status fe_handle_get_device(const fe_handle *handle, int32_t *out_device) {
+    return guard("fe_handle_get_device", [&] {
+        FE_REQUIRE(handle);
+        FE_REQUIRE(out_device);
+        *out_device = handle->device;
+    });
+}
+
+FE_EXPORT fe_status fe_handle_synchronize(fe_handle *handle) {
+    return guard("fe_handle_synchronize", [&] {
+        FE_REQUIRE(handle);
+        handle->make_current();
+        check_cuda(cuda().cudaStreamSynchronize(handle->stream), "cudaStreamSynchronize");
+    });
+}
+
+FE_EXPORT fe_status fe_handle_workspace_size(const fe_handle *handle, int64_t *out_bytes) {
+    return guard("fe_handle_workspace_size", [&] {
+        FE_REQUIRE(handle);
+        FE_REQUIRE(out_bytes);
+        *out_bytes = handle->workspace_bytes;
+    });
+}

@@ -1,0 +1,151 @@
+// Operation entry points: each validates its arguments, builds the node, infers its result.
+#include "api/guard.hpp"
+#include "graph/graph.hpp"
+#include "ops/ops.hpp"
+
+using namespace fe;
+
+namespace {
+
+fe_tensor *add(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name, const char *kind,
+               const char *port) {
+    node->name = graph->unique_node_name(given_name, kind);
+    graph->add_node(std::move(node), {port});
+    return graph->nodes.back()->outputs[0];
+}
+
+fe_pointwise_options pointwise_defaults() {
+    const fe_pointwise_options defaults = FE_POINTWISE_OPTIONS_INIT;
+    return defaults;
+}
+
+void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor *b, fe_tensor *c,
+               const fe_pointwise_options *options, fe_tensor **out_y) {
+    FE_REQUIRE(graph);
+    FE_REQUIRE(out_y);
+    fe_pointwise_options o = read_options(options, pointwise_defaults());
+    auto node = make_pointwise(mode, a, b, c, o);
+    *out_y = add(graph, std::move(node), o.name, pointwise_mode_name(mode), "Y");
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n, const int64_t *padding) {
+    return guard("fe_conv_options_set_padding", [&] {
+        FE_REQUIRE(options);
+        FE_REQUIRE(padding);
+        FE_CHECK(n >= 1 && n <= FE_MAX_SPATIAL_DIMS, FE_STATUS_INVALID_ARGUMENT, "%zu spatial dims; 1 to %d allowed", n,
+                 FE_MAX_SPATIAL_DIMS);
+        for (size_t i = 0; i < n; ++i) options->pre_padding[i] = options->post_padding[i] = padding[i];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                        const fe_conv_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_conv_fprop", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(image);
+        FE_REQUIRE(weight);
+        FE_REQUIRE(out_y);
+        const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
+        fe_conv_options o = read_options(options, defaults);
+        FE_CHECK(o.mode == FE_CONV_MODE_CONVOLUTION || o.mode == FE_CONV_MODE_CROSS_CORRELATION,
+                 FE_STATUS_INVALID_ARGUMENT, "unknown convolution mode %d", static_cast<int>(o.mode));
+        *out_y = add(graph, make_conv_fprop(image, weight, o), o.name, "conv_fprop", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_matmul_options *options,
+                                    fe_tensor **out_c) {
+    return guard("fe_graph_matmul", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(a);
+        FE_REQUIRE(b);
+        FE_REQUIRE(out_c);
+        const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
+        fe_matmul_options o = read_options(options, defaults);
+        *out_c = add(graph, make_matmul(a, b, o), o.name, "matmul", "C");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
+                                       fe_tensor *in2, const fe_pointwise_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_pointwise", [&] { pointwise(graph, mode, in0, in1, in2, options, out_y); });
+}
+
+FE_EXPORT fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias, fe_tensor **out_y) {
+    return guard("fe_graph_bias", [&] {
+        FE_REQUIRE(input);
+        FE_REQUIRE(bias);
+        fe_pointwise_options o = pointwise_defaults();
+        o.name = nullptr;
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_y);
+        *out_y = add(graph, make_pointwise(FE_POINTWISE_ADD, input, bias, nullptr, o), nullptr, "bias", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale, fe_tensor **out_y) {
+    return guard("fe_graph_scale", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(input);
+        FE_REQUIRE(scale);
+        FE_REQUIRE(out_y);
+        *out_y = add(graph, make_pointwise(FE_POINTWISE_MUL, input, scale, nullptr, pointwise_defaults()), nullptr,
+                     "scale", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y) {
+    return guard("fe_graph_add", [&] {
+        FE_REQUIRE(a);
+        FE_REQUIRE(b);
+        pointwise(graph, FE_POINTWISE_ADD, a, b, nullptr, nullptr, out_y);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y) {
+    return guard("fe_graph_mul", [&] {
+        FE_REQUIRE(a);
+        FE_REQUIRE(b);
+        pointwise(graph, FE_POINTWISE_MUL, a, b, nullptr, nullptr, out_y);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+    return guard("fe_graph_relu", [&] {
+        FE_REQUIRE(input);
+        pointwise(graph, FE_POINTWISE_RELU_FWD, input, nullptr, nullptr, nullptr, out_y);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+    return guard("fe_graph_gelu", [&] {
+        FE_REQUIRE(input);
+        pointwise(graph, FE_POINTWISE_GELU_FWD, input, nullptr, nullptr, nullptr, out_y);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+    return guard("fe_graph_silu", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(input);
+        FE_REQUIRE(out_y);
+        fe_pointwise_options o = pointwise_defaults();
+        o.swish_beta = 1.0;
+        *out_y = add(graph, make_pointwise(FE_POINTWISE_SWISH_FWD, input, nullptr, nullptr, o), nullptr, "silu", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
+                                       const fe_reduction_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_reduction", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(input);
+        FE_REQUIRE(options);
+        FE_REQUIRE(out_y);
+        const fe_reduction_options defaults = FE_REDUCTION_OPTIONS_INIT;
+        fe_reduction_options o = read_options(options, defaults);
+        *out_y = add(graph, make_reduction(input, mode, o), o.name, "reduction", "Y");
+    });
+}

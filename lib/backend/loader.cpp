@@ -1,0 +1,158 @@
+#include "backend/loader.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "common/error.hpp"
+#include "common/log.hpp"
+
+namespace fe {
+
+namespace {
+
+// Opens the first library that loads: the environment override alone when it is set (so a
+// user who names a library never silently gets another), else the usual sonames.
+void *open_first(const char *env_var, const std::vector<const char *> &names, std::string *tried) {
+    std::vector<std::string> candidates;
+    if (const char *override_path = std::getenv(env_var); override_path && *override_path)
+        candidates.emplace_back(override_path);
+    else
+        for (const char *name : names) candidates.emplace_back(name);
+    for (const std::string &name : candidates) {
+        void *lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (lib) {
+            FE_LOG_INFO("loaded %s", name.c_str());
+            return lib;
+        }
+        const char *why = dlerror();
+        if (!tried->empty()) *tried += "; ";
+        *tried += name + " (" + (why ? why : "not found") + ")";
+    }
+    return nullptr;
+}
+
+template <typename F>
+bool bind(void *lib, const char *symbol, F *slot, std::string *missing) {
+    void *p = dlsym(lib, symbol);
+    if (!p) {
+        if (!missing->empty()) *missing += ", ";
+        *missing += symbol;
+        return false;
+    }
+    *slot = reinterpret_cast<F>(p);
+    return true;
+}
+
+struct CudnnLoad {
+    Cudnn table{};
+    std::string error;
+};
+
+struct CudaLoad {
+    CudaRuntime table{};
+    std::string error;
+};
+
+CudnnLoad load_cudnn() {
+    CudnnLoad out;
+    std::string tried;
+    void *lib = open_first("CUDNNFE_CUDNN_LIBRARY", {"libcudnn.so.9", "libcudnn.so"}, &tried);
+    if (!lib) {
+        out.error = "cuDNN could not be loaded (set CUDNNFE_CUDNN_LIBRARY to override); tried " + tried;
+        return out;
+    }
+    std::string missing;
+    Cudnn &t = out.table;
+    bind(lib, "cudnnGetVersion", &t.cudnnGetVersion, &missing);
+    bind(lib, "cudnnGetErrorString", &t.cudnnGetErrorString, &missing);
+    bind(lib, "cudnnGetLastErrorString", &t.cudnnGetLastErrorString, &missing);
+    bind(lib, "cudnnCreate", &t.cudnnCreate, &missing);
+    bind(lib, "cudnnDestroy", &t.cudnnDestroy, &missing);
+    bind(lib, "cudnnSetStream", &t.cudnnSetStream, &missing);
+    bind(lib, "cudnnBackendCreateDescriptor", &t.cudnnBackendCreateDescriptor, &missing);
+    bind(lib, "cudnnBackendDestroyDescriptor", &t.cudnnBackendDestroyDescriptor, &missing);
+    bind(lib, "cudnnBackendFinalize", &t.cudnnBackendFinalize, &missing);
+    bind(lib, "cudnnBackendSetAttribute", &t.cudnnBackendSetAttribute, &missing);
+    bind(lib, "cudnnBackendGetAttribute", &t.cudnnBackendGetAttribute, &missing);
+    bind(lib, "cudnnBackendExecute", &t.cudnnBackendExecute, &missing);
+    if (!missing.empty()) {
+        out.error = "the loaded cuDNN lacks " + missing + " (cuDNN 9 is required)";
+        return out;
+    }
+    size_t version = t.cudnnGetVersion();
+    if (version < 90000) {
+        out.error = format("cuDNN %zu is loaded; cudnnfe needs cuDNN 9", version);
+        return out;
+    }
+    return out;
+}
+
+CudaLoad load_cuda() {
+    CudaLoad out;
+    std::string tried;
+    void *lib = open_first("CUDNNFE_CUDART_LIBRARY",
+                           {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}, &tried);
+    if (!lib) {
+        out.error = "the CUDA runtime could not be loaded (set CUDNNFE_CUDART_LIBRARY to override); tried " + tried;
+        return out;
+    }
+    std::string missing;
+    CudaRuntime &t = out.table;
+    bind(lib, "cudaRuntimeGetVersion", &t.cudaRuntimeGetVersion, &missing);
+    bind(lib, "cudaDriverGetVersion", &t.cudaDriverGetVersion, &missing);
+    bind(lib, "cudaGetDeviceCount", &t.cudaGetDeviceCount, &missing);
+    bind(lib, "cudaGetDevice", &t.cudaGetDevice, &missing);
+    bind(lib, "cudaSetDevice", &t.cudaSetDevice, &missing);
+    bind(lib, "cudaMalloc", &t.cudaMalloc, &missing);
+    bind(lib, "cudaFree", &t.cudaFree, &missing);
+    bind(lib, "cudaMemcpy", &t.cudaMemcpy, &missing);
+    bind(lib, "cudaMemset", &t.cudaMemset, &missing);
+    bind(lib, "cudaStreamSynchronize", &t.cudaStreamSynchronize, &missing);
+    bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
+    bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);
+    bind(lib, "cudaGetErrorName", &t.cudaGetErrorName, &missing);
+    if (!missing.empty()) out.error = "the loaded CUDA runtime lacks " + missing;
+    return out;
+}
+
+}  // namespace
+
+const Cudnn &cudnn() {
+    static CudnnLoad loaded = load_cudnn();  // thread-safe one-time initialization
+    if (!loaded.error.empty()) fail(FE_STATUS_LIBRARY_UNAVAILABLE, loaded.error);
+    return loaded.table;
+}
+
+const CudaRuntime &cuda() {
+    static CudaLoad loaded = load_cuda();
+    if (!loaded.error.empty()) fail(FE_STATUS_LIBRARY_UNAVAILABLE, loaded.error);
+    return loaded.table;
+}
+
+void check_cuda(int code, const char *what) {
+    if (code == 0) return;
+    const CudaRuntime &rt = cuda();
+    rt.cudaGetLastError();  // clear the sticky-free error state for the next call
+    std::string text = format("%s failed: %s (%s)", what, rt.cudaGetErrorName(code),
+                              rt.cudaGetErrorString(code));
+    if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver)
+        fail(FE_STATUS_NO_DEVICE, text);
+    if (code == kCudaErrorMemoryAllocation) fail(FE_STATUS_OUT_OF_MEMORY, text);
+    fail(FE_STATUS_CUDA_ERROR, text);
+}
+
+std::string cudnn_last_error_text() {
+    char buffer[2048];
+    buffer[0] = '\0';
+    cudnn().cudnnGetLastErrorString(buffer, sizeof buffer);
+    std::string text(buffer);
+    for (char &c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text;
+}
+
+}  // namespace fe

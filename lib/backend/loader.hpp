@@ -1,0 +1,61 @@
+// cuDNN and the CUDA runtime, loaded with dlopen at first need. Nothing here is linked at
+// build time, so the library loads (and builds and validates graphs) on machines with neither.
+#pragma once
+
+#include <cudnn_graph.h>
+
+#include <string>
+
+namespace fe {
+
+// The subset of the CUDA runtime we call. cudaError_t is an int-sized enum.
+struct CudaRuntime {
+    int (*cudaRuntimeGetVersion)(int *);
+    int (*cudaDriverGetVersion)(int *);
+    int (*cudaGetDeviceCount)(int *);
+    int (*cudaGetDevice)(int *);
+    int (*cudaSetDevice)(int);
+    int (*cudaMalloc)(void **, size_t);
+    int (*cudaFree)(void *);
+    int (*cudaMemcpy)(void *, const void *, size_t, int);
+    int (*cudaMemset)(void *, int, size_t);
+    int (*cudaStreamSynchronize)(void *);
+    int (*cudaGetLastError)(void);
+    const char *(*cudaGetErrorString)(int);
+    const char *(*cudaGetErrorName)(int);
+};
+enum { kCudaMemcpyHostToDevice = 1, kCudaMemcpyDeviceToHost = 2 };
+enum { kCudaErrorNoDevice = 100, kCudaErrorInsufficientDriver = 35, kCudaErrorMemoryAllocation = 2 };
+
+struct Cudnn {
+    size_t (*cudnnGetVersion)(void);
+    const char *(*cudnnGetErrorString)(cudnnStatus_t);
+    void (*cudnnGetLastErrorString)(char *, size_t);
+    cudnnStatus_t (*cudnnCreate)(cudnnHandle_t *);
+    cudnnStatus_t (*cudnnDestroy)(cudnnHandle_t);
+    cudnnStatus_t (*cudnnSetStream)(cudnnHandle_t, cudaStream_t);
+    cudnnStatus_t (*cudnnBackendCreateDescriptor)(cudnnBackendDescriptorType_t,
+                                                  cudnnBackendDescriptor_t *);
+    cudnnStatus_t (*cudnnBackendDestroyDescriptor)(cudnnBackendDescriptor_t);
+    cudnnStatus_t (*cudnnBackendFinalize)(cudnnBackendDescriptor_t);
+    cudnnStatus_t (*cudnnBackendSetAttribute)(cudnnBackendDescriptor_t, cudnnBackendAttributeName_t,
+                                              cudnnBackendAttributeType_t, int64_t, const void *);
+    cudnnStatus_t (*cudnnBackendGetAttribute)(cudnnBackendDescriptor_t,
+                                              cudnnBackendAttributeName_t,
+                                              cudnnBackendAttributeType_t, int64_t, int64_t *,
+                                              void *);
+    cudnnStatus_t (*cudnnBackendExecute)(cudnnHandle_t, cudnnBackendDescriptor_t,
+                                         cudnnBackendDescriptor_t);
+};
+
+// Loaded tables; throw fe::Error(FE_STATUS_LIBRARY_UNAVAILABLE) naming what was tried.
+// Loading happens once per process; both are thread-safe.
+const Cudnn &cudnn();
+const CudaRuntime &cuda();
+
+// Raise a CUDA runtime error as fe::Error (NO_DEVICE / OUT_OF_MEMORY / CUDA_ERROR).
+void check_cuda(int code, const char *what);
+// cuDNN's last error text (one line), or "" when there is none.
+std::string cudnn_last_error_text();
+
+}  // namespace fe

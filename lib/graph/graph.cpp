@@ -1,0 +1,223 @@
+#include "graph/graph.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "common/error.hpp"
+
+using fe::Error;
+
+// fe_graph() and ~fe_graph() are defined in lib/plan/build_state.cpp, where BuildState is complete.
+
+void fe_graph::require_editable() {
+    FE_CHECK(stage != Stage::Built && stage != Stage::Supported && stage != Stage::Candidates &&
+                 stage != Stage::OperationGraph,
+             FE_STATUS_BAD_STATE,
+             "graph '%s' has already been lowered or built and can no longer change; create a new graph",
+             name.c_str());
+    stage = Stage::Editing;
+}
+
+void fe_graph::check_owns(const fe_tensor *tensor, const char *what) const {
+    FE_CHECK(tensor->graph == this, FE_STATUS_INVALID_ARGUMENT,
+             "%s '%s' belongs to another graph", what, tensor->name.c_str());
+}
+
+static void check_shape(const std::string &name, const std::vector<int64_t> &dims,
+                        const std::vector<int64_t> &strides) {
+    FE_CHECK(!dims.empty() && dims.size() <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT,
+             "tensor '%s' has rank %zu; cuDNN takes 1 to %d dims", name.c_str(), dims.size(),
+             FE_MAX_DIMS);
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "tensor '%s' has dim %zu = %lld; dims must be positive",
+                 name.c_str(), i, static_cast<long long>(dims[i]));
+    FE_CHECK(strides.size() == dims.size(), FE_STATUS_INVALID_ARGUMENT,
+             "tensor '%s' has %zu strides for %zu dims", name.c_str(), strides.size(), dims.size());
+    for (size_t i = 0; i < strides.size(); ++i)
+        FE_CHECK(strides[i] > 0, FE_STATUS_INVALID_ARGUMENT,
+                 "tensor '%s' has stride %zu = %lld; strides must be positive", name.c_str(), i,
+                 static_cast<long long>(strides[i]));
+}
+
+fe_tensor *fe_graph::add_input(const std::string &tensor_name, const std::vector<int64_t> &dims,
+                               const std::vector<int64_t> &strides, fe_data_type type) {
+    require_editable();
+    FE_CHECK(!tensor_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    FE_CHECK(!by_name.count(tensor_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
+             tensor_name.c_str());
+    FE_CHECK(type == FE_DATA_NOT_SET || fe::data_type_valid(type), FE_STATUS_INVALID_ARGUMENT,
+             "tensor '%s' has unknown data type %d", tensor_name.c_str(), static_cast<int>(type));
+    std::vector<int64_t> s = strides.empty() ? fe::packed_strides(dims) : strides;
+    check_shape(tensor_name, dims, s);
+    auto t = std::make_unique<fe_tensor>();
+    t->graph = this;
+    t->name = tensor_name;
+    t->dims = dims;
+    t->strides = s;
+    t->user_dims = t->user_strides = true;
+    t->data_type = type;
+    t->user_data_type = type != FE_DATA_NOT_SET;
+    fe_tensor *raw = t.get();
+    tensors.push_back(std::move(t));
+    inputs.push_back(raw);
+    by_name[tensor_name] = raw;
+    return raw;
+}
+
+fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe_data_type type) {
+    require_editable();
+    FE_CHECK(type == FE_DATA_FLOAT || type == FE_DATA_HALF || type == FE_DATA_BFLOAT16 ||
+                 type == FE_DATA_DOUBLE || type == FE_DATA_INT32 || type == FE_DATA_INT64,
+             FE_STATUS_INVALID_ARGUMENT, "scalar '%s' must be float, double, half, bfloat16, int32 or int64, not %s",
+             tensor_name.c_str(), fe::data_type_name(type));
+    FE_CHECK(!tensor_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    FE_CHECK(!by_name.count(tensor_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
+             tensor_name.c_str());
+    auto t = std::make_unique<fe_tensor>();
+    t->graph = this;
+    t->name = tensor_name;
+    t->dims = {1};
+    t->strides = {1};
+    t->user_dims = t->user_strides = true;
+    t->data_type = type;
+    t->user_data_type = true;
+    t->by_value = true;
+    t->scalar_value = value;
+    fe_tensor *raw = t.get();
+    tensors.push_back(std::move(t));
+    by_name[tensor_name] = raw;
+    return raw;
+}
+
+std::string fe_graph::unique_node_name(const char *given, const char *kind) {
+    if (given && *given) {
+        for (const auto &n : nodes)
+            FE_CHECK(n->name != given, FE_STATUS_DUPLICATE, "the graph already has an operation named '%s'", given);
+        return given;
+    }
+    for (;;) {
+        std::string candidate = std::string(kind) + "_" + std::to_string(kind_counters[kind]++);
+        bool taken = false;
+        for (const auto &n : nodes) taken = taken || n->name == candidate;
+        if (!taken) return candidate;
+    }
+}
+
+void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &ports) {
+    require_editable();
+    for (size_t i = 0; i < node->inputs.size(); ++i)
+        if (node->inputs[i]) check_owns(node->inputs[i], node->input_port(i));
+    std::vector<std::unique_ptr<fe_tensor>> made;
+    for (const char *port : ports) {
+        auto t = std::make_unique<fe_tensor>();
+        t->graph = this;
+        t->name = node->name + "::" + port;
+        FE_CHECK(!by_name.count(t->name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
+                 t->name.c_str());
+        t->producer = node.get();
+        node->outputs.push_back(t.get());
+        made.push_back(std::move(t));
+    }
+    node->infer();  // throws before anything is added
+    for (auto &t : made) {
+        by_name[t->name] = t.get();
+        tensors.push_back(std::move(t));
+    }
+    nodes.push_back(std::move(node));
+}
+
+void fe_graph::rename(fe_tensor *tensor, const std::string &new_name) {
+    require_editable();
+    FE_CHECK(!new_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    if (new_name == tensor->name) return;
+    FE_CHECK(!by_name.count(new_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
+             new_name.c_str());
+    by_name.erase(tensor->name);
+    tensor->name = new_name;
+    by_name[new_name] = tensor;
+}
+
+void fe_graph::set_output(fe_tensor *tensor, bool is_output) {
+    require_editable();
+    FE_CHECK(tensor->producer != nullptr, FE_STATUS_INVALID_ARGUMENT,
+             "'%s' is a graph input; only operation results can be outputs", tensor->name.c_str());
+    if (tensor->is_output == is_output) return;
+    tensor->is_output = is_output;
+    if (is_output)
+        outputs.push_back(tensor);
+    else
+        outputs.erase(std::remove(outputs.begin(), outputs.end(), tensor), outputs.end());
+}
+
+void fe_graph::set_uid(fe_tensor *tensor, int64_t uid) {
+    require_editable();
+    FE_CHECK(!tensor->by_value, FE_STATUS_INVALID_ARGUMENT,
+             "'%s' is a scalar passed by value and is never bound, so it takes no uid", tensor->name.c_str());
+    for (const auto &t : tensors)
+        FE_CHECK(t.get() == tensor || !(t->user_uid && t->uid == uid), FE_STATUS_DUPLICATE,
+                 "uid %lld is already used by '%s'", static_cast<long long>(uid), t->name.c_str());
+    tensor->uid = uid;
+    tensor->has_uid = tensor->user_uid = true;
+}
+
+fe_data_type fe_graph::resolved_compute(const fe::Node &node) const {
+    if (node.compute_data_type != FE_DATA_NOT_SET) return node.compute_data_type;
+    if (compute_data_type != FE_DATA_NOT_SET) return compute_data_type;
+    return FE_DATA_FLOAT;
+}
+
+void fe_graph::validate() {
+    if (stage != Stage::Editing) return;  // already validated, or further along
+    FE_CHECK(!nodes.empty(), FE_STATUS_VALIDATION, "graph '%s' has no operations", name.c_str());
+    FE_CHECK(!outputs.empty(), FE_STATUS_VALIDATION,
+             "graph '%s' has no outputs: mark a result with fe_tensor_set_output", name.c_str());
+    for (fe_tensor *t : inputs) {
+        if (t->data_type == FE_DATA_NOT_SET) {
+            FE_CHECK(io_data_type != FE_DATA_NOT_SET, FE_STATUS_VALIDATION,
+                     "input '%s' has no data type and the graph has no io_data_type", t->name.c_str());
+            t->data_type = io_data_type;
+        }
+    }
+    std::set<const fe_tensor *> consumed;
+    for (auto &node : nodes) {
+        for (fe_tensor *in : node->inputs)
+            if (in) consumed.insert(in);
+        try {
+            node->infer();
+        } catch (const Error &e) {
+            throw Error(e.status(), std::string(node->kind()) + " '" + node->name + "': " + e.what());
+        }
+        for (fe_tensor *out : node->outputs) {
+            if (out->user_data_type) continue;
+            if (out->is_output && io_data_type != FE_DATA_NOT_SET)
+                out->data_type = io_data_type;
+            else if (out->is_output)
+                out->data_type = node->inputs[0]->data_type;  // no io default: follow the operand
+            else
+                out->data_type = intermediate_data_type != FE_DATA_NOT_SET ? intermediate_data_type
+                                                                           : FE_DATA_FLOAT;
+        }
+    }
+    for (fe_tensor *t : inputs)
+        FE_CHECK(consumed.count(t), FE_STATUS_VALIDATION, "input '%s' is not used by any operation",
+                 t->name.c_str());
+    for (auto &node : nodes)
+        for (fe_tensor *out : node->outputs)
+            FE_CHECK(out->is_output || consumed.count(out), FE_STATUS_VALIDATION,
+                     "result '%s' is neither used nor marked as an output", out->name.c_str());
+    stage = Stage::Validated;
+}
+
+void fe_graph::assign_uids() {
+    std::set<int64_t> used;
+    for (const auto &t : tensors)
+        if (t->user_uid) used.insert(t->uid);
+    int64_t next = 1;
+    for (const auto &t : tensors) {
+        if (t->user_uid) continue;
+        while (used.count(next)) ++next;
+        t->uid = next;
+        t->has_uid = true;
+        used.insert(next);
+    }
+}

@@ -1,0 +1,60 @@
+// The graph: tensors, nodes, defaults, and the state of its build.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/node.hpp"
+#include "graph/tensor.hpp"
+
+namespace fe {
+struct BuildState;  // lib/plan: backend descriptors, candidates, plans, binding layout
+}
+
+struct fe_graph {
+    enum class Stage { Editing, Validated, OperationGraph, Candidates, Supported, Built };
+
+    fe_graph();
+    ~fe_graph();
+
+    std::string name = "graph";
+    fe_data_type io_data_type = FE_DATA_NOT_SET;
+    fe_data_type intermediate_data_type = FE_DATA_FLOAT;
+    fe_data_type compute_data_type = FE_DATA_FLOAT;
+    std::string device_properties_json;
+
+    std::vector<std::unique_ptr<fe_tensor>> tensors;  // every tensor, owned here
+    std::vector<fe_tensor *> inputs;                  // user-declared, creation order (no scalars)
+    std::vector<fe_tensor *> outputs;                 // set_output order
+    std::vector<std::unique_ptr<fe::Node>> nodes;     // in creation (= topological) order
+    std::unordered_map<std::string, fe_tensor *> by_name;
+    std::map<std::string, int> kind_counters;
+
+    Stage stage = Stage::Editing;
+    std::unique_ptr<fe::BuildState> build;
+
+    // ---- construction (throw fe::Error) ----
+    fe_tensor *add_input(const std::string &name, const std::vector<int64_t> &dims,
+                         const std::vector<int64_t> &strides, fe_data_type type);
+    fe_tensor *add_scalar(const std::string &name, double value, fe_data_type type);
+    // Add a node and its result tensors (named "<node>::<port>"); runs inference first and
+    // adds nothing if it fails.
+    void add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &output_ports);
+    std::string unique_node_name(const char *given, const char *kind);
+    void rename(fe_tensor *tensor, const std::string &name);
+    void set_output(fe_tensor *tensor, bool is_output);
+    void set_uid(fe_tensor *tensor, int64_t uid);
+    // Any change after a build step throws BAD_STATE; before, it resets to Editing.
+    void require_editable();
+    void check_owns(const fe_tensor *tensor, const char *what) const;
+
+    // ---- build steps ----
+    void validate();
+    fe_data_type resolved_compute(const fe::Node &node) const;
+    void assign_uids();
+    std::string describe() const;
+};

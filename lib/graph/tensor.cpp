@@ -1,0 +1,93 @@
+#include "graph/tensor.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace fe {
+
+size_t data_type_size(fe_data_type type) {
+    switch (type) {
+        case FE_DATA_DOUBLE:
+        case FE_DATA_INT64: return 8;
+        case FE_DATA_FLOAT:
+        case FE_DATA_INT32: return 4;
+        case FE_DATA_HALF:
+        case FE_DATA_BFLOAT16: return 2;
+        case FE_DATA_INT8:
+        case FE_DATA_UINT8:
+        case FE_DATA_BOOLEAN:
+        case FE_DATA_FP8_E4M3:
+        case FE_DATA_FP8_E5M2: return 1;
+        default: return 0;
+    }
+}
+
+const char *data_type_name(fe_data_type type) {
+    switch (type) {
+        case FE_DATA_NOT_SET: return "not_set";
+        case FE_DATA_FLOAT: return "float";
+        case FE_DATA_DOUBLE: return "double";
+        case FE_DATA_HALF: return "half";
+        case FE_DATA_INT8: return "int8";
+        case FE_DATA_INT32: return "int32";
+        case FE_DATA_UINT8: return "uint8";
+        case FE_DATA_BFLOAT16: return "bfloat16";
+        case FE_DATA_INT64: return "int64";
+        case FE_DATA_BOOLEAN: return "boolean";
+        case FE_DATA_FP8_E4M3: return "fp8_e4m3";
+        case FE_DATA_FP8_E5M2: return "fp8_e5m2";
+        default: return "invalid";
+    }
+}
+
+bool data_type_valid(fe_data_type type) { return data_type_size(type) != 0; }
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> strides(dims.size());
+    int64_t running = 1;
+    for (size_t i = dims.size(); i-- > 0;) {
+        strides[i] = running;
+        running *= std::max<int64_t>(dims[i], 1);
+    }
+    return strides;
+}
+
+std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
+                                         const std::vector<int64_t> &like) {
+    if (like.size() != dims.size()) return packed_strides(dims);
+    std::vector<size_t> order(dims.size());
+    std::iota(order.begin(), order.end(), 0);
+    // Innermost first: smallest stride; ties keep the later dimension inner (row-major).
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (like[a] != like[b]) return like[a] < like[b];
+        return a > b;
+    });
+    std::vector<int64_t> strides(dims.size());
+    int64_t running = 1;
+    for (size_t idx : order) {
+        strides[idx] = running;
+        running *= std::max<int64_t>(dims[idx], 1);
+    }
+    return strides;
+}
+
+int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                   fe_data_type type) {
+    int64_t last = 0;
+    for (size_t i = 0; i < dims.size() && i < strides.size(); ++i) {
+        if (dims[i] == 0) return 0;
+        last += (dims[i] - 1) * strides[i];
+    }
+    return (last + 1) * static_cast<int64_t>(data_type_size(type));
+}
+
+std::string dims_string(const std::vector<int64_t> &dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (i) s += ",";
+        s += std::to_string(dims[i]);
+    }
+    return s + "]";
+}
+
+}  // namespace fe

@@ -1,0 +1,60 @@
+// A tensor of a graph: what the user declared, what inference filled in, and (after build)
+// where it sits in the binding order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cudnnfe.h"
+
+namespace fe {
+struct Node;
+}
+
+struct fe_tensor {
+    fe_graph *graph = nullptr;
+    std::string name;
+    std::vector<int64_t> dims;
+    std::vector<int64_t> strides;
+    fe_data_type data_type = FE_DATA_NOT_SET;
+
+    // Which attributes the user fixed (inference leaves those alone and checks them).
+    bool user_dims = false;
+    bool user_strides = false;
+    bool user_data_type = false;
+
+    bool has_uid = false;
+    bool user_uid = false;
+    int64_t uid = 0;
+
+    bool is_output = false;       // op result marked as graph output
+    fe::Node *producer = nullptr; // nullptr: a graph input
+    bool by_value = false;        // a host scalar baked into the variant pack
+    double scalar_value = 0.0;
+    unsigned char scalar_bytes[8] = {0};  // the scalar in its data type, bound by address
+
+    // Binding slot for execution (inputs then outputs); -1 for virtual and by-value tensors.
+    int32_t slot = -1;
+
+    bool is_virtual() const { return producer != nullptr && !is_output; }
+    bool is_input() const { return producer == nullptr; }
+};
+
+namespace fe {
+
+size_t data_type_size(fe_data_type type);
+const char *data_type_name(fe_data_type type);
+bool data_type_valid(fe_data_type type);
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims);
+// Packed strides for `dims` in the memory order of `like` (same rank): the dimension with the
+// largest stride in `like` is outermost. Keeps channels-last channels-last.
+std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
+                                         const std::vector<int64_t> &like);
+// Bytes a buffer needs for these dims and strides.
+int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                   fe_data_type type);
+std::string dims_string(const std::vector<int64_t> &dims);
+
+}  // namespace fe

@@ -1,0 +1,22 @@
+// Factories for the op families; each is implemented in its own file under lib/ops/.
+#pragma once
+
+#include <memory>
+
+#include "cudnnfe.h"
+#include "graph/node.hpp"
+
+namespace fe {
+
+std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
+std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options);
+std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
+                                     const fe_pointwise_options &options);
+std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
+                                     const fe_reduction_options &options);
+
+// Short kind names used for automatic node names ("conv_fprop_0", "relu_1", ...).
+const char *pointwise_mode_name(fe_pointwise_mode mode);
+const char *reduction_mode_name(fe_reduction_mode mode);
+
+}  // namespace fe

@@ -1,0 +1,214 @@
+// Pointwise operations: every cuDNN pointwise mode, unary, binary (broadcasting) and ternary.
+#include <cudnn_graph.h>
+
+#include <cfloat>
+
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+namespace {
+struct ModeInfo {
+    fe_pointwise_mode mode;
+    const char *name;
+    int arity;
+};
+const ModeInfo kModes[] = {
+    {FE_POINTWISE_ADD, "add", 2},           {FE_POINTWISE_MUL, "mul", 2},
+    {FE_POINTWISE_MIN, "min", 2},           {FE_POINTWISE_MAX, "max", 2},
+    {FE_POINTWISE_SQRT, "sqrt", 1},         {FE_POINTWISE_ADD_SQUARE, "add_square", 2},
+    {FE_POINTWISE_DIV, "div", 2},           {FE_POINTWISE_MOD, "mod", 2},
+    {FE_POINTWISE_POW, "pow", 2},           {FE_POINTWISE_SUB, "sub", 2},
+    {FE_POINTWISE_ABS, "abs", 1},           {FE_POINTWISE_CEIL, "ceil", 1},
+    {FE_POINTWISE_COS, "cos", 1},           {FE_POINTWISE_EXP, "exp", 1},
+    {FE_POINTWISE_FLOOR, "floor", 1},       {FE_POINTWISE_LOG, "log", 1},
+    {FE_POINTWISE_NEG, "neg", 1},           {FE_POINTWISE_RSQRT, "rsqrt", 1},
+    {FE_POINTWISE_SIN, "sin", 1},           {FE_POINTWISE_TAN, "tan", 1},
+    {FE_POINTWISE_ERF, "erf", 1},           {FE_POINTWISE_IDENTITY, "identity", 1},
+    {FE_POINTWISE_RECIPROCAL, "reciprocal", 1}, {FE_POINTWISE_ATAN2, "atan2", 2},
+    {FE_POINTWISE_RELU_FWD, "relu", 1},     {FE_POINTWISE_TANH_FWD, "tanh", 1},
+    {FE_POINTWISE_SIGMOID_FWD, "sigmoid", 1}, {FE_POINTWISE_ELU_FWD, "elu", 1},
+    {FE_POINTWISE_GELU_FWD, "gelu", 1},     {FE_POINTWISE_SOFTPLUS_FWD, "softplus", 1},
+    {FE_POINTWISE_SWISH_FWD, "swish", 1},   {FE_POINTWISE_GELU_APPROX_TANH_FWD, "gelu_tanh", 1},
+    {FE_POINTWISE_RELU_BWD, "relu_backward", 2}, {FE_POINTWISE_TANH_BWD, "tanh_backward", 2},
+    {FE_POINTWISE_SIGMOID_BWD, "sigmoid_backward", 2}, {FE_POINTWISE_ELU_BWD, "elu_backward", 2},
+    {FE_POINTWISE_GELU_BWD, "gelu_backward", 2}, {FE_POINTWISE_SOFTPLUS_BWD, "softplus_backward", 2},
+    {FE_POINTWISE_SWISH_BWD, "swish_backward", 2},
+    {FE_POINTWISE_GELU_APPROX_TANH_BWD, "gelu_tanh_backward", 2},
+    {FE_POINTWISE_CMP_EQ, "cmp_eq", 2},     {FE_POINTWISE_CMP_NEQ, "cmp_neq", 2},
+    {FE_POINTWISE_CMP_GT, "cmp_gt", 2},     {FE_POINTWISE_CMP_GE, "cmp_ge", 2},
+    {FE_POINTWISE_CMP_LT, "cmp_lt", 2},     {FE_POINTWISE_CMP_LE, "cmp_le", 2},
+    {FE_POINTWISE_LOGICAL_AND, "logical_and", 2}, {FE_POINTWISE_LOGICAL_OR, "logical_or", 2},
+    {FE_POINTWISE_LOGICAL_NOT, "logical_not", 1}, {FE_POINTWISE_GEN_INDEX, "gen_index", 1},
+    {FE_POINTWISE_BINARY_SELECT, "binary_select", 3},
+};
+
+const ModeInfo *find_mode(fe_pointwise_mode mode) {
+    for (const ModeInfo &m : kModes)
+        if (m.mode == mode) return &m;
+    return nullptr;
+}
+
+bool is_backward(fe_pointwise_mode mode) { return mode >= 200 && mode < 300; }
+
+class Pointwise : public Node {
+  public:
+    Pointwise(const ModeInfo &info, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2, const fe_pointwise_options &o)
+        : info_(info), options_(o) {
+        inputs = {in0, in1, in2};
+        inputs.resize(static_cast<size_t>(info.arity));
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return info_.name; }
+    const char *input_port(size_t i) const override {
+        if (is_backward(info_.mode)) return i == 0 ? "loss (dy)" : "input (x)";
+        static const char *ports[] = {"IN_0", "IN_1", "IN_2 (mask)"};
+        return i < 3 ? ports[i] : "IN";
+    }
+
+    void infer() override {
+        const fe_tensor *first = inputs[0];
+        std::vector<int64_t> out = first->dims;
+        for (size_t i = 1; i < inputs.size(); ++i) {
+            const fe_tensor *t = inputs[i];
+            FE_CHECK(t->dims.size() == out.size(), FE_STATUS_INVALID_ARGUMENT,
+                     "%s '%s' has rank %zu but %s '%s' has rank %zu; pointwise operands need the same rank "
+                     "(use 1 for broadcast dims)",
+                     input_port(0), first->name.c_str(), out.size(), input_port(i), t->name.c_str(),
+                     t->dims.size());
+            for (size_t d = 0; d < out.size(); ++d) {
+                FE_CHECK(t->dims[d] == out[d] || t->dims[d] == 1 || out[d] == 1, FE_STATUS_INVALID_ARGUMENT,
+                         "dim %zu is %lld in '%s' and %lld in '%s'; they must be equal or 1 to broadcast", d,
+                         static_cast<long long>(out[d]), first->name.c_str(), static_cast<long long>(t->dims[d]),
+                         t->name.c_str());
+                if (t->dims[d] > out[d]) out[d] = t->dims[d];
+            }
+        }
+        // Lay the result out like the operand that already has the full shape.
+        std::vector<int64_t> like = packed_strides(out);
+        for (const fe_tensor *t : inputs)
+            if (t->dims == out) {
+                like = t->strides;
+                break;
+            }
+        assign_inferred_shape(outputs[0], out, like);
+        if (info_.mode == FE_POINTWISE_GEN_INDEX)
+            FE_CHECK(options_.axis >= 0 && options_.axis < static_cast<int64_t>(out.size()), FE_STATUS_INVALID_ARGUMENT,
+                     "gen_index axis %lld is outside rank %zu", static_cast<long long>(options_.axis), out.size());
+    }
+
+    std::string attributes() const override {
+        switch (info_.mode) {
+            case FE_POINTWISE_RELU_FWD:
+            case FE_POINTWISE_RELU_BWD:
+                return format("lower_clip=%g upper_clip=%g lower_clip_slope=%g", options_.relu_lower_clip,
+                              options_.relu_upper_clip, options_.relu_lower_clip_slope);
+            case FE_POINTWISE_ELU_FWD:
+            case FE_POINTWISE_ELU_BWD: return format("alpha=%g", options_.elu_alpha);
+            case FE_POINTWISE_SOFTPLUS_FWD:
+            case FE_POINTWISE_SOFTPLUS_BWD: return format("beta=%g", options_.softplus_beta);
+            case FE_POINTWISE_SWISH_FWD:
+            case FE_POINTWISE_SWISH_BWD: return format("beta=%g", options_.swish_beta);
+            case FE_POINTWISE_GEN_INDEX: return format("axis=%lld", static_cast<long long>(options_.axis));
+            default: return "";
+        }
+    }
+
+    void lower(Lowering &lowering) const override {
+        fe_data_type compute = lowering.compute_type(*this);
+        Descriptor pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+        cudnnPointwiseMode_t mode = static_cast<cudnnPointwiseMode_t>(info_.mode);
+        pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "CUDNN_ATTR_POINTWISE_MODE");
+        pw.set_data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, compute, "CUDNN_ATTR_POINTWISE_MATH_PREC");
+        switch (info_.mode) {
+            case FE_POINTWISE_RELU_FWD:
+            case FE_POINTWISE_RELU_BWD: {
+                double lower = options_.relu_lower_clip, slope = options_.relu_lower_clip_slope;
+                double upper = options_.relu_upper_clip;
+                // cuDNN rejects an upper clip the math type cannot represent.
+                if (compute != FE_DATA_DOUBLE && upper > FLT_MAX) upper = FLT_MAX;
+                pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, CUDNN_TYPE_DOUBLE, 1, &lower, "relu lower clip");
+                pw.set(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, CUDNN_TYPE_DOUBLE, 1, &upper, "relu upper clip");
+                pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, CUDNN_TYPE_DOUBLE, 1, &slope, "relu slope");
+                break;
+            }
+            case FE_POINTWISE_ELU_FWD:
+            case FE_POINTWISE_ELU_BWD:
+                pw.set(CUDNN_ATTR_POINTWISE_ELU_ALPHA, CUDNN_TYPE_DOUBLE, 1, &options_.elu_alpha, "elu alpha");
+                break;
+            case FE_POINTWISE_SOFTPLUS_FWD:
+            case FE_POINTWISE_SOFTPLUS_BWD:
+                pw.set(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, CUDNN_TYPE_DOUBLE, 1, &options_.softplus_beta,
+                       "softplus beta");
+                break;
+            case FE_POINTWISE_SWISH_FWD:
+            case FE_POINTWISE_SWISH_BWD:
+                pw.set(CUDNN_ATTR_POINTWISE_SWISH_BETA, CUDNN_TYPE_DOUBLE, 1, &options_.swish_beta, "swish beta");
+                break;
+            case FE_POINTWISE_GEN_INDEX: {
+                int64_t axis = options_.axis;
+                // A lifted or padded rank shifts the axis as cuDNN sees it.
+                std::vector<int64_t> dims, strides;
+                lowering.lowered_shape(outputs[0], &dims, &strides);
+                int64_t shift = static_cast<int64_t>(dims.size() - outputs[0]->dims.size());
+                if (lowering.lifts_rank3() && outputs[0]->dims.size() == 3)
+                    shift = axis >= 2 ? 1 : 0;
+                axis += shift;
+                pw.set_int64(CUDNN_ATTR_POINTWISE_AXIS, axis, "gen_index axis");
+                break;
+            }
+            default: break;
+        }
+        pw.finalize("finalizing the pointwise descriptor", FE_STATUS_NOT_SUPPORTED);
+        const Descriptor &kept = lowering.keep(std::move(pw));
+
+        Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, kept, "pointwise descriptor");
+        if (is_backward(info_.mode)) {
+            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, lowering.tensor(inputs[0]), "pointwise dy");
+            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, lowering.tensor(inputs[1]), "pointwise x");
+            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, lowering.tensor(outputs[0]), "pointwise dx");
+        } else {
+            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, lowering.tensor(inputs[0]), "pointwise x");
+            if (inputs.size() > 1)
+                op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, lowering.tensor(inputs[1]), "pointwise b");
+            if (inputs.size() > 2)
+                op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, lowering.tensor(inputs[2]), "pointwise t");
+            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, lowering.tensor(outputs[0]), "pointwise y");
+        }
+        std::string what = std::string("finalizing ") + info_.name + " '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    ModeInfo info_;
+    fe_pointwise_options options_;
+};
+
+}  // namespace
+
+const char *pointwise_mode_name(fe_pointwise_mode mode) {
+    const ModeInfo *m = find_mode(mode);
+    return m ? m->name : nullptr;
+}
+
+std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
+                                     const fe_pointwise_options &options) {
+    const ModeInfo *info = find_mode(mode);
+    FE_CHECK(info != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown pointwise mode %d", static_cast<int>(mode));
+    fe_tensor *given[3] = {in0, in1, in2};
+    for (int i = 0; i < 3; ++i) {
+        if (i < info->arity)
+            FE_CHECK(given[i] != nullptr, FE_STATUS_NULL_POINTER, "%s takes %d input(s); input %d is NULL",
+                     info->name, info->arity, i);
+        else
+            FE_CHECK(given[i] == nullptr, FE_STATUS_INVALID_ARGUMENT, "%s takes %d input(s); input %d must be NULL",
+                     info->name, info->arity, i);
+    }
+    return std::make_unique<Pointwise>(*info, in0, in1, in2, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,86 @@
+// Reduction over chosen axes (add, mul, min, max, amax, avg, norm1, norm2).
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+const char *reduction_mode_name(fe_reduction_mode mode) {
+    switch (mode) {
+        case FE_REDUCTION_ADD: return "add";
+        case FE_REDUCTION_MUL: return "mul";
+        case FE_REDUCTION_MIN: return "min";
+        case FE_REDUCTION_MAX: return "max";
+        case FE_REDUCTION_AMAX: return "amax";
+        case FE_REDUCTION_AVG: return "avg";
+        case FE_REDUCTION_NORM1: return "norm1";
+        case FE_REDUCTION_NORM2: return "norm2";
+    }
+    return nullptr;
+}
+
+namespace {
+
+class Reduction : public Node {
+  public:
+    Reduction(fe_tensor *input, fe_reduction_mode mode, const fe_reduction_options &o)
+        : mode_(mode), axes_(o.reduce_axes) {
+        inputs = {input};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "reduction"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        size_t rank = x->dims.size();
+        FE_CHECK(axes_ != 0, FE_STATUS_INVALID_ARGUMENT, "no axis to reduce: set reduce_axes (bit i reduces dim i)");
+        FE_CHECK(rank >= 32 || (axes_ >> rank) == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "reduce_axes 0x%x names a dim beyond the input's rank %zu", axes_, rank);
+        std::vector<int64_t> out = x->dims;
+        for (size_t i = 0; i < rank; ++i)
+            if (axes_ & (1u << i)) out[i] = 1;
+        assign_inferred_shape(outputs[0], out, x->strides);
+    }
+
+    std::string attributes() const override {
+        std::string axes;
+        for (int i = 0; i < 32; ++i)
+            if (axes_ & (1u << i)) axes += (axes.empty() ? "" : ",") + std::to_string(i);
+        return std::string("mode=") + reduction_mode_name(mode_) + " axes=[" + axes + "]";
+    }
+
+    void lower(Lowering &lowering) const override {
+        fe_data_type compute = lowering.compute_type(*this);
+        Descriptor red(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+        red.set_data_type(CUDNN_ATTR_REDUCTION_COMP_TYPE, compute, "CUDNN_ATTR_REDUCTION_COMP_TYPE");
+        cudnnReduceTensorOp_t op_type = static_cast<cudnnReduceTensorOp_t>(mode_);
+        red.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &op_type,
+                "CUDNN_ATTR_REDUCTION_OPERATOR");
+        red.finalize("finalizing the reduction descriptor", FE_STATUS_NOT_SUPPORTED);
+        const Descriptor &kept = lowering.keep(std::move(red));
+        Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, lowering.tensor(inputs[0]), "reduction X");
+        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, lowering.tensor(outputs[0]), "reduction Y");
+        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor");
+        std::string what = "finalizing reduction '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_reduction_mode mode_;
+    uint32_t axes_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode, const fe_reduction_options &options) {
+    FE_CHECK(reduction_mode_name(mode) != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown reduction mode %d",
+             static_cast<int>(mode));
+    return std::make_unique<Reduction>(input, mode, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,73 @@
+// Everything a graph holds once lowered: backend descriptors, heuristic candidates, finalized
+// plans, and the binding layout the execute path uses without lookups by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <deque>
+#include <vector>
+
+#include "backend/descriptor.hpp"
+#include "graph/graph.hpp"
+
+namespace fe {
+
+struct Candidate {
+    Descriptor config;       // finalized CUDNN_BACKEND_ENGINECFG_DESCRIPTOR from heuristics
+    int64_t engine_index = -1;
+    std::string tag;         // "eng<index>_k<knob>=<value>..."
+    int64_t workspace = 0;
+    bool viable = true;
+    std::string reason;      // why not viable / why its plan did not build
+};
+
+struct Plan {
+    Descriptor plan;
+    int64_t workspace = 0;
+    int64_t engine_index = -1;
+    std::string tag;
+};
+
+struct BuildState {
+    // Lowering.
+    std::deque<Descriptor> tensor_descriptors;  // deque: references stay valid as it grows
+    std::unordered_map<const fe_tensor *, size_t> tensor_index;
+    std::deque<Descriptor> attribute_descriptors;  // conv / pointwise / matmul / reduction
+    std::vector<Descriptor> operations;
+    Descriptor device_properties;                   // set when building devicelessly
+    Descriptor operation_graph;
+    int64_t engine_count = 0;
+
+    // Heuristics and support.
+    std::vector<fe_heur_mode> modes_tried;
+    std::vector<Candidate> candidates;
+    std::string heuristics_failures;
+
+    // Plans.
+    std::vector<Plan> plans;
+    std::string plan_failures;
+
+    // Binding layout: slot i binds `slots[i]`; uids holds the slots' uids followed by the
+    // by-value scalars' uids, and by_value_pointers the scalars' host addresses.
+    std::vector<fe_tensor *> slots;
+    std::vector<int64_t> uids;
+    std::vector<void *> by_value_pointers;
+    std::vector<std::pair<int64_t, int32_t>> uid_to_slot;  // sorted by uid
+    std::vector<int64_t> slot_bytes;                        // bytes each slot's tensor spans
+    uint64_t build_id = 0;  // unique per build in this process (variant-pack caches key on it)
+
+    const Plan &chosen() const { return plans.front(); }
+};
+
+// The build steps (each throws fe::Error with the graph's name in the message).
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle);
+void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes);
+void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
+void check_support(fe_graph &graph);
+void build_plans(fe_graph &graph, fe_build_policy policy);
+
+const char *heur_mode_name(fe_heur_mode mode);
+
+}  // namespace fe

@@ -1,0 +1,64 @@
+// fe_graph_describe: the graph as a person reads it, like the seeds' print(graph).
+#include <string>
+
+#include "common/error.hpp"
+#include "plan/build_state.hpp"
+
+namespace fe {
+
+namespace {
+std::string tensor_line(const fe_tensor *t) {
+    std::string line = format("  %-24s %-9s dims=%s strides=%s", t->name.c_str(), data_type_name(t->data_type),
+                              dims_string(t->dims).c_str(), dims_string(t->strides).c_str());
+    if (t->has_uid) line += format(" uid=%lld", static_cast<long long>(t->uid));
+    if (t->by_value) line += format(" value=%g (by value)", t->scalar_value);
+    else if (t->is_input()) line += " input";
+    else if (t->is_output) line += " output";
+    else line += " virtual";
+    return line + "\n";
+}
+
+const char *stage_name(fe_graph::Stage stage) {
+    switch (stage) {
+        case fe_graph::Stage::Editing: return "not validated";
+        case fe_graph::Stage::Validated: return "validated";
+        case fe_graph::Stage::OperationGraph: return "operation graph built";
+        case fe_graph::Stage::Candidates: return "heuristics queried";
+        case fe_graph::Stage::Supported: return "supported";
+        case fe_graph::Stage::Built: return "built";
+    }
+    return "?";
+}
+}  // namespace
+
+}  // namespace fe
+
+std::string fe_graph::describe() const {
+    using namespace fe;
+    std::string out = format("graph '%s' (%s): io=%s intermediate=%s compute=%s\n", name.c_str(), stage_name(stage),
+                             data_type_name(io_data_type), data_type_name(intermediate_data_type),
+                             data_type_name(compute_data_type));
+    out += "tensors:\n";
+    for (const auto &t : tensors)
+        if (t->is_input()) out += tensor_line(t.get());
+    out += "operations:\n";
+    for (const auto &node : nodes) {
+        std::string ins;
+        for (size_t i = 0; i < node->inputs.size(); ++i)
+            if (node->inputs[i]) ins += std::string(ins.empty() ? "" : ", ") + node->input_port(i) + "=" + node->inputs[i]->name;
+        std::string attrs = node->attributes();
+        out += format("  %s '%s' (%s)%s%s compute=%s\n", node->kind(), node->name.c_str(), ins.c_str(),
+                      attrs.empty() ? "" : " ", attrs.c_str(), data_type_name(resolved_compute(*node)));
+        for (const fe_tensor *o : node->outputs) out += "  " + tensor_line(o);
+    }
+    if (build) {
+        out += format("cuDNN: %zu operation(s), %lld engines, %zu candidate(s)", build->operations.size(),
+                      static_cast<long long>(build->engine_count), build->candidates.size());
+        if (build->device_properties) out += ", deviceless (device properties JSON)";
+        out += "\n";
+        if (!build->plans.empty())
+            out += format("plan: %s, workspace %lld bytes (%zu plan(s) built)\n", build->chosen().tag.c_str(),
+                          static_cast<long long>(build->chosen().workspace), build->plans.size());
+    }
+    return out;
+}

@@ -1,0 +1,35 @@
+// Capturing cuDNN's description of a live GPU, for deviceless builds on other machines.
+#include "plan/device_properties.hpp"
+
+#include "backend/descriptor.hpp"
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+
+namespace fe {
+
+std::string capture_device_properties(int32_t device) {
+    const CudaRuntime &rt = cuda();
+    const Cudnn &api = cudnn();
+    int count = 0;
+    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
+    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
+             device, count);
+    check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+    Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
+    int32_t id = device;
+    props.set(CUDNN_ATTR_DEVICEPROP_DEVICE_ID, CUDNN_TYPE_INT32, 1, &id, "CUDNN_ATTR_DEVICEPROP_DEVICE_ID");
+    props.finalize("reading the device's properties", FE_STATUS_CUDNN_ERROR);
+    int64_t size = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(props.get(), CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION, CUDNN_TYPE_CHAR,
+                                             0, &size, nullptr),
+                "sizing CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION");
+    std::string json(static_cast<size_t>(size), '\0');
+    check_cudnn(api.cudnnBackendGetAttribute(props.get(), CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION, CUDNN_TYPE_CHAR,
+                                             size, &size, &json[0]),
+                "reading CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION");
+    while (!json.empty() && json.back() == '\0') json.pop_back();
+    return json;
+}
+
+}  // namespace fe

@@ -1,0 +1,161 @@
+// Heuristic queries: candidates (engine configs) per mode, their engines, knobs and workspace.
+#include <set>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "plan/build_state.hpp"
+
+namespace fe {
+
+namespace {
+
+std::string engine_tag(const Descriptor &config, int64_t *engine_index) {
+    const Cudnn &api = cudnn();
+    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    cudnnBackendDescriptor_t raw_engine = engine.get();
+    int64_t count = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
+                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
+                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
+    *engine_index = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, "CUDNN_ATTR_ENGINE_GLOBAL_INDEX");
+    std::string tag = "eng" + std::to_string(*engine_index);
+
+    std::vector<Descriptor> choices;
+    std::vector<cudnnBackendDescriptor_t> raw;
+    for (int i = 0; i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
+        choices.emplace_back(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
+        raw.push_back(choices.back().get());
+    }
+    int64_t knobs = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_KNOB_CHOICES,
+                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, CUDNN_KNOB_TYPE_COUNTS, &knobs,
+                                             raw.data()),
+                "reading CUDNN_ATTR_ENGINECFG_KNOB_CHOICES");
+    for (int64_t i = 0; i < knobs && i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
+        cudnnBackendKnobType_t type;
+        int64_t value = 0, n = 0;
+        check_cudnn(api.cudnnBackendGetAttribute(raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1,
+                                                 &n, &type),
+                    "reading CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE");
+        check_cudnn(api.cudnnBackendGetAttribute(raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, CUDNN_TYPE_INT64, 1, &n,
+                                                 &value),
+                    "reading CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE");
+        tag += "_k" + std::to_string(static_cast<int>(type)) + "=" + std::to_string(value);
+    }
+    return tag;
+}
+
+// One heuristic query; appends new candidates, returns cuDNN's complaint if it had one.
+std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::string> *seen) {
+    const Cudnn &api = cudnn();
+    Descriptor heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+    heur.set_desc(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, state.operation_graph, "CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH");
+    cudnnBackendHeurMode_t m = static_cast<cudnnBackendHeurMode_t>(mode);
+    heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &m, "CUDNN_ATTR_ENGINEHEUR_MODE");
+    if (state.device_properties)
+        heur.set_desc(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP, state.device_properties, "CUDNN_ATTR_ENGINEHEUR_DEVICEPROP");
+    cudnnStatus_t st = heur.try_finalize();
+    if (st != CUDNN_STATUS_SUCCESS) {
+        std::string reason = cudnn_last_error_text();
+        return std::string(api.cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
+    }
+    int64_t count = 0;
+    st = api.cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0,
+                                      &count, nullptr);
+    if (st != CUDNN_STATUS_SUCCESS) return std::string(api.cudnnGetErrorString(st)) + " reading the results";
+    if (count == 0) {
+        std::string reason = cudnn_last_error_text();
+        return "no engine config" + (reason.empty() ? std::string() : " (" + reason + ")");
+    }
+    std::vector<Descriptor> configs;
+    std::vector<cudnnBackendDescriptor_t> raw;
+    for (int64_t i = 0; i < count; ++i) {
+        configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+        raw.push_back(configs.back().get());
+    }
+    int64_t returned = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(heur.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR,
+                                             count, &returned, raw.data()),
+                "reading CUDNN_ATTR_ENGINEHEUR_RESULTS");
+    for (int64_t i = 0; i < returned && i < count; ++i) {
+        Candidate c;
+        try {
+            c.tag = engine_tag(configs[static_cast<size_t>(i)], &c.engine_index);
+            c.workspace = configs[static_cast<size_t>(i)].get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE,
+                                                                   "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
+        } catch (const Error &e) {
+            // A config whose properties cannot be read cannot be trusted to build either.
+            FE_LOG_DEBUG("skipping a config of mode %s: %s", heur_mode_name(mode), e.what());
+            continue;
+        }
+        if (!seen->insert(c.tag).second) continue;  // the same config from an earlier mode
+        c.config = std::move(configs[static_cast<size_t>(i)]);
+        state.candidates.push_back(std::move(c));
+    }
+    return "";
+}
+
+}  // namespace
+
+void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes) {
+    FE_CHECK(graph.stage == fe_graph::Stage::OperationGraph && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no operation graph yet: call fe_graph_build_operation_graph first", graph.name.c_str());
+    BuildState &state = *graph.build;
+    std::set<std::string> seen;
+    for (fe_heur_mode mode : modes) {
+        FE_CHECK(mode == FE_HEUR_MODE_INSTANT || mode == FE_HEUR_MODE_A || mode == FE_HEUR_MODE_B ||
+                     mode == FE_HEUR_MODE_FALLBACK,
+                 FE_STATUS_INVALID_ARGUMENT, "unknown heuristic mode %d", static_cast<int>(mode));
+        state.modes_tried.push_back(mode);
+        std::string complaint = query_mode(state, mode, &seen);
+        if (!complaint.empty()) {
+            if (!state.heuristics_failures.empty()) state.heuristics_failures += "; ";
+            state.heuristics_failures += std::string("mode ") + heur_mode_name(mode) + ": " + complaint;
+        }
+    }
+    FE_LOG_INFO("graph '%s': %zu candidate engine configs", graph.name.c_str(), state.candidates.size());
+    for (const Candidate &c : state.candidates)
+        FE_LOG_DEBUG("  candidate %s workspace %lld", c.tag.c_str(), static_cast<long long>(c.workspace));
+    graph.stage = fe_graph::Stage::Candidates;
+}
+
+void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
+    for (Candidate &c : graph.build->candidates)
+        if (c.viable && c.workspace > max_bytes) {
+            c.viable = false;
+            c.reason = format("needs %lld bytes of workspace, over the limit of %lld",
+                              static_cast<long long>(c.workspace), static_cast<long long>(max_bytes));
+        }
+}
+
+void check_support(fe_graph &graph) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
+    const BuildState &state = *graph.build;
+    size_t viable = 0;
+    std::string deselected;
+    for (const Candidate &c : state.candidates) {
+        if (c.viable)
+            ++viable;
+        else if (deselected.empty())
+            deselected = c.tag + " " + c.reason;
+    }
+    if (viable == 0) {
+        std::string modes;
+        for (fe_heur_mode m : state.modes_tried) modes += std::string(modes.empty() ? "" : ", ") + heur_mode_name(m);
+        std::string why = state.candidates.empty()
+                              ? (state.heuristics_failures.empty() ? std::string("cuDNN returned no engine config")
+                                                                   : state.heuristics_failures)
+                              : format("all %zu candidates were deselected (e.g. %s)", state.candidates.size(),
+                                       deselected.c_str());
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s",
+                graph.name.c_str(), modes.c_str(), why.c_str());
+    }
+    FE_LOG_INFO("graph '%s': supported, %zu viable engine configs", graph.name.c_str(), viable);
+    graph.stage = fe_graph::Stage::Supported;
+}
+
+}  // namespace fe

@@ -1,0 +1,39 @@
+// What an op's lower() sees: backend tensor descriptors made on demand, a place to keep
+// attribute descriptors alive, and the list of operations of the one operation graph.
+#pragma once
+
+#include <cudnn_graph.h>
+
+#include "plan/build_state.hpp"
+
+namespace fe {
+
+class Lowering {
+  public:
+    Lowering(fe_graph &graph, BuildState &state);
+
+    // The backend tensor descriptor of `tensor`, created on first use.
+    const Descriptor &tensor(const fe_tensor *tensor);
+    // Keep an attribute descriptor (convolution, pointwise, ...) alive with the graph.
+    const Descriptor &keep(Descriptor descriptor);
+    void add_operation(Descriptor operation);
+
+    fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
+    // 1-D convolutions lower as 2-D with a unit height; every rank-3 tensor of such a graph
+    // gets that unit dimension so that shapes stay consistent across fused operations.
+    bool lifts_rank3() const { return lift_rank3_; }
+    // Dims/strides as cuDNN sees them (rank at least 3, lifted as above).
+    void lowered_shape(const fe_tensor *tensor, std::vector<int64_t> *dims,
+                       std::vector<int64_t> *strides) const;
+
+  private:
+    fe_graph &graph_;
+    BuildState &state_;
+    bool lift_rank3_ = false;
+};
+
+// cuDNN wants scaling factors typed like the math: double for double compute, else float.
+void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute,
+                 double value, const char *label);
+
+}  // namespace fe

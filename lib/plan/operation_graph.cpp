@@ -1,0 +1,89 @@
+// Lowering a validated graph into one cuDNN operation graph, and fixing its binding layout.
+#include <algorithm>
+#include <atomic>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+namespace {
+std::atomic<uint64_t> g_next_build_id{1};
+
+void lay_out_bindings(fe_graph &graph, BuildState &state) {
+    for (const auto &t : graph.tensors) t->slot = -1;
+    for (fe_tensor *t : graph.inputs) {
+        t->slot = static_cast<int32_t>(state.slots.size());
+        state.slots.push_back(t);
+    }
+    for (fe_tensor *t : graph.outputs) {
+        t->slot = static_cast<int32_t>(state.slots.size());
+        state.slots.push_back(t);
+    }
+    for (fe_tensor *t : state.slots) {
+        state.uids.push_back(t->uid);
+        state.slot_bytes.push_back(span_bytes(t->dims, t->strides, t->data_type));
+    }
+    for (const auto &t : graph.tensors) {
+        if (!t->by_value || !state.tensor_index.count(t.get())) continue;
+        state.uids.push_back(t->uid);
+        state.by_value_pointers.push_back(t->scalar_bytes);
+    }
+    for (size_t i = 0; i < state.slots.size(); ++i)
+        state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
+    std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());
+    state.build_id = g_next_build_id.fetch_add(1);
+}
+}  // namespace
+
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
+    graph.validate();
+    FE_CHECK(graph.stage == fe_graph::Stage::Validated, FE_STATUS_BAD_STATE,
+             "graph '%s' already has an operation graph", graph.name.c_str());
+    cudnn();  // fail early, with the loader's message, if cuDNN is missing
+    graph.assign_uids();
+    auto state = std::make_unique<BuildState>();
+    if (!graph.device_properties_json.empty()) {
+        Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
+        const std::string &json = graph.device_properties_json;
+        props.set(CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, static_cast<int64_t>(json.size()),
+                  json.data(), "CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION");
+        props.finalize("loading the device properties JSON", FE_STATUS_INVALID_ARGUMENT);
+        state->device_properties = std::move(props);
+    } else {
+        FE_CHECK(handle != nullptr, FE_STATUS_BAD_STATE,
+                 "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
+    }
+    Lowering lowering(graph, *state);
+    for (const auto &node : graph.nodes) {
+        try {
+            node->lower(lowering);
+        } catch (const Error &e) {
+            throw Error(e.status(), format("graph '%s', %s '%s': %s", graph.name.c_str(), node->kind(),
+                                           node->name.c_str(), e.what()));
+        }
+    }
+    // Scalars not referenced by any op never reach cuDNN; referenced ones got descriptors.
+    Descriptor op_graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+    std::vector<cudnnBackendDescriptor_t> ops;
+    for (const Descriptor &op : state->operations) ops.push_back(op.get());
+    op_graph.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(ops.size()),
+                 ops.data(), "CUDNN_ATTR_OPERATIONGRAPH_OPS");
+    if (handle)
+        op_graph.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle,
+                     "CUDNN_ATTR_OPERATIONGRAPH_HANDLE");
+    std::string what = "graph '" + graph.name + "': finalizing the operation graph";
+    op_graph.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    state->engine_count =
+        op_graph.get_int64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, "CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT");
+    state->operation_graph = std::move(op_graph);
+    lay_out_bindings(graph, *state);
+    FE_LOG_INFO("graph '%s': operation graph of %zu operations, %lld engines", graph.name.c_str(),
+                state->operations.size(), static_cast<long long>(state->engine_count));
+    graph.build = std::move(state);
+    graph.stage = fe_graph::Stage::OperationGraph;
+}
+
+}  // namespace fe

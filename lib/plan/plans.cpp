@@ -1,0 +1,46 @@
+// Finalizing execution plans from the viable candidates.
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "plan/build_state.hpp"
+
+namespace fe {
+
+void build_plans(fe_graph &graph, fe_build_policy policy) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Supported && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has not passed the support check: call fe_graph_check_support first", graph.name.c_str());
+    FE_CHECK(policy == FE_BUILD_POLICY_HEURISTICS_CHOICE || policy == FE_BUILD_POLICY_ALL, FE_STATUS_INVALID_ARGUMENT,
+             "unknown build policy %d", static_cast<int>(policy));
+    BuildState &state = *graph.build;
+    state.plans.clear();
+    state.plan_failures.clear();
+    size_t failures = 0;
+    for (Candidate &c : state.candidates) {
+        if (!c.viable) continue;
+        Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+        plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
+        cudnnStatus_t st = plan.try_finalize();
+        if (st != CUDNN_STATUS_SUCCESS) {
+            std::string reason = cudnn_last_error_text();
+            c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
+            FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
+            if (failures++ == 0) state.plan_failures = c.tag + ": " + c.reason;
+            continue;
+        }
+        Plan p;
+        p.workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+        p.engine_index = c.engine_index;
+        p.tag = c.tag;
+        p.plan = std::move(plan);
+        state.plans.push_back(std::move(p));
+        if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
+    }
+    if (state.plans.empty())
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s",
+                graph.name.c_str(), failures, state.plan_failures.c_str());
+    FE_LOG_INFO("graph '%s': built %zu plan(s); using %s with %lld bytes of workspace", graph.name.c_str(),
+                state.plans.size(), state.chosen().tag.c_str(), static_cast<long long>(state.chosen().workspace));
+    graph.stage = fe_graph::Stage::Built;
+}
+
+}  // namespace fe

@@ -1,0 +1,149 @@
+#include "runtime/execute.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "plan/build_state.hpp"
+#include "runtime/buffer.hpp"
+#include "runtime/handle.hpp"
+
+namespace fe {
+
+namespace {
+
+// Every check below is O(bindings) with no allocation once the handle's scratch has grown to
+// the graph's size; names are only touched when building an error message.
+
+BuildState &built_state(fe_graph &graph) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
+    return *graph.build;
+}
+
+void begin_binding(const BuildState &state, fe_handle &handle) {
+    size_t total = state.slots.size() + state.by_value_pointers.size();
+    if (handle.pointers.size() < total) handle.pointers.resize(total);
+    std::fill(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()), nullptr);
+    std::copy(state.by_value_pointers.begin(), state.by_value_pointers.end(),
+              handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()));
+}
+
+void bind_slot(const BuildState &state, fe_handle &handle, int32_t slot, void *pointer, const char *how) {
+    const fe_tensor *t = state.slots[static_cast<size_t>(slot)];
+    FE_CHECK(pointer != nullptr, FE_STATUS_NULL_POINTER, "the device pointer bound to '%s' is NULL", t->name.c_str());
+    FE_CHECK((reinterpret_cast<uintptr_t>(pointer) & 15u) == 0, FE_STATUS_MISALIGNED,
+             "the device pointer bound to '%s' (%p) is not 16-byte aligned", t->name.c_str(), pointer);
+    void *&target = handle.pointers[static_cast<size_t>(slot)];
+    FE_CHECK(target == nullptr, FE_STATUS_DUPLICATE, "'%s' is bound twice (%s)", t->name.c_str(), how);
+    target = pointer;
+}
+
+void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace) {
+    for (size_t i = 0; i < state.slots.size(); ++i)
+        FE_CHECK(handle.pointers[i] != nullptr, FE_STATUS_INVALID_ARGUMENT,
+                 "no device pointer is bound to '%s' (uid %lld)", state.slots[i]->name.c_str(),
+                 static_cast<long long>(state.slots[i]->uid));
+    const Plan &plan = state.chosen();
+    if (workspace == nullptr && plan.workspace > 0) workspace = handle.ensure_workspace(plan.workspace);
+    FE_CHECK(workspace == nullptr || (reinterpret_cast<uintptr_t>(workspace) & 15u) == 0, FE_STATUS_MISALIGNED,
+             "the workspace pointer %p is not 16-byte aligned", workspace);
+    handle.make_current();
+
+    size_t total = state.uids.size();
+    bool reuse = handle.cached_build_id == state.build_id && handle.cached_workspace == workspace &&
+                 handle.cached_pointers.size() == total &&
+                 std::equal(handle.cached_pointers.begin(), handle.cached_pointers.end(), handle.pointers.begin());
+    if (!reuse) {
+        Descriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(total), state.uids.data(),
+                 "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS");
+        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(total),
+                 handle.pointers.data(), "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS");
+        pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace,
+                 "CUDNN_ATTR_VARIANT_PACK_WORKSPACE");
+        pack.finalize("finalizing the variant pack", FE_STATUS_CUDNN_ERROR);
+        handle.cached_pack = std::move(pack);
+        handle.cached_pointers.assign(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(total));
+        handle.cached_workspace = workspace;
+        handle.cached_build_id = state.build_id;
+    }
+    cudnnStatus_t st = cudnn().cudnnBackendExecute(handle.cudnn, plan.plan.get(), handle.cached_pack.get());
+    if (st != CUDNN_STATUS_SUCCESS) {
+        handle.cached_build_id = 0;
+        std::string what = "graph '" + graph.name + "': cudnnBackendExecute";
+        check_cudnn(st, what.c_str());
+    }
+    FE_LOG_DEBUG("graph '%s' executed with %s", graph.name.c_str(), plan.tag.c_str());
+}
+
+}  // namespace
+
+void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
+                        size_t count, void *workspace) {
+    BuildState &state = built_state(graph);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
+        const fe_tensor *t = tensors[i];
+        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
+        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
+        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is %s and takes no pointer", t->name.c_str(),
+                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
+        bind_slot(state, handle, t->slot, pointers[i], "by tensor");
+    }
+    run(graph, state, handle, workspace);
+}
+
+void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
+                        size_t count, void *workspace) {
+    BuildState &state = built_state(graph);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
+        const fe_tensor *t = tensors[i];
+        const fe_buffer *b = buffers[i];
+        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
+        FE_CHECK(b != nullptr, FE_STATUS_NULL_POINTER, "buffer %zu of the bindings (for '%s') is NULL", i,
+                 t->name.c_str());
+        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
+        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no buffer", t->name.c_str(),
+                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
+        FE_CHECK(b->device == handle.device, FE_STATUS_INVALID_ARGUMENT,
+                 "the buffer for '%s' is on device %d, the handle on device %d", t->name.c_str(), b->device,
+                 handle.device);
+        int64_t need = state.slot_bytes[static_cast<size_t>(t->slot)];
+        FE_CHECK(b->bytes >= need, FE_STATUS_BUFFER_TOO_SMALL, "the buffer for '%s' has %lld bytes; the tensor needs %lld",
+                 t->name.c_str(), static_cast<long long>(b->bytes), static_cast<long long>(need));
+        bind_slot(state, handle, t->slot, b->pointer, "by tensor");
+    }
+    run(graph, state, handle, workspace);
+}
+
+void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
+                     void *workspace) {
+    BuildState &state = built_state(graph);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
+        auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
+                                   std::make_pair(uids[i], INT32_MIN));
+        FE_CHECK(it != state.uid_to_slot.end() && it->first == uids[i], FE_STATUS_NOT_FOUND,
+                 "graph '%s' has no input or output with uid %lld", graph.name.c_str(),
+                 static_cast<long long>(uids[i]));
+        bind_slot(state, handle, it->second, pointers[i], "by uid");
+    }
+    run(graph, state, handle, workspace);
+}
+
+void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace) {
+    BuildState &state = built_state(graph);
+    FE_CHECK(count == state.slots.size(), FE_STATUS_INVALID_ARGUMENT,
+             "graph '%s' takes %zu pointers (%zu inputs, then %zu outputs), %zu given", graph.name.c_str(),
+             state.slots.size(), graph.inputs.size(), graph.outputs.size(), count);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) bind_slot(state, handle, static_cast<int32_t>(i), pointers[i], "positionally");
+    run(graph, state, handle, workspace);
+}
+
+}  // namespace fe

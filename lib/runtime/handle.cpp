@@ -1,0 +1,64 @@
+#include "runtime/handle.hpp"
+
+#include <memory>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+
+namespace fe {
+
+fe_handle *create_handle(int32_t device) {
+    const CudaRuntime &rt = cuda();
+    const Cudnn &dnn = cudnn();
+    int count = 0;
+    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
+    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
+             device, count);
+    check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+    auto handle = std::make_unique<fe_handle>();
+    handle->device = device;
+    check_cudnn(dnn.cudnnCreate(&handle->cudnn), "cudnnCreate");
+    FE_LOG_INFO("handle created on device %d", device);
+    return handle.release();
+}
+
+}  // namespace fe
+
+fe_handle::~fe_handle() {
+    try {
+        cached_pack = fe::Descriptor();
+        if (workspace) fe::cuda().cudaFree(workspace);
+        if (cudnn) fe::cudnn().cudnnDestroy(cudnn);
+    } catch (...) {
+        // The libraries were loaded when this handle was made; nothing can fail here.
+    }
+}
+
+void fe_handle::make_current() const {
+    const fe::CudaRuntime &rt = fe::cuda();
+    int current = -1;
+    fe::check_cuda(rt.cudaGetDevice(&current), "cudaGetDevice");
+    if (current != device) fe::check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+}
+
+void *fe_handle::ensure_workspace(int64_t bytes) {
+    if (bytes <= workspace_bytes) return workspace;
+    const fe::CudaRuntime &rt = fe::cuda();
+    make_current();
+    if (workspace) {
+        // Work queued on the stream may still use the old block.
+        fe::check_cuda(rt.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        rt.cudaFree(workspace);
+        workspace = nullptr;
+        workspace_bytes = 0;
+        cached_build_id = 0;  // the cached variant pack points at the old block
+    }
+    void *p = nullptr;
+    fe::check_cuda(rt.cudaMalloc(&p, static_cast<size_t>(bytes)), "cudaMalloc (workspace)");
+    workspace = p;
+    workspace_bytes = bytes;
+    FE_LOG_INFO("handle workspace grown to %lld bytes", static_cast<long long>(bytes));
+    return workspace;
+}

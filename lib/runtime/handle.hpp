@@ -1,0 +1,39 @@
+// fe_handle: a device, a stream, a cuDNN handle, a managed workspace, and per-handle scratch
+// that lets execution run without allocating.
+#pragma once
+
+#include <cudnn_graph.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "backend/descriptor.hpp"
+
+struct fe_handle {
+    int32_t device = 0;
+    void *stream = nullptr;
+    cudnnHandle_t cudnn = nullptr;
+
+    void *workspace = nullptr;
+    int64_t workspace_bytes = 0;
+
+    // Scratch for binding: one pointer per slot; grows to the largest graph seen, then stays.
+    std::vector<void *> pointers;
+
+    // The last variant pack, reused while the graph, pointers and workspace are unchanged
+    // (the common inference loop), so a repeated execute rebuilds no descriptor.
+    fe::Descriptor cached_pack;
+    uint64_t cached_build_id = 0;
+    std::vector<void *> cached_pointers;
+    void *cached_workspace = nullptr;
+
+    ~fe_handle();
+    // Grow the managed workspace to at least `bytes` (waits for in-flight work first).
+    void *ensure_workspace(int64_t bytes);
+    // Make the handle's device current on this thread if it is not.
+    void make_current() const;
+};
+
+namespace fe {
+fe_handle *create_handle(int32_t device);
+}
