@@ -297,8 +297,9 @@ FE_API const char *fe_graph_name(const fe_graph *graph);
 FE_API fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims,
                                  const int64_t *dims, const int64_t *strides,
                                  fe_data_type data_type, fe_tensor **out_tensor);
-/** Add a scalar passed by value (a host constant baked into the plan), shape [1,...,1] of
- *  rank 1; operations broadcast it. */
+/** Add a scalar passed by value (a host constant baked into the plan). It takes the rank of
+ *  the pointwise operation that uses it (all dims 1) and broadcasts; give operations of
+ *  different ranks their own scalars. */
 FE_API fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value,
                                  fe_data_type data_type, fe_tensor **out_tensor);
 FE_API fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name,

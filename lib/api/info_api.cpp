@@ -74,7 +74,7 @@ FE_EXPORT fe_status fe_device_count(int32_t *out_count) {
         int n = 0;
         int code = cuda().cudaGetDeviceCount(&n);
         // "No device" and "no driver" are answers here, not errors.
-        if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver) {
+        if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver || code == kCudaErrorStubLibrary) {
             cuda().cudaGetLastError();
             n = 0;
         } else {

@@ -138,7 +138,7 @@ void check_cuda(int code, const char *what) {
     rt.cudaGetLastError();  // clear the sticky-free error state for the next call
     std::string text = format("%s failed: %s (%s)", what, rt.cudaGetErrorName(code),
                               rt.cudaGetErrorString(code));
-    if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver)
+    if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver || code == kCudaErrorStubLibrary)
         fail(FE_STATUS_NO_DEVICE, text);
     if (code == kCudaErrorMemoryAllocation) fail(FE_STATUS_OUT_OF_MEMORY, text);
     fail(FE_STATUS_CUDA_ERROR, text);

@@ -25,7 +25,12 @@ struct CudaRuntime {
     const char *(*cudaGetErrorName)(int);
 };
 enum { kCudaMemcpyHostToDevice = 1, kCudaMemcpyDeviceToHost = 2 };
-enum { kCudaErrorNoDevice = 100, kCudaErrorInsufficientDriver = 35, kCudaErrorMemoryAllocation = 2 };
+enum {
+    kCudaErrorMemoryAllocation = 2,
+    kCudaErrorStubLibrary = 34,
+    kCudaErrorInsufficientDriver = 35,
+    kCudaErrorNoDevice = 100,
+};
 
 struct Cudnn {
     size_t (*cudnnGetVersion)(void);

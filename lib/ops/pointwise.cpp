@@ -69,6 +69,15 @@ class Pointwise : public Node {
     }
 
     void infer() override {
+        // A by-value scalar takes the rank of the non-scalar operands (all dims 1).
+        size_t rank = 0;
+        for (const fe_tensor *t : inputs)
+            if (!t->by_value) rank = rank ? rank : t->dims.size();
+        for (fe_tensor *t : inputs)
+            if (t->by_value && rank && t->dims.size() != rank) {
+                t->dims.assign(rank, 1);
+                t->strides.assign(rank, 1);
+            }
         const fe_tensor *first = inputs[0];
         std::vector<int64_t> out = first->dims;
         for (size_t i = 1; i < inputs.size(); ++i) {

@@ -1,0 +1,104 @@
+// Deviceless tier: real cuDNN lowering, heuristics and plan finalization for the captured H100
+// description, on a machine with no GPU. Skips (saying why) when cuDNN or the JSON is absent.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace cudnnfe_test {
+
+class Deviceless : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!cudnn_available()) GTEST_SKIP() << "cuDNN is not loadable here: " << fe_last_error_message();
+        json_ = device_json();
+        if (json_.empty()) GTEST_SKIP() << "no device description: set CUDNNFE_DEVICE_JSON";
+    }
+    void TearDown() override {
+        for (fe_graph *g : graphs_) fe_graph_destroy(g);
+    }
+
+    fe_graph *graph(const char *name, fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT,
+                    fe_data_type compute = FE_DATA_FLOAT) {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = name;
+        o.io_data_type = io;
+        o.intermediate_data_type = intermediate;
+        o.compute_data_type = compute;
+        fe_graph *g = nullptr;
+        EXPECT_FE_OK(fe_graph_create(&o, &g));
+        graphs_.push_back(g);
+        return g;
+    }
+
+    fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
+                      fe_data_type type = FE_DATA_NOT_SET) {
+        std::vector<int64_t> strides(dims.size());
+        if (channels_last)
+            EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
+        else
+            EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
+        fe_tensor *t = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+        return t;
+    }
+
+    // One-call build for the H100 description, no handle.
+    fe_status build(fe_graph *g, fe_build_policy policy = FE_BUILD_POLICY_HEURISTICS_CHOICE) {
+        fe_build_options o = FE_BUILD_OPTIONS_INIT;
+        o.device_properties_json = json_.c_str();
+        o.policy = policy;
+        return fe_graph_build(g, nullptr, &o);
+    }
+
+    // A precompiled engine must finalize a whole plan.
+    void expect_full_plan(fe_graph *g) {
+        ASSERT_FE_OK(build(g));
+        int64_t plans = 0, ws = -1, engine = -1;
+        EXPECT_FE_OK(fe_graph_plan_count(g, &plans));
+        EXPECT_GE(plans, 1);
+        EXPECT_FE_OK(fe_graph_workspace_size(g, &ws));
+        EXPECT_GE(ws, 0);
+        EXPECT_FE_OK(fe_graph_engine_index(g, &engine));
+        EXPECT_GE(engine, 0);
+        EXPECT_EQ(std::string(fe_graph_engine_tag(g)).rfind("eng", 0), 0u);
+    }
+
+    // Runtime-compiled engines: heuristics and the support check must pass; the final plan
+    // build needs a CUDA driver and fails with the toolkit's stub (it builds where a driver is).
+    int64_t expect_supported(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_validate(g));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+        EXPECT_FE_OK(fe_graph_check_support(g));
+        int64_t viable = 0;
+        EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
+        EXPECT_GE(viable, 1);
+        fe_status s = fe_graph_build_plans(g, FE_BUILD_POLICY_HEURISTICS_CHOICE);
+        if (s != FE_OK) {
+            EXPECT_EQ(s, FE_STATUS_NOT_SUPPORTED);
+            std::string message = fe_last_error_message();
+            EXPECT_TRUE(message.find("cuLibraryLoadData") != std::string::npos ||
+                        message.find("CUDA_DRIVER") != std::string::npos)
+                << "the plan build failed for a reason other than the missing driver: " << message;
+        }
+        return viable;
+    }
+
+    std::string describe(fe_graph *g) {
+        size_t n = 0;
+        fe_graph_describe(g, nullptr, 0, &n);
+        std::string s(n + 1, '\0');
+        EXPECT_FE_OK(fe_graph_describe(g, &s[0], s.size(), &n));
+        s.resize(n);
+        return s;
+    }
+
+    std::string json_;
+    std::vector<fe_graph *> graphs_;
+};
+
+}  // namespace cudnnfe_test

@@ -1,0 +1,165 @@
+// Matmul, pointwise and reduction graphs run on runtime-compiled engines: with no GPU they are
+// lowered, queried and support-checked for real; their kernels are compiled on the GPU.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct MatmulCase {
+    const char *name;
+    fe_data_type type;
+};
+
+class MatmulSupport : public Deviceless, public ::testing::WithParamInterface<MatmulCase> {};
+
+TEST_P(MatmulSupport, SeedMatmulBiasIsSupported) {
+    // The seed: C = A x B + D with B=16, M=N=128, K=512, bias 1xMxN.
+    fe_graph *g = graph(GetParam().name, GetParam().type);
+    fe_tensor *a = tensor(g, "a", {16, 128, 512});
+    fe_tensor *b = tensor(g, "b", {16, 512, 128});
+    fe_tensor *d = tensor(g, "d", {1, 128, 128});
+    fe_tensor *ab = nullptr, *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, d, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 2 operation(s)"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Deviceless, MatmulSupport,
+                         ::testing::Values(MatmulCase{"fp16", FE_DATA_HALF}, MatmulCase{"bf16", FE_DATA_BFLOAT16},
+                                           MatmulCase{"fp32", FE_DATA_FLOAT}),
+                         [](const ::testing::TestParamInfo<MatmulCase> &info) { return std::string(info.param.name); });
+
+TEST_F(Deviceless, PlainMatmulIsSupported) {
+    fe_graph *g = graph("matmul", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {4, 256, 128});
+    fe_tensor *b = tensor(g, "b", {4, 128, 64});
+    fe_tensor *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_supported(g);
+}
+
+TEST_F(Deviceless, TwoDimensionalMatmulLowersWithABatchOfOne) {
+    fe_graph *g = graph("matmul_2d", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {256, 128});
+    fe_tensor *b = tensor(g, "b", {128, 64});
+    fe_tensor *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_supported(g);
+}
+
+TEST_F(Deviceless, BroadcastBatchMatmulIsSupported) {
+    fe_graph *g = graph("matmul_broadcast", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {1, 128, 64});
+    fe_tensor *b = tensor(g, "b", {8, 64, 32});
+    fe_tensor *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_supported(g);
+}
+
+TEST_F(Deviceless, MatmulBiasGeluIsOneOperationGraph) {
+    fe_graph *g = graph("matmul_bias_gelu", FE_DATA_BFLOAT16);
+    fe_tensor *a = tensor(g, "a", {8, 128, 256});
+    fe_tensor *b = tensor(g, "b", {8, 256, 512});
+    fe_tensor *bias = tensor(g, "bias", {1, 1, 512});
+    fe_tensor *ab = nullptr, *biased = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, bias, &biased));
+    ASSERT_FE_OK(fe_graph_gelu(g, biased, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 3 operation(s)"), std::string::npos);
+}
+
+TEST_F(Deviceless, PointwiseChainWithScalarIsSupported) {
+    // y = silu(x + r) * 0.5: add, swish and a by-value scalar multiply in one graph.
+    fe_graph *g = graph("pointwise_chain", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {4, 256, 1024});
+    fe_tensor *r = tensor(g, "r", {4, 256, 1024});
+    fe_tensor *half = nullptr, *sum = nullptr, *act = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "half", 0.5, FE_DATA_FLOAT, &half));
+    ASSERT_FE_OK(fe_graph_add(g, x, r, &sum));
+    ASSERT_FE_OK(fe_graph_silu(g, sum, &act));
+    ASSERT_FE_OK(fe_graph_scale(g, act, half, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
+}
+
+TEST_F(Deviceless, MatmulRowMaxReductionIsSupported) {
+    fe_graph *g = graph("matmul_rowmax", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {4, 1024, 64});
+    fe_tensor *b = tensor(g, "b", {4, 64, 1024});
+    fe_tensor *s = nullptr, *m = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &s));
+    fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+    o.reduce_axes = 1u << 2;
+    ASSERT_FE_OK(fe_graph_reduction(g, s, FE_REDUCTION_MAX, &o, &m));
+    ASSERT_FE_OK(fe_tensor_set_data_type(m, FE_DATA_FLOAT));
+    ASSERT_FE_OK(fe_tensor_set_output(m, 1));
+    expect_supported(g);
+}
+
+// Every pointwise mode lowers (its descriptors finalize in cuDNN); unary and binary modes are
+// taken through heuristics as one graph each.
+TEST_F(Deviceless, EveryPointwiseModeLowers) {
+    struct Mode {
+        fe_pointwise_mode mode;
+        int arity;
+        fe_data_type out;
+    };
+    const Mode modes[] = {
+        {FE_POINTWISE_ADD, 2, FE_DATA_HALF},        {FE_POINTWISE_SUB, 2, FE_DATA_HALF},
+        {FE_POINTWISE_MUL, 2, FE_DATA_HALF},        {FE_POINTWISE_DIV, 2, FE_DATA_HALF},
+        {FE_POINTWISE_MIN, 2, FE_DATA_HALF},        {FE_POINTWISE_MAX, 2, FE_DATA_HALF},
+        {FE_POINTWISE_POW, 2, FE_DATA_HALF},        {FE_POINTWISE_ADD_SQUARE, 2, FE_DATA_HALF},
+        {FE_POINTWISE_RELU_FWD, 1, FE_DATA_HALF},   {FE_POINTWISE_GELU_FWD, 1, FE_DATA_HALF},
+        {FE_POINTWISE_GELU_APPROX_TANH_FWD, 1, FE_DATA_HALF}, {FE_POINTWISE_SWISH_FWD, 1, FE_DATA_HALF},
+        {FE_POINTWISE_SIGMOID_FWD, 1, FE_DATA_HALF}, {FE_POINTWISE_TANH_FWD, 1, FE_DATA_HALF},
+        {FE_POINTWISE_ELU_FWD, 1, FE_DATA_HALF},    {FE_POINTWISE_SOFTPLUS_FWD, 1, FE_DATA_HALF},
+        {FE_POINTWISE_EXP, 1, FE_DATA_HALF},        {FE_POINTWISE_LOG, 1, FE_DATA_HALF},
+        {FE_POINTWISE_SQRT, 1, FE_DATA_HALF},       {FE_POINTWISE_RSQRT, 1, FE_DATA_HALF},
+        {FE_POINTWISE_RECIPROCAL, 1, FE_DATA_HALF}, {FE_POINTWISE_ABS, 1, FE_DATA_HALF},
+        {FE_POINTWISE_NEG, 1, FE_DATA_HALF},        {FE_POINTWISE_CEIL, 1, FE_DATA_HALF},
+        {FE_POINTWISE_FLOOR, 1, FE_DATA_HALF},      {FE_POINTWISE_SIN, 1, FE_DATA_HALF},
+        {FE_POINTWISE_COS, 1, FE_DATA_HALF},        {FE_POINTWISE_TAN, 1, FE_DATA_HALF},
+        {FE_POINTWISE_ERF, 1, FE_DATA_HALF},        {FE_POINTWISE_IDENTITY, 1, FE_DATA_HALF},
+        {FE_POINTWISE_CMP_GT, 2, FE_DATA_BOOLEAN},  {FE_POINTWISE_CMP_EQ, 2, FE_DATA_BOOLEAN},
+        {FE_POINTWISE_RELU_BWD, 2, FE_DATA_HALF},   {FE_POINTWISE_GELU_BWD, 2, FE_DATA_HALF},
+    };
+    for (const Mode &m : modes) {
+        SCOPED_TRACE(std::to_string(static_cast<int>(m.mode)));
+        fe_graph *g = graph("pointwise_mode", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {2, 64, 256});
+        fe_tensor *b = m.arity > 1 ? tensor(g, "b", {2, 64, 256}) : nullptr;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_pointwise(g, m.mode, x, b, nullptr, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_data_type(y, m.out));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    }
+}
+
+TEST_F(Deviceless, BinarySelectAndGenIndexLower) {
+    fe_graph *g = graph("select", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {2, 64, 256});
+    fe_tensor *b = tensor(g, "b", {2, 64, 256});
+    fe_tensor *mask = tensor(g, "mask", {2, 64, 256}, false, FE_DATA_BOOLEAN);
+    fe_tensor *y = nullptr, *index = nullptr;
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_BINARY_SELECT, x, b, mask, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
+    o.axis = 2;
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GEN_INDEX, x, nullptr, nullptr, &o, &index));
+    ASSERT_FE_OK(fe_tensor_set_data_type(index, FE_DATA_INT32));
+    ASSERT_FE_OK(fe_tensor_set_output(index, 1));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+    ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+}
+
+}  // namespace

@@ -1,0 +1,52 @@
+// Helpers shared by the test tiers: status assertions, the device description, GPU presence.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cudnnfe.h"
+
+// Assert a call's status; on mismatch show the library's message.
+#define EXPECT_FE_OK(call) EXPECT_EQ((call), FE_OK) << fe_last_error_message()
+#define ASSERT_FE_OK(call) ASSERT_EQ((call), FE_OK) << fe_last_error_message()
+#define EXPECT_FE_STATUS(call, status) EXPECT_EQ((call), (status)) << fe_last_error_message()
+
+// The message of the last failure contains `needle`.
+inline ::testing::AssertionResult LastErrorContains(const std::string &needle) {
+    std::string message = fe_last_error_message();
+    if (message.find(needle) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "last error \"" << message << "\" lacks \"" << needle << "\"";
+}
+
+namespace cudnnfe_test {
+
+// The captured H100 description: $CUDNNFE_DEVICE_JSON, else the shared/devices copy.
+inline std::string device_json() {
+    const char *candidates[] = {std::getenv("CUDNNFE_DEVICE_JSON"), "../shared/devices/h100-sxm-80gb.json",
+                                "../../shared/devices/h100-sxm-80gb.json"};
+    for (const char *path : candidates) {
+        if (!path) continue;
+        std::ifstream in(path);
+        if (!in) continue;
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    return "";
+}
+
+inline bool cudnn_available() {
+    int64_t version = 0;
+    return fe_cudnn_version(&version) == FE_OK;
+}
+
+inline bool gpu_available() {
+    int32_t count = 0;
+    return fe_device_count(&count) == FE_OK && count > 0;
+}
+
+}  // namespace cudnnfe_test
