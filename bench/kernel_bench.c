@@ -1,0 +1,138 @@
+/*
+ * kernel_bench: GPU time per execution of a built cudnnfe graph, for the seed's graphs.
+ *
+ *   kernel_bench conv|matmul_bias [batches] [calls_per_batch]
+ *
+ * Each batch enqueues `calls` executions back to back between two CUDA events (so the host
+ * runs ahead and launch gaps do not count), rotating over 4 sets of input/output buffers so
+ * repeated calls do not all hit L2 with the same data. Prints the median time per call over
+ * the batches, the achieved TFLOP/s, and the chosen engine, as one line of key=value pairs.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudnnfe.h"
+
+#define SETS 4
+#define FE(call)                                                                                     \
+    do {                                                                                             \
+        fe_status s_ = (call);                                                                       \
+        if (s_ != FE_OK) {                                                                           \
+            fprintf(stderr, "%s failed: %s: %s\n", #call, fe_status_string(s_), fe_last_error_message()); \
+            exit(1);                                                                                 \
+        }                                                                                            \
+    } while (0)
+#define CU(call)                                                                         \
+    do {                                                                                 \
+        cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));           \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+static int compare_floats(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static fe_tensor *tensor(fe_graph *g, const char *name, size_t n, const int64_t *dims, int channels_last) {
+    int64_t strides[8];
+    if (channels_last)
+        FE(fe_strides_channels_last(n, dims, strides));
+    else
+        FE(fe_strides_packed(n, dims, strides));
+    fe_tensor *t;
+    FE(fe_graph_tensor(g, name, n, dims, strides, FE_DATA_HALF, &t));
+    return t;
+}
+
+static void fill_random(fe_buffer *b, fe_tensor *t) {
+    int64_t bytes;
+    FE(fe_tensor_size_bytes(t, &bytes));
+    int64_t n = bytes / 2;
+    float *host = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) host[i] = (float)rand() / (float)RAND_MAX * 2.f - 1.f;
+    FE(fe_buffer_upload_float(b, host, n, FE_DATA_HALF));
+    free(host);
+}
+
+int main(int argc, char **argv) {
+    const char *which = argc > 1 ? argv[1] : "conv";
+    int batches = argc > 2 ? atoi(argv[2]) : 30;
+    int calls = argc > 3 ? atoi(argv[3]) : 50;
+    srand(1234);
+    fe_handle *handle;
+    FE(fe_handle_create(0, &handle));
+    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
+    go.io_data_type = FE_DATA_HALF;
+    go.name = which;
+    fe_graph *g;
+    FE(fe_graph_create(&go, &g));
+    fe_tensor *io[4];
+    size_t nio = 0;
+    double flops;
+    if (!strcmp(which, "conv")) {
+        /* The seed: 8x64x56x56 * 32x64x3x3, padding 1, fp16 channels-last, fp32 compute. */
+        int64_t xd[4] = {8, 64, 56, 56}, wd[4] = {32, 64, 3, 3};
+        fe_tensor *x = tensor(g, "x", 4, xd, 1), *w = tensor(g, "w", 4, wd, 1), *y;
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        int64_t pad[2] = {1, 1};
+        FE(fe_conv_options_set_padding(&o, 2, pad));
+        FE(fe_graph_conv_fprop(g, x, w, &o, &y));
+        FE(fe_tensor_set_output(y, 1));
+        io[0] = x; io[1] = w; io[2] = y; nio = 3;
+        flops = 2.0 * 8 * 32 * 56 * 56 * 64 * 9;
+    } else if (!strcmp(which, "matmul_bias")) {
+        /* The seed: B=16, M=N=128, K=512, bias 1xMxN, fp16 io, fp32 compute. */
+        int64_t ad[3] = {16, 128, 512}, bd[3] = {16, 512, 128}, dd[3] = {1, 128, 128};
+        fe_tensor *a = tensor(g, "a", 3, ad, 0), *b = tensor(g, "b", 3, bd, 0), *d = tensor(g, "d", 3, dd, 0);
+        fe_tensor *ab, *c;
+        FE(fe_graph_matmul(g, a, b, NULL, &ab));
+        FE(fe_graph_bias(g, ab, d, &c));
+        FE(fe_tensor_set_output(c, 1));
+        io[0] = a; io[1] = b; io[2] = d; io[3] = c; nio = 4;
+        flops = 2.0 * 16 * 128 * 128 * 512;
+    } else {
+        fprintf(stderr, "usage: kernel_bench conv|matmul_bias [batches] [calls]\n");
+        return 2;
+    }
+    FE(fe_graph_build(g, handle, NULL));
+    fe_buffer *buffers[SETS][4];
+    void *pointers[SETS][4];
+    for (int s = 0; s < SETS; ++s)
+        for (size_t i = 0; i < nio; ++i) {
+            FE(fe_buffer_create_for_tensor(0, io[i], &buffers[s][i]));
+            fill_random(buffers[s][i], io[i]);
+            FE(fe_buffer_device_pointer(buffers[s][i], &pointers[s][i]));
+        }
+    cudaEvent_t start, stop;
+    CU(cudaEventCreate(&start));
+    CU(cudaEventCreate(&stop));
+    for (int i = 0; i < 50; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], nio, NULL));
+    CU(cudaDeviceSynchronize());
+    float *per_call = malloc((size_t)batches * sizeof(float));
+    for (int b = 0; b < batches; ++b) {
+        CU(cudaEventRecord(start, 0));
+        for (int i = 0; i < calls; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], nio, NULL));
+        CU(cudaEventRecord(stop, 0));
+        CU(cudaEventSynchronize(stop));
+        float ms;
+        CU(cudaEventElapsedTime(&ms, start, stop));
+        per_call[b] = ms * 1000.f / (float)calls;
+    }
+    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
+    float median = per_call[batches / 2];
+    int64_t ws;
+    FE(fe_graph_workspace_size(g, &ws));
+    printf("graph=%s median_us=%.2f tflops=%.1f engine=%s workspace=%lld batches=%d calls=%d\n", which, median,
+           flops / (median * 1e-6) / 1e12, fe_graph_engine_tag(g), (long long)ws, batches, calls);
+    for (int s = 0; s < SETS; ++s)
+        for (size_t i = 0; i < nio; ++i) fe_buffer_destroy(buffers[s][i]);
+    free(per_call);
+    fe_graph_destroy(g);
+    fe_handle_destroy(handle);
+    return 0;
+}

@@ -1,0 +1,184 @@
+// GPU tier: execute real graphs and compare with references computed on the CPU in double
+// from the same (rounded) inputs. Inputs are fresh random numbers every run; outputs are
+// poisoned (all bits set: NaN in every float format) before each run.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/half.hpp"
+#include "test_support.hpp"
+
+namespace cudnnfe_test {
+
+// A tensor with its device buffer and the host copy of what the device holds, indexed by
+// element offset (strides applied), as float.
+struct Bound {
+    fe_tensor *tensor = nullptr;
+    fe_buffer *buffer = nullptr;
+    std::vector<int64_t> dims, strides;
+    fe_data_type type = FE_DATA_FLOAT;
+    std::vector<float> host;  // span-sized
+
+    int64_t span() const {
+        int64_t last = 0;
+        for (size_t i = 0; i < dims.size(); ++i) last += (dims[i] - 1) * strides[i];
+        return last + 1;
+    }
+    int64_t offset(const std::vector<int64_t> &index) const {
+        int64_t o = 0;
+        for (size_t i = 0; i < index.size(); ++i) o += index[i] * strides[i];
+        return o;
+    }
+    float at(const std::vector<int64_t> &index) const { return host[static_cast<size_t>(offset(index))]; }
+};
+
+inline float round_to(fe_data_type type, float v) {
+    if (type == FE_DATA_HALF) return fe::half_to_float(fe::float_to_half(v));
+    if (type == FE_DATA_BFLOAT16) return fe::bfloat16_to_float(fe::float_to_bfloat16(v));
+    return v;
+}
+
+// Relative error norm ||out - ref|| / ||ref|| and element checks, as cudnn-frontend's tests do.
+struct Comparison {
+    double relative_norm = 0, max_abs = 0;
+    int64_t mismatches = 0, non_finite = 0, count = 0;
+    std::string first_bad;
+};
+
+class Gpu : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!cudnn_available()) GTEST_SKIP() << "cuDNN is not loadable here: " << fe_last_error_message();
+        if (!gpu_available()) GTEST_SKIP() << "no CUDA GPU on this machine; the gpu tier runs on one";
+        ASSERT_FE_OK(fe_handle_create(0, &handle_));
+        rng_.seed(std::random_device{}());
+    }
+    void TearDown() override {
+        for (Bound &b : bound_) fe_buffer_destroy(b.buffer);
+        for (fe_graph *g : graphs_) fe_graph_destroy(g);
+        fe_handle_destroy(handle_);
+    }
+
+    fe_graph *graph(const char *name, fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT,
+                    fe_data_type compute = FE_DATA_FLOAT) {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = name;
+        o.io_data_type = io;
+        o.intermediate_data_type = intermediate;
+        o.compute_data_type = compute;
+        fe_graph *g = nullptr;
+        EXPECT_FE_OK(fe_graph_create(&o, &g));
+        graphs_.push_back(g);
+        return g;
+    }
+
+    fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
+                      fe_data_type type = FE_DATA_NOT_SET) {
+        std::vector<int64_t> strides(dims.size());
+        if (channels_last)
+            EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
+        else
+            EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
+        fe_tensor *t = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+        return t;
+    }
+
+    // Allocate a buffer for a (validated) tensor; inputs get random data in [lo, hi], outputs
+    // are poisoned. Returns the index into bound_.
+    Bound &bind(fe_tensor *t, bool input, float lo = -1.f, float hi = 1.f) {
+        Bound b;
+        b.tensor = t;
+        size_t n = 0;
+        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
+        b.dims.resize(n);
+        b.strides.resize(n);
+        EXPECT_FE_OK(fe_tensor_get_dims(t, b.dims.data(), n));
+        EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
+        EXPECT_FE_OK(fe_tensor_get_data_type(t, &b.type));
+        EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
+        b.host.assign(static_cast<size_t>(b.span()), 0.f);
+        if (input) {
+            std::uniform_real_distribution<float> dist(lo, hi);
+            for (float &v : b.host) v = round_to(b.type, dist(rng_));
+            EXPECT_FE_OK(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type));
+        } else {
+            EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0xFF));
+        }
+        bound_.push_back(b);
+        return bound_.back();
+    }
+
+    void build(fe_graph *g) { ASSERT_FE_OK(fe_graph_build(g, handle_, nullptr)); }
+
+    // Execute with buffers for every bound tensor of graph g, wait, download outputs.
+    void execute(fe_graph *g, std::vector<Bound *> all) {
+        std::vector<fe_tensor *> tensors;
+        std::vector<fe_buffer *> buffers;
+        for (Bound *b : all) {
+            tensors.push_back(b->tensor);
+            buffers.push_back(b->buffer);
+        }
+        ASSERT_FE_OK(fe_graph_execute_buffers(g, handle_, tensors.data(), buffers.data(), tensors.size(), nullptr));
+        ASSERT_FE_OK(fe_handle_synchronize(handle_));
+    }
+
+    void download(Bound &b) { ASSERT_FE_OK(fe_buffer_download_float(b.buffer, b.host.data(), b.span(), b.type)); }
+
+    // Compare every logical element of `out` with `ref` (same logical order, row-major over dims).
+    Comparison compare(const Bound &out, const std::vector<double> &ref, double atol, double rtol) {
+        Comparison c;
+        double diff2 = 0, ref2 = 0;
+        std::vector<int64_t> index(out.dims.size(), 0);
+        for (size_t i = 0; i < ref.size(); ++i) {
+            double got = out.at(index);
+            double want = ref[i];
+            ++c.count;
+            if (!std::isfinite(got)) {
+                if (c.non_finite++ == 0 && c.first_bad.empty())
+                    c.first_bad = "element " + std::to_string(i) + " is not finite (unwritten or overflow)";
+            } else {
+                double d = std::fabs(got - want);
+                diff2 += d * d;
+                ref2 += want * want;
+                if (d > c.max_abs) c.max_abs = d;
+                if (d > atol + rtol * std::fabs(want) && c.mismatches++ == 0)
+                    c.first_bad = "element " + std::to_string(i) + ": got " + std::to_string(got) + ", want " +
+                                  std::to_string(want);
+            }
+            for (size_t d = index.size(); d-- > 0;) {
+                if (++index[d] < out.dims[d]) break;
+                index[d] = 0;
+            }
+        }
+        c.relative_norm = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+        return c;
+    }
+
+    void expect_close(const Bound &out, const std::vector<double> &ref, double atol, double rtol, double max_norm) {
+        Comparison c = compare(out, ref, atol, rtol);
+        EXPECT_EQ(c.non_finite, 0) << c.first_bad;
+        EXPECT_EQ(c.mismatches, 0) << c.mismatches << " of " << c.count << " outside tolerance; first: " << c.first_bad;
+        EXPECT_LE(c.relative_norm, max_norm) << "relative error norm";
+        RecordProperty("relative_norm", std::to_string(c.relative_norm));
+        std::printf("    %lld elements, max abs err %.3g, relative norm %.3g\n", static_cast<long long>(c.count),
+                    c.max_abs, c.relative_norm);
+    }
+
+    fe_handle *handle_ = nullptr;
+    std::mt19937 rng_;
+    std::deque<Bound> bound_;  // deque: references handed out stay valid
+    std::vector<fe_graph *> graphs_;
+};
+
+// Tolerances by io type (cudnn-frontend's tests use about 2e-2 for fp16/bf16).
+inline double atol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 5e-3 : (t == FE_DATA_HALF ? 2e-2 : 5e-2); }
+inline double rtol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 5e-3 : 2e-2; }
+inline double norm_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 2e-3 : (t == FE_DATA_HALF ? 5e-3 : 1.5e-2); }
+
+}  // namespace cudnnfe_test
