@@ -157,18 +157,24 @@ TEST_F(Execute, ConcurrentlyFromTwoHandles) {
     Bound &out2 = bind(c_, false);
     void *p1[] = {ptr(ba_), ptr(bb_), ptr(bd_), ptr(bc_)};
     void *p2[] = {ptr(ba_), ptr(bb_), ptr(bd_), ptr(&out2)};
+    // First one after the other: a plan built with one handle runs with another.
+    ASSERT_FE_OK(fe_graph_execute_positional(g_, second, p2, 4, nullptr));
+    ASSERT_FE_OK(fe_handle_synchronize(second));
     fe_status s1 = FE_OK, s2 = FE_OK;
+    std::string m1, m2;
     std::thread t1([&] {
         for (int i = 0; i < 200 && s1 == FE_OK; ++i) s1 = fe_graph_execute_positional(g_, handle_, p1, 4, nullptr);
+        if (s1 != FE_OK) m1 = fe_last_error_message();
     });
     std::thread t2([&] {
         for (int i = 0; i < 200 && s2 == FE_OK; ++i) s2 = fe_graph_execute_positional(g_, second, p2, 4, nullptr);
+        if (s2 != FE_OK) m2 = fe_last_error_message();
         fe_handle_synchronize(second);
     });
     t1.join();
     t2.join();
-    EXPECT_EQ(s1, FE_OK);
-    EXPECT_EQ(s2, FE_OK);
+    EXPECT_EQ(s1, FE_OK) << m1;
+    EXPECT_EQ(s2, FE_OK) << m2;
     check_output(*bc_);
     check_output(out2);
     fe_handle_destroy(second);

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The whole test run: install what is missing, build, run every suite, and end with one line
+# "N passed, N failed" over all of them. Suites: unit (CPU), deviceless (cuDNN, no GPU), gpu
+# (skips, saying why, without a GPU), and the C examples (each run counts as one test).
+set -uo pipefail
+source "$(dirname "$0")/env.sh"
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+export BUILD_DIR
+"$ROOT/scripts/setup.sh" -Dtests=true || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+skipped=0
+LOGS="$BUILD_DIR/test-logs"
+mkdir -p "$LOGS"
+
+# Run one GoogleTest binary; add its counts.
+run_gtest() {
+    local name=$1 binary=$2
+    shift 2
+    echo "=== $name"
+    env "$@" "$binary" --gtest_color=no >"$LOGS/$name.log" 2>&1
+    local rc=$?
+    local p f s
+    p=$(grep -Eo '^\[  PASSED  \] [0-9]+' "$LOGS/$name.log" | grep -Eo '[0-9]+$' || echo 0)
+    f=$(grep -Eo '^\[  FAILED  \] [0-9]+ tests?, listed below' "$LOGS/$name.log" | grep -Eo '[0-9]+' || echo 0)
+    s=$(grep -Eo '^\[  SKIPPED \] [0-9]+ tests?, listed below' "$LOGS/$name.log" | grep -Eo '[0-9]+' || echo 0)
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1  # crashed or failed outside a test
+        tail -20 "$LOGS/$name.log"
+    fi
+    grep -E '^\[  FAILED  \] [A-Za-z]' "$LOGS/$name.log" | sort -u
+    # A skipping suite says why, once.
+    if [ "$s" -gt 0 ]; then
+        grep -A1 -m1 'Skipped$' "$LOGS/$name.log" | tail -1 | sed "s/^/    skipped $s: /"
+    fi
+    echo "    $p passed, $f failed, $s skipped"
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + s))
+}
+
+run_gtest unit "$BUILD_DIR/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
+for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
+    [ -x "$extra" ] || continue
+    name=$(basename "$extra" | sed 's/^cudnnfe_//; s/_tests$//')
+    run_gtest "$name" "$extra" CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 \
+        CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
+done
+run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests" \
+    LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
+run_gtest gpu "$BUILD_DIR/tests/gpu/cudnnfe_gpu_tests"
+
+echo "=== examples"
+for example in "$BUILD_DIR"/examples/c/*; do
+    [ -f "$example" ] && [ -x "$example" ] || continue
+    name=$(basename "$example")
+    (cd "$ROOT" && "$example") >"$LOGS/example_$name.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "    $name: $(tail -1 "$LOGS/example_$name.log")"
+    elif [ $rc -eq 77 ]; then
+        skipped=$((skipped + 1))
+        echo "    $name skipped: $(tail -1 "$LOGS/example_$name.log")"
+    else
+        failed=$((failed + 1))
+        echo "    $name FAILED:"
+        tail -5 "$LOGS/example_$name.log"
+    fi
+done
+
+echo "($skipped skipped; logs in $LOGS)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
