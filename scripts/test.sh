@@ -40,6 +40,13 @@ run_gtest() {
     skipped=$((skipped + s))
 }
 
+echo "=== header"
+for check in "$BUILD_DIR"/tests/header_check_*; do
+    [ -f "$check" ] && [ -x "$check" ] || continue
+    # Built with -pedantic -Werror as C99 / C++17: that it exists and runs is the test.
+    if "$check"; then passed=$((passed + 1)); echo "    $(basename "$check") ok"; else failed=$((failed + 1)); echo "    $(basename "$check") FAILED"; fi
+done
+
 run_gtest unit "$BUILD_DIR/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
 for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
     [ -x "$extra" ] || continue
