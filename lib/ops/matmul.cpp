@@ -42,23 +42,28 @@ class Matmul : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        fe_data_type compute = lowering.compute_type(*this);
-        Descriptor mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
-        mm.set_data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, compute, "CUDNN_ATTR_MATMUL_COMP_TYPE");
-        mm.finalize("finalizing the matmul descriptor", FE_STATUS_NOT_SUPPORTED);
-        const Descriptor &kept = lowering.keep(std::move(mm));
-        Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, lowering.tensor(inputs[0]), "matmul A");
-        op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, lowering.tensor(inputs[1]), "matmul B");
-        op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, lowering.tensor(outputs[0]), "matmul C");
-        op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, kept, "matmul descriptor");
-        std::string what = "finalizing matmul '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        emit_matmul(lowering, lowering.tensor(inputs[0]), lowering.tensor(inputs[1]), lowering.tensor(outputs[0]),
+                    lowering.compute_type(*this), "matmul '" + name + "'");
     }
 };
 
 }  // namespace
+
+void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const Descriptor &c,
+                 fe_data_type compute, const std::string &label) {
+    Descriptor mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+    mm.set_data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, compute, "CUDNN_ATTR_MATMUL_COMP_TYPE");
+    mm.finalize("finalizing the matmul descriptor", FE_STATUS_NOT_SUPPORTED);
+    const Descriptor &kept = lowering.keep(std::move(mm));
+    Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
+    op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, a, "matmul A");
+    op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, b, "matmul B");
+    op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, c, "matmul C");
+    op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, kept, "matmul descriptor");
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
 
 std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options) {
     return std::make_unique<Matmul>(a, b, options);

@@ -2,11 +2,15 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "cudnnfe.h"
 #include "graph/node.hpp"
 
 namespace fe {
+
+class Descriptor;
+class Lowering;
 
 std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
 std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options);
@@ -14,6 +18,16 @@ std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_
                                      const fe_pointwise_options &options);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
                                      const fe_reduction_options &options);
+
+// Emit one backend operation from already-lowered tensor descriptors. The op files use these
+// for their own nodes; composite operations (attention) use them for their internal steps.
+void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const Descriptor &c,
+                 fe_data_type compute, const std::string &label);
+void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode, const Descriptor &x, const Descriptor *b,
+                    const Descriptor *t, const Descriptor &y, fe_data_type compute, const fe_pointwise_options &options,
+                    int64_t lowered_axis, const std::string &label);
+void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor &x, const Descriptor &y,
+                    fe_data_type compute, const std::string &label);
 
 // Short kind names used for automatic node names ("conv_fprop_0", "relu_1", ...).
 const char *pointwise_mode_name(fe_pointwise_mode mode);

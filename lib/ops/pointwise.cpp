@@ -126,70 +126,21 @@ class Pointwise : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        fe_data_type compute = lowering.compute_type(*this);
-        Descriptor pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
-        cudnnPointwiseMode_t mode = static_cast<cudnnPointwiseMode_t>(info_.mode);
-        pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "CUDNN_ATTR_POINTWISE_MODE");
-        pw.set_data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, compute, "CUDNN_ATTR_POINTWISE_MATH_PREC");
-        switch (info_.mode) {
-            case FE_POINTWISE_RELU_FWD:
-            case FE_POINTWISE_RELU_BWD: {
-                double lower = options_.relu_lower_clip, slope = options_.relu_lower_clip_slope;
-                double upper = options_.relu_upper_clip;
-                // cuDNN rejects an upper clip the math type cannot represent.
-                if (compute != FE_DATA_DOUBLE && upper > FLT_MAX) upper = FLT_MAX;
-                pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, CUDNN_TYPE_DOUBLE, 1, &lower, "relu lower clip");
-                pw.set(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, CUDNN_TYPE_DOUBLE, 1, &upper, "relu upper clip");
-                pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, CUDNN_TYPE_DOUBLE, 1, &slope, "relu slope");
-                break;
-            }
-            case FE_POINTWISE_ELU_FWD:
-            case FE_POINTWISE_ELU_BWD:
-                pw.set(CUDNN_ATTR_POINTWISE_ELU_ALPHA, CUDNN_TYPE_DOUBLE, 1, &options_.elu_alpha, "elu alpha");
-                break;
-            case FE_POINTWISE_SOFTPLUS_FWD:
-            case FE_POINTWISE_SOFTPLUS_BWD:
-                pw.set(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, CUDNN_TYPE_DOUBLE, 1, &options_.softplus_beta,
-                       "softplus beta");
-                break;
-            case FE_POINTWISE_SWISH_FWD:
-            case FE_POINTWISE_SWISH_BWD:
-                pw.set(CUDNN_ATTR_POINTWISE_SWISH_BETA, CUDNN_TYPE_DOUBLE, 1, &options_.swish_beta, "swish beta");
-                break;
-            case FE_POINTWISE_GEN_INDEX: {
-                int64_t axis = options_.axis;
-                // A lifted or padded rank shifts the axis as cuDNN sees it.
-                std::vector<int64_t> dims, strides;
-                lowering.lowered_shape(outputs[0], &dims, &strides);
-                int64_t shift = static_cast<int64_t>(dims.size() - outputs[0]->dims.size());
-                if (lowering.lifts_rank3() && outputs[0]->dims.size() == 3)
-                    shift = axis >= 2 ? 1 : 0;
-                axis += shift;
-                pw.set_int64(CUDNN_ATTR_POINTWISE_AXIS, axis, "gen_index axis");
-                break;
-            }
-            default: break;
+        int64_t axis = options_.axis;
+        if (info_.mode == FE_POINTWISE_GEN_INDEX) {
+            // A lifted or padded rank shifts the axis as cuDNN sees it.
+            std::vector<int64_t> dims, strides;
+            lowering.lowered_shape(outputs[0], &dims, &strides);
+            if (lowering.lifts_rank3() && outputs[0]->dims.size() == 3)
+                axis += axis >= 2 ? 1 : 0;
+            else
+                axis += static_cast<int64_t>(dims.size() - outputs[0]->dims.size());
         }
-        pw.finalize("finalizing the pointwise descriptor", FE_STATUS_NOT_SUPPORTED);
-        const Descriptor &kept = lowering.keep(std::move(pw));
-
-        Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, kept, "pointwise descriptor");
-        if (is_backward(info_.mode)) {
-            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, lowering.tensor(inputs[0]), "pointwise dy");
-            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, lowering.tensor(inputs[1]), "pointwise x");
-            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, lowering.tensor(outputs[0]), "pointwise dx");
-        } else {
-            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, lowering.tensor(inputs[0]), "pointwise x");
-            if (inputs.size() > 1)
-                op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, lowering.tensor(inputs[1]), "pointwise b");
-            if (inputs.size() > 2)
-                op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, lowering.tensor(inputs[2]), "pointwise t");
-            op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, lowering.tensor(outputs[0]), "pointwise y");
-        }
-        std::string what = std::string("finalizing ") + info_.name + " '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        const Descriptor &x = lowering.tensor(inputs[0]);
+        const Descriptor *b = inputs.size() > 1 ? &lowering.tensor(inputs[1]) : nullptr;
+        const Descriptor *t = inputs.size() > 2 ? &lowering.tensor(inputs[2]) : nullptr;
+        emit_pointwise(lowering, info_.mode, x, b, t, lowering.tensor(outputs[0]), lowering.compute_type(*this),
+                       options_, axis, std::string(info_.name) + " '" + name + "'");
     }
 
   private:
@@ -198,6 +149,63 @@ class Pointwise : public Node {
 };
 
 }  // namespace
+
+void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode_value, const Descriptor &x, const Descriptor *b,
+                    const Descriptor *t, const Descriptor &y, fe_data_type compute, const fe_pointwise_options &options,
+                    int64_t lowered_axis, const std::string &label) {
+    Descriptor pw(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
+    cudnnPointwiseMode_t mode = static_cast<cudnnPointwiseMode_t>(mode_value);
+    pw.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "CUDNN_ATTR_POINTWISE_MODE");
+    pw.set_data_type(CUDNN_ATTR_POINTWISE_MATH_PREC, compute, "CUDNN_ATTR_POINTWISE_MATH_PREC");
+    switch (mode_value) {
+        case FE_POINTWISE_RELU_FWD:
+        case FE_POINTWISE_RELU_BWD: {
+            double lower = options.relu_lower_clip, slope = options.relu_lower_clip_slope;
+            double upper = options.relu_upper_clip;
+            // cuDNN rejects an upper clip the math type cannot represent.
+            if (compute != FE_DATA_DOUBLE && upper > FLT_MAX) upper = FLT_MAX;
+            pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, CUDNN_TYPE_DOUBLE, 1, &lower, "relu lower clip");
+            pw.set(CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, CUDNN_TYPE_DOUBLE, 1, &upper, "relu upper clip");
+            pw.set(CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, CUDNN_TYPE_DOUBLE, 1, &slope, "relu slope");
+            break;
+        }
+        case FE_POINTWISE_ELU_FWD:
+        case FE_POINTWISE_ELU_BWD:
+            pw.set(CUDNN_ATTR_POINTWISE_ELU_ALPHA, CUDNN_TYPE_DOUBLE, 1, &options.elu_alpha, "elu alpha");
+            break;
+        case FE_POINTWISE_SOFTPLUS_FWD:
+        case FE_POINTWISE_SOFTPLUS_BWD:
+            pw.set(CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, CUDNN_TYPE_DOUBLE, 1, &options.softplus_beta, "softplus beta");
+            break;
+        case FE_POINTWISE_SWISH_FWD:
+        case FE_POINTWISE_SWISH_BWD:
+            pw.set(CUDNN_ATTR_POINTWISE_SWISH_BETA, CUDNN_TYPE_DOUBLE, 1, &options.swish_beta, "swish beta");
+            break;
+        case FE_POINTWISE_GEN_INDEX:
+            pw.set_int64(CUDNN_ATTR_POINTWISE_AXIS, lowered_axis, "gen_index axis");
+            break;
+        default: break;
+    }
+    pw.finalize("finalizing the pointwise descriptor", FE_STATUS_NOT_SUPPORTED);
+    const Descriptor &kept = lowering.keep(std::move(pw));
+
+    Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, kept, "pointwise descriptor");
+    if (is_backward(mode_value)) {
+        // Backward modes: the first operand is dy, the second x; the result is dx.
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, x, "pointwise dy");
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, *b, "pointwise x");
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, y, "pointwise dx");
+    } else {
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_XDESC, x, "pointwise x");
+        if (b) op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_BDESC, *b, "pointwise b");
+        if (t) op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, *t, "pointwise t");
+        op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, "pointwise y");
+    }
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
 
 const char *pointwise_mode_name(fe_pointwise_mode mode) {
     const ModeInfo *m = find_mode(mode);

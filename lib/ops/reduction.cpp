@@ -53,21 +53,8 @@ class Reduction : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        fe_data_type compute = lowering.compute_type(*this);
-        Descriptor red(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
-        red.set_data_type(CUDNN_ATTR_REDUCTION_COMP_TYPE, compute, "CUDNN_ATTR_REDUCTION_COMP_TYPE");
-        cudnnReduceTensorOp_t op_type = static_cast<cudnnReduceTensorOp_t>(mode_);
-        red.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &op_type,
-                "CUDNN_ATTR_REDUCTION_OPERATOR");
-        red.finalize("finalizing the reduction descriptor", FE_STATUS_NOT_SUPPORTED);
-        const Descriptor &kept = lowering.keep(std::move(red));
-        Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, lowering.tensor(inputs[0]), "reduction X");
-        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, lowering.tensor(outputs[0]), "reduction Y");
-        op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor");
-        std::string what = "finalizing reduction '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        emit_reduction(lowering, mode_, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]),
+                       lowering.compute_type(*this), "reduction '" + name + "'");
     }
 
   private:
@@ -76,6 +63,24 @@ class Reduction : public Node {
 };
 
 }  // namespace
+
+void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor &x, const Descriptor &y,
+                    fe_data_type compute, const std::string &label) {
+    Descriptor red(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+    red.set_data_type(CUDNN_ATTR_REDUCTION_COMP_TYPE, compute, "CUDNN_ATTR_REDUCTION_COMP_TYPE");
+    cudnnReduceTensorOp_t op_type = static_cast<cudnnReduceTensorOp_t>(mode);
+    red.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &op_type,
+            "CUDNN_ATTR_REDUCTION_OPERATOR");
+    red.finalize("finalizing the reduction descriptor", FE_STATUS_NOT_SUPPORTED);
+    const Descriptor &kept = lowering.keep(std::move(red));
+    Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x, "reduction X");
+    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y, "reduction Y");
+    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor");
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
 
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode, const fe_reduction_options &options) {
     FE_CHECK(reduction_mode_name(mode) != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown reduction mode %d",

@@ -30,6 +30,12 @@ struct Plan {
     std::string tag;
 };
 
+// A constant made during lowering (e.g. -inf for a mask, an attention scale): passed by value.
+struct InternalScalar {
+    int64_t uid = 0;
+    alignas(8) unsigned char bytes[8] = {0};
+};
+
 struct BuildState {
     // Lowering.
     std::deque<Descriptor> tensor_descriptors;  // deque: references stay valid as it grows
@@ -39,6 +45,8 @@ struct BuildState {
     Descriptor device_properties;                   // set when building devicelessly
     Descriptor operation_graph;
     int64_t engine_count = 0;
+    std::deque<InternalScalar> internal_scalars;  // deque: the addresses go into variant packs
+    int64_t next_internal_uid = 0;                // uids of tensors made during lowering
 
     // Heuristics and support.
     std::vector<fe_heur_mode> modes_tried;

@@ -1,5 +1,6 @@
 #include "plan/lowering.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.hpp"
@@ -9,6 +10,9 @@ namespace fe {
 
 Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(state) {
     for (const auto &node : graph.nodes) lift_rank3_ = lift_rank3_ || node->wants_rank3_lift();
+    int64_t max_uid = 0;
+    for (const auto &t : graph.tensors) max_uid = std::max(max_uid, t->uid);
+    state_.next_internal_uid = max_uid + 1;
 }
 
 void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
@@ -29,37 +33,54 @@ void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
     }
 }
 
-static void encode_scalar(fe_tensor *t) {
-    std::memset(t->scalar_bytes, 0, sizeof t->scalar_bytes);
-    switch (t->data_type) {
+// A host scalar in the bytes of its data type (what cuDNN reads through a by-value pointer).
+static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
+    std::memset(out, 0, 8);
+    switch (type) {
         case FE_DATA_FLOAT: {
-            float v = static_cast<float>(t->scalar_value);
-            std::memcpy(t->scalar_bytes, &v, sizeof v);
+            float v = static_cast<float>(value);
+            std::memcpy(out, &v, sizeof v);
             break;
         }
-        case FE_DATA_DOUBLE: std::memcpy(t->scalar_bytes, &t->scalar_value, sizeof(double)); break;
+        case FE_DATA_DOUBLE: std::memcpy(out, &value, sizeof(double)); break;
         case FE_DATA_HALF: {
-            uint16_t v = float_to_half(static_cast<float>(t->scalar_value));
-            std::memcpy(t->scalar_bytes, &v, sizeof v);
+            uint16_t v = float_to_half(static_cast<float>(value));
+            std::memcpy(out, &v, sizeof v);
             break;
         }
         case FE_DATA_BFLOAT16: {
-            uint16_t v = float_to_bfloat16(static_cast<float>(t->scalar_value));
-            std::memcpy(t->scalar_bytes, &v, sizeof v);
+            uint16_t v = float_to_bfloat16(static_cast<float>(value));
+            std::memcpy(out, &v, sizeof v);
             break;
         }
         case FE_DATA_INT32: {
-            int32_t v = static_cast<int32_t>(t->scalar_value);
-            std::memcpy(t->scalar_bytes, &v, sizeof v);
+            int32_t v = static_cast<int32_t>(value);
+            std::memcpy(out, &v, sizeof v);
             break;
         }
         case FE_DATA_INT64: {
-            int64_t v = static_cast<int64_t>(t->scalar_value);
-            std::memcpy(t->scalar_bytes, &v, sizeof v);
+            int64_t v = static_cast<int64_t>(value);
+            std::memcpy(out, &v, sizeof v);
             break;
         }
-        default: FE_FAIL(FE_STATUS_INTERNAL, "scalar '%s' has unsupported type", t->name.c_str());
+        default: FE_FAIL(FE_STATUS_INTERNAL, "a scalar of type %s cannot be passed by value", data_type_name(type));
     }
+}
+
+static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                         fe_data_type type, int64_t uid, bool is_virtual, bool by_value,
+                                         const std::string &name) {
+    Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+    d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
+    d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
+    d.set_int64s(CUDNN_ATTR_TENSOR_STRIDES, strides, "CUDNN_ATTR_TENSOR_STRIDES");
+    d.set_int64(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid, "CUDNN_ATTR_TENSOR_UNIQUE_ID");
+    d.set_int64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT");
+    d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
+    if (by_value) d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
+    std::string what = "finalizing the tensor descriptor of '" + name + "'";
+    d.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    return d;
 }
 
 const Descriptor &Lowering::tensor(const fe_tensor *t) {
@@ -67,21 +88,8 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     if (found != state_.tensor_index.end()) return state_.tensor_descriptors[found->second];
     std::vector<int64_t> dims, strides;
     lowered_shape(t, &dims, &strides);
-    Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
-    d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, t->data_type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
-    d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
-    d.set_int64s(CUDNN_ATTR_TENSOR_STRIDES, strides, "CUDNN_ATTR_TENSOR_STRIDES");
-    d.set_int64(CUDNN_ATTR_TENSOR_UNIQUE_ID, t->uid, "CUDNN_ATTR_TENSOR_UNIQUE_ID");
-    d.set_int64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT");
-    bool is_virtual = t->is_virtual();
-    d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
-    if (t->by_value) {
-        bool by_value = true;
-        d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
-        encode_scalar(const_cast<fe_tensor *>(t));
-    }
-    std::string what = "finalizing the tensor descriptor of '" + t->name + "'";
-    d.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
+    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name);
     state_.tensor_index[t] = state_.tensor_descriptors.size();
     state_.tensor_descriptors.push_back(std::move(d));
     return state_.tensor_descriptors.back();
@@ -90,6 +98,25 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
 const Descriptor &Lowering::keep(Descriptor descriptor) {
     state_.attribute_descriptors.push_back(std::move(descriptor));
     return state_.attribute_descriptors.back();
+}
+
+const Descriptor &Lowering::internal_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                            fe_data_type type) {
+    int64_t uid = state_.next_internal_uid++;
+    state_.tensor_descriptors.push_back(
+        make_tensor_descriptor(dims, strides, type, uid, true, false, "internal #" + std::to_string(uid)));
+    return state_.tensor_descriptors.back();
+}
+
+const Descriptor &Lowering::internal_scalar(double value, fe_data_type type, size_t rank) {
+    InternalScalar scalar;
+    scalar.uid = state_.next_internal_uid++;
+    encode_scalar(value, type, scalar.bytes);
+    state_.internal_scalars.push_back(scalar);
+    std::vector<int64_t> ones(rank < 3 ? 3 : rank, 1);
+    state_.tensor_descriptors.push_back(
+        make_tensor_descriptor(ones, ones, type, scalar.uid, false, true, format("constant %g", value)));
+    return state_.tensor_descriptors.back();
 }
 
 void Lowering::add_operation(Descriptor operation) { state_.operations.push_back(std::move(operation)); }

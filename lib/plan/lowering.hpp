@@ -18,6 +18,12 @@ class Lowering {
     const Descriptor &keep(Descriptor descriptor);
     void add_operation(Descriptor operation);
 
+    // Tensors an operation makes for itself while lowering (composite operations such as
+    // attention): a virtual intermediate, or a constant passed by value. Both get fresh uids.
+    const Descriptor &internal_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                      fe_data_type type);
+    const Descriptor &internal_scalar(double value, fe_data_type type, size_t rank);
+
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
     // 1-D convolutions lower as 2-D with a unit height; every rank-3 tensor of such a graph
     // gets that unit dimension so that shapes stay consistent across fused operations.

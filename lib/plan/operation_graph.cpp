@@ -31,6 +31,10 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
         state.uids.push_back(t->uid);
         state.by_value_pointers.push_back(t->scalar_bytes);
     }
+    for (InternalScalar &s : state.internal_scalars) {
+        state.uids.push_back(s.uid);
+        state.by_value_pointers.push_back(s.bytes);
+    }
     for (size_t i = 0; i < state.slots.size(); ++i)
         state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
     std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());
