@@ -433,6 +433,35 @@ typedef struct fe_reduction_options {
 FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
                                     const fe_reduction_options *options, fe_tensor **out_y);
 
+typedef enum fe_causal_mask {
+    FE_CAUSAL_MASK_NONE = 0,
+    FE_CAUSAL_MASK_TOP_LEFT = 1,    /* query i sees keys 0..i */
+    FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..i + s_kv - s_q */
+} fe_causal_mask;
+
+typedef struct fe_sdpa_options {
+    uint32_t struct_size;
+    const char *name;
+    int32_t generate_stats;       /* training: also return the softmax stats (log-sum-exp) */
+    double attn_scale;            /* scores are Q.K^T * attn_scale; 0: no scaling */
+    fe_tensor *attn_scale_tensor; /* nullable: the scale as a one-element float tensor instead */
+    fe_causal_mask causal_mask;
+    fe_data_type compute_data_type; /* default: the graph's (float) */
+} fe_sdpa_options;
+#define FE_SDPA_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET }
+
+/** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
+ *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit
+ *  last stride (BHSD, BSHD, interleaved QKV); h_q a multiple of h_k (GQA, MQA); half or
+ *  bfloat16. out_o: [b, h_q, s_q, d_v], laid out like q. With options->generate_stats,
+ *  out_stats receives the float stats [b, h_q, s_q, 1] (max + log of the sum of exponentials per
+ *  row) that the backward pass reads; otherwise out_stats is nullable and set to NULL.
+ *  Lowered as one cuDNN operation graph that cuDNN's fused attention engines recognise. */
+FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                               const fe_sdpa_options *options, fe_tensor **out_o,
+                               fe_tensor **out_stats);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */
 /* ------------------------------------------------------------------------------------------ */

@@ -149,3 +149,31 @@ FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_red
         *out_y = add(graph, make_reduction(input, mode, o), o.name, "reduction", "Y");
     });
 }
+
+FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                  const fe_sdpa_options *options, fe_tensor **out_o, fe_tensor **out_stats) {
+    return guard("fe_graph_sdpa", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(q);
+        FE_REQUIRE(k);
+        FE_REQUIRE(v);
+        FE_REQUIRE(out_o);
+        const fe_sdpa_options defaults = FE_SDPA_OPTIONS_INIT;
+        fe_sdpa_options o = read_options(options, defaults);
+        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
+                 "options.generate_stats is set but out_stats is NULL");
+        auto node = make_sdpa(q, k, v, o);
+        node->name = graph->unique_node_name(o.name, "sdpa");
+        std::vector<const char *> ports = {"O"};
+        if (o.generate_stats) ports.push_back("Stats");
+        graph->add_node(std::move(node), ports);
+        const auto &outputs = graph->nodes.back()->outputs;
+        if (outputs.size() > 1) {
+            // The stats are float whatever the io type (the user may still override).
+            outputs[1]->data_type = FE_DATA_FLOAT;
+            outputs[1]->user_data_type = true;
+        }
+        *out_o = outputs[0];
+        if (out_stats) *out_stats = outputs.size() > 1 ? outputs[1] : nullptr;
+    });
+}

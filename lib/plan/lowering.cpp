@@ -100,6 +100,17 @@ const Descriptor &Lowering::keep(Descriptor descriptor) {
     return state_.attribute_descriptors.back();
 }
 
+const Descriptor &Lowering::tensor_view(const fe_tensor *t, const std::vector<int64_t> &dims,
+                                        const std::vector<int64_t> &strides) {
+    FE_CHECK(!state_.tensor_index.count(t), FE_STATUS_NOT_SUPPORTED,
+             "'%s' is read by another operation in its own layout and, here, transposed; give each its own tensor",
+             t->name.c_str());
+    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name);
+    state_.tensor_index[t] = state_.tensor_descriptors.size();
+    state_.tensor_descriptors.push_back(std::move(d));
+    return state_.tensor_descriptors.back();
+}
+
 const Descriptor &Lowering::internal_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                             fe_data_type type) {
     int64_t uid = state_.next_internal_uid++;

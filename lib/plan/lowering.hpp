@@ -14,6 +14,10 @@ class Lowering {
 
     // The backend tensor descriptor of `tensor`, created on first use.
     const Descriptor &tensor(const fe_tensor *tensor);
+    // The descriptor of `tensor` seen through another view of the same memory (e.g. K read as
+    // K^T by swapping two dims and their strides). A tensor has one view per operation graph.
+    const Descriptor &tensor_view(const fe_tensor *tensor, const std::vector<int64_t> &dims,
+                                  const std::vector<int64_t> &strides);
     // Keep an attribute descriptor (convolution, pointwise, ...) alive with the graph.
     const Descriptor &keep(Descriptor descriptor);
     void add_operation(Descriptor operation);

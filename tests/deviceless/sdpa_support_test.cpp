@@ -1,0 +1,95 @@
+// Attention forward: lowered to one operation graph that cuDNN's fused attention engines take
+// (runtime-compiled: checked up to support here, executed on the GPU tier).
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct SdpaCase {
+    const char *name;
+    fe_data_type type;
+    int64_t b, h_q, h_k, s_q, s_kv, d;
+    fe_causal_mask causal;
+    bool stats;
+    bool bshd;  // [b, s, h, d] memory order (the seed's layout) instead of [b, h, s, d]
+};
+
+class SdpaSupport : public Deviceless, public ::testing::WithParamInterface<SdpaCase> {};
+
+std::vector<int64_t> strides_for(const SdpaCase &c, int64_t h, int64_t s) {
+    if (c.bshd) return {s * h * c.d, c.d, h * c.d, 1};
+    return {h * s * c.d, s * c.d, c.d, 1};
+}
+
+TEST_P(SdpaSupport, IsSupported) {
+    const SdpaCase &c = GetParam();
+    fe_graph *g = graph(c.name, c.type);
+    int64_t qd[4] = {c.b, c.h_q, c.s_q, c.d}, kd[4] = {c.b, c.h_k, c.s_kv, c.d};
+    std::vector<int64_t> qs = strides_for(c, c.h_q, c.s_q), ks = strides_for(c, c.h_k, c.s_kv);
+    fe_tensor *q = nullptr, *k = nullptr, *v = nullptr, *o = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, qd, qs.data(), FE_DATA_NOT_SET, &q));
+    ASSERT_FE_OK(fe_graph_tensor(g, "k", 4, kd, ks.data(), FE_DATA_NOT_SET, &k));
+    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, kd, ks.data(), FE_DATA_NOT_SET, &v));
+    fe_sdpa_options o_opts = FE_SDPA_OPTIONS_INIT;
+    o_opts.attn_scale = 1.0 / 8.0;
+    o_opts.causal_mask = c.causal;
+    o_opts.generate_stats = c.stats;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o_opts, &o, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    if (c.stats) {
+        ASSERT_NE(stats, nullptr);
+        ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    } else {
+        EXPECT_EQ(stats, nullptr);
+    }
+    expect_supported(g);
+    int64_t od[4];
+    ASSERT_FE_OK(fe_tensor_get_dims(o, od, 4));
+    EXPECT_EQ(od[1], c.h_q);
+    EXPECT_EQ(od[2], c.s_q);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Deviceless, SdpaSupport,
+    ::testing::Values(SdpaCase{"seed_bf16_causal_stats_bshd", FE_DATA_BFLOAT16, 2, 6, 6, 1024, 1024, 64,
+                               FE_CAUSAL_MASK_TOP_LEFT, true, true},
+                      SdpaCase{"fp16_inference_d128", FE_DATA_HALF, 2, 8, 8, 512, 512, 128, FE_CAUSAL_MASK_NONE,
+                               false, false},
+                      SdpaCase{"gqa_8to1_bottom_right", FE_DATA_BFLOAT16, 1, 64, 8, 256, 1024, 128,
+                               FE_CAUSAL_MASK_BOTTOM_RIGHT, false, false},
+                      SdpaCase{"fp16_d128_stats_no_mask", FE_DATA_HALF, 2, 8, 8, 512, 512, 128, FE_CAUSAL_MASK_NONE,
+                               true, false},
+                      SdpaCase{"decode_one_query", FE_DATA_HALF, 4, 16, 16, 1, 2048, 64, FE_CAUSAL_MASK_NONE,
+                               false, true}),
+    [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
+
+TEST_F(Deviceless, SdpaRejectsMismatchedShapes) {
+    fe_graph *g = graph("bad_sdpa", FE_DATA_HALF);
+    fe_tensor *q = tensor(g, "q", {2, 8, 64, 64});
+    fe_tensor *k = tensor(g, "k", {2, 3, 64, 64});
+    fe_tensor *v = tensor(g, "v", {2, 3, 64, 64});
+    fe_tensor *o = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, nullptr, &o, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_sdpa: Q has 8 heads, not a multiple of K's 3"));
+    fe_tensor *k2 = tensor(g, "k2", {2, 8, 64, 32});
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k2, v, nullptr, &o, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("Q has head dim 64 but K has 32"));
+    fe_sdpa_options opts = FE_SDPA_OPTIONS_INIT;
+    opts.generate_stats = 1;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &opts, &o, nullptr), FE_STATUS_NULL_POINTER);
+}
+
+TEST_F(Deviceless, SdpaInFloatIsRefusedAtBuildWithTheReason) {
+    fe_graph *g = graph("fp32_sdpa", FE_DATA_FLOAT);
+    fe_tensor *q = tensor(g, "q", {1, 2, 64, 64});
+    fe_tensor *k = tensor(g, "k", {1, 2, 64, 64});
+    fe_tensor *v = tensor(g, "v", {1, 2, 64, 64});
+    fe_tensor *o = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, nullptr, &o, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("attention takes half or bfloat16 Q, K and V; 'q' is float"));
+}
+
+}  // namespace
