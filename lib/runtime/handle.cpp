@@ -36,11 +36,21 @@ fe_handle::~fe_handle() {
     }
 }
 
+namespace {
+// cuDNN calls the driver API, which needs a current context on the calling thread. A thread
+// that never made a CUDA runtime call has none, and cudaGetDevice alone does not create one,
+// so each thread calls cudaSetDevice at least once.
+thread_local bool t_context_bound = false;
+}  // namespace
+
 void fe_handle::make_current() const {
     const fe::CudaRuntime &rt = fe::cuda();
     int current = -1;
     fe::check_cuda(rt.cudaGetDevice(&current), "cudaGetDevice");
-    if (current != device) fe::check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+    if (!t_context_bound || current != device) {
+        fe::check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+        t_context_bound = true;
+    }
 }
 
 void *fe_handle::ensure_workspace(int64_t bytes) {
