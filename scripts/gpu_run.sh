@@ -26,7 +26,10 @@ for example in "$BUILD"/examples/c/*; do
     "$example" 2>&1 | tee -a "$OUT/examples.log" || status=1
 done
 
-if [ -x "$BUILD/bench/kernel_bench" ]; then
+if [ -x "$BUILD/bench/kernel_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
     python3 "$(dirname "$0")/../bench/torch_compare.py" "$BUILD" "$OUT/kernel_bench.md" 2>&1 | tee "$OUT/bench.log"
+fi
+if [ -x "$BUILD/bench/sdpa_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+    python3 "$(dirname "$0")/../bench/sdpa_compare.py" "$BUILD" "$OUT/sdpa_bench.md" 2>&1 | tee "$OUT/sdpa_bench.log"
 fi
 exit $status

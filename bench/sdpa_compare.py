@@ -1,0 +1,99 @@
+"""Attention forward: cudnnfe (bench/sdpa_bench) against PyTorch's scaled_dot_product_attention
+with each backend it has (cuDNN, flash, memory-efficient), same shapes, in one run.
+
+Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE]
+
+TFLOP/s count only unmasked score elements: forward = 2 matmuls = 4 * d flops per element.
+Each implementation: warm-up, then the median of 20 calls timed with CUDA events.
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+ITERATIONS = 20
+BACKENDS = [("torch cudnn", SDPBackend.CUDNN_ATTENTION), ("torch flash", SDPBackend.FLASH_ATTENTION),
+            ("torch efficient", SDPBackend.EFFICIENT_ATTENTION)]
+
+
+def configs():
+    # Llama-style GQA: b=1, 64 query heads, 8 KV heads, d=128.
+    for s in (2048, 4096, 8192, 16384):
+        for causal in (False, True):
+            yield ("gqa64/8", 1, 64, 8, s, 128, causal)
+    # FlashAttention-3's sweep: 16k tokens in total, hidden 2048.
+    for d in (64, 128, 256):
+        for s in (512, 1024, 2048, 4096, 8192, 16384):
+            for causal in (False, True):
+                yield ("fa3", 16384 // s, 2048 // d, 2048 // d, s, d, causal)
+
+
+def unmasked(s, causal):
+    return s * (s + 1) / 2 if causal else s * s
+
+
+def time_torch(backend, b, hq, hk, s, d, causal):
+    q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16)
+    gqa = hq != hk
+    try:
+        with sdpa_kernel([backend]):
+            fn = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+            for _ in range(3):
+                fn()
+            torch.cuda.synchronize()
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            times = []
+            for _ in range(ITERATIONS):
+                start.record()
+                fn()
+                stop.record()
+                stop.synchronize()
+                times.append(start.elapsed_time(stop))
+        return statistics.median(times)
+    except RuntimeError as e:
+        return None
+
+
+def main():
+    build = sys.argv[1]
+    out = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+    header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; forward only\n"
+              f"TFLOP/s = 4 * b * h_q * d * unmasked score elements / time (median of {ITERATIONS})\n")
+    columns = ["cudnnfe"] + [name for name, _ in BACKENDS]
+    table = "| sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | cudnnfe engine |\n"
+    table += "|---" * (7 + len(columns)) + "|\n"
+    print(header + table, end="", flush=True)
+    for sweep, b, hq, hk, s, d, causal in configs():
+        flops = 4.0 * b * hq * d * unmasked(s, causal)
+        line = subprocess.run([os.path.join(build, "bench", "sdpa_bench"), str(b), str(hq), str(hk), str(s), str(s),
+                               str(d), str(int(causal)), "bf16", str(ITERATIONS)],
+                              capture_output=True, text=True).stdout.strip()
+        fields = dict(kv.split("=", 1) for kv in line.split(" ") if "=" in kv)
+        cells = []
+        if "median_ms" in fields:
+            cells.append(f"{flops / (float(fields['median_ms']) * 1e-3) / 1e12:.0f}")
+            engine = fields.get("engine", "")
+        else:
+            cells.append("n/a")
+            engine = line[:80]
+        for _, backend in BACKENDS:
+            ms = time_torch(backend, b, hq, hk, s, d, causal)
+            cells.append("n/a" if ms is None else f"{flops / (ms * 1e-3) / 1e12:.0f}")
+        row = f"| {sweep} | {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | " + " | ".join(cells) + \
+              f" | {engine} |\n"
+        table += row
+        print(row, end="", flush=True)
+        torch.cuda.empty_cache()
+    if out:
+        out.write(header + "\n" + table)
+
+
+if __name__ == "__main__":
+    main()
