@@ -447,9 +447,20 @@ typedef struct fe_sdpa_options {
     fe_tensor *attn_scale_tensor; /* nullable: the scale as a one-element float tensor instead */
     fe_causal_mask causal_mask;
     fe_data_type compute_data_type; /* default: the graph's (float) */
+    /* Additive bias on the scores, [1 or b, 1 or h_q, s_q, s_kv] (nullable). */
+    fe_tensor *bias;
+    /* Sliding window: > 0 keeps keys j with j > i - window (i the query, aligned like the
+     * causal mask, top-left when there is none); 0: no window. */
+    int64_t sliding_window;
+    /* Padding mask: per-batch actual lengths, int32 [b, 1, 1, 1] (both or neither). Scores of
+     * keys at or past seq_len_kv[b] are masked; output rows at or past seq_len_q[b] are
+     * undefined. */
+    fe_tensor *seq_len_q;
+    fe_tensor *seq_len_kv;
 } fe_sdpa_options;
-#define FE_SDPA_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET }
+#define FE_SDPA_OPTIONS_INIT                                                                 \
+    { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
+      NULL, 0, NULL, NULL }
 
 /** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
  *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit

@@ -12,19 +12,30 @@
 namespace fe {
 namespace {
 
-enum Port { kQ = 0, kK = 1, kV = 2, kScale = 3 };
+enum Port { kQ = 0, kK = 1, kV = 2 };
 
 class Sdpa : public Node {
   public:
     Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o) : options_(o) {
         inputs = {q, k, v};
-        if (o.attn_scale_tensor) inputs.push_back(o.attn_scale_tensor);
+        // Optional inputs follow Q, K, V; remember where each one sits.
+        auto optional = [this](fe_tensor *t, const char *port) {
+            if (!t) return -1;
+            inputs.push_back(t);
+            ports_.push_back(port);
+            return static_cast<int>(inputs.size() - 1);
+        };
+        scale_ = optional(o.attn_scale_tensor, "attn_scale");
+        bias_ = optional(o.bias, "bias");
+        seq_q_ = optional(o.seq_len_q, "seq_len_q");
+        seq_kv_ = optional(o.seq_len_kv, "seq_len_kv");
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "sdpa"; }
     const char *input_port(size_t i) const override {
-        static const char *ports[] = {"Q", "K", "V", "attn_scale"};
-        return i < 4 ? ports[i] : "IN";
+        static const char *ports[] = {"Q", "K", "V"};
+        if (i < 3) return ports[i];
+        return i - 3 < ports_.size() ? ports_[i - 3] : "IN";
     }
 
     void infer() override {
@@ -51,17 +62,39 @@ class Sdpa : public Node {
         FE_CHECK(h_q % h_k == 0, FE_STATUS_INVALID_ARGUMENT,
                  "Q has %lld heads, not a multiple of K's %lld (grouped-query attention needs one)",
                  static_cast<long long>(h_q), static_cast<long long>(h_k));
-        if (inputs.size() > kScale) {
-            const fe_tensor *scale = inputs[kScale];
+        if (scale_ >= 0) {
+            fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
             int64_t n = 1;
             for (int64_t x : scale->dims) n *= x;
             FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
                      scale->name.c_str(), static_cast<long long>(n));
             if (scale->by_value && scale->dims.size() != 4) {
-                inputs[kScale]->dims.assign(4, 1);
-                inputs[kScale]->strides.assign(4, 1);
+                scale->dims.assign(4, 1);
+                scale->strides.assign(4, 1);
             }
         }
+        if (bias_ >= 0) {
+            const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
+            const std::vector<int64_t> &bd = bias->dims;
+            FE_CHECK(bd.size() == 4 && (bd[0] == 1 || bd[0] == b) && (bd[1] == 1 || bd[1] == h_q) && bd[2] == s_q &&
+                         bd[3] == s_kv,
+                     FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                     bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
+                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+        }
+        FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
+                 "a padding mask needs both seq_len_q and seq_len_kv");
+        for (int index : {seq_q_, seq_kv_}) {
+            if (index < 0) continue;
+            const fe_tensor *t = inputs[static_cast<size_t>(index)];
+            FE_CHECK(t->data_type == FE_DATA_INT32 || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' is %s; sequence lengths are int32", t->name.c_str(), data_type_name(t->data_type));
+            FE_CHECK(t->dims == std::vector<int64_t>({b, 1, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' is %s; sequence lengths are [%lld, 1, 1, 1]", t->name.c_str(), dims_string(t->dims).c_str(),
+                     static_cast<long long>(b));
+        }
+        FE_CHECK(options_.sliding_window >= 0, FE_STATUS_INVALID_ARGUMENT, "sliding_window is negative (%lld)",
+                 static_cast<long long>(options_.sliding_window));
         FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
                  FE_STATUS_INVALID_ARGUMENT, "unknown causal mask %d", static_cast<int>(options_.causal_mask));
         std::vector<int64_t> o_dims = {b, h_q, s_q, d_v};
@@ -74,6 +107,9 @@ class Sdpa : public Node {
         if (options_.attn_scale_tensor) a = "attn_scale=" + options_.attn_scale_tensor->name;
         if (options_.causal_mask == FE_CAUSAL_MASK_TOP_LEFT) a += " causal=top_left";
         if (options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT) a += " causal=bottom_right";
+        if (options_.bias) a += " bias=" + options_.bias->name;
+        if (options_.sliding_window > 0) a += format(" window=%lld", static_cast<long long>(options_.sliding_window));
+        if (options_.seq_len_q) a += " padding_mask";
         if (options_.generate_stats) a += " stats";
         return a;
     }
@@ -106,36 +142,80 @@ class Sdpa : public Node {
         const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
         emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"));
 
-        if (inputs.size() > kScale || options_.attn_scale != 0.0) {
-            const Descriptor &scale = inputs.size() > kScale ? lowering.tensor(inputs[kScale])
-                                                             : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
+        if (scale_ >= 0 || options_.attn_scale != 0.0) {
+            const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
             const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
             emit_pointwise(lowering, FE_POINTWISE_MUL, *s, &scale, nullptr, scaled, compute, pw, 0, label("scale"));
             s = &scaled;
         }
+        if (bias_ >= 0) {
+            const Descriptor &biased = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &lowering.tensor(inputs[static_cast<size_t>(bias_)]), nullptr,
+                           biased, compute, pw, 0, label("bias"));
+            s = &biased;
+        }
 
-        if (options_.causal_mask != FE_CAUSAL_MASK_NONE) {
-            // Keep score (i, j) where row i (shifted for bottom-right alignment) >= column j.
-            const Descriptor *row = &scores_tensor(FE_DATA_INT32);
+        // Masks: each keeps the scores where a comparison of row and column indices holds and
+        // sets the others to -inf.
+        // Each mask generates its indices from the scores it masks: cuDNN's engines match the
+        // pattern mask by mask, so index tensors are not shared between masks.
+        const Descriptor *row = nullptr, *col = nullptr;
+        auto indices = [&]() {
+            row = &scores_tensor(FE_DATA_INT32);
             emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, compute, pw, 2, label("row index"));
-            const Descriptor &col = scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, col, compute, pw, 3, label("column index"));
-            if (options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT && s_kv != s_q) {
-                const Descriptor &shift = lowering.internal_scalar(static_cast<double>(s_kv - s_q), FE_DATA_INT32, 4);
-                const Descriptor &shifted = scores_tensor(FE_DATA_INT32);
-                emit_pointwise(lowering, FE_POINTWISE_ADD, *row, &shift, nullptr, shifted, FE_DATA_INT32, pw, 0,
-                               label("diagonal shift"));
-                row = &shifted;
-            }
-            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
-            emit_pointwise(lowering, FE_POINTWISE_CMP_GE, *row, &col, nullptr, keep, FE_DATA_BOOLEAN, pw, 0,
-                           label("causal comparison"));
+            col = &scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, compute, pw, 3,
+                           label("column index"));
+        };
+        auto apply_mask = [&](const Descriptor &keep, const char *what) {
             const Descriptor &minus_inf =
                 lowering.internal_scalar(-std::numeric_limits<double>::infinity(), FE_DATA_FLOAT, 4);
             const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_BINARY_SELECT, *s, &minus_inf, &keep, masked, compute, pw, 0,
-                           label("causal mask"));
+            emit_pointwise(lowering, FE_POINTWISE_BINARY_SELECT, *s, &minus_inf, &keep, masked, compute, pw, 0, label(what));
             s = &masked;
+        };
+        auto add_int = [&](const Descriptor &x, const Descriptor &y, const char *what) -> const Descriptor & {
+            const Descriptor &sum = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, x, &y, nullptr, sum, FE_DATA_INT32, pw, 0, label(what));
+            return sum;
+        };
+        auto compare = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor &y,
+                           const char *what) -> const Descriptor & {
+            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
+            emit_pointwise(lowering, mode, x, &y, nullptr, keep, FE_DATA_BOOLEAN, pw, 0, label(what));
+            return keep;
+        };
+        // Bottom-right alignment moves the diagonal right by s_kv - s_q.
+        int64_t diagonal = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ? s_kv - s_q : 0;
+
+        if (seq_q_ >= 0) {
+            indices();
+            const Descriptor &len_q = lowering.tensor(inputs[static_cast<size_t>(seq_q_)]);
+            const Descriptor &len_kv = lowering.tensor(inputs[static_cast<size_t>(seq_kv_)]);
+            const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, len_q, "row < seq_len_q");
+            const Descriptor &col_in = compare(FE_POINTWISE_CMP_LT, *col, len_kv, "column < seq_len_kv");
+            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
+            emit_pointwise(lowering, FE_POINTWISE_LOGICAL_AND, row_in, &col_in, nullptr, keep, FE_DATA_BOOLEAN, pw, 0,
+                           label("padding"));
+            apply_mask(keep, "padding mask");
+        }
+        if (options_.causal_mask != FE_CAUSAL_MASK_NONE) {
+            // Keep (i, j) with i + diagonal >= j.
+            indices();
+            const Descriptor *shifted = row;
+            if (diagonal != 0)
+                shifted = &add_int(*row, lowering.internal_scalar(static_cast<double>(diagonal), FE_DATA_INT32, 4),
+                                   "diagonal shift");
+            apply_mask(compare(FE_POINTWISE_CMP_GE, *shifted, *col, "causal comparison"), "causal mask");
+        }
+        if (options_.sliding_window > 0) {
+            // Keep (i, j) with j + window - diagonal > i.
+            indices();
+            const Descriptor &reach = add_int(
+                *col, lowering.internal_scalar(static_cast<double>(options_.sliding_window - diagonal), FE_DATA_INT32, 4),
+                "window reach");
+            apply_mask(compare(FE_POINTWISE_CMP_GT, reach, *row, "window comparison"), "sliding window");
         }
 
         // Softmax over keys, keeping the row max and sum for the stats.
@@ -164,6 +244,8 @@ class Sdpa : public Node {
 
   private:
     fe_sdpa_options options_;
+    std::vector<const char *> ports_;  // names of the optional inputs, in order
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1;  // their index in inputs, or -1
 };
 
 }  // namespace

@@ -64,6 +64,49 @@ INSTANTIATE_TEST_SUITE_P(
                                false, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
 
+TEST_F(Deviceless, SdpaWithBiasWindowAndPaddingIsSupported) {
+    fe_graph *g = graph("sdpa_masks", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 8, 256, 128});
+    fe_tensor *k = tensor(g, "k", {2, 8, 256, 128});
+    fe_tensor *v = tensor(g, "v", {2, 8, 256, 128});
+    fe_tensor *bias = tensor(g, "bias", {1, 8, 256, 256});
+    fe_tensor *len_q = tensor(g, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *len_kv = tensor(g, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.causal_mask = FE_CAUSAL_MASK_TOP_LEFT;
+    o.sliding_window = 64;
+    o.bias = bias;
+    o.seq_len_q = len_q;
+    o.seq_len_kv = len_kv;
+    o.generate_stats = 1;
+    fe_tensor *out = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("window=64"), std::string::npos);
+}
+
+TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
+    fe_graph *g = graph("bad_masks", FE_DATA_HALF);
+    fe_tensor *q = tensor(g, "q", {2, 4, 64, 64});
+    fe_tensor *bias = tensor(g, "bias", {1, 4, 64, 32});
+    fe_tensor *len = tensor(g, "len", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *out = nullptr;
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.bias = bias;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("bias 'bias' is [1,4,64,32]; it must be [1 or 2, 1 or 4, 64, 64]"));
+    o = FE_SDPA_OPTIONS_INIT;
+    o.seq_len_q = len;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("needs both seq_len_q and seq_len_kv"));
+    o = FE_SDPA_OPTIONS_INIT;
+    o.sliding_window = -3;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+}
+
 TEST_F(Deviceless, SdpaRejectsMismatchedShapes) {
     fe_graph *g = graph("bad_sdpa", FE_DATA_HALF);
     fe_tensor *q = tensor(g, "q", {2, 8, 64, 64});

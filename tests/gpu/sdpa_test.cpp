@@ -14,6 +14,9 @@ struct SdpaCase {
     int64_t b, h_q, h_k, s_q, s_kv, d;
     fe_causal_mask causal;
     bool stats, bshd;
+    bool bias = false;
+    int64_t window = 0;
+    bool padding = false;
 };
 
 class SdpaNumerics : public Gpu, public ::testing::WithParamInterface<SdpaCase> {};
@@ -37,6 +40,20 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     opts.attn_scale = scale;
     opts.causal_mask = c.causal;
     opts.generate_stats = c.stats;
+    opts.sliding_window = c.window;
+    fe_tensor *bias = nullptr, *len_q = nullptr, *len_kv = nullptr;
+    if (c.bias) {
+        int64_t bd[4] = {1, c.h_q, c.s_q, c.s_kv};
+        ASSERT_FE_OK(fe_graph_tensor(g, "bias", 4, bd, nullptr, FE_DATA_NOT_SET, &bias));
+        opts.bias = bias;
+    }
+    if (c.padding) {
+        int64_t ld[4] = {c.b, 1, 1, 1};
+        ASSERT_FE_OK(fe_graph_tensor(g, "len_q", 4, ld, nullptr, FE_DATA_INT32, &len_q));
+        ASSERT_FE_OK(fe_graph_tensor(g, "len_kv", 4, ld, nullptr, FE_DATA_INT32, &len_kv));
+        opts.seq_len_q = len_q;
+        opts.seq_len_kv = len_kv;
+    }
     ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
     if (stats) ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
@@ -46,6 +63,22 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     Bound *bs = stats ? &bind(stats, false) : nullptr;
     std::vector<Bound *> all = {&bq, &bk, &bv, &bo};
     if (bs) all.push_back(bs);
+    Bound *bbias = bias ? &bind(bias, true) : nullptr;
+    if (bbias) all.push_back(bbias);
+    // Actual lengths: random in [1, max] per batch (int32, uploaded as raw bytes).
+    std::vector<int32_t> lengths_q(static_cast<size_t>(c.b), static_cast<int32_t>(c.s_q)),
+        lengths_kv(static_cast<size_t>(c.b), static_cast<int32_t>(c.s_kv));
+    if (c.padding) {
+        for (int64_t b = 0; b < c.b; ++b) {
+            lengths_q[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % static_cast<uint32_t>(c.s_q));
+            lengths_kv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % static_cast<uint32_t>(c.s_kv));
+        }
+        Bound &lq = bind(len_q, false), &lkv = bind(len_kv, false);
+        ASSERT_FE_OK(fe_buffer_upload(lq.buffer, lengths_q.data(), 4 * c.b));
+        ASSERT_FE_OK(fe_buffer_upload(lkv.buffer, lengths_kv.data(), 4 * c.b));
+        all.push_back(&lq);
+        all.push_back(&lkv);
+    }
     execute(g, all);
     download(bo);
     if (bs) download(*bs);
@@ -61,12 +94,15 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
                 double row_max = -std::numeric_limits<double>::infinity();
                 for (int64_t j = 0; j < c.s_kv; ++j) {
                     bool visible = true;
-                    if (c.causal == FE_CAUSAL_MASK_TOP_LEFT) visible = j <= i;
-                    if (c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT) visible = j <= i + c.s_kv - c.s_q;
+                    int64_t diagonal = c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT ? c.s_kv - c.s_q : 0;
+                    if (c.causal != FE_CAUSAL_MASK_NONE) visible = j <= i + diagonal;
+                    if (c.window > 0) visible = visible && j + c.window - diagonal > i;
+                    if (c.padding) visible = visible && j < lengths_kv[static_cast<size_t>(b)];
                     double dot = 0;
                     for (int64_t x = 0; x < c.d; ++x)
                         dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
-                    p[static_cast<size_t>(j)] = visible ? dot * scale : -std::numeric_limits<double>::infinity();
+                    double score = dot * scale + (bbias ? static_cast<double>(bbias->at({0, h, i, j})) : 0.0);
+                    p[static_cast<size_t>(j)] = visible ? score : -std::numeric_limits<double>::infinity();
                     row_max = std::max(row_max, p[static_cast<size_t>(j)]);
                 }
                 double sum = 0;
@@ -78,6 +114,24 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
                     ref_o[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x)] = acc / sum;
                 }
             }
+    if (c.padding) {
+        // Rows past a batch's query length are undefined: copy the device's values there so the
+        // comparison covers exactly the defined rows.
+        for (int64_t b = 0; b < c.b; ++b)
+            for (int64_t h = 0; h < c.h_q; ++h)
+                for (int64_t i = lengths_q[static_cast<size_t>(b)]; i < c.s_q; ++i) {
+                    for (int64_t x = 0; x < c.d; ++x) {
+                        size_t at = static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x);
+                        ref_o[at] = bo.at({b, h, i, x});
+                        if (!std::isfinite(ref_o[at])) bo.host[static_cast<size_t>(bo.offset({b, h, i, x}))] = 0.f, ref_o[at] = 0;
+                    }
+                    if (bs) {
+                        size_t at = static_cast<size_t>((b * c.h_q + h) * c.s_q + i);
+                        ref_stats[at] = 0;
+                        bs->host[static_cast<size_t>(bs->offset({b, h, i, 0}))] = 0.f;
+                    }
+                }
+    }
     expect_close(bo, ref_o, atol_for(c.type), rtol_for(c.type), norm_for(c.type) * 2);
     if (bs) expect_close(*bs, ref_stats, 2e-2, 2e-3, 2e-3);
 }
@@ -93,7 +147,14 @@ INSTANTIATE_TEST_SUITE_P(
                  true, false},
         SdpaCase{"fp16_mqa_top_left_unequal", FE_DATA_HALF, 2, 4, 1, 200, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, false,
                  true},
-        SdpaCase{"fp16_decode", FE_DATA_HALF, 4, 8, 8, 1, 512, 64, FE_CAUSAL_MASK_NONE, false, false}),
+        SdpaCase{"fp16_decode", FE_DATA_HALF, 4, 8, 8, 1, 512, 64, FE_CAUSAL_MASK_NONE, false, false},
+        SdpaCase{"bf16_bias", FE_DATA_BFLOAT16, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, true, false, true},
+        SdpaCase{"fp16_causal_sliding_window", FE_DATA_HALF, 1, 4, 4, 256, 256, 64, FE_CAUSAL_MASK_TOP_LEFT, true,
+                 false, false, 48},
+        SdpaCase{"bf16_padding_mask", FE_DATA_BFLOAT16, 3, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, true},
+        SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
+                 true, 0, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
 
 }  // namespace
