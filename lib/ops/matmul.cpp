@@ -50,9 +50,12 @@ class Matmul : public Node {
 }  // namespace
 
 void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const Descriptor &c,
-                 fe_data_type compute, const std::string &label) {
+                 fe_data_type compute, const std::string &label, const MatmulOverrides &overrides) {
     Descriptor mm(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
     mm.set_data_type(CUDNN_ATTR_MATMUL_COMP_TYPE, compute, "CUDNN_ATTR_MATMUL_COMP_TYPE");
+    if (overrides.has_padding_value)
+        mm.set(CUDNN_ATTR_MATMUL_PADDING_VALUE, CUDNN_TYPE_DOUBLE, 1, &overrides.padding_value,
+               "CUDNN_ATTR_MATMUL_PADDING_VALUE");
     mm.finalize("finalizing the matmul descriptor", FE_STATUS_NOT_SUPPORTED);
     const Descriptor &kept = lowering.keep(std::move(mm));
     Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
@@ -60,6 +63,9 @@ void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, c
     op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, b, "matmul B");
     op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_CDESC, c, "matmul C");
     op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_DESC, kept, "matmul descriptor");
+    if (overrides.m) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, *overrides.m, "matmul M override");
+    if (overrides.n) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, *overrides.n, "matmul N override");
+    if (overrides.k) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, *overrides.k, "matmul K override");
     std::string what = "finalizing " + label;
     op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     lowering.add_operation(std::move(op));

@@ -22,8 +22,17 @@ std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.
+// Per-batch overrides of a matmul's M, N or K (int32 [b,1,1,1] tensors: attention's actual
+// sequence lengths), and the value that fills the rows/columns past them.
+struct MatmulOverrides {
+    const Descriptor *m = nullptr;
+    const Descriptor *n = nullptr;
+    const Descriptor *k = nullptr;
+    bool has_padding_value = false;
+    double padding_value = 0.0;
+};
 void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const Descriptor &c,
-                 fe_data_type compute, const std::string &label);
+                 fe_data_type compute, const std::string &label, const MatmulOverrides &overrides = {});
 void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode, const Descriptor &x, const Descriptor *b,
                     const Descriptor *t, const Descriptor &y, fe_data_type compute, const fe_pointwise_options &options,
                     int64_t lowered_axis, const std::string &label);

@@ -139,8 +139,17 @@ class Sdpa : public Node {
         // S = Q . K^T: K is read transposed by swapping its last two dims and strides.
         const Descriptor &k_t =
             lowering.tensor_view(k, {b, h_k, d, s_kv}, {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+        // With a padding mask the matmuls also learn the actual lengths, so they skip the padding
+        // (Q.K^T fills it with zeros; P.V stops its reduction at seq_len_kv).
+        const Descriptor *len_q = seq_q_ >= 0 ? &lowering.tensor(inputs[static_cast<size_t>(seq_q_)]) : nullptr;
+        const Descriptor *len_kv = seq_kv_ >= 0 ? &lowering.tensor(inputs[static_cast<size_t>(seq_kv_)]) : nullptr;
+        MatmulOverrides scores_overrides, output_overrides;
+        if (len_q) {
+            scores_overrides = {len_q, len_kv, nullptr, true, 0.0};
+            output_overrides = {len_q, nullptr, len_kv, false, 0.0};
+        }
         const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
-        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"));
+        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
 
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
@@ -163,9 +172,9 @@ class Sdpa : public Node {
         const Descriptor *row = nullptr, *col = nullptr;
         auto indices = [&]() {
             row = &scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, compute, pw, 2, label("row index"));
+            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, FE_DATA_INT32, pw, 2, label("row index"));
             col = &scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, compute, pw, 3,
+            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, FE_DATA_INT32, pw, 3,
                            label("column index"));
         };
         auto apply_mask = [&](const Descriptor &keep, const char *what) {
@@ -191,10 +200,8 @@ class Sdpa : public Node {
 
         if (seq_q_ >= 0) {
             indices();
-            const Descriptor &len_q = lowering.tensor(inputs[static_cast<size_t>(seq_q_)]);
-            const Descriptor &len_kv = lowering.tensor(inputs[static_cast<size_t>(seq_kv_)]);
-            const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, len_q, "row < seq_len_q");
-            const Descriptor &col_in = compare(FE_POINTWISE_CMP_LT, *col, len_kv, "column < seq_len_kv");
+            const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, *len_q, "row < seq_len_q");
+            const Descriptor &col_in = compare(FE_POINTWISE_CMP_LT, *col, *len_kv, "column < seq_len_kv");
             const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
             emit_pointwise(lowering, FE_POINTWISE_LOGICAL_AND, row_in, &col_in, nullptr, keep, FE_DATA_BOOLEAN, pw, 0,
                            label("padding"));
@@ -239,7 +246,8 @@ class Sdpa : public Node {
                        label("normalize"));
 
         // O = P . V
-        emit_matmul(lowering, probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"));
+        emit_matmul(lowering, probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"),
+                    output_overrides);
     }
 
   private:

@@ -153,6 +153,10 @@ INSTANTIATE_TEST_SUITE_P(
                  false, false, 48},
         SdpaCase{"bf16_padding_mask", FE_DATA_BFLOAT16, 3, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, true, false,
                  false, 0, true},
+        SdpaCase{"bf16_padding_128_256", FE_DATA_BFLOAT16, 2, 4, 4, 128, 256, 64, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, true},
+        SdpaCase{"fp16_padding_inference", FE_DATA_HALF, 2, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, false, false,
+                 false, 0, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
                  true, 0, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
