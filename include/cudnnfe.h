@@ -457,10 +457,17 @@ typedef struct fe_sdpa_options {
      * undefined. */
     fe_tensor *seq_len_q;
     fe_tensor *seq_len_kv;
+    /* ALiBi: float slopes [1, h_q, 1, 1] (nullable); adds slope[h] * (j - i) to score (i, j).
+     * fe_alibi_slopes computes the usual slopes on the host for upload. */
+    fe_tensor *alibi_slopes;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL }
+      NULL, 0, NULL, NULL, NULL }
+
+/** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
+ *  power of two take the interleaved extra slopes) into out[0..heads). */
+FE_API fe_status fe_alibi_slopes(int64_t heads, float *out);
 
 /** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
  *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit

@@ -177,3 +177,10 @@ FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, f
         if (out_stats) *out_stats = outputs.size() > 1 ? outputs[1] : nullptr;
     });
 }
+
+FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
+    return guard("fe_alibi_slopes", [&] {
+        FE_REQUIRE(out);
+        alibi_slopes(heads, out);
+    });
+}

@@ -16,6 +16,7 @@ std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const
 std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options);
 std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
                                      const fe_pointwise_options &options);
+void alibi_slopes(int64_t heads, float *out);
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
                                      const fe_reduction_options &options);

@@ -3,6 +3,7 @@
 // all in one operation graph.
 #include <cudnn_graph.h>
 
+#include <cmath>
 #include <limits>
 
 #include "common/error.hpp"
@@ -29,6 +30,7 @@ class Sdpa : public Node {
         bias_ = optional(o.bias, "bias");
         seq_q_ = optional(o.seq_len_q, "seq_len_q");
         seq_kv_ = optional(o.seq_len_kv, "seq_len_kv");
+        alibi_ = optional(o.alibi_slopes, "alibi_slopes");
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "sdpa"; }
@@ -48,6 +50,11 @@ class Sdpa : public Node {
                      "'%s' has stride %lld in its head dim; attention needs it contiguous (stride 1)", t->name.c_str(),
                      static_cast<long long>(t->strides[3]));
         }
+        // cuDNN reads K transposed and compiles one kernel parameter per operand: the same
+        // tensor in two roles breaks both, so each role needs its own tensor (sharing memory is fine).
+        FE_CHECK(k != q && k != v && q != v, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is given as both %s; declare Q, K and V as separate tensors (they may share memory)",
+                 (k == q || k == v) ? k->name.c_str() : q->name.c_str(), k == q ? "Q and K" : (k == v ? "K and V" : "Q and V"));
         int64_t b = q->dims[0], h_q = q->dims[1], s_q = q->dims[2], d = q->dims[3];
         int64_t h_k = k->dims[1], s_kv = k->dims[2], d_v = v->dims[3];
         FE_CHECK(k->dims[0] == b && v->dims[0] == b, FE_STATUS_INVALID_ARGUMENT,
@@ -82,6 +89,12 @@ class Sdpa : public Node {
                      bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
                      static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
         }
+        if (alibi_ >= 0) {
+            const fe_tensor *slopes = inputs[static_cast<size_t>(alibi_)];
+            FE_CHECK(slopes->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                     "alibi_slopes '%s' is %s; it must be [1, %lld, 1, 1]", slopes->name.c_str(),
+                     dims_string(slopes->dims).c_str(), static_cast<long long>(h_q));
+        }
         FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "a padding mask needs both seq_len_q and seq_len_kv");
         for (int index : {seq_q_, seq_kv_}) {
@@ -110,6 +123,7 @@ class Sdpa : public Node {
         if (options_.bias) a += " bias=" + options_.bias->name;
         if (options_.sliding_window > 0) a += format(" window=%lld", static_cast<long long>(options_.sliding_window));
         if (options_.seq_len_q) a += " padding_mask";
+        if (options_.alibi_slopes) a += " alibi";
         if (options_.generate_stats) a += " stats";
         return a;
     }
@@ -198,6 +212,19 @@ class Sdpa : public Node {
         // Bottom-right alignment moves the diagonal right by s_kv - s_q.
         int64_t diagonal = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ? s_kv - s_q : 0;
 
+        if (alibi_ >= 0) {
+            // score += slope[h] * (j - i)
+            indices();
+            const Descriptor &distance = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_SUB, *col, row, nullptr, distance, FE_DATA_INT32, pw, 0,
+                           label("alibi distance"));
+            const Descriptor &alibi = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, distance, &lowering.tensor(inputs[static_cast<size_t>(alibi_)]),
+                           nullptr, alibi, compute, pw, 0, label("alibi slope"));
+            const Descriptor &with_alibi = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &alibi, nullptr, with_alibi, compute, pw, 0, label("alibi"));
+            s = &with_alibi;
+        }
         if (seq_q_ >= 0) {
             indices();
             const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, *len_q, "row < seq_len_q");
@@ -253,10 +280,22 @@ class Sdpa : public Node {
   private:
     fe_sdpa_options options_;
     std::vector<const char *> ports_;  // names of the optional inputs, in order
-    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1;  // their index in inputs, or -1
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1;  // their index in inputs, or -1
 };
 
 }  // namespace
+
+void alibi_slopes(int64_t heads, float *out) {
+    FE_CHECK(heads > 0, FE_STATUS_INVALID_ARGUMENT, "heads is %lld; it must be positive", static_cast<long long>(heads));
+    int64_t power = 1;
+    while (power * 2 <= heads) power *= 2;
+    for (int64_t i = 0; i < power; ++i)
+        out[i] = static_cast<float>(std::pow(2.0, -8.0 * static_cast<double>(i + 1) / static_cast<double>(power)));
+    // Heads past the largest power of two take every other slope of the 2x denser sequence.
+    for (int64_t i = 0; i < heads - power; ++i)
+        out[power + i] =
+            static_cast<float>(std::pow(2.0, -4.0 * static_cast<double>(2 * i + 1) / static_cast<double>(power)));
+}
 
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options) {
     return std::make_unique<Sdpa>(q, k, v, options);

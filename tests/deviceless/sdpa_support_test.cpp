@@ -1,5 +1,7 @@
 // Attention forward: lowered to one operation graph that cuDNN's fused attention engines take
 // (runtime-compiled: checked up to support here, executed on the GPU tier).
+#include <cmath>
+
 #include "deviceless_support.hpp"
 
 using cudnnfe_test::Deviceless;
@@ -88,23 +90,51 @@ TEST_F(Deviceless, SdpaWithBiasWindowAndPaddingIsSupported) {
     EXPECT_NE(describe(g).find("window=64"), std::string::npos);
 }
 
+TEST_F(Deviceless, SdpaWithAlibiIsSupported) {
+    fe_graph *g = graph("sdpa_alibi", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 8, 256, 64}), *k = tensor(g, "k", {2, 8, 256, 64});
+    fe_tensor *v = tensor(g, "v", {2, 8, 256, 64});
+    fe_tensor *slopes = tensor(g, "slopes", {1, 8, 1, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.causal_mask = FE_CAUSAL_MASK_TOP_LEFT;
+    o.alibi_slopes = slopes;
+    fe_tensor *out = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("'q' is given as both Q and K"));
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("'q' is given as both Q and V"));
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    expect_supported(g);
+    float values[8];
+    ASSERT_FE_OK(fe_alibi_slopes(8, values));
+    EXPECT_FLOAT_EQ(values[0], 0.5f);
+    EXPECT_FLOAT_EQ(values[7], 1.0f / 256.0f);
+    float six[6];
+    ASSERT_FE_OK(fe_alibi_slopes(6, six));  // 4 geometric slopes, then 2 interleaved ones
+    EXPECT_FLOAT_EQ(six[0], 0.25f);
+    EXPECT_FLOAT_EQ(six[4], std::pow(2.0f, -1.0f));
+    EXPECT_FE_STATUS(fe_alibi_slopes(0, six), FE_STATUS_INVALID_ARGUMENT);
+}
+
 TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     fe_graph *g = graph("bad_masks", FE_DATA_HALF);
-    fe_tensor *q = tensor(g, "q", {2, 4, 64, 64});
+    fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 4, 64, 64}), *v = tensor(g, "v", {2, 4, 64, 64});
     fe_tensor *bias = tensor(g, "bias", {1, 4, 64, 32});
     fe_tensor *len = tensor(g, "len", {2, 1, 1, 1}, false, FE_DATA_INT32);
     fe_tensor *out = nullptr;
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     o.bias = bias;
-    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("bias 'bias' is [1,4,64,32]; it must be [1 or 2, 1 or 4, 64, 64]"));
     o = FE_SDPA_OPTIONS_INIT;
     o.seq_len_q = len;
-    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("needs both seq_len_q and seq_len_kv"));
     o = FE_SDPA_OPTIONS_INIT;
     o.sliding_window = -3;
-    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, q, q, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
 }
 
 TEST_F(Deviceless, SdpaRejectsMismatchedShapes) {

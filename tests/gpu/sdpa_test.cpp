@@ -17,6 +17,7 @@ struct SdpaCase {
     bool bias = false;
     int64_t window = 0;
     bool padding = false;
+    bool alibi = false;
 };
 
 class SdpaNumerics : public Gpu, public ::testing::WithParamInterface<SdpaCase> {};
@@ -47,6 +48,17 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
         ASSERT_FE_OK(fe_graph_tensor(g, "bias", 4, bd, nullptr, FE_DATA_NOT_SET, &bias));
         opts.bias = bias;
     }
+    fe_tensor *slopes = nullptr;
+    if (c.alibi) {
+        int64_t sd[4] = {1, c.h_q, 1, 1};
+        ASSERT_FE_OK(fe_graph_tensor(g, "slopes", 4, sd, nullptr, FE_DATA_FLOAT, &slopes));
+        opts.alibi_slopes = slopes;
+        // The scale as a by-value scalar tensor instead of a number.
+        fe_tensor *scale_tensor = nullptr;
+        ASSERT_FE_OK(fe_graph_scalar(g, "scale", scale, FE_DATA_FLOAT, &scale_tensor));
+        opts.attn_scale_tensor = scale_tensor;
+        opts.attn_scale = 0;
+    }
     if (c.padding) {
         int64_t ld[4] = {c.b, 1, 1, 1};
         ASSERT_FE_OK(fe_graph_tensor(g, "len_q", 4, ld, nullptr, FE_DATA_INT32, &len_q));
@@ -65,6 +77,13 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     if (bs) all.push_back(bs);
     Bound *bbias = bias ? &bind(bias, true) : nullptr;
     if (bbias) all.push_back(bbias);
+    std::vector<float> slope_values(static_cast<size_t>(c.h_q), 0.f);
+    if (slopes) {
+        ASSERT_FE_OK(fe_alibi_slopes(c.h_q, slope_values.data()));
+        Bound &bslopes = bind(slopes, false);
+        ASSERT_FE_OK(fe_buffer_upload(bslopes.buffer, slope_values.data(), 4 * c.h_q));
+        all.push_back(&bslopes);
+    }
     // Actual lengths: random in [1, max] per batch (int32, uploaded as raw bytes).
     std::vector<int32_t> lengths_q(static_cast<size_t>(c.b), static_cast<int32_t>(c.s_q)),
         lengths_kv(static_cast<size_t>(c.b), static_cast<int32_t>(c.s_kv));
@@ -101,7 +120,8 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
                     double dot = 0;
                     for (int64_t x = 0; x < c.d; ++x)
                         dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
-                    double score = dot * scale + (bbias ? static_cast<double>(bbias->at({0, h, i, j})) : 0.0);
+                    double score = dot * scale + (bbias ? static_cast<double>(bbias->at({0, h, i, j})) : 0.0) +
+                                   static_cast<double>(slope_values[static_cast<size_t>(h)]) * static_cast<double>(j - i);
                     p[static_cast<size_t>(j)] = visible ? score : -std::numeric_limits<double>::infinity();
                     row_max = std::max(row_max, p[static_cast<size_t>(j)]);
                 }
@@ -157,6 +177,10 @@ INSTANTIATE_TEST_SUITE_P(
                  false, 0, true},
         SdpaCase{"fp16_padding_inference", FE_DATA_HALF, 2, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, false, false,
                  false, 0, true},
+        SdpaCase{"bf16_alibi_causal_scale_tensor", FE_DATA_BFLOAT16, 2, 8, 8, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT,
+                 true, false, false, 0, false, true},
+        SdpaCase{"fp16_alibi", FE_DATA_HALF, 2, 8, 8, 256, 256, 64, FE_CAUSAL_MASK_TOP_LEFT, false, false, false, 0,
+                 false, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
                  true, 0, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
