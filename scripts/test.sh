@@ -54,15 +54,25 @@ for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
     run_gtest "$name" "$extra" CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 \
         CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
 done
-run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests" \
-    LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
+if nvidia-smi -L >/dev/null 2>&1; then
+    run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests"
+else
+    run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests" \
+        LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
+fi
 run_gtest gpu "$BUILD_DIR/tests/gpu/cudnnfe_gpu_tests"
 
 echo "=== examples"
+# Without a GPU, the examples see the toolkit's stub driver (as the deviceless suite does) so
+# cuDNN lists its runtime-compiled engines; on a GPU machine the real driver must stay visible.
+example_path=$LD_LIBRARY_PATH
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    example_path="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
+fi
 for example in "$BUILD_DIR"/examples/c/*; do
     [ -f "$example" ] && [ -x "$example" ] || continue
     name=$(basename "$example")
-    (cd "$ROOT" && "$example") >"$LOGS/example_$name.log" 2>&1
+    (cd "$ROOT" && LD_LIBRARY_PATH="$example_path" "$example") >"$LOGS/example_$name.log" 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))

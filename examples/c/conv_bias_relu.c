@@ -1,0 +1,83 @@
+/*
+ * Convolution, bias, relu: three operations, one cuDNN plan (the bias and relu run in the
+ * convolution's epilogue). The intermediate results are virtual; only the relu is an output.
+ * Executed positionally: inputs in the order they were declared, then the output.
+ */
+#include "example_util.h"
+
+int main(int argc, char **argv) {
+    fe_graph_options options = FE_GRAPH_OPTIONS_INIT;
+    options.name = "conv_bias_relu";
+    options.io_data_type = FE_DATA_HALF;
+    fe_graph *graph;
+    CHECK(fe_graph_create(&options, &graph));
+
+    const int64_t N = 4, C = 32, H = 28, W = 28, K = 64;
+    int64_t x_dims[4] = {N, C, H, W}, w_dims[4] = {K, C, 3, 3}, b_dims[4] = {1, K, 1, 1};
+    int64_t x_strides[4], w_strides[4];
+    CHECK(fe_strides_channels_last(4, x_dims, x_strides));
+    CHECK(fe_strides_channels_last(4, w_dims, w_strides));
+    fe_tensor *x, *w, *bias, *conv, *biased, *y;
+    CHECK(fe_graph_tensor(graph, "x", 4, x_dims, x_strides, FE_DATA_NOT_SET, &x));
+    CHECK(fe_graph_tensor(graph, "w", 4, w_dims, w_strides, FE_DATA_NOT_SET, &w));
+    CHECK(fe_graph_tensor(graph, "bias", 4, b_dims, NULL, FE_DATA_NOT_SET, &bias));
+    fe_conv_options conv_options = FE_CONV_OPTIONS_INIT;
+    int64_t padding[2] = {1, 1};
+    CHECK(fe_conv_options_set_padding(&conv_options, 2, padding));
+    CHECK(fe_graph_conv_fprop(graph, x, w, &conv_options, &conv));
+    CHECK(fe_graph_bias(graph, conv, bias, &biased));
+    CHECK(fe_graph_relu(graph, biased, &y));
+    CHECK(fe_tensor_set_output(y, 1));
+
+    fe_handle *handle = example_handle();
+    if (!handle) {
+        int rc = example_build_deviceless(graph, argc, argv);
+        fe_graph_destroy(graph);
+        return rc;
+    }
+    CHECK(fe_graph_build(graph, handle, NULL));
+    printf("one plan for three operations: %s\n", fe_graph_engine_tag(graph));
+
+    float *xh, *wh, *bh;
+    fe_buffer *xb = example_input(x, &xh), *wb = example_input(w, &wh), *bb = example_input(bias, &bh);
+    fe_buffer *yb = example_output(y);
+    void *pointers[4]; /* x, w, bias (declaration order), then y */
+    CHECK(fe_buffer_device_pointer(xb, &pointers[0]));
+    CHECK(fe_buffer_device_pointer(wb, &pointers[1]));
+    CHECK(fe_buffer_device_pointer(bb, &pointers[2]));
+    CHECK(fe_buffer_device_pointer(yb, &pointers[3]));
+    CHECK(fe_graph_execute_positional(graph, handle, pointers, 4, NULL));
+    CHECK(fe_handle_synchronize(handle));
+
+    float *yh = example_download(yb, y);
+    double *want = malloc((size_t)(N * K * H * W) * sizeof(double));
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t k = 0; k < K; ++k)
+            for (int64_t h = 0; h < H; ++h)
+                for (int64_t v = 0; v < W; ++v) {
+                    double acc = bh[k];
+                    for (int64_t c = 0; c < C; ++c)
+                        for (int64_t r = 0; r < 3; ++r)
+                            for (int64_t s = 0; s < 3; ++s) {
+                                int64_t ih = h + r - 1, iw = v + s - 1;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                                int64_t xi[4] = {n, c, ih, iw}, wi[4] = {k, c, r, s};
+                                acc += (double)xh[example_offset(x, xi)] * wh[example_offset(w, wi)];
+                            }
+                    want[((n * K + k) * H + h) * W + v] = acc > 0 ? acc : 0;
+                }
+    int rc = example_compare("relu(conv + bias)", y, yh, want, 2e-2, 1e-2);
+
+    free(xh);
+    free(wh);
+    free(bh);
+    free(yh);
+    free(want);
+    fe_buffer_destroy(xb);
+    fe_buffer_destroy(wb);
+    fe_buffer_destroy(bb);
+    fe_buffer_destroy(yb);
+    fe_graph_destroy(graph);
+    fe_handle_destroy(handle);
+    return rc;
+}

@@ -1,0 +1,181 @@
+#define _POSIX_C_SOURCE 200809L
+#include "example_util.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+void example_check(fe_status status, const char *call) {
+    if (status == FE_OK) return;
+    fprintf(stderr, "%s failed: %s: %s\n", call, fe_status_string(status), fe_last_error_message());
+    exit(status == FE_STATUS_LIBRARY_UNAVAILABLE ? EXAMPLE_SKIP : 1);
+}
+
+static unsigned long long rng_state;
+
+static float uniform(void) {
+    /* xorshift64*: small, fast, good enough for test data */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (float)((rng_state * 2685821657736338717ULL) >> 40) / (float)(1 << 24) * 2.f - 1.f;
+}
+
+fe_handle *example_handle(void) {
+    int64_t cudnn = 0;
+    fe_status s = fe_cudnn_version(&cudnn);
+    if (s != FE_OK) {
+        printf("cuDNN is not available: %s\n", fe_last_error_message());
+        exit(EXAMPLE_SKIP);
+    }
+    rng_state = (unsigned long long)time(NULL) * 0x9E3779B97F4A7C15ULL | 1;
+    int32_t devices = 0;
+    if (fe_device_count(&devices) != FE_OK || devices == 0) return NULL;
+    fe_handle *handle = NULL;
+    if (fe_handle_create(0, &handle) != FE_OK) {
+        printf("no usable GPU: %s\n", fe_last_error_message());
+        return NULL;
+    }
+    return handle;
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)n + 1);
+    size_t got = fread(text, 1, (size_t)n, f);
+    text[got] = '\0';
+    fclose(f);
+    return text;
+}
+
+int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
+    const char *path = argc > 1 ? argv[1] : getenv("CUDNNFE_DEVICE_JSON");
+    if (!path) path = "../shared/devices/h100-sxm-80gb.json";
+    char *json = read_file(path);
+    if (!json) {
+        printf("no GPU and no device description at %s: nothing to do\n", path);
+        return EXAMPLE_SKIP;
+    }
+    /* The build's steps one by one, to say how far a machine with no GPU gets. */
+    CHECK(fe_graph_set_device_properties(graph, json));
+    free(json);
+    CHECK(fe_graph_validate(graph));
+    CHECK(fe_graph_build_operation_graph(graph, NULL));
+    CHECK(fe_graph_create_execution_plans(graph, NULL, 0));
+    int64_t viable = 0;
+    CHECK(fe_graph_viable_count(graph, &viable));
+    if (viable == 0) {
+        /* Runtime-compiled engines (matmul, pointwise and attention fusions) are only listed when
+         * a CUDA driver library can be loaded. */
+        printf("no GPU: graph '%s' lowered for the H100 description, but cuDNN lists no engine for it without a CUDA "
+               "driver library (libcuda.so.1); not executed\n",
+               fe_graph_name(graph));
+        return 0;
+    }
+    CHECK(fe_graph_check_support(graph));
+    fe_status s = fe_graph_build_plans(graph, FE_BUILD_POLICY_HEURISTICS_CHOICE);
+    if (s != FE_OK) {
+        printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); its kernels "
+               "are compiled when it is built on a GPU (%s); not executed\n",
+               fe_graph_name(graph), (long long)viable, fe_last_error_message());
+        return s == FE_STATUS_NOT_SUPPORTED ? 0 : 1;
+    }
+    int64_t workspace = 0;
+    CHECK(fe_graph_workspace_size(graph, &workspace));
+    printf("no GPU: built plan %s (workspace %lld bytes) devicelessly for the H100 description; not executed\n",
+           fe_graph_engine_tag(graph), (long long)workspace);
+    return 0;
+}
+
+int64_t example_count(const fe_tensor *tensor) {
+    size_t n = 0;
+    int64_t dims[FE_MAX_DIMS], count = 1;
+    CHECK(fe_tensor_get_ndims(tensor, &n));
+    CHECK(fe_tensor_get_dims(tensor, dims, FE_MAX_DIMS));
+    for (size_t i = 0; i < n; ++i) count *= dims[i];
+    return count;
+}
+
+static int64_t span(fe_tensor *tensor, fe_data_type *type) {
+    int64_t bytes = 0;
+    CHECK(fe_tensor_get_data_type(tensor, type));
+    CHECK(fe_tensor_size_bytes(tensor, &bytes));
+    return bytes / (int64_t)fe_data_type_size(*type);
+}
+
+fe_buffer *example_input(fe_tensor *tensor, float **host) {
+    fe_data_type type;
+    int64_t n = span(tensor, &type);
+    fe_buffer *buffer = NULL;
+    CHECK(fe_buffer_create_for_tensor(0, tensor, &buffer));
+    float *values = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) values[i] = uniform();
+    CHECK(fe_buffer_upload_float(buffer, values, n, type));
+    /* Read back what the device holds (rounded to fp16/bf16), so the reference uses it too. */
+    CHECK(fe_buffer_download_float(buffer, values, n, type));
+    *host = values;
+    return buffer;
+}
+
+fe_buffer *example_output(fe_tensor *tensor) {
+    fe_buffer *buffer = NULL;
+    CHECK(fe_buffer_create_for_tensor(0, tensor, &buffer));
+    CHECK(fe_buffer_fill_bytes(buffer, 0xFF));
+    return buffer;
+}
+
+float *example_download(fe_buffer *buffer, fe_tensor *tensor) {
+    fe_data_type type;
+    int64_t n = span(tensor, &type);
+    float *values = malloc((size_t)n * sizeof(float));
+    CHECK(fe_buffer_download_float(buffer, values, n, type));
+    return values;
+}
+
+int64_t example_offset(const fe_tensor *tensor, const int64_t *index) {
+    size_t n = 0;
+    int64_t strides[FE_MAX_DIMS], offset = 0;
+    CHECK(fe_tensor_get_ndims(tensor, &n));
+    CHECK(fe_tensor_get_strides(tensor, strides, FE_MAX_DIMS));
+    for (size_t i = 0; i < n; ++i) offset += index[i] * strides[i];
+    return offset;
+}
+
+int example_compare(const char *what, const fe_tensor *tensor, const float *got, const double *want, double atol,
+                    double rtol) {
+    size_t n = 0;
+    int64_t dims[FE_MAX_DIMS], strides[FE_MAX_DIMS], index[FE_MAX_DIMS] = {0};
+    CHECK(fe_tensor_get_ndims(tensor, &n));
+    CHECK(fe_tensor_get_dims(tensor, dims, FE_MAX_DIMS));
+    CHECK(fe_tensor_get_strides(tensor, strides, FE_MAX_DIMS));
+    int64_t count = example_count(tensor), bad = 0;
+    double max_abs = 0, max_rel = 0;
+    for (int64_t e = 0; e < count; ++e) {
+        int64_t offset = 0;
+        for (size_t d = 0; d < n; ++d) offset += index[d] * strides[d];
+        double g = got[offset], w = want[e], err = fabs(g - w);
+        if (!isfinite(g) || err > atol + rtol * fabs(w)) {
+            if (bad++ == 0) fprintf(stderr, "%s: element %lld is %g, expected %g\n", what, (long long)e, g, w);
+        }
+        if (isfinite(g)) {
+            if (err > max_abs) max_abs = err;
+            if (fabs(w) > 1e-3 && err / fabs(w) > max_rel) max_rel = err / fabs(w);
+        }
+        for (size_t d = n; d-- > 0;) {
+            if (++index[d] < dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "%s: %lld of %lld elements wrong (max abs err %.3g)\n", what, (long long)bad, (long long)count,
+                max_abs);
+        return 1;
+    }
+    printf("verified on GPU: %s, %lld elements, max abs err %.3g, max rel err %.3g\n", what, (long long)count, max_abs,
+           max_rel);
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* Helpers shared by the C examples: checked calls, random data, the GPU-or-deviceless choice,
+ * strided indexing and result comparison. Each example stays about its graph. */
+#ifndef CUDNNFE_EXAMPLE_UTIL_H
+#define CUDNNFE_EXAMPLE_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cudnnfe.h"
+
+/* Exit codes: 0 verified or built devicelessly, 1 failure, 77 skipped (no cuDNN). */
+#define EXAMPLE_SKIP 77
+
+/* Run a cudnnfe call; on failure print the call and the library's message and exit. */
+#define CHECK(call) example_check((call), #call)
+void example_check(fe_status status, const char *call);
+
+/* A GPU handle, or NULL (having said why) when this machine has no GPU. */
+fe_handle *example_handle(void);
+
+/* No GPU: build the graph for the H100 description (argv[1], $CUDNNFE_DEVICE_JSON, or
+ * ../shared/devices/h100-sxm-80gb.json), print the plan, and return the exit code. */
+int example_build_deviceless(fe_graph *graph, int argc, char **argv);
+
+/* Fill a buffer for `tensor` with fresh uniform values in [-1, 1], rounded to its data type
+ * on the device; `host` receives the rounded values (the tensor's span, indexed by offset). */
+fe_buffer *example_input(fe_tensor *tensor, float **host);
+/* A buffer for an output, poisoned (all bits set: NaN) so unwritten elements show. */
+fe_buffer *example_output(fe_tensor *tensor);
+/* Download an output as floats (span-sized, indexed by offset). */
+float *example_download(fe_buffer *buffer, fe_tensor *tensor);
+
+/* Element offset of a logical index under the tensor's strides. */
+int64_t example_offset(const fe_tensor *tensor, const int64_t *index);
+
+/* Compare `got` (device output, indexed by offset) with `want` (logical row-major order):
+ * print the max errors and return 0 if every element is finite and within
+ * atol + rtol * |want|, else 1. */
+int example_compare(const char *what, const fe_tensor *tensor, const float *got, const double *want, double atol,
+                    double rtol);
+
+/* Number of logical elements of a tensor. */
+int64_t example_count(const fe_tensor *tensor);
+
+#endif
