@@ -47,6 +47,7 @@ for check in "$BUILD_DIR"/tests/header_check_*; do
     if "$check"; then passed=$((passed + 1)); echo "    $(basename "$check") ok"; else failed=$((failed + 1)); echo "    $(basename "$check") FAILED"; fi
 done
 
+run_gtest abi "$BUILD_DIR/tests/abi/cudnnfe_abi_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
 run_gtest unit "$BUILD_DIR/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
 for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
     [ -x "$extra" ] || continue

@@ -1,0 +1,296 @@
+// The graph IR without cuDNN: inference, validation and the messages of each failure.
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+class Graph : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = "g";
+        o.io_data_type = FE_DATA_HALF;
+        ASSERT_FE_OK(fe_graph_create(&o, &g));
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    fe_tensor *tensor(const char *name, std::vector<int64_t> dims, bool channels_last = false,
+                      fe_data_type type = FE_DATA_NOT_SET) {
+        std::vector<int64_t> strides(dims.size());
+        if (channels_last)
+            EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
+        else
+            EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
+        fe_tensor *t = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+        return t;
+    }
+    std::vector<int64_t> dims(const fe_tensor *t) {
+        size_t n = 0;
+        fe_tensor_get_ndims(t, &n);
+        std::vector<int64_t> d(n);
+        fe_tensor_get_dims(t, d.data(), n);
+        return d;
+    }
+    std::vector<int64_t> strides(const fe_tensor *t) {
+        size_t n = 0;
+        fe_tensor_get_ndims(t, &n);
+        std::vector<int64_t> s(n);
+        fe_tensor_get_strides(t, s.data(), n);
+        return s;
+    }
+    fe_graph *g = nullptr;
+};
+
+TEST_F(Graph, StrideHelpers) {
+    int64_t d[4] = {8, 64, 56, 56}, s[4];
+    ASSERT_FE_OK(fe_strides_channels_last(4, d, s));
+    EXPECT_EQ(std::vector<int64_t>(s, s + 4), (std::vector<int64_t>{200704, 1, 3584, 64}));
+    ASSERT_FE_OK(fe_strides_packed(4, d, s));
+    EXPECT_EQ(std::vector<int64_t>(s, s + 4), (std::vector<int64_t>{200704, 3136, 56, 1}));
+    int64_t d5[5] = {2, 3, 4, 5, 6}, s5[5];
+    ASSERT_FE_OK(fe_strides_channels_last(5, d5, s5));
+    EXPECT_EQ(std::vector<int64_t>(s5, s5 + 5), (std::vector<int64_t>{360, 1, 90, 18, 3}));
+    EXPECT_FE_STATUS(fe_strides_channels_last(2, d, s), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_strides_packed(9, d5, s5), FE_STATUS_INVALID_ARGUMENT);
+}
+
+TEST_F(Graph, ConvInfersTheSeedsShapeAndKeepsChannelsLast) {
+    fe_tensor *x = tensor("x", {8, 64, 56, 56}, true), *w = tensor("w", {32, 64, 3, 3}, true), *y = nullptr;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {1, 1};
+    fe_conv_options_set_padding(&o, 2, pad);
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 56, 56}));
+    EXPECT_EQ(strides(y), (std::vector<int64_t>{100352, 1, 1792, 32}));
+    EXPECT_STREQ(fe_tensor_name(y), "conv_fprop_0::Y");
+    fe_tensor *found = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &found));
+    EXPECT_EQ(found, y);
+}
+
+TEST_F(Graph, ConvStrideDilationAndRanks) {
+    fe_tensor *x = tensor("x", {2, 3, 224, 224}), *w = tensor("w", {64, 3, 7, 7}), *y = nullptr;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {3, 3};
+    fe_conv_options_set_padding(&o, 2, pad);
+    o.stride[0] = o.stride[1] = 2;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 64, 112, 112}));
+    fe_tensor *x1 = tensor("x1", {4, 8, 100}), *w1 = tensor("w1", {16, 8, 5}), *y1 = nullptr;
+    fe_conv_options o1 = FE_CONV_OPTIONS_INIT;
+    o1.dilation[0] = 2;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x1, w1, &o1, &y1));
+    EXPECT_EQ(dims(y1), (std::vector<int64_t>{4, 16, 92}));
+}
+
+TEST_F(Graph, ConvErrorsNameTheCause) {
+    fe_tensor *x = tensor("x", {8, 64, 56, 56}), *w = tensor("w", {32, 32, 3, 3}), *y = nullptr;
+    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_conv_fprop: weight has 32 input channels, image has 64"));
+    EXPECT_EQ(y, nullptr);
+    fe_tensor *big = tensor("big", {32, 64, 9, 9});
+    fe_tensor *small = tensor("small", {1, 64, 4, 4});
+    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, small, big, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the dilated filter spans 9 but the padded image has 4"));
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    o.stride[0] = 0;
+    fe_tensor *w2 = tensor("w2", {32, 64, 3, 3});
+    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("stride of spatial dim 0 is 0"));
+    o = FE_CONV_OPTIONS_INIT;
+    o.mode = static_cast<fe_conv_mode>(5);
+    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    o = FE_CONV_OPTIONS_INIT;
+    o.struct_size = 0;
+    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("_INIT macro"));
+    // Nothing was added by the failed calls.
+    fe_tensor *none = nullptr;
+    EXPECT_FE_STATUS(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &none), FE_STATUS_NOT_FOUND);
+}
+
+TEST_F(Graph, MatmulInferenceAndBroadcast) {
+    fe_tensor *a = tensor("a", {16, 128, 512}), *b = tensor("b", {16, 512, 128}), *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    EXPECT_EQ(dims(c), (std::vector<int64_t>{16, 128, 128}));
+    EXPECT_STREQ(fe_tensor_name(c), "matmul_0::C");
+    fe_tensor *a1 = tensor("a1", {1, 64, 32}), *b1 = tensor("b1", {6, 32, 48}), *c1 = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a1, b1, nullptr, &c1));
+    EXPECT_EQ(dims(c1), (std::vector<int64_t>{6, 64, 48}));
+    fe_tensor *bad = tensor("bad", {16, 256, 128});
+    EXPECT_FE_STATUS(fe_graph_matmul(g, a, bad, nullptr, &c), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("A has K=512 columns, B has 256 rows"));
+    fe_tensor *b3 = tensor("b3", {3, 512, 8});
+    EXPECT_FE_STATUS(fe_graph_matmul(g, a, b3, nullptr, &c), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("batch dim 0 is 16 in A and 3 in B"));
+}
+
+TEST_F(Graph, PointwiseBroadcastArityAndNames) {
+    fe_tensor *x = tensor("x", {8, 32, 56, 56}, true), *b = tensor("b", {1, 32, 1, 1}), *y = nullptr;
+    ASSERT_FE_OK(fe_graph_bias(g, x, b, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 56, 56}));
+    EXPECT_EQ(strides(y), strides(x));  // laid out like the full-shape operand
+    EXPECT_STREQ(fe_tensor_name(y), "bias_0::Y");
+    fe_tensor *r = nullptr;
+    ASSERT_FE_OK(fe_graph_relu(g, y, &r));
+    EXPECT_STREQ(fe_tensor_name(r), "relu_0::Y");
+    fe_tensor *rank2 = tensor("rank2", {32, 1});
+    EXPECT_FE_STATUS(fe_graph_add(g, x, rank2, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("pointwise operands need the same rank"));
+    fe_tensor *odd = tensor("odd", {1, 31, 1, 1});
+    EXPECT_FE_STATUS(fe_graph_mul(g, x, odd, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("dim 1 is 32 in 'x' and 31 in 'odd'"));
+    EXPECT_FE_STATUS(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, b, nullptr, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("exp takes 1 input(s); input 1 must be NULL"));
+    EXPECT_FE_STATUS(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(9999), x, nullptr, nullptr, nullptr, &y),
+                     FE_STATUS_INVALID_ARGUMENT);
+    fe_pointwise_options named = FE_POINTWISE_OPTIONS_INIT;
+    named.name = "my_exp";
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, nullptr, nullptr, &named, &y));
+    EXPECT_STREQ(fe_tensor_name(y), "my_exp::Y");
+    EXPECT_FE_STATUS(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, nullptr, nullptr, &named, &y), FE_STATUS_DUPLICATE);
+}
+
+TEST_F(Graph, ReductionAxes) {
+    fe_tensor *x = tensor("x", {4, 256, 1024}), *y = nullptr;
+    fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+    EXPECT_FE_STATUS(fe_graph_reduction(g, x, FE_REDUCTION_ADD, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("no axis to reduce"));
+    o.reduce_axes = 1u << 5;
+    EXPECT_FE_STATUS(fe_graph_reduction(g, x, FE_REDUCTION_ADD, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    o.reduce_axes = (1u << 1) | (1u << 2);
+    ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_AMAX, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{4, 1, 1}));
+    EXPECT_FE_STATUS(fe_graph_reduction(g, x, static_cast<fe_reduction_mode>(99), &o, &y), FE_STATUS_INVALID_ARGUMENT);
+}
+
+TEST_F(Graph, ValidationResolvesTypesAndRejectsLooseEnds) {
+    fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_graph_relu(g, c, &r));
+    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("graph 'g' has no outputs"));
+    ASSERT_FE_OK(fe_tensor_set_output(r, 1));
+    fe_tensor *unused = tensor("unused", {1});
+    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("input 'unused' is not used by any operation"));
+    (void)unused;
+}
+
+TEST_F(Graph, ValidationTypesAndOverrides) {
+    fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_graph_relu(g, c, &r));
+    ASSERT_FE_OK(fe_tensor_set_output(r, 1));
+    ASSERT_FE_OK(fe_graph_validate(g));
+    fe_data_type t;
+    fe_tensor_get_data_type(a, &t);
+    EXPECT_EQ(t, FE_DATA_HALF);  // io default
+    fe_tensor_get_data_type(c, &t);
+    EXPECT_EQ(t, FE_DATA_FLOAT);  // intermediate default
+    fe_tensor_get_data_type(r, &t);
+    EXPECT_EQ(t, FE_DATA_HALF);  // output: io default
+    int64_t wrong[3] = {2, 8, 5};
+    ASSERT_FE_OK(fe_tensor_set_dims(r, 3, wrong));
+    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("'relu_0::Y' was given dims [2,8,5] but the operation produces [2,8,4]"));
+    int64_t uid = 0;
+    EXPECT_FE_STATUS(fe_tensor_get_uid(a, &uid), FE_STATUS_BAD_STATE);
+    ASSERT_FE_OK(fe_tensor_set_uid(a, 5));
+    EXPECT_FE_STATUS(fe_tensor_set_uid(b, 5), FE_STATUS_DUPLICATE);
+    EXPECT_TRUE(LastErrorContains("uid 5 is already used by 'a'"));
+    EXPECT_FE_STATUS(fe_tensor_set_output(a, 1), FE_STATUS_INVALID_ARGUMENT);
+    int64_t bytes = 0;
+    ASSERT_FE_OK(fe_tensor_size_bytes(a, &bytes));
+    EXPECT_EQ(bytes, 2 * 8 * 16 * 2);
+    int64_t small[2];
+    EXPECT_FE_STATUS(fe_tensor_get_dims(a, small, 2), FE_STATUS_BUFFER_TOO_SMALL);
+}
+
+TEST_F(Graph, UntypedInputNeedsAGraphDefault) {
+    fe_graph *bare = nullptr;
+    ASSERT_FE_OK(fe_graph_create(nullptr, &bare));
+    int64_t d[2] = {4, 4};
+    fe_tensor *x = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(bare, "x", 2, d, nullptr, FE_DATA_NOT_SET, &x));
+    ASSERT_FE_OK(fe_graph_relu(bare, x, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_FE_STATUS(fe_graph_validate(bare), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("input 'x' has no data type and the graph has no io_data_type"));
+    // A tensor of another graph is refused.
+    fe_tensor *z = nullptr;
+    EXPECT_FE_STATUS(fe_graph_relu(g, x, &z), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("belongs to another graph"));
+    fe_graph_destroy(bare);
+}
+
+TEST_F(Graph, NamesAndLookups) {
+    fe_tensor *x = tensor("x", {4});
+    fe_tensor *dup = nullptr;
+    int64_t d[1] = {4};
+    EXPECT_FE_STATUS(fe_graph_tensor(g, "x", 1, d, nullptr, FE_DATA_HALF, &dup), FE_STATUS_DUPLICATE);
+    EXPECT_FE_STATUS(fe_graph_tensor(g, "y", 1, d, nullptr, static_cast<fe_data_type>(77), &dup),
+                     FE_STATUS_INVALID_ARGUMENT);
+    int64_t zero[1] = {0};
+    EXPECT_FE_STATUS(fe_graph_tensor(g, "z", 1, zero, nullptr, FE_DATA_HALF, &dup), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("dims must be positive"));
+    ASSERT_FE_OK(fe_tensor_set_name(x, "renamed"));
+    fe_tensor *found = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "renamed", &found));
+    EXPECT_EQ(found, x);
+    EXPECT_FE_STATUS(fe_graph_tensor_by_name(g, "x", &found), FE_STATUS_NOT_FOUND);
+    size_t n = 0;
+    ASSERT_FE_OK(fe_graph_input_count(g, &n));
+    EXPECT_EQ(n, 1u);
+    EXPECT_FE_STATUS(fe_graph_input(g, 1, &found), FE_STATUS_INVALID_ARGUMENT);
+    fe_tensor *s = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "half", 0.5, FE_DATA_FLOAT, &s));
+    EXPECT_FE_STATUS(fe_graph_scalar(g, "bad", 0.5, FE_DATA_BOOLEAN, &s), FE_STATUS_INVALID_ARGUMENT);
+}
+
+TEST_F(Graph, DescribeShowsShapesOperationsAndUsesTheBufferProtocol) {
+    fe_tensor *x = tensor("x", {8, 64, 56, 56}, true), *w = tensor("w", {32, 64, 3, 3}, true), *y = nullptr;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {1, 1};
+    fe_conv_options_set_padding(&o, 2, pad);
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    size_t length = 0;
+    EXPECT_FE_STATUS(fe_graph_describe(g, nullptr, 0, &length), FE_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_GT(length, 0u);
+    std::string text(length + 1, '\0');
+    ASSERT_FE_OK(fe_graph_describe(g, &text[0], text.size(), &length));
+    text.resize(length);
+    EXPECT_NE(text.find("conv_fprop 'conv_fprop_0' (image=x, weight=w) pre_padding=[1,1]"), std::string::npos) << text;
+    EXPECT_NE(text.find("dims=[8,32,56,56]"), std::string::npos) << text;
+}
+
+TEST(Info, VersionsStatusesAndTypes) {
+    EXPECT_EQ(fe_version(), static_cast<uint32_t>(FE_VERSION));
+    EXPECT_STREQ(fe_version_string(), "0.1.0");
+    EXPECT_STREQ(fe_status_string(FE_STATUS_NOT_SUPPORTED), "FE_STATUS_NOT_SUPPORTED");
+    EXPECT_STREQ(fe_status_string(FE_OK), "FE_OK");
+    for (int s = 0; s <= FE_STATUS_INTERNAL; ++s)
+        EXPECT_STRNE(fe_status_string(static_cast<fe_status>(s)), "FE_STATUS_UNKNOWN") << s;
+    EXPECT_STREQ(fe_status_string(static_cast<fe_status>(1234)), "FE_STATUS_UNKNOWN");
+    EXPECT_STREQ(fe_data_type_string(FE_DATA_BFLOAT16), "bfloat16");
+    EXPECT_EQ(fe_data_type_size(FE_DATA_HALF), 2u);
+    EXPECT_EQ(fe_data_type_size(FE_DATA_FP8_E4M3), 1u);
+    EXPECT_EQ(fe_data_type_size(FE_DATA_NOT_SET), 0u);
+    EXPECT_FE_OK(fe_log_set_level(FE_LOG_OFF));
+    EXPECT_FE_STATUS(fe_log_set_level(static_cast<fe_log_level>(9)), FE_STATUS_INVALID_ARGUMENT);
+}
+
+TEST(Info, LastErrorIsPerThread) {
+    fe_graph *g = nullptr;
+    EXPECT_FE_STATUS(fe_graph_validate(nullptr), FE_STATUS_NULL_POINTER);
+    std::string here = fe_last_error_message();
+    std::thread other([] { fe_graph_build(nullptr, nullptr, nullptr); });
+    other.join();
+    EXPECT_EQ(here, fe_last_error_message());
+    (void)g;
+}
+
+}  // namespace

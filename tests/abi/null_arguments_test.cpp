@@ -1,0 +1,149 @@
+// Every required pointer of every entry point: NULL gives FE_STATUS_NULL_POINTER, a message
+// naming the function and the argument, and leaves outputs untouched. No cuDNN needed.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+struct Call {
+    const char *function;
+    std::function<fe_status()> run;
+};
+
+class NullArguments : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.io_data_type = FE_DATA_HALF;
+        ASSERT_FE_OK(fe_graph_create(&o, &g));
+        int64_t dims[3] = {2, 4, 8};
+        ASSERT_FE_OK(fe_graph_tensor(g, "x", 3, dims, nullptr, FE_DATA_NOT_SET, &x));
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    fe_graph *g = nullptr;
+    fe_tensor *x = nullptr;
+};
+
+TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
+    int64_t dims[3] = {2, 4, 8}, out64 = 0;
+    int32_t out32 = 0;
+    size_t size = 0;
+    char text[16];
+    void *pointer = nullptr;
+    fe_tensor *t = nullptr;
+    fe_graph *graph = nullptr;
+    fe_buffer *buffer = nullptr;
+    fe_handle *handle = nullptr;
+    fe_data_type type;
+    float floats[4] = {0};
+    fe_conv_options conv = FE_CONV_OPTIONS_INIT;
+    fe_reduction_options reduction = FE_REDUCTION_OPTIONS_INIT;
+    std::vector<Call> calls = {
+        {"fe_cudnn_version", [&] { return fe_cudnn_version(nullptr); }},
+        {"fe_cuda_runtime_version", [&] { return fe_cuda_runtime_version(nullptr); }},
+        {"fe_device_count", [&] { return fe_device_count(nullptr); }},
+        {"fe_device_properties_capture", [&] { return fe_device_properties_capture(0, text, 16, nullptr); }},
+        {"fe_handle_create", [&] { return fe_handle_create(0, nullptr); }},
+        {"fe_handle_set_stream", [&] { return fe_handle_set_stream(nullptr, nullptr); }},
+        {"fe_handle_get_stream", [&] { return fe_handle_get_stream(nullptr, &pointer); }},
+        {"fe_handle_get_device", [&] { return fe_handle_get_device(nullptr, &out32); }},
+        {"fe_handle_synchronize", [&] { return fe_handle_synchronize(nullptr); }},
+        {"fe_handle_workspace_size", [&] { return fe_handle_workspace_size(nullptr, &out64); }},
+        {"fe_buffer_create", [&] { return fe_buffer_create(0, 16, nullptr); }},
+        {"fe_buffer_create_for_tensor", [&] { return fe_buffer_create_for_tensor(0, nullptr, &buffer); }},
+        {"fe_buffer_device_pointer", [&] { return fe_buffer_device_pointer(nullptr, &pointer); }},
+        {"fe_buffer_size", [&] { return fe_buffer_size(nullptr, &out64); }},
+        {"fe_buffer_upload", [&] { return fe_buffer_upload(nullptr, floats, 4); }},
+        {"fe_buffer_download", [&] { return fe_buffer_download(nullptr, floats, 4); }},
+        {"fe_buffer_upload_float", [&] { return fe_buffer_upload_float(nullptr, floats, 1, FE_DATA_HALF); }},
+        {"fe_buffer_download_float", [&] { return fe_buffer_download_float(nullptr, floats, 1, FE_DATA_HALF); }},
+        {"fe_buffer_fill_bytes", [&] { return fe_buffer_fill_bytes(nullptr, 0); }},
+        {"fe_graph_create", [&] { return fe_graph_create(nullptr, nullptr); }},
+        {"fe_graph_tensor", [&] { return fe_graph_tensor(g, nullptr, 3, dims, nullptr, FE_DATA_HALF, &t); }},
+        {"fe_graph_tensor", [&] { return fe_graph_tensor(g, "y", 3, nullptr, nullptr, FE_DATA_HALF, &t); }},
+        {"fe_graph_tensor", [&] { return fe_graph_tensor(nullptr, "y", 3, dims, nullptr, FE_DATA_HALF, &t); }},
+        {"fe_graph_tensor", [&] { return fe_graph_tensor(g, "y", 3, dims, nullptr, FE_DATA_HALF, nullptr); }},
+        {"fe_graph_scalar", [&] { return fe_graph_scalar(g, "s", 1.0, FE_DATA_FLOAT, nullptr); }},
+        {"fe_graph_tensor_by_name", [&] { return fe_graph_tensor_by_name(g, nullptr, &t); }},
+        {"fe_graph_input_count", [&] { return fe_graph_input_count(nullptr, &size); }},
+        {"fe_graph_input", [&] { return fe_graph_input(g, 0, nullptr); }},
+        {"fe_graph_output_count", [&] { return fe_graph_output_count(g, nullptr); }},
+        {"fe_graph_output", [&] { return fe_graph_output(nullptr, 0, &t); }},
+        {"fe_strides_packed", [&] { return fe_strides_packed(3, dims, nullptr); }},
+        {"fe_strides_channels_last", [&] { return fe_strides_channels_last(3, nullptr, dims); }},
+        {"fe_tensor_set_name", [&] { return fe_tensor_set_name(x, nullptr); }},
+        {"fe_tensor_set_dims", [&] { return fe_tensor_set_dims(nullptr, 3, dims); }},
+        {"fe_tensor_set_strides", [&] { return fe_tensor_set_strides(x, 3, nullptr); }},
+        {"fe_tensor_set_data_type", [&] { return fe_tensor_set_data_type(nullptr, FE_DATA_HALF); }},
+        {"fe_tensor_set_uid", [&] { return fe_tensor_set_uid(nullptr, 1); }},
+        {"fe_tensor_set_output", [&] { return fe_tensor_set_output(nullptr, 1); }},
+        {"fe_tensor_get_ndims", [&] { return fe_tensor_get_ndims(x, nullptr); }},
+        {"fe_tensor_get_dims", [&] { return fe_tensor_get_dims(nullptr, dims, 3); }},
+        {"fe_tensor_get_strides", [&] { return fe_tensor_get_strides(x, nullptr, 3); }},
+        {"fe_tensor_get_data_type", [&] { return fe_tensor_get_data_type(x, nullptr); }},
+        {"fe_tensor_get_uid", [&] { return fe_tensor_get_uid(nullptr, &out64); }},
+        {"fe_tensor_is_output", [&] { return fe_tensor_is_output(x, nullptr); }},
+        {"fe_tensor_is_virtual", [&] { return fe_tensor_is_virtual(nullptr, &out32); }},
+        {"fe_tensor_size_bytes", [&] { return fe_tensor_size_bytes(x, nullptr); }},
+        {"fe_conv_options_set_padding", [&] { return fe_conv_options_set_padding(nullptr, 2, dims); }},
+        {"fe_graph_conv_fprop", [&] { return fe_graph_conv_fprop(g, x, nullptr, &conv, &t); }},
+        {"fe_graph_matmul", [&] { return fe_graph_matmul(g, nullptr, x, nullptr, &t); }},
+        {"fe_graph_pointwise", [&] { return fe_graph_pointwise(g, FE_POINTWISE_ADD, x, nullptr, nullptr, nullptr, &t); }},
+        {"fe_graph_pointwise", [&] { return fe_graph_pointwise(g, FE_POINTWISE_RELU_FWD, x, nullptr, nullptr, nullptr, nullptr); }},
+        {"fe_graph_bias", [&] { return fe_graph_bias(g, x, nullptr, &t); }},
+        {"fe_graph_scale", [&] { return fe_graph_scale(nullptr, x, x, &t); }},
+        {"fe_graph_add", [&] { return fe_graph_add(g, nullptr, x, &t); }},
+        {"fe_graph_mul", [&] { return fe_graph_mul(g, x, nullptr, &t); }},
+        {"fe_graph_relu", [&] { return fe_graph_relu(g, nullptr, &t); }},
+        {"fe_graph_gelu", [&] { return fe_graph_gelu(g, x, nullptr); }},
+        {"fe_graph_silu", [&] { return fe_graph_silu(nullptr, x, &t); }},
+        {"fe_graph_reduction", [&] { return fe_graph_reduction(g, x, FE_REDUCTION_ADD, nullptr, &t); }},
+        {"fe_graph_reduction", [&] { return fe_graph_reduction(g, x, FE_REDUCTION_ADD, &reduction, nullptr); }},
+        {"fe_graph_sdpa", [&] { return fe_graph_sdpa(g, x, x, nullptr, nullptr, &t, nullptr); }},
+        {"fe_alibi_slopes", [&] { return fe_alibi_slopes(4, nullptr); }},
+        {"fe_graph_build", [&] { return fe_graph_build(nullptr, nullptr, nullptr); }},
+        {"fe_graph_set_device_properties", [&] { return fe_graph_set_device_properties(g, nullptr); }},
+        {"fe_graph_validate", [&] { return fe_graph_validate(nullptr); }},
+        {"fe_graph_build_operation_graph", [&] { return fe_graph_build_operation_graph(nullptr, nullptr); }},
+        {"fe_graph_create_execution_plans", [&] { return fe_graph_create_execution_plans(nullptr, nullptr, 0); }},
+        {"fe_graph_deselect_workspace_greater_than", [&] { return fe_graph_deselect_workspace_greater_than(nullptr, 0); }},
+        {"fe_graph_check_support", [&] { return fe_graph_check_support(nullptr); }},
+        {"fe_graph_build_plans", [&] { return fe_graph_build_plans(nullptr, FE_BUILD_POLICY_ALL); }},
+        {"fe_graph_candidate_count", [&] { return fe_graph_candidate_count(g, nullptr); }},
+        {"fe_graph_viable_count", [&] { return fe_graph_viable_count(nullptr, &out64); }},
+        {"fe_graph_plan_count", [&] { return fe_graph_plan_count(g, nullptr); }},
+        {"fe_graph_workspace_size", [&] { return fe_graph_workspace_size(nullptr, &out64); }},
+        {"fe_graph_engine_index", [&] { return fe_graph_engine_index(g, nullptr); }},
+        {"fe_graph_is_built", [&] { return fe_graph_is_built(nullptr, &out32); }},
+        {"fe_graph_describe", [&] { return fe_graph_describe(g, text, 16, nullptr); }},
+        {"fe_graph_execute", [&] { return fe_graph_execute(g, nullptr, nullptr, nullptr, 0, nullptr); }},
+        {"fe_graph_execute_buffers", [&] { return fe_graph_execute_buffers(nullptr, handle, nullptr, nullptr, 0, nullptr); }},
+        {"fe_graph_execute_by_uid", [&] { return fe_graph_execute_by_uid(g, nullptr, nullptr, nullptr, 0, nullptr); }},
+        {"fe_graph_execute_positional", [&] { return fe_graph_execute_positional(nullptr, nullptr, nullptr, 0, nullptr); }},
+    };
+    for (const Call &call : calls) {
+        SCOPED_TRACE(call.function);
+        t = reinterpret_cast<fe_tensor *>(0x1);  // sentinel: must survive the failure
+        EXPECT_EQ(call.run(), FE_STATUS_NULL_POINTER) << fe_last_error_message();
+        std::string message = fe_last_error_message();
+        EXPECT_EQ(message.rfind(std::string(call.function) + ": ", 0), 0u) << message;
+        EXPECT_NE(message.find("is NULL"), std::string::npos) << message;
+        EXPECT_EQ(t, reinterpret_cast<fe_tensor *>(0x1)) << "an output was written on failure";
+    }
+    (void)graph;
+    (void)type;
+}
+
+TEST(Destroy, NullIsANoOp) {
+    fe_graph_destroy(nullptr);
+    fe_handle_destroy(nullptr);
+    fe_buffer_destroy(nullptr);
+    EXPECT_STREQ(fe_graph_name(nullptr), "");
+    EXPECT_STREQ(fe_tensor_name(nullptr), "");
+    EXPECT_STREQ(fe_graph_engine_tag(nullptr), "");
+}
+
+}  // namespace
