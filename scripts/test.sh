@@ -48,6 +48,8 @@ for check in "$BUILD_DIR"/tests/header_check_*; do
 done
 
 run_gtest abi "$BUILD_DIR/tests/abi/cudnnfe_abi_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
+run_gtest abi_unavailable "$BUILD_DIR/tests/abi/cudnnfe_abi_unavailable_tests" \
+    CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so
 run_gtest unit "$BUILD_DIR/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
 for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
     [ -x "$extra" ] || continue
