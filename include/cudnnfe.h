@@ -460,10 +460,14 @@ typedef struct fe_sdpa_options {
     /* ALiBi: float slopes [1, h_q, 1, 1] (nullable); adds slope[h] * (j - i) to score (i, j).
      * fe_alibi_slopes computes the usual slopes on the host for upload. */
     fe_tensor *alibi_slopes;
+    /* Dropout with a caller's mask: the probabilities are multiplied by dropout_scale (usually
+     * 1 / (1 - p)) and by the mask, [b or 1, h_q or 1, s_q, s_kv] of 0/1 values (nullable). */
+    fe_tensor *dropout_mask;
+    double dropout_scale;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL, NULL }
+      NULL, 0, NULL, NULL, NULL, NULL, 1.0 }
 
 /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
  *  power of two take the interleaved extra slopes) into out[0..heads). */

@@ -31,6 +31,7 @@ class Sdpa : public Node {
         seq_q_ = optional(o.seq_len_q, "seq_len_q");
         seq_kv_ = optional(o.seq_len_kv, "seq_len_kv");
         alibi_ = optional(o.alibi_slopes, "alibi_slopes");
+        dropout_ = optional(o.dropout_mask, "dropout_mask");
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "sdpa"; }
@@ -95,6 +96,17 @@ class Sdpa : public Node {
                      "alibi_slopes '%s' is %s; it must be [1, %lld, 1, 1]", slopes->name.c_str(),
                      dims_string(slopes->dims).c_str(), static_cast<long long>(h_q));
         }
+        if (dropout_ >= 0) {
+            const fe_tensor *mask = inputs[static_cast<size_t>(dropout_)];
+            const std::vector<int64_t> &md = mask->dims;
+            FE_CHECK(md.size() == 4 && (md[0] == 1 || md[0] == b) && (md[1] == 1 || md[1] == h_q) && md[2] == s_q &&
+                         md[3] == s_kv,
+                     FE_STATUS_INVALID_ARGUMENT, "dropout_mask '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                     mask->name.c_str(), dims_string(md).c_str(), static_cast<long long>(b),
+                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+            FE_CHECK(options_.dropout_scale > 0, FE_STATUS_INVALID_ARGUMENT, "dropout_scale is %g; it must be positive",
+                     options_.dropout_scale);
+        }
         FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "a padding mask needs both seq_len_q and seq_len_kv");
         for (int index : {seq_q_, seq_kv_}) {
@@ -124,6 +136,8 @@ class Sdpa : public Node {
         if (options_.sliding_window > 0) a += format(" window=%lld", static_cast<long long>(options_.sliding_window));
         if (options_.seq_len_q) a += " padding_mask";
         if (options_.alibi_slopes) a += " alibi";
+        if (options_.dropout_mask) a += format(" dropout(mask=%s, scale=%g)", options_.dropout_mask->name.c_str(),
+                                               options_.dropout_scale);
         if (options_.generate_stats) a += " stats";
         return a;
     }
@@ -268,19 +282,30 @@ class Sdpa : public Node {
         const Descriptor &stats = outputs.size() > 1 ? lowering.tensor(outputs[1])
                                                      : lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
         emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, stats, compute, pw, 0, label("stats"));
-        const Descriptor &probabilities = scores_tensor(q->data_type);
-        emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, probabilities, compute, pw, 0,
+        const Descriptor *probabilities = &scores_tensor(dropout_ >= 0 ? FE_DATA_FLOAT : q->data_type);
+        emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, *probabilities, compute, pw, 0,
                        label("normalize"));
+        if (dropout_ >= 0) {
+            // P * scale * mask: the caller's mask, so the result is reproducible and checkable.
+            const Descriptor &scale = lowering.internal_scalar(options_.dropout_scale, FE_DATA_FLOAT, 4);
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, *probabilities, &scale, nullptr, scaled, compute, pw, 0,
+                           label("dropout scale"));
+            const Descriptor &dropped = scores_tensor(q->data_type);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, scaled, &lowering.tensor(inputs[static_cast<size_t>(dropout_)]),
+                           nullptr, dropped, compute, pw, 0, label("dropout mask"));
+            probabilities = &dropped;
+        }
 
         // O = P . V
-        emit_matmul(lowering, probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"),
+        emit_matmul(lowering, *probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"),
                     output_overrides);
     }
 
   private:
     fe_sdpa_options options_;
     std::vector<const char *> ports_;  // names of the optional inputs, in order
-    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1;  // their index in inputs, or -1
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1;  // index in inputs, or -1
 };
 
 }  // namespace

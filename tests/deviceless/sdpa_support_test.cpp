@@ -118,6 +118,25 @@ TEST_F(Deviceless, SdpaWithAlibiIsSupported) {
     EXPECT_FE_STATUS(fe_alibi_slopes(0, six), FE_STATUS_INVALID_ARGUMENT);
 }
 
+TEST_F(Deviceless, SdpaWithCallersDropoutMaskIsSupported) {
+    fe_graph *g = graph("sdpa_dropout", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 4, 128, 64}), *k = tensor(g, "k", {2, 4, 128, 64});
+    fe_tensor *v = tensor(g, "v", {2, 4, 128, 64}), *mask = tensor(g, "mask", {2, 4, 128, 128});
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.generate_stats = 1;
+    o.dropout_mask = mask;
+    o.dropout_scale = 0;
+    fe_tensor *out = nullptr, *stats = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, &stats), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("dropout_scale is 0"));
+    o.dropout_scale = 1.0 / 0.9;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    expect_supported(g);
+}
+
 TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     fe_graph *g = graph("bad_masks", FE_DATA_HALF);
     fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 4, 64, 64}), *v = tensor(g, "v", {2, 4, 64, 64});

@@ -18,6 +18,7 @@ struct SdpaCase {
     int64_t window = 0;
     bool padding = false;
     bool alibi = false;
+    bool dropout = false;
 };
 
 class SdpaNumerics : public Gpu, public ::testing::WithParamInterface<SdpaCase> {};
@@ -59,6 +60,14 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
         opts.attn_scale_tensor = scale_tensor;
         opts.attn_scale = 0;
     }
+    fe_tensor *mask = nullptr;
+    const double keep = 0.75;
+    if (c.dropout) {
+        int64_t md[4] = {c.b, c.h_q, c.s_q, c.s_kv};
+        ASSERT_FE_OK(fe_graph_tensor(g, "dropout_mask", 4, md, nullptr, FE_DATA_NOT_SET, &mask));
+        opts.dropout_mask = mask;
+        opts.dropout_scale = 1.0 / keep;
+    }
     if (c.padding) {
         int64_t ld[4] = {c.b, 1, 1, 1};
         ASSERT_FE_OK(fe_graph_tensor(g, "len_q", 4, ld, nullptr, FE_DATA_INT32, &len_q));
@@ -77,6 +86,15 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     if (bs) all.push_back(bs);
     Bound *bbias = bias ? &bind(bias, true) : nullptr;
     if (bbias) all.push_back(bbias);
+    Bound *bmask = nullptr;
+    if (mask) {
+        // A fresh random 0/1 mask keeping about 3/4 of the probabilities.
+        bmask = &bind(mask, false);
+        std::uniform_real_distribution<float> coin(0.f, 1.f);
+        for (float &m : bmask->host) m = coin(rng_) < keep ? 1.f : 0.f;
+        ASSERT_FE_OK(fe_buffer_upload_float(bmask->buffer, bmask->host.data(), bmask->span(), bmask->type));
+        all.push_back(bmask);
+    }
     std::vector<float> slope_values(static_cast<size_t>(c.h_q), 0.f);
     if (slopes) {
         ASSERT_FE_OK(fe_alibi_slopes(c.h_q, slope_values.data()));
@@ -130,7 +148,10 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
                 ref_stats[static_cast<size_t>((b * c.h_q + h) * c.s_q + i)] = row_max + std::log(sum);
                 for (int64_t x = 0; x < c.d; ++x) {
                     double acc = 0;
-                    for (int64_t j = 0; j < c.s_kv; ++j) acc += p[static_cast<size_t>(j)] * bv.at({b, h / group, j, x});
+                    for (int64_t j = 0; j < c.s_kv; ++j) {
+                        double dropped = bmask ? bmask->at({b, h, i, j}) / keep : 1.0;
+                        acc += p[static_cast<size_t>(j)] * dropped * bv.at({b, h / group, j, x});
+                    }
                     ref_o[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x)] = acc / sum;
                 }
             }
@@ -181,6 +202,8 @@ INSTANTIATE_TEST_SUITE_P(
                  true, false, false, 0, false, true},
         SdpaCase{"fp16_alibi", FE_DATA_HALF, 2, 8, 8, 256, 256, 64, FE_CAUSAL_MASK_TOP_LEFT, false, false, false, 0,
                  false, true},
+        SdpaCase{"bf16_dropout_mask_causal", FE_DATA_BFLOAT16, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true,
+                 false, false, 0, false, false, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
                  true, 0, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
