@@ -145,7 +145,7 @@ FE_EXPORT fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_
     return guard("fe_graph_workspace_size", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_bytes);
-        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").chosen().workspace;
+        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").total_workspace();
     });
 }
 

@@ -110,6 +110,7 @@ CudaLoad load_cuda() {
     bind(lib, "cudaFree", &t.cudaFree, &missing);
     bind(lib, "cudaMemcpy", &t.cudaMemcpy, &missing);
     bind(lib, "cudaMemset", &t.cudaMemset, &missing);
+    bind(lib, "cudaMemsetAsync", &t.cudaMemsetAsync, &missing);
     bind(lib, "cudaStreamSynchronize", &t.cudaStreamSynchronize, &missing);
     bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
     bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);

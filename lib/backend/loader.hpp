@@ -19,6 +19,7 @@ struct CudaRuntime {
     int (*cudaFree)(void *);
     int (*cudaMemcpy)(void *, const void *, size_t, int);
     int (*cudaMemset)(void *, int, size_t);
+    int (*cudaMemsetAsync)(void *, int, size_t, void *);
     int (*cudaStreamSynchronize)(void *);
     int (*cudaGetLastError)(void);
     const char *(*cudaGetErrorString)(int);

@@ -36,6 +36,15 @@ struct InternalScalar {
     alignas(8) unsigned char bytes[8] = {0};
 };
 
+// A tensor cuDNN needs in memory that no user binds (e.g. attention backward's row sums): it
+// lives in the workspace, after what the plan itself asks for.
+struct WorkspaceTensor {
+    int64_t uid = 0;
+    int64_t offset = 0;  // from the start of the cudnnfe part of the workspace
+    int64_t bytes = 0;
+    bool zero_before_run = false;  // accumulators start from zero on every execution
+};
+
 struct BuildState {
     // Lowering.
     std::deque<Descriptor> tensor_descriptors;  // deque: references stay valid as it grows
@@ -47,6 +56,8 @@ struct BuildState {
     int64_t engine_count = 0;
     std::deque<InternalScalar> internal_scalars;  // deque: the addresses go into variant packs
     int64_t next_internal_uid = 0;                // uids of tensors made during lowering
+    std::vector<WorkspaceTensor> workspace_tensors;
+    int64_t workspace_tensor_bytes = 0;           // their total, 256-byte aligned
 
     // Heuristics and support.
     std::vector<fe_heur_mode> modes_tried;
@@ -67,6 +78,12 @@ struct BuildState {
     uint64_t build_id = 0;  // unique per build in this process (variant-pack caches key on it)
 
     const Plan &chosen() const { return plans.front(); }
+    // Where the workspace tensors start: after the plan's own workspace, aligned.
+    int64_t workspace_tensor_base() const { return (chosen().workspace + 255) / 256 * 256; }
+    // The workspace a caller provides: the plan's plus the workspace tensors.
+    int64_t total_workspace() const {
+        return workspace_tensors.empty() ? chosen().workspace : workspace_tensor_base() + workspace_tensor_bytes;
+    }
 };
 
 // The build steps (each throws fe::Error with the graph's name in the message).

@@ -130,6 +130,20 @@ const Descriptor &Lowering::internal_scalar(double value, fe_data_type type, siz
     return state_.tensor_descriptors.back();
 }
 
+const Descriptor &Lowering::workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                             fe_data_type type, bool zero_before_run) {
+    WorkspaceTensor t;
+    t.uid = state_.next_internal_uid++;
+    t.bytes = span_bytes(dims, strides, type);
+    t.offset = state_.workspace_tensor_bytes;
+    t.zero_before_run = zero_before_run;
+    state_.workspace_tensor_bytes += (t.bytes + 255) / 256 * 256;
+    state_.workspace_tensors.push_back(t);
+    state_.tensor_descriptors.push_back(
+        make_tensor_descriptor(dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
+    return state_.tensor_descriptors.back();
+}
+
 void Lowering::add_operation(Descriptor operation) { state_.operations.push_back(std::move(operation)); }
 
 void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute, double value,

@@ -27,6 +27,9 @@ class Lowering {
     const Descriptor &internal_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                       fe_data_type type);
     const Descriptor &internal_scalar(double value, fe_data_type type, size_t rank);
+    // A non-virtual intermediate placed in the workspace (zeroed before each run if asked).
+    const Descriptor &workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                                       fe_data_type type, bool zero_before_run);
 
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
     // 1-D convolutions lower as 2-D with a unit height; every rank-3 tensor of such a graph

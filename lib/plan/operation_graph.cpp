@@ -35,6 +35,8 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
         state.uids.push_back(s.uid);
         state.by_value_pointers.push_back(s.bytes);
     }
+    // Workspace tensors come last; their addresses are known only at execution.
+    for (const WorkspaceTensor &w : state.workspace_tensors) state.uids.push_back(w.uid);
     for (size_t i = 0; i < state.slots.size(); ++i)
         state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
     std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());

@@ -24,7 +24,7 @@ BuildState &built_state(fe_graph &graph) {
 }
 
 void begin_binding(const BuildState &state, fe_handle &handle) {
-    size_t total = state.slots.size() + state.by_value_pointers.size();
+    size_t total = state.slots.size() + state.by_value_pointers.size() + state.workspace_tensors.size();
     if (handle.pointers.size() < total) handle.pointers.resize(total);
     std::fill(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()), nullptr);
     std::copy(state.by_value_pointers.begin(), state.by_value_pointers.end(),
@@ -47,10 +47,23 @@ void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace)
                  "no device pointer is bound to '%s' (uid %lld)", state.slots[i]->name.c_str(),
                  static_cast<long long>(state.slots[i]->uid));
     const Plan &plan = state.chosen();
-    if (workspace == nullptr && plan.workspace > 0) workspace = handle.ensure_workspace(plan.workspace);
+    int64_t workspace_bytes = state.total_workspace();
+    if (workspace == nullptr && workspace_bytes > 0) workspace = handle.ensure_workspace(workspace_bytes);
     FE_CHECK(workspace == nullptr || (reinterpret_cast<uintptr_t>(workspace) & 15u) == 0, FE_STATUS_MISALIGNED,
              "the workspace pointer %p is not 16-byte aligned", workspace);
     handle.make_current();
+    if (!state.workspace_tensors.empty()) {
+        // Tensors cuDNN keeps in memory between its kernels, placed after the plan's workspace.
+        char *base = static_cast<char *>(workspace) + state.workspace_tensor_base();
+        size_t first = state.slots.size() + state.by_value_pointers.size();
+        for (size_t i = 0; i < state.workspace_tensors.size(); ++i) {
+            const WorkspaceTensor &w = state.workspace_tensors[i];
+            handle.pointers[first + i] = base + w.offset;
+            if (w.zero_before_run)
+                check_cuda(cuda().cudaMemsetAsync(base + w.offset, 0, static_cast<size_t>(w.bytes), handle.stream),
+                           "cudaMemsetAsync (zeroing an accumulator in the workspace)");
+        }
+    }
 
     size_t total = state.uids.size();
     bool reuse = handle.cached_build_id == state.build_id && handle.cached_workspace == workspace &&

@@ -1,0 +1,252 @@
+#include "ops/attention.hpp"
+
+#include <limits>
+
+#include "common/error.hpp"
+
+namespace fe {
+
+AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<const char *> required_ports,
+                             const AttentionOptions &options, fe_data_type compute)
+    : options_(options) {
+    inputs = std::move(required);
+    ports_ = std::move(required_ports);
+    // Optional inputs follow the required ones; remember where each one sits.
+    auto optional = [this](fe_tensor *t, const char *port) {
+        if (!t) return -1;
+        inputs.push_back(t);
+        ports_.push_back(port);
+        return static_cast<int>(inputs.size() - 1);
+    };
+    scale_ = optional(options.attn_scale_tensor, "attn_scale");
+    bias_ = optional(options.bias, "bias");
+    seq_q_ = optional(options.seq_len_q, "seq_len_q");
+    seq_kv_ = optional(options.seq_len_kv, "seq_len_kv");
+    alibi_ = optional(options.alibi_slopes, "alibi_slopes");
+    dropout_ = optional(options.dropout_mask, "dropout_mask");
+    compute_data_type = compute;
+}
+
+const char *AttentionNode::input_port(size_t i) const { return i < ports_.size() ? ports_[i] : "IN"; }
+
+AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const {
+        for (const fe_tensor *t : {q, k, v}) {
+            FE_CHECK(t->dims.size() == 4, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' has rank %zu; attention takes [batch, heads, sequence, head dim]", t->name.c_str(),
+                     t->dims.size());
+            FE_CHECK(t->strides[3] == 1, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' has stride %lld in its head dim; attention needs it contiguous (stride 1)", t->name.c_str(),
+                     static_cast<long long>(t->strides[3]));
+        }
+        // cuDNN reads K transposed and compiles one kernel parameter per operand: the same
+        // tensor in two roles breaks both, so each role needs its own tensor (sharing memory is fine).
+        FE_CHECK(k != q && k != v && q != v, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is given as both %s; declare Q, K and V as separate tensors (they may share memory)",
+                 (k == q || k == v) ? k->name.c_str() : q->name.c_str(), k == q ? "Q and K" : (k == v ? "K and V" : "Q and V"));
+        int64_t b = q->dims[0], h_q = q->dims[1], s_q = q->dims[2], d = q->dims[3];
+        int64_t h_k = k->dims[1], s_kv = k->dims[2], d_v = v->dims[3];
+        FE_CHECK(k->dims[0] == b && v->dims[0] == b, FE_STATUS_INVALID_ARGUMENT,
+                 "batch sizes differ: Q %lld, K %lld, V %lld", static_cast<long long>(b),
+                 static_cast<long long>(k->dims[0]), static_cast<long long>(v->dims[0]));
+        FE_CHECK(k->dims[3] == d, FE_STATUS_INVALID_ARGUMENT, "Q has head dim %lld but K has %lld",
+                 static_cast<long long>(d), static_cast<long long>(k->dims[3]));
+        FE_CHECK(v->dims[2] == s_kv, FE_STATUS_INVALID_ARGUMENT, "K has %lld keys but V has %lld values",
+                 static_cast<long long>(s_kv), static_cast<long long>(v->dims[2]));
+        FE_CHECK(v->dims[1] == h_k, FE_STATUS_INVALID_ARGUMENT, "K has %lld heads but V has %lld",
+                 static_cast<long long>(h_k), static_cast<long long>(v->dims[1]));
+        FE_CHECK(h_q % h_k == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "Q has %lld heads, not a multiple of K's %lld (grouped-query attention needs one)",
+                 static_cast<long long>(h_q), static_cast<long long>(h_k));
+        return {b, h_q, h_k, s_q, s_kv, d, d_v};
+}
+
+void AttentionNode::check_options(const AttentionDims &dims) {
+    int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
+        if (scale_ >= 0) {
+            fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
+            int64_t n = 1;
+            for (int64_t x : scale->dims) n *= x;
+            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
+                     scale->name.c_str(), static_cast<long long>(n));
+            if (scale->by_value && scale->dims.size() != 4) {
+                scale->dims.assign(4, 1);
+                scale->strides.assign(4, 1);
+            }
+        }
+        if (bias_ >= 0) {
+            const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
+            const std::vector<int64_t> &bd = bias->dims;
+            FE_CHECK(bd.size() == 4 && (bd[0] == 1 || bd[0] == b) && (bd[1] == 1 || bd[1] == h_q) && bd[2] == s_q &&
+                         bd[3] == s_kv,
+                     FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                     bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
+                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+        }
+        if (alibi_ >= 0) {
+            const fe_tensor *slopes = inputs[static_cast<size_t>(alibi_)];
+            FE_CHECK(slopes->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                     "alibi_slopes '%s' is %s; it must be [1, %lld, 1, 1]", slopes->name.c_str(),
+                     dims_string(slopes->dims).c_str(), static_cast<long long>(h_q));
+        }
+        if (dropout_ >= 0) {
+            const fe_tensor *mask = inputs[static_cast<size_t>(dropout_)];
+            const std::vector<int64_t> &md = mask->dims;
+            FE_CHECK(md.size() == 4 && (md[0] == 1 || md[0] == b) && (md[1] == 1 || md[1] == h_q) && md[2] == s_q &&
+                         md[3] == s_kv,
+                     FE_STATUS_INVALID_ARGUMENT, "dropout_mask '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                     mask->name.c_str(), dims_string(md).c_str(), static_cast<long long>(b),
+                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+            FE_CHECK(options_.dropout_scale > 0, FE_STATUS_INVALID_ARGUMENT, "dropout_scale is %g; it must be positive",
+                     options_.dropout_scale);
+        }
+        FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
+                 "a padding mask needs both seq_len_q and seq_len_kv");
+        for (int index : {seq_q_, seq_kv_}) {
+            if (index < 0) continue;
+            const fe_tensor *t = inputs[static_cast<size_t>(index)];
+            FE_CHECK(t->data_type == FE_DATA_INT32 || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' is %s; sequence lengths are int32", t->name.c_str(), data_type_name(t->data_type));
+            FE_CHECK(t->dims == std::vector<int64_t>({b, 1, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' is %s; sequence lengths are [%lld, 1, 1, 1]", t->name.c_str(), dims_string(t->dims).c_str(),
+                     static_cast<long long>(b));
+        }
+        FE_CHECK(options_.sliding_window >= 0, FE_STATUS_INVALID_ARGUMENT, "sliding_window is negative (%lld)",
+                 static_cast<long long>(options_.sliding_window));
+        FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
+                 FE_STATUS_INVALID_ARGUMENT, "unknown causal mask %d", static_cast<int>(options_.causal_mask));
+}
+
+void AttentionNode::check_types(const std::vector<const fe_tensor *> &tensors) {
+    for (const fe_tensor *t : tensors)
+        FE_CHECK(t->data_type == FE_DATA_HALF || t->data_type == FE_DATA_BFLOAT16, FE_STATUS_NOT_SUPPORTED,
+                 "attention takes half or bfloat16 tensors; '%s' is %s", t->name.c_str(), data_type_name(t->data_type));
+    for (const fe_tensor *t : tensors)
+        FE_CHECK(t->data_type == tensors[0]->data_type, FE_STATUS_NOT_SUPPORTED,
+                 "attention's tensors must share a data type ('%s' is %s, '%s' is %s)", tensors[0]->name.c_str(),
+                 data_type_name(tensors[0]->data_type), t->name.c_str(), data_type_name(t->data_type));
+}
+
+std::string AttentionNode::option_attributes() const {
+    std::string a = format("attn_scale=%g", options_.attn_scale);
+    if (options_.attn_scale_tensor) a = "attn_scale=" + options_.attn_scale_tensor->name;
+    if (options_.causal_mask == FE_CAUSAL_MASK_TOP_LEFT) a += " causal=top_left";
+    if (options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT) a += " causal=bottom_right";
+    if (options_.bias) a += " bias=" + options_.bias->name;
+    if (options_.sliding_window > 0) a += format(" window=%lld", static_cast<long long>(options_.sliding_window));
+    if (options_.seq_len_q) a += " padding_mask";
+    if (options_.alibi_slopes) a += " alibi";
+    if (options_.dropout_mask)
+        a += format(" dropout(mask=%s, scale=%g)", options_.dropout_mask->name.c_str(), options_.dropout_scale);
+    return a;
+}
+
+const Descriptor *AttentionNode::length_q(Lowering &lowering) const {
+    return seq_q_ >= 0 ? &lowering.tensor(inputs[static_cast<size_t>(seq_q_)]) : nullptr;
+}
+
+const Descriptor *AttentionNode::length_kv(Lowering &lowering) const {
+    return seq_kv_ >= 0 ? &lowering.tensor(inputs[static_cast<size_t>(seq_kv_)]) : nullptr;
+}
+
+const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &dims,
+                                               fe_data_type compute, const std::string &what) const {
+    const int64_t s_q = dims.s_q, s_kv = dims.s_kv;
+    const std::vector<int64_t> scores = {dims.b, dims.h_q, s_q, s_kv};
+    const std::vector<int64_t> score_strides = packed_strides(scores);
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    auto label = [&what](const char *step) { return what + " " + step; };
+    auto scores_tensor = [&](fe_data_type type) -> const Descriptor & {
+        return lowering.internal_tensor(scores, score_strides, type);
+    };
+    const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
+        if (scale_ >= 0 || options_.attn_scale != 0.0) {
+            const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, *s, &scale, nullptr, scaled, compute, pw, 0, label("scale"));
+            s = &scaled;
+        }
+        if (bias_ >= 0) {
+            const Descriptor &biased = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &lowering.tensor(inputs[static_cast<size_t>(bias_)]), nullptr,
+                           biased, compute, pw, 0, label("bias"));
+            s = &biased;
+        }
+
+        // Masks: each keeps the scores where a comparison of row and column indices holds and
+        // sets the others to -inf.
+        // Each mask generates its indices from the scores it masks: cuDNN's engines match the
+        // pattern mask by mask, so index tensors are not shared between masks.
+        const Descriptor *row = nullptr, *col = nullptr;
+        auto indices = [&]() {
+            row = &scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, FE_DATA_INT32, pw, 2, label("row index"));
+            col = &scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, FE_DATA_INT32, pw, 3,
+                           label("column index"));
+        };
+        auto apply_mask = [&](const Descriptor &keep, const char *what) {
+            const Descriptor &minus_inf =
+                lowering.internal_scalar(-std::numeric_limits<double>::infinity(), FE_DATA_FLOAT, 4);
+            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_BINARY_SELECT, *s, &minus_inf, &keep, masked, compute, pw, 0, label(what));
+            s = &masked;
+        };
+        auto add_int = [&](const Descriptor &x, const Descriptor &y, const char *what) -> const Descriptor & {
+            const Descriptor &sum = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, x, &y, nullptr, sum, FE_DATA_INT32, pw, 0, label(what));
+            return sum;
+        };
+        auto compare = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor &y,
+                           const char *what) -> const Descriptor & {
+            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
+            emit_pointwise(lowering, mode, x, &y, nullptr, keep, FE_DATA_BOOLEAN, pw, 0, label(what));
+            return keep;
+        };
+        // Bottom-right alignment moves the diagonal right by s_kv - s_q.
+        int64_t diagonal = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ? s_kv - s_q : 0;
+
+        if (alibi_ >= 0) {
+            // score += slope[h] * (j - i)
+            indices();
+            const Descriptor &distance = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, FE_POINTWISE_SUB, *col, row, nullptr, distance, FE_DATA_INT32, pw, 0,
+                           label("alibi distance"));
+            const Descriptor &alibi = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, distance, &lowering.tensor(inputs[static_cast<size_t>(alibi_)]),
+                           nullptr, alibi, compute, pw, 0, label("alibi slope"));
+            const Descriptor &with_alibi = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &alibi, nullptr, with_alibi, compute, pw, 0, label("alibi"));
+            s = &with_alibi;
+        }
+        if (seq_q_ >= 0) {
+            indices();
+            const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, *len_q, "row < seq_len_q");
+            const Descriptor &col_in = compare(FE_POINTWISE_CMP_LT, *col, *len_kv, "column < seq_len_kv");
+            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
+            emit_pointwise(lowering, FE_POINTWISE_LOGICAL_AND, row_in, &col_in, nullptr, keep, FE_DATA_BOOLEAN, pw, 0,
+                           label("padding"));
+            apply_mask(keep, "padding mask");
+        }
+        if (options_.causal_mask != FE_CAUSAL_MASK_NONE) {
+            // Keep (i, j) with i + diagonal >= j.
+            indices();
+            const Descriptor *shifted = row;
+            if (diagonal != 0)
+                shifted = &add_int(*row, lowering.internal_scalar(static_cast<double>(diagonal), FE_DATA_INT32, 4),
+                                   "diagonal shift");
+            apply_mask(compare(FE_POINTWISE_CMP_GE, *shifted, *col, "causal comparison"), "causal mask");
+        }
+        if (options_.sliding_window > 0) {
+            // Keep (i, j) with j + window - diagonal > i.
+            indices();
+            const Descriptor &reach = add_int(
+                *col, lowering.internal_scalar(static_cast<double>(options_.sliding_window - diagonal), FE_DATA_INT32, 4),
+                "window reach");
+            apply_mask(compare(FE_POINTWISE_CMP_GT, reach, *row, "window comparison"), "sliding window");
+        }
+
+        return s;
+}
+
+}  // namespace fe

@@ -1,0 +1,59 @@
+// What attention's forward and backward share: the optional inputs (scale, bias, ALiBi,
+// padding lengths, dropout mask), the checks of Q, K, V and of those inputs, and the score
+// modifiers (scale, bias, ALiBi, padding, causal and sliding-window masks) applied to Q.K^T.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+// The options both directions take (field names as in fe_sdpa_options).
+struct AttentionOptions {
+    double attn_scale = 0.0;
+    fe_tensor *attn_scale_tensor = nullptr;
+    fe_causal_mask causal_mask = FE_CAUSAL_MASK_NONE;
+    fe_tensor *bias = nullptr;
+    int64_t sliding_window = 0;
+    fe_tensor *seq_len_q = nullptr;
+    fe_tensor *seq_len_kv = nullptr;
+    fe_tensor *alibi_slopes = nullptr;
+    fe_tensor *dropout_mask = nullptr;
+    double dropout_scale = 1.0;
+};
+
+struct AttentionDims {
+    int64_t b, h_q, h_k, s_q, s_kv, d, d_v;
+};
+
+class AttentionNode : public Node {
+  protected:
+    AttentionNode(std::vector<fe_tensor *> required, std::vector<const char *> required_ports,
+                  const AttentionOptions &options, fe_data_type compute);
+
+    const char *input_port(size_t i) const override;
+    // Q, K, V: ranks, unit head-dim stride, distinct tensors, consistent sizes.
+    AttentionDims check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const;
+    // The optional inputs against those sizes.
+    void check_options(const AttentionDims &d);
+    // Q, K, V (and dO, O) in half or bfloat16, one type.
+    static void check_types(const std::vector<const fe_tensor *> &tensors);
+    std::string option_attributes() const;
+
+    // Everything between S = Q.K^T and the softmax: returns the modified scores.
+    const Descriptor *modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &d,
+                                    fe_data_type compute, const std::string &what) const;
+    // The lengths of a padding mask (nullptr without one).
+    const Descriptor *length_q(Lowering &lowering) const;
+    const Descriptor *length_kv(Lowering &lowering) const;
+    const fe_tensor *dropout_mask() const { return dropout_ >= 0 ? inputs[static_cast<size_t>(dropout_)] : nullptr; }
+
+    AttentionOptions options_;
+    std::vector<const char *> ports_;
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1;  // index in inputs, or -1
+};
+
+}  // namespace fe
