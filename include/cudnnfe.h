@@ -484,6 +484,36 @@ FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_t
                                const fe_sdpa_options *options, fe_tensor **out_o,
                                fe_tensor **out_stats);
 
+typedef struct fe_sdpa_backward_options {
+    uint32_t struct_size;
+    const char *name;
+    /* The same score modifiers as the forward pass that produced O and the stats. */
+    double attn_scale;
+    fe_tensor *attn_scale_tensor;
+    fe_causal_mask causal_mask;
+    fe_data_type compute_data_type;
+    fe_tensor *bias;
+    int64_t sliding_window;
+    fe_tensor *seq_len_q;
+    fe_tensor *seq_len_kv;
+    fe_tensor *alibi_slopes;
+    fe_tensor *dropout_mask;
+    double dropout_scale;
+} fe_sdpa_backward_options;
+#define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
+    { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
+      FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0 }
+
+/** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
+ *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
+ *  score modifiers. dQ, dK, dV take the dims and layouts of Q, K, V (with GQA, dK and dV sum
+ *  over each group of query heads). The graph's workspace includes float row sums and a float
+ *  dQ accumulator (b * h_q * s_q * (d + 1) * 4 bytes beyond cuDNN's own). */
+FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                        fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+                                        const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+                                        fe_tensor **out_dk, fe_tensor **out_dv);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */
 /* ------------------------------------------------------------------------------------------ */

@@ -184,3 +184,29 @@ FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
         alibi_slopes(heads, out);
     });
 }
+
+FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
+                                           fe_tensor *d_o, fe_tensor *stats, const fe_sdpa_backward_options *options,
+                                           fe_tensor **out_dq, fe_tensor **out_dk, fe_tensor **out_dv) {
+    return guard("fe_graph_sdpa_backward", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(q);
+        FE_REQUIRE(k);
+        FE_REQUIRE(v);
+        FE_REQUIRE(o);
+        FE_REQUIRE(d_o);
+        FE_REQUIRE(stats);
+        FE_REQUIRE(out_dq);
+        FE_REQUIRE(out_dk);
+        FE_REQUIRE(out_dv);
+        const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        fe_sdpa_backward_options opts = read_options(options, defaults);
+        auto node = make_sdpa_backward(q, k, v, o, d_o, stats, opts);
+        node->name = graph->unique_node_name(opts.name, "sdpa_backward");
+        graph->add_node(std::move(node), {"dQ", "dK", "dV"});
+        const auto &outputs = graph->nodes.back()->outputs;
+        *out_dq = outputs[0];
+        *out_dk = outputs[1];
+        *out_dv = outputs[2];
+    });
+}

@@ -18,6 +18,8 @@ std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_
                                      const fe_pointwise_options &options);
 void alibi_slopes(int64_t heads, float *out);
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options);
+std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                                         fe_tensor *stats, const fe_sdpa_backward_options &options);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
                                      const fe_reduction_options &options);
 
@@ -39,6 +41,8 @@ void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode, const Descriptor
                     int64_t lowered_axis, const std::string &label);
 void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor &x, const Descriptor &y,
                     fe_data_type compute, const std::string &label);
+
+void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, const std::string &label);
 
 // Short kind names used for automatic node names ("conv_fprop_0", "relu_1", ...).
 const char *pointwise_mode_name(fe_pointwise_mode mode);

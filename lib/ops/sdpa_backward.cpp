@@ -1,0 +1,202 @@
+// Scaled dot-product attention, backward. The composite pattern cuDNN's fused attention
+// backward engines recognise: the forward's scores are recomputed from Q, K and the stats,
+// then dV = P^T.dO, dS = P * (dO.V^T - rowsum(dO * O)) * scale, dK = dS^T.Q, dQ = dS.K.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/attention.hpp"
+
+namespace fe {
+
+namespace {
+
+enum Port { kQ = 0, kK, kV, kO, kDO, kStats };
+
+AttentionOptions attention_options(const fe_sdpa_backward_options &o) {
+    AttentionOptions a;
+    a.attn_scale = o.attn_scale;
+    a.attn_scale_tensor = o.attn_scale_tensor;
+    a.causal_mask = o.causal_mask;
+    a.bias = o.bias;
+    a.sliding_window = o.sliding_window;
+    a.seq_len_q = o.seq_len_q;
+    a.seq_len_kv = o.seq_len_kv;
+    a.alibi_slopes = o.alibi_slopes;
+    a.dropout_mask = o.dropout_mask;
+    a.dropout_scale = o.dropout_scale;
+    return a;
+}
+
+class SdpaBackward : public AttentionNode {
+  public:
+    SdpaBackward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+                 const fe_sdpa_backward_options &options)
+        : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"}, attention_options(options),
+                        options.compute_data_type) {}
+    const char *kind() const override { return "sdpa_backward"; }
+    std::string attributes() const override { return option_attributes(); }
+
+    void infer() override {
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
+        AttentionDims d = check_qkv(q, k, v);
+        check_options(d);
+        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+        for (int port : {kO, kDO}) {
+            const fe_tensor *t = inputs[static_cast<size_t>(port)];
+            FE_CHECK(t->dims == o_dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", ports_[port],
+                     t->name.c_str(), dims_string(t->dims).c_str(), dims_string(o_dims).c_str());
+            FE_CHECK(t->strides[3] == 1, FE_STATUS_INVALID_ARGUMENT,
+                     "%s '%s' has stride %lld in its head dim; attention needs it contiguous", ports_[port],
+                     t->name.c_str(), static_cast<long long>(t->strides[3]));
+        }
+        const fe_tensor *stats = inputs[kStats];
+        FE_CHECK(stats->dims == std::vector<int64_t>({d.b, d.h_q, d.s_q, 1}), FE_STATUS_INVALID_ARGUMENT,
+                 "Stats '%s' is %s; the forward's stats are [%lld, %lld, %lld, 1]", stats->name.c_str(),
+                 dims_string(stats->dims).c_str(), static_cast<long long>(d.b), static_cast<long long>(d.h_q),
+                 static_cast<long long>(d.s_q));
+        assign_inferred_shape(outputs[0], q->dims, q->strides);
+        assign_inferred_shape(outputs[1], k->dims, k->strides);
+        assign_inferred_shape(outputs[2], v->dims, v->strides);
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
+        const fe_tensor *o = inputs[kO], *d_o = inputs[kDO], *stats = inputs[kStats];
+        check_types({q, k, v, o, d_o});
+        FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
+                 stats->name.c_str(), data_type_name(stats->data_type));
+        fe_data_type compute = lowering.compute_type(*this);
+        fe_data_type io = q->data_type;
+        AttentionDims d = check_qkv(q, k, v);
+        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+        const std::vector<int64_t> score_strides = packed_strides(scores);
+        // The same scores read transposed: [b, h, s_kv, s_q] over the same memory.
+        const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
+        const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};
+        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
+        const std::vector<int64_t> row_strides = packed_strides(rows);
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        const std::string what = "attention backward '" + name + "'";
+        auto label = [&what](const char *step) { return what + " " + step; };
+        auto scores_tensor = [&](fe_data_type type) -> const Descriptor & {
+            return lowering.internal_tensor(scores, score_strides, type);
+        };
+        auto pointwise = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor *y, const Descriptor &out,
+                             const char *step) { emit_pointwise(lowering, mode, x, y, nullptr, out, compute, pw, 0, label(step)); };
+        const fe_tensor *mask = dropout_mask();
+        const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
+
+        // K and V are read transposed by the score and dP matmuls.
+        const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
+                                                     {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+        const Descriptor &v_t = lowering.tensor_view(v, {d.b, d.h_k, d.d_v, d.s_kv},
+                                                     {v->strides[0], v->strides[1], v->strides[3], v->strides[2]});
+        const Descriptor &dO = lowering.tensor(d_o);
+
+        // rowsum(dO * O), kept in the workspace for the dS step (scaled back by the dropout keep rate).
+        const Descriptor &product = lowering.internal_tensor({d.b, d.h_q, d.s_q, d.d_v},
+                                                             packed_strides({d.b, d.h_q, d.s_q, d.d_v}), FE_DATA_FLOAT);
+        pointwise(FE_POINTWISE_MUL, dO, &lowering.tensor(o), product, "dO * O");
+        const Descriptor &row_dot = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+        emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, compute, label("rowsum(dO * O)"));
+        const Descriptor &softmax_sum = lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
+        const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / options_.dropout_scale : 1.0, FE_DATA_FLOAT, 4);
+        pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
+
+        // P = exp(S - stats), S recomputed with the forward's modifiers.
+        MatmulOverrides scores_overrides;
+        if (len_q) scores_overrides = {len_q, len_kv, nullptr, false, 0.0};
+        const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
+        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
+        s = modify_scores(lowering, s, d, compute, what);
+        const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
+        pointwise(FE_POINTWISE_SUB, *s, &lowering.tensor(stats), centered, "S - stats");
+        const Descriptor &p = scores_tensor(FE_DATA_FLOAT);
+        pointwise(FE_POINTWISE_EXP, centered, nullptr, p, "P");
+        const Descriptor *p_dropped = &p;
+        const Descriptor *dropout_scale = nullptr;
+        if (mask) {
+            dropout_scale = &lowering.internal_scalar(options_.dropout_scale, FE_DATA_FLOAT, 4);
+            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, p, &lowering.tensor(mask), masked, "P dropout mask");
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, masked, dropout_scale, scaled, "P dropout scale");
+            p_dropped = &scaled;
+        }
+
+        // dV = P^T . dO (summed over each group of query heads with GQA).
+        const Descriptor &p_t = lowering.internal_tensor(scores_t, scores_t_strides, io);
+        emit_reshape(lowering, *p_dropped, p_t, label("P^T"));
+        MatmulOverrides by_keys;
+        if (len_q) by_keys = {len_kv, nullptr, len_q, false, 0.0};
+        grouped_matmul(lowering, p_t, dO, outputs[2], {d.b, d.h_q, d.s_kv, d.d_v}, d, io, compute, by_keys,
+                       label("dV"));
+
+        // dS = P * (dO . V^T - row sums), with the dropout and the attention scale.
+        MatmulOverrides dp_overrides;
+        if (len_q) dp_overrides = {len_q, len_kv, nullptr, false, 0.0};
+        const Descriptor *dp = &scores_tensor(FE_DATA_FLOAT);
+        emit_matmul(lowering, dO, v_t, *dp, compute, label("dO.V^T"), dp_overrides);
+        if (mask) {
+            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, *dp, &lowering.tensor(mask), masked, "dP dropout mask");
+            dp = &masked;
+        }
+        const Descriptor &centered_dp = scores_tensor(FE_DATA_FLOAT);
+        pointwise(FE_POINTWISE_SUB, *dp, &softmax_sum, centered_dp, "dP - row sums");
+        const Descriptor *ds = &scores_tensor(FE_DATA_FLOAT);
+        pointwise(FE_POINTWISE_MUL, centered_dp, &p, *ds, "dS");
+        if (dropout_scale) {
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, *ds, dropout_scale, scaled, "dS dropout scale");
+            ds = &scaled;
+        }
+        if (scale_ >= 0 || options_.attn_scale != 0.0) {
+            const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, *ds, &scale, scaled, "dS scale");
+            ds = &scaled;
+        }
+
+        // dK = dS^T . Q
+        const Descriptor &ds_t = lowering.internal_tensor(scores_t, scores_t_strides, io);
+        emit_reshape(lowering, *ds, ds_t, label("dS^T"));
+        grouped_matmul(lowering, ds_t, lowering.tensor(q), outputs[1], {d.b, d.h_q, d.s_kv, d.d}, d, io, compute,
+                       by_keys, label("dK"));
+
+        // dQ = dS . K, accumulated in float in the workspace, then converted.
+        const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
+        emit_reshape(lowering, k_t, k_plain, label("K"));
+        const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
+        const Descriptor &dq_accumulator = lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, true);
+        MatmulOverrides by_queries;
+        if (len_q) by_queries = {len_q, nullptr, len_kv, false, 0.0};
+        emit_matmul(lowering, *ds, k_plain, dq_accumulator, compute, label("dS.K"), by_queries);
+        pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
+    }
+
+  private:
+    // out = a . b, where out has one head per K/V head: with GQA the per-query-head products
+    // ([b, h_q, rows, cols]) are summed over each group.
+    void grouped_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const fe_tensor *out,
+                        const std::vector<int64_t> &full_dims, const AttentionDims &d, fe_data_type io,
+                        fe_data_type compute, const MatmulOverrides &overrides, const std::string &what) const {
+        if (d.h_q == d.h_k) {
+            emit_matmul(lowering, a, b, lowering.tensor(out), compute, what, overrides);
+            return;
+        }
+        const Descriptor &full = lowering.internal_tensor(full_dims, packed_strides(full_dims), io);
+        emit_matmul(lowering, a, b, full, compute, what + " (per query head)", overrides);
+        emit_reduction(lowering, FE_REDUCTION_ADD, full, lowering.tensor(out), compute, what + " (sum over the group)");
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                                         fe_tensor *stats, const fe_sdpa_backward_options &options) {
+    return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options);
+}
+
+}  // namespace fe

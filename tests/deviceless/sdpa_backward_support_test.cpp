@@ -1,0 +1,58 @@
+// Attention backward: lowered to one operation graph that cuDNN's fused attention backward
+// engines take (runtime-compiled: support-checked here, executed on the GPU tier).
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct BackwardCase {
+    const char *name;
+    fe_data_type type;
+    int64_t b, h_q, h_k, s, d;
+    fe_causal_mask causal;
+};
+
+class SdpaBackwardSupport : public Deviceless, public ::testing::WithParamInterface<BackwardCase> {};
+
+TEST_P(SdpaBackwardSupport, IsSupported) {
+    const BackwardCase &c = GetParam();
+    fe_graph *g = graph(c.name, c.type);
+    fe_tensor *q = tensor(g, "q", {c.b, c.h_q, c.s, c.d}), *k = tensor(g, "k", {c.b, c.h_k, c.s, c.d});
+    fe_tensor *v = tensor(g, "v", {c.b, c.h_k, c.s, c.d}), *o = tensor(g, "o", {c.b, c.h_q, c.s, c.d});
+    fe_tensor *d_o = tensor(g, "dO", {c.b, c.h_q, c.s, c.d});
+    fe_tensor *stats = tensor(g, "stats", {c.b, c.h_q, c.s, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.attn_scale = 0.125;
+    opts.causal_mask = c.causal;
+    fe_tensor *dq = nullptr, *dk = nullptr, *dv = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
+    for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    EXPECT_STREQ(fe_tensor_name(dk), "sdpa_backward_0::dK");
+    int64_t dk_dims[4];
+    ASSERT_FE_OK(fe_tensor_get_dims(dk, dk_dims, 4));
+    EXPECT_EQ(dk_dims[1], c.h_k);
+    expect_supported(g);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Deviceless, SdpaBackwardSupport,
+    ::testing::Values(BackwardCase{"bf16_causal", FE_DATA_BFLOAT16, 2, 6, 6, 512, 64, FE_CAUSAL_MASK_TOP_LEFT},
+                      BackwardCase{"fp16_d128", FE_DATA_HALF, 1, 8, 8, 256, 128, FE_CAUSAL_MASK_NONE},
+                      BackwardCase{"bf16_gqa_4to1", FE_DATA_BFLOAT16, 1, 8, 2, 256, 128, FE_CAUSAL_MASK_BOTTOM_RIGHT}),
+    [](const ::testing::TestParamInfo<BackwardCase> &info) { return std::string(info.param.name); });
+
+TEST_F(Deviceless, SdpaBackwardChecksItsInputs) {
+    fe_graph *g = graph("bad_backward", FE_DATA_HALF);
+    fe_tensor *q = tensor(g, "q", {1, 2, 64, 64}), *k = tensor(g, "k", {1, 2, 64, 64});
+    fe_tensor *v = tensor(g, "v", {1, 2, 64, 64}), *o = tensor(g, "o", {1, 2, 64, 32});
+    fe_tensor *stats = tensor(g, "stats", {1, 2, 64, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *dq, *dk, *dv;
+    EXPECT_FE_STATUS(fe_graph_sdpa_backward(g, q, k, v, o, o, stats, nullptr, &dq, &dk, &dv),
+                     FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_sdpa_backward: O 'o' is [1,2,64,32]; it must be [1,2,64,64]"));
+    EXPECT_FE_STATUS(fe_graph_sdpa_backward(g, q, k, v, o, o, nullptr, nullptr, &dq, &dk, &dv),
+                     FE_STATUS_NULL_POINTER);
+}
+
+}  // namespace

@@ -1,0 +1,117 @@
+// Attention backward against a CPU reference in double: dQ, dK, dV from random Q, K, V, dO,
+// with O and the stats computed by the reference forward (rounded to the io type as a forward
+// pass would store them).
+#include <limits>
+
+#include "reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+struct BackwardCase {
+    const char *name;
+    fe_data_type type;
+    int64_t b, h_q, h_k, s, d;
+    fe_causal_mask causal;
+};
+
+class SdpaBackwardNumerics : public Gpu, public ::testing::WithParamInterface<BackwardCase> {};
+
+TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
+    const BackwardCase &c = GetParam();
+    const int64_t B = c.b, H = c.h_q, HK = c.h_k, S = c.s, D = c.d, group = H / HK;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    fe_graph *g = graph(c.name, c.type);
+    fe_tensor *q = tensor(g, "q", {B, H, S, D}), *k = tensor(g, "k", {B, HK, S, D}), *v = tensor(g, "v", {B, HK, S, D});
+    fe_tensor *o = tensor(g, "o", {B, H, S, D}), *d_o = tensor(g, "dO", {B, H, S, D});
+    fe_tensor *stats = tensor(g, "stats", {B, H, S, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.attn_scale = scale;
+    opts.causal_mask = c.causal;
+    fe_tensor *dq, *dk, *dv;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
+    for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    build(g);
+    int64_t workspace = 0;
+    ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
+    EXPECT_GE(workspace, B * H * S * (D + 1) * 4);  // row sums and the dQ accumulator at least
+    std::printf("    %s plan %s, workspace %lld bytes\n", c.name, fe_graph_engine_tag(g), static_cast<long long>(workspace));
+
+    Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
+    Bound &bo = bind(o, false), &bs = bind(stats, false);
+    // Reference forward: P (kept), O and the stats.
+    std::vector<double> p(static_cast<size_t>(B * H * S * S));
+    auto P = [&](int64_t b, int64_t h, int64_t i, int64_t j) -> double & {
+        return p[static_cast<size_t>(((b * H + h) * S + i) * S + j)];
+    };
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t h = 0; h < H; ++h)
+            for (int64_t i = 0; i < S; ++i) {
+                double row_max = -std::numeric_limits<double>::infinity();
+                for (int64_t j = 0; j < S; ++j) {
+                    double dot = 0;
+                    for (int64_t x = 0; x < D; ++x) dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
+                    bool visible = c.causal == FE_CAUSAL_MASK_NONE || j <= i;
+                    P(b, h, i, j) = visible ? dot * scale : -std::numeric_limits<double>::infinity();
+                    row_max = std::max(row_max, P(b, h, i, j));
+                }
+                double sum = 0;
+                for (int64_t j = 0; j < S; ++j) sum += (P(b, h, i, j) = std::exp(P(b, h, i, j) - row_max));
+                bs.host[static_cast<size_t>(bs.offset({b, h, i, 0}))] = static_cast<float>(row_max + std::log(sum));
+                for (int64_t j = 0; j < S; ++j) P(b, h, i, j) /= sum;
+                for (int64_t x = 0; x < D; ++x) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < S; ++j) acc += P(b, h, i, j) * bv.at({b, h / group, j, x});
+                    bo.host[static_cast<size_t>(bo.offset({b, h, i, x}))] = round_to(c.type, static_cast<float>(acc));
+                }
+            }
+    ASSERT_FE_OK(fe_buffer_upload_float(bo.buffer, bo.host.data(), bo.span(), bo.type));
+    ASSERT_FE_OK(fe_buffer_upload_float(bs.buffer, bs.host.data(), bs.span(), bs.type));
+    Bound &bdq = bind(dq, false), &bdk = bind(dk, false), &bdv = bind(dv, false);
+    execute(g, {&bq, &bk, &bv, &bo, &bdo, &bs, &bdq, &bdk, &bdv});
+    download(bdq);
+    download(bdk);
+    download(bdv);
+
+    // Reference backward.
+    std::vector<double> ref_dq(static_cast<size_t>(B * H * S * D), 0.0), ref_dk(static_cast<size_t>(B * HK * S * D), 0.0),
+        ref_dv(static_cast<size_t>(B * HK * S * D), 0.0);
+    std::vector<double> ds(static_cast<size_t>(S));
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t h = 0; h < H; ++h) {
+            int64_t hk = h / group;
+            for (int64_t i = 0; i < S; ++i) {
+                double row_dot = 0;
+                for (int64_t x = 0; x < D; ++x) row_dot += static_cast<double>(bdo.at({b, h, i, x})) * bo.at({b, h, i, x});
+                for (int64_t j = 0; j < S; ++j) {
+                    double dp = 0;
+                    for (int64_t x = 0; x < D; ++x) dp += static_cast<double>(bdo.at({b, h, i, x})) * bv.at({b, hk, j, x});
+                    ds[static_cast<size_t>(j)] = P(b, h, i, j) * (dp - row_dot) * scale;
+                    for (int64_t x = 0; x < D; ++x)
+                        ref_dv[static_cast<size_t>(((b * HK + hk) * S + j) * D + x)] += P(b, h, i, j) * bdo.at({b, h, i, x});
+                }
+                for (int64_t x = 0; x < D; ++x) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < S; ++j) acc += ds[static_cast<size_t>(j)] * bk.at({b, hk, j, x});
+                    ref_dq[static_cast<size_t>(((b * H + h) * S + i) * D + x)] = acc;
+                }
+                for (int64_t j = 0; j < S; ++j)
+                    for (int64_t x = 0; x < D; ++x)
+                        ref_dk[static_cast<size_t>(((b * HK + hk) * S + j) * D + x)] +=
+                            ds[static_cast<size_t>(j)] * bq.at({b, h, i, x});
+            }
+        }
+    expect_close(bdq, ref_dq, 2e-2, 3e-2, 2e-2);
+    expect_close(bdk, ref_dk, 2e-2, 3e-2, 2e-2);
+    expect_close(bdv, ref_dv, 2e-2, 3e-2, 2e-2);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Gpu, SdpaBackwardNumerics,
+    ::testing::Values(BackwardCase{"bf16_causal", FE_DATA_BFLOAT16, 2, 4, 4, 128, 64, FE_CAUSAL_MASK_TOP_LEFT},
+                      BackwardCase{"fp16_no_mask_d128", FE_DATA_HALF, 1, 4, 4, 128, 128, FE_CAUSAL_MASK_NONE},
+                      BackwardCase{"bf16_gqa_4to1_causal", FE_DATA_BFLOAT16, 1, 8, 2, 128, 64, FE_CAUSAL_MASK_TOP_LEFT}),
+    [](const ::testing::TestParamInfo<BackwardCase> &info) { return std::string(info.param.name); });
+
+}  // namespace
