@@ -1,12 +1,13 @@
 /*
  * sdpa_bench: forward attention through cudnnfe, timed with CUDA events.
  *
- *   sdpa_bench b h_q h_k s_q s_kv d causal(0|1) bf16|fp16 [iterations]
+ *   sdpa_bench b h_q h_k s_q s_kv d causal(0|1) bf16|fp16 [iterations] [fwd|bwd]
  *
  * Q, K, V, O are contiguous [b, h, s, d] (PyTorch's default layout). Prints one line of
  * key=value pairs: the median milliseconds over `iterations` timed calls (after warm-up), the
- * TFLOP/s counting only unmasked score elements (forward: 2 matmuls, 4 * d flops per element),
- * the chosen engine and the build time.
+ * TFLOP/s counting only unmasked score elements (forward: 2 matmuls, 4 * d flops per element;
+ * backward: 5 matmuls, 10 * d), the chosen engine and the build time. The backward pass is fed
+ * the O and stats of a forward pass run first.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <cuda_runtime_api.h>
@@ -62,48 +63,92 @@ int main(int argc, char **argv) {
     int causal = atoi(argv[7]);
     fe_data_type type = strcmp(argv[8], "fp16") == 0 ? FE_DATA_HALF : FE_DATA_BFLOAT16;
     int iterations = argc > 9 ? atoi(argv[9]) : 20;
+    int backward = argc > 10 && strcmp(argv[10], "bwd") == 0;
     srand(7);
 
     fe_handle *handle;
     FE(fe_handle_create(0, &handle));
     fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
     go.io_data_type = type;
-    go.name = "sdpa_bench";
+    go.name = "sdpa_forward";
     fe_graph *g;
     FE(fe_graph_create(&go, &g));
-    int64_t qd[4] = {b, h_q, s_q, d}, kd[4] = {b, h_k, s_kv, d};
+    int64_t qd[4] = {b, h_q, s_q, d}, kd[4] = {b, h_k, s_kv, d}, sd[4] = {b, h_q, s_q, 1};
     fe_tensor *q, *k, *v, *o, *stats;
     FE(fe_graph_tensor(g, "q", 4, qd, NULL, FE_DATA_NOT_SET, &q));
     FE(fe_graph_tensor(g, "k", 4, kd, NULL, FE_DATA_NOT_SET, &k));
     FE(fe_graph_tensor(g, "v", 4, kd, NULL, FE_DATA_NOT_SET, &v));
     fe_sdpa_options opts = FE_SDPA_OPTIONS_INIT;
-    opts.attn_scale = 1.0 / __builtin_sqrt((double)d);
+    double scale = 1.0 / __builtin_sqrt((double)d);
+    opts.attn_scale = scale;
     opts.causal_mask = causal ? FE_CAUSAL_MASK_BOTTOM_RIGHT : FE_CAUSAL_MASK_NONE;
+    opts.generate_stats = backward;
     FE(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     FE(fe_tensor_set_output(o, 1));
+    if (stats) FE(fe_tensor_set_output(stats, 1));
     double t0 = now_ms();
     FE(fe_graph_build(g, handle, NULL));
     double build_ms = now_ms() - t0;
 
-    fe_tensor *tensors[4] = {q, k, v, o};
-    fe_buffer *buffers[4];
-    void *pointers[4];
-    for (int i = 0; i < 4; ++i) {
+    fe_tensor *tensors[5] = {q, k, v, o, stats};
+    int ntensors = stats ? 5 : 4;
+    fe_buffer *buffers[5];
+    void *pointers[9];
+    for (int i = 0; i < ntensors; ++i) {
         FE(fe_buffer_create_for_tensor(0, tensors[i], &buffers[i]));
         int64_t bytes;
         FE(fe_tensor_size_bytes(tensors[i], &bytes));
         if (i < 3) fill(buffers[i], bytes / 2, type);
         FE(fe_buffer_device_pointer(buffers[i], &pointers[i]));
     }
+    FE(fe_graph_execute_positional(g, handle, pointers, (size_t)ntensors, NULL));
+    fe_graph *timed = g;
+    size_t npointers = (size_t)ntensors;
+    fe_buffer *grads[4] = {NULL, NULL, NULL, NULL};
+    fe_graph *bg = NULL;
+    if (backward) {
+        /* dQ, dK, dV from Q, K, V, the forward's O and stats, and a random dO. */
+        go.name = "sdpa_backward";
+        FE(fe_graph_create(&go, &bg));
+        fe_tensor *bq, *bk, *bv, *bo, *bdo, *bs, *dq, *dk, *dv;
+        FE(fe_graph_tensor(bg, "q", 4, qd, NULL, FE_DATA_NOT_SET, &bq));
+        FE(fe_graph_tensor(bg, "k", 4, kd, NULL, FE_DATA_NOT_SET, &bk));
+        FE(fe_graph_tensor(bg, "v", 4, kd, NULL, FE_DATA_NOT_SET, &bv));
+        FE(fe_graph_tensor(bg, "o", 4, qd, NULL, FE_DATA_NOT_SET, &bo));
+        FE(fe_graph_tensor(bg, "dO", 4, qd, NULL, FE_DATA_NOT_SET, &bdo));
+        FE(fe_graph_tensor(bg, "stats", 4, sd, NULL, FE_DATA_FLOAT, &bs));
+        fe_sdpa_backward_options bopts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        bopts.attn_scale = scale;
+        bopts.causal_mask = opts.causal_mask;
+        FE(fe_graph_sdpa_backward(bg, bq, bk, bv, bo, bdo, bs, &bopts, &dq, &dk, &dv));
+        FE(fe_tensor_set_output(dq, 1));
+        FE(fe_tensor_set_output(dk, 1));
+        FE(fe_tensor_set_output(dv, 1));
+        t0 = now_ms();
+        FE(fe_graph_build(bg, handle, NULL));
+        build_ms = now_ms() - t0;
+        FE(fe_buffer_create_for_tensor(0, bdo, &grads[0]));
+        fill(grads[0], b * h_q * s_q * d, type);
+        FE(fe_buffer_create_for_tensor(0, dq, &grads[1]));
+        FE(fe_buffer_create_for_tensor(0, dk, &grads[2]));
+        FE(fe_buffer_create_for_tensor(0, dv, &grads[3]));
+        /* positional: q, k, v, o, dO, stats, then dQ, dK, dV */
+        void *p[9] = {pointers[0], pointers[1], pointers[2], pointers[3], NULL, pointers[4], NULL, NULL, NULL};
+        FE(fe_buffer_device_pointer(grads[0], &p[4]));
+        for (int i = 1; i < 4; ++i) FE(fe_buffer_device_pointer(grads[i], &p[5 + i]));
+        memcpy(pointers, p, sizeof p);
+        timed = bg;
+        npointers = 9;
+    }
     cudaEvent_t start, stop;
     CU(cudaEventCreate(&start));
     CU(cudaEventCreate(&stop));
-    for (int i = 0; i < 3; ++i) FE(fe_graph_execute_positional(g, handle, pointers, 4, NULL));
+    for (int i = 0; i < 3; ++i) FE(fe_graph_execute_positional(timed, handle, pointers, npointers, NULL));
     CU(cudaDeviceSynchronize());
     float *ms = malloc((size_t)iterations * sizeof(float));
     for (int i = 0; i < iterations; ++i) {
         CU(cudaEventRecord(start, 0));
-        FE(fe_graph_execute_positional(g, handle, pointers, 4, NULL));
+        FE(fe_graph_execute_positional(timed, handle, pointers, npointers, NULL));
         CU(cudaEventRecord(stop, 0));
         CU(cudaEventSynchronize(stop));
         CU(cudaEventElapsedTime(&ms[i], start, stop));
@@ -117,10 +162,12 @@ int main(int argc, char **argv) {
         if (visible > s_kv) visible = s_kv;
         if (visible > 0) elements += (double)visible;
     }
-    double flops = 4.0 * (double)b * (double)h_q * elements * (double)d;
+    double flops = (backward ? 10.0 : 4.0) * (double)b * (double)h_q * elements * (double)d;
     printf("median_ms=%.4f tflops=%.1f engine=%s build_ms=%.0f\n", median, flops / (median * 1e-3) / 1e12,
-           fe_graph_engine_tag(g), build_ms);
-    for (int i = 0; i < 4; ++i) fe_buffer_destroy(buffers[i]);
+           fe_graph_engine_tag(timed), build_ms);
+    for (int i = 0; i < ntensors; ++i) fe_buffer_destroy(buffers[i]);
+    for (int i = 0; i < 4; ++i) fe_buffer_destroy(grads[i]);
+    fe_graph_destroy(bg);
     free(ms);
     fe_graph_destroy(g);
     fe_handle_destroy(handle);

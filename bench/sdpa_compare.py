@@ -1,10 +1,12 @@
-"""Attention forward: cudnnfe (bench/sdpa_bench) against PyTorch's scaled_dot_product_attention
-with each backend it has (cuDNN, flash, memory-efficient), same shapes, in one run.
+"""Attention: cudnnfe (bench/sdpa_bench) against PyTorch's scaled_dot_product_attention with each
+backend it has (cuDNN, flash, memory-efficient), same shapes, in one run.
 
-Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE]
+Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd]
 
-TFLOP/s count only unmasked score elements: forward = 2 matmuls = 4 * d flops per element.
-Each implementation: warm-up, then the median of 20 calls timed with CUDA events.
+TFLOP/s count only unmasked score elements: forward = 2 matmuls = 4 * d flops per element,
+backward = 5 matmuls = 10 * d flops per element. Each implementation: warm-up, then the median
+of the timed calls (CUDA events). PyTorch's backward is timed as torch.autograd.grad of one
+forward output (the backward kernels alone).
 """
 import os
 import statistics
@@ -36,14 +38,20 @@ def unmasked(s, causal):
     return s * (s + 1) / 2 if causal else s * s
 
 
-def time_torch(backend, b, hq, hk, s, d, causal):
-    q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16)
-    k = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16)
-    v = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16)
+def time_torch(backend, b, hq, hk, s, d, causal, backward):
+    grad = backward
+    q = torch.randn(b, hq, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=grad)
+    k = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=grad)
+    v = torch.randn(b, hk, s, d, device="cuda", dtype=torch.bfloat16, requires_grad=grad)
     gqa = hq != hk
     try:
         with sdpa_kernel([backend]):
-            fn = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+            if backward:
+                out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
+                d_out = torch.randn_like(out)
+                fn = lambda: torch.autograd.grad(out, (q, k, v), d_out, retain_graph=True)
+            else:
+                fn = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=gqa)
             for _ in range(3):
                 fn()
             torch.cuda.synchronize()
@@ -63,17 +71,20 @@ def time_torch(backend, b, hq, hk, s, d, causal):
 def main():
     build = sys.argv[1]
     out = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+    backward = len(sys.argv) > 3 and sys.argv[3] == "bwd"
+    per_element = 10.0 if backward else 4.0
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
-              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; forward only\n"
-              f"TFLOP/s = 4 * b * h_q * d * unmasked score elements / time (median of {ITERATIONS})\n")
+              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; "
+              f"{'backward' if backward else 'forward'}\n"
+              f"TFLOP/s = {per_element:g} * b * h_q * d * unmasked score elements / time (median of {ITERATIONS})\n")
     columns = ["cudnnfe"] + [name for name, _ in BACKENDS]
     table = "| sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | cudnnfe engine |\n"
     table += "|---" * (7 + len(columns)) + "|\n"
     print(header + table, end="", flush=True)
     for sweep, b, hq, hk, s, d, causal in configs():
-        flops = 4.0 * b * hq * d * unmasked(s, causal)
+        flops = per_element * b * hq * d * unmasked(s, causal)
         line = subprocess.run([os.path.join(build, "bench", "sdpa_bench"), str(b), str(hq), str(hk), str(s), str(s),
-                               str(d), str(int(causal)), "bf16", str(ITERATIONS)],
+                               str(d), str(int(causal)), "bf16", str(ITERATIONS), "bwd" if backward else "fwd"],
                               capture_output=True, text=True).stdout.strip()
         fields = dict(kv.split("=", 1) for kv in line.split(" ") if "=" in kv)
         cells = []
@@ -84,7 +95,7 @@ def main():
             cells.append("n/a")
             engine = line[:80]
         for _, backend in BACKENDS:
-            ms = time_torch(backend, b, hq, hk, s, d, causal)
+            ms = time_torch(backend, b, hq, hk, s, d, causal, backward)
             cells.append("n/a" if ms is None else f"{flops / (ms * 1e-3) / 1e12:.0f}")
         row = f"| {sweep} | {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | " + " | ".join(cells) + \
               f" | {engine} |\n"
