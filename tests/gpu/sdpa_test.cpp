@@ -19,24 +19,27 @@ struct SdpaCase {
     bool padding = false;
     bool alibi = false;
     bool dropout = false;
+    int64_t d_v = 0;  // V's head dim when it differs from Q's and K's
 };
 
 class SdpaNumerics : public Gpu, public ::testing::WithParamInterface<SdpaCase> {};
 
-std::vector<int64_t> layout(const SdpaCase &c, int64_t h, int64_t s) {
-    if (c.bshd) return {s * h * c.d, c.d, h * c.d, 1};
-    return {h * s * c.d, s * c.d, c.d, 1};
+std::vector<int64_t> layout(const SdpaCase &c, int64_t h, int64_t s, int64_t d) {
+    if (c.bshd) return {s * h * d, d, h * d, 1};
+    return {h * s * d, s * d, d, 1};
 }
 
 TEST_P(SdpaNumerics, MatchesCpuReference) {
     const SdpaCase &c = GetParam();
     fe_graph *g = graph(c.name, c.type);
-    int64_t qd[4] = {c.b, c.h_q, c.s_q, c.d}, kd[4] = {c.b, c.h_k, c.s_kv, c.d};
-    std::vector<int64_t> qs = layout(c, c.h_q, c.s_q), ks = layout(c, c.h_k, c.s_kv);
+    const int64_t dv = c.d_v ? c.d_v : c.d;
+    int64_t qd[4] = {c.b, c.h_q, c.s_q, c.d}, kd[4] = {c.b, c.h_k, c.s_kv, c.d}, vd[4] = {c.b, c.h_k, c.s_kv, dv};
+    std::vector<int64_t> qs = layout(c, c.h_q, c.s_q, c.d), ks = layout(c, c.h_k, c.s_kv, c.d),
+                         vs = layout(c, c.h_k, c.s_kv, dv);
     fe_tensor *q, *k, *v, *o = nullptr, *stats = nullptr;
     ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, qd, qs.data(), FE_DATA_NOT_SET, &q));
     ASSERT_FE_OK(fe_graph_tensor(g, "k", 4, kd, ks.data(), FE_DATA_NOT_SET, &k));
-    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, kd, ks.data(), FE_DATA_NOT_SET, &v));
+    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, vd, vs.data(), FE_DATA_NOT_SET, &v));
     fe_sdpa_options opts = FE_SDPA_OPTIONS_INIT;
     double scale = 1.0 / std::sqrt(static_cast<double>(c.d));
     opts.attn_scale = scale;
@@ -122,7 +125,7 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
 
     // Reference: per (b, h) row softmax in double.
     int64_t group = c.h_q / c.h_k;
-    std::vector<double> ref_o(static_cast<size_t>(c.b * c.h_q * c.s_q * c.d));
+    std::vector<double> ref_o(static_cast<size_t>(c.b * c.h_q * c.s_q * dv));
     std::vector<double> ref_stats(static_cast<size_t>(c.b * c.h_q * c.s_q));
     std::vector<double> p(static_cast<size_t>(c.s_kv));
     for (int64_t b = 0; b < c.b; ++b)
@@ -146,13 +149,13 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
                 double sum = 0;
                 for (double &e : p) sum += (e = std::exp(e - row_max));
                 ref_stats[static_cast<size_t>((b * c.h_q + h) * c.s_q + i)] = row_max + std::log(sum);
-                for (int64_t x = 0; x < c.d; ++x) {
+                for (int64_t x = 0; x < dv; ++x) {
                     double acc = 0;
                     for (int64_t j = 0; j < c.s_kv; ++j) {
                         double dropped = bmask ? bmask->at({b, h, i, j}) / keep : 1.0;
                         acc += p[static_cast<size_t>(j)] * dropped * bv.at({b, h / group, j, x});
                     }
-                    ref_o[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x)] = acc / sum;
+                    ref_o[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * dv + x)] = acc / sum;
                 }
             }
     if (c.padding) {
@@ -161,8 +164,8 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
         for (int64_t b = 0; b < c.b; ++b)
             for (int64_t h = 0; h < c.h_q; ++h)
                 for (int64_t i = lengths_q[static_cast<size_t>(b)]; i < c.s_q; ++i) {
-                    for (int64_t x = 0; x < c.d; ++x) {
-                        size_t at = static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x);
+                    for (int64_t x = 0; x < dv; ++x) {
+                        size_t at = static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * dv + x);
                         ref_o[at] = bo.at({b, h, i, x});
                         if (!std::isfinite(ref_o[at])) bo.host[static_cast<size_t>(bo.offset({b, h, i, x}))] = 0.f, ref_o[at] = 0;
                     }
@@ -204,6 +207,11 @@ INSTANTIATE_TEST_SUITE_P(
                  false, true},
         SdpaCase{"bf16_dropout_mask_causal", FE_DATA_BFLOAT16, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true,
                  false, false, 0, false, false, true},
+        SdpaCase{"fp16_d256", FE_DATA_HALF, 1, 2, 2, 128, 128, 256, FE_CAUSAL_MASK_TOP_LEFT, true, false},
+        SdpaCase{"bf16_d192_dv128", FE_DATA_BFLOAT16, 1, 4, 4, 128, 128, 192, FE_CAUSAL_MASK_NONE, true, false, false,
+                 0, false, false, false, 128},
+        SdpaCase{"bf16_8k_keys_bottom_right", FE_DATA_BFLOAT16, 1, 2, 1, 128, 8192, 64, FE_CAUSAL_MASK_BOTTOM_RIGHT,
+                 true, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
                  true, 0, true}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
