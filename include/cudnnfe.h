@@ -464,10 +464,20 @@ typedef struct fe_sdpa_options {
      * 1 / (1 - p)) and by the mask, [b or 1, h_q or 1, s_q, s_kv] of 0/1 values (nullable). */
     fe_tensor *dropout_mask;
     double dropout_scale;
+    /* Dropout drawn by cuDNN (Philox): probability p of dropping in (0, 1), with int64 seed and
+     * offset tensors of one element (device tensors or fe_graph_scalar). The kept
+     * probabilities are scaled by 1 / (1 - p). The backward pass given the same p, seed and
+     * offset redraws the same mask. */
+    double dropout_probability;
+    fe_tensor *dropout_seed;
+    fe_tensor *dropout_offset;
+    /* With dropout_probability: also output the drawn mask as "<node>::DropoutMask"
+     * ([b, h_q, s_q, s_kv] of 0/1, float; find it with fe_graph_tensor_by_name). */
+    int32_t output_dropout_mask;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL, NULL, NULL, 1.0 }
+      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0 }
 
 /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
  *  power of two take the interleaved extra slopes) into out[0..heads). */
@@ -499,10 +509,13 @@ typedef struct fe_sdpa_backward_options {
     fe_tensor *alibi_slopes;
     fe_tensor *dropout_mask;
     double dropout_scale;
+    double dropout_probability;
+    fe_tensor *dropout_seed;
+    fe_tensor *dropout_offset;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
-      FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0 }
+      FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL }
 
 /** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
  *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's

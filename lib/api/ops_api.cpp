@@ -1,4 +1,7 @@
 // Operation entry points: each validates its arguments, builds the node, infers its result.
+#include <map>
+#include <string>
+
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
 #include "ops/ops.hpp"
@@ -7,10 +10,28 @@ using namespace fe;
 
 namespace {
 
+// A failed operation call must not use up an automatic name ("relu_0"): the counters are put
+// back unless the node was added.
+class NameReservation {
+  public:
+    explicit NameReservation(fe_graph *graph) : graph_(graph), saved_(graph->kind_counters) {}
+    ~NameReservation() {
+        if (!committed_) graph_->kind_counters = saved_;
+    }
+    void commit() { committed_ = true; }
+
+  private:
+    fe_graph *graph_;
+    std::map<std::string, int> saved_;
+    bool committed_ = false;
+};
+
 fe_tensor *add(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name, const char *kind,
                const char *port) {
+    NameReservation reservation(graph);
     node->name = graph->unique_node_name(given_name, kind);
     graph->add_node(std::move(node), {port});
+    reservation.commit();
     return graph->nodes.back()->outputs[0];
 }
 
@@ -163,18 +184,26 @@ FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, f
         FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
                  "options.generate_stats is set but out_stats is NULL");
         auto node = make_sdpa(q, k, v, o);
+        NameReservation reservation(graph);
         node->name = graph->unique_node_name(o.name, "sdpa");
         std::vector<const char *> ports = {"O"};
         if (o.generate_stats) ports.push_back("Stats");
+        if (o.output_dropout_mask) ports.push_back("DropoutMask");
         graph->add_node(std::move(node), ports);
+        reservation.commit();
         const auto &outputs = graph->nodes.back()->outputs;
-        if (outputs.size() > 1) {
+        if (o.generate_stats) {
             // The stats are float whatever the io type (the user may still override).
             outputs[1]->data_type = FE_DATA_FLOAT;
             outputs[1]->user_data_type = true;
         }
+        if (o.output_dropout_mask) {
+            // cuDNN draws the mask in float (0 or 1); the user may override.
+            outputs.back()->data_type = FE_DATA_FLOAT;
+            outputs.back()->user_data_type = true;
+        }
         *out_o = outputs[0];
-        if (out_stats) *out_stats = outputs.size() > 1 ? outputs[1] : nullptr;
+        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
     });
 }
 
@@ -202,8 +231,10 @@ FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_ten
         const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
         fe_sdpa_backward_options opts = read_options(options, defaults);
         auto node = make_sdpa_backward(q, k, v, o, d_o, stats, opts);
+        NameReservation reservation(graph);
         node->name = graph->unique_node_name(opts.name, "sdpa_backward");
         graph->add_node(std::move(node), {"dQ", "dK", "dV"});
+        reservation.commit();
         const auto &outputs = graph->nodes.back()->outputs;
         *out_dq = outputs[0];
         *out_dk = outputs[1];

@@ -24,6 +24,8 @@ AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<cons
     seq_kv_ = optional(options.seq_len_kv, "seq_len_kv");
     alibi_ = optional(options.alibi_slopes, "alibi_slopes");
     dropout_ = optional(options.dropout_mask, "dropout_mask");
+    seed_ = optional(options.dropout_seed, "dropout_seed");
+    offset_ = optional(options.dropout_offset, "dropout_offset");
     compute_data_type = compute;
 }
 
@@ -99,6 +101,27 @@ void AttentionNode::check_options(const AttentionDims &dims) {
             FE_CHECK(options_.dropout_scale > 0, FE_STATUS_INVALID_ARGUMENT, "dropout_scale is %g; it must be positive",
                      options_.dropout_scale);
         }
+        if (options_.dropout_probability != 0.0 || seed_ >= 0 || offset_ >= 0) {
+            FE_CHECK(options_.dropout_probability > 0.0 && options_.dropout_probability < 1.0,
+                     FE_STATUS_INVALID_ARGUMENT, "dropout_probability is %g; it must be in (0, 1)",
+                     options_.dropout_probability);
+            FE_CHECK(seed_ >= 0 && offset_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                     "dropout with a probability needs dropout_seed and dropout_offset tensors");
+            FE_CHECK(dropout_ < 0, FE_STATUS_INVALID_ARGUMENT,
+                     "give dropout either a probability (drawn by cuDNN) or a dropout_mask, not both");
+            for (int index : {seed_, offset_}) {
+                fe_tensor *t = inputs[static_cast<size_t>(index)];
+                int64_t n = 1;
+                for (int64_t x : t->dims) n *= x;
+                FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
+                         FE_STATUS_INVALID_ARGUMENT, "'%s' must be one int64 element (it is %s %s)", t->name.c_str(),
+                         data_type_name(t->data_type), dims_string(t->dims).c_str());
+                if (t->dims.size() != 4) {
+                    t->dims.assign(4, 1);
+                    t->strides.assign(4, 1);
+                }
+            }
+        }
         FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "a padding mask needs both seq_len_q and seq_len_kv");
         for (int index : {seq_q_, seq_kv_}) {
@@ -137,7 +160,20 @@ std::string AttentionNode::option_attributes() const {
     if (options_.alibi_slopes) a += " alibi";
     if (options_.dropout_mask)
         a += format(" dropout(mask=%s, scale=%g)", options_.dropout_mask->name.c_str(), options_.dropout_scale);
+    if (options_.dropout_seed) a += format(" dropout(p=%g)", options_.dropout_probability);
     return a;
+}
+
+const Descriptor *AttentionNode::dropout_mask(Lowering &lowering, const AttentionDims &d, const fe_tensor *drawn_output,
+                                              const std::string &what) const {
+    if (dropout_ >= 0) return &lowering.tensor(inputs[static_cast<size_t>(dropout_)]);
+    if (seed_ < 0) return nullptr;
+    const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+    const Descriptor &mask = drawn_output ? lowering.tensor(drawn_output)
+                                          : lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
+    emit_rng_bernoulli(lowering, 1.0 - options_.dropout_probability, lowering.tensor(inputs[static_cast<size_t>(seed_)]),
+                       lowering.tensor(inputs[static_cast<size_t>(offset_)]), mask, what + " dropout draw");
+    return &mask;
 }
 
 const Descriptor *AttentionNode::length_q(Lowering &lowering) const {

@@ -23,6 +23,9 @@ struct AttentionOptions {
     fe_tensor *alibi_slopes = nullptr;
     fe_tensor *dropout_mask = nullptr;
     double dropout_scale = 1.0;
+    double dropout_probability = 0.0;
+    fe_tensor *dropout_seed = nullptr;
+    fe_tensor *dropout_offset = nullptr;
 };
 
 struct AttentionDims {
@@ -49,11 +52,20 @@ class AttentionNode : public Node {
     // The lengths of a padding mask (nullptr without one).
     const Descriptor *length_q(Lowering &lowering) const;
     const Descriptor *length_kv(Lowering &lowering) const;
-    const fe_tensor *dropout_mask() const { return dropout_ >= 0 ? inputs[static_cast<size_t>(dropout_)] : nullptr; }
+    bool has_dropout() const { return dropout_ >= 0 || seed_ >= 0; }
+    // The dropout mask: the caller's, or drawn by cuDNN's RNG into `drawn` (a virtual tensor, or
+    // the node's DropoutMask output); nullptr without dropout.
+    const Descriptor *dropout_mask(Lowering &lowering, const AttentionDims &d, const fe_tensor *drawn_output,
+                                   const std::string &what) const;
+    // What the kept probabilities are multiplied by.
+    double dropout_scale() const {
+        return seed_ >= 0 ? 1.0 / (1.0 - options_.dropout_probability) : options_.dropout_scale;
+    }
 
     AttentionOptions options_;
     std::vector<const char *> ports_;
-    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1;  // index in inputs, or -1
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1, seed_ = -1,
+        offset_ = -1;  // index in inputs, or -1
 };
 
 }  // namespace fe

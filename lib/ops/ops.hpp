@@ -44,6 +44,9 @@ void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor
 
 void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, const std::string &label);
 
+void emit_rng_bernoulli(Lowering &lowering, double keep_probability, const Descriptor &seed, const Descriptor &offset,
+                        const Descriptor &y, const std::string &label);
+
 // Short kind names used for automatic node names ("conv_fprop_0", "relu_1", ...).
 const char *pointwise_mode_name(fe_pointwise_mode mode);
 const char *reduction_mode_name(fe_reduction_mode mode);

@@ -22,6 +22,9 @@ AttentionOptions attention_options(const fe_sdpa_options &o) {
     a.alibi_slopes = o.alibi_slopes;
     a.dropout_mask = o.dropout_mask;
     a.dropout_scale = o.dropout_scale;
+    a.dropout_probability = o.dropout_probability;
+    a.dropout_seed = o.dropout_seed;
+    a.dropout_offset = o.dropout_offset;
     return a;
 }
 
@@ -30,19 +33,25 @@ namespace {
 class Sdpa : public AttentionNode {
   public:
     Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o)
-        : AttentionNode({q, k, v}, {"Q", "K", "V"}, attention_options(o), o.compute_data_type) {}
+        : AttentionNode({q, k, v}, {"Q", "K", "V"}, attention_options(o), o.compute_data_type),
+          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
     const char *kind() const override { return "sdpa"; }
 
     void infer() override {
         const fe_tensor *q = inputs[0];
         AttentionDims d = check_qkv(q, inputs[1], inputs[2]);
         check_options(d);
+        FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
         assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
-        if (outputs.size() > 1)
-            assign_inferred_shape(outputs[1], {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}));
+        if (stats_) assign_inferred_shape(outputs[1], {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}));
+        if (mask_output_) {
+            std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+            assign_inferred_shape(outputs.back(), scores, packed_strides(scores));
+        }
     }
 
-    std::string attributes() const override { return option_attributes() + (outputs.size() > 1 ? " stats" : ""); }
+    std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
@@ -88,22 +97,22 @@ class Sdpa : public AttentionNode {
         // computes them too, into a virtual tensor.
         const Descriptor &log_sum = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
         emit_pointwise(lowering, FE_POINTWISE_LOG, row_sum, nullptr, nullptr, log_sum, compute, pw, 0, label("log sum"));
-        const Descriptor &stats = outputs.size() > 1 ? lowering.tensor(outputs[1])
-                                                     : lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+        const Descriptor &stats = stats_ ? lowering.tensor(outputs[1])
+                                         : lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
         emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, stats, compute, pw, 0, label("stats"));
-        const fe_tensor *mask = dropout_mask();
-        const Descriptor *probabilities = &scores_tensor(mask ? FE_DATA_FLOAT : q->data_type);
+        const Descriptor *probabilities = &scores_tensor(has_dropout() ? FE_DATA_FLOAT : q->data_type);
         emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, *probabilities, compute, pw, 0,
                        label("normalize"));
-        if (mask) {
-            // P * scale * mask: the caller's mask, so the result is reproducible and checkable.
-            const Descriptor &scale = lowering.internal_scalar(options_.dropout_scale, FE_DATA_FLOAT, 4);
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, *probabilities, &scale, nullptr, scaled, compute, pw, 0,
-                           label("dropout scale"));
+        if (const Descriptor *mask = dropout_mask(lowering, d, mask_output_ ? outputs.back() : nullptr, what)) {
+            // P * mask / keep rate (a caller's mask: P * scale * mask, as cuDNN matches that form).
+            const Descriptor &scale = lowering.internal_scalar(dropout_scale(), FE_DATA_FLOAT, 4);
+            const Descriptor &first = scores_tensor(FE_DATA_FLOAT);
             const Descriptor &dropped = scores_tensor(q->data_type);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, scaled, &lowering.tensor(mask), nullptr, dropped, compute, pw, 0,
-                           label("dropout mask"));
+            bool drawn = seed_ >= 0;
+            emit_pointwise(lowering, FE_POINTWISE_MUL, *probabilities, drawn ? mask : &scale, nullptr, first, compute, pw,
+                           0, label(drawn ? "dropout mask" : "dropout scale"));
+            emit_pointwise(lowering, FE_POINTWISE_MUL, first, drawn ? &scale : mask, nullptr, dropped, compute, pw, 0,
+                           label(drawn ? "dropout scale" : "dropout mask"));
             probabilities = &dropped;
         }
 
@@ -111,6 +120,9 @@ class Sdpa : public AttentionNode {
         emit_matmul(lowering, *probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"),
                     output_overrides);
     }
+
+  private:
+    bool stats_, mask_output_;
 };
 
 }  // namespace

@@ -24,6 +24,9 @@ AttentionOptions attention_options(const fe_sdpa_backward_options &o) {
     a.alibi_slopes = o.alibi_slopes;
     a.dropout_mask = o.dropout_mask;
     a.dropout_scale = o.dropout_scale;
+    a.dropout_probability = o.dropout_probability;
+    a.dropout_seed = o.dropout_seed;
+    a.dropout_offset = o.dropout_offset;
     return a;
 }
 
@@ -83,7 +86,7 @@ class SdpaBackward : public AttentionNode {
         };
         auto pointwise = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor *y, const Descriptor &out,
                              const char *step) { emit_pointwise(lowering, mode, x, y, nullptr, out, compute, pw, 0, label(step)); };
-        const fe_tensor *mask = dropout_mask();
+        const Descriptor *mask = dropout_mask(lowering, d, nullptr, what);
         const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
 
         // K and V are read transposed by the score and dP matmuls.
@@ -100,7 +103,7 @@ class SdpaBackward : public AttentionNode {
         const Descriptor &row_dot = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
         emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, compute, label("rowsum(dO * O)"));
         const Descriptor &softmax_sum = lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
-        const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / options_.dropout_scale : 1.0, FE_DATA_FLOAT, 4);
+        const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / dropout_scale() : 1.0, FE_DATA_FLOAT, 4);
         pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
 
         // P = exp(S - stats), S recomputed with the forward's modifiers.
@@ -116,9 +119,9 @@ class SdpaBackward : public AttentionNode {
         const Descriptor *p_dropped = &p;
         const Descriptor *dropout_scale = nullptr;
         if (mask) {
-            dropout_scale = &lowering.internal_scalar(options_.dropout_scale, FE_DATA_FLOAT, 4);
+            dropout_scale = &lowering.internal_scalar(this->dropout_scale(), FE_DATA_FLOAT, 4);
             const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, p, &lowering.tensor(mask), masked, "P dropout mask");
+            pointwise(FE_POINTWISE_MUL, p, mask, masked, "P dropout mask");
             const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
             pointwise(FE_POINTWISE_MUL, masked, dropout_scale, scaled, "P dropout scale");
             p_dropped = &scaled;
@@ -139,7 +142,7 @@ class SdpaBackward : public AttentionNode {
         emit_matmul(lowering, dO, v_t, *dp, compute, label("dO.V^T"), dp_overrides);
         if (mask) {
             const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, *dp, &lowering.tensor(mask), masked, "dP dropout mask");
+            pointwise(FE_POINTWISE_MUL, *dp, mask, masked, "dP dropout mask");
             dp = &masked;
         }
         const Descriptor &centered_dp = scores_tensor(FE_DATA_FLOAT);

@@ -107,9 +107,11 @@ TEST_F(Graph, ConvErrorsNameTheCause) {
     o.struct_size = 0;
     EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("_INIT macro"));
-    // Nothing was added by the failed calls.
+    // Nothing was added by the failed calls, not even a used-up automatic name.
     fe_tensor *none = nullptr;
     EXPECT_FE_STATUS(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &none), FE_STATUS_NOT_FOUND);
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w2, nullptr, &y));
+    EXPECT_STREQ(fe_tensor_name(y), "conv_fprop_0::Y");
 }
 
 TEST_F(Graph, MatmulInferenceAndBroadcast) {

@@ -137,6 +137,34 @@ TEST_F(Deviceless, SdpaWithCallersDropoutMaskIsSupported) {
     expect_supported(g);
 }
 
+TEST_F(Deviceless, SdpaWithDrawnDropoutIsSupported) {
+    fe_graph *g = graph("sdpa_philox", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 4, 128, 64}), *k = tensor(g, "k", {2, 4, 128, 64});
+    fe_tensor *v = tensor(g, "v", {2, 4, 128, 64});
+    fe_tensor *seed = tensor(g, "seed", {1, 1, 1, 1}, false, FE_DATA_INT64);
+    fe_tensor *offset = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "offset", 3, FE_DATA_INT64, &offset));
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.generate_stats = 1;
+    o.dropout_probability = 0.1;
+    o.dropout_seed = seed;
+    fe_tensor *out = nullptr, *stats = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, &stats), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("needs dropout_seed and dropout_offset"));
+    o.dropout_offset = offset;
+    o.dropout_probability = 1.0;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, &stats), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("dropout_probability is 1; it must be in (0, 1)"));
+    o.dropout_probability = 0.1;
+    o.output_dropout_mask = 1;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, &stats));
+    fe_tensor *mask = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_0::DropoutMask", &mask));
+    for (fe_tensor *t : {out, stats, mask}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+}
+
 TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     fe_graph *g = graph("bad_masks", FE_DATA_HALF);
     fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 4, 64, 64}), *v = tensor(g, "v", {2, 4, 64, 64});
