@@ -47,16 +47,9 @@ for check in "$BUILD_DIR"/tests/header_check_*; do
     if "$check"; then passed=$((passed + 1)); echo "    $(basename "$check") ok"; else failed=$((failed + 1)); echo "    $(basename "$check") FAILED"; fi
 done
 
-run_gtest abi "$BUILD_DIR/tests/abi/cudnnfe_abi_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
-run_gtest abi_unavailable "$BUILD_DIR/tests/abi/cudnnfe_abi_unavailable_tests" \
-    CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so
 run_gtest unit "$BUILD_DIR/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
-for extra in "$BUILD_DIR"/tests/unit/cudnnfe_unit_*_tests; do
-    [ -x "$extra" ] || continue
-    name=$(basename "$extra" | sed 's/^cudnnfe_//; s/_tests$//')
-    run_gtest "$name" "$extra" CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 \
-        CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so CUDNNFE_LIBRARY_PATH="$BUILD_DIR/libcudnnfe.so"
-done
+run_gtest unit_unavailable "$BUILD_DIR/tests/unit/cudnnfe_unit_unavailable_tests" \
+    CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9 CUDNNFE_CUDART_LIBRARY=/nonexistent/libcudart.so
 if nvidia-smi -L >/dev/null 2>&1; then
     run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests"
 else
