@@ -42,6 +42,14 @@ extern "C" {
 #define FE_API
 #endif
 
+/* In C++ the enumerations get a fixed 32-bit underlying type, so that any value a C caller or a
+ * binding passes is a valid value to check (C enums are int-sized already). */
+#ifdef __cplusplus
+#define FE_ENUM_BASE : int32_t
+#else
+#define FE_ENUM_BASE
+#endif
+
 #define FE_VERSION_MAJOR 0
 #define FE_VERSION_MINOR 1
 #define FE_VERSION_PATCH 0
@@ -56,7 +64,7 @@ extern "C" {
 /* ------------------------------------------------------------------------------------------ */
 /* Status codes. Values are never renumbered; new ones are appended.                           */
 /* ------------------------------------------------------------------------------------------ */
-typedef enum fe_status {
+typedef enum fe_status FE_ENUM_BASE {
     FE_OK = 0,
     FE_STATUS_INVALID_ARGUMENT = 1,    /* a value is out of range or inconsistent */
     FE_STATUS_NULL_POINTER = 2,        /* a required pointer argument is NULL */
@@ -78,7 +86,7 @@ typedef enum fe_status {
 /* ------------------------------------------------------------------------------------------ */
 /* Enumerations. Numeric values match cuDNN's where cuDNN has the same concept.               */
 /* ------------------------------------------------------------------------------------------ */
-typedef enum fe_data_type {
+typedef enum fe_data_type FE_ENUM_BASE {
     FE_DATA_NOT_SET = -1, /* take the graph's default (io for inputs/outputs, intermediate otherwise) */
     FE_DATA_FLOAT = 0,
     FE_DATA_DOUBLE = 1,
@@ -93,24 +101,24 @@ typedef enum fe_data_type {
     FE_DATA_FP8_E5M2 = 13
 } fe_data_type;
 
-typedef enum fe_heur_mode {
+typedef enum fe_heur_mode FE_ENUM_BASE {
     FE_HEUR_MODE_INSTANT = 0,
     FE_HEUR_MODE_B = 1,
     FE_HEUR_MODE_FALLBACK = 2,
     FE_HEUR_MODE_A = 3
 } fe_heur_mode;
 
-typedef enum fe_build_policy {
+typedef enum fe_build_policy FE_ENUM_BASE {
     FE_BUILD_POLICY_HEURISTICS_CHOICE = 0, /* build candidates in order; keep the first that builds */
     FE_BUILD_POLICY_ALL = 1                /* build every supported candidate; use the first */
 } fe_build_policy;
 
-typedef enum fe_conv_mode {
+typedef enum fe_conv_mode FE_ENUM_BASE {
     FE_CONV_MODE_CONVOLUTION = 0,
     FE_CONV_MODE_CROSS_CORRELATION = 1 /* the default, as in deep-learning frameworks */
 } fe_conv_mode;
 
-typedef enum fe_pointwise_mode {
+typedef enum fe_pointwise_mode FE_ENUM_BASE {
     FE_POINTWISE_ADD = 0,
     FE_POINTWISE_MUL = 1,
     FE_POINTWISE_MIN = 2,
@@ -164,7 +172,7 @@ typedef enum fe_pointwise_mode {
     FE_POINTWISE_BINARY_SELECT = 601
 } fe_pointwise_mode;
 
-typedef enum fe_reduction_mode {
+typedef enum fe_reduction_mode FE_ENUM_BASE {
     FE_REDUCTION_ADD = 0,
     FE_REDUCTION_MUL = 1,
     FE_REDUCTION_MIN = 2,
@@ -175,7 +183,7 @@ typedef enum fe_reduction_mode {
     FE_REDUCTION_NORM2 = 7
 } fe_reduction_mode;
 
-typedef enum fe_log_level {
+typedef enum fe_log_level FE_ENUM_BASE {
     FE_LOG_OFF = 0,
     FE_LOG_ERROR = 1,
     FE_LOG_WARN = 2,
@@ -433,7 +441,7 @@ typedef struct fe_reduction_options {
 FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
                                     const fe_reduction_options *options, fe_tensor **out_y);
 
-typedef enum fe_causal_mask {
+typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_NONE = 0,
     FE_CAUSAL_MASK_TOP_LEFT = 1,    /* query i sees keys 0..i */
     FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..i + s_kv - s_q */
