@@ -334,6 +334,11 @@ FE_API fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data_ty
 /** Set a uid (must be unique in the graph; FE_STATUS_DUPLICATE otherwise). Without one, the
  *  build assigns uids that do not collide with the ones set. */
 FE_API fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid);
+/** Packed variable-length ("ragged") layout: batch i of `tensor` starts at element offsets[i] of
+ *  its buffer instead of i * stride[0]. offsets is an int32/int64 graph input of dims
+ *  [b + 1, 1, 1, 1] (exclusive prefix sums of the per-batch sizes); attention uses it with a
+ *  padding mask. NULL removes it. */
+FE_API fe_status fe_tensor_set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets);
 /** Mark an operation's result as a graph output (non-virtual), or undo it. */
 FE_API fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output);
 

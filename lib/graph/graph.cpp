@@ -179,6 +179,8 @@ void fe_graph::validate() {
         }
     }
     std::set<const fe_tensor *> consumed;
+    for (const auto &t : tensors)
+        if (t->ragged_offset) consumed.insert(t->ragged_offset);  // read by cuDNN through the tensor
     for (auto &node : nodes) {
         for (fe_tensor *in : node->inputs)
             if (in) consumed.insert(in);

@@ -29,6 +29,7 @@ struct fe_tensor {
     int64_t uid = 0;
 
     bool is_output = false;       // op result marked as graph output
+    fe_tensor *ragged_offset = nullptr;  // packed variable-length layout: per-batch element offsets
     fe::Node *producer = nullptr; // nullptr: a graph input
     bool by_value = false;        // a host scalar baked into the variant pack
     double scalar_value = 0.0;

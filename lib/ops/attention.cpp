@@ -122,6 +122,10 @@ void AttentionNode::check_options(const AttentionDims &dims) {
                 }
             }
         }
+        bool ragged = false;
+        for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
+        FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "ragged (packed) Q, K or V needs a padding mask: set seq_len_q and seq_len_kv");
         FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "a padding mask needs both seq_len_q and seq_len_kv");
         for (int index : {seq_q_, seq_kv_}) {

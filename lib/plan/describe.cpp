@@ -11,6 +11,7 @@ std::string tensor_line(const fe_tensor *t) {
     std::string line = format("  %-24s %-9s dims=%s strides=%s", t->name.c_str(), data_type_name(t->data_type),
                               dims_string(t->dims).c_str(), dims_string(t->strides).c_str());
     if (t->has_uid) line += format(" uid=%lld", static_cast<long long>(t->uid));
+    if (t->ragged_offset) line += " ragged_offset=" + t->ragged_offset->name;
     if (t->by_value) line += format(" value=%g (by value)", t->scalar_value);
     else if (t->is_input()) line += " input";
     else if (t->is_output) line += " output";

@@ -69,7 +69,7 @@ static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
 
 static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                          fe_data_type type, int64_t uid, bool is_virtual, bool by_value,
-                                         const std::string &name) {
+                                         const std::string &name, const Descriptor *ragged_offset = nullptr) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
@@ -78,6 +78,7 @@ static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const
     d.set_int64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT");
     d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
     if (by_value) d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
+    if (ragged_offset) d.set_desc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *ragged_offset, "CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC");
     std::string what = "finalizing the tensor descriptor of '" + name + "'";
     d.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     return d;
@@ -89,7 +90,9 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     std::vector<int64_t> dims, strides;
     lowered_shape(t, &dims, &strides);
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
-    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name);
+    const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
+    Descriptor d =
+        make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged);
     state_.tensor_index[t] = state_.tensor_descriptors.size();
     state_.tensor_descriptors.push_back(std::move(d));
     return state_.tensor_descriptors.back();
@@ -105,7 +108,8 @@ const Descriptor &Lowering::tensor_view(const fe_tensor *t, const std::vector<in
     FE_CHECK(!state_.tensor_index.count(t), FE_STATUS_NOT_SUPPORTED,
              "'%s' is read by another operation in its own layout and, here, transposed; give each its own tensor",
              t->name.c_str());
-    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name);
+    const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
+    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged);
     state_.tensor_index[t] = state_.tensor_descriptors.size();
     state_.tensor_descriptors.push_back(std::move(d));
     return state_.tensor_descriptors.back();

@@ -24,7 +24,8 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
     }
     for (fe_tensor *t : state.slots) {
         state.uids.push_back(t->uid);
-        state.slot_bytes.push_back(span_bytes(t->dims, t->strides, t->data_type));
+        // A ragged (packed) tensor's buffer holds the actual tokens only: its size is unknown here.
+        state.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
     }
     for (const auto &t : graph.tensors) {
         if (!t->by_value || !state.tensor_index.count(t.get())) continue;

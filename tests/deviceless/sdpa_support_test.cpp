@@ -165,6 +165,39 @@ TEST_F(Deviceless, SdpaWithDrawnDropoutIsSupported) {
     expect_supported(g);
 }
 
+TEST_F(Deviceless, RaggedSdpaIsSupportedAndNeedsAPaddingMask) {
+    int64_t dims[4] = {3, 4, 128, 64}, strides[4] = {128 * 4 * 64, 64, 4 * 64, 1};
+    {
+        fe_graph *bad = graph("ragged_offsets_checked", FE_DATA_BFLOAT16);
+        fe_tensor *q = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor(bad, "q", 4, dims, strides, FE_DATA_NOT_SET, &q));
+        fe_tensor *wrong = tensor(bad, "wrong", {3, 1, 1, 1}, false, FE_DATA_INT64);
+        EXPECT_FE_STATUS(fe_tensor_set_ragged_offset(q, wrong), FE_STATUS_INVALID_ARGUMENT);
+        EXPECT_TRUE(LastErrorContains("offsets 'wrong' is [3,1,1,1]; for 'q' it must be [4, 1, 1, 1]"));
+    }
+    fe_graph *g = graph("sdpa_ragged", FE_DATA_BFLOAT16);
+    fe_tensor *q, *k, *v;
+    ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, dims, strides, FE_DATA_NOT_SET, &q));
+    ASSERT_FE_OK(fe_graph_tensor(g, "k", 4, dims, strides, FE_DATA_NOT_SET, &k));
+    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, dims, strides, FE_DATA_NOT_SET, &v));
+    fe_tensor *offsets = tensor(g, "offsets", {4, 1, 1, 1}, false, FE_DATA_INT64);
+    for (fe_tensor *t : {q, k, v}) ASSERT_FE_OK(fe_tensor_set_ragged_offset(t, offsets));
+    fe_tensor *out = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, nullptr, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("needs a padding mask"));
+    fe_tensor *lq = tensor(g, "lq", {3, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *lkv = tensor(g, "lkv", {3, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.seq_len_q = lq;
+    o.seq_len_kv = lkv;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(out, offsets));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("ragged_offset=offsets"), std::string::npos);
+}
+
 TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     fe_graph *g = graph("bad_masks", FE_DATA_HALF);
     fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 4, 64, 64}), *v = tensor(g, "v", {2, 4, 64, 64});

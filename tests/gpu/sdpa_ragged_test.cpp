@@ -1,0 +1,97 @@
+// Ragged (packed, variable-length) attention: Q, K, V and O hold only each batch's actual
+// tokens back to back ([tokens, heads, dim]), located by offset tables, with a padding mask.
+#include <limits>
+
+#include "reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
+    const int64_t B = 3, H = 4, S = 128, D = 64;
+    const double scale = 0.125;
+    const fe_data_type type = FE_DATA_BFLOAT16;
+    std::vector<int32_t> len_q(B), len_kv(B);
+    std::vector<int64_t> off_q(B + 1, 0), off_kv(B + 1, 0);  // in elements
+    for (int64_t b = 0; b < B; ++b) {
+        len_q[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % S);
+        len_kv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % S);
+        off_q[static_cast<size_t>(b + 1)] = off_q[static_cast<size_t>(b)] + len_q[static_cast<size_t>(b)] * H * D;
+        off_kv[static_cast<size_t>(b + 1)] = off_kv[static_cast<size_t>(b)] + len_kv[static_cast<size_t>(b)] * H * D;
+    }
+    fe_graph *g = graph("ragged", type);
+    // Logical [b, h, s, d] over a packed [tokens, h, d] buffer: the token stride is h * d.
+    int64_t dims[4] = {B, H, S, D}, strides[4] = {S * H * D, D, H * D, 1}, odims[4] = {B + 1, 1, 1, 1};
+    int64_t ldims[4] = {B, 1, 1, 1};
+    fe_tensor *q, *k, *v, *oq, *okv, *lq, *lkv;
+    ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, dims, strides, FE_DATA_NOT_SET, &q));
+    ASSERT_FE_OK(fe_graph_tensor(g, "k", 4, dims, strides, FE_DATA_NOT_SET, &k));
+    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, dims, strides, FE_DATA_NOT_SET, &v));
+    ASSERT_FE_OK(fe_graph_tensor(g, "offsets_q", 4, odims, nullptr, FE_DATA_INT64, &oq));
+    ASSERT_FE_OK(fe_graph_tensor(g, "offsets_kv", 4, odims, nullptr, FE_DATA_INT64, &okv));
+    ASSERT_FE_OK(fe_graph_tensor(g, "len_q", 4, ldims, nullptr, FE_DATA_INT32, &lq));
+    ASSERT_FE_OK(fe_graph_tensor(g, "len_kv", 4, ldims, nullptr, FE_DATA_INT32, &lkv));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(q, oq));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(k, okv));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(v, okv));
+    fe_sdpa_options opts = FE_SDPA_OPTIONS_INIT;
+    opts.attn_scale = scale;
+    opts.seq_len_q = lq;
+    opts.seq_len_kv = lkv;
+    fe_tensor *o = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_strides(o, 4, strides));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(o, oq));
+    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    build(g);
+    std::printf("    ragged plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", fe_graph_engine_tag(g), len_q[0], len_q[1],
+                len_q[2], len_kv[0], len_kv[1], len_kv[2]);
+
+    Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bo = bind(o, false);
+    Bound &boq = bind(oq, false), &bokv = bind(okv, false), &blq = bind(lq, false), &blkv = bind(lkv, false);
+    ASSERT_FE_OK(fe_buffer_upload(boq.buffer, off_q.data(), 8 * (B + 1)));
+    ASSERT_FE_OK(fe_buffer_upload(bokv.buffer, off_kv.data(), 8 * (B + 1)));
+    ASSERT_FE_OK(fe_buffer_upload(blq.buffer, len_q.data(), 4 * B));
+    ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, len_kv.data(), 4 * B));
+    execute(g, {&bq, &bk, &bv, &bo, &boq, &bokv, &blq, &blkv});
+    download(bo);
+
+    // Element (b, h, i, x) of a packed tensor lives at off[b] + i * H * D + h * D + x.
+    auto at = [&](const Bound &t, const std::vector<int64_t> &off, int64_t b, int64_t h, int64_t i, int64_t x) {
+        return static_cast<double>(t.host[static_cast<size_t>(off[static_cast<size_t>(b)] + i * H * D + h * D + x)]);
+    };
+    double max_err = 0, diff2 = 0, ref2 = 0;
+    int64_t bad = 0, count = 0;
+    std::vector<double> p(static_cast<size_t>(S));
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t h = 0; h < H; ++h)
+            for (int64_t i = 0; i < len_q[static_cast<size_t>(b)]; ++i) {
+                int64_t n = len_kv[static_cast<size_t>(b)];
+                double row_max = -std::numeric_limits<double>::infinity(), sum = 0;
+                for (int64_t j = 0; j < n; ++j) {
+                    double dot = 0;
+                    for (int64_t x = 0; x < D; ++x) dot += at(bq, off_q, b, h, i, x) * at(bk, off_kv, b, h, j, x);
+                    p[static_cast<size_t>(j)] = dot * scale;
+                    row_max = std::max(row_max, p[static_cast<size_t>(j)]);
+                }
+                for (int64_t j = 0; j < n; ++j) sum += (p[static_cast<size_t>(j)] = std::exp(p[static_cast<size_t>(j)] - row_max));
+                for (int64_t x = 0; x < D; ++x) {
+                    double want = 0;
+                    for (int64_t j = 0; j < n; ++j) want += p[static_cast<size_t>(j)] * at(bv, off_kv, b, h, j, x);
+                    want /= sum;
+                    double got = at(bo, off_q, b, h, i, x);
+                    double err = std::fabs(got - want);
+                    ++count;
+                    if (!std::isfinite(got) || err > 2e-2 + 2e-2 * std::fabs(want)) ++bad;
+                    if (std::isfinite(got)) max_err = std::max(max_err, err), diff2 += err * err;
+                    ref2 += want * want;
+                }
+            }
+    std::printf("    %lld packed elements, max abs err %.3g, relative norm %.3g\n", static_cast<long long>(count), max_err,
+                std::sqrt(diff2 / ref2));
+    EXPECT_EQ(bad, 0) << bad << " of " << count << " packed elements wrong";
+    EXPECT_LE(std::sqrt(diff2 / ref2), 1e-2);
+}
+
+}  // namespace
