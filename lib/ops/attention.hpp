@@ -28,6 +28,26 @@ struct AttentionOptions {
     fe_tensor *dropout_offset = nullptr;
 };
 
+// Both directions' option structs name these fields alike; take them from either.
+template <typename Options>
+AttentionOptions attention_options(const Options &o) {
+    AttentionOptions a;
+    a.attn_scale = o.attn_scale;
+    a.attn_scale_tensor = o.attn_scale_tensor;
+    a.causal_mask = o.causal_mask;
+    a.bias = o.bias;
+    a.sliding_window = o.sliding_window;
+    a.seq_len_q = o.seq_len_q;
+    a.seq_len_kv = o.seq_len_kv;
+    a.alibi_slopes = o.alibi_slopes;
+    a.dropout_mask = o.dropout_mask;
+    a.dropout_scale = o.dropout_scale;
+    a.dropout_probability = o.dropout_probability;
+    a.dropout_seed = o.dropout_seed;
+    a.dropout_offset = o.dropout_offset;
+    return a;
+}
+
 struct AttentionDims {
     int64_t b, h_q, h_k, s_q, s_kv, d, d_v;
 };

@@ -35,14 +35,7 @@ class Deviceless : public ::testing::Test {
 
     fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
                       fe_data_type type = FE_DATA_NOT_SET) {
-        std::vector<int64_t> strides(dims.size());
-        if (channels_last)
-            EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
-        else
-            EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
-        fe_tensor *t = nullptr;
-        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
-        return t;
+        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
     }
 
     // One-call build for the H100 description, no handle.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cudnnfe.h"
 
@@ -37,6 +38,19 @@ inline std::string device_json() {
         return s.str();
     }
     return "";
+}
+
+// A graph input with packed (or channels-last) strides.
+inline fe_tensor *make_tensor(fe_graph *g, const char *name, const std::vector<int64_t> &dims, bool channels_last,
+                              fe_data_type type) {
+    std::vector<int64_t> strides(dims.size());
+    if (channels_last)
+        EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
+    else
+        EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
+    fe_tensor *t = nullptr;
+    EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+    return t;
 }
 
 inline bool cudnn_available() {

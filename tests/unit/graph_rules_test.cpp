@@ -18,14 +18,7 @@ class Graph : public ::testing::Test {
     void TearDown() override { fe_graph_destroy(g); }
     fe_tensor *tensor(const char *name, std::vector<int64_t> dims, bool channels_last = false,
                       fe_data_type type = FE_DATA_NOT_SET) {
-        std::vector<int64_t> strides(dims.size());
-        if (channels_last)
-            EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), strides.data()));
-        else
-            EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), strides.data()));
-        fe_tensor *t = nullptr;
-        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
-        return t;
+        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
     }
     std::vector<int64_t> dims(const fe_tensor *t) {
         size_t n = 0;
