@@ -487,10 +487,16 @@ typedef struct fe_sdpa_options {
     /* With dropout_probability: also output the drawn mask as "<node>::DropoutMask"
      * ([b, h_q, s_q, s_kv] of 0/1, float; find it with fe_graph_tensor_by_name). */
     int32_t output_dropout_mask;
+    /* Paged K/V caches (decoding): k and v are page containers [pages, h_k, page_size, d(_v)],
+     * the page tables int32 [b, 1, pages per sequence, 1] map each sequence's pages, and
+     * max_seq_len_kv is the longest sequence; needs seq_len_q and seq_len_kv (padding mask). */
+    fe_tensor *page_table_k;
+    fe_tensor *page_table_v;
+    int64_t max_seq_len_kv;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0 }
+      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0 }
 
 /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
  *  power of two take the interleaved extra slopes) into out[0..heads). */

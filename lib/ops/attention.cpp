@@ -26,6 +26,8 @@ AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<cons
     dropout_ = optional(options.dropout_mask, "dropout_mask");
     seed_ = optional(options.dropout_seed, "dropout_seed");
     offset_ = optional(options.dropout_offset, "dropout_offset");
+    page_k_ = optional(options.page_table_k, "page_table_k");
+    page_v_ = optional(options.page_table_v, "page_table_v");
     compute_data_type = compute;
 }
 
@@ -47,6 +49,30 @@ AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, c
                  (k == q || k == v) ? k->name.c_str() : q->name.c_str(), k == q ? "Q and K" : (k == v ? "K and V" : "Q and V"));
         int64_t b = q->dims[0], h_q = q->dims[1], s_q = q->dims[2], d = q->dims[3];
         int64_t h_k = k->dims[1], s_kv = k->dims[2], d_v = v->dims[3];
+        if (page_k_ >= 0 || page_v_ >= 0) {
+            // K and V are page containers [pages, h_k, page_size, d]; the tables say whose page is whose.
+            FE_CHECK(page_k_ >= 0 && page_v_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                     "paged K/V caches need both page_table_k and page_table_v");
+            FE_CHECK(options_.max_seq_len_kv > 0, FE_STATUS_INVALID_ARGUMENT,
+                     "paged K/V caches need max_seq_len_kv (the longest sequence), not %lld",
+                     static_cast<long long>(options_.max_seq_len_kv));
+            FE_CHECK(k->dims[3] == d && v->dims[1] == h_k && v->dims[2] == k->dims[2], FE_STATUS_INVALID_ARGUMENT,
+                     "the K container %s and V container %s do not match (head dim %lld)", dims_string(k->dims).c_str(),
+                     dims_string(v->dims).c_str(), static_cast<long long>(d));
+            for (int index : {page_k_, page_v_}) {
+                const fe_tensor *t = inputs[static_cast<size_t>(index)];
+                FE_CHECK(t->dims.size() == 4 && t->dims[0] == b && t->dims[1] == 1 && t->dims[3] == 1 &&
+                             t->dims[2] * k->dims[2] >= options_.max_seq_len_kv,
+                         FE_STATUS_INVALID_ARGUMENT,
+                         "page table '%s' is %s; it must be [%lld, 1, pages, 1] with pages * %lld >= %lld",
+                         t->name.c_str(), dims_string(t->dims).c_str(), static_cast<long long>(b),
+                         static_cast<long long>(k->dims[2]), static_cast<long long>(options_.max_seq_len_kv));
+            }
+            FE_CHECK(h_q % h_k == 0, FE_STATUS_INVALID_ARGUMENT,
+                     "Q has %lld heads, not a multiple of K's %lld (grouped-query attention needs one)",
+                     static_cast<long long>(h_q), static_cast<long long>(h_k));
+            return {b, h_q, h_k, s_q, options_.max_seq_len_kv, d, d_v};
+        }
         FE_CHECK(k->dims[0] == b && v->dims[0] == b, FE_STATUS_INVALID_ARGUMENT,
                  "batch sizes differ: Q %lld, K %lld, V %lld", static_cast<long long>(b),
                  static_cast<long long>(k->dims[0]), static_cast<long long>(v->dims[0]));
@@ -126,6 +152,8 @@ void AttentionNode::check_options(const AttentionDims &dims) {
         for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
         FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "ragged (packed) Q, K or V needs a padding mask: set seq_len_q and seq_len_kv");
+        FE_CHECK(page_k_ < 0 || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "paged K/V caches need a padding mask: set seq_len_q and seq_len_kv");
         FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "a padding mask needs both seq_len_q and seq_len_kv");
         for (int index : {seq_q_, seq_kv_}) {
@@ -178,6 +206,29 @@ const Descriptor *AttentionNode::dropout_mask(Lowering &lowering, const Attentio
     emit_rng_bernoulli(lowering, 1.0 - options_.dropout_probability, lowering.tensor(inputs[static_cast<size_t>(seed_)]),
                        lowering.tensor(inputs[static_cast<size_t>(offset_)]), mask, what + " dropout draw");
     return &mask;
+}
+
+const Descriptor &AttentionNode::keys_transposed(Lowering &lowering, const AttentionDims &d,
+                                                 const std::string &what) const {
+    const fe_tensor *k = inputs[1];
+    if (!paged())  // K read transposed by swapping its last two dims and strides
+        return lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
+                                    {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+    const Descriptor &keys = lowering.internal_tensor({d.b, d.h_k, d.d, d.s_kv},
+                                                      {d.d * d.s_kv * d.h_k, d.d * d.s_kv, 1, d.d}, k->data_type);
+    emit_paged_cache_load(lowering, lowering.tensor(k), lowering.tensor(inputs[static_cast<size_t>(page_k_)]),
+                          *length_kv(lowering), keys, what + " K pages");
+    return keys;
+}
+
+const Descriptor &AttentionNode::values(Lowering &lowering, const AttentionDims &d, const std::string &what) const {
+    const fe_tensor *v = inputs[2];
+    if (!paged()) return lowering.tensor(v);
+    const std::vector<int64_t> dims = {d.b, d.h_k, d.s_kv, d.d_v};
+    const Descriptor &vals = lowering.internal_tensor(dims, packed_strides(dims), v->data_type);
+    emit_paged_cache_load(lowering, lowering.tensor(v), lowering.tensor(inputs[static_cast<size_t>(page_v_)]),
+                          *length_kv(lowering), vals, what + " V pages");
+    return vals;
 }
 
 const Descriptor *AttentionNode::length_q(Lowering &lowering) const {

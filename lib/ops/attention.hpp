@@ -26,6 +26,9 @@ struct AttentionOptions {
     double dropout_probability = 0.0;
     fe_tensor *dropout_seed = nullptr;
     fe_tensor *dropout_offset = nullptr;
+    fe_tensor *page_table_k = nullptr;  // forward only
+    fe_tensor *page_table_v = nullptr;
+    int64_t max_seq_len_kv = 0;
 };
 
 // Both directions' option structs name these fields alike; take them from either.
@@ -69,6 +72,11 @@ class AttentionNode : public Node {
     // Everything between S = Q.K^T and the softmax: returns the modified scores.
     const Descriptor *modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &d,
                                     fe_data_type compute, const std::string &what) const;
+    bool paged() const { return page_k_ >= 0; }
+    // K as [b, h_k, d, s_kv] and V as [b, h_k, s_kv, d_v]: loaded from the page containers when
+    // paged, else views of the tensors themselves.
+    const Descriptor &keys_transposed(Lowering &lowering, const AttentionDims &d, const std::string &what) const;
+    const Descriptor &values(Lowering &lowering, const AttentionDims &d, const std::string &what) const;
     // The lengths of a padding mask (nullptr without one).
     const Descriptor *length_q(Lowering &lowering) const;
     const Descriptor *length_kv(Lowering &lowering) const;
@@ -84,8 +92,8 @@ class AttentionNode : public Node {
 
     AttentionOptions options_;
     std::vector<const char *> ports_;
-    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1, seed_ = -1,
-        offset_ = -1;  // index in inputs, or -1
+    int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1, seed_ = -1, offset_ = -1,
+        page_k_ = -1, page_v_ = -1;  // index in inputs, or -1
 };
 
 }  // namespace fe

@@ -47,6 +47,9 @@ void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, 
 void emit_rng_bernoulli(Lowering &lowering, double keep_probability, const Descriptor &seed, const Descriptor &offset,
                         const Descriptor &y, const std::string &label);
 
+void emit_paged_cache_load(Lowering &lowering, const Descriptor &container, const Descriptor &page_table,
+                           const Descriptor &sequence_lengths, const Descriptor &y, const std::string &label);
+
 // Short kind names used for automatic node names ("conv_fprop_0", "relu_1", ...).
 const char *pointwise_mode_name(fe_pointwise_mode mode);
 const char *reduction_mode_name(fe_reduction_mode mode);

@@ -13,10 +13,18 @@ namespace fe {
 
 namespace {
 
+AttentionOptions paged_options(const fe_sdpa_options &o) {
+    AttentionOptions a = attention_options(o);
+    a.page_table_k = o.page_table_k;
+    a.page_table_v = o.page_table_v;
+    a.max_seq_len_kv = o.max_seq_len_kv;
+    return a;
+}
+
 class Sdpa : public AttentionNode {
   public:
     Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o)
-        : AttentionNode({q, k, v}, {"Q", "K", "V"}, attention_options(o), o.compute_data_type),
+        : AttentionNode({q, k, v}, {"Q", "K", "V"}, paged_options(o), o.compute_data_type),
           stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
     const char *kind() const override { return "sdpa"; }
 
@@ -52,9 +60,8 @@ class Sdpa : public AttentionNode {
             return lowering.internal_tensor(scores, score_strides, type);
         };
 
-        // S = Q . K^T: K is read transposed by swapping its last two dims and strides.
-        const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
-                                                     {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+        // S = Q . K^T (K read transposed, or loaded from its pages).
+        const Descriptor &k_t = keys_transposed(lowering, d, what);
         // With a padding mask the matmuls also learn the actual lengths, so they skip the padding
         // (Q.K^T fills it with zeros; P.V stops its reduction at seq_len_kv).
         const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
@@ -100,7 +107,7 @@ class Sdpa : public AttentionNode {
         }
 
         // O = P . V
-        emit_matmul(lowering, *probabilities, lowering.tensor(v), lowering.tensor(outputs[0]), compute, label("P.V"),
+        emit_matmul(lowering, *probabilities, values(lowering, d, what), lowering.tensor(outputs[0]), compute, label("P.V"),
                     output_overrides);
     }
 

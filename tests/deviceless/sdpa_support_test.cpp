@@ -198,6 +198,34 @@ TEST_F(Deviceless, RaggedSdpaIsSupportedAndNeedsAPaddingMask) {
     EXPECT_NE(describe(g).find("ragged_offset=offsets"), std::string::npos);
 }
 
+TEST_F(Deviceless, PagedKvCacheSdpaIsSupported) {
+    fe_graph *g = graph("sdpa_paged", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 4, 1, 128}), *kc = tensor(g, "k_pages", {64, 4, 64, 128});
+    fe_tensor *vc = tensor(g, "v_pages", {64, 4, 64, 128});
+    fe_tensor *ptk = tensor(g, "ptk", {2, 1, 32, 1}, false, FE_DATA_INT32);
+    fe_tensor *ptv = tensor(g, "ptv", {2, 1, 32, 1}, false, FE_DATA_INT32);
+    fe_tensor *lq = tensor(g, "lq", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *lkv = tensor(g, "lkv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.088;
+    o.page_table_k = ptk;
+    o.page_table_v = ptv;
+    fe_tensor *out = nullptr;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("need max_seq_len_kv"));
+    o.max_seq_len_kv = 4096;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("pages * 64 >= 4096"));
+    o.max_seq_len_kv = 2048;
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("need a padding mask"));
+    o.seq_len_q = lq;
+    o.seq_len_kv = lkv;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    expect_supported(g);
+}
+
 TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     fe_graph *g = graph("bad_masks", FE_DATA_HALF);
     fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 4, 64, 64}), *v = tensor(g, "v", {2, 4, 64, 64});
