@@ -452,6 +452,17 @@ typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..i + s_kv - s_q */
 } fe_causal_mask;
 
+/* How attention is lowered. cuDNN recognises attention either as a pattern of matmul,
+ * pointwise and reduction operations in one operation graph (composite) or as its single SDPA
+ * operation (native, cuDNN >= 9.13.1, which takes fewer options: see fe_graph_sdpa). */
+typedef enum fe_sdpa_implementation FE_ENUM_BASE {
+    FE_SDPA_IMPLEMENTATION_AUTO = 0,      /* native where it takes every option given and has an
+                                             engine for the target GPU, else composite */
+    FE_SDPA_IMPLEMENTATION_COMPOSITE = 1,
+    FE_SDPA_IMPLEMENTATION_NATIVE = 2     /* fails at build, naming the option or version, when
+                                             the native operation cannot take the graph */
+} fe_sdpa_implementation;
+
 typedef struct fe_sdpa_options {
     uint32_t struct_size;
     const char *name;
@@ -493,10 +504,12 @@ typedef struct fe_sdpa_options {
     fe_tensor *page_table_k;
     fe_tensor *page_table_v;
     int64_t max_seq_len_kv;
+    fe_sdpa_implementation implementation; /* default AUTO */
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0 }
+      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                \
+      FE_SDPA_IMPLEMENTATION_AUTO }
 
 /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
  *  power of two take the interleaved extra slopes) into out[0..heads). */
@@ -531,10 +544,18 @@ typedef struct fe_sdpa_backward_options {
     double dropout_probability;
     fe_tensor *dropout_seed;
     fe_tensor *dropout_offset;
+    fe_sdpa_implementation implementation; /* default AUTO */
+    /* With a bias: also output its gradient as "<node>::dBias" (float, the bias's dims; find it
+     * with fe_graph_tensor_by_name). Needs a bias of [1, h_q, s_q, s_kv]. */
+    int32_t output_dbias;
+    /* Deterministic backward: dQ, dK and dV accumulate in a fixed order, so repeated runs give
+     * identical bits (somewhat slower); 0 lets cuDNN accumulate with atomics. */
+    int32_t deterministic;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
-      FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL }
+      FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
+      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0 }
 
 /** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
  *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
@@ -602,6 +623,12 @@ FE_API fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_byt
  *  ("eng12_k2=3_k3=0"). */
 FE_API fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_index);
 FE_API const char *fe_graph_engine_tag(const fe_graph *graph);
+/** How an attention operation of the graph was lowered, once its operation graph exists:
+ *  FE_SDPA_IMPLEMENTATION_NATIVE or FE_SDPA_IMPLEMENTATION_COMPOSITE. node_name names the
+ *  fe_graph_sdpa / fe_graph_sdpa_backward node (NULL: the first one); FE_STATUS_NOT_FOUND
+ *  when there is no such attention operation. */
+FE_API fe_status fe_graph_attention_implementation(const fe_graph *graph, const char *node_name,
+                                                   fe_sdpa_implementation *out_implementation);
 /** 1 if the graph has a plan that can execute. */
 FE_API fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag);
 

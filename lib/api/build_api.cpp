@@ -162,6 +162,22 @@ FE_EXPORT const char *fe_graph_engine_tag(const fe_graph *graph) {
     return graph->build->chosen().tag.c_str();
 }
 
+FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, const char *node_name,
+                                                      fe_sdpa_implementation *out_implementation) {
+    return guard("fe_graph_attention_implementation", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_implementation);
+        const BuildState &state = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph");
+        for (const AttentionLowering &a : state.attention) {
+            if (node_name && a.node->name != node_name) continue;
+            *out_implementation = a.native ? FE_SDPA_IMPLEMENTATION_NATIVE : FE_SDPA_IMPLEMENTATION_COMPOSITE;
+            return;
+        }
+        FE_FAIL(FE_STATUS_NOT_FOUND, "graph '%s' has no attention operation%s%s", graph->name.c_str(),
+                node_name ? " named " : "", node_name ? node_name : "");
+    });
+}
+
 FE_EXPORT fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag) {
     return guard("fe_graph_is_built", [&] {
         FE_REQUIRE(graph);

@@ -233,9 +233,15 @@ FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_ten
         auto node = make_sdpa_backward(q, k, v, o, d_o, stats, opts);
         NameReservation reservation(graph);
         node->name = graph->unique_node_name(opts.name, "sdpa_backward");
-        graph->add_node(std::move(node), {"dQ", "dK", "dV"});
+        std::vector<const char *> ports = {"dQ", "dK", "dV"};
+        if (opts.output_dbias) ports.push_back("dBias");
+        graph->add_node(std::move(node), ports);
         reservation.commit();
         const auto &outputs = graph->nodes.back()->outputs;
+        if (opts.output_dbias && opts.bias && opts.bias->data_type != FE_DATA_NOT_SET) {
+            outputs[3]->data_type = opts.bias->data_type;  // like the bias; the user may override
+            outputs[3]->user_data_type = true;
+        }
         *out_dq = outputs[0];
         *out_dk = outputs[1];
         *out_dv = outputs[2];

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 
 namespace fe {
@@ -194,6 +195,55 @@ std::string AttentionNode::option_attributes() const {
         a += format(" dropout(mask=%s, scale=%g)", options_.dropout_mask->name.c_str(), options_.dropout_scale);
     if (options_.dropout_seed) a += format(" dropout(p=%g)", options_.dropout_probability);
     return a;
+}
+
+namespace {
+std::string version_string(size_t v) {
+    return format("%zu.%zu.%zu", v / 10000, (v % 10000) / 100, v % 100);
+}
+}  // namespace
+
+std::string AttentionNode::native_obstacle(size_t cudnn_version, bool backward, const std::string &extra) const {
+    const std::string loaded = " (cuDNN " + version_string(cudnn_version) + " is loaded)";
+    // What cuDNN's native SDPA operation takes, by version (later versions take masks, bias
+    // and dropout as a score subgraph; this library lowers those as the composite pattern).
+    if (cudnn_version < 91301) return "the native SDPA operation needs cuDNN 9.13.1" + loaded;
+    // cuDNN 9.19 declares the backward operation but its operation graphs refuse it
+    // (CUDNN_STATUS_BAD_PARAM): later versions are tried.
+    if (backward && cudnn_version <= 91900)
+        return "the native SDPA backward operation is not accepted by cuDNN up to 9.19" + loaded;
+    auto needs = [&](const char *option, const char *version) {
+        return std::string("the native SDPA operation takes no ") + option + " before cuDNN " + version + loaded;
+    };
+    if (options_.causal_mask != FE_CAUSAL_MASK_NONE) return needs("causal mask", "9.21");
+    if (options_.sliding_window > 0) return needs("sliding window", "9.21");
+    if (bias_ >= 0) return needs("bias", "9.21");
+    if (alibi_ >= 0) return needs("ALiBi", "9.21");
+    if (dropout_ >= 0) return "the native SDPA operation takes no caller-supplied dropout mask";
+    if (seed_ >= 0) return needs("dropout", "9.22");
+    if ((seq_q_ >= 0 || page_k_ >= 0) && cudnn_version < 91500) return needs("padding mask or paged K/V", "9.15");
+    for (size_t i = 0; i < 3; ++i)
+        if (inputs[i]->ragged_offset) return "the native SDPA operation takes no ragged (packed) layouts";
+    if (compute_data_type != FE_DATA_NOT_SET && compute_data_type != FE_DATA_FLOAT)
+        return "the native SDPA operation computes in float only";
+    if (!extra.empty()) return "the native SDPA operation takes no " + extra;
+    return "";
+}
+
+bool AttentionNode::lowers_native(Lowering &lowering, bool backward, const std::string &extra,
+                                  const std::string &what) const {
+    const fe_sdpa_implementation requested = options_.implementation;
+    FE_CHECK(requested >= FE_SDPA_IMPLEMENTATION_AUTO && requested <= FE_SDPA_IMPLEMENTATION_NATIVE,
+             FE_STATUS_INVALID_ARGUMENT, "%s: unknown implementation %d", what.c_str(), static_cast<int>(requested));
+    bool native = false;
+    if (requested != FE_SDPA_IMPLEMENTATION_COMPOSITE) {
+        std::string obstacle = native_obstacle(cudnn().cudnnGetVersion(), backward, extra);
+        FE_CHECK(requested != FE_SDPA_IMPLEMENTATION_NATIVE || obstacle.empty(), FE_STATUS_NOT_SUPPORTED,
+                 "implementation NATIVE: %s", obstacle.c_str());
+        native = obstacle.empty() && !(requested == FE_SDPA_IMPLEMENTATION_AUTO && lowering.composite_attention_only());
+    }
+    lowering.record_attention(*this, native, requested == FE_SDPA_IMPLEMENTATION_AUTO);
+    return native;
 }
 
 const Descriptor *AttentionNode::dropout_mask(Lowering &lowering, const AttentionDims &d, const fe_tensor *drawn_output,

@@ -29,6 +29,7 @@ struct AttentionOptions {
     fe_tensor *page_table_k = nullptr;  // forward only
     fe_tensor *page_table_v = nullptr;
     int64_t max_seq_len_kv = 0;
+    fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
 };
 
 // Both directions' option structs name these fields alike; take them from either.
@@ -48,6 +49,7 @@ AttentionOptions attention_options(const Options &o) {
     a.dropout_probability = o.dropout_probability;
     a.dropout_seed = o.dropout_seed;
     a.dropout_offset = o.dropout_offset;
+    a.implementation = o.implementation;
     return a;
 }
 
@@ -68,6 +70,13 @@ class AttentionNode : public Node {
     // Q, K, V (and dO, O) in half or bfloat16, one type.
     static void check_types(const std::vector<const fe_tensor *> &tensors);
     std::string option_attributes() const;
+
+    // Why cuDNN's native SDPA operation (version `cudnn_version` of the loaded library) cannot
+    // take this node's options; "" when it can. `extra` names options only one direction has.
+    std::string native_obstacle(size_t cudnn_version, bool backward, const std::string &extra) const;
+    // Native or composite, by the requested implementation, what the native operation takes,
+    // and whether this build already fell back from native (no engine for it).
+    bool lowers_native(Lowering &lowering, bool backward, const std::string &extra, const std::string &what) const;
 
     // Everything between S = Q.K^T and the softmax: returns the modified scores.
     const Descriptor *modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &d,

@@ -47,6 +47,45 @@ class Sdpa : public AttentionNode {
     void lower(Lowering &lowering) const override {
         const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
         check_types({q, k, v});
+        const std::string what = "attention '" + name + "'";
+        if (lowers_native(lowering, false, mask_output_ ? "dropout mask output" : "", what))
+            lower_native(lowering);
+        else
+            lower_composite(lowering);
+    }
+
+  private:
+    // cuDNN's single SDPA operation: Q, K, V (or their page containers), O, the stats, the
+    // scale, and the padding lengths and page tables.
+    void lower_native(Lowering &lowering) const {
+        Descriptor op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, lowering.tensor(inputs[0]), "SDPA Q");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, lowering.tensor(inputs[1]), "SDPA K");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, lowering.tensor(inputs[2]), "SDPA V");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, lowering.tensor(outputs[0]), "SDPA O");
+        if (stats_) op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, lowering.tensor(outputs[1]), "SDPA stats");
+        // Without a scale the operation would apply its own default; 0 means none here, so pass 1.
+        const Descriptor &scale =
+            scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                        : lowering.internal_scalar(options_.attn_scale != 0.0 ? options_.attn_scale : 1.0, FE_DATA_FLOAT, 4);
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, scale, "SDPA scale");
+        if (seq_q_ >= 0) {
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC, *length_q(lowering), "SDPA seq_len_q");
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC, *length_kv(lowering), "SDPA seq_len_kv");
+        }
+        if (paged()) {
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_KDESC,
+                        lowering.tensor(inputs[static_cast<size_t>(page_k_)]), "SDPA page table K");
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC,
+                        lowering.tensor(inputs[static_cast<size_t>(page_v_)]), "SDPA page table V");
+        }
+        std::string what = "finalizing the native SDPA operation of attention '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+    void lower_composite(Lowering &lowering) const {
+        const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
         fe_data_type compute = lowering.compute_type(*this);
         AttentionDims d = check_qkv(q, k, v);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
@@ -111,7 +150,6 @@ class Sdpa : public AttentionNode {
                     output_overrides);
     }
 
-  private:
     bool stats_, mask_output_;
 };
 

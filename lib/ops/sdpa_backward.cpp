@@ -18,9 +18,14 @@ class SdpaBackward : public AttentionNode {
     SdpaBackward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
                  const fe_sdpa_backward_options &options)
         : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"}, attention_options(options),
-                        options.compute_data_type) {}
+                        options.compute_data_type),
+          dbias_(options.output_dbias != 0),
+          deterministic_(options.deterministic != 0) {}
     const char *kind() const override { return "sdpa_backward"; }
-    std::string attributes() const override { return option_attributes(); }
+    std::string attributes() const override {
+        return option_attributes() + (dbias_ ? " dbias" : "") + (deterministic_ ? " deterministic" : "");
+    }
+    bool outputs_dbias() const { return dbias_; }
 
     void infer() override {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
@@ -43,6 +48,16 @@ class SdpaBackward : public AttentionNode {
         assign_inferred_shape(outputs[0], q->dims, q->strides);
         assign_inferred_shape(outputs[1], k->dims, k->strides);
         assign_inferred_shape(outputs[2], v->dims, v->strides);
+        if (dbias_) {
+            FE_CHECK(bias_ >= 0, FE_STATUS_INVALID_ARGUMENT, "output_dbias needs the forward's bias (options->bias)");
+            const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
+            // cuDNN's engines reduce dS over the batch only: a bias per batch or shared by heads has no engine.
+            FE_CHECK(bias->dims == std::vector<int64_t>({1, d.h_q, d.s_q, d.s_kv}), FE_STATUS_NOT_SUPPORTED,
+                     "output_dbias needs a bias of [1, %lld, %lld, %lld] (one per head, shared by the batch); '%s' is %s",
+                     static_cast<long long>(d.h_q), static_cast<long long>(d.s_q), static_cast<long long>(d.s_kv),
+                     bias->name.c_str(), dims_string(bias->dims).c_str());
+            assign_inferred_shape(outputs[3], bias->dims, bias->strides);
+        }
     }
 
     void lower(Lowering &lowering) const override {
@@ -51,6 +66,42 @@ class SdpaBackward : public AttentionNode {
         check_types({q, k, v, o, d_o});
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
+        std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
+        if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
+            lower_native(lowering);
+        else
+            lower_composite(lowering);
+    }
+
+  private:
+    // cuDNN's single SDPA backward operation.
+    void lower_native(Lowering &lowering) const {
+        Descriptor op(CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_QDESC, lowering.tensor(inputs[kQ]), "SDPA backward Q");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_KDESC, lowering.tensor(inputs[kK]), "SDPA backward K");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_VDESC, lowering.tensor(inputs[kV]), "SDPA backward V");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_ODESC, lowering.tensor(inputs[kO]), "SDPA backward O");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DODDESC, lowering.tensor(inputs[kDO]), "SDPA backward dO");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_STATSDESC, lowering.tensor(inputs[kStats]), "SDPA backward stats");
+        const Descriptor &scale =
+            scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                        : lowering.internal_scalar(options_.attn_scale != 0.0 ? options_.attn_scale : 1.0, FE_DATA_FLOAT, 4);
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_SCALEDESC, scale, "SDPA backward scale");
+        if (seq_q_ >= 0) {
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_QDESC, *length_q(lowering), "SDPA backward seq_len_q");
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KVDESC, *length_kv(lowering), "SDPA backward seq_len_kv");
+        }
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DQDESC, lowering.tensor(outputs[0]), "SDPA backward dQ");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DKDESC, lowering.tensor(outputs[1]), "SDPA backward dK");
+        op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DVDESC, lowering.tensor(outputs[2]), "SDPA backward dV");
+        std::string what = "finalizing the native SDPA backward operation of attention '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+    void lower_composite(Lowering &lowering) const {
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
+        const fe_tensor *o = inputs[kO], *d_o = inputs[kDO], *stats = inputs[kStats];
         fe_data_type compute = lowering.compute_type(*this);
         fe_data_type io = q->data_type;
         AttentionDims d = check_qkv(q, k, v);
@@ -137,6 +188,10 @@ class SdpaBackward : public AttentionNode {
             pointwise(FE_POINTWISE_MUL, *ds, dropout_scale, scaled, "dS dropout scale");
             ds = &scaled;
         }
+        // The bias was added after the scale, so its gradient is dS before the scale, summed
+        // over the batch.
+        if (dbias_)
+            emit_reduction(lowering, FE_REDUCTION_ADD, *ds, lowering.tensor(outputs[3]), compute, label("dBias"));
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
@@ -151,18 +206,25 @@ class SdpaBackward : public AttentionNode {
         grouped_matmul(lowering, ds_t, lowering.tensor(q), outputs[1], {d.b, d.h_q, d.s_kv, d.d}, d, io, compute,
                        by_keys, label("dK"));
 
-        // dQ = dS . K, accumulated in float in the workspace, then converted.
         const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
         emit_reshape(lowering, k_t, k_plain, label("K"));
-        const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
-        const Descriptor &dq_accumulator = lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, true);
         MatmulOverrides by_queries;
         if (len_q) by_queries = {len_q, nullptr, len_kv, false, 0.0};
+        if (dbias_ || deterministic_) {
+            // dQ = dS . K straight into dQ: cuDNN's engines then keep dP in their workspace and
+            // accumulate in a fixed order (the form that has dBias, and that is deterministic).
+            emit_matmul(lowering, *ds, k_plain, lowering.tensor(outputs[0]), compute, label("dS.K"), by_queries);
+            return;
+        }
+        // dQ = dS . K, accumulated (atomically, by key blocks) in float in the workspace, then converted.
+        const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
+        const Descriptor &dq_accumulator = lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, true);
         emit_matmul(lowering, *ds, k_plain, dq_accumulator, compute, label("dS.K"), by_queries);
         pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }
 
-  private:
+    bool dbias_, deterministic_;
+
     // out = a . b, where out has one head per K/V head: with GQA the per-query-head products
     // ([b, h_q, rows, cols]) are summed over each group.
     void grouped_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, const fe_tensor *out,

@@ -45,6 +45,13 @@ struct WorkspaceTensor {
     bool zero_before_run = false;  // accumulators start from zero on every execution
 };
 
+// How an attention node was lowered (fe_graph_describe and fe_graph_sdpa_implementation say it).
+struct AttentionLowering {
+    const struct Node *node = nullptr;
+    bool native = false;
+    bool automatic = false;  // chosen by AUTO (so a build may fall back to composite)
+};
+
 struct BuildState {
     // Lowering.
     std::deque<Descriptor> tensor_descriptors;  // deque: references stay valid as it grows
@@ -58,6 +65,8 @@ struct BuildState {
     int64_t next_internal_uid = 0;                // uids of tensors made during lowering
     std::vector<WorkspaceTensor> workspace_tensors;
     int64_t workspace_tensor_bytes = 0;           // their total, 256-byte aligned
+    std::vector<AttentionLowering> attention;
+    bool composite_attention_only = false;  // set when AUTO's native choice had no engine
 
     // Heuristics and support.
     std::vector<fe_heur_mode> modes_tried;
@@ -92,6 +101,8 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
 void check_support(fe_graph &graph);
 void build_plans(fe_graph &graph, fe_build_policy policy);
+// Whether heuristics (mode A) give at least one engine config for the operation graph.
+bool has_engine_config(BuildState &state);
 
 const char *heur_mode_name(fe_heur_mode mode);
 

@@ -57,6 +57,10 @@ std::string fe_graph::describe() const {
                       static_cast<long long>(build->engine_count), build->candidates.size());
         if (build->device_properties) out += ", deviceless (device properties JSON)";
         out += "\n";
+        for (const AttentionLowering &a : build->attention)
+            out += format("attention '%s': %s%s\n", a.node->name.c_str(),
+                          a.native ? "cuDNN's native SDPA operation" : "composite pattern (matmul, pointwise, reduction)",
+                          a.automatic ? " (chosen automatically)" : "");
         if (!build->plans.empty())
             out += format("plan: %s, workspace %lld bytes (%zu plan(s) built)\n", build->chosen().tag.c_str(),
                           static_cast<long long>(build->chosen().workspace), build->plans.size());

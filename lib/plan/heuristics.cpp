@@ -120,6 +120,14 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
     graph.stage = fe_graph::Stage::Candidates;
 }
 
+bool has_engine_config(BuildState &state) {
+    std::set<std::string> seen;
+    std::string complaint = query_mode(state, FE_HEUR_MODE_A, &seen);
+    bool any = !state.candidates.empty();
+    state.candidates.clear();
+    return any && complaint.empty();
+}
+
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes) {
     FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());

@@ -45,13 +45,10 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
 }
 }  // namespace
 
-void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
-    graph.validate();
-    FE_CHECK(graph.stage == fe_graph::Stage::Validated, FE_STATUS_BAD_STATE,
-             "graph '%s' already has an operation graph", graph.name.c_str());
-    cudnn();  // fail early, with the loader's message, if cuDNN is missing
-    graph.assign_uids();
-    auto state = std::make_unique<BuildState>();
+namespace {
+
+// Lower every node into one operation graph and finalize it.
+void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
     if (!graph.device_properties_json.empty()) {
         Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
         const std::string &json = graph.device_properties_json;
@@ -86,6 +83,41 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
     state->engine_count =
         op_graph.get_int64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, "CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT");
     state->operation_graph = std::move(op_graph);
+}
+
+bool chose_native_automatically(const BuildState &state) {
+    for (const AttentionLowering &a : state.attention)
+        if (a.native && a.automatic) return true;
+    return false;
+}
+
+}  // namespace
+
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
+    graph.validate();
+    FE_CHECK(graph.stage == fe_graph::Stage::Validated, FE_STATUS_BAD_STATE,
+             "graph '%s' already has an operation graph", graph.name.c_str());
+    cudnn();  // fail early, with the loader's message, if cuDNN is missing
+    graph.assign_uids();
+    // AUTO lowers attention natively where the native operation takes the options; when cuDNN
+    // then has no engine for it on the target GPU (or refuses the operation), the graph is
+    // lowered again with attention as the composite pattern.
+    auto state = std::make_unique<BuildState>();
+    std::string native_failure;
+    try {
+        lower_graph(graph, handle, state.get());
+        if (chose_native_automatically(*state) && !has_engine_config(*state)) native_failure = "no engine config";
+    } catch (const Error &e) {
+        if (!chose_native_automatically(*state)) throw;
+        native_failure = e.what();
+    }
+    if (!native_failure.empty()) {
+        FE_LOG_INFO("graph '%s': native SDPA not usable (%s); lowering attention as the composite pattern",
+                    graph.name.c_str(), native_failure.c_str());
+        state = std::make_unique<BuildState>();
+        state->composite_attention_only = true;
+        lower_graph(graph, handle, state.get());
+    }
     lay_out_bindings(graph, *state);
     FE_LOG_INFO("graph '%s': operation graph of %zu operations, %lld engines", graph.name.c_str(),
                 state->operations.size(), static_cast<long long>(state->engine_count));

@@ -20,6 +20,7 @@ struct SdpaCase {
     bool alibi = false;
     bool dropout = false;
     int64_t d_v = 0;  // V's head dim when it differs from Q's and K's
+    fe_sdpa_implementation impl = FE_SDPA_IMPLEMENTATION_AUTO;
 };
 
 class SdpaNumerics : public Gpu, public ::testing::WithParamInterface<SdpaCase> {};
@@ -46,6 +47,7 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     opts.causal_mask = c.causal;
     opts.generate_stats = c.stats;
     opts.sliding_window = c.window;
+    opts.implementation = c.impl;
     fe_tensor *bias = nullptr, *len_q = nullptr, *len_kv = nullptr;
     if (c.bias) {
         int64_t bd[4] = {1, c.h_q, c.s_q, c.s_kv};
@@ -80,9 +82,17 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     }
     ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
-    if (stats) ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    if (stats) {
+        ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    }
     build(g);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    fe_sdpa_implementation impl;
+    ASSERT_FE_OK(fe_graph_attention_implementation(g, nullptr, &impl));
+    if (c.impl != FE_SDPA_IMPLEMENTATION_AUTO) {
+        EXPECT_EQ(impl, c.impl);
+    }
+    std::printf("    %s plan %s (%s)\n", c.name, fe_graph_engine_tag(g),
+                impl == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bo = bind(o, false);
     Bound *bs = stats ? &bind(stats, false) : nullptr;
     std::vector<Bound *> all = {&bq, &bk, &bv, &bo};
@@ -213,7 +223,18 @@ INSTANTIATE_TEST_SUITE_P(
         SdpaCase{"bf16_8k_keys_bottom_right", FE_DATA_BFLOAT16, 1, 2, 1, 128, 8192, 64, FE_CAUSAL_MASK_BOTTOM_RIGHT,
                  true, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
-                 true, 0, true}),
+                 true, 0, true},
+        // The same graphs through both lowerings.
+        SdpaCase{"fp16_d128_stats_native", FE_DATA_HALF, 1, 4, 4, 256, 256, 128, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, false, false, false, 0, FE_SDPA_IMPLEMENTATION_NATIVE},
+        SdpaCase{"fp16_d128_stats_composite", FE_DATA_HALF, 1, 4, 4, 256, 256, 128, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, false, false, false, 0, FE_SDPA_IMPLEMENTATION_COMPOSITE},
+        SdpaCase{"bf16_gqa_unequal_native", FE_DATA_BFLOAT16, 2, 8, 2, 100, 300, 64, FE_CAUSAL_MASK_NONE, false, true,
+                 false, 0, false, false, false, 0, FE_SDPA_IMPLEMENTATION_NATIVE},
+        SdpaCase{"bf16_padding_native", FE_DATA_BFLOAT16, 3, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, true, false, false, 0, FE_SDPA_IMPLEMENTATION_NATIVE},
+        SdpaCase{"bf16_padding_composite", FE_DATA_BFLOAT16, 3, 4, 4, 128, 160, 64, FE_CAUSAL_MASK_NONE, true, false,
+                 false, 0, true, false, false, 0, FE_SDPA_IMPLEMENTATION_COMPOSITE}),
     [](const ::testing::TestParamInfo<SdpaCase> &info) { return std::string(info.param.name); });
 
 }  // namespace
