@@ -56,3 +56,63 @@ TEST_F(Deviceless, SdpaBackwardChecksItsInputs) {
 }
 
 }  // namespace
+
+namespace {
+
+// A [2, 4, 256, 64] backward pass with the given options (bias of `bias_dims` when non-empty).
+fe_status backward_with(fe_graph *g, fe_sdpa_backward_options opts,
+                        std::vector<int64_t> bias_dims) {
+    fe_tensor *q = cudnnfe_test::make_tensor(g, "q", {2, 4, 256, 64}, false, FE_DATA_NOT_SET), *k = cudnnfe_test::make_tensor(g, "k", {2, 4, 256, 64}, false, FE_DATA_NOT_SET);
+    fe_tensor *v = cudnnfe_test::make_tensor(g, "v", {2, 4, 256, 64}, false, FE_DATA_NOT_SET), *o = cudnnfe_test::make_tensor(g, "o", {2, 4, 256, 64}, false, FE_DATA_NOT_SET);
+    fe_tensor *d_o = cudnnfe_test::make_tensor(g, "dO", {2, 4, 256, 64}, false, FE_DATA_NOT_SET);
+    fe_tensor *stats = cudnnfe_test::make_tensor(g, "stats", {2, 4, 256, 1}, false, FE_DATA_FLOAT);
+    if (!bias_dims.empty()) opts.bias = cudnnfe_test::make_tensor(g, "bias", bias_dims, false, FE_DATA_NOT_SET);
+    opts.attn_scale = 0.125;
+    fe_tensor *dq, *dk, *dv;
+    fe_status s = fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv);
+    if (s != FE_OK) return s;
+    for (fe_tensor *out : {dq, dk, dv}) EXPECT_FE_OK(fe_tensor_set_output(out, 1));
+    return FE_OK;
+}
+
+}  // namespace
+
+TEST_F(Deviceless, SdpaBackwardWithDbiasIsSupported) {
+    fe_graph *g = graph("dbias", FE_DATA_BFLOAT16);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.output_dbias = 1;
+    opts.causal_mask = FE_CAUSAL_MASK_TOP_LEFT;
+    ASSERT_FE_OK(backward_with(g, opts, {1, 4, 256, 256}));
+    fe_tensor *dbias = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
+    ASSERT_FE_OK(fe_tensor_set_output(dbias, 1));
+    int64_t dims[4];
+    ASSERT_FE_OK(fe_tensor_get_dims(dbias, dims, 4));
+    EXPECT_EQ(dims[0], 1);
+    EXPECT_EQ(dims[3], 256);
+    expect_supported(g);
+    fe_data_type type;
+    ASSERT_FE_OK(fe_tensor_get_data_type(dbias, &type));
+    EXPECT_EQ(type, FE_DATA_BFLOAT16);
+    EXPECT_NE(describe(g).find("dbias"), std::string::npos);
+}
+
+TEST_F(Deviceless, SdpaBackwardDeterministicIsSupported) {
+    fe_graph *g = graph("deterministic", FE_DATA_HALF);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.deterministic = 1;
+    ASSERT_FE_OK(backward_with(g, opts, {}));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("deterministic"), std::string::npos);
+}
+
+TEST_F(Deviceless, SdpaBackwardDbiasNeedsAPerHeadBias) {
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.output_dbias = 1;
+    EXPECT_EQ(backward_with(graph("no_bias", FE_DATA_HALF), opts, {}), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(fe_last_error_message()).find("output_dbias needs the forward's bias"), std::string::npos);
+    EXPECT_EQ(backward_with(graph("batch_bias", FE_DATA_HALF), opts, {2, 4, 256, 256}), FE_STATUS_NOT_SUPPORTED);
+    std::string message = fe_last_error_message();
+    EXPECT_NE(message.find("fe_graph_sdpa_backward"), std::string::npos) << message;
+    EXPECT_NE(message.find("[1, 4, 256, 256]"), std::string::npos) << message;
+}

@@ -1,6 +1,7 @@
 // Attention backward against a CPU reference in double: dQ, dK, dV from random Q, K, V, dO,
 // with O and the stats computed by the reference forward (rounded to the io type as a forward
 // pass would store them).
+#include <cstring>
 #include <limits>
 
 #include "reference.hpp"
@@ -14,6 +15,8 @@ struct BackwardCase {
     fe_data_type type;
     int64_t b, h_q, h_k, s, d;
     fe_causal_mask causal;
+    bool bias = false;           // an additive bias [1, h, s, s], with its gradient dBias
+    bool deterministic = false;  // and then two runs must agree bit for bit
 };
 
 class SdpaBackwardNumerics : public Gpu, public ::testing::WithParamInterface<BackwardCase> {};
@@ -29,17 +32,30 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
     opts.attn_scale = scale;
     opts.causal_mask = c.causal;
+    opts.deterministic = c.deterministic;
+    fe_tensor *bias = nullptr, *dbias = nullptr;
+    if (c.bias) {
+        bias = tensor(g, "bias", {1, H, S, S});
+        opts.bias = bias;
+        opts.output_dbias = 1;
+    }
     fe_tensor *dq, *dk, *dv;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    if (c.bias) {
+        ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
+        ASSERT_FE_OK(fe_tensor_set_output(dbias, 1));
+    }
     build(g);
     int64_t workspace = 0;
     ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
-    EXPECT_GE(workspace, B * H * S * (D + 1) * 4);  // row sums and the dQ accumulator at least
+    // Row sums (and, accumulating atomically, the float dQ accumulator) at least.
+    EXPECT_GE(workspace, B * H * S * ((c.bias || c.deterministic) ? 1 : D + 1) * 4);
     std::printf("    %s plan %s, workspace %lld bytes\n", c.name, fe_graph_engine_tag(g), static_cast<long long>(workspace));
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);
+    Bound *bb = bias ? &bind(bias, true) : nullptr;
     // Reference forward: P (kept), O and the stats.
     std::vector<double> p(static_cast<size_t>(B * H * S * S));
     auto P = [&](int64_t b, int64_t h, int64_t i, int64_t j) -> double & {
@@ -53,7 +69,8 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
                     double dot = 0;
                     for (int64_t x = 0; x < D; ++x) dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
                     bool visible = c.causal == FE_CAUSAL_MASK_NONE || j <= i;
-                    P(b, h, i, j) = visible ? dot * scale : -std::numeric_limits<double>::infinity();
+                    double biased = dot * scale + (bb ? static_cast<double>(bb->at({0, h, i, j})) : 0.0);
+                    P(b, h, i, j) = visible ? biased : -std::numeric_limits<double>::infinity();
                     row_max = std::max(row_max, P(b, h, i, j));
                 }
                 double sum = 0;
@@ -69,15 +86,33 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     ASSERT_FE_OK(fe_buffer_upload_float(bo.buffer, bo.host.data(), bo.span(), bo.type));
     ASSERT_FE_OK(fe_buffer_upload_float(bs.buffer, bs.host.data(), bs.span(), bs.type));
     Bound &bdq = bind(dq, false), &bdk = bind(dk, false), &bdv = bind(dv, false);
-    execute(g, {&bq, &bk, &bv, &bo, &bdo, &bs, &bdq, &bdk, &bdv});
+    std::vector<Bound *> all = {&bq, &bk, &bv, &bo, &bdo, &bs, &bdq, &bdk, &bdv};
+    Bound *bdb = dbias ? &bind(dbias, false) : nullptr;
+    if (bb) all.push_back(bb);
+    if (bdb) all.push_back(bdb);
+    execute(g, all);
     download(bdq);
     download(bdk);
     download(bdv);
+    if (bdb) download(*bdb);
+    if (c.deterministic) {
+        // A second run, outputs poisoned again, must reproduce every bit.
+        std::vector<float> first_dq = bdq.host, first_dk = bdk.host, first_dv = bdv.host;
+        for (Bound *out : {&bdq, &bdk, &bdv}) ASSERT_FE_OK(fe_buffer_fill_bytes(out->buffer, 0xFF));
+        execute(g, all);
+        download(bdq);
+        download(bdk);
+        download(bdv);
+        EXPECT_EQ(0, std::memcmp(first_dq.data(), bdq.host.data(), first_dq.size() * sizeof(float))) << "dQ differs";
+        EXPECT_EQ(0, std::memcmp(first_dk.data(), bdk.host.data(), first_dk.size() * sizeof(float))) << "dK differs";
+        EXPECT_EQ(0, std::memcmp(first_dv.data(), bdv.host.data(), first_dv.size() * sizeof(float))) << "dV differs";
+    }
 
     // Reference backward.
     std::vector<double> ref_dq(static_cast<size_t>(B * H * S * D), 0.0), ref_dk(static_cast<size_t>(B * HK * S * D), 0.0),
         ref_dv(static_cast<size_t>(B * HK * S * D), 0.0);
     std::vector<double> ds(static_cast<size_t>(S));
+    std::vector<double> ref_dbias(static_cast<size_t>(H * S * S), 0.0);
     for (int64_t b = 0; b < B; ++b)
         for (int64_t h = 0; h < H; ++h) {
             int64_t hk = h / group;
@@ -87,7 +122,9 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
                 for (int64_t j = 0; j < S; ++j) {
                     double dp = 0;
                     for (int64_t x = 0; x < D; ++x) dp += static_cast<double>(bdo.at({b, h, i, x})) * bv.at({b, hk, j, x});
-                    ds[static_cast<size_t>(j)] = P(b, h, i, j) * (dp - row_dot) * scale;
+                    double unscaled = P(b, h, i, j) * (dp - row_dot);
+                    ref_dbias[static_cast<size_t>((h * S + i) * S + j)] += unscaled;
+                    ds[static_cast<size_t>(j)] = unscaled * scale;
                     for (int64_t x = 0; x < D; ++x)
                         ref_dv[static_cast<size_t>(((b * HK + hk) * S + j) * D + x)] += P(b, h, i, j) * bdo.at({b, h, i, x});
                 }
@@ -105,13 +142,19 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     expect_close(bdq, ref_dq, 2e-2, 3e-2, 2e-2);
     expect_close(bdk, ref_dk, 2e-2, 3e-2, 2e-2);
     expect_close(bdv, ref_dv, 2e-2, 3e-2, 2e-2);
+    if (bdb) expect_close(*bdb, ref_dbias, 2e-2, 3e-2, 2e-2);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Gpu, SdpaBackwardNumerics,
     ::testing::Values(BackwardCase{"bf16_causal", FE_DATA_BFLOAT16, 2, 4, 4, 128, 64, FE_CAUSAL_MASK_TOP_LEFT},
                       BackwardCase{"fp16_no_mask_d128", FE_DATA_HALF, 1, 4, 4, 128, 128, FE_CAUSAL_MASK_NONE},
-                      BackwardCase{"bf16_gqa_4to1_causal", FE_DATA_BFLOAT16, 1, 8, 2, 128, 64, FE_CAUSAL_MASK_TOP_LEFT}),
+                      BackwardCase{"bf16_gqa_4to1_causal", FE_DATA_BFLOAT16, 1, 8, 2, 128, 64, FE_CAUSAL_MASK_TOP_LEFT},
+                      BackwardCase{"bf16_bias_dbias", FE_DATA_BFLOAT16, 2, 4, 4, 128, 64, FE_CAUSAL_MASK_NONE, true},
+                      BackwardCase{"fp16_causal_deterministic", FE_DATA_HALF, 2, 4, 4, 256, 64, FE_CAUSAL_MASK_TOP_LEFT,
+                                   false, true},
+                      BackwardCase{"bf16_bias_dbias_deterministic_causal", FE_DATA_BFLOAT16, 1, 4, 4, 128, 128,
+                                   FE_CAUSAL_MASK_TOP_LEFT, true, true}),
     [](const ::testing::TestParamInfo<BackwardCase> &info) { return std::string(info.param.name); });
 
 }  // namespace
