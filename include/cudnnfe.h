@@ -270,7 +270,8 @@ FE_API fe_status fe_buffer_size(const fe_buffer *buffer, int64_t *out_bytes);
 /** Copy size_bytes bytes from host memory to the buffer at byte offset 0. */
 FE_API fe_status fe_buffer_upload(fe_buffer *buffer, const void *host, int64_t size_bytes);
 FE_API fe_status fe_buffer_download(const fe_buffer *buffer, void *host, int64_t size_bytes);
-/** Upload `count` host floats, converted to device_type (float, double, half, bfloat16). */
+/** Upload `count` host floats, converted to device_type (float, double, half, bfloat16,
+ *  fp8_e4m3, fp8_e5m2: nearest even; past the 8-bit formats' range, finite values saturate). */
 FE_API fe_status fe_buffer_upload_float(fe_buffer *buffer, const float *host, int64_t count,
                                         fe_data_type device_type);
 /** Download `count` elements of device_type, converted to host floats. */

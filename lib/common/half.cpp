@@ -1,5 +1,6 @@
 #include "common/half.hpp"
 
+#include <cmath>
 #include <cstring>
 
 namespace fe {
@@ -62,5 +63,54 @@ uint16_t float_to_bfloat16(float value) {
 }
 
 float bfloat16_to_float(uint16_t bits) { return float_of(static_cast<uint32_t>(bits) << 16); }
+
+namespace {
+
+// One sign bit, exponent bits with `bias`, `mantissa_bits`; `largest` is the largest finite value.
+uint8_t encode_fp8(float value, int mantissa_bits, int bias, double largest, bool has_infinity) {
+    const uint8_t sign = std::signbit(value) ? 0x80 : 0x00;
+    if (std::isnan(value)) return static_cast<uint8_t>(sign | 0x7f);
+    double a = std::fabs(static_cast<double>(value));
+    if (std::isinf(value) && has_infinity) return static_cast<uint8_t>(sign | (0x7f & ~((1 << mantissa_bits) - 1)));
+    if (a > largest) a = largest;
+    const double smallest_normal = std::ldexp(1.0, 1 - bias);
+    if (a < smallest_normal) {
+        // Subnormal: a multiple of the smallest step; rounding up to 2^mantissa_bits steps lands
+        // exactly on the smallest normal's encoding.
+        double steps = std::nearbyint(std::ldexp(a, bias - 1 + mantissa_bits));
+        return static_cast<uint8_t>(sign | static_cast<uint8_t>(steps));
+    }
+    int exponent = 0;
+    std::frexp(a, &exponent);  // a = m * 2^exponent, m in [0.5, 1)
+    exponent -= 1;
+    double fraction = std::nearbyint(std::ldexp(std::ldexp(a, -exponent) - 1.0, mantissa_bits));
+    if (fraction >= std::ldexp(1.0, mantissa_bits)) {
+        fraction = 0;
+        ++exponent;
+    }
+    double rounded = std::ldexp(1.0 + std::ldexp(fraction, -mantissa_bits), exponent);
+    if (rounded > largest) return encode_fp8(static_cast<float>(std::copysign(largest, value)), mantissa_bits, bias,
+                                             largest, has_infinity);
+    return static_cast<uint8_t>(sign | ((exponent + bias) << mantissa_bits) | static_cast<int>(fraction));
+}
+
+float decode_fp8(uint8_t bits, int mantissa_bits, int bias, bool has_infinity) {
+    const int exponent_mask = (0x7f >> mantissa_bits);
+    int exponent = (bits & 0x7f) >> mantissa_bits;
+    int fraction = bits & ((1 << mantissa_bits) - 1);
+    double sign = (bits & 0x80) ? -1.0 : 1.0;
+    if (has_infinity && exponent == exponent_mask)
+        return static_cast<float>(fraction == 0 ? sign * INFINITY : NAN);
+    if (!has_infinity && (bits & 0x7f) == 0x7f) return NAN;
+    if (exponent == 0) return static_cast<float>(sign * std::ldexp(fraction, 1 - bias - mantissa_bits));
+    return static_cast<float>(sign * std::ldexp(1.0 + std::ldexp(fraction, -mantissa_bits), exponent - bias));
+}
+
+}  // namespace
+
+uint8_t float_to_fp8_e4m3(float value) { return encode_fp8(value, 3, 7, 448.0, false); }
+float fp8_e4m3_to_float(uint8_t bits) { return decode_fp8(bits, 3, 7, false); }
+uint8_t float_to_fp8_e5m2(float value) { return encode_fp8(value, 2, 15, 57344.0, true); }
+float fp8_e5m2_to_float(uint8_t bits) { return decode_fp8(bits, 2, 15, true); }
 
 }  // namespace fe

@@ -258,6 +258,54 @@ const Descriptor *AttentionNode::dropout_mask(Lowering &lowering, const Attentio
     return &mask;
 }
 
+const Descriptor *AttentionNode::softmax(Lowering &lowering, const Descriptor &s, const AttentionDims &d,
+                                         fe_data_type compute, const Descriptor *stats, fe_data_type type,
+                                         const std::string &what) const {
+    const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+    const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    auto label = [&what](const char *step) { return what + " " + step; };
+    auto scores_tensor = [&](fe_data_type t) -> const Descriptor & {
+        return lowering.internal_tensor(scores, packed_strides(scores), t);
+    };
+    auto row_tensor = [&]() -> const Descriptor & { return lowering.internal_tensor(rows, packed_strides(rows), FE_DATA_FLOAT); };
+    const Descriptor &row_max = row_tensor();
+    emit_reduction(lowering, FE_REDUCTION_MAX, s, row_max, compute, label("row max"));
+    const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
+    emit_pointwise(lowering, FE_POINTWISE_SUB, s, &row_max, nullptr, centered, compute, pw, 0, label("subtract max"));
+    const Descriptor &exps = scores_tensor(FE_DATA_FLOAT);
+    emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, exps, compute, pw, 0, label("exp"));
+    const Descriptor &row_sum = row_tensor();
+    emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, label("row sum"));
+    const Descriptor &log_sum = row_tensor();
+    emit_pointwise(lowering, FE_POINTWISE_LOG, row_sum, nullptr, nullptr, log_sum, compute, pw, 0, label("log sum"));
+    emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, stats ? *stats : row_tensor(), compute, pw, 0,
+                   label("stats"));
+    const Descriptor &probabilities = scores_tensor(type);
+    emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, probabilities, compute, pw, 0,
+                   label("normalize"));
+    return &probabilities;
+}
+
+const Descriptor *AttentionNode::apply_dropout(Lowering &lowering, const Descriptor &p, const AttentionDims &d,
+                                               fe_data_type compute, const fe_tensor *drawn_output, fe_data_type type,
+                                               const std::string &what) const {
+    const Descriptor *mask = dropout_mask(lowering, d, drawn_output, what);
+    if (!mask) return &p;
+    // P * mask / keep rate (a caller's mask: P * scale * mask, as cuDNN matches that form).
+    const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    const Descriptor &scale = lowering.internal_scalar(dropout_scale(), FE_DATA_FLOAT, 4);
+    const Descriptor &first = lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
+    const Descriptor &dropped = lowering.internal_tensor(scores, packed_strides(scores), type);
+    bool drawn = seed_ >= 0;
+    emit_pointwise(lowering, FE_POINTWISE_MUL, p, drawn ? mask : &scale, nullptr, first, compute, pw, 0,
+                   what + (drawn ? " dropout mask" : " dropout scale"));
+    emit_pointwise(lowering, FE_POINTWISE_MUL, first, drawn ? &scale : mask, nullptr, dropped, compute, pw, 0,
+                   what + (drawn ? " dropout scale" : " dropout mask"));
+    return &dropped;
+}
+
 const Descriptor &AttentionNode::keys_transposed(Lowering &lowering, const AttentionDims &d,
                                                  const std::string &what) const {
     const fe_tensor *k = inputs[1];
@@ -290,7 +338,8 @@ const Descriptor *AttentionNode::length_kv(Lowering &lowering) const {
 }
 
 const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &dims,
-                                               fe_data_type compute, const std::string &what) const {
+                                               fe_data_type compute, const std::string &what,
+                                               const std::vector<const Descriptor *> &factors) const {
     const int64_t s_q = dims.s_q, s_kv = dims.s_kv;
     const std::vector<int64_t> scores = {dims.b, dims.h_q, s_q, s_kv};
     const std::vector<int64_t> score_strides = packed_strides(scores);
@@ -305,6 +354,11 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
             const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
             emit_pointwise(lowering, FE_POINTWISE_MUL, *s, &scale, nullptr, scaled, compute, pw, 0, label("scale"));
+            s = &scaled;
+        }
+        for (const Descriptor *factor : factors) {
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, *s, factor, nullptr, scaled, compute, pw, 0, label("descale"));
             s = &scaled;
         }
         if (bias_ >= 0) {

@@ -79,8 +79,10 @@ class AttentionNode : public Node {
     bool lowers_native(Lowering &lowering, bool backward, const std::string &extra, const std::string &what) const;
 
     // Everything between S = Q.K^T and the softmax: returns the modified scores.
+    // `factors` multiply the scores right after the attention scale (FP8's descales).
     const Descriptor *modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &d,
-                                    fe_data_type compute, const std::string &what) const;
+                                    fe_data_type compute, const std::string &what,
+                                    const std::vector<const Descriptor *> &factors = {}) const;
     bool paged() const { return page_k_ >= 0; }
     // K as [b, h_k, d, s_kv] and V as [b, h_k, s_kv, d_v]: loaded from the page containers when
     // paged, else views of the tensors themselves.
@@ -94,6 +96,15 @@ class AttentionNode : public Node {
     // the node's DropoutMask output); nullptr without dropout.
     const Descriptor *dropout_mask(Lowering &lowering, const AttentionDims &d, const fe_tensor *drawn_output,
                                    const std::string &what) const;
+    // Softmax over keys with the stats (max + log of the sum, per row) into `stats`, or into a
+    // virtual tensor: cuDNN's engines match the pattern with the stats, so inference computes
+    // them too. Returns the probabilities, of `type`.
+    const Descriptor *softmax(Lowering &lowering, const Descriptor &s, const AttentionDims &d, fe_data_type compute,
+                              const Descriptor *stats, fe_data_type type, const std::string &what) const;
+    // The probabilities after dropout (of `type`), or `p` itself without dropout.
+    const Descriptor *apply_dropout(Lowering &lowering, const Descriptor &p, const AttentionDims &d,
+                                    fe_data_type compute, const fe_tensor *drawn_output, fe_data_type type,
+                                    const std::string &what) const;
     // What the kept probabilities are multiplied by.
     double dropout_scale() const {
         return seed_ >= 0 ? 1.0 / (1.0 - options_.dropout_probability) : options_.dropout_scale;

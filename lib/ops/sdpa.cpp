@@ -89,15 +89,8 @@ class Sdpa : public AttentionNode {
         fe_data_type compute = lowering.compute_type(*this);
         AttentionDims d = check_qkv(q, k, v);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-        const std::vector<int64_t> score_strides = packed_strides(scores);
-        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
-        const std::vector<int64_t> row_strides = packed_strides(rows);
-        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
         const std::string what = "attention '" + name + "'";
         auto label = [&what](const char *step) { return what + " " + step; };
-        auto scores_tensor = [&](fe_data_type type) -> const Descriptor & {
-            return lowering.internal_tensor(scores, score_strides, type);
-        };
 
         // S = Q . K^T (K read transposed, or loaded from its pages).
         const Descriptor &k_t = keys_transposed(lowering, d, what);
@@ -109,41 +102,15 @@ class Sdpa : public AttentionNode {
             scores_overrides = {len_q, len_kv, nullptr, true, 0.0};
             output_overrides = {len_q, nullptr, len_kv, false, 0.0};
         }
-        const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
+        const Descriptor *s = &lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
         emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
         s = modify_scores(lowering, s, d, compute, what);
 
-        // Softmax over keys, keeping the row max and sum for the stats.
-        const Descriptor &row_max = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-        emit_reduction(lowering, FE_REDUCTION_MAX, *s, row_max, compute, label("row max"));
-        const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_SUB, *s, &row_max, nullptr, centered, compute, pw, 0, label("subtract max"));
-        const Descriptor &exps = scores_tensor(FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, exps, compute, pw, 0, label("exp"));
-        const Descriptor &row_sum = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-        emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, label("row sum"));
-        // The stats (max + log sum) are part of the pattern cuDNN's engines match, so inference
-        // computes them too, into a virtual tensor.
-        const Descriptor &log_sum = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_LOG, row_sum, nullptr, nullptr, log_sum, compute, pw, 0, label("log sum"));
-        const Descriptor &stats = stats_ ? lowering.tensor(outputs[1])
-                                         : lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, stats, compute, pw, 0, label("stats"));
-        const Descriptor *probabilities = &scores_tensor(has_dropout() ? FE_DATA_FLOAT : q->data_type);
-        emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, *probabilities, compute, pw, 0,
-                       label("normalize"));
-        if (const Descriptor *mask = dropout_mask(lowering, d, mask_output_ ? outputs.back() : nullptr, what)) {
-            // P * mask / keep rate (a caller's mask: P * scale * mask, as cuDNN matches that form).
-            const Descriptor &scale = lowering.internal_scalar(dropout_scale(), FE_DATA_FLOAT, 4);
-            const Descriptor &first = scores_tensor(FE_DATA_FLOAT);
-            const Descriptor &dropped = scores_tensor(q->data_type);
-            bool drawn = seed_ >= 0;
-            emit_pointwise(lowering, FE_POINTWISE_MUL, *probabilities, drawn ? mask : &scale, nullptr, first, compute, pw,
-                           0, label(drawn ? "dropout mask" : "dropout scale"));
-            emit_pointwise(lowering, FE_POINTWISE_MUL, first, drawn ? &scale : mask, nullptr, dropped, compute, pw, 0,
-                           label(drawn ? "dropout scale" : "dropout mask"));
-            probabilities = &dropped;
-        }
+        const Descriptor *stats = stats_ ? &lowering.tensor(outputs[1]) : nullptr;
+        const Descriptor *probabilities =
+            softmax(lowering, *s, d, compute, stats, has_dropout() ? FE_DATA_FLOAT : q->data_type, what);
+        probabilities = apply_dropout(lowering, *probabilities, d, compute, mask_output_ ? outputs.back() : nullptr,
+                                      q->data_type, what);
 
         // O = P . V
         emit_matmul(lowering, *probabilities, values(lowering, d, what), lowering.tensor(outputs[0]), compute, label("P.V"),

@@ -26,8 +26,11 @@ size_t float_type_size(int type) {
         case FE_DATA_DOUBLE: return 8;
         case FE_DATA_HALF:
         case FE_DATA_BFLOAT16: return 2;
+        case FE_DATA_FP8_E4M3:
+        case FE_DATA_FP8_E5M2: return 1;
         default:
-            FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "conversion from float supports float, double, half and bfloat16, not %s",
+            FE_FAIL(FE_STATUS_INVALID_ARGUMENT,
+                    "conversion from float supports float, double, half, bfloat16, fp8_e4m3 and fp8_e5m2, not %s",
                     data_type_name(static_cast<fe_data_type>(type)));
     }
 }
@@ -77,6 +80,9 @@ void buffer_upload_float(fe_buffer &buffer, const float *host, int64_t count, in
         if (type == FE_DATA_DOUBLE) {
             double v = host[i];
             std::memcpy(&staged[static_cast<size_t>(i) * 8], &v, 8);
+        } else if (size == 1) {
+            staged[static_cast<size_t>(i)] =
+                type == FE_DATA_FP8_E4M3 ? float_to_fp8_e4m3(host[i]) : float_to_fp8_e5m2(host[i]);
         } else {
             uint16_t v = type == FE_DATA_HALF ? float_to_half(host[i]) : float_to_bfloat16(host[i]);
             std::memcpy(&staged[static_cast<size_t>(i) * 2], &v, 2);
@@ -97,6 +103,9 @@ void buffer_download_float(const fe_buffer &buffer, float *host, int64_t count, 
             double v;
             std::memcpy(&v, &staged[static_cast<size_t>(i) * 8], 8);
             host[i] = static_cast<float>(v);
+        } else if (size == 1) {
+            uint8_t v = staged[static_cast<size_t>(i)];
+            host[i] = type == FE_DATA_FP8_E4M3 ? fp8_e4m3_to_float(v) : fp8_e5m2_to_float(v);
         } else {
             uint16_t v;
             std::memcpy(&v, &staged[static_cast<size_t>(i) * 2], 2);

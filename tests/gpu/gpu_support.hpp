@@ -40,6 +40,8 @@ struct Bound {
 inline float round_to(fe_data_type type, float v) {
     if (type == FE_DATA_HALF) return fe::half_to_float(fe::float_to_half(v));
     if (type == FE_DATA_BFLOAT16) return fe::bfloat16_to_float(fe::float_to_bfloat16(v));
+    if (type == FE_DATA_FP8_E4M3) return fe::fp8_e4m3_to_float(fe::float_to_fp8_e4m3(v));
+    if (type == FE_DATA_FP8_E5M2) return fe::fp8_e5m2_to_float(fe::float_to_fp8_e5m2(v));
     return v;
 }
 
