@@ -527,6 +527,34 @@ FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_t
                                const fe_sdpa_options *options, fe_tensor **out_o,
                                fe_tensor **out_stats);
 
+/* FP8 attention's scaling factors: float tensors of one element ([1, 1, 1, 1] device tensors,
+ * or fe_graph_scalar values). A descale turns stored FP8 values back into real ones
+ * (real = stored * descale); a scale turns real values into the FP8 values stored (stored =
+ * real * scale). */
+typedef struct fe_sdpa_fp8_scales {
+    uint32_t struct_size;
+    fe_tensor *descale_q;
+    fe_tensor *descale_k;
+    fe_tensor *descale_v;
+    fe_tensor *descale_s; /* of the FP8 probabilities P fed to P.V */
+    fe_tensor *scale_s;   /* quantizes P to FP8 before P.V */
+    fe_tensor *scale_o;   /* quantizes O */
+} fe_sdpa_fp8_scales;
+#define FE_SDPA_FP8_SCALES_INIT { (uint32_t)sizeof(fe_sdpa_fp8_scales), NULL, NULL, NULL, NULL, NULL, NULL }
+
+/** FP8 attention forward (Hopper and later): Q, K, V in fp8_e4m3 or fp8_e5m2, the matmuls in
+ *  FP8 with float accumulation, softmax in float. O = quantize(softmax(Q.K^T * scale * descale_q
+ *  * descale_k + masks) quantized by scale_s, times V, times descale_s * descale_v, by scale_o).
+ *  Every scale in `scales` is required. out_o: like fe_graph_sdpa's (Q's FP8 type unless
+ *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
+ *  absolute value of P and of O before their quantization (for the next step's scales); mark
+ *  them as outputs. options as for fe_graph_sdpa, except paged K/V caches and the native
+ *  implementation (the composite pattern is used). */
+FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                   const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
+                                   fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
+                                   fe_tensor **out_amax_o);
+
 typedef struct fe_sdpa_backward_options {
     uint32_t struct_size;
     const char *name;

@@ -207,6 +207,52 @@ FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, f
     });
 }
 
+FE_EXPORT fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                      const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
+                                      fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
+                                      fe_tensor **out_amax_o) {
+    return guard("fe_graph_sdpa_fp8", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(q);
+        FE_REQUIRE(k);
+        FE_REQUIRE(v);
+        FE_REQUIRE(scales);
+        FE_REQUIRE(out_o);
+        FE_REQUIRE(out_amax_s);
+        FE_REQUIRE(out_amax_o);
+        const fe_sdpa_options defaults = FE_SDPA_OPTIONS_INIT;
+        fe_sdpa_options o = read_options(options, defaults);
+        const fe_sdpa_fp8_scales no_scales = FE_SDPA_FP8_SCALES_INIT;
+        fe_sdpa_fp8_scales s = read_options(scales, no_scales);
+        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
+                 "options.generate_stats is set but out_stats is NULL");
+        auto node = make_sdpa_fp8(q, k, v, s, o);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(o.name, "sdpa_fp8");
+        std::vector<const char *> ports = {"O"};
+        if (o.generate_stats) ports.push_back("Stats");
+        ports.push_back("Amax_S");
+        ports.push_back("Amax_O");
+        if (o.output_dropout_mask) ports.push_back("DropoutMask");
+        graph->add_node(std::move(node), ports);
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        // Stats, amax values and a drawn mask are float whatever the io type (the user may override).
+        for (size_t i = 1; i < outputs.size(); ++i) {
+            outputs[i]->data_type = FE_DATA_FLOAT;
+            outputs[i]->user_data_type = true;
+        }
+        if (outputs[0]->data_type == FE_DATA_NOT_SET && q->data_type != FE_DATA_NOT_SET) {
+            outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
+        }
+        size_t amax = o.generate_stats ? 2 : 1;
+        *out_o = outputs[0];
+        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
+        *out_amax_s = outputs[amax];
+        *out_amax_o = outputs[amax + 1];
+    });
+}
+
 FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
     return guard("fe_alibi_slopes", [&] {
         FE_REQUIRE(out);

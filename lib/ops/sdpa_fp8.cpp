@@ -1,0 +1,140 @@
+// FP8 attention forward: the composite pattern of cuDNN's FP8 flash attention engines. The
+// FP8 matmuls accumulate in float; their results are descaled, the softmax runs in float, and
+// P and O are requantized with the caller's scales, recording their largest magnitudes (amax)
+// so the caller can derive the next step's scales.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/attention.hpp"
+
+namespace fe {
+
+namespace {
+
+enum Port { kQ = 0, kK, kV, kDescaleQ, kDescaleK, kDescaleV, kDescaleS, kScaleS, kScaleO, kRequired };
+const char *const kScaleNames[] = {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"};
+
+bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+AttentionOptions fp8_options(const fe_sdpa_options &o) {
+    AttentionOptions a = attention_options(o);
+    a.page_table_k = o.page_table_k;
+    a.page_table_v = o.page_table_v;
+    a.max_seq_len_kv = o.max_seq_len_kv;
+    return a;
+}
+
+class SdpaFp8 : public AttentionNode {
+  public:
+    SdpaFp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s, const fe_sdpa_options &o)
+        : AttentionNode({q, k, v, s.descale_q, s.descale_k, s.descale_v, s.descale_s, s.scale_s, s.scale_o},
+                        {"Q", "K", "V", kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
+                         kScaleNames[4], kScaleNames[5]},
+                        fp8_options(o), o.compute_data_type),
+          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
+    const char *kind() const override { return "sdpa_fp8"; }
+    std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+
+    size_t amax_s_port() const { return stats_ ? 2 : 1; }
+
+    void infer() override {
+        for (int i = kDescaleQ; i < kRequired; ++i)
+            FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
+                     kScaleNames[i - kDescaleQ]);
+        FE_CHECK(!paged(), FE_STATUS_NOT_SUPPORTED, "FP8 attention takes no paged K/V caches");
+        FE_CHECK(options_.implementation != FE_SDPA_IMPLEMENTATION_NATIVE, FE_STATUS_NOT_SUPPORTED,
+                 "the native SDPA operation takes no FP8 tensors; FP8 attention is lowered as the composite");
+        const fe_tensor *q = inputs[kQ];
+        AttentionDims d = check_qkv(q, inputs[kK], inputs[kV]);
+        check_options(d);
+        for (int i = kDescaleQ; i < kRequired; ++i) {
+            fe_tensor *t = inputs[static_cast<size_t>(i)];
+            int64_t n = 1;
+            for (int64_t x : t->dims) n *= x;
+            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld",
+                     kScaleNames[i - kDescaleQ], t->name.c_str(), static_cast<long long>(n));
+            if (t->dims.size() != 4) {  // a scalar: cuDNN wants the scores' rank
+                t->dims.assign(4, 1);
+                t->strides.assign(4, 1);
+            }
+        }
+        FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
+        assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
+        if (stats_) assign_inferred_shape(outputs[1], {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}));
+        for (size_t port : {amax_s_port(), amax_s_port() + 1}) assign_inferred_shape(outputs[port], {1, 1, 1, 1}, {1, 1, 1, 1});
+        if (mask_output_) {
+            std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+            assign_inferred_shape(outputs.back(), scores, packed_strides(scores));
+        }
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
+        for (const fe_tensor *t : {q, k, v})
+            FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,
+                     "FP8 attention takes fp8_e4m3 or fp8_e5m2 Q, K and V; '%s' is %s", t->name.c_str(),
+                     data_type_name(t->data_type));
+        for (int i = kDescaleQ; i < kRequired; ++i) {
+            const fe_tensor *t = inputs[static_cast<size_t>(i)];
+            FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; scales are float",
+                     kScaleNames[i - kDescaleQ], t->name.c_str(), data_type_name(t->data_type));
+        }
+        lowering.record_attention(*this, false, options_.implementation == FE_SDPA_IMPLEMENTATION_AUTO);
+        fe_data_type compute = lowering.compute_type(*this);
+        AttentionDims d = check_qkv(q, k, v);
+        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+        const std::string what = "FP8 attention '" + name + "'";
+        auto label = [&what](const char *step) { return what + " " + step; };
+        auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+
+        const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
+        MatmulOverrides scores_overrides, output_overrides;
+        if (len_q) {
+            scores_overrides = {len_q, len_kv, nullptr, true, 0.0};
+            output_overrides = {len_q, nullptr, len_kv, false, 0.0};
+        }
+        // S = Q . K^T in FP8, then scale, descale_q, descale_k and the score modifiers.
+        const Descriptor *s = &lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
+        emit_matmul(lowering, lowering.tensor(q), keys_transposed(lowering, d, what), *s, compute, label("Q.K^T"),
+                    scores_overrides);
+        s = modify_scores(lowering, s, d, compute, what, {&scale(kDescaleQ), &scale(kDescaleK)});
+
+        const Descriptor *stats = stats_ ? &lowering.tensor(outputs[1]) : nullptr;
+        const Descriptor *p = softmax(lowering, *s, d, compute, stats, FE_DATA_FLOAT, what);
+        p = apply_dropout(lowering, *p, d, compute, mask_output_ ? outputs.back() : nullptr, FE_DATA_FLOAT, what);
+
+        // amax(P), then P quantized to Q's FP8 type for the second matmul.
+        emit_reduction(lowering, FE_REDUCTION_AMAX, *p, lowering.tensor(outputs[amax_s_port()]), compute, label("amax S"));
+        const Descriptor &p8 = lowering.internal_tensor(scores, packed_strides(scores), q->data_type);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, *p, &scale(kScaleS), nullptr, p8, compute, pw, 0, label("scale S"));
+
+        // O = (P8 . V) * descale_s * descale_v, amax taken before quantizing with scale_o.
+        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+        const Descriptor &pv = lowering.internal_tensor(o_dims, packed_strides(o_dims), FE_DATA_FLOAT);
+        emit_matmul(lowering, p8, values(lowering, d, what), pv, compute, label("P.V"), output_overrides);
+        const Descriptor &by_s = lowering.internal_tensor(o_dims, packed_strides(o_dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, pv, &scale(kDescaleS), nullptr, by_s, compute, pw, 0,
+                       label("descale S"));
+        const Descriptor &real_o = lowering.internal_tensor(o_dims, packed_strides(o_dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, by_s, &scale(kDescaleV), nullptr, real_o, compute, pw, 0,
+                       label("descale V"));
+        emit_reduction(lowering, FE_REDUCTION_AMAX, real_o, lowering.tensor(outputs[amax_s_port() + 1]), compute,
+                       label("amax O"));
+        emit_pointwise(lowering, FE_POINTWISE_MUL, real_o, &scale(kScaleO), nullptr, lowering.tensor(outputs[0]), compute,
+                       pw, 0, label("scale O"));
+    }
+
+  private:
+    bool stats_, mask_output_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
+                                    const fe_sdpa_options &options) {
+    return std::make_unique<SdpaFp8>(q, k, v, scales, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,84 @@
+// FP8 attention forward: lowered to the pattern cuDNN's FP8 flash attention engines take on
+// Hopper (runtime-compiled: checked up to support here, executed on the GPU tier).
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct Fp8Case {
+    const char *name;
+    int64_t b, h_q, h_k, s_q, s_kv, d;
+    fe_causal_mask causal;
+    bool stats;
+};
+
+class SdpaFp8Support : public Deviceless, public ::testing::WithParamInterface<Fp8Case> {
+  protected:
+    fe_sdpa_fp8_scales scales(fe_graph *g) {
+        fe_sdpa_fp8_scales s = FE_SDPA_FP8_SCALES_INIT;
+        fe_tensor **fields[] = {&s.descale_q, &s.descale_k, &s.descale_v, &s.descale_s, &s.scale_s, &s.scale_o};
+        const char *names[] = {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"};
+        for (int i = 0; i < 6; ++i) *fields[i] = tensor(g, names[i], {1, 1, 1, 1}, false, FE_DATA_FLOAT);
+        return s;
+    }
+};
+
+TEST_P(SdpaFp8Support, IsSupported) {
+    const Fp8Case &c = GetParam();
+    fe_graph *g = graph(c.name, FE_DATA_FP8_E4M3);
+    fe_tensor *q = tensor(g, "q", {c.b, c.h_q, c.s_q, c.d}), *k = tensor(g, "k", {c.b, c.h_k, c.s_kv, c.d});
+    fe_tensor *v = tensor(g, "v", {c.b, c.h_k, c.s_kv, c.d});
+    fe_sdpa_fp8_scales s = scales(g);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.causal_mask = c.causal;
+    o.generate_stats = c.stats;
+    fe_tensor *out, *stats = nullptr, *amax_s, *amax_o;
+    ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &o, &out, &stats, &amax_s, &amax_o));
+    for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    if (stats) {
+        ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    }
+    expect_supported(g);
+    fe_data_type type;
+    ASSERT_FE_OK(fe_tensor_get_data_type(out, &type));
+    EXPECT_EQ(type, FE_DATA_FP8_E4M3);
+    ASSERT_FE_OK(fe_tensor_get_data_type(amax_o, &type));
+    EXPECT_EQ(type, FE_DATA_FLOAT);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Deviceless, SdpaFp8Support,
+    ::testing::Values(Fp8Case{"fp8_d128_causal_stats", 2, 8, 8, 512, 512, 128, FE_CAUSAL_MASK_TOP_LEFT, true},
+                      Fp8Case{"fp8_gqa_8to1_inference", 1, 64, 8, 1024, 1024, 128, FE_CAUSAL_MASK_NONE, false}),
+    [](const ::testing::TestParamInfo<Fp8Case> &info) { return std::string(info.param.name); });
+
+TEST_F(SdpaFp8Support, EveryScaleIsRequired) {
+    fe_graph *g = graph("fp8_missing_scale", FE_DATA_FP8_E4M3);
+    fe_tensor *q = tensor(g, "q", {1, 2, 64, 64}), *k = tensor(g, "k", {1, 2, 64, 64}), *v = tensor(g, "v", {1, 2, 64, 64});
+    fe_sdpa_fp8_scales s = scales(g);
+    fe_tensor *scale_s = s.scale_s;
+    s.scale_s = nullptr;
+    fe_tensor *out, *amax_s, *amax_o;
+    EXPECT_EQ(fe_graph_sdpa_fp8(g, q, k, v, &s, nullptr, &out, nullptr, &amax_s, &amax_o), FE_STATUS_NULL_POINTER);
+    EXPECT_NE(std::string(fe_last_error_message()).find("scales->scale_s is NULL"), std::string::npos)
+        << fe_last_error_message();
+    EXPECT_EQ(fe_graph_sdpa_fp8(g, q, k, v, nullptr, nullptr, &out, nullptr, &amax_s, &amax_o), FE_STATUS_NULL_POINTER);
+    s.scale_s = scale_s;
+    EXPECT_EQ(fe_graph_sdpa_fp8(g, q, k, v, &s, nullptr, &out, nullptr, nullptr, &amax_o), FE_STATUS_NULL_POINTER);
+}
+
+TEST_F(SdpaFp8Support, HalfInputsAreRefusedAtBuildWithTheReason) {
+    fe_graph *g = graph("fp8_with_half", FE_DATA_HALF);
+    fe_tensor *q = tensor(g, "q", {1, 2, 64, 64}), *k = tensor(g, "k", {1, 2, 64, 64}), *v = tensor(g, "v", {1, 2, 64, 64});
+    fe_sdpa_fp8_scales s = scales(g);
+    fe_tensor *out, *amax_s, *amax_o;
+    ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, nullptr, &out, nullptr, &amax_s, &amax_o));
+    for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("FP8 attention takes fp8_e4m3 or fp8_e5m2"), std::string::npos)
+        << fe_last_error_message();
+}
+
+}  // namespace
