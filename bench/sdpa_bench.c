@@ -1,8 +1,11 @@
 /*
  * sdpa_bench: forward attention through cudnnfe, timed with CUDA events.
  *
- *   sdpa_bench b h_q h_k s_q s_kv d causal(0|1) bf16|fp16 [iterations] [fwd|bwd]
+ *   sdpa_bench b h_q h_k s_q s_kv d causal(0|1) bf16|fp16|fp8 [iterations] [fwd|bwd]
+ *              [auto|composite|native]
  *
+ * fp8 runs the FP8 (E4M3) forward with unit scales. The last argument picks how attention
+ * is lowered (default auto); the output says which one was used.
  * Q, K, V, O are contiguous [b, h, s, d] (PyTorch's default layout). Prints one line of
  * key=value pairs: the median milliseconds over `iterations` timed calls (after warm-up), the
  * TFLOP/s counting only unmasked score elements (forward: 2 matmuls, 4 * d flops per element;
@@ -55,15 +58,24 @@ static void fill(fe_buffer *b, int64_t count, fe_data_type type) {
 
 int main(int argc, char **argv) {
     if (argc < 9) {
-        fprintf(stderr, "usage: sdpa_bench b h_q h_k s_q s_kv d causal bf16|fp16 [iterations]\n");
+        fprintf(stderr, "usage: sdpa_bench b h_q h_k s_q s_kv d causal bf16|fp16|fp8 [iterations] [fwd|bwd] "
+                        "[auto|composite|native]\n");
         return 2;
     }
     int64_t b = atoll(argv[1]), h_q = atoll(argv[2]), h_k = atoll(argv[3]), s_q = atoll(argv[4]);
     int64_t s_kv = atoll(argv[5]), d = atoll(argv[6]);
     int causal = atoi(argv[7]);
-    fe_data_type type = strcmp(argv[8], "fp16") == 0 ? FE_DATA_HALF : FE_DATA_BFLOAT16;
+    int fp8 = strcmp(argv[8], "fp8") == 0;
+    fe_data_type type = fp8 ? FE_DATA_FP8_E4M3 : (strcmp(argv[8], "fp16") == 0 ? FE_DATA_HALF : FE_DATA_BFLOAT16);
     int iterations = argc > 9 ? atoi(argv[9]) : 20;
     int backward = argc > 10 && strcmp(argv[10], "bwd") == 0;
+    fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
+    if (argc > 11 && strcmp(argv[11], "composite") == 0) implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+    if (argc > 11 && strcmp(argv[11], "native") == 0) implementation = FE_SDPA_IMPLEMENTATION_NATIVE;
+    if (fp8 && backward) {
+        fprintf(stderr, "sdpa_bench: the FP8 backward pass is not available\n");
+        return 2;
+    }
     srand(7);
 
     fe_handle *handle;
@@ -74,7 +86,7 @@ int main(int argc, char **argv) {
     fe_graph *g;
     FE(fe_graph_create(&go, &g));
     int64_t qd[4] = {b, h_q, s_q, d}, kd[4] = {b, h_k, s_kv, d}, sd[4] = {b, h_q, s_q, 1};
-    fe_tensor *q, *k, *v, *o, *stats;
+    fe_tensor *q, *k, *v, *o, *stats = NULL, *amax_s = NULL, *amax_o = NULL;
     FE(fe_graph_tensor(g, "q", 4, qd, NULL, FE_DATA_NOT_SET, &q));
     FE(fe_graph_tensor(g, "k", 4, kd, NULL, FE_DATA_NOT_SET, &k));
     FE(fe_graph_tensor(g, "v", 4, kd, NULL, FE_DATA_NOT_SET, &v));
@@ -83,22 +95,39 @@ int main(int argc, char **argv) {
     opts.attn_scale = scale;
     opts.causal_mask = causal ? FE_CAUSAL_MASK_BOTTOM_RIGHT : FE_CAUSAL_MASK_NONE;
     opts.generate_stats = backward;
-    FE(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
+    opts.implementation = implementation;
+    if (fp8) {
+        fe_sdpa_fp8_scales scales = FE_SDPA_FP8_SCALES_INIT;
+        fe_tensor **fields[6] = {&scales.descale_q, &scales.descale_k, &scales.descale_v,
+                                 &scales.descale_s, &scales.scale_s,   &scales.scale_o};
+        const char *names[6] = {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"};
+        for (int i = 0; i < 6; ++i) FE(fe_graph_scalar(g, names[i], 1.0, FE_DATA_FLOAT, fields[i]));
+        FE(fe_graph_sdpa_fp8(g, q, k, v, &scales, &opts, &o, NULL, &amax_s, &amax_o));
+    } else {
+        FE(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
+    }
     FE(fe_tensor_set_output(o, 1));
     if (stats) FE(fe_tensor_set_output(stats, 1));
+    if (amax_s) FE(fe_tensor_set_output(amax_s, 1));
+    if (amax_o) FE(fe_tensor_set_output(amax_o, 1));
     double t0 = now_ms();
     FE(fe_graph_build(g, handle, NULL));
     double build_ms = now_ms() - t0;
 
-    fe_tensor *tensors[5] = {q, k, v, o, stats};
+    fe_tensor *tensors[6] = {q, k, v, o, stats, NULL};
     int ntensors = stats ? 5 : 4;
-    fe_buffer *buffers[5];
+    if (fp8) {
+        tensors[4] = amax_s;
+        tensors[5] = amax_o;
+        ntensors = 6;
+    }
+    fe_buffer *buffers[6];
     void *pointers[9];
     for (int i = 0; i < ntensors; ++i) {
         FE(fe_buffer_create_for_tensor(0, tensors[i], &buffers[i]));
         int64_t bytes;
         FE(fe_tensor_size_bytes(tensors[i], &bytes));
-        if (i < 3) fill(buffers[i], bytes / 2, type);
+        if (i < 3) fill(buffers[i], bytes / (int64_t)fe_data_type_size(type), type);
         FE(fe_buffer_device_pointer(buffers[i], &pointers[i]));
     }
     FE(fe_graph_execute_positional(g, handle, pointers, (size_t)ntensors, NULL));
@@ -163,8 +192,11 @@ int main(int argc, char **argv) {
         if (visible > 0) elements += (double)visible;
     }
     double flops = (backward ? 10.0 : 4.0) * (double)b * (double)h_q * elements * (double)d;
-    printf("median_ms=%.4f tflops=%.1f engine=%s build_ms=%.0f\n", median, flops / (median * 1e-3) / 1e12,
-           fe_graph_engine_tag(timed), build_ms);
+    fe_sdpa_implementation used = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+    FE(fe_graph_attention_implementation(timed, NULL, &used));
+    printf("median_ms=%.4f tflops=%.1f engine=%s build_ms=%.0f implementation=%s\n", median,
+           flops / (median * 1e-3) / 1e12, fe_graph_engine_tag(timed), build_ms,
+           used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
     for (int i = 0; i < ntensors; ++i) fe_buffer_destroy(buffers[i]);
     for (int i = 0; i < 4; ++i) fe_buffer_destroy(grads[i]);
     fe_graph_destroy(bg);

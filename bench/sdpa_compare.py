@@ -1,7 +1,11 @@
 """Attention: cudnnfe (bench/sdpa_bench) against PyTorch's scaled_dot_product_attention with each
 backend it has (cuDNN, flash, memory-efficient), same shapes, in one run.
 
-Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd]
+Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd|fp8|lowering]
+
+fp8: the FP8 (E4M3) forward of cudnnfe beside its bf16 forward and PyTorch's bf16 backends
+(PyTorch's scaled_dot_product_attention takes no FP8 tensors). lowering: cudnnfe's forward
+lowered as cuDNN's native SDPA operation and as the composite pattern, on graphs both take.
 
 TFLOP/s count only unmasked score elements: forward = 2 matmuls = 4 * d flops per element,
 backward = 5 matmuls = 10 * d flops per element. Each implementation: warm-up, then the median
@@ -68,10 +72,61 @@ def time_torch(backend, b, hq, hk, s, d, causal, backward):
         return None
 
 
+def run_cudnnfe(build, b, hq, hk, s, d, causal, dtype, direction, implementation="auto"):
+    line = subprocess.run([os.path.join(build, "bench", "sdpa_bench"), str(b), str(hq), str(hk), str(s), str(s),
+                           str(d), str(int(causal)), dtype, str(ITERATIONS), direction, implementation],
+                          capture_output=True, text=True).stdout.strip()
+    fields = dict(kv.split("=", 1) for kv in line.split(" ") if "=" in kv)
+    return fields if "median_ms" in fields else {"error": line[:80]}
+
+
+def other_table(build, mode, out):
+    """fp8 and lowering comparisons: cudnnfe variants side by side (forward)."""
+    if mode == "fp8":
+        columns = ["cudnnfe fp8", "cudnnfe bf16", "torch cudnn bf16", "torch flash bf16"]
+        rows = [c for c in configs() if c[0] == "gqa64/8"]
+    else:
+        columns = ["cudnnfe native", "cudnnfe composite", "cudnnfe auto"]
+        rows = [c for c in configs() if not c[6]]  # the native operation takes no causal mask here
+    header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; forward; {mode}\n"
+              f"TFLOP/s = 4 * b * h_q * d * unmasked score elements / time (median of {ITERATIONS})\n")
+    table = "| sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | notes |\n"
+    table += "|---" * (7 + len(columns)) + "|\n"
+    print(header + table, end="", flush=True)
+    for sweep, b, hq, hk, s, d, causal in rows:
+        flops = 4.0 * b * hq * d * unmasked(s, causal)
+        tf = lambda ms: f"{flops / (ms * 1e-3) / 1e12:.0f}"
+        cells, notes = [], []
+        if mode == "fp8":
+            runs = [run_cudnnfe(build, b, hq, hk, s, d, causal, "fp8", "fwd"),
+                    run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", "fwd")]
+        else:
+            runs = [run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", "fwd", impl)
+                    for impl in ("native", "composite", "auto")]
+        for r in runs:
+            cells.append(tf(float(r["median_ms"])) if "median_ms" in r else "n/a")
+            notes.append(r.get("engine", r.get("error", "")) + ("/" + r["implementation"] if "implementation" in r else ""))
+        if mode == "fp8":
+            for backend in (SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION):
+                ms = time_torch(backend, b, hq, hk, s, d, causal, False)
+                cells.append("n/a" if ms is None else tf(ms))
+        row = f"| {sweep} | {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | " + " | ".join(cells) + \
+              f" | {'; '.join(notes)} |\n"
+        table += row
+        print(row, end="", flush=True)
+        torch.cuda.empty_cache()
+    if out:
+        out.write(header + "\n" + table)
+
+
 def main():
     build = sys.argv[1]
     out = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
-    backward = len(sys.argv) > 3 and sys.argv[3] == "bwd"
+    mode = sys.argv[3] if len(sys.argv) > 3 else "fwd"
+    if mode in ("fp8", "lowering"):
+        return other_table(build, mode, out)
+    backward = mode == "bwd"
     per_element = 10.0 if backward else 4.0
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
               f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; "

@@ -11,7 +11,9 @@ using namespace cudnnfe_test;
 
 namespace {
 
-TEST_F(Gpu, PagedKvCacheAttentionMatchesGatheredReference) {
+class PagedKvCache : public Gpu, public ::testing::WithParamInterface<fe_sdpa_implementation> {};
+
+TEST_P(PagedKvCache, AttentionMatchesGatheredReference) {
     const int64_t B = 2, H = 4, HK = 2, SQ = 4, D = 64, PAGE = 16, MAX_KV = 128, PAGES = MAX_KV / PAGE;
     const int64_t CONTAINER = B * PAGES;
     const double scale = 0.125;
@@ -29,11 +31,15 @@ TEST_F(Gpu, PagedKvCacheAttentionMatchesGatheredReference) {
     o.max_seq_len_kv = MAX_KV;
     o.seq_len_q = lq;
     o.seq_len_kv = lkv;
+    o.implementation = GetParam();
     fe_tensor *out = nullptr;
     ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr));
     ASSERT_FE_OK(fe_tensor_set_output(out, 1));
     build(g);
-    std::printf("    paged plan %s\n", fe_graph_engine_tag(g));
+    fe_sdpa_implementation used;
+    ASSERT_FE_OK(fe_graph_attention_implementation(g, nullptr, &used));
+    std::printf("    paged plan %s (%s)\n", fe_graph_engine_tag(g),
+                used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
 
     Bound &bq = bind(q, true), &bk = bind(kc, true), &bv = bind(vc, true), &bo = bind(out, false);
     // Pages handed out in a shuffled order; K and V use different tables.
@@ -82,5 +88,11 @@ TEST_F(Gpu, PagedKvCacheAttentionMatchesGatheredReference) {
             }
     expect_close(bo, ref, 2e-2, 2e-2, 1e-2);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gpu, PagedKvCache,
+                         ::testing::Values(FE_SDPA_IMPLEMENTATION_AUTO, FE_SDPA_IMPLEMENTATION_COMPOSITE),
+                         [](const ::testing::TestParamInfo<fe_sdpa_implementation> &info) {
+                             return std::string(info.param == FE_SDPA_IMPLEMENTATION_AUTO ? "auto" : "composite");
+                         });
 
 }  // namespace
