@@ -586,6 +586,42 @@ typedef struct fe_sdpa_backward_options {
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
       FE_SDPA_IMPLEMENTATION_AUTO, 0, 0 }
 
+/* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
+ * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score
+ * gradient dP; scales that quantize S, dP and the outputs dQ, dK, dV. All are required. */
+typedef struct fe_sdpa_fp8_backward_scales {
+    uint32_t struct_size;
+    fe_tensor *descale_q;
+    fe_tensor *descale_k;
+    fe_tensor *descale_v;
+    fe_tensor *descale_o;
+    fe_tensor *descale_do;
+    fe_tensor *descale_s;
+    fe_tensor *descale_dp;
+    fe_tensor *scale_s;
+    fe_tensor *scale_dp;
+    fe_tensor *scale_dq;
+    fe_tensor *scale_dk;
+    fe_tensor *scale_dv;
+} fe_sdpa_fp8_backward_scales;
+#define FE_SDPA_FP8_BACKWARD_SCALES_INIT                                                          \
+    { (uint32_t)sizeof(fe_sdpa_fp8_backward_scales), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+      NULL, NULL, NULL, NULL }
+
+/** FP8 attention backward (Hopper and later): dQ, dK, dV (FP8, quantized with scale_dq/dk/dv)
+ *  from FP8 Q, K, V, O, dO and the float stats of the forward, the matmuls in FP8. The
+ *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
+ *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
+ *  magnitudes before quantization); mark them as outputs. options as for
+ *  fe_graph_sdpa_backward, except dropout, ALiBi, dBias and deterministic mode. */
+FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                            fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+                                            const fe_sdpa_fp8_backward_scales *scales,
+                                            const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+                                            fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
+                                            fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
+                                            fe_tensor **out_amax_dp);
+
 /** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
  *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
  *  score modifiers. dQ, dK, dV take the dims and layouts of Q, K, V (with GQA, dK and dV sum

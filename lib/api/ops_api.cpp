@@ -253,6 +253,55 @@ FE_EXPORT fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *
     });
 }
 
+FE_EXPORT fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
+                                               fe_tensor *d_o, fe_tensor *stats,
+                                               const fe_sdpa_fp8_backward_scales *scales,
+                                               const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+                                               fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
+                                               fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
+                                               fe_tensor **out_amax_dp) {
+    return guard("fe_graph_sdpa_fp8_backward", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(q);
+        FE_REQUIRE(k);
+        FE_REQUIRE(v);
+        FE_REQUIRE(o);
+        FE_REQUIRE(d_o);
+        FE_REQUIRE(stats);
+        FE_REQUIRE(scales);
+        FE_REQUIRE(out_dq);
+        FE_REQUIRE(out_dk);
+        FE_REQUIRE(out_dv);
+        FE_REQUIRE(out_amax_dq);
+        FE_REQUIRE(out_amax_dk);
+        FE_REQUIRE(out_amax_dv);
+        FE_REQUIRE(out_amax_dp);
+        const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        fe_sdpa_backward_options opts = read_options(options, defaults);
+        const fe_sdpa_fp8_backward_scales no_scales = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+        fe_sdpa_fp8_backward_scales s = read_options(scales, no_scales);
+        auto node = make_sdpa_fp8_backward(q, k, v, o, d_o, stats, s, opts);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(opts.name, "sdpa_fp8_backward");
+        graph->add_node(std::move(node), {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"});
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        for (size_t i = 0; i < 3; ++i)  // gradients in the FP8 type of what they differentiate, unless overridden
+            if (outputs[i]->data_type == FE_DATA_NOT_SET) outputs[i]->data_type = (i == 0 ? q : i == 1 ? k : v)->data_type;
+        for (size_t i = 3; i < 7; ++i) {
+            outputs[i]->data_type = FE_DATA_FLOAT;
+            outputs[i]->user_data_type = true;
+        }
+        *out_dq = outputs[0];
+        *out_dk = outputs[1];
+        *out_dv = outputs[2];
+        *out_amax_dq = outputs[3];
+        *out_amax_dk = outputs[4];
+        *out_amax_dv = outputs[5];
+        *out_amax_dp = outputs[6];
+    });
+}
+
 FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
     return guard("fe_alibi_slopes", [&] {
         FE_REQUIRE(out);

@@ -20,6 +20,9 @@ void alibi_slopes(int64_t heads, float *out);
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options);
 std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
                                     const fe_sdpa_options &options);
+std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                                             fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
+                                             const fe_sdpa_backward_options &options);
 std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                                          fe_tensor *stats, const fe_sdpa_backward_options &options);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,

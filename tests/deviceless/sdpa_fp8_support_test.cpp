@@ -81,4 +81,60 @@ TEST_F(SdpaFp8Support, HalfInputsAreRefusedAtBuildWithTheReason) {
         << fe_last_error_message();
 }
 
+// FP8 backward: every scale, and the FP8 gradients with their amax outputs.
+class SdpaFp8BackwardSupport : public SdpaFp8Support {
+  protected:
+    fe_status backward(fe_graph *g, int64_t h_q, int64_t h_k, fe_causal_mask causal, fe_tensor *out[7],
+                       bool drop_a_scale = false, int32_t deterministic = 0) {
+        const int64_t b = 2, s = 512, d = 128;
+        fe_tensor *q = tensor(g, "q", {b, h_q, s, d}), *k = tensor(g, "k", {b, h_k, s, d});
+        fe_tensor *v = tensor(g, "v", {b, h_k, s, d}), *o = tensor(g, "o", {b, h_q, s, d});
+        fe_tensor *d_o = tensor(g, "dO", {b, h_q, s, d});
+        fe_tensor *stats = tensor(g, "stats", {b, h_q, s, 1}, false, FE_DATA_FLOAT);
+        fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+        fe_tensor **fields[] = {&sc.descale_q, &sc.descale_k,  &sc.descale_v, &sc.descale_o,
+                                &sc.descale_do, &sc.descale_s, &sc.descale_dp, &sc.scale_s,
+                                &sc.scale_dp,  &sc.scale_dq,  &sc.scale_dk,  &sc.scale_dv};
+        for (int i = 0; i < 12; ++i) {
+            std::string name = "scale_" + std::to_string(i);
+            *fields[i] = tensor(g, name.c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT);
+        }
+        if (drop_a_scale) sc.scale_dp = nullptr;
+        fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        opts.attn_scale = 0.088;
+        opts.causal_mask = causal;
+        opts.deterministic = deterministic;
+        return fe_graph_sdpa_fp8_backward(g, q, k, v, o, d_o, stats, &sc, &opts, &out[0], &out[1], &out[2], &out[3],
+                                          &out[4], &out[5], &out[6]);
+    }
+};
+
+TEST_F(SdpaFp8BackwardSupport, CausalIsSupported) {
+    fe_graph *g = graph("fp8_backward_causal", FE_DATA_FP8_E4M3);
+    fe_tensor *out[7];
+    ASSERT_FE_OK(backward(g, 8, 8, FE_CAUSAL_MASK_TOP_LEFT, out));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+}
+
+TEST_F(SdpaFp8BackwardSupport, GqaIsSupported) {
+    fe_graph *g = graph("fp8_backward_gqa", FE_DATA_FP8_E4M3);
+    fe_tensor *out[7];
+    ASSERT_FE_OK(backward(g, 8, 2, FE_CAUSAL_MASK_NONE, out));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+}
+
+TEST_F(SdpaFp8BackwardSupport, RejectsMissingScalesAndUnsupportedOptions) {
+    fe_tensor *out[7];
+    EXPECT_EQ(backward(graph("missing", FE_DATA_FP8_E4M3), 2, 2, FE_CAUSAL_MASK_NONE, out, true), FE_STATUS_NULL_POINTER);
+    EXPECT_NE(std::string(fe_last_error_message()).find("scales->scale_dp is NULL"), std::string::npos)
+        << fe_last_error_message();
+    EXPECT_EQ(backward(graph("deterministic", FE_DATA_FP8_E4M3), 2, 2, FE_CAUSAL_MASK_NONE, out, false, 1),
+              FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("FP8 attention backward has no deterministic mode"),
+              std::string::npos)
+        << fe_last_error_message();
+}
+
 }  // namespace

@@ -1,0 +1,218 @@
+// FP8 attention backward: the composite pattern of cuDNN's FP8 flash attention backward engines.
+// Each FP8 matmul's float result is descaled by its two operands' descales; the probabilities
+// S and the score gradient dP are requantized to FP8 before the matmuls that read them; the
+// outputs are quantized with the caller's scales, recording their amax.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/attention.hpp"
+
+namespace fe {
+
+namespace {
+
+enum Port {
+    kQ = 0, kK, kV, kO, kDO, kStats,
+    kDescaleQ, kDescaleK, kDescaleV, kDescaleO, kDescaleDO, kDescaleS, kDescaleDP,
+    kScaleS, kScaleDP, kScaleDQ, kScaleDK, kScaleDV, kRequired
+};
+const char *const kScaleNames[] = {"descale_q", "descale_k",  "descale_v", "descale_o", "descale_do", "descale_s",
+                                   "descale_dp", "scale_s",   "scale_dp",  "scale_dq",  "scale_dk",   "scale_dv"};
+enum Output { kDQ = 0, kDK, kDV, kAmaxDQ, kAmaxDK, kAmaxDV, kAmaxDP };
+
+bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+class SdpaFp8Backward : public AttentionNode {
+  public:
+    SdpaFp8Backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+                    const fe_sdpa_fp8_backward_scales &s, const fe_sdpa_backward_options &options)
+        : AttentionNode({q, k, v, o, d_o, stats, s.descale_q, s.descale_k, s.descale_v, s.descale_o, s.descale_do,
+                         s.descale_s, s.descale_dp, s.scale_s, s.scale_dp, s.scale_dq, s.scale_dk, s.scale_dv},
+                        {"Q", "K", "V", "O", "dO", "Stats", kScaleNames[0], kScaleNames[1], kScaleNames[2],
+                         kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
+                         kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
+                        attention_options(options), options.compute_data_type),
+          unsupported_(options.output_dbias ? "dBias" : (options.deterministic ? "deterministic mode" : nullptr)) {}
+    const char *kind() const override { return "sdpa_fp8_backward"; }
+    std::string attributes() const override { return option_attributes(); }
+
+    void infer() override {
+        for (int i = kDescaleQ; i < kRequired; ++i)
+            FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
+                     kScaleNames[i - kDescaleQ]);
+        FE_CHECK(!unsupported_, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward has no %s", unsupported_);
+        FE_CHECK(!has_dropout(), FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no dropout");
+        FE_CHECK(alibi_ < 0, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no ALiBi");
+        FE_CHECK(options_.implementation != FE_SDPA_IMPLEMENTATION_NATIVE, FE_STATUS_NOT_SUPPORTED,
+                 "the native SDPA operation takes no FP8 tensors; FP8 attention is lowered as the composite");
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
+        AttentionDims d = check_qkv(q, k, v);
+        check_options(d);
+        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+        for (int port : {kO, kDO}) {
+            const fe_tensor *t = inputs[static_cast<size_t>(port)];
+            FE_CHECK(t->dims == o_dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", ports_[port],
+                     t->name.c_str(), dims_string(t->dims).c_str(), dims_string(o_dims).c_str());
+        }
+        FE_CHECK(inputs[kStats]->dims == std::vector<int64_t>({d.b, d.h_q, d.s_q, 1}), FE_STATUS_INVALID_ARGUMENT,
+                 "Stats '%s' is %s; the forward's stats are [%lld, %lld, %lld, 1]", inputs[kStats]->name.c_str(),
+                 dims_string(inputs[kStats]->dims).c_str(), static_cast<long long>(d.b),
+                 static_cast<long long>(d.h_q), static_cast<long long>(d.s_q));
+        for (int i = kDescaleQ; i < kRequired; ++i) {
+            fe_tensor *t = inputs[static_cast<size_t>(i)];
+            int64_t n = 1;
+            for (int64_t x : t->dims) n *= x;
+            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld",
+                     kScaleNames[i - kDescaleQ], t->name.c_str(), static_cast<long long>(n));
+            if (t->dims.size() != 4) {
+                t->dims.assign(4, 1);
+                t->strides.assign(4, 1);
+            }
+        }
+        assign_inferred_shape(outputs[kDQ], q->dims, q->strides);
+        assign_inferred_shape(outputs[kDK], k->dims, k->strides);
+        assign_inferred_shape(outputs[kDV], v->dims, v->strides);
+        for (int port = kAmaxDQ; port <= kAmaxDP; ++port)
+            assign_inferred_shape(outputs[static_cast<size_t>(port)], {1, 1, 1, 1}, {1, 1, 1, 1});
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV], *d_o = inputs[kDO];
+        for (const fe_tensor *t : {q, k, v, static_cast<const fe_tensor *>(inputs[kO]), d_o})
+            FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,
+                     "FP8 attention backward takes fp8_e4m3 or fp8_e5m2 Q, K, V, O and dO; '%s' is %s",
+                     t->name.c_str(), data_type_name(t->data_type));
+        for (int i = kStats; i < kRequired; ++i) {
+            const fe_tensor *t = inputs[static_cast<size_t>(i)];
+            FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; it must be float",
+                     ports_[static_cast<size_t>(i)], t->name.c_str(), data_type_name(t->data_type));
+        }
+        lowering.record_attention(*this, false, options_.implementation == FE_SDPA_IMPLEMENTATION_AUTO);
+        const fe_data_type compute = lowering.compute_type(*this);
+        const AttentionDims d = check_qkv(q, k, v);
+        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+        const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
+        const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};
+        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
+        const std::string what = "FP8 attention backward '" + name + "'";
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        auto label = [&what](const char *step) { return what + " " + step; };
+        auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };
+        auto floats = [&](const std::vector<int64_t> &dims) -> const Descriptor & {
+            return lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        };
+        // x * y into a new float tensor shaped like `dims`.
+        auto mul = [&](const Descriptor &x, const Descriptor &y, const std::vector<int64_t> &dims,
+                       const char *step) -> const Descriptor & {
+            const Descriptor &out = floats(dims);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, x, &y, nullptr, out, compute, pw, 0, label(step));
+            return out;
+        };
+        const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
+        auto overrides = [&](const Descriptor *m, const Descriptor *n, const Descriptor *k_len) {
+            MatmulOverrides o;
+            if (len_q) o = {m, n, k_len, false, 0.0};
+            return o;
+        };
+
+        // Row sums of dO * O, back in real units.
+        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+        const Descriptor &d_o_times_o = mul(lowering.tensor(d_o), lowering.tensor(inputs[kO]), o_dims, "dO * O");
+        const Descriptor &row_dot = floats(rows);
+        emit_reduction(lowering, FE_REDUCTION_ADD, d_o_times_o, row_dot, compute, label("rowsum(dO * O)"));
+        const Descriptor &softmax_sum = mul(mul(row_dot, scale(kDescaleDO), rows, "descale dO (rows)"),
+                                            scale(kDescaleO), rows, "descale O (rows)");
+
+        // exp(S - stats): the forward's probabilities, recomputed from FP8 Q and K.
+        const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
+                                                     {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+        const Descriptor *s = &floats(scores);
+        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), overrides(len_q, len_kv, nullptr));
+        s = modify_scores(lowering, s, d, compute, what, {&scale(kDescaleQ), &scale(kDescaleK)});
+        const Descriptor &centered = floats(scores);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, *s, &lowering.tensor(inputs[kStats]), nullptr, centered, compute, pw, 0,
+                       label("S - stats"));
+        const Descriptor &p = floats(scores);
+        emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, p, compute, pw, 0, label("P"));
+
+        // dV = (S8^T . dO) with S8 = P quantized by scale_s.
+        const Descriptor &p8 = lowering.internal_tensor(scores, packed_strides(scores), q->data_type);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, p, &scale(kScaleS), nullptr, p8, compute, pw, 0, label("scale S"));
+        const Descriptor &p8_t = lowering.internal_tensor(scores_t, scores_t_strides, q->data_type);
+        emit_reshape(lowering, p8, p8_t, label("S^T"));
+        fp8_matmul(lowering, p8_t, lowering.tensor(d_o), kDescaleS, kDescaleDO, kScaleDV, kDV, kAmaxDV,
+                   {d.b, d.h_q, d.s_kv, d.d_v}, d, compute, overrides(len_kv, nullptr, len_q), label("dV"));
+
+        // dP = (dO . V^T) * descales - row sums, times P and the attention scale; quantized by scale_dp.
+        const Descriptor &v_t = lowering.tensor_view(v, {d.b, d.h_k, d.d_v, d.s_kv},
+                                                     {v->strides[0], v->strides[1], v->strides[3], v->strides[2]});
+        const Descriptor &dp_raw = floats(scores);
+        emit_matmul(lowering, lowering.tensor(d_o), v_t, dp_raw, compute, label("dO.V^T"), overrides(len_q, len_kv, nullptr));
+        const Descriptor &dp_real = mul(mul(dp_raw, scale(kDescaleDO), scores, "descale dO"), scale(kDescaleV), scores,
+                                        "descale V");
+        const Descriptor &centered_dp = floats(scores);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, dp_real, &softmax_sum, nullptr, centered_dp, compute, pw, 0,
+                       label("dP - row sums"));
+        const Descriptor *ds = &mul(centered_dp, p, scores, "dS");
+        if (scale_ >= 0 || options_.attn_scale != 0.0) {
+            const Descriptor &attn = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                                                 : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
+            ds = &mul(*ds, attn, scores, "dS scale");
+        }
+        emit_reduction(lowering, FE_REDUCTION_AMAX, *ds, lowering.tensor(outputs[kAmaxDP]), compute, label("amax dP"));
+        const Descriptor &ds8 = lowering.internal_tensor(scores, packed_strides(scores), d_o->data_type);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, *ds, &scale(kScaleDP), nullptr, ds8, compute, pw, 0, label("scale dP"));
+
+        // dQ = dP8 . K, dK = dP8^T . Q.
+        const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
+        emit_reshape(lowering, k_t, k_plain, label("K"));
+        fp8_matmul(lowering, ds8, k_plain, kDescaleDP, kDescaleK, kScaleDQ, kDQ, kAmaxDQ, {d.b, d.h_q, d.s_q, d.d}, d,
+                   compute, overrides(len_q, nullptr, len_kv), label("dQ"));
+        const Descriptor &ds8_t = lowering.internal_tensor(scores_t, scores_t_strides, d_o->data_type);
+        emit_reshape(lowering, ds8, ds8_t, label("dP^T"));
+        fp8_matmul(lowering, ds8_t, lowering.tensor(q), kDescaleDP, kDescaleQ, kScaleDK, kDK, kAmaxDK,
+                   {d.b, d.h_q, d.s_kv, d.d}, d, compute, overrides(len_kv, nullptr, len_q), label("dK"));
+    }
+
+  private:
+    // out = quantize((a . b) [summed over each query-head group] * descale_a * descale_b), with
+    // the amax of the real values before quantization.
+    void fp8_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, int descale_a, int descale_b,
+                    int scale_out, int out, int amax, const std::vector<int64_t> &full_dims, const AttentionDims &d,
+                    fe_data_type compute, const MatmulOverrides &overrides, const std::string &what) const {
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        const fe_tensor *target = outputs[static_cast<size_t>(out)];
+        const Descriptor &product = lowering.internal_tensor(full_dims, packed_strides(full_dims), FE_DATA_FLOAT);
+        emit_matmul(lowering, a, b, product, compute, what, overrides);
+        const Descriptor *c = &product;
+        if (full_dims[1] != target->dims[1]) {  // GQA: sum the per-query-head products of each group
+            const Descriptor &grouped = lowering.internal_tensor(target->dims, packed_strides(target->dims), FE_DATA_FLOAT);
+            emit_reduction(lowering, FE_REDUCTION_ADD, product, grouped, compute, what + " (sum over the group)");
+            c = &grouped;
+        }
+        (void)d;
+        const std::vector<int64_t> &dims = target->dims;
+        const Descriptor &by_a = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, *c, &lowering.tensor(inputs[static_cast<size_t>(descale_a)]), nullptr,
+                       by_a, compute, pw, 0, what + " descale");
+        const Descriptor &real = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, by_a, &lowering.tensor(inputs[static_cast<size_t>(descale_b)]), nullptr,
+                       real, compute, pw, 0, what + " descale");
+        emit_reduction(lowering, FE_REDUCTION_AMAX, real, lowering.tensor(outputs[static_cast<size_t>(amax)]), compute,
+                       what + " amax");
+        emit_pointwise(lowering, FE_POINTWISE_MUL, real, &lowering.tensor(inputs[static_cast<size_t>(scale_out)]), nullptr,
+                       lowering.tensor(target), compute, pw, 0, what + " scale");
+    }
+
+    const char *unsupported_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                                             fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
+                                             const fe_sdpa_backward_options &options) {
+    return std::make_unique<SdpaFp8Backward>(q, k, v, o, d_o, stats, scales, options);
+}
+
+}  // namespace fe
