@@ -72,10 +72,6 @@ int main(int argc, char **argv) {
     fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
     if (argc > 11 && strcmp(argv[11], "composite") == 0) implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
     if (argc > 11 && strcmp(argv[11], "native") == 0) implementation = FE_SDPA_IMPLEMENTATION_NATIVE;
-    if (fp8 && backward) {
-        fprintf(stderr, "sdpa_bench: the FP8 backward pass is not available\n");
-        return 2;
-    }
     srand(7);
 
     fe_handle *handle;
@@ -102,7 +98,7 @@ int main(int argc, char **argv) {
                                  &scales.descale_s, &scales.scale_s,   &scales.scale_o};
         const char *names[6] = {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"};
         for (int i = 0; i < 6; ++i) FE(fe_graph_scalar(g, names[i], 1.0, FE_DATA_FLOAT, fields[i]));
-        FE(fe_graph_sdpa_fp8(g, q, k, v, &scales, &opts, &o, NULL, &amax_s, &amax_o));
+        FE(fe_graph_sdpa_fp8(g, q, k, v, &scales, &opts, &o, &stats, &amax_s, &amax_o));
     } else {
         FE(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     }
@@ -114,15 +110,15 @@ int main(int argc, char **argv) {
     FE(fe_graph_build(g, handle, NULL));
     double build_ms = now_ms() - t0;
 
-    fe_tensor *tensors[6] = {q, k, v, o, stats, NULL};
+    fe_tensor *tensors[7] = {q, k, v, o, stats, NULL, NULL};
     int ntensors = stats ? 5 : 4;
-    if (fp8) {
-        tensors[4] = amax_s;
-        tensors[5] = amax_o;
-        ntensors = 6;
+    if (fp8) { /* outputs in the order they were marked: O, stats, amax S, amax O */
+        tensors[ntensors++] = amax_s;
+        tensors[ntensors++] = amax_o;
     }
-    fe_buffer *buffers[6];
-    void *pointers[9];
+    fe_buffer *buffers[7];
+    void *pointers[25];
+    fe_buffer *scale_buffers[12] = {NULL};
     for (int i = 0; i < ntensors; ++i) {
         FE(fe_buffer_create_for_tensor(0, tensors[i], &buffers[i]));
         int64_t bytes;
@@ -133,7 +129,7 @@ int main(int argc, char **argv) {
     FE(fe_graph_execute_positional(g, handle, pointers, (size_t)ntensors, NULL));
     fe_graph *timed = g;
     size_t npointers = (size_t)ntensors;
-    fe_buffer *grads[4] = {NULL, NULL, NULL, NULL};
+    fe_buffer *grads[8] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     fe_graph *bg = NULL;
     if (backward) {
         /* dQ, dK, dV from Q, K, V, the forward's O and stats, and a random dO. */
@@ -149,10 +145,35 @@ int main(int argc, char **argv) {
         fe_sdpa_backward_options bopts = FE_SDPA_BACKWARD_OPTIONS_INIT;
         bopts.attn_scale = scale;
         bopts.causal_mask = opts.causal_mask;
-        FE(fe_graph_sdpa_backward(bg, bq, bk, bv, bo, bdo, bs, &bopts, &dq, &dk, &dv));
+        bopts.implementation = implementation;
+        fe_tensor *amax[4] = {NULL, NULL, NULL, NULL};
+        if (fp8) {
+            fe_sdpa_fp8_backward_scales bs8 = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+            fe_tensor **fields[12] = {&bs8.descale_q,  &bs8.descale_k, &bs8.descale_v,  &bs8.descale_o,
+                                      &bs8.descale_do, &bs8.descale_s, &bs8.descale_dp, &bs8.scale_s,
+                                      &bs8.scale_dp,   &bs8.scale_dq,  &bs8.scale_dk,   &bs8.scale_dv};
+            /* Device tensors (inputs after Q, K, V, O, dO and the stats), each holding 1.0. */
+            int64_t one[4] = {1, 1, 1, 1};
+            for (int i = 0; i < 12; ++i) {
+                char name[16];
+                snprintf(name, sizeof name, "scale_%d", i);
+                FE(fe_graph_tensor(bg, name, 4, one, NULL, FE_DATA_FLOAT, fields[i]));
+            }
+            const float unit = 1.0f;
+            for (int i = 0; i < 12; ++i) {
+                FE(fe_buffer_create(0, 4, &scale_buffers[i]));
+                FE(fe_buffer_upload(scale_buffers[i], &unit, 4));
+            }
+            FE(fe_graph_sdpa_fp8_backward(bg, bq, bk, bv, bo, bdo, bs, &bs8, &bopts, &dq, &dk, &dv, &amax[0], &amax[1],
+                                          &amax[2], &amax[3]));
+        } else {
+            FE(fe_graph_sdpa_backward(bg, bq, bk, bv, bo, bdo, bs, &bopts, &dq, &dk, &dv));
+        }
         FE(fe_tensor_set_output(dq, 1));
         FE(fe_tensor_set_output(dk, 1));
         FE(fe_tensor_set_output(dv, 1));
+        for (int i = 0; i < 4; ++i)
+            if (amax[i]) FE(fe_tensor_set_output(amax[i], 1));
         t0 = now_ms();
         FE(fe_graph_build(bg, handle, NULL));
         build_ms = now_ms() - t0;
@@ -161,13 +182,18 @@ int main(int argc, char **argv) {
         FE(fe_buffer_create_for_tensor(0, dq, &grads[1]));
         FE(fe_buffer_create_for_tensor(0, dk, &grads[2]));
         FE(fe_buffer_create_for_tensor(0, dv, &grads[3]));
-        /* positional: q, k, v, o, dO, stats, then dQ, dK, dV */
-        void *p[9] = {pointers[0], pointers[1], pointers[2], pointers[3], NULL, pointers[4], NULL, NULL, NULL};
+        int ngrads = 4;
+        for (int i = 0; i < 4; ++i)
+            if (amax[i]) FE(fe_buffer_create_for_tensor(0, amax[i], &grads[ngrads++]));
+        /* positional: q, k, v, o, dO, stats, (the FP8 scales), then dQ, dK, dV (and the amax outputs) */
+        void *p[25] = {pointers[0], pointers[1], pointers[2], pointers[3], NULL, pointers[4]};
         FE(fe_buffer_device_pointer(grads[0], &p[4]));
-        for (int i = 1; i < 4; ++i) FE(fe_buffer_device_pointer(grads[i], &p[5 + i]));
+        int nscales = fp8 ? 12 : 0;
+        for (int i = 0; i < nscales; ++i) FE(fe_buffer_device_pointer(scale_buffers[i], &p[6 + i]));
+        for (int i = 1; i < ngrads; ++i) FE(fe_buffer_device_pointer(grads[i], &p[5 + nscales + i]));
         memcpy(pointers, p, sizeof p);
+        npointers = (size_t)(5 + nscales + ngrads);
         timed = bg;
-        npointers = 9;
     }
     cudaEvent_t start, stop;
     CU(cudaEventCreate(&start));
@@ -198,7 +224,8 @@ int main(int argc, char **argv) {
            flops / (median * 1e-3) / 1e12, fe_graph_engine_tag(timed), build_ms,
            used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
     for (int i = 0; i < ntensors; ++i) fe_buffer_destroy(buffers[i]);
-    for (int i = 0; i < 4; ++i) fe_buffer_destroy(grads[i]);
+    for (int i = 0; i < 8; ++i) fe_buffer_destroy(grads[i]);
+    for (int i = 0; i < 12; ++i) fe_buffer_destroy(scale_buffers[i]);
     fe_graph_destroy(bg);
     free(ms);
     fe_graph_destroy(g);

@@ -84,23 +84,24 @@ def other_table(build, mode, out):
     """fp8 and lowering comparisons: cudnnfe variants side by side (forward)."""
     if mode == "fp8":
         columns = ["cudnnfe fp8", "cudnnfe bf16", "torch cudnn bf16", "torch flash bf16"]
-        rows = [c for c in configs() if c[0] == "gqa64/8"]
+        rows = [c + (direction,) for direction in ("fwd", "bwd") for c in configs() if c[0] == "gqa64/8"]
     else:
         columns = ["cudnnfe native", "cudnnfe composite", "cudnnfe auto"]
-        rows = [c for c in configs() if not c[6]]  # the native operation takes no causal mask here
+        rows = [c + ("fwd",) for c in configs() if not c[6]]  # the native operation takes no mask here
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
-              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; forward; {mode}\n"
-              f"TFLOP/s = 4 * b * h_q * d * unmasked score elements / time (median of {ITERATIONS})\n")
-    table = "| sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | notes |\n"
-    table += "|---" * (7 + len(columns)) + "|\n"
+              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; {mode}\n"
+              f"TFLOP/s = (4 forward, 10 backward) * b * h_q * d * unmasked score elements / time "
+              f"(median of {ITERATIONS})\n")
+    table = "| pass | sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | notes |\n"
+    table += "|---" * (8 + len(columns)) + "|\n"
     print(header + table, end="", flush=True)
-    for sweep, b, hq, hk, s, d, causal in rows:
-        flops = 4.0 * b * hq * d * unmasked(s, causal)
+    for sweep, b, hq, hk, s, d, causal, direction in rows:
+        flops = (10.0 if direction == "bwd" else 4.0) * b * hq * d * unmasked(s, causal)
         tf = lambda ms: f"{flops / (ms * 1e-3) / 1e12:.0f}"
         cells, notes = [], []
         if mode == "fp8":
-            runs = [run_cudnnfe(build, b, hq, hk, s, d, causal, "fp8", "fwd"),
-                    run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", "fwd")]
+            runs = [run_cudnnfe(build, b, hq, hk, s, d, causal, "fp8", direction),
+                    run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", direction)]
         else:
             runs = [run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", "fwd", impl)
                     for impl in ("native", "composite", "auto")]
@@ -109,10 +110,10 @@ def other_table(build, mode, out):
             notes.append(r.get("engine", r.get("error", "")) + ("/" + r["implementation"] if "implementation" in r else ""))
         if mode == "fp8":
             for backend in (SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION):
-                ms = time_torch(backend, b, hq, hk, s, d, causal, False)
+                ms = time_torch(backend, b, hq, hk, s, d, causal, direction == "bwd")
                 cells.append("n/a" if ms is None else tf(ms))
-        row = f"| {sweep} | {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | " + " | ".join(cells) + \
-              f" | {'; '.join(notes)} |\n"
+        row = f"| {direction} | {sweep} | {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | " + \
+              " | ".join(cells) + f" | {'; '.join(notes)} |\n"
         table += row
         print(row, end="", flush=True)
         torch.cuda.empty_cache()

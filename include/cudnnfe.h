@@ -588,7 +588,8 @@ typedef struct fe_sdpa_backward_options {
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score
- * gradient dP; scales that quantize S, dP and the outputs dQ, dK, dV. All are required. */
+ * gradient dP; scales that quantize S, dP and the outputs dQ, dK, dV. All are required, and all
+ * must be device tensors: the backward kernels read them from memory. */
 typedef struct fe_sdpa_fp8_backward_scales {
     uint32_t struct_size;
     fe_tensor *descale_q;

@@ -60,6 +60,11 @@ class SdpaFp8Backward : public AttentionNode {
                  static_cast<long long>(d.h_q), static_cast<long long>(d.s_q));
         for (int i = kDescaleQ; i < kRequired; ++i) {
             fe_tensor *t = inputs[static_cast<size_t>(i)];
+            // The backward kernels read every scale from device memory: a by-value scalar
+            // would be dereferenced as an address (an illegal access at run time).
+            FE_CHECK(!t->by_value, FE_STATUS_NOT_SUPPORTED,
+                     "%s '%s' is a by-value scalar; FP8 attention backward reads its scales from device tensors",
+                     kScaleNames[i - kDescaleQ], t->name.c_str());
             int64_t n = 1;
             for (int64_t x : t->dims) n *= x;
             FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld",

@@ -125,6 +125,31 @@ TEST_F(SdpaFp8BackwardSupport, GqaIsSupported) {
     expect_supported(g);
 }
 
+TEST_F(SdpaFp8BackwardSupport, ByValueScalesAreRefused) {
+    fe_graph *g = graph("fp8_backward_by_value", FE_DATA_FP8_E4M3);
+    fe_tensor *q = tensor(g, "q", {1, 2, 64, 128}), *k = tensor(g, "k", {1, 2, 64, 128});
+    fe_tensor *v = tensor(g, "v", {1, 2, 64, 128}), *o = tensor(g, "o", {1, 2, 64, 128});
+    fe_tensor *d_o = tensor(g, "dO", {1, 2, 64, 128}), *stats = tensor(g, "stats", {1, 2, 64, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+    fe_tensor **fields[] = {&sc.descale_q,  &sc.descale_k, &sc.descale_v,  &sc.descale_o, &sc.descale_do, &sc.descale_s,
+                            &sc.descale_dp, &sc.scale_s,   &sc.scale_dp,   &sc.scale_dq,  &sc.scale_dk,   &sc.scale_dv};
+    for (int i = 0; i < 12; ++i) ASSERT_FE_OK(fe_graph_scalar(g, ("s" + std::to_string(i)).c_str(), 1.0, FE_DATA_FLOAT, fields[i]));
+    fe_tensor *out[7];
+    EXPECT_EQ(fe_graph_sdpa_fp8_backward(g, q, k, v, o, d_o, stats, &sc, nullptr, &out[0], &out[1], &out[2], &out[3],
+                                         &out[4], &out[5], &out[6]),
+              FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("reads its scales from device tensors"), std::string::npos)
+        << fe_last_error_message();
+}
+
+TEST_F(SdpaFp8BackwardSupport, NoMaskIsSupported) {
+    fe_graph *g = graph("fp8_backward_no_mask", FE_DATA_FP8_E4M3);
+    fe_tensor *out[7];
+    ASSERT_FE_OK(backward(g, 4, 4, FE_CAUSAL_MASK_NONE, out));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+}
+
 TEST_F(SdpaFp8BackwardSupport, RejectsMissingScalesAndUnsupportedOptions) {
     fe_tensor *out[7];
     EXPECT_EQ(backward(graph("missing", FE_DATA_FP8_E4M3), 2, 2, FE_CAUSAL_MASK_NONE, out, true), FE_STATUS_NULL_POINTER);
