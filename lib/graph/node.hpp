@@ -32,6 +32,9 @@ struct Node {
     virtual bool wants_rank3_lift() const { return false; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
+    // What decides whether cuDNN has an engine for this node (types, sizes, options), for the
+    // message when none has one; "" when the graph's description says enough.
+    virtual std::string combination() const { return ""; }
 };
 
 // Give an op result its inferred dims (or check the user's), and strides laid out like

@@ -34,6 +34,18 @@ AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<cons
 
 const char *AttentionNode::input_port(size_t i) const { return i < ports_.size() ? ports_[i] : "IN"; }
 
+std::string AttentionNode::combination() const {
+    const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
+    if (q->dims.size() != 4 || k->dims.size() != 4 || v->dims.size() != 4) return "";
+    std::string s = format("%s '%s': %s, b=%lld h_q=%lld h_k=%lld s_q=%lld s_kv=%lld d=%lld d_v=%lld", kind(),
+                           name.c_str(), data_type_name(q->data_type), static_cast<long long>(q->dims[0]),
+                           static_cast<long long>(q->dims[1]), static_cast<long long>(k->dims[1]),
+                           static_cast<long long>(q->dims[2]), static_cast<long long>(k->dims[2]),
+                           static_cast<long long>(q->dims[3]), static_cast<long long>(v->dims[3]));
+    std::string options = option_attributes();
+    return s + (options.empty() ? "" : ", " + options);
+}
+
 AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const {
         for (const fe_tensor *t : {q, k, v}) {
             FE_CHECK(t->dims.size() == 4, FE_STATUS_INVALID_ARGUMENT,

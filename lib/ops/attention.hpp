@@ -63,6 +63,7 @@ class AttentionNode : public Node {
                   const AttentionOptions &options, fe_data_type compute);
 
     const char *input_port(size_t i) const override;
+    std::string combination() const override;
     // Q, K, V: ranks, unit head-dim stride, distinct tensors, consistent sizes.
     AttentionDims check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const;
     // The optional inputs against those sizes.

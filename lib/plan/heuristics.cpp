@@ -159,8 +159,15 @@ void check_support(fe_graph &graph) {
                                                                    : state.heuristics_failures)
                               : format("all %zu candidates were deselected (e.g. %s)", state.candidates.size(),
                                        deselected.c_str());
-        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s",
-                graph.name.c_str(), modes.c_str(), why.c_str());
+        // Name what cuDNN was asked for (e.g. attention's type, head dims and masks), so the
+        // caller sees which combination has no engine with this cuDNN on this GPU.
+        std::string combination;
+        for (const auto &node : graph.nodes) {
+            std::string c = node->combination();
+            if (!c.empty()) combination += (combination.empty() ? "; for " : "; ") + c;
+        }
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s%s (cuDNN %zu)",
+                graph.name.c_str(), modes.c_str(), why.c_str(), combination.c_str(), cudnn().cudnnGetVersion());
     }
     FE_LOG_INFO("graph '%s': supported, %zu viable engine configs", graph.name.c_str(), viable);
     graph.stage = fe_graph::Stage::Supported;

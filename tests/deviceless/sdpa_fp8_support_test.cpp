@@ -162,4 +162,32 @@ TEST_F(SdpaFp8BackwardSupport, RejectsMissingScalesAndUnsupportedOptions) {
         << fe_last_error_message();
 }
 
+// With no engine for a combination, the build names it: here FP8 backward at head dim 64,
+// which cuDNN 9.19 has no Hopper kernel for.
+TEST_F(SdpaFp8Support, UnsupportedCombinationIsNamedAtBuild) {
+    fe_graph *g = graph("fp8_backward_d64", FE_DATA_FP8_E4M3);
+    fe_tensor *q = tensor(g, "q", {2, 4, 128, 64}), *k = tensor(g, "k", {2, 4, 128, 64});
+    fe_tensor *v = tensor(g, "v", {2, 4, 128, 64}), *o = tensor(g, "o", {2, 4, 128, 64});
+    fe_tensor *d_o = tensor(g, "dO", {2, 4, 128, 64}), *stats = tensor(g, "stats", {2, 4, 128, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+    fe_tensor **fields[] = {&sc.descale_q,  &sc.descale_k, &sc.descale_v,  &sc.descale_o, &sc.descale_do, &sc.descale_s,
+                            &sc.descale_dp, &sc.scale_s,   &sc.scale_dp,   &sc.scale_dq,  &sc.scale_dk,   &sc.scale_dv};
+    for (int i = 0; i < 12; ++i) *fields[i] = tensor(g, ("s" + std::to_string(i)).c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.attn_scale = 0.125;
+    fe_tensor *out[7];
+    ASSERT_FE_OK(fe_graph_sdpa_fp8_backward(g, q, k, v, o, d_o, stats, &sc, &opts, &out[0], &out[1], &out[2], &out[3],
+                                            &out[4], &out[5], &out[6]));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    fe_status s = build(g);
+    if (s == FE_OK) GTEST_SKIP() << "this cuDNN has an FP8 backward engine for head dim 64";
+    EXPECT_EQ(s, FE_STATUS_NOT_SUPPORTED);
+    std::string message = fe_last_error_message();
+    EXPECT_NE(message.find("no viable engine config"), std::string::npos) << message;
+    EXPECT_NE(message.find("sdpa_fp8_backward 'sdpa_fp8_backward_0': fp8_e4m3, b=2 h_q=4 h_k=4 s_q=128 s_kv=128 d=64"),
+              std::string::npos)
+        << message;
+    std::printf("%s\n", message.c_str());
+}
+
 }  // namespace
