@@ -17,6 +17,7 @@ struct BackwardCase {
     fe_causal_mask causal;
     bool bias = false;           // an additive bias [1, h, s, s], with its gradient dBias
     bool deterministic = false;  // and then two runs must agree bit for bit
+    bool padding = false;        // per-batch actual lengths of Q and K/V (a padding mask)
 };
 
 class SdpaBackwardNumerics : public Gpu, public ::testing::WithParamInterface<BackwardCase> {};
@@ -39,6 +40,13 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
         opts.bias = bias;
         opts.output_dbias = 1;
     }
+    fe_tensor *len_q = nullptr, *len_kv = nullptr;
+    if (c.padding) {
+        len_q = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        len_kv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        opts.seq_len_q = len_q;
+        opts.seq_len_kv = len_kv;
+    }
     fe_tensor *dq, *dk, *dv;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
@@ -56,6 +64,13 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);
     Bound *bb = bias ? &bind(bias, true) : nullptr;
+    // Actual lengths in [1, S] per batch (all of S without a padding mask).
+    std::vector<int32_t> lq(static_cast<size_t>(B), static_cast<int32_t>(S)), lkv(lq);
+    if (c.padding)
+        for (int64_t b = 0; b < B; ++b) {
+            lq[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % static_cast<uint32_t>(S));
+            lkv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % static_cast<uint32_t>(S));
+        }
     // Reference forward: P (kept), O and the stats.
     std::vector<double> p(static_cast<size_t>(B * H * S * S));
     auto P = [&](int64_t b, int64_t h, int64_t i, int64_t j) -> double & {
@@ -68,7 +83,7 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
                 for (int64_t j = 0; j < S; ++j) {
                     double dot = 0;
                     for (int64_t x = 0; x < D; ++x) dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
-                    bool visible = c.causal == FE_CAUSAL_MASK_NONE || j <= i;
+                    bool visible = (c.causal == FE_CAUSAL_MASK_NONE || j <= i) && j < lkv[static_cast<size_t>(b)];
                     double biased = dot * scale + (bb ? static_cast<double>(bb->at({0, h, i, j})) : 0.0);
                     P(b, h, i, j) = visible ? biased : -std::numeric_limits<double>::infinity();
                     row_max = std::max(row_max, P(b, h, i, j));
@@ -90,6 +105,13 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     Bound *bdb = dbias ? &bind(dbias, false) : nullptr;
     if (bb) all.push_back(bb);
     if (bdb) all.push_back(bdb);
+    if (c.padding) {
+        Bound &blq = bind(len_q, false), &blkv = bind(len_kv, false);
+        ASSERT_FE_OK(fe_buffer_upload(blq.buffer, lq.data(), 4 * B));
+        ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, lkv.data(), 4 * B));
+        all.push_back(&blq);
+        all.push_back(&blkv);
+    }
     execute(g, all);
     download(bdq);
     download(bdk);
@@ -116,7 +138,7 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     for (int64_t b = 0; b < B; ++b)
         for (int64_t h = 0; h < H; ++h) {
             int64_t hk = h / group;
-            for (int64_t i = 0; i < S; ++i) {
+            for (int64_t i = 0; i < lq[static_cast<size_t>(b)]; ++i) {
                 double row_dot = 0;
                 for (int64_t x = 0; x < D; ++x) row_dot += static_cast<double>(bdo.at({b, h, i, x})) * bo.at({b, h, i, x});
                 for (int64_t j = 0; j < S; ++j) {
@@ -139,6 +161,27 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
                             ds[static_cast<size_t>(j)] * bq.at({b, h, i, x});
             }
         }
+    if (c.padding) {
+        // Outside the actual lengths the gradients are undefined (dQ rows past seq_len_q, dK and
+        // dV rows past seq_len_kv): take the device's values there, so only defined rows count.
+        auto adopt = [](Bound &out, std::vector<double> &ref, int64_t b, int64_t h, int64_t row, int64_t heads) {
+            for (int64_t x = 0; x < out.dims[3]; ++x) {
+                size_t at = static_cast<size_t>(((b * heads + h) * out.dims[2] + row) * out.dims[3] + x);
+                size_t off = static_cast<size_t>(out.offset({b, h, row, x}));
+                if (!std::isfinite(out.host[off])) out.host[off] = 0.f;
+                ref[at] = out.host[off];
+            }
+        };
+        for (int64_t b = 0; b < B; ++b) {
+            for (int64_t h = 0; h < H; ++h)
+                for (int64_t i = lq[static_cast<size_t>(b)]; i < S; ++i) adopt(bdq, ref_dq, b, h, i, H);
+            for (int64_t h = 0; h < HK; ++h)
+                for (int64_t j = lkv[static_cast<size_t>(b)]; j < S; ++j) {
+                    adopt(bdk, ref_dk, b, h, j, HK);
+                    adopt(bdv, ref_dv, b, h, j, HK);
+                }
+        }
+    }
     expect_close(bdq, ref_dq, 2e-2, 3e-2, 2e-2);
     expect_close(bdk, ref_dk, 2e-2, 3e-2, 2e-2);
     expect_close(bdv, ref_dv, 2e-2, 3e-2, 2e-2);
@@ -154,7 +197,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BackwardCase{"fp16_causal_deterministic", FE_DATA_HALF, 2, 4, 4, 256, 64, FE_CAUSAL_MASK_TOP_LEFT,
                                    false, true},
                       BackwardCase{"bf16_bias_dbias_deterministic_causal", FE_DATA_BFLOAT16, 1, 4, 4, 128, 128,
-                                   FE_CAUSAL_MASK_TOP_LEFT, true, true}),
+                                   FE_CAUSAL_MASK_TOP_LEFT, true, true},
+                      BackwardCase{"bf16_padding_mask", FE_DATA_BFLOAT16, 3, 4, 4, 128, 64, FE_CAUSAL_MASK_NONE, false,
+                                   false, true},
+                      BackwardCase{"fp16_padding_causal_gqa", FE_DATA_HALF, 2, 8, 2, 128, 64, FE_CAUSAL_MASK_TOP_LEFT,
+                                   false, false, true}),
     [](const ::testing::TestParamInfo<BackwardCase> &info) { return std::string(info.param.name); });
 
 }  // namespace

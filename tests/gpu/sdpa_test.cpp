@@ -224,6 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
                  true, true},
         SdpaCase{"fp16_padding_causal_bias", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, true, true,
                  true, 0, true},
+        SdpaCase{"bf16_gqa_8to1_causal", FE_DATA_BFLOAT16, 2, 16, 2, 256, 256, 128, FE_CAUSAL_MASK_TOP_LEFT, true,
+                 false},
         // The same graphs through both lowerings.
         SdpaCase{"fp16_d128_stats_native", FE_DATA_HALF, 1, 4, 4, 256, 256, 128, FE_CAUSAL_MASK_NONE, true, false,
                  false, 0, false, false, false, 0, FE_SDPA_IMPLEMENTATION_NATIVE},
