@@ -32,6 +32,9 @@ struct Node {
     virtual bool wants_rank3_lift() const { return false; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
+    // Appended to the message when cuDNN has no engine for the graph: what the operation needs
+    // (e.g. an operation no engine runs on its own). Empty: nothing to add.
+    virtual std::string unsupported_hint() const { return ""; }
 };
 
 // Give an op result its inferred dims (or check the user's), and strides laid out like

@@ -151,6 +151,10 @@ void check_support(fe_graph &graph) {
                                                                    : state.heuristics_failures)
                               : format("all %zu candidates were deselected (e.g. %s)", state.candidates.size(),
                                        deselected.c_str());
+        for (const auto &node : graph.nodes) {
+            std::string hint = node->unsupported_hint();
+            if (!hint.empty()) why += format("; %s '%s': %s", node->kind(), node->name.c_str(), hint.c_str());
+        }
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s",
                 graph.name.c_str(), modes.c_str(), why.c_str());
     }
