@@ -569,9 +569,10 @@ FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor
 /* inv_rms = 1 / sqrt(mean(x^2) + epsilon).                                                      */
 /*                                                                                              */
 /* Types: x, dy, y and dx half, bfloat16 or float; scale and bias any of those (float is the     */
-/* usual choice with half/bfloat16 x); statistics, epsilon and momentum float (an epsilon or     */
-/* momentum tensor with no type is taken as float). The gradients of scale and bias take scale's */
-/* data type when it has one (else the graph's defaults); fe_tensor_set_data_type changes any.   */
+/* usual choice with half/bfloat16 x); statistics, epsilon and momentum float. The gradients of */
+/* scale and bias take scale's data type when it has one (else the graph's defaults);           */
+/* fe_tensor_set_data_type changes any of them.                                                 */
+/* A rank-2 x [rows, d] is given to cuDNN as [rows, d, 1] (dim 0 stays the batch).               */
 /* ------------------------------------------------------------------------------------------ */
 
 /* Values match cuDNN's cudnnBackendNormFwdPhase_t. */
@@ -585,12 +586,13 @@ typedef struct fe_norm_options {
     const char *name;             /* nullable: "<kind>_<n>" */
     fe_norm_phase phase;          /* default inference */
     double epsilon;               /* added to the variance; finite and >= 0; default 1e-5 */
-    /* nullable: epsilon as a one-element float tensor (a graph input bound at execution, or
-     * fe_graph_scalar) instead of the number; it then replaces `epsilon`. */
+    /* nullable: epsilon as a one-element float scalar made with fe_graph_scalar (cuDNN reads
+     * epsilon only by value, never from device memory); it then replaces `epsilon`. */
     fe_tensor *epsilon_tensor;
     /* Zero-centred gamma: the norm multiplies by (1 + scale) instead of scale, so that a scale
-     * initialised to 0 is the identity (layernorm, rmsnorm, adalayernorm; cuDNN >= 9.7). The
-     * gradient of scale is the same either way. */
+     * initialised to 0 is the identity (layernorm and rmsnorm; cuDNN >= 9.7). cuDNN fuses the
+     * (1 + scale) only when every dim after the first is normalized: view x [b, s, d] as
+     * [b * s, d]. The gradient of scale is the same either way. */
     int32_t zero_centered_gamma;
 } fe_norm_options;
 #define FE_NORM_OPTIONS_INIT \
@@ -618,8 +620,8 @@ FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor 
                                        fe_tensor **out_inv_variance);
 /** Adaptive layer normalization (AdaLN, as in diffusion transformers): layer normalization
  *  whose scale and (nullable) bias may differ per sample, e.g. x [b, s, d], scale [b, 1, d].
- *  Outputs as fe_graph_layernorm. Needs cuDNN >= 9.9: with an older cuDNN the build fails with
- *  FE_STATUS_NOT_SUPPORTED saying so. */
+ *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9: with an
+ *  older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED saying so. */
 FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
                                        fe_tensor *bias, const fe_norm_options *options,
                                        fe_tensor **out_y, fe_tensor **out_mean,
@@ -629,7 +631,7 @@ typedef struct fe_batchnorm_options {
     uint32_t struct_size;
     const char *name;
     double epsilon;            /* as in fe_norm_options */
-    fe_tensor *epsilon_tensor; /* nullable */
+    fe_tensor *epsilon_tensor; /* nullable; a scalar, as in fe_norm_options */
     /* Running statistics (nullable, both or neither): float [1, C, 1, ...] inputs. With them,
      * the call also returns the updated running statistics:
      *   next = (1 - momentum) * running + momentum * batch statistic,
@@ -638,7 +640,9 @@ typedef struct fe_batchnorm_options {
     fe_tensor *running_mean;
     fe_tensor *running_var;
     double momentum;           /* in [0, 1]; default 0.1 */
-    fe_tensor *momentum_tensor;/* nullable: momentum as a one-element float tensor instead */
+    /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
+     * value); it then replaces `momentum`. */
+    fe_tensor *momentum_tensor;
 } fe_batchnorm_options;
 #define FE_BATCHNORM_OPTIONS_INIT \
     { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL }

@@ -310,7 +310,6 @@ void norm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scal
     FE_REQUIRE(dy);
     FE_REQUIRE(x);
     FE_REQUIRE(scale);
-    FE_REQUIRE(inv);
     FE_REQUIRE(out_dx);
     FE_REQUIRE(out_dscale);
     if (!dbias_optional) FE_REQUIRE(out_dbias);
@@ -426,6 +425,7 @@ FE_EXPORT fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, 
                                                 fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_layernorm_backward", [&] {
         FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
         norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_layernorm_backward, "layernorm_backward",
                       out_dx, out_dscale, out_dbias, false);
     });
@@ -435,6 +435,7 @@ FE_EXPORT fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe
                                               fe_tensor *inv_rms, const fe_norm_backward_options *options,
                                               fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_rmsnorm_backward", [&] {
+        FE_REQUIRE(inv_rms);
         norm_backward(graph, dy, x, scale, nullptr, inv_rms, options, rmsnorm_backward_adapter, "rmsnorm_backward",
                       out_dx, out_dscale, out_dbias, true);
     });
@@ -446,6 +447,7 @@ FE_EXPORT fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *d
                                                    fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_instancenorm_backward", [&] {
         FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
         norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_instancenorm_backward,
                       "instancenorm_backward", out_dx, out_dscale, out_dbias, false);
     });
@@ -457,6 +459,7 @@ FE_EXPORT fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *d
                                                    fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_adalayernorm_backward", [&] {
         FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
         norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_adalayernorm_backward,
                       "adalayernorm_backward", out_dx, out_dscale, out_dbias, true);
     });
@@ -468,6 +471,7 @@ FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, 
                                                 fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_batchnorm_backward", [&] {
         FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
         norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_batchnorm_backward, "batchnorm_backward",
                       out_dx, out_dscale, out_dbias, false);
     });

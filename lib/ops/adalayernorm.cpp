@@ -8,7 +8,8 @@ namespace fe {
 namespace {
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { return layer_stats_dims(x, scale, true); }
 
-const NormFamily kAdaLayerNorm = {"adalayernorm", CUDNN_ADA_LAYER_NORM, true, true, true, 90900, stats_dims};
+// cuDNN 9.19 refuses (1 + scale) fused into AdaLN, so zero-centred gamma is not offered.
+const NormFamily kAdaLayerNorm = {"adalayernorm", CUDNN_ADA_LAYER_NORM, true, true, false, 90900, stats_dims};
 }  // namespace
 
 std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,

@@ -9,12 +9,6 @@ namespace fe {
 
 namespace {
 
-int64_t elements(const std::vector<int64_t> &dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    return n;
-}
-
 void check_scale_rank(const fe_tensor *x, const fe_tensor *scale) {
     FE_CHECK(x->dims.size() >= 2, FE_STATUS_INVALID_ARGUMENT,
              "x '%s' has rank %zu; a normalization takes [batch, ...] with at least 2 dims", x->name.c_str(),
@@ -83,14 +77,12 @@ void NormNode::check_data_type(const fe_tensor *t, const char *role, bool float_
 }
 
 void NormNode::check_scalar_tensor(fe_tensor *t, const char *role, size_t rank) {
-    FE_CHECK(elements(t->dims) == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must hold one element", role,
-             t->name.c_str(), dims_string(t->dims).c_str());
-    if (t->data_type == FE_DATA_NOT_SET) t->data_type = FE_DATA_FLOAT;  // not the io type: it is a float
+    FE_CHECK(t->by_value, FE_STATUS_INVALID_ARGUMENT,
+             "%s '%s' is a device tensor, but cuDNN reads it only by value: make it with fe_graph_scalar", role,
+             t->name.c_str());
     check_data_type(t, role, true);
-    if (t->dims.size() != rank) {
-        t->dims.assign(rank, 1);
-        t->strides.assign(rank, 1);
-    }
+    t->dims.assign(rank, 1);
+    t->strides.assign(rank, 1);
 }
 
 void NormNode::check_same_dims(const fe_tensor *t, const std::vector<int64_t> &dims, const char *role) {
@@ -103,9 +95,15 @@ void NormNode::check_epsilon(double epsilon) const {
              "epsilon is %g; it must be finite and >= 0", epsilon);
 }
 
-void NormNode::check_zero_centered_gamma(bool requested) const {
-    FE_CHECK(!requested || family_.zero_centered_gamma, FE_STATUS_INVALID_ARGUMENT,
-             "%s does not offer zero_centered_gamma (layernorm, rmsnorm and adalayernorm do)", family_.kind);
+void NormNode::check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const {
+    if (!requested) return;
+    FE_CHECK(family_.zero_centered_gamma, FE_STATUS_INVALID_ARGUMENT,
+             "%s does not offer zero_centered_gamma (layernorm and rmsnorm do)", family_.kind);
+    for (size_t i = 1; i < stats.size(); ++i)
+        FE_CHECK(stats[i] == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "zero_centered_gamma needs every dim after the first normalized (statistics %s would be per "
+                 "index of dim %zu too); view x as [rows, normalized...], e.g. [b, s, d] as [b * s, d]",
+                 dims_string(stats).c_str(), i);
 }
 
 void NormNode::require_cudnn(int64_t version, const char *what) const {
@@ -213,7 +211,7 @@ class NormForward : public NormNode {
             check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
         else
             check_epsilon(options_.epsilon);
-        check_zero_centered_gamma(options_.zero_centered_gamma != 0);
+        check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
     }
@@ -271,7 +269,7 @@ class NormBackward : public NormNode {
         check_data_type(s, "scale", false);
         if (mean_ >= 0) check_data_type(input(mean_), "mean", true);
         check_data_type(input(inv_variance_), ports_[static_cast<size_t>(inv_variance_)], true);
-        check_zero_centered_gamma(options_.zero_centered_gamma != 0);
+        check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], s->dims, s->strides);
     }

@@ -38,19 +38,21 @@ class NormNode : public Node {
     explicit NormNode(const NormFamily &family) : family_(family) {}
 
     const char *input_port(size_t i) const override { return i < ports_.size() ? ports_[i] : "IN"; }
+    bool wants_trailing_unit_dims() const override { return true; }
     // Add an input under a port name; a NULL optional input is skipped. Returns its index or -1.
     int add_input(fe_tensor *t, const char *port);
     fe_tensor *input(int index) const { return index >= 0 ? inputs[static_cast<size_t>(index)] : nullptr; }
 
     // Checks that hold once types are known (skipped while a type is still unset).
     static void check_data_type(const fe_tensor *t, const char *role, bool float_only);
-    // A one-element float tensor (epsilon, momentum): takes x's rank so that cuDNN sees
-    // matching ranks, and defaults to float.
+    // Epsilon or momentum as a tensor: a float scalar passed by value (cuDNN reads neither from
+    // device memory), given x's rank so that cuDNN sees matching ranks.
     static void check_scalar_tensor(fe_tensor *t, const char *role, size_t rank);
     static void check_same_dims(const fe_tensor *t, const std::vector<int64_t> &dims, const char *role);
     void check_epsilon(double epsilon) const;
-    // The families that offer zero-centred gamma; others refuse the option.
-    void check_zero_centered_gamma(bool requested) const;
+    // The families that offer zero-centred gamma; others refuse the option. With it, cuDNN fuses
+    // (1 + scale) into the norm only when the statistics are per index of dim 0.
+    void check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const;
 
     // Refuse with NOT_SUPPORTED when the loaded cuDNN predates what the graph needs.
     void require_cudnn(int64_t version, const char *what) const;
