@@ -103,6 +103,8 @@ class BatchNormInference : public NormNode {
         add_input(bias, "bias");
     }
     const char *kind() const override { return "batchnorm_inference"; }
+    // Lowered as pointwise operations (see lower()), which keep the usual padding of small ranks.
+    bool wants_trailing_unit_dims() const override { return false; }
 
     void infer() override {
         const fe_tensor *x = inputs[0], *s = inputs[3];
