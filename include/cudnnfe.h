@@ -634,6 +634,205 @@ FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor
                                         fe_tensor **out_dk, fe_tensor **out_dv);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Normalizations and softmax. Each norm is one native cuDNN operation (NORM_FORWARD or         */
+/* NORM_BACKWARD; batchnorm inference excepted, see there) run by cuDNN's normalization engines */
+/* (their kernels are compiled when the graph is built on a GPU).                               */
+/*                                                                                              */
+/* Shapes. x has rank 2 to 8 and dim 0 is its batch (tokens, or images). scale and bias have     */
+/* x's rank; a dim of scale either equals x's (the statistics are taken over it) or is 1 (the    */
+/* statistics are per index of it). Each family says which dims it normalizes:                  */
+/*   layernorm, rmsnorm   scale [1, d1, ..., dk]: x [tokens, hidden] takes scale [1, hidden];     */
+/*                        x [b, s, hidden] takes scale [1, 1, hidden] (or [1, s, hidden] to      */
+/*                        normalize over s and hidden; images [N, C, H, W] take [1, C, H, W]).   */
+/*   adalayernorm         as layernorm, but scale and bias may vary per sample: dim 0 is 1 or    */
+/*                        x's, e.g. x [b, s, d] with scale and bias [b, 1, d].                   */
+/*   batchnorm            x [N, C, spatial...], scale [1, C, 1, ...]: per channel, over batch    */
+/*                        and space.                                                             */
+/*   instancenorm         x [N, C, spatial...], scale [1, C, 1, ...]: per image and channel,     */
+/*                        over space.                                                            */
+/* The statistics have x's dims with the normalized dims set to 1 (batchnorm: scale's dims), are */
+/* float, and are laid out in x's dim order. mean is the mean of x over the normalized dims,     */
+/* inv_variance = 1 / sqrt(var + epsilon) with the population (biased) variance, and rmsnorm's    */
+/* inv_rms = 1 / sqrt(mean(x^2) + epsilon).                                                      */
+/*                                                                                              */
+/* Types: x, dy, y and dx half, bfloat16 or float; scale and bias any of those (float is the     */
+/* usual choice with half/bfloat16 x); statistics, epsilon and momentum float. The gradients of */
+/* scale and bias take scale's data type when it has one (else the graph's defaults);           */
+/* fe_tensor_set_data_type changes any of them.                                                 */
+/* A rank-2 x [rows, d] is given to cuDNN as [rows, d, 1] (dim 0 stays the batch).               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Values match cuDNN's cudnnBackendNormFwdPhase_t. */
+typedef enum fe_norm_phase FE_ENUM_BASE {
+    FE_NORM_PHASE_INFERENCE = 0, /* y only */
+    FE_NORM_PHASE_TRAINING = 1   /* y and the statistics the backward pass reads */
+} fe_norm_phase;
+
+typedef struct fe_norm_options {
+    uint32_t struct_size;
+    const char *name;             /* nullable: "<kind>_<n>" */
+    fe_norm_phase phase;          /* default inference */
+    double epsilon;               /* added to the variance; finite and >= 0; default 1e-5 */
+    /* nullable: epsilon as a one-element float scalar made with fe_graph_scalar (cuDNN reads
+     * epsilon only by value, never from device memory); it then replaces `epsilon`. */
+    fe_tensor *epsilon_tensor;
+    /* Zero-centred gamma: the norm multiplies by (1 + scale) instead of scale, so that a scale
+     * initialised to 0 is the identity (layernorm and rmsnorm; cuDNN >= 9.7). cuDNN fuses the
+     * (1 + scale) only when every dim after the first is normalized: view x [b, s, d] as
+     * [b * s, d]. The gradient of scale is the same either way. */
+    int32_t zero_centered_gamma;
+} fe_norm_options;
+#define FE_NORM_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_norm_options), NULL, FE_NORM_PHASE_INFERENCE, 1e-5, NULL, 0 }
+
+/** Layer normalization: y = (x - mean) / sqrt(var + epsilon) * scale + bias, mean and var over
+ *  the normalized dims. scale and bias (same dims) are required. With phase TRAINING,
+ *  out_mean and out_inv_variance receive the float statistics (both required); with INFERENCE
+ *  they are nullable and set to NULL. options nullable (defaults: FE_NORM_OPTIONS_INIT). */
+FE_API fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                    const fe_norm_options *options, fe_tensor **out_y,
+                                    fe_tensor **out_mean, fe_tensor **out_inv_variance);
+/** RMS normalization: y = x / sqrt(mean(x^2) + epsilon) * scale (+ bias). bias is nullable.
+ *  With phase TRAINING out_inv_rms receives 1 / sqrt(mean(x^2) + epsilon) (float; required);
+ *  with INFERENCE it is nullable and set to NULL. options nullable. */
+FE_API fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                  const fe_norm_options *options, fe_tensor **out_y,
+                                  fe_tensor **out_inv_rms);
+/** Instance normalization: layer normalization per image and channel over the spatial dims.
+ *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...],
+ *  statistics [N, C, 1, ...]. Outputs as fe_graph_layernorm. zero_centered_gamma is refused. */
+FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                       fe_tensor *bias, const fe_norm_options *options,
+                                       fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance);
+/** Adaptive layer normalization (AdaLN, as in diffusion transformers): layer normalization
+ *  whose scale and (nullable) bias may differ per sample, e.g. x [b, s, d], scale [b, 1, d].
+ *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9: with an
+ *  older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED saying so. */
+FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                       fe_tensor *bias, const fe_norm_options *options,
+                                       fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance);
+
+typedef struct fe_batchnorm_options {
+    uint32_t struct_size;
+    const char *name;
+    double epsilon;            /* as in fe_norm_options */
+    fe_tensor *epsilon_tensor; /* nullable; a scalar, as in fe_norm_options */
+    /* Running statistics (nullable, both or neither): float [1, C, 1, ...] inputs. With them,
+     * the call also returns the updated running statistics:
+     *   next = (1 - momentum) * running + momentum * batch statistic,
+     * the batch variance taken unbiased (divided by count - 1), as PyTorch does. Bind the same
+     * memory to a running input and its next output to update it in place. */
+    fe_tensor *running_mean;
+    fe_tensor *running_var;
+    double momentum;           /* in [0, 1]; default 0.1 */
+    /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
+     * value); it then replaces `momentum`. */
+    fe_tensor *momentum_tensor;
+} fe_batchnorm_options;
+#define FE_BATCHNORM_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL }
+
+/** Batch normalization, training: per-channel statistics over the batch and spatial dims.
+ *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...].
+ *  out_y, out_mean and out_inv_variance (float [1, C, 1, ...]) are required. With running
+ *  statistics in the options, out_next_running_mean and out_next_running_var receive the
+ *  updated ones (both required); without, they are nullable and set to NULL. options nullable. */
+FE_API fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                    fe_tensor *bias, const fe_batchnorm_options *options,
+                                    fe_tensor **out_y, fe_tensor **out_mean,
+                                    fe_tensor **out_inv_variance,
+                                    fe_tensor **out_next_running_mean,
+                                    fe_tensor **out_next_running_var);
+
+typedef struct fe_batchnorm_inference_options {
+    uint32_t struct_size;
+    const char *name;
+} fe_batchnorm_inference_options;
+#define FE_BATCHNORM_INFERENCE_OPTIONS_INIT { (uint32_t)sizeof(fe_batchnorm_inference_options), NULL }
+
+/** Batch normalization, inference: y = (x - mean) * inv_variance * scale + bias, with the
+ *  statistics given (float [1, C, 1, ...]; inv_variance = 1 / sqrt(running_var + epsilon),
+ *  computed once by the caller). Shapes as fe_graph_batchnorm. cuDNN 9.19 runs its native
+ *  inference batchnorm only inside a backward fusion, so this lowers to four broadcast pointwise
+ *  operations, which cuDNN's fusion engines take for a channels-last x (NHWC, NDHWC) and fuse
+ *  with a convolution before them; a packed NCHW x of rank 4 or 5 finds no engine.
+ *  options nullable. */
+FE_API fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
+                                              fe_tensor *inv_variance, fe_tensor *scale,
+                                              fe_tensor *bias,
+                                              const fe_batchnorm_inference_options *options,
+                                              fe_tensor **out_y);
+
+typedef struct fe_norm_backward_options {
+    uint32_t struct_size;
+    const char *name;
+    /* The forward pass used (1 + scale): pass the same scale and set this too. */
+    int32_t zero_centered_gamma;
+} fe_norm_backward_options;
+#define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0 }
+
+/** Backward passes. dy is the gradient of y (x's dims); x, scale and the forward's statistics
+ *  are what the forward pass read and returned in training. out_dx receives the gradient of x
+ *  (x's dims and layout), out_dscale and out_dbias those of scale and bias (scale's dims),
+ *  summed over the batch. All outputs are required except where a comment says otherwise.
+ *  options nullable (defaults: FE_NORM_BACKWARD_OPTIONS_INIT). */
+FE_API fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                             fe_tensor *scale, fe_tensor *mean,
+                                             fe_tensor *inv_variance,
+                                             const fe_norm_backward_options *options,
+                                             fe_tensor **out_dx, fe_tensor **out_dscale,
+                                             fe_tensor **out_dbias);
+/** RMS normalization backward, from the forward's inverse RMS. out_dbias is nullable: NULL
+ *  when the forward had no bias (no bias gradient is computed). */
+FE_API fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                           fe_tensor *scale, fe_tensor *inv_rms,
+                                           const fe_norm_backward_options *options,
+                                           fe_tensor **out_dx, fe_tensor **out_dscale,
+                                           fe_tensor **out_dbias);
+FE_API fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                                fe_tensor *scale, fe_tensor *mean,
+                                                fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options,
+                                                fe_tensor **out_dx, fe_tensor **out_dscale,
+                                                fe_tensor **out_dbias);
+/** AdaLN backward (cuDNN >= 9.9); dscale and dbias are per sample like scale. out_dbias is
+ *  nullable: NULL when the forward had no bias. */
+FE_API fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                                fe_tensor *scale, fe_tensor *mean,
+                                                fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options,
+                                                fe_tensor **out_dx, fe_tensor **out_dscale,
+                                                fe_tensor **out_dbias);
+/** Batch normalization backward, from the forward's batch statistics (not the running ones). */
+FE_API fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                             fe_tensor *scale, fe_tensor *mean,
+                                             fe_tensor *inv_variance,
+                                             const fe_norm_backward_options *options,
+                                             fe_tensor **out_dx, fe_tensor **out_dscale,
+                                             fe_tensor **out_dbias);
+
+typedef struct fe_softmax_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type; /* default: the graph's */
+    /* Also return the float log-sum-exp statistics, max + log(sum(exp(x - max))), per row. */
+    int32_t generate_stats;
+} fe_softmax_options;
+#define FE_SOFTMAX_OPTIONS_INIT { (uint32_t)sizeof(fe_softmax_options), NULL, FE_DATA_NOT_SET, 0 }
+
+/** Softmax over the last dim: y = exp(x - max) / sum(exp(x - max)); x [rows..., n] (rank >= 2),
+ *  y like x. With options->generate_stats, out_stats receives the float statistics
+ *  [rows..., 1]; otherwise it is nullable and set to NULL. options nullable.
+ *  cuDNN 9.19 has no native softmax: this lowers to reductions and pointwise operations, which
+ *  cuDNN's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
+ *  attention pattern). A graph with a softmax on its own fails the support check with
+ *  FE_STATUS_NOT_SUPPORTED and a message saying so; for attention prefer fe_graph_sdpa. */
+FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
+                                  fe_tensor **out_y, fe_tensor **out_stats);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 

@@ -22,6 +22,9 @@ fe_handle *example_handle(void);
 /* No GPU: build the graph for the H100 description (argv[1], $CUDNNFE_DEVICE_JSON, or
  * ../shared/devices/h100-sxm-80gb.json), print the plan, and return the exit code. */
 int example_build_deviceless(fe_graph *graph, int argc, char **argv);
+/* The same up to cuDNN's support check, without the plan build (whose kernel compilation a
+ * machine with no GPU cannot finish anyway): for examples with many graphs, to stay quick. */
+int example_check_deviceless(fe_graph *graph, int argc, char **argv);
 
 /* Fill a buffer for `tensor` with fresh uniform values in [-1, 1], rounded to its data type
  * on the device; `host` receives the rounded values (the tensor's span, indexed by offset). */

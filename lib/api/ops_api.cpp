@@ -342,3 +342,257 @@ FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_ten
         *out_dv = outputs[2];
     });
 }
+
+// ---- Normalizations ----------------------------------------------------------------------------
+
+namespace {
+
+// Add a node with several result ports; returns its results in port order.
+const std::vector<fe_tensor *> &add_with_ports(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name,
+                                               const char *kind, const std::vector<const char *> &ports) {
+    NameReservation reservation(graph);
+    node->name = graph->unique_node_name(given_name, kind);
+    graph->add_node(std::move(node), ports);
+    reservation.commit();
+    return graph->nodes.back()->outputs;
+}
+
+// Statistics are float whatever the io type (the user may still override).
+void keep_float(fe_tensor *t) {
+    t->data_type = FE_DATA_FLOAT;
+    t->user_data_type = true;
+}
+
+// Gradients of scale and bias take scale's type when it has one (else the graph's defaults).
+void like_scale(fe_tensor *t, const fe_tensor *scale) {
+    if (scale->data_type == FE_DATA_NOT_SET) return;
+    t->data_type = scale->data_type;
+    t->user_data_type = true;
+}
+
+using NormFactory = std::unique_ptr<Node> (*)(fe_tensor *, fe_tensor *, fe_tensor *, const fe_norm_options &);
+
+// What the forward norms other than batchnorm share: y, and in training the statistics.
+// out_mean is nullptr for rmsnorm, which has none.
+void norm_forward(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options *options,
+                  NormFactory make, const char *kind, const char *inv_port, const char *inv_argument,
+                  fe_tensor **out_y, fe_tensor **out_mean, bool has_mean, fe_tensor **out_inv) {
+    FE_REQUIRE(graph);
+    FE_REQUIRE(x);
+    FE_REQUIRE(scale);
+    FE_REQUIRE(out_y);
+    const fe_norm_options defaults = FE_NORM_OPTIONS_INIT;
+    fe_norm_options o = read_options(options, defaults);
+    bool training = o.phase == FE_NORM_PHASE_TRAINING;
+    if (training) {
+        FE_CHECK(!has_mean || out_mean, FE_STATUS_NULL_POINTER,
+                 "options.phase is training, which returns the statistics, but out_mean is NULL");
+        FE_CHECK(out_inv, FE_STATUS_NULL_POINTER,
+                 "options.phase is training, which returns the statistics, but %s is NULL", inv_argument);
+    }
+    std::vector<const char *> ports = {"Y"};
+    if (training && has_mean) ports.push_back("Mean");
+    if (training) ports.push_back(inv_port);
+    const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make(x, scale, bias, o), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    *out_y = outputs[0];
+    if (out_mean) *out_mean = training && has_mean ? outputs[1] : nullptr;
+    if (out_inv) *out_inv = training ? outputs.back() : nullptr;
+}
+
+using NormBackwardFactory = std::unique_ptr<Node> (*)(fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *,
+                                                      const fe_norm_backward_options &);
+
+// The backward norms: dx, dscale and (unless out_dbias may be and is NULL) dbias.
+void norm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean, fe_tensor *inv,
+                   const fe_norm_backward_options *options, NormBackwardFactory make, const char *kind,
+                   fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias, bool dbias_optional) {
+    FE_REQUIRE(graph);
+    FE_REQUIRE(dy);
+    FE_REQUIRE(x);
+    FE_REQUIRE(scale);
+    FE_REQUIRE(out_dx);
+    FE_REQUIRE(out_dscale);
+    if (!dbias_optional) FE_REQUIRE(out_dbias);
+    const fe_norm_backward_options defaults = FE_NORM_BACKWARD_OPTIONS_INIT;
+    fe_norm_backward_options o = read_options(options, defaults);
+    std::vector<const char *> ports = {"DX", "DScale"};
+    if (out_dbias) ports.push_back("DBias");
+    const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make(dy, x, scale, mean, inv, o), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], scale);
+    *out_dx = outputs[0];
+    *out_dscale = outputs[1];
+    if (out_dbias) *out_dbias = outputs[2];
+}
+
+std::unique_ptr<Node> rmsnorm_backward_adapter(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *,
+                                               fe_tensor *inv_rms, const fe_norm_backward_options &o) {
+    return make_rmsnorm_backward(dy, x, scale, inv_rms, o);
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                       const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance) {
+    return guard("fe_graph_layernorm", [&] {
+        FE_REQUIRE(bias);
+        norm_forward(graph, x, scale, bias, options, make_layernorm, "layernorm", "InvVariance", "out_inv_variance",
+                     out_y, out_mean, true, out_inv_variance);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                     const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_inv_rms) {
+    return guard("fe_graph_rmsnorm", [&] {
+        norm_forward(graph, x, scale, bias, options, make_rmsnorm, "rmsnorm", "InvRms", "out_inv_rms", out_y, nullptr,
+                     false, out_inv_rms);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                          const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
+                                          fe_tensor **out_inv_variance) {
+    return guard("fe_graph_instancenorm", [&] {
+        FE_REQUIRE(bias);
+        norm_forward(graph, x, scale, bias, options, make_instancenorm, "instancenorm", "InvVariance",
+                     "out_inv_variance", out_y, out_mean, true, out_inv_variance);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                          const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
+                                          fe_tensor **out_inv_variance) {
+    return guard("fe_graph_adalayernorm", [&] {
+        norm_forward(graph, x, scale, bias, options, make_adalayernorm, "adalayernorm", "InvVariance",
+                     "out_inv_variance", out_y, out_mean, true, out_inv_variance);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                       const fe_batchnorm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
+                                       fe_tensor **out_next_running_var) {
+    return guard("fe_graph_batchnorm", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(scale);
+        FE_REQUIRE(bias);
+        FE_REQUIRE(out_y);
+        FE_REQUIRE(out_mean);
+        FE_REQUIRE(out_inv_variance);
+        const fe_batchnorm_options defaults = FE_BATCHNORM_OPTIONS_INIT;
+        fe_batchnorm_options o = read_options(options, defaults);
+        bool running = o.running_mean || o.running_var;
+        if (running) {
+            FE_CHECK(out_next_running_mean && out_next_running_var, FE_STATUS_NULL_POINTER,
+                     "the options give running statistics, which are updated, but %s is NULL",
+                     out_next_running_mean ? "out_next_running_var" : "out_next_running_mean");
+        }
+        std::vector<const char *> ports = {"Y", "Mean", "InvVariance"};
+        if (running) ports.insert(ports.end(), {"NextRunningMean", "NextRunningVar"});
+        const std::vector<fe_tensor *> &outputs =
+            add_with_ports(graph, make_batchnorm(x, scale, bias, o), o.name, "batchnorm", ports);
+        for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+        *out_y = outputs[0];
+        *out_mean = outputs[1];
+        *out_inv_variance = outputs[2];
+        if (out_next_running_mean) *out_next_running_mean = running ? outputs[3] : nullptr;
+        if (out_next_running_var) *out_next_running_var = running ? outputs[4] : nullptr;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
+                                                 fe_tensor *inv_variance, fe_tensor *scale, fe_tensor *bias,
+                                                 const fe_batchnorm_inference_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_batchnorm_inference", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
+        FE_REQUIRE(scale);
+        FE_REQUIRE(bias);
+        FE_REQUIRE(out_y);
+        const fe_batchnorm_inference_options defaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
+        fe_batchnorm_inference_options o = read_options(options, defaults);
+        *out_y = add(graph, make_batchnorm_inference(x, mean, inv_variance, scale, bias), o.name,
+                     "batchnorm_inference", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                                fe_tensor *mean, fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options, fe_tensor **out_dx,
+                                                fe_tensor **out_dscale, fe_tensor **out_dbias) {
+    return guard("fe_graph_layernorm_backward", [&] {
+        FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_layernorm_backward, "layernorm_backward",
+                      out_dx, out_dscale, out_dbias, false);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                              fe_tensor *inv_rms, const fe_norm_backward_options *options,
+                                              fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias) {
+    return guard("fe_graph_rmsnorm_backward", [&] {
+        FE_REQUIRE(inv_rms);
+        norm_backward(graph, dy, x, scale, nullptr, inv_rms, options, rmsnorm_backward_adapter, "rmsnorm_backward",
+                      out_dx, out_dscale, out_dbias, true);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                                   fe_tensor *mean, fe_tensor *inv_variance,
+                                                   const fe_norm_backward_options *options, fe_tensor **out_dx,
+                                                   fe_tensor **out_dscale, fe_tensor **out_dbias) {
+    return guard("fe_graph_instancenorm_backward", [&] {
+        FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_instancenorm_backward,
+                      "instancenorm_backward", out_dx, out_dscale, out_dbias, false);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                                   fe_tensor *mean, fe_tensor *inv_variance,
+                                                   const fe_norm_backward_options *options, fe_tensor **out_dx,
+                                                   fe_tensor **out_dscale, fe_tensor **out_dbias) {
+    return guard("fe_graph_adalayernorm_backward", [&] {
+        FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_adalayernorm_backward,
+                      "adalayernorm_backward", out_dx, out_dscale, out_dbias, true);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                                fe_tensor *mean, fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options, fe_tensor **out_dx,
+                                                fe_tensor **out_dscale, fe_tensor **out_dbias) {
+    return guard("fe_graph_batchnorm_backward", [&] {
+        FE_REQUIRE(mean);
+        FE_REQUIRE(inv_variance);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_batchnorm_backward, "batchnorm_backward",
+                      out_dx, out_dscale, out_dbias, false);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
+                                     fe_tensor **out_y, fe_tensor **out_stats) {
+    return guard("fe_graph_softmax", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(out_y);
+        const fe_softmax_options defaults = FE_SOFTMAX_OPTIONS_INIT;
+        fe_softmax_options o = read_options(options, defaults);
+        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
+                 "options.generate_stats is set but out_stats is NULL");
+        std::vector<const char *> ports = {"Y"};
+        if (o.generate_stats) ports.push_back("Stats");
+        const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make_softmax(x, o), o.name, "softmax", ports);
+        if (o.generate_stats) keep_float(outputs[1]);
+        *out_y = outputs[0];
+        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
+    });
+}

@@ -30,11 +30,17 @@ struct Node {
     virtual std::string attributes() const { return ""; }
     // True for operations cuDNN only takes at a higher rank (1-D convolution runs as 2-D).
     virtual bool wants_rank3_lift() const { return false; }
+    // True for operations that cuDNN reads with dim 0 as their batch (normalizations): a graph
+    // with one pads rank-1/2 tensors to rank 3 with trailing unit dims, not leading ones.
+    virtual bool wants_trailing_unit_dims() const { return false; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
     // What decides whether cuDNN has an engine for this node (types, sizes, options), for the
     // message when none has one; "" when the graph's description says enough.
     virtual std::string combination() const { return ""; }
+    // Appended to the message when cuDNN has no engine for the graph: what the operation needs
+    // (e.g. an operation no engine runs on its own). Empty: nothing to add.
+    virtual std::string unsupported_hint() const { return ""; }
 };
 
 // Give an op result its inferred dims (or check the user's), and strides laid out like

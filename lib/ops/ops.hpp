@@ -27,6 +27,29 @@ std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *
                                          fe_tensor *stats, const fe_sdpa_backward_options &options);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
                                      const fe_reduction_options &options);
+// Normalizations: one file per family (layernorm.cpp, rmsnorm.cpp, batchnorm.cpp,
+// instancenorm.cpp, adalayernorm.cpp) over the shared nodes of norm.cpp.
+std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
+std::unique_ptr<Node> make_layernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                                              fe_tensor *inv_variance, const fe_norm_backward_options &options);
+std::unique_ptr<Node> make_rmsnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
+std::unique_ptr<Node> make_rmsnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *inv_rms,
+                                            const fe_norm_backward_options &options);
+std::unique_ptr<Node> make_instancenorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                        const fe_norm_options &options);
+std::unique_ptr<Node> make_instancenorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                                                 fe_tensor *inv_variance, const fe_norm_backward_options &options);
+std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                        const fe_norm_options &options);
+std::unique_ptr<Node> make_adalayernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                                                 fe_tensor *inv_variance, const fe_norm_backward_options &options);
+std::unique_ptr<Node> make_batchnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                     const fe_batchnorm_options &options);
+std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+                                               fe_tensor *scale, fe_tensor *bias);
+std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                                              fe_tensor *inv_variance, const fe_norm_backward_options &options);
+std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options);
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.

@@ -133,7 +133,7 @@ class Pointwise : public Node {
             lowering.lowered_shape(outputs[0], &dims, &strides);
             if (lowering.lifts_rank3() && outputs[0]->dims.size() == 3)
                 axis += axis >= 2 ? 1 : 0;
-            else
+            else if (!lowering.pads_trailing())
                 axis += static_cast<int64_t>(dims.size() - outputs[0]->dims.size());
         }
         const Descriptor &x = lowering.tensor(inputs[0]);

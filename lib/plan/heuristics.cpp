@@ -160,11 +160,14 @@ void check_support(fe_graph &graph) {
                               : format("all %zu candidates were deselected (e.g. %s)", state.candidates.size(),
                                        deselected.c_str());
         // Name what cuDNN was asked for (e.g. attention's type, head dims and masks), so the
-        // caller sees which combination has no engine with this cuDNN on this GPU.
+        // caller sees which combination has no engine with this cuDNN on this GPU, and what an
+        // operation needs (e.g. one that no engine runs on its own).
         std::string combination;
         for (const auto &node : graph.nodes) {
             std::string c = node->combination();
             if (!c.empty()) combination += (combination.empty() ? "; for " : "; ") + c;
+            std::string hint = node->unsupported_hint();
+            if (!hint.empty()) why += format("; %s '%s': %s", node->kind(), node->name.c_str(), hint.c_str());
         }
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s%s (cuDNN %zu)",
                 graph.name.c_str(), modes.c_str(), why.c_str(), combination.c_str(), cudnn().cudnnGetVersion());

@@ -10,6 +10,7 @@ namespace fe {
 
 Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(state) {
     for (const auto &node : graph.nodes) lift_rank3_ = lift_rank3_ || node->wants_rank3_lift();
+    for (const auto &node : graph.nodes) pad_trailing_ = pad_trailing_ || node->wants_trailing_unit_dims();
     int64_t max_uid = 0;
     for (const auto &t : graph.tensors) max_uid = std::max(max_uid, t->uid);
     state_.next_internal_uid = max_uid + 1;
@@ -24,6 +25,10 @@ void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
         int64_t s = (*dims)[2] * (*strides)[2];
         dims->insert(dims->begin() + 2, 1);
         strides->insert(strides->begin() + 2, s);
+    }
+    while (pad_trailing_ && dims->size() < 3) {
+        dims->push_back(1);
+        strides->push_back(1);
     }
     while (dims->size() < 3) {
         // cuDNN's matmul and fusion engines want a batch dimension: prepend unit dims.

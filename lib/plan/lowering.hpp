@@ -40,6 +40,9 @@ class Lowering {
     // 1-D convolutions lower as 2-D with a unit height; every rank-3 tensor of such a graph
     // gets that unit dimension so that shapes stay consistent across fused operations.
     bool lifts_rank3() const { return lift_rank3_; }
+    // Rank-1/2 tensors padded at the end ([T, D] -> [T, D, 1]) rather than the front (see
+    // Node::wants_trailing_unit_dims).
+    bool pads_trailing() const { return pad_trailing_; }
     // Dims/strides as cuDNN sees them (rank at least 3, lifted as above).
     void lowered_shape(const fe_tensor *tensor, std::vector<int64_t> *dims,
                        std::vector<int64_t> *strides) const;
@@ -48,6 +51,7 @@ class Lowering {
     fe_graph &graph_;
     BuildState &state_;
     bool lift_rank3_ = false;
+    bool pad_trailing_ = false;
 };
 
 // cuDNN wants scaling factors typed like the math: double for double compute, else float.

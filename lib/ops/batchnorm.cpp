@@ -1,0 +1,164 @@
+// Batch normalization: training (batch statistics, optionally updating running statistics with
+// a momentum), inference (from given statistics) and backward. Statistics are per channel.
+#include <cmath>
+
+#include "common/error.hpp"
+#include "ops/norm.hpp"
+
+namespace fe {
+
+namespace {
+std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) {
+    return channel_stats_dims(x, scale, false);
+}
+
+const NormFamily kBatchNorm = {"batchnorm", CUDNN_BATCH_NORM, true, false, false, 0, stats_dims};
+
+class BatchNormTraining : public NormNode {
+  public:
+    BatchNormTraining(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o)
+        : NormNode(kBatchNorm), options_(o) {
+        x_ = add_input(x, "X");
+        scale_ = add_input(scale, "scale");
+        bias_ = add_input(bias, "bias");
+        epsilon_ = add_input(o.epsilon_tensor, "epsilon");
+        running_mean_ = add_input(o.running_mean, "running_mean");
+        running_var_ = add_input(o.running_var, "running_var");
+        momentum_ = add_input(o.momentum_tensor, "momentum");
+    }
+    const char *kind() const override { return "batchnorm"; }
+    bool updates_running_stats() const { return running_mean_ >= 0; }
+
+    void infer() override {
+        const fe_tensor *x = input(x_), *s = input(scale_);
+        std::vector<int64_t> stats = stats_dims(x, s);
+        check_same_dims(input(bias_), s->dims, "bias");
+        check_data_type(x, "x", false);
+        check_data_type(s, "scale", false);
+        check_data_type(input(bias_), "bias", false);
+        if (epsilon_ >= 0)
+            check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
+        else
+            check_epsilon(options_.epsilon);
+        FE_CHECK((running_mean_ >= 0) == (running_var_ >= 0), FE_STATUS_INVALID_ARGUMENT,
+                 "give both running_mean and running_var, or neither");
+        if (updates_running_stats()) {
+            for (int index : {running_mean_, running_var_}) {
+                check_same_dims(input(index), stats, ports_[static_cast<size_t>(index)]);
+                check_data_type(input(index), ports_[static_cast<size_t>(index)], true);
+            }
+            if (momentum_ >= 0)
+                check_scalar_tensor(input(momentum_), "momentum_tensor", x->dims.size());
+            else
+                FE_CHECK(std::isfinite(options_.momentum) && options_.momentum >= 0.0 && options_.momentum <= 1.0,
+                         FE_STATUS_INVALID_ARGUMENT, "momentum is %g; it must be in [0, 1]", options_.momentum);
+        } else {
+            FE_CHECK(momentum_ < 0, FE_STATUS_INVALID_ARGUMENT,
+                     "momentum_tensor is given without running statistics to update");
+        }
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+        for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
+    }
+
+    std::string attributes() const override {
+        std::string a = epsilon_ >= 0 ? "epsilon=<tensor>" : format("epsilon=%g", options_.epsilon);
+        if (updates_running_stats())
+            a += momentum_ >= 0 ? " momentum=<tensor>" : format(" momentum=%g", options_.momentum);
+        return a;
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *x = input(x_);
+        NormForwardTensors t;
+        t.x = &lowering.tensor(x);
+        t.scale = &lowering.tensor(input(scale_));
+        t.bias = &lowering.tensor(input(bias_));
+        t.epsilon = &scalar(lowering, epsilon_, options_.epsilon, x);
+        t.y = &lowering.tensor(outputs[0]);
+        t.mean = &lowering.tensor(outputs[1]);
+        t.inv_variance = &lowering.tensor(outputs[2]);
+        if (updates_running_stats()) {
+            t.momentum = &scalar(lowering, momentum_, options_.momentum, x);
+            t.running_mean = &lowering.tensor(input(running_mean_));
+            t.running_var = &lowering.tensor(input(running_var_));
+            t.next_running_mean = &lowering.tensor(outputs[3]);
+            t.next_running_var = &lowering.tensor(outputs[4]);
+        }
+        emit_norm_forward(lowering, CUDNN_BATCH_NORM, FE_NORM_PHASE_TRAINING, t, label());
+    }
+
+  private:
+    fe_batchnorm_options options_;
+    int x_ = -1, scale_ = -1, bias_ = -1, epsilon_ = -1, running_mean_ = -1, running_var_ = -1, momentum_ = -1;
+};
+
+class BatchNormInference : public NormNode {
+  public:
+    BatchNormInference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance, fe_tensor *scale, fe_tensor *bias)
+        : NormNode(kBatchNorm) {
+        add_input(x, "X");
+        add_input(mean, "mean");
+        add_input(inv_variance, "inv_variance");
+        add_input(scale, "scale");
+        add_input(bias, "bias");
+    }
+    const char *kind() const override { return "batchnorm_inference"; }
+    // Lowered as pointwise operations (see lower()), which keep the usual padding of small ranks.
+    bool wants_trailing_unit_dims() const override { return false; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0], *s = inputs[3];
+        std::vector<int64_t> stats = stats_dims(x, s);
+        check_same_dims(inputs[1], stats, "mean");
+        check_same_dims(inputs[2], stats, "inv_variance");
+        check_same_dims(inputs[4], s->dims, "bias");
+        check_data_type(x, "x", false);
+        check_data_type(inputs[1], "mean", true);
+        check_data_type(inputs[2], "inv_variance", true);
+        check_data_type(s, "scale", false);
+        check_data_type(inputs[4], "bias", false);
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+    }
+
+    // cuDNN 9.19's native inference-phase batchnorm is matched only inside its backward fusion
+    // (BN inference -> dReLU -> dBN); standalone, no engine takes it. The same arithmetic as a
+    // chain of broadcast pointwise operations runs on the runtime-fusion engines and fuses with
+    // a preceding convolution: y = ((x - mean) * inv_variance) * scale + bias.
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *x = inputs[0];
+        std::vector<int64_t> dims, strides;
+        lowering.lowered_shape(x, &dims, &strides);
+        fe_data_type compute = lowering.compute_type(*this);
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        const Descriptor &centered = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+        const Descriptor &normalized = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+        const Descriptor &scaled = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, lowering.tensor(x), &lowering.tensor(inputs[1]), nullptr, centered,
+                       compute, pw, 0, label() + " x - mean");
+        emit_pointwise(lowering, FE_POINTWISE_MUL, centered, &lowering.tensor(inputs[2]), nullptr, normalized, compute,
+                       pw, 0, label() + " * inv_variance");
+        emit_pointwise(lowering, FE_POINTWISE_MUL, normalized, &lowering.tensor(inputs[3]), nullptr, scaled, compute,
+                       pw, 0, label() + " * scale");
+        emit_pointwise(lowering, FE_POINTWISE_ADD, scaled, &lowering.tensor(inputs[4]), nullptr,
+                       lowering.tensor(outputs[0]), compute, pw, 0, label() + " + bias");
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_batchnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                     const fe_batchnorm_options &options) {
+    return std::make_unique<BatchNormTraining>(x, scale, bias, options);
+}
+
+std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+                                               fe_tensor *scale, fe_tensor *bias) {
+    return std::make_unique<BatchNormInference>(x, mean, inv_variance, scale, bias);
+}
+
+std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                                              fe_tensor *inv_variance, const fe_norm_backward_options &options) {
+    return make_norm_backward(kBatchNorm, dy, x, scale, mean, inv_variance, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,318 @@
+#include "ops/norm.hpp"
+
+#include <cmath>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+
+namespace fe {
+
+namespace {
+
+void check_scale_rank(const fe_tensor *x, const fe_tensor *scale) {
+    FE_CHECK(x->dims.size() >= 2, FE_STATUS_INVALID_ARGUMENT,
+             "x '%s' has rank %zu; a normalization takes [batch, ...] with at least 2 dims", x->name.c_str(),
+             x->dims.size());
+    FE_CHECK(scale->dims.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+             "scale '%s' is %s but x is %s; scale needs x's rank (1 in the dims it does not vary over)",
+             scale->name.c_str(), dims_string(scale->dims).c_str(), dims_string(x->dims).c_str());
+}
+
+}  // namespace
+
+std::vector<int64_t> layer_stats_dims(const fe_tensor *x, const fe_tensor *scale, bool per_sample) {
+    check_scale_rank(x, scale);
+    const std::vector<int64_t> &xd = x->dims, &sd = scale->dims;
+    FE_CHECK(sd[0] == 1 || (per_sample && sd[0] == xd[0]), FE_STATUS_INVALID_ARGUMENT,
+             "scale '%s' is %s for x %s: its dim 0 must be 1%s", scale->name.c_str(), dims_string(sd).c_str(),
+             dims_string(xd).c_str(), per_sample ? " or x's batch" : " (one scale for the whole batch)");
+    std::vector<int64_t> stats = xd;
+    bool normalizes = false;
+    for (size_t i = 1; i < xd.size(); ++i) {
+        FE_CHECK(sd[i] == xd[i] || sd[i] == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "scale '%s' is %s for x %s: dim %zu must be %lld (normalized) or 1", scale->name.c_str(),
+                 dims_string(sd).c_str(), dims_string(xd).c_str(), i, static_cast<long long>(xd[i]));
+        if (sd[i] == xd[i] && xd[i] > 1) {
+            stats[i] = 1;
+            normalizes = true;
+        }
+    }
+    FE_CHECK(normalizes, FE_STATUS_INVALID_ARGUMENT,
+             "scale '%s' is %s for x %s: it names no dim to normalize over (give the normalized dims x's sizes)",
+             scale->name.c_str(), dims_string(sd).c_str(), dims_string(xd).c_str());
+    return stats;
+}
+
+std::vector<int64_t> channel_stats_dims(const fe_tensor *x, const fe_tensor *scale, bool per_image) {
+    check_scale_rank(x, scale);
+    const std::vector<int64_t> &xd = x->dims;
+    FE_CHECK(xd.size() >= 3 && xd.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+             "x '%s' has rank %zu; this normalization takes [N, C, spatial...] with 1 to 3 spatial dims",
+             x->name.c_str(), xd.size());
+    std::vector<int64_t> channels(xd.size(), 1);
+    channels[1] = xd[1];
+    FE_CHECK(scale->dims == channels, FE_STATUS_INVALID_ARGUMENT, "scale '%s' is %s; for x %s it must be %s",
+             scale->name.c_str(), dims_string(scale->dims).c_str(), dims_string(xd).c_str(),
+             dims_string(channels).c_str());
+    if (per_image) channels[0] = xd[0];
+    return channels;
+}
+
+int NormNode::add_input(fe_tensor *t, const char *port) {
+    if (!t) return -1;
+    inputs.push_back(t);
+    ports_.push_back(port);
+    return static_cast<int>(inputs.size() - 1);
+}
+
+void NormNode::check_data_type(const fe_tensor *t, const char *role, bool float_only) {
+    fe_data_type type = t->data_type;
+    if (type == FE_DATA_NOT_SET) return;  // resolved at validation, checked then
+    if (float_only)
+        FE_CHECK(type == FE_DATA_FLOAT, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be float", role,
+                 t->name.c_str(), data_type_name(type));
+    else
+        FE_CHECK(type == FE_DATA_HALF || type == FE_DATA_BFLOAT16 || type == FE_DATA_FLOAT, FE_STATUS_INVALID_ARGUMENT,
+                 "%s '%s' is %s; it must be half, bfloat16 or float", role, t->name.c_str(), data_type_name(type));
+}
+
+void NormNode::check_scalar_tensor(fe_tensor *t, const char *role, size_t rank) {
+    FE_CHECK(t->by_value, FE_STATUS_INVALID_ARGUMENT,
+             "%s '%s' is a device tensor, but cuDNN reads it only by value: make it with fe_graph_scalar", role,
+             t->name.c_str());
+    check_data_type(t, role, true);
+    t->dims.assign(rank, 1);
+    t->strides.assign(rank, 1);
+}
+
+void NormNode::check_same_dims(const fe_tensor *t, const std::vector<int64_t> &dims, const char *role) {
+    FE_CHECK(t->dims == dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", role, t->name.c_str(),
+             dims_string(t->dims).c_str(), dims_string(dims).c_str());
+}
+
+void NormNode::check_epsilon(double epsilon) const {
+    FE_CHECK(std::isfinite(epsilon) && epsilon >= 0.0, FE_STATUS_INVALID_ARGUMENT,
+             "epsilon is %g; it must be finite and >= 0", epsilon);
+}
+
+void NormNode::check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const {
+    if (!requested) return;
+    FE_CHECK(family_.zero_centered_gamma, FE_STATUS_INVALID_ARGUMENT,
+             "%s does not offer zero_centered_gamma (layernorm and rmsnorm do)", family_.kind);
+    for (size_t i = 1; i < stats.size(); ++i)
+        FE_CHECK(stats[i] == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "zero_centered_gamma needs every dim after the first normalized (statistics %s would be per "
+                 "index of dim %zu too); view x as [rows, normalized...], e.g. [b, s, d] as [b * s, d]",
+                 dims_string(stats).c_str(), i);
+}
+
+void NormNode::require_cudnn(int64_t version, const char *what) const {
+    int64_t loaded = static_cast<int64_t>(cudnn().cudnnGetVersion());
+    FE_CHECK(loaded >= version, FE_STATUS_NOT_SUPPORTED, "%s needs cuDNN >= %lld.%lld; the loaded cuDNN is %lld.%lld.%lld",
+             what, static_cast<long long>(version / 10000), static_cast<long long>(version / 100 % 100),
+             static_cast<long long>(loaded / 10000), static_cast<long long>(loaded / 100 % 100),
+             static_cast<long long>(loaded % 100));
+}
+
+const Descriptor &NormNode::scalar(Lowering &lowering, int index, double value, const fe_tensor *x) const {
+    if (index >= 0) return lowering.tensor(input(index));
+    std::vector<int64_t> dims, strides;
+    lowering.lowered_shape(x, &dims, &strides);
+    return lowering.internal_scalar(value, FE_DATA_FLOAT, dims.size());
+}
+
+const Descriptor &NormNode::scale(Lowering &lowering, const fe_tensor *t, bool zero_centered) const {
+    const Descriptor &given = lowering.tensor(t);
+    if (!zero_centered) return given;
+    require_cudnn(90700, "zero-centred gamma");
+    std::vector<int64_t> dims, strides;
+    lowering.lowered_shape(t, &dims, &strides);
+    const Descriptor &one = lowering.internal_scalar(1.0, FE_DATA_FLOAT, dims.size());
+    const Descriptor &shifted = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    emit_pointwise(lowering, FE_POINTWISE_ADD, given, &one, nullptr, shifted, FE_DATA_FLOAT, pw, 0,
+                   label() + " (1 + scale)");
+    return shifted;
+}
+
+void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_phase phase_value,
+                       const NormForwardTensors &t, const std::string &label) {
+    Descriptor op(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
+    cudnnBackendNormFwdPhase_t phase = static_cast<cudnnBackendNormFwdPhase_t>(phase_value);
+    op.set(CUDNN_ATTR_OPERATION_NORM_FWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode, "norm mode");
+    op.set(CUDNN_ATTR_OPERATION_NORM_FWD_PHASE, CUDNN_TYPE_NORM_FWD_PHASE, 1, &phase, "norm phase");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_FWD_XDESC, *t.x, "norm X");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_FWD_YDESC, *t.y, "norm Y");
+    struct Optional {
+        cudnnBackendAttributeName_t name;
+        const Descriptor *d;
+        const char *label;
+    };
+    const Optional optional[] = {
+        {CUDNN_ATTR_OPERATION_NORM_FWD_SCALE_DESC, t.scale, "norm scale"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_BIAS_DESC, t.bias, "norm bias"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_EPSILON_DESC, t.epsilon, "norm epsilon"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_MEAN_DESC, t.mean, "norm mean"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_INV_VARIANCE_DESC, t.inv_variance, "norm inverse variance"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_EXP_AVG_FACTOR_DESC, t.momentum, "norm momentum"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_MEAN_DESC, t.running_mean, "norm running mean"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_INPUT_RUNNING_VAR_DESC, t.running_var, "norm running variance"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_MEAN_DESC, t.next_running_mean, "norm next running mean"},
+        {CUDNN_ATTR_OPERATION_NORM_FWD_OUTPUT_RUNNING_VAR_DESC, t.next_running_var, "norm next running variance"},
+    };
+    for (const Optional &o : optional)
+        if (o.d) op.set_desc(o.name, *o.d, o.label);
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
+
+void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const NormBackwardTensors &t,
+                        const std::string &label) {
+    Descriptor op(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR);
+    op.set(CUDNN_ATTR_OPERATION_NORM_BWD_MODE, CUDNN_TYPE_NORM_MODE, 1, &mode, "norm mode");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_XDESC, *t.x, "norm backward X");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DYDESC, *t.dy, "norm backward dY");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_SCALE_DESC, *t.scale, "norm backward scale");
+    if (t.mean) op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_MEAN_DESC, *t.mean, "norm backward mean");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_INV_VARIANCE_DESC, *t.inv_variance, "norm backward inverse variance");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, *t.dx, "norm backward dX");
+    op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, *t.dscale, "norm backward dScale");
+    if (t.dbias) op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, *t.dbias, "norm backward dBias");
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
+
+namespace {
+
+const char *phase_name(fe_norm_phase phase) { return phase == FE_NORM_PHASE_TRAINING ? "training" : "inference"; }
+
+class NormForward : public NormNode {
+  public:
+    NormForward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &o)
+        : NormNode(family), options_(o) {
+        x_ = add_input(x, "X");
+        scale_ = add_input(scale, "scale");
+        bias_ = add_input(bias, "bias");
+        epsilon_ = add_input(o.epsilon_tensor, "epsilon");
+    }
+    const char *kind() const override { return family_.kind; }
+    bool training() const { return options_.phase == FE_NORM_PHASE_TRAINING; }
+
+    void infer() override {
+        const fe_tensor *x = input(x_), *s = input(scale_);
+        std::vector<int64_t> stats = family_.stats_dims(x, s);
+        if (bias_ >= 0) check_same_dims(input(bias_), s->dims, "bias");
+        check_data_type(x, "x", false);
+        check_data_type(s, "scale", false);
+        if (bias_ >= 0) check_data_type(input(bias_), "bias", false);
+        if (epsilon_ >= 0)
+            check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
+        else
+            check_epsilon(options_.epsilon);
+        check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+        for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
+    }
+
+    std::string attributes() const override {
+        std::string a = std::string("phase=") + phase_name(options_.phase);
+        a += epsilon_ >= 0 ? " epsilon=<tensor>" : format(" epsilon=%g", options_.epsilon);
+        if (options_.zero_centered_gamma) a += " zero_centered_gamma";
+        return a;
+    }
+
+    void lower(Lowering &lowering) const override {
+        if (family_.min_cudnn) require_cudnn(family_.min_cudnn, family_.kind);
+        const fe_tensor *x = input(x_);
+        NormForwardTensors t;
+        t.x = &lowering.tensor(x);
+        t.scale = &scale(lowering, input(scale_), options_.zero_centered_gamma != 0);
+        if (bias_ >= 0) t.bias = &lowering.tensor(input(bias_));
+        t.epsilon = &scalar(lowering, epsilon_, options_.epsilon, x);
+        t.y = &lowering.tensor(outputs[0]);
+        if (training()) {
+            if (family_.has_mean) t.mean = &lowering.tensor(outputs[1]);
+            t.inv_variance = &lowering.tensor(outputs.back());
+        }
+        emit_norm_forward(lowering, family_.mode, options_.phase, t, label());
+    }
+
+  private:
+    fe_norm_options options_;
+    int x_ = -1, scale_ = -1, bias_ = -1, epsilon_ = -1;
+};
+
+class NormBackward : public NormNode {
+  public:
+    NormBackward(const NormFamily &family, fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
+                 fe_tensor *inv_variance, const fe_norm_backward_options &o)
+        : NormNode(family), options_(o) {
+        dy_ = add_input(dy, "dY");
+        x_ = add_input(x, "X");
+        scale_ = add_input(scale, "scale");
+        mean_ = add_input(mean, "mean");
+        inv_variance_ = add_input(inv_variance, family.has_mean ? "inv_variance" : "inv_rms");
+    }
+    std::string kind_name() const { return std::string(family_.kind) + "_backward"; }
+    const char *kind() const override { return kind_.c_str(); }
+
+    void infer() override {
+        const fe_tensor *x = input(x_), *s = input(scale_);
+        std::vector<int64_t> stats = family_.stats_dims(x, s);
+        check_same_dims(input(dy_), x->dims, "dy");
+        if (mean_ >= 0) check_same_dims(input(mean_), stats, "mean");
+        check_same_dims(input(inv_variance_), stats, ports_[static_cast<size_t>(inv_variance_)]);
+        check_data_type(input(dy_), "dy", false);
+        check_data_type(x, "x", false);
+        check_data_type(s, "scale", false);
+        if (mean_ >= 0) check_data_type(input(mean_), "mean", true);
+        check_data_type(input(inv_variance_), ports_[static_cast<size_t>(inv_variance_)], true);
+        check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+        for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], s->dims, s->strides);
+    }
+
+    std::string attributes() const override { return options_.zero_centered_gamma ? "zero_centered_gamma" : ""; }
+
+    void lower(Lowering &lowering) const override {
+        if (family_.min_cudnn) require_cudnn(family_.min_cudnn, kind());
+        NormBackwardTensors t;
+        t.x = &lowering.tensor(input(x_));
+        t.dy = &lowering.tensor(input(dy_));
+        t.scale = &scale(lowering, input(scale_), options_.zero_centered_gamma != 0);
+        if (mean_ >= 0) t.mean = &lowering.tensor(input(mean_));
+        t.inv_variance = &lowering.tensor(input(inv_variance_));
+        t.dx = &lowering.tensor(outputs[0]);
+        t.dscale = &lowering.tensor(outputs[1]);
+        if (outputs.size() > 2) t.dbias = &lowering.tensor(outputs[2]);
+        emit_norm_backward(lowering, family_.mode, t, label());
+    }
+
+  private:
+    fe_norm_backward_options options_;
+    std::string kind_ = kind_name();
+    int dy_ = -1, x_ = -1, scale_ = -1, mean_ = -1, inv_variance_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                        const fe_norm_options &options) {
+    FE_CHECK(options.phase == FE_NORM_PHASE_INFERENCE || options.phase == FE_NORM_PHASE_TRAINING,
+             FE_STATUS_INVALID_ARGUMENT, "unknown normalization phase %d", static_cast<int>(options.phase));
+    FE_CHECK(bias || family.bias_optional, FE_STATUS_NULL_POINTER, "argument 'bias' is NULL; %s needs a bias",
+             family.kind);
+    return std::make_unique<NormForward>(family, x, scale, bias, options);
+}
+
+std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                                         fe_tensor *mean, fe_tensor *inv_variance,
+                                         const fe_norm_backward_options &options) {
+    FE_CHECK(mean || !family.has_mean, FE_STATUS_NULL_POINTER, "argument 'mean' is NULL");
+    return std::make_unique<NormBackward>(family, dy, x, scale, family.has_mean ? mean : nullptr, inv_variance,
+                                          options);
+}
+
+}  // namespace fe

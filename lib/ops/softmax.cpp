@@ -1,0 +1,89 @@
+// Softmax over the last dim, with the log-sum-exp statistics as an optional output. cuDNN 9.19
+// has no native softmax operation: it is lowered as the composite attention uses (row max,
+// subtract, exp, row sum, divide; stats = max + log(sum)), one operation graph.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+namespace {
+
+class Softmax : public Node {
+  public:
+    Softmax(fe_tensor *x, const fe_softmax_options &o) : stats_(o.generate_stats != 0) {
+        inputs = {x};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "softmax"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    std::vector<int64_t> row_dims() const {
+        std::vector<int64_t> rows = inputs[0]->dims;
+        rows.back() = 1;
+        return rows;
+    }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        FE_CHECK(x->dims.size() >= 2, FE_STATUS_INVALID_ARGUMENT,
+                 "x '%s' has rank %zu; softmax takes [rows..., n] with at least 2 dims", x->name.c_str(),
+                 x->dims.size());
+        fe_data_type t = x->data_type;
+        FE_CHECK(t == FE_DATA_NOT_SET || t == FE_DATA_HALF || t == FE_DATA_BFLOAT16 || t == FE_DATA_FLOAT,
+                 FE_STATUS_INVALID_ARGUMENT, "x '%s' is %s; softmax takes half, bfloat16 or float", x->name.c_str(),
+                 data_type_name(t));
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+        if (stats_) assign_inferred_shape(outputs[1], row_dims(), x->strides);
+    }
+
+    std::string attributes() const override { return stats_ ? "axis=last stats" : "axis=last"; }
+
+    std::string unsupported_hint() const override {
+        return "cuDNN 9.19 has no native softmax, and its engines take this composite only fused between two "
+               "matmuls (the attention pattern that fe_graph_sdpa builds), not on its own";
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *x = inputs[0];
+        fe_data_type compute = lowering.compute_type(*this);
+        std::vector<int64_t> dims, strides, rows, row_strides;
+        lowering.lowered_shape(x, &dims, &strides);
+        rows = dims;
+        rows.back() = 1;
+        row_strides = strides_in_order_of(rows, strides);
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        const std::string what = "softmax '" + name + "'";
+        const Descriptor &in = lowering.tensor(x);
+        const Descriptor &row_max = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+        emit_reduction(lowering, FE_REDUCTION_MAX, in, row_max, compute, what + " row max");
+        const Descriptor &centered = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, in, &row_max, nullptr, centered, compute, pw, 0, what + " x - max");
+        const Descriptor &exps = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, exps, compute, pw, 0, what + " exp");
+        const Descriptor &row_sum = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+        emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, what + " row sum");
+        emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, lowering.tensor(outputs[0]), compute, pw, 0,
+                       what + " normalize");
+        if (stats_) {
+            const Descriptor &log_sum = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_LOG, row_sum, nullptr, nullptr, log_sum, compute, pw, 0,
+                           what + " log sum");
+            emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, lowering.tensor(outputs[1]), compute,
+                           pw, 0, what + " stats");
+        }
+    }
+
+  private:
+    bool stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options) {
+    return std::make_unique<Softmax>(x, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,285 @@
+// Normalizations and softmax for the captured H100 with no GPU. cuDNN 9.19's normalization
+// engines are runtime-compiled, so these graphs are lowered, queried and support-checked for
+// real; their kernels are compiled when the graph is built on the GPU (gpu tier).
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct TypeCase {
+    const char *name;
+    fe_data_type io;
+};
+
+class NormDeviceless : public Deviceless {
+  protected:
+    // Batchnorm graphs have 20 to 40 candidates: a deviceless plan build would compile each
+    // one's kernel before the stub driver refuses to load it, which takes long and shows nothing
+    // more, so they are checked up to the support check.
+    int64_t expect_viable(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+        EXPECT_FE_OK(fe_graph_check_support(g));
+        int64_t viable = 0;
+        EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
+        EXPECT_GE(viable, 1);
+        return viable;
+    }
+};
+
+class NormSupport : public Deviceless, public ::testing::WithParamInterface<TypeCase> {
+  protected:
+    fe_norm_options phase(fe_norm_phase p) {
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        o.phase = p;
+        return o;
+    }
+};
+
+TEST_P(NormSupport, LayernormForwardTrainingAndInference) {
+    for (fe_norm_phase p : {FE_NORM_PHASE_TRAINING, FE_NORM_PHASE_INFERENCE}) {
+        SCOPED_TRACE(p == FE_NORM_PHASE_TRAINING ? "training" : "inference");
+        fe_graph *g = graph("layernorm", GetParam().io);
+        fe_tensor *x = tensor(g, "x", {2048, 1024}), *s = tensor(g, "s", {1, 1024}, false, FE_DATA_FLOAT);
+        fe_tensor *b = tensor(g, "b", {1, 1024}, false, FE_DATA_FLOAT), *y = nullptr, *mean = nullptr, *inv = nullptr;
+        fe_norm_options o = phase(p);
+        ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &y, &mean, &inv));
+        for (fe_tensor *t : {y, mean, inv}) {
+            if (t) {
+                ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+            }
+        }
+        expect_supported(g);
+        EXPECT_NE(describe(g).find("cuDNN: 1 operation(s)"), std::string::npos);
+    }
+}
+
+TEST_P(NormSupport, RmsnormForwardWithAndWithoutBias) {
+    for (bool with_bias : {false, true}) {
+        SCOPED_TRACE(with_bias ? "bias" : "no bias");
+        fe_graph *g = graph("rmsnorm", GetParam().io);
+        fe_tensor *x = tensor(g, "x", {4, 512, 1024}), *s = tensor(g, "s", {1, 1, 1024}, false, FE_DATA_FLOAT);
+        fe_tensor *b = with_bias ? tensor(g, "b", {1, 1, 1024}, false, FE_DATA_FLOAT) : nullptr;
+        fe_tensor *y = nullptr, *inv = nullptr;
+        fe_norm_options o = phase(FE_NORM_PHASE_TRAINING);
+        ASSERT_FE_OK(fe_graph_rmsnorm(g, x, s, b, &o, &y, &inv));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        ASSERT_FE_OK(fe_tensor_set_output(inv, 1));
+        expect_supported(g);
+    }
+}
+
+TEST_P(NormSupport, LayernormAndRmsnormBackward) {
+    fe_graph *g = graph("layernorm_backward", GetParam().io);
+    fe_tensor *x = tensor(g, "x", {2048, 1024}), *dy = tensor(g, "dy", {2048, 1024});
+    fe_tensor *s = tensor(g, "s", {1, 1024}, false, FE_DATA_FLOAT);
+    fe_tensor *mean = tensor(g, "mean", {2048, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *inv = tensor(g, "inv", {2048, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_layernorm_backward(g, dy, x, s, mean, inv, nullptr, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+
+    fe_graph *r = graph("rmsnorm_backward", GetParam().io);
+    fe_tensor *rx = tensor(r, "x", {2048, 1024}), *rdy = tensor(r, "dy", {2048, 1024});
+    fe_tensor *rs = tensor(r, "s", {1, 1024}, false, FE_DATA_FLOAT);
+    fe_tensor *rinv = tensor(r, "inv_rms", {2048, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *rdx = nullptr, *rds = nullptr;
+    ASSERT_FE_OK(fe_graph_rmsnorm_backward(r, rdy, rx, rs, rinv, nullptr, &rdx, &rds, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(rdx, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(rds, 1));
+    expect_supported(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Deviceless, NormSupport,
+                         ::testing::Values(TypeCase{"bf16", FE_DATA_BFLOAT16}, TypeCase{"fp16", FE_DATA_HALF},
+                                           TypeCase{"fp32", FE_DATA_FLOAT}),
+                         [](const ::testing::TestParamInfo<TypeCase> &info) { return std::string(info.param.name); });
+
+TEST_F(Deviceless, ZeroCenteredGammaAddsOneToScaleInTheSameGraph) {
+    fe_graph *g = graph("zero_centered", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {1024, 512}), *s = tensor(g, "s", {1, 512}, false, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", {1, 512}, false, FE_DATA_FLOAT), *y = nullptr, *mean = nullptr, *inv = nullptr;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_TRAINING;
+    o.zero_centered_gamma = 1;
+    ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &y, &mean, &inv));
+    for (fe_tensor *t : {y, mean, inv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 2 operation(s)"), std::string::npos) << "scale + 1, then the norm";
+
+    fe_graph *r = graph("zero_centered_backward", FE_DATA_BFLOAT16);
+    fe_tensor *rx = tensor(r, "x", {1024, 512}), *rdy = tensor(r, "dy", {1024, 512});
+    fe_tensor *rs = tensor(r, "s", {1, 512}, false, FE_DATA_FLOAT);
+    fe_tensor *rinv = tensor(r, "inv_rms", {1024, 1}, false, FE_DATA_FLOAT), *dx = nullptr, *ds = nullptr;
+    fe_norm_backward_options bo = FE_NORM_BACKWARD_OPTIONS_INIT;
+    bo.zero_centered_gamma = 1;
+    ASSERT_FE_OK(fe_graph_rmsnorm_backward(r, rdy, rx, rs, rinv, &bo, &dx, &ds, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(ds, 1));
+    expect_supported(r);
+}
+
+TEST_F(NormDeviceless, EpsilonAndMomentumAsScalars) {
+    fe_graph *g = graph("epsilon_scalar", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {512, 256}), *s = tensor(g, "s", {1, 256}, false, FE_DATA_FLOAT);
+    fe_tensor *eps = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "eps", 1e-6, FE_DATA_FLOAT, &eps));
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.epsilon_tensor = eps;
+    ASSERT_FE_OK(fe_graph_rmsnorm(g, x, s, nullptr, &o, &y, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
+
+    fe_graph *b = graph("momentum_scalar", FE_DATA_HALF);
+    fe_tensor *bx = tensor(b, "x", {8, 32, 16, 16}, true), *bs = tensor(b, "s", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *bb = tensor(b, "b", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_batchnorm_options bo = FE_BATCHNORM_OPTIONS_INIT;
+    bo.running_mean = tensor(b, "running_mean", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    bo.running_var = tensor(b, "running_var", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    ASSERT_FE_OK(fe_graph_scalar(b, "momentum", 0.01, FE_DATA_FLOAT, &bo.momentum_tensor));
+    fe_tensor *by = nullptr, *mean = nullptr, *inv = nullptr, *nm = nullptr, *nv = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm(b, bx, bs, bb, &bo, &by, &mean, &inv, &nm, &nv));
+    for (fe_tensor *t : {by, mean, inv, nm, nv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_viable(b);
+}
+
+TEST_F(NormDeviceless, BatchnormTrainingWithRunningStatisticsAndBackward) {
+    fe_graph *g = graph("batchnorm", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {8, 64, 32, 32}, true), *s = tensor(g, "s", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_batchnorm_options o = FE_BATCHNORM_OPTIONS_INIT;
+    o.running_mean = tensor(g, "running_mean", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    o.running_var = tensor(g, "running_var", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *nm = nullptr, *nv = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm(g, x, s, b, &o, &y, &mean, &inv, &nm, &nv));
+    for (fe_tensor *t : {y, mean, inv, nm, nv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_viable(g);
+
+    fe_graph *r = graph("batchnorm_backward", FE_DATA_HALF);
+    fe_tensor *rx = tensor(r, "x", {8, 64, 32, 32}, true), *rdy = tensor(r, "dy", {8, 64, 32, 32}, true);
+    fe_tensor *rs = tensor(r, "s", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *rm = tensor(r, "mean", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *ri = tensor(r, "inv", {1, 64, 1, 1}, true, FE_DATA_FLOAT), *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm_backward(r, rdy, rx, rs, rm, ri, nullptr, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_viable(r);
+}
+
+TEST_F(Deviceless, BatchnormInferenceFusesAfterAConvolution) {
+    fe_graph *g = graph("conv_batchnorm_relu", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {8, 64, 56, 56}, true), *w = tensor(g, "w", {64, 64, 3, 3}, true);
+    fe_tensor *m = tensor(g, "mean", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *v = tensor(g, "inv", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *s = tensor(g, "s", {1, 64, 1, 1}, true, FE_DATA_FLOAT), *b = tensor(g, "b", {1, 64, 1, 1}, true, FE_DATA_FLOAT);
+    fe_conv_options co = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {1, 1};
+    ASSERT_FE_OK(fe_conv_options_set_padding(&co, 2, pad));
+    fe_tensor *c = nullptr, *n = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &c));
+    ASSERT_FE_OK(fe_graph_batchnorm_inference(g, c, m, v, s, b, nullptr, &n));
+    ASSERT_FE_OK(fe_graph_relu(g, n, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 6 operation(s)"), std::string::npos);
+}
+
+TEST_F(Deviceless, BatchnormInferenceNeedsChannelsLast) {
+    for (bool channels_last : {true, false}) {
+        SCOPED_TRACE(channels_last ? "NHWC" : "NCHW");
+        fe_graph *g = graph("batchnorm_inference", FE_DATA_BFLOAT16);
+        fe_tensor *x = tensor(g, "x", {8, 32, 16, 16}, channels_last);
+        fe_tensor *m = tensor(g, "mean", {1, 32, 1, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *v = tensor(g, "inv", {1, 32, 1, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *s = tensor(g, "s", {1, 32, 1, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *b = tensor(g, "b", {1, 32, 1, 1}, channels_last, FE_DATA_FLOAT), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, m, v, s, b, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (channels_last) {
+            expect_supported(g);
+        } else {
+            EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+            EXPECT_TRUE(LastErrorContains("gave no viable engine config"));
+        }
+    }
+}
+
+TEST_F(Deviceless, InstancenormForwardAndBackward) {
+    for (fe_norm_phase p : {FE_NORM_PHASE_TRAINING, FE_NORM_PHASE_INFERENCE}) {
+        fe_graph *g = graph("instancenorm", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {4, 32, 16, 16}, true), *s = tensor(g, "s", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+        fe_tensor *b = tensor(g, "b", {1, 32, 1, 1}, true, FE_DATA_FLOAT), *y = nullptr, *mean = nullptr, *inv = nullptr;
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        o.phase = p;
+        ASSERT_FE_OK(fe_graph_instancenorm(g, x, s, b, &o, &y, &mean, &inv));
+        for (fe_tensor *t : {y, mean, inv}) {
+            if (t) {
+                ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+            }
+        }
+        expect_supported(g);
+    }
+    fe_graph *r = graph("instancenorm_backward", FE_DATA_HALF);
+    fe_tensor *x = tensor(r, "x", {4, 32, 16, 16}, true), *dy = tensor(r, "dy", {4, 32, 16, 16}, true);
+    fe_tensor *s = tensor(r, "s", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *m = tensor(r, "mean", {4, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *v = tensor(r, "inv", {4, 32, 1, 1}, true, FE_DATA_FLOAT), *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_instancenorm_backward(r, dy, x, s, m, v, nullptr, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(r);
+}
+
+TEST_F(Deviceless, AdaptiveLayernormForwardAndBackward) {
+    // cuDNN 9.19 has the mode (9.9 and later), so the version gate lets it through.
+    fe_graph *g = graph("adalayernorm", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {4, 256, 512}), *s = tensor(g, "s", {4, 1, 512}, false, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", {4, 1, 512}, false, FE_DATA_FLOAT), *y = nullptr, *mean = nullptr, *inv = nullptr;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_TRAINING;
+    ASSERT_FE_OK(fe_graph_adalayernorm(g, x, s, b, &o, &y, &mean, &inv));
+    for (fe_tensor *t : {y, mean, inv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+
+    fe_graph *r = graph("adalayernorm_backward", FE_DATA_BFLOAT16);
+    fe_tensor *rx = tensor(r, "x", {4, 256, 512}), *rdy = tensor(r, "dy", {4, 256, 512});
+    fe_tensor *rs = tensor(r, "s", {4, 1, 512}, false, FE_DATA_FLOAT);
+    fe_tensor *rm = tensor(r, "mean", {4, 256, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *ri = tensor(r, "inv", {4, 256, 1}, false, FE_DATA_FLOAT), *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_adalayernorm_backward(r, rdy, rx, rs, rm, ri, nullptr, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(r);
+}
+
+TEST_F(Deviceless, SoftmaxAloneIsRefusedWithTheReason) {
+    fe_graph *g = graph("softmax", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {2, 8, 128, 128}), *y = nullptr, *stats = nullptr;
+    fe_softmax_options o = FE_SOFTMAX_OPTIONS_INIT;
+    o.generate_stats = 1;
+    ASSERT_FE_OK(fe_graph_softmax(g, x, &o, &y, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("softmax 'softmax_0': cuDNN 9.19 has no native softmax"));
+}
+
+TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
+    // P = softmax(Q.K^T), O = P.V with K read transposed: the attention pattern.
+    fe_graph *g = graph("matmul_softmax_matmul", FE_DATA_HALF);
+    int64_t kd[4] = {1, 4, 64, 128}, ks[4] = {4 * 128 * 64, 128 * 64, 1, 64};
+    fe_tensor *q = tensor(g, "q", {1, 4, 128, 64}), *v = tensor(g, "v", {1, 4, 128, 64}), *kt = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "k_t", 4, kd, ks, FE_DATA_HALF, &kt));
+    fe_tensor *s = nullptr, *p = nullptr, *o = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, q, kt, nullptr, &s));
+    fe_softmax_options so = FE_SOFTMAX_OPTIONS_INIT;
+    so.generate_stats = 1;
+    ASSERT_FE_OK(fe_graph_softmax(g, s, &so, &p, &stats));
+    ASSERT_FE_OK(fe_tensor_set_data_type(p, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_graph_matmul(g, p, v, nullptr, &o));
+    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    expect_supported(g);
+}
+
+}  // namespace

@@ -1,0 +1,54 @@
+// Adaptive layer normalization (per-sample scale and shift) on the GPU: forward in training and
+// backward, against the double references.
+#include "norm_reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+const std::vector<int64_t> kX = {2, 64, 256}, kScale = {2, 1, 256}, kStats = {2, 64, 1};
+
+TEST_F(NormGpu, AdaptiveLayernormForwardTraining) {
+    fe_graph *g = graph("adalayernorm", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", kX), *s = float_tensor(g, "scale", kScale), *b = float_tensor(g, "bias", kScale);
+    fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_TRAINING;
+    ASSERT_FE_OK(fe_graph_adalayernorm(g, x, s, b, &o, &y, &mean, &inv));
+    set_outputs({y, mean, inv});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &bs = bind(s, true, 0.5f, 1.5f), &bb = bind(b, true, -1, 1);
+    Bound &by = bind(y, false), &bm = bind(mean, false), &bi = bind(inv, false);
+    execute(g, {&bx, &bs, &bb, &by, &bm, &bi});
+    for (Bound *out : {&by, &bm, &bi}) download(*out);
+    NormSpec spec;
+    spec.stats = kStats;
+    NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+    expect_close(by, ref.y, norm_atol(FE_DATA_BFLOAT16), norm_rtol(FE_DATA_BFLOAT16), norm_for(FE_DATA_BFLOAT16));
+    expect_stats_close(bm, ref.mean);
+    expect_stats_close(bi, ref.inv);
+}
+
+TEST_F(NormGpu, AdaptiveLayernormBackward) {
+    fe_graph *g = graph("adalayernorm_backward", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", kX), *dy = tensor(g, "dy", kX), *s = float_tensor(g, "scale", kScale);
+    fe_tensor *m = float_tensor(g, "mean", kStats), *v = float_tensor(g, "inv_variance", kStats);
+    fe_tensor *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_adalayernorm_backward(g, dy, x, s, m, v, nullptr, &dx, &ds, &db));
+    set_outputs({dx, ds, db});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+    NormSpec spec;
+    spec.stats = kStats;
+    NormForwardRef fwd = norm_forward_reference(bx, bs, nullptr, spec);
+    Bound &bm = bind_values(m, fwd.mean), &bv = bind_values(v, fwd.inv);
+    Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
+    execute(g, {&bx, &bdy, &bs, &bm, &bv, &bdx, &bds, &bdb});
+    for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+    NormBackwardRef ref = norm_backward_reference(bdy, bx, bs, &bm, bv, spec);
+    expect_close(bdx, ref.dx, norm_atol(FE_DATA_BFLOAT16), norm_rtol(FE_DATA_BFLOAT16), norm_for(FE_DATA_BFLOAT16));
+    expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
+    expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+}
+
+}  // namespace
