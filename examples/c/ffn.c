@@ -98,6 +98,7 @@ int main(int argc, char **argv) {
     if (!handle) return deviceless(argc, argv);
     fe_tensor *io[4];
     fe_graph *ffn = fused_ffn(io), *second = NULL;
+    CHECK(fe_graph_validate(ffn)); /* gives the tensors their types, so their buffers can be sized */
 
     float *xh, *w1h, *w2h;
     fe_buffer *xb = example_input(io[0], &xh), *w1b = example_input(io[1], &w1h), *w2b = example_input(io[2], &w2h);
