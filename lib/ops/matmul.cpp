@@ -1,6 +1,8 @@
 // Matrix multiplication (2-D and batched with broadcast batch dims).
 #include <cudnn_graph.h>
 
+#include <string>
+
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -42,8 +44,29 @@ class Matmul : public Node {
     }
 
     void lower(Lowering &lowering) const override {
+        refuse_chained_matmul();
         emit_matmul(lowering, lowering.tensor(inputs[0]), lowering.tensor(inputs[1]), lowering.tensor(outputs[0]),
                     lowering.compute_type(*this), "matmul '" + name + "'");
+    }
+
+  private:
+    // A matmul fed, through virtual tensors (and pointwise steps), by another matmul: cuDNN 9.19
+    // plans such a chain (e.g. matmul, gelu, matmul) with a runtime-fusion engine whose results
+    // were wrong on an H100, so it is refused until that is resolved. Attention is not affected:
+    // it is its own operation with its own lowering.
+    void refuse_chained_matmul() const {
+        for (const fe_tensor *in : inputs) {
+            const fe_tensor *t = in;
+            for (int depth = 0; t && t->is_virtual() && depth < 16; ++depth) {
+                const Node *producer = t->producer;
+                FE_CHECK(std::string(producer->kind()) != "matmul", FE_STATUS_NOT_SUPPORTED,
+                         "its input '%s' comes from matmul '%s' through virtual tensors; two chained matmuls in one "
+                         "graph are not supported (cuDNN 9.19 fuses them into a kernel that gave wrong results): "
+                         "mark '%s' as an output and run this matmul in a graph of its own",
+                         in->name.c_str(), producer->name.c_str(), in->name.c_str());
+                t = producer->inputs.empty() ? nullptr : producer->inputs[0];
+            }
+        }
     }
 };
 
