@@ -33,6 +33,8 @@ struct Node {
     // True for operations that cuDNN reads with dim 0 as their batch (normalizations): a graph
     // with one pads rank-1/2 tensors to rank 3 with trailing unit dims, not leading ones.
     virtual bool wants_trailing_unit_dims() const { return false; }
+    // True for elementwise operations (the pointwise family).
+    virtual bool is_pointwise() const { return false; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
     // What decides whether cuDNN has an engine for this node (types, sizes, options), for the

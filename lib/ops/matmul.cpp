@@ -50,10 +50,10 @@ class Matmul : public Node {
     }
 
   private:
-    // A matmul fed, through virtual tensors (and pointwise steps), by another matmul: cuDNN 9.19
-    // plans such a chain (e.g. matmul, gelu, matmul) with a runtime-fusion engine whose results
-    // were wrong on an H100, so it is refused until that is resolved. Attention is not affected:
-    // it is its own operation with its own lowering.
+    // A matmul fed by another matmul through virtual tensors and pointwise steps only: cuDNN
+    // 9.19 plans such a chain (e.g. matmul, gelu, matmul) with a runtime-fusion engine whose
+    // results were wrong on an H100, so it is refused until that is resolved. Chains through a
+    // reduction (softmax between two matmuls, attention's pattern) were verified and stay.
     void refuse_chained_matmul() const {
         for (const fe_tensor *in : inputs) {
             const fe_tensor *t = in;
@@ -64,6 +64,7 @@ class Matmul : public Node {
                          "graph are not supported (cuDNN 9.19 fuses them into a kernel that gave wrong results): "
                          "mark '%s' as an output and run this matmul in a graph of its own",
                          in->name.c_str(), producer->name.c_str(), in->name.c_str());
+                if (!producer->is_pointwise()) break;
                 t = producer->inputs.empty() ? nullptr : producer->inputs[0];
             }
         }

@@ -55,6 +55,7 @@ bool is_backward(fe_pointwise_mode mode) { return mode >= 200 && mode < 300; }
 
 class Pointwise : public Node {
   public:
+    bool is_pointwise() const override { return true; }
     Pointwise(const ModeInfo &info, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2, const fe_pointwise_options &o)
         : info_(info), options_(o) {
         inputs = {in0, in1, in2};
