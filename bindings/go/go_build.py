@@ -64,11 +64,13 @@ def main() -> int:
         print('not gofmt-formatted: ' + ' '.join(unformatted), file=sys.stderr)
         return 1
     run([args.go, 'vet', '.'], module, env)
-    run([args.go, 'test', '-c', '-o', os.path.abspath(args.test), '.'], module, env)
+    # No symbol table or DWARF (panics still name functions): smaller binaries to carry.
+    flags = ['-trimpath', '-ldflags=-s -w']
+    run([args.go, 'test', '-c', *flags, '-o', os.path.abspath(args.test), '.'], module, env)
     outputs = [args.test]
     for binary in args.binary:
         name, package = binary.split('=', 1)
-        run([args.go, 'build', '-o', os.path.abspath(name), '.'], args.stage / package, env)
+        run([args.go, 'build', *flags, '-o', os.path.abspath(name), '.'], args.stage / package, env)
         outputs.append(name)
     # go leaves an unchanged binary untouched; ninja must still see it as newer than the sources.
     for output in outputs:
