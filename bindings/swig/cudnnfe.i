@@ -14,6 +14,7 @@
  *   void *host                    host memory: a direct ByteBuffer (Java), []byte (Go), IntPtr (C#)
  *   const char *                  a string
  *   option structs                a class with a field per member, defaults from its _INIT macro
+ *                                 (the list of structs is generated from the header)
  *
  * The low-level layer is internal to each binding; the idiomatic layer (exceptions or errors,
  * Close/Dispose, arrays) is written by hand on top of it.
@@ -68,7 +69,7 @@ FE_OPAQUE(void)
 }
 
 /* An option struct: a constructor that starts from the _INIT macro, a destructor that frees the
- * copies its fields own. One line per struct of the header. */
+ * copies its fields own. */
 %define FE_OPTIONS(TYPE, INIT)
 %extend TYPE {
   TYPE() {
@@ -91,20 +92,14 @@ FE_OPAQUE(void)
 %ignore TYPE::COUNT;
 %extend TYPE {
   void set_ ## FIELD(const ELEMENT *values, size_t count) {
-    $self->FIELD = fe_swig_own(&$self->FIELD, fe_swig_memdup(values, count * sizeof(ELEMENT)));
+    $self->FIELD = fe_swig_own(&$self->FIELD, fe_swig_memdup(values, count * sizeof(*values)));
     $self->COUNT = $self->FIELD ? count : 0;
   }
 }
 %enddef
 
-FE_OPTIONS(fe_graph_options, FE_GRAPH_OPTIONS_INIT)
-FE_OPTIONS(fe_conv_options, FE_CONV_OPTIONS_INIT)
-FE_OPTIONS(fe_matmul_options, FE_MATMUL_OPTIONS_INIT)
-FE_OPTIONS(fe_pointwise_options, FE_POINTWISE_OPTIONS_INIT)
-FE_OPTIONS(fe_reduction_options, FE_REDUCTION_OPTIONS_INIT)
-FE_OPTIONS(fe_sdpa_options, FE_SDPA_OPTIONS_INIT)
-FE_OPTIONS(fe_sdpa_backward_options, FE_SDPA_BACKWARD_OPTIONS_INIT)
-FE_OPTIONS(fe_build_options, FE_BUILD_OPTIONS_INIT)
-FE_OPTIONS_ARRAY(fe_build_options, heur_modes, num_heur_modes, int32_t)
+/* One FE_OPTIONS (and FE_OPTIONS_ARRAY) line per option struct of the header, generated at build
+ * time by option_structs.py, so a struct added to the header needs no change here. */
+%include "option_structs.i"
 
 %include "cudnnfe.h"
