@@ -41,8 +41,10 @@ static int by_value(const void *a, const void *b) {
 
 int main(void) {
     int32_t devices = 0;
-    if (fe_device_count(&devices) != FE_OK || devices == 0) {
-        printf("no GPU: the execute overhead benchmark needs one (%s)\n", fe_last_error_message());
+    fe_status found = fe_device_count(&devices);
+    if (found != FE_OK || devices == 0) {
+        printf("no GPU: the execute overhead benchmark needs one%s%s\n", found != FE_OK ? ": " : "",
+               found != FE_OK ? fe_last_error_message() : "");
         return 77;
     }
     fe_handle *handle;
