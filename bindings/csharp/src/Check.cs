@@ -11,7 +11,7 @@ namespace CudnnFe
 
         internal static CudnnFeException Closed(string what)
         {
-            return new CudnnFeException(Status.BadState, what + " is closed");
+            return new CudnnFeException(Status.BadState, what + " is disposed");
         }
 
         internal static CudnnFeException Invalid(string message)

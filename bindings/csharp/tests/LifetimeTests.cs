@@ -22,10 +22,10 @@ namespace CudnnFe.Tests
             var graph = new Graph(new GraphOptions { IoDataType = DataType.Half });
             Tensor x = graph.Tensor("x", 4, 4);
             graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Graph is closed", graph.Validate);
-            TestSupport.AssertFails(Status.BadState, "Graph is closed", () => graph.Tensor("y", 2));
-            TestSupport.AssertFails(Status.BadState, "Graph is closed", () => { long[] dims = x.Dims; });
-            TestSupport.AssertFails(Status.BadState, "Graph is closed", () => x.SetOutput(true));
+            TestSupport.AssertFails(Status.BadState, "Graph is disposed", graph.Validate);
+            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.Tensor("y", 2));
+            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => { long[] dims = x.Dims; });
+            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => x.SetOutput(true));
             Assert.AreEqual("Tensor(disposed graph)", x.ToString());
         }
 
@@ -36,7 +36,7 @@ namespace CudnnFe.Tests
             Tensor x = first.Tensor("x", 4);
             first.Dispose();
             using (var second = new Graph(new GraphOptions { IoDataType = DataType.Half }))
-                TestSupport.AssertFails(Status.BadState, "Graph is closed", () => second.Relu(x));
+                TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => second.Relu(x));
         }
 
         private static Tensor TensorOfAGraphNobodyHolds()
@@ -57,7 +57,7 @@ namespace CudnnFe.Tests
             y.SetOutput(true);
             y.Graph.Validate();
             y.Graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Graph is closed", () => { long[] dims = y.Dims; });
+            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => { long[] dims = y.Dims; });
         }
 
         [Test]
@@ -70,8 +70,8 @@ namespace CudnnFe.Tests
             handle.Dispose();
             buffer.Dispose();
             buffer.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Handle is closed", handle.Synchronize);
-            TestSupport.AssertFails(Status.BadState, "DeviceBuffer is closed", () => { IntPtr p = buffer.DevicePointer; });
+            TestSupport.AssertFails(Status.BadState, "Handle is disposed", handle.Synchronize);
+            TestSupport.AssertFails(Status.BadState, "DeviceBuffer is disposed", () => { IntPtr p = buffer.DevicePointer; });
         }
     }
 }

@@ -306,10 +306,11 @@ public final class Graph extends NativeObject {
 
     /** Bind tensors to device pointers (16-byte aligned), then enqueue on the handle's stream. */
     public void execute(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace) {
+        sameLength("execute", tensors.length, "tensors", devicePointers.length, "device pointers");
         long[] pointers = new long[tensors.length];
         for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
-        Check.ok(NativeApi.fe_graph_execute(pointer(), handle.pointer(), pointers, devicePointers,
-                Math.min(tensors.length, devicePointers.length), workspace));
+        Check.ok(NativeApi.fe_graph_execute(pointer(), handle.pointer(), pointers, devicePointers, pointers.length,
+                workspace));
     }
 
     /** Bind tensors to buffers (each checked to be large enough). */
@@ -321,24 +322,30 @@ public final class Graph extends NativeObject {
     }
 
     public void executeBuffers(Handle handle, Tensor[] tensors, DeviceBuffer[] buffers, long workspace) {
+        sameLength("executeBuffers", tensors.length, "tensors", buffers.length, "buffers");
         long[] tensorPointers = new long[tensors.length];
         long[] bufferPointers = new long[buffers.length];
         for (int i = 0; i < tensors.length; ++i) tensorPointers[i] = tensors[i].pointer();
         for (int i = 0; i < buffers.length; ++i) bufferPointers[i] = buffers[i].pointer();
         Check.ok(NativeApi.fe_graph_execute_buffers(pointer(), handle.pointer(), tensorPointers, bufferPointers,
-                Math.min(tensors.length, buffers.length), workspace));
+                tensorPointers.length, workspace));
     }
 
     /** Bind by uid. */
     public void executeByUid(Handle handle, long[] uids, long[] devicePointers, long workspace) {
-        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), handle.pointer(), uids, devicePointers,
-                Math.min(uids.length, devicePointers.length), workspace));
+        sameLength("executeByUid", uids.length, "uids", devicePointers.length, "device pointers");
+        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), handle.pointer(), uids, devicePointers, uids.length,
+                workspace));
     }
 
     /** Bind positionally: {@link #inputs()} in order, then {@link #outputs()}. */
     public void executePositional(Handle handle, long[] devicePointers, long workspace) {
         Check.ok(NativeApi.fe_graph_execute_positional(pointer(), handle.pointer(), devicePointers,
                 devicePointers.length, workspace));
+    }
+
+    private static void sameLength(String call, int n, String what, int m, String other) {
+        if (n != m) throw new CudnnFeException(Status.INVALID_ARGUMENT, call + ": " + n + " " + what + " but " + m + " " + other);
     }
 
     private static long optional(Tensor tensor) {

@@ -66,6 +66,8 @@ class ErrorTest {
                 () -> graph.convFprop(graph.tensor("i", 1, 1, 4, 4), graph.tensor("k", 1, 1, 1, 1),
                         new ConvOptions().stride(1, 1, 1, 1)));
         assertFails(Status.INVALID_ARGUMENT, "axis 40", () -> new ReductionOptions().reduceAxes(40));
+        assertFails(Status.INVALID_ARGUMENT, "execute: 1 tensors but 2 device pointers",
+                () -> graph.execute(null, new Tensor[] {graph.tensor("t", 4)}, new long[2], 0));
     }
 
     @Test
