@@ -13,6 +13,7 @@
  *   char *buf                     a byte array (the describe/capture buffer protocol)
  *   void *host                    host memory: a direct ByteBuffer (Java), []byte (Go), IntPtr (C#)
  *   const char *                  a string
+ *   int64_t member[N]             an array of exactly N numbers (conv padding, stride, dilation)
  *   option structs                a class with a field per member, defaults from its _INIT macro
  *                                 (the list of structs is generated from the header)
  *
@@ -56,7 +57,8 @@
 #error "cudnnfe.i supports Java, C# and Go"
 #endif
 
-/* Opaque objects, and void * (device pointers, streams): plain integers in every language. */
+/* Opaque objects, and void * (device pointers, streams): plain integers in every language. A new
+ * opaque type of the header would need its line here. */
 FE_OPAQUE(fe_handle)
 FE_OPAQUE(fe_graph)
 FE_OPAQUE(fe_tensor)

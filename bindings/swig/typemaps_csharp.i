@@ -65,12 +65,13 @@ FE_CS_NUMBERS(enum SWIGTYPE, int)
 %typemap(csin) char *buf "$csinput"
 %typemap(in) char *buf %{ $1 = (char *)$input; %}
 
-/* Fixed-size array members (conv padding, stride, dilation): a long[] of exactly that size. The
+/* Fixed-size array members (conv padding, stride, dilation): a long[] of exactly that size (the
+ * C side cannot see a managed array's length; the idiomatic layer always passes a full array). The
  * getter returns the address of the struct's array, which is copied at once. */
 %typemap(ctype) int64_t [ANY] "void *"
 %typemap(imtype, out="global::System.IntPtr") int64_t [ANY] "long[]"
 %typemap(cstype) int64_t [ANY] "long[]"
-%typemap(csin, pre="    if ($csinput == null || $csinput.Length != $1_dim0) throw new global::System.ArgumentException(\"expected $1_dim0 values\");") int64_t [ANY] "$csinput"
+%typemap(csin) int64_t [ANY] "$csinput"
 %typemap(in) int64_t [ANY] %{ $1 = ($1_ltype)$input; %}
 %typemap(memberin) int64_t [ANY] %{ memcpy($1, $input, sizeof($1)); %}
 %typemap(out) int64_t [ANY] %{ $result = (void *)$1; %}
