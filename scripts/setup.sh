@@ -3,13 +3,18 @@
 # then configure and build into BUILD_DIR (default: build).
 #
 # Expects the CUDA runtime and cuDNN 9 headers under CUDA_HOME (default /usr/local/cuda);
-# override with CUDNN_HEADERS / CUDART_HEADERS when they live elsewhere.
+# override with CUDNN_HEADERS / CUDART_HEADERS when they live elsewhere. WITH_BINDINGS=1 also
+# installs what the Java, C# and Go bindings and their tests need (SWIG, a JDK, JUnit 5, Mono,
+# NUnit, Go); meson builds each language whose tools it finds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
 packages=(meson ninja-build pkg-config g++ libgtest-dev)
+if [ "${WITH_BINDINGS:-0}" = 1 ]; then
+    packages+=(swig default-jdk-headless junit5 mono-devel nunit-console libnunit-cil-dev golang-go)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

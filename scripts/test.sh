@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The whole test run: install what is missing, build, run every suite, and end with one line
 # "N passed, N failed" over all of them. Suites: unit (CPU), deviceless (cuDNN, no GPU), gpu
-# (skips, saying why, without a GPU), and the C examples (each run counts as one test).
+# (skips, saying why, without a GPU), the C examples (each run counts as one test), and the Java,
+# C# and Go bindings (JUnit 5, NUnit, go test) with their examples.
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 export BUILD_DIR
-"$ROOT/scripts/setup.sh" -Dtests=true || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+WITH_BINDINGS=1 "$ROOT/scripts/setup.sh" -Dtests=true -Dbindings=enabled || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
@@ -82,6 +83,14 @@ for example in "$BUILD_DIR"/examples/c/*; do
         tail -5 "$LOGS/example_$name.log"
     fi
 done
+
+# The bindings see the library in the build directory and, without a GPU, the stub driver.
+BINDINGS_PATH="$BUILD_DIR:$example_path"
+source "$ROOT/scripts/bindings_suites.sh"
+run_junit
+run_nunit
+run_gotest
+run_binding_examples
 
 echo "($skipped skipped; logs in $LOGS)"
 echo "$passed passed, $failed failed"

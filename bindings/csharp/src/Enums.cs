@@ -1,0 +1,78 @@
+namespace CudnnFe
+{
+    /// <summary>Element types; the values are the C library's.</summary>
+    public enum DataType
+    {
+        /// <summary>The graph's default (io for inputs and outputs, intermediate otherwise).</summary>
+        NotSet = -1,
+        Float = 0,
+        Double = 1,
+        Half = 2,
+        Int8 = 3,
+        Int32 = 4,
+        UInt8 = 6,
+        BFloat16 = 9,
+        Int64 = 10,
+        Boolean = 11,
+        Fp8E4M3 = 12,
+        Fp8E5M2 = 13,
+    }
+
+    /// <summary>cuDNN heuristic modes.</summary>
+    public enum HeurMode
+    {
+        Instant = 0,
+        B = 1,
+        Fallback = 2,
+        A = 3,
+    }
+
+    /// <summary>Which plans a build finalizes.</summary>
+    public enum BuildPolicy
+    {
+        /// <summary>Build candidates in order; keep the first that builds.</summary>
+        HeuristicsChoice = 0,
+        /// <summary>Build every supported candidate; use the first.</summary>
+        All = 1,
+    }
+
+    /// <summary>Convolution or cross-correlation (the default).</summary>
+    public enum ConvMode
+    {
+        Convolution = 0,
+        CrossCorrelation = 1,
+    }
+
+    /// <summary>How a reduction combines elements.</summary>
+    public enum ReductionMode
+    {
+        Add = 0,
+        Mul = 1,
+        Min = 2,
+        Max = 3,
+        Amax = 4,
+        Avg = 5,
+        Norm1 = 6,
+        Norm2 = 7,
+    }
+
+    /// <summary>Attention's causal masks.</summary>
+    public enum CausalMask
+    {
+        None = 0,
+        /// <summary>Query i sees keys 0..i.</summary>
+        TopLeft = 1,
+        /// <summary>Aligned to the last key: query i sees keys 0..i + s_kv - s_q.</summary>
+        BottomRight = 2,
+    }
+
+    /// <summary>The library's log levels (CUDNNFE_LOG_LEVEL sets the level at load).</summary>
+    public enum LogLevel
+    {
+        Off = 0,
+        Error = 1,
+        Warn = 2,
+        Info = 3,
+        Debug = 4,
+    }
+}

@@ -1,0 +1,83 @@
+using System;
+using System.Collections.Generic;
+
+namespace CudnnFe
+{
+    /// <summary>
+    /// Tensors and operations; once built, a runnable plan. Building is single-threaded; a built
+    /// graph may be executed from several threads, each with its own <see cref="Handle"/>. Dispose
+    /// frees the graph, its tensors and its plans. Operations are in Graph.Operations.cs, the build
+    /// in Graph.Build.cs and execution in Graph.Execute.cs.
+    /// </summary>
+    public sealed partial class Graph : NativeObject
+    {
+        /// <summary>A graph; options null: float intermediates and math, io types per tensor.</summary>
+        public Graph(GraphOptions options = null) : base(Create(options), "Graph") { }
+
+        private static IntPtr Create(GraphOptions options)
+        {
+            var graph = new IntPtr[1];
+            using (fe_graph_options native = options?.ToNative())
+                Check.Ok(NativeApi.fe_graph_create(native, graph));
+            return graph[0];
+        }
+
+        internal override void Destroy(IntPtr pointer) => NativeApi.fe_graph_destroy(pointer);
+
+        public string Name => NativeApi.fe_graph_name(Pointer);
+
+        /// <summary>An input of the graph's io type, packed (row-major).</summary>
+        public Tensor Tensor(string name, params long[] dims) => Tensor(name, dims, null, DataType.NotSet);
+
+        /// <summary>An input; strides null means packed, type NotSet the graph's io type.</summary>
+        public Tensor Tensor(string name, long[] dims, long[] strides, DataType type)
+        {
+            if (strides != null && strides.Length != dims.Length)
+                throw Check.Invalid("tensor '" + name + "': " + dims.Length + " dims but " + strides.Length + " strides");
+            return Output(o => NativeApi.fe_graph_tensor(Pointer, name, dims.Length, dims, strides, (fe_data_type)type, o));
+        }
+
+        /// <summary>A host constant baked into the plan, broadcast by the pointwise operation using it.</summary>
+        public Tensor Scalar(string name, double value, DataType type)
+        {
+            return Output(o => NativeApi.fe_graph_scalar(Pointer, name, value, (fe_data_type)type, o));
+        }
+
+        public Tensor TensorByName(string name) => Output(o => NativeApi.fe_graph_tensor_by_name(Pointer, name, o));
+
+        /// <summary>Inputs in creation order (the order of <see cref="ExecutePositional"/>).</summary>
+        public IList<Tensor> Inputs => List(NativeApi.fe_graph_input_count, NativeApi.fe_graph_input);
+
+        /// <summary>Outputs in the order they were marked (after the inputs in positional execution).</summary>
+        public IList<Tensor> Outputs => List(NativeApi.fe_graph_output_count, NativeApi.fe_graph_output);
+
+        /// <summary>Tensors, operations and, once built, the engine and workspace, one per line.</summary>
+        public string Describe()
+        {
+            IntPtr graph = Pointer;
+            return Library.ReadText((buffer, length) =>
+                NativeApi.fe_graph_describe(graph, buffer, buffer == null ? 0 : buffer.Length, length));
+        }
+
+        /// <summary>Run a C call that yields one tensor of this graph.</summary>
+        private Tensor Output(Func<IntPtr[], fe_status> call)
+        {
+            var tensor = new IntPtr[1];
+            Check.Ok(call(tensor));
+            return new Tensor(this, tensor[0]);
+        }
+
+        private IList<Tensor> List(Func<IntPtr, long[], fe_status> count, Func<IntPtr, long, IntPtr[], fe_status> item)
+        {
+            var n = new long[1];
+            Check.Ok(count(Pointer, n));
+            var tensors = new List<Tensor>();
+            for (long i = 0; i < n[0]; ++i) tensors.Add(Output(o => item(Pointer, i, o)));
+            return tensors;
+        }
+
+        private static IntPtr Optional(Tensor tensor) => tensor == null ? IntPtr.Zero : tensor.Pointer;
+
+        private static IntPtr Optional(Handle handle) => handle == null ? IntPtr.Zero : handle.Pointer;
+    }
+}

@@ -1,0 +1,68 @@
+using System;
+using System.IO;
+using NUnit.Framework;
+
+namespace CudnnFe.Tests
+{
+    /// <summary>What the tests share: the machine's capabilities, the error assertion, the seed's graph.</summary>
+    internal static class TestSupport
+    {
+        internal static bool CudnnAvailable()
+        {
+            try
+            {
+                Library.CudnnVersion();
+                return true;
+            }
+            catch (CudnnFeException)
+            {
+                return false;
+            }
+        }
+
+        internal static bool GpuAvailable()
+        {
+            try
+            {
+                return Library.DeviceCount() > 0;
+            }
+            catch (CudnnFeException)
+            {
+                return false;
+            }
+        }
+
+        /// <summary>The captured H100 description ($CUDNNFE_DEVICE_JSON, else the repository's copy), or null.</summary>
+        internal static string DeviceJson()
+        {
+            string path = Environment.GetEnvironmentVariable("CUDNNFE_DEVICE_JSON") ?? "../shared/devices/h100-sxm-80gb.json";
+            return File.Exists(path) ? File.ReadAllText(path) : null;
+        }
+
+        internal static void NeedGpu()
+        {
+            if (!GpuAvailable()) Assert.Ignore("no GPU here");
+        }
+
+        /// <summary>The call fails with this status and a one-line message containing text.</summary>
+        internal static CudnnFeException AssertFails(Status status, string text, TestDelegate call)
+        {
+            var e = Assert.Throws<CudnnFeException>(call);
+            Assert.AreEqual(status, e.Status, e.Message);
+            StringAssert.Contains(text, e.Message);
+            Assert.IsFalse(e.Message.Contains("\n"), "the message is one line");
+            return e;
+        }
+
+        /// <summary>The seed's first graph: an fp16 3x3 convolution in channels-last memory.</summary>
+        internal static Graph SeedConvGraph()
+        {
+            var graph = new Graph(new GraphOptions { Name = "first_graph", IoDataType = DataType.Half, ComputeDataType = DataType.Float });
+            long[] xDims = { 8, 64, 56, 56 }, wDims = { 32, 64, 3, 3 };
+            Tensor x = graph.Tensor("image", xDims, Library.StridesChannelsLast(xDims), DataType.NotSet);
+            Tensor w = graph.Tensor("weight", wDims, Library.StridesChannelsLast(wDims), DataType.NotSet);
+            graph.ConvFprop(x, w, new ConvOptions { Padding = new long[] { 1, 1 } }).SetOutput(true);
+            return graph;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package cudnnfe
+
+import "cudnnfe.dev/cudnnfe/internal/capi"
+
+// Build validates, lowers, queries heuristics (A, then FALLBACK unless opts say otherwise), checks
+// support and builds a plan. h may be nil when opts (or SetDeviceProperties) give a device
+// description: the plan is then built for that GPU with none present. opts may be nil.
+func (g *Graph) Build(h *Handle, opts *BuildOptions) error {
+	hp, err := optionalHandle(h)
+	if err != nil {
+		return err
+	}
+	native := opts.toNative()
+	if native != nil {
+		defer capi.DeleteFe_build_options(native)
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build(p, hp, native) })
+}
+
+// The build's steps, one at a time, in this order.
+
+// SetDeviceProperties makes the build target the GPU this cuDNN device JSON describes.
+func (g *Graph) SetDeviceProperties(json string) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_set_device_properties(p, json) })
+}
+
+// Validate infers every shape, stride and type and checks them.
+func (g *Graph) Validate() error {
+	return g.do(capi.Fe_graph_validate)
+}
+
+// BuildOperationGraph lowers the graph to cuDNN's operation graph; h may be nil.
+func (g *Graph) BuildOperationGraph(h *Handle) error {
+	hp, err := optionalHandle(h)
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build_operation_graph(p, hp) })
+}
+
+// CreateExecutionPlans queries heuristics in each mode (none: A, then FALLBACK).
+func (g *Graph) CreateExecutionPlans(modes ...HeurMode) error {
+	codes := heurCodes(modes)
+	if len(codes) == 0 {
+		codes = nil
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_create_execution_plans(p, codes, int64(len(modes)))
+	})
+}
+
+// DeselectWorkspaceGreaterThan drops candidates that need more than maxBytes of workspace.
+func (g *Graph) DeselectWorkspaceGreaterThan(maxBytes int64) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_deselect_workspace_greater_than(p, maxBytes)
+	})
+}
+
+// CheckSupport fails with StatusNotSupported, and cuDNN's reason, if no candidate is viable.
+func (g *Graph) CheckSupport() error {
+	return g.do(capi.Fe_graph_check_support)
+}
+
+// BuildPlans finalizes plans from the viable candidates.
+func (g *Graph) BuildPlans(policy BuildPolicy) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_build_plans(p, capi.Enum_SS_fe_build_policy(policy))
+	})
+}
+
+// Queries about the build.
+
+// CandidateCount is the number of candidates heuristics proposed.
+func (g *Graph) CandidateCount() (int64, error) { return g.count(capi.Fe_graph_candidate_count) }
+
+// ViableCount is the number of candidates left after the support check.
+func (g *Graph) ViableCount() (int64, error) { return g.count(capi.Fe_graph_viable_count) }
+
+// PlanCount is the number of plans built.
+func (g *Graph) PlanCount() (int64, error) { return g.count(capi.Fe_graph_plan_count) }
+
+// WorkspaceSize is the workspace in bytes the chosen plan needs.
+func (g *Graph) WorkspaceSize() (int64, error) { return g.count(capi.Fe_graph_workspace_size) }
+
+// EngineIndex is cuDNN's global index of the chosen plan's engine.
+func (g *Graph) EngineIndex() (int64, error) { return g.count(capi.Fe_graph_engine_index) }
+
+// EngineTag names the chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".
+func (g *Graph) EngineTag() (string, error) {
+	p, err := g.pointer()
+	if err != nil {
+		return "", err
+	}
+	return capi.Fe_graph_engine_tag(p), nil
+}
+
+// IsBuilt says whether the graph has a plan that can execute.
+func (g *Graph) IsBuilt() (bool, error) {
+	out := []int32{0}
+	err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_is_built(p, out) })
+	return out[0] != 0, err
+}
+
+func (g *Graph) count(f func(uintptr, []int64) capi.Enum_SS_fe_status) (int64, error) {
+	out := []int64{0}
+	err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return f(p, out) })
+	return out[0], err
+}
+
+func optionalHandle(h *Handle) (uintptr, error) {
+	if h == nil {
+		return 0, nil
+	}
+	return h.pointer()
+}

@@ -1,0 +1,85 @@
+package cudnnfe
+
+import "cudnnfe.dev/cudnnfe/internal/capi"
+
+// Execution enqueues the plan on the handle's stream. Every non-virtual tensor is bound exactly
+// once to a 16-byte-aligned device pointer; workspace 0 uses the handle's own workspace.
+
+// Execute binds tensors to device pointers.
+func (g *Graph) Execute(h *Handle, tensors []*Tensor, devicePointers []uintptr, workspace uintptr) error {
+	if len(tensors) != len(devicePointers) {
+		return invalid("Execute: %d tensors but %d device pointers", len(tensors), len(devicePointers))
+	}
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	tp, err := tensorPointers(tensors)
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_execute(p, hp, tp, devicePointers, int64(len(tp)), workspace)
+	})
+}
+
+// ExecuteBuffers binds tensors to device buffers (each checked to be large enough).
+func (g *Graph) ExecuteBuffers(h *Handle, tensors []*Tensor, buffers []*DeviceBuffer, workspace uintptr) error {
+	if len(tensors) != len(buffers) {
+		return invalid("ExecuteBuffers: %d tensors but %d buffers", len(tensors), len(buffers))
+	}
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	tp, err := tensorPointers(tensors)
+	if err != nil {
+		return err
+	}
+	bp := make([]uintptr, len(buffers))
+	for i, b := range buffers {
+		if bp[i], err = b.pointer(); err != nil {
+			return err
+		}
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_execute_buffers(p, hp, tp, bp, int64(len(tp)), workspace)
+	})
+}
+
+// ExecuteByUID binds tensors, named by uid, to device pointers.
+func (g *Graph) ExecuteByUID(h *Handle, uids []int64, devicePointers []uintptr, workspace uintptr) error {
+	if len(uids) != len(devicePointers) {
+		return invalid("ExecuteByUID: %d uids but %d device pointers", len(uids), len(devicePointers))
+	}
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_execute_by_uid(p, hp, uids, devicePointers, int64(len(uids)), workspace)
+	})
+}
+
+// ExecutePositional binds Inputs() in order, then Outputs(), to device pointers.
+func (g *Graph) ExecutePositional(h *Handle, devicePointers []uintptr, workspace uintptr) error {
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_execute_positional(p, hp, devicePointers, int64(len(devicePointers)), workspace)
+	})
+}
+
+func tensorPointers(tensors []*Tensor) ([]uintptr, error) {
+	pointers := make([]uintptr, len(tensors))
+	for i, t := range tensors {
+		p, err := t.pointer()
+		if err != nil {
+			return nil, err
+		}
+		pointers[i] = p
+	}
+	return pointers, nil
+}

@@ -1,0 +1,3 @@
+module cudnnfe.dev/cudnnfe
+
+go 1.19

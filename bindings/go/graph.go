@@ -1,0 +1,144 @@
+package cudnnfe
+
+import "cudnnfe.dev/cudnnfe/internal/capi"
+
+// Graph is tensors and operations; once built, a runnable plan. Building is single-goroutine; a
+// built graph may be executed from several goroutines, each with its own Handle.
+type Graph struct {
+	ptr     uintptr
+	tensors map[uintptr]*Tensor // one *Tensor per C tensor
+}
+
+// NewGraph creates an empty graph; opts may be nil.
+func NewGraph(opts *GraphOptions) (*Graph, error) {
+	native := opts.toNative()
+	if native != nil {
+		defer capi.DeleteFe_graph_options(native)
+	}
+	out := []uintptr{0}
+	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_create(native, out) }); err != nil {
+		return nil, err
+	}
+	return &Graph{ptr: out[0], tensors: map[uintptr]*Tensor{}}, nil
+}
+
+// Close frees the graph, its tensors and its plans; closing again does nothing.
+func (g *Graph) Close() error {
+	if g != nil && g.ptr != 0 {
+		capi.Fe_graph_destroy(g.ptr)
+		g.ptr = 0
+		g.tensors = nil
+	}
+	return nil
+}
+
+func (g *Graph) pointer() (uintptr, error) {
+	if g == nil || g.ptr == 0 {
+		return 0, closedError("Graph")
+	}
+	return g.ptr, nil
+}
+
+// do runs a C call on the graph, once it is known to be open.
+func (g *Graph) do(f func(p uintptr) capi.Enum_SS_fe_status) error {
+	p, err := g.pointer()
+	if err != nil {
+		return err
+	}
+	return call(func() capi.Enum_SS_fe_status { return f(p) })
+}
+
+// tensor runs a C call that yields a tensor of this graph.
+func (g *Graph) tensor(f func(p uintptr, out []uintptr) capi.Enum_SS_fe_status) (*Tensor, error) {
+	out := []uintptr{0}
+	if err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return f(p, out) }); err != nil {
+		return nil, err
+	}
+	return g.wrap(out[0]), nil
+}
+
+func (g *Graph) wrap(ptr uintptr) *Tensor {
+	if ptr == 0 {
+		return nil
+	}
+	if t, ok := g.tensors[ptr]; ok {
+		return t
+	}
+	t := &Tensor{graph: g, ptr: ptr}
+	g.tensors[ptr] = t
+	return t
+}
+
+// Name is the graph's name.
+func (g *Graph) Name() (string, error) {
+	p, err := g.pointer()
+	if err != nil {
+		return "", err
+	}
+	return capi.Fe_graph_name(p), nil
+}
+
+// Tensor adds an input tensor. strides nil means packed (row-major); dt DataNotSet takes the
+// graph's io type. Names are unique.
+func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor, error) {
+	if strides != nil && len(strides) != len(dims) {
+		return nil, invalid("tensor '%s': %d dims but %d strides", name, len(dims), len(strides))
+	}
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_tensor(p, name, int64(len(dims)), dims, strides, dt.code(), out)
+	})
+}
+
+// Scalar adds a host constant baked into the plan, broadcast by the pointwise operation using it.
+func (g *Graph) Scalar(name string, value float64, dt DataType) (*Tensor, error) {
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_scalar(p, name, value, dt.code(), out)
+	})
+}
+
+// TensorByName finds a tensor by name.
+func (g *Graph) TensorByName(name string) (*Tensor, error) {
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_tensor_by_name(p, name, out)
+	})
+}
+
+// Inputs are the graph's inputs in creation order (the order of ExecutePositional).
+func (g *Graph) Inputs() ([]*Tensor, error) {
+	return g.list(capi.Fe_graph_input_count, capi.Fe_graph_input)
+}
+
+// Outputs are the graph's outputs in the order they were marked (after the inputs in
+// ExecutePositional).
+func (g *Graph) Outputs() ([]*Tensor, error) {
+	return g.list(capi.Fe_graph_output_count, capi.Fe_graph_output)
+}
+
+func (g *Graph) list(count func(uintptr, []int64) capi.Enum_SS_fe_status,
+	item func(uintptr, int64, []uintptr) capi.Enum_SS_fe_status) ([]*Tensor, error) {
+	n := []int64{0}
+	if err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return count(p, n) }); err != nil {
+		return nil, err
+	}
+	tensors := make([]*Tensor, 0, n[0])
+	for i := int64(0); i < n[0]; i++ {
+		t, err := g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return item(p, i, out) })
+		if err != nil {
+			return nil, err
+		}
+		tensors = append(tensors, t)
+	}
+	return tensors, nil
+}
+
+// Describe is a readable, multi-line description: tensors, operations and, once built, the
+// engine and workspace.
+func (g *Graph) Describe() (string, error) {
+	p, err := g.pointer()
+	if err != nil {
+		return "", err
+	}
+	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_describe(p, buffer, int64(len(buffer)), length)
+	})
+}

@@ -1,0 +1,336 @@
+package cudnnfe
+
+import "cudnnfe.dev/cudnnfe/internal/capi"
+
+// Options are plain structs whose zero values mean "the library's default" (taken from the C
+// header's _INIT macros); a nil *XOptions is all defaults.
+
+// GraphOptions are a graph's name and default data types.
+type GraphOptions struct {
+	Name                 string
+	IODataType           DataType // inputs and outputs (default: each tensor carries its own)
+	IntermediateDataType DataType // virtual tensors (default float)
+	ComputeDataType      DataType // math (default float)
+}
+
+func (o *GraphOptions) toNative() capi.Fe_graph_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_graph_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	if o.IODataType != DataNotSet {
+		n.SetIo_data_type(o.IODataType.code())
+	}
+	if o.IntermediateDataType != DataNotSet {
+		n.SetIntermediate_data_type(o.IntermediateDataType.code())
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	return n
+}
+
+// ConvOptions are a convolution's geometry, per spatial dimension (up to 3). Defaults: no
+// padding, stride 1, dilation 1, cross-correlation, the graph's math type.
+type ConvOptions struct {
+	Name            string
+	SpatialDims     int64   // 0: from the image's rank
+	Padding         []int64 // before and after alike; PrePadding / PostPadding override it
+	PrePadding      []int64
+	PostPadding     []int64
+	Stride          []int64
+	Dilation        []int64
+	Mode            ConvMode
+	ComputeDataType DataType
+}
+
+func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	n := capi.NewFe_conv_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	n.SetSpatial_dims(o.SpatialDims)
+	pre, post := o.Padding, o.Padding
+	if o.PrePadding != nil {
+		pre = o.PrePadding
+	}
+	if o.PostPadding != nil {
+		post = o.PostPadding
+	}
+	for _, field := range []struct {
+		values []int64
+		get    func() []int64
+		set    func([]int64)
+		what   string
+	}{
+		{pre, n.GetPre_padding, n.SetPre_padding, "padding"},
+		{post, n.GetPost_padding, n.SetPost_padding, "padding"},
+		{o.Stride, n.GetStride, n.SetStride, "stride"},
+		{o.Dilation, n.GetDilation, n.SetDilation, "dilation"},
+	} {
+		if field.values == nil {
+			continue
+		}
+		merged := field.get()
+		if len(field.values) > len(merged) {
+			capi.DeleteFe_conv_options(n)
+			return nil, invalid("ConvOptions: %d %s values, at most %d", len(field.values), field.what, len(merged))
+		}
+		copy(merged, field.values)
+		field.set(merged)
+	}
+	n.SetMode(capi.Enum_SS_fe_conv_mode(o.Mode.code()))
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	return n, nil
+}
+
+// MatmulOptions name a matmul and set its math type.
+type MatmulOptions struct {
+	Name            string
+	ComputeDataType DataType
+}
+
+func (o *MatmulOptions) toNative() capi.Fe_matmul_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_matmul_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	return n
+}
+
+// PointwiseOptions are the parameters of the modes that use them (zero: the default).
+type PointwiseOptions struct {
+	Name               string
+	ComputeDataType    DataType
+	ReluLowerClip      float64
+	ReluUpperClip      float64 // default: no clip
+	ReluLowerClipSlope float64
+	EluAlpha           float64 // default 1
+	SoftplusBeta       float64 // default 1
+	SwishBeta          float64 // default 1 (silu)
+	Axis               int64   // GenIndex: the dimension whose index is generated
+}
+
+func (o *PointwiseOptions) toNative() capi.Fe_pointwise_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_pointwise_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	n.SetRelu_lower_clip(o.ReluLowerClip)
+	n.SetRelu_lower_clip_slope(o.ReluLowerClipSlope)
+	n.SetAxis(o.Axis)
+	for _, f := range []struct {
+		value float64
+		set   func(float64)
+	}{{o.ReluUpperClip, n.SetRelu_upper_clip}, {o.EluAlpha, n.SetElu_alpha},
+		{o.SoftplusBeta, n.SetSoftplus_beta}, {o.SwishBeta, n.SetSwish_beta}} {
+		if f.value != 0 {
+			f.set(f.value)
+		}
+	}
+	return n
+}
+
+// ReductionOptions name the reduced axes (at least one).
+type ReductionOptions struct {
+	Name            string
+	ComputeDataType DataType
+	Axes            []int
+}
+
+func (o *ReductionOptions) toNative() (capi.Fe_reduction_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	var mask uint
+	for _, axis := range o.Axes {
+		if axis < 0 || axis >= 32 {
+			return nil, invalid("ReductionOptions: axis %d is out of range", axis)
+		}
+		mask |= 1 << uint(axis)
+	}
+	n := capi.NewFe_reduction_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	n.SetReduce_axes(mask)
+	return n, nil
+}
+
+// SdpaOptions are attention forward's options (see fe_graph_sdpa in cudnnfe.h).
+type SdpaOptions struct {
+	Name               string
+	GenerateStats      bool    // training: also return the softmax stats
+	AttnScale          float64 // 0: no scaling
+	AttnScaleTensor    *Tensor
+	CausalMask         CausalMask
+	ComputeDataType    DataType
+	Bias               *Tensor
+	SlidingWindow      int64
+	SeqLenQ, SeqLenKV  *Tensor // padding mask (both or neither)
+	AlibiSlopes        *Tensor
+	DropoutMask        *Tensor
+	DropoutScale       float64 // with DropoutMask; default 1
+	DropoutProbability float64
+	DropoutSeed        *Tensor
+	DropoutOffset      *Tensor
+	OutputDropoutMask  bool
+	PageTableK         *Tensor
+	PageTableV         *Tensor
+	MaxSeqLenKV        int64
+}
+
+func (o *SdpaOptions) toNative() (capi.Fe_sdpa_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	n := capi.NewFe_sdpa_options()
+	tensors := []struct {
+		t   *Tensor
+		set func(uintptr)
+	}{
+		{o.AttnScaleTensor, n.SetAttn_scale_tensor}, {o.Bias, n.SetBias}, {o.SeqLenQ, n.SetSeq_len_q},
+		{o.SeqLenKV, n.SetSeq_len_kv}, {o.AlibiSlopes, n.SetAlibi_slopes}, {o.DropoutMask, n.SetDropout_mask},
+		{o.DropoutSeed, n.SetDropout_seed}, {o.DropoutOffset, n.SetDropout_offset},
+		{o.PageTableK, n.SetPage_table_k}, {o.PageTableV, n.SetPage_table_v},
+	}
+	for _, f := range tensors {
+		p, err := optionalTensor(f.t)
+		if err != nil {
+			capi.DeleteFe_sdpa_options(n)
+			return nil, err
+		}
+		f.set(p)
+	}
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	n.SetGenerate_stats(boolInt(o.GenerateStats))
+	n.SetAttn_scale(o.AttnScale)
+	n.SetCausal_mask(capi.Enum_SS_fe_causal_mask(o.CausalMask))
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	n.SetSliding_window(o.SlidingWindow)
+	if o.DropoutScale != 0 {
+		n.SetDropout_scale(o.DropoutScale)
+	}
+	n.SetDropout_probability(o.DropoutProbability)
+	n.SetOutput_dropout_mask(boolInt(o.OutputDropoutMask))
+	n.SetMax_seq_len_kv(o.MaxSeqLenKV)
+	return n, nil
+}
+
+// SdpaBackwardOptions repeat the forward pass's score modifiers.
+type SdpaBackwardOptions struct {
+	Name               string
+	AttnScale          float64
+	AttnScaleTensor    *Tensor
+	CausalMask         CausalMask
+	ComputeDataType    DataType
+	Bias               *Tensor
+	SlidingWindow      int64
+	SeqLenQ, SeqLenKV  *Tensor
+	AlibiSlopes        *Tensor
+	DropoutMask        *Tensor
+	DropoutScale       float64
+	DropoutProbability float64
+	DropoutSeed        *Tensor
+	DropoutOffset      *Tensor
+}
+
+func (o *SdpaBackwardOptions) toNative() (capi.Fe_sdpa_backward_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	n := capi.NewFe_sdpa_backward_options()
+	tensors := []struct {
+		t   *Tensor
+		set func(uintptr)
+	}{
+		{o.AttnScaleTensor, n.SetAttn_scale_tensor}, {o.Bias, n.SetBias}, {o.SeqLenQ, n.SetSeq_len_q},
+		{o.SeqLenKV, n.SetSeq_len_kv}, {o.AlibiSlopes, n.SetAlibi_slopes}, {o.DropoutMask, n.SetDropout_mask},
+		{o.DropoutSeed, n.SetDropout_seed}, {o.DropoutOffset, n.SetDropout_offset},
+	}
+	for _, f := range tensors {
+		p, err := optionalTensor(f.t)
+		if err != nil {
+			capi.DeleteFe_sdpa_backward_options(n)
+			return nil, err
+		}
+		f.set(p)
+	}
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	n.SetAttn_scale(o.AttnScale)
+	n.SetCausal_mask(capi.Enum_SS_fe_causal_mask(o.CausalMask))
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	n.SetSliding_window(o.SlidingWindow)
+	if o.DropoutScale != 0 {
+		n.SetDropout_scale(o.DropoutScale)
+	}
+	n.SetDropout_probability(o.DropoutProbability)
+	return n, nil
+}
+
+// BuildOptions are the one-call build's options.
+type BuildOptions struct {
+	HeurModes []HeurMode // default: A, then FALLBACK
+	Policy    BuildPolicy
+	// MaxWorkspaceBytes skips plans needing more workspace; nil: no limit.
+	MaxWorkspaceBytes *int64
+	// DevicePropertiesJSON: build for the GPU this cuDNN device JSON describes (the handle may
+	// then be nil).
+	DevicePropertiesJSON string
+}
+
+func (o *BuildOptions) toNative() capi.Fe_build_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_build_options()
+	if len(o.HeurModes) > 0 {
+		n.Set_heur_modes(heurCodes(o.HeurModes), int64(len(o.HeurModes)))
+	}
+	n.SetPolicy(capi.Enum_SS_fe_build_policy(o.Policy))
+	if o.MaxWorkspaceBytes != nil {
+		n.SetMax_workspace_bytes(*o.MaxWorkspaceBytes)
+	}
+	if o.DevicePropertiesJSON != "" {
+		n.SetDevice_properties_json(o.DevicePropertiesJSON)
+	}
+	return n
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

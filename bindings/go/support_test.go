@@ -1,0 +1,99 @@
+package cudnnfe
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+// What the tests share: the machine's capabilities, the error assertion and the seed's graph.
+
+func cudnnAvailable() bool {
+	_, err := CudnnVersion()
+	return err == nil
+}
+
+func gpuAvailable() bool {
+	n, err := DeviceCount()
+	return err == nil && n > 0
+}
+
+// deviceJSON is the captured H100 description ($CUDNNFE_DEVICE_JSON, else the repository's copy).
+func deviceJSON() string {
+	path := os.Getenv("CUDNNFE_DEVICE_JSON")
+	if path == "" {
+		path = "../shared/devices/h100-sxm-80gb.json"
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// must fails the test at once on an error.
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expectError checks that err is an *Error of this status with a one-line message containing text.
+func expectError(t *testing.T, err error, status Status, text string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("expected an *Error with %v, got %v", status, err)
+	}
+	if e.Status != status {
+		t.Errorf("status %v, expected %v (%s)", e.Status, status, e.Message)
+	}
+	if !strings.Contains(e.Message, text) {
+		t.Errorf("message %q lacks %q", e.Message, text)
+	}
+	if strings.Contains(e.Message, "\n") {
+		t.Errorf("message %q is not one line", e.Message)
+	}
+}
+
+func equalDims(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// seedConvGraph is the seed's first graph: an fp16 3x3 convolution in channels-last memory.
+func seedConvGraph(t *testing.T) *Graph {
+	t.Helper()
+	g, err := NewGraph(&GraphOptions{Name: "first_graph", IODataType: DataHalf, ComputeDataType: DataFloat})
+	must(t, err)
+	xDims, wDims := []int64{8, 64, 56, 56}, []int64{32, 64, 3, 3}
+	xStrides, err := StridesChannelsLast(xDims...)
+	must(t, err)
+	wStrides, err := StridesChannelsLast(wDims...)
+	must(t, err)
+	x, err := g.Tensor("image", xDims, xStrides, DataNotSet)
+	must(t, err)
+	w, err := g.Tensor("weight", wDims, wStrides, DataNotSet)
+	must(t, err)
+	y, err := g.ConvFprop(x, w, &ConvOptions{Padding: []int64{1, 1}})
+	must(t, err)
+	must(t, y.SetOutput(true))
+	return g
+}
+
+// tensor adds a packed input of the graph's io type, failing the test on error.
+func tensor(t *testing.T, g *Graph, name string, dims ...int64) *Tensor {
+	t.Helper()
+	x, err := g.Tensor(name, dims, nil, DataNotSet)
+	must(t, err)
+	return x
+}

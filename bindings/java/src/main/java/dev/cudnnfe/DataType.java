@@ -1,0 +1,36 @@
+package dev.cudnnfe;
+
+/** Element types of tensors. */
+public enum DataType {
+    /** Take the graph's default (io for inputs and outputs, intermediate otherwise). */
+    NOT_SET(-1),
+    FLOAT(0),
+    DOUBLE(1),
+    HALF(2),
+    INT8(3),
+    INT32(4),
+    UINT8(6),
+    BFLOAT16(9),
+    INT64(10),
+    BOOLEAN(11),
+    FP8_E4M3(12),
+    FP8_E5M2(13);
+
+    public final int code;
+
+    DataType(int code) {
+        this.code = code;
+    }
+
+    /** Bytes per element (0 for NOT_SET). */
+    public long size() {
+        return NativeApi.fe_data_type_size(code);
+    }
+
+    static DataType of(int code) {
+        for (DataType t : values()) {
+            if (t.code == code) return t;
+        }
+        throw new CudnnFeException(Status.INVALID_ARGUMENT, "unknown data type " + code);
+    }
+}

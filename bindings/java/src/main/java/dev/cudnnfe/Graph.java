@@ -1,0 +1,358 @@
+package dev.cudnnfe;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Tensors and operations; once built, a runnable plan. Building is single-threaded; a built graph
+ * may be executed from several threads, each with its own {@link Handle}. close() frees the graph,
+ * its tensors and its plans.
+ */
+public final class Graph extends NativeObject {
+    /** A graph with the default options (float intermediates and math; io types per tensor). */
+    public Graph() {
+        this(null);
+    }
+
+    public Graph(GraphOptions options) {
+        super(create(options), "Graph");
+    }
+
+    private static long create(GraphOptions options) {
+        long[] graph = new long[1];
+        try (fe_graph_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_create(o, graph));
+        }
+        return graph[0];
+    }
+
+    @Override
+    void destroy(long pointer) {
+        NativeApi.fe_graph_destroy(pointer);
+    }
+
+    public String name() {
+        return NativeApi.fe_graph_name(pointer());
+    }
+
+    // ---- tensors -------------------------------------------------------------------------------
+
+    /** An input of the graph's io type, packed (row-major). */
+    public Tensor tensor(String name, long... dims) {
+        return tensor(name, dims, null, DataType.NOT_SET);
+    }
+
+    /** An input; strides null means packed, type NOT_SET the graph's io type. */
+    public Tensor tensor(String name, long[] dims, long[] strides, DataType type) {
+        if (strides != null && strides.length != dims.length) {
+            throw new CudnnFeException(Status.INVALID_ARGUMENT,
+                    "tensor '" + name + "': " + dims.length + " dims but " + strides.length + " strides");
+        }
+        long[] tensor = new long[1];
+        Check.ok(NativeApi.fe_graph_tensor(pointer(), name, dims.length, dims, strides, type.code, tensor));
+        return new Tensor(this, tensor[0]);
+    }
+
+    /** A host constant baked into the plan, broadcast by the pointwise operation that uses it. */
+    public Tensor scalar(String name, double value, DataType type) {
+        long[] tensor = new long[1];
+        Check.ok(NativeApi.fe_graph_scalar(pointer(), name, value, type.code, tensor));
+        return new Tensor(this, tensor[0]);
+    }
+
+    public Tensor tensorByName(String name) {
+        long[] tensor = new long[1];
+        Check.ok(NativeApi.fe_graph_tensor_by_name(pointer(), name, tensor));
+        return new Tensor(this, tensor[0]);
+    }
+
+    /** Inputs in creation order (the order of {@link #executePositional}). */
+    public List<Tensor> inputs() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_input_count(pointer(), count));
+        List<Tensor> inputs = new ArrayList<>();
+        long[] tensor = new long[1];
+        for (long i = 0; i < count[0]; ++i) {
+            Check.ok(NativeApi.fe_graph_input(pointer(), i, tensor));
+            inputs.add(new Tensor(this, tensor[0]));
+        }
+        return inputs;
+    }
+
+    /** Outputs in the order they were marked (after the inputs in positional execution). */
+    public List<Tensor> outputs() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_output_count(pointer(), count));
+        List<Tensor> outputs = new ArrayList<>();
+        long[] tensor = new long[1];
+        for (long i = 0; i < count[0]; ++i) {
+            Check.ok(NativeApi.fe_graph_output(pointer(), i, tensor));
+            outputs.add(new Tensor(this, tensor[0]));
+        }
+        return outputs;
+    }
+
+    // ---- operations (each result is virtual until setOutput(true)) -----------------------------
+
+    public Tensor convFprop(Tensor image, Tensor weight, ConvOptions options) {
+        long[] y = new long[1];
+        try (fe_conv_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_conv_fprop(pointer(), image.pointer(), weight.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor matmul(Tensor a, Tensor b) {
+        return matmul(a, b, null);
+    }
+
+    public Tensor matmul(Tensor a, Tensor b, MatmulOptions options) {
+        long[] c = new long[1];
+        try (fe_matmul_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_matmul(pointer(), a.pointer(), b.pointer(), o, c));
+        }
+        return new Tensor(this, c[0]);
+    }
+
+    /** Unary modes use in0; binary in0 and in1; BINARY_SELECT in0, in1 and the mask in2. Unused: null. */
+    public Tensor pointwise(PointwiseMode mode, Tensor in0, Tensor in1, Tensor in2, PointwiseOptions options) {
+        long[] y = new long[1];
+        try (fe_pointwise_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_pointwise(pointer(), mode.code, in0.pointer(), optional(in1), optional(in2), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor pointwise(PointwiseMode mode, Tensor in0) {
+        return pointwise(mode, in0, null, null, null);
+    }
+
+    public Tensor pointwise(PointwiseMode mode, Tensor in0, Tensor in1) {
+        return pointwise(mode, in0, in1, null, null);
+    }
+
+    public Tensor bias(Tensor input, Tensor bias) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_bias(pointer(), input.pointer(), bias.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor scale(Tensor input, Tensor scale) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_scale(pointer(), input.pointer(), scale.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor add(Tensor a, Tensor b) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_add(pointer(), a.pointer(), b.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor mul(Tensor a, Tensor b) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_mul(pointer(), a.pointer(), b.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor relu(Tensor input) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_relu(pointer(), input.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor gelu(Tensor input) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_gelu(pointer(), input.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    public Tensor silu(Tensor input) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_silu(pointer(), input.pointer(), y));
+        return new Tensor(this, y[0]);
+    }
+
+    /** Reduce over options' axes (required); reduced dims become 1. */
+    public Tensor reduction(Tensor input, ReductionMode mode, ReductionOptions options) {
+        long[] y = new long[1];
+        try (fe_reduction_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_reduction(pointer(), input.pointer(), mode.code, o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    /** Scaled dot-product attention, forward; stats are null unless options ask for them. */
+    public SdpaResult sdpa(Tensor q, Tensor k, Tensor v, SdpaOptions options) {
+        long[] o = new long[1];
+        long[] stats = new long[1];
+        try (fe_sdpa_options nativeOptions = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_sdpa(pointer(), q.pointer(), k.pointer(), v.pointer(), nativeOptions, o, stats));
+        }
+        return new SdpaResult(new Tensor(this, o[0]), stats[0] == 0 ? null : new Tensor(this, stats[0]));
+    }
+
+    /** Attention backward: dQ, dK, dV from the forward's inputs, output, stats and dO. */
+    public SdpaGradients sdpaBackward(Tensor q, Tensor k, Tensor v, Tensor o, Tensor dO, Tensor stats,
+                                      SdpaBackwardOptions options) {
+        long[] dq = new long[1];
+        long[] dk = new long[1];
+        long[] dv = new long[1];
+        try (fe_sdpa_backward_options nativeOptions = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_sdpa_backward(pointer(), q.pointer(), k.pointer(), v.pointer(), o.pointer(),
+                    dO.pointer(), stats.pointer(), nativeOptions, dq, dk, dv));
+        }
+        return new SdpaGradients(new Tensor(this, dq[0]), new Tensor(this, dk[0]), new Tensor(this, dv[0]));
+    }
+
+    // ---- building ------------------------------------------------------------------------------
+
+    /** Validate, lower, query heuristics (A, then FALLBACK), check support and build a plan. */
+    public void build(Handle handle) {
+        build(handle, null);
+    }
+
+    /** handle may be null when the options (or the graph) carry device properties (deviceless). */
+    public void build(Handle handle, BuildOptions options) {
+        try (fe_build_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_build(pointer(), optional(handle), o));
+        }
+    }
+
+    /** Build for the GPU this JSON describes (captured with CudnnFe.capturedDeviceProperties). */
+    public void setDeviceProperties(String json) {
+        Check.ok(NativeApi.fe_graph_set_device_properties(pointer(), json));
+    }
+
+    public void validate() {
+        Check.ok(NativeApi.fe_graph_validate(pointer()));
+    }
+
+    /** handle may be null. */
+    public void buildOperationGraph(Handle handle) {
+        Check.ok(NativeApi.fe_graph_build_operation_graph(pointer(), optional(handle)));
+    }
+
+    /** No modes: A, then FALLBACK. */
+    public void createExecutionPlans(HeurMode... modes) {
+        int[] codes = modes.length == 0 ? null : HeurMode.codes(modes);
+        Check.ok(NativeApi.fe_graph_create_execution_plans(pointer(), codes, modes.length));
+    }
+
+    public void deselectWorkspaceGreaterThan(long maxBytes) {
+        Check.ok(NativeApi.fe_graph_deselect_workspace_greater_than(pointer(), maxBytes));
+    }
+
+    /** Throws NOT_SUPPORTED, with cuDNN's reason, if no candidate is viable. */
+    public void checkSupport() {
+        Check.ok(NativeApi.fe_graph_check_support(pointer()));
+    }
+
+    public void buildPlans(BuildPolicy policy) {
+        Check.ok(NativeApi.fe_graph_build_plans(pointer(), policy.code));
+    }
+
+    public long candidateCount() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_candidate_count(pointer(), count));
+        return count[0];
+    }
+
+    public long viableCount() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_viable_count(pointer(), count));
+        return count[0];
+    }
+
+    public long planCount() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_plan_count(pointer(), count));
+        return count[0];
+    }
+
+    /** Workspace bytes the chosen plan needs. */
+    public long workspaceSize() {
+        long[] bytes = new long[1];
+        Check.ok(NativeApi.fe_graph_workspace_size(pointer(), bytes));
+        return bytes[0];
+    }
+
+    public long engineIndex() {
+        long[] index = new long[1];
+        Check.ok(NativeApi.fe_graph_engine_index(pointer(), index));
+        return index[0];
+    }
+
+    /** The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0". */
+    public String engineTag() {
+        return NativeApi.fe_graph_engine_tag(pointer());
+    }
+
+    public boolean isBuilt() {
+        int[] flag = new int[1];
+        Check.ok(NativeApi.fe_graph_is_built(pointer(), flag));
+        return flag[0] != 0;
+    }
+
+    /** Tensors, operations and, once built, the engine and workspace, one per line. */
+    public String describe() {
+        long graph = pointer();
+        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_describe(graph, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    // ---- execution (workspace 0: the handle's own) ---------------------------------------------
+
+    /** Bind tensors to device pointers (16-byte aligned), then enqueue on the handle's stream. */
+    public void execute(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace) {
+        sameLength("execute", tensors.length, "tensors", devicePointers.length, "device pointers");
+        long[] pointers = new long[tensors.length];
+        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
+        Check.ok(NativeApi.fe_graph_execute(pointer(), handle.pointer(), pointers, devicePointers, pointers.length,
+                workspace));
+    }
+
+    /** Bind tensors to buffers (each checked to be large enough). */
+    public void execute(Handle handle, Map<Tensor, DeviceBuffer> buffers) {
+        Tensor[] tensors = buffers.keySet().toArray(new Tensor[0]);
+        DeviceBuffer[] values = new DeviceBuffer[tensors.length];
+        for (int i = 0; i < tensors.length; ++i) values[i] = buffers.get(tensors[i]);
+        executeBuffers(handle, tensors, values, 0);
+    }
+
+    public void executeBuffers(Handle handle, Tensor[] tensors, DeviceBuffer[] buffers, long workspace) {
+        sameLength("executeBuffers", tensors.length, "tensors", buffers.length, "buffers");
+        long[] tensorPointers = new long[tensors.length];
+        long[] bufferPointers = new long[buffers.length];
+        for (int i = 0; i < tensors.length; ++i) tensorPointers[i] = tensors[i].pointer();
+        for (int i = 0; i < buffers.length; ++i) bufferPointers[i] = buffers[i].pointer();
+        Check.ok(NativeApi.fe_graph_execute_buffers(pointer(), handle.pointer(), tensorPointers, bufferPointers,
+                tensorPointers.length, workspace));
+    }
+
+    /** Bind by uid. */
+    public void executeByUid(Handle handle, long[] uids, long[] devicePointers, long workspace) {
+        sameLength("executeByUid", uids.length, "uids", devicePointers.length, "device pointers");
+        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), handle.pointer(), uids, devicePointers, uids.length,
+                workspace));
+    }
+
+    /** Bind positionally: {@link #inputs()} in order, then {@link #outputs()}. */
+    public void executePositional(Handle handle, long[] devicePointers, long workspace) {
+        Check.ok(NativeApi.fe_graph_execute_positional(pointer(), handle.pointer(), devicePointers,
+                devicePointers.length, workspace));
+    }
+
+    private static void sameLength(String call, int n, String what, int m, String other) {
+        if (n != m) throw new CudnnFeException(Status.INVALID_ARGUMENT, call + ": " + n + " " + what + " but " + m + " " + other);
+    }
+
+    private static long optional(Tensor tensor) {
+        return tensor == null ? 0 : tensor.pointer();
+    }
+
+    private static long optional(Handle handle) {
+        return handle == null ? 0 : handle.pointer();
+    }
+}

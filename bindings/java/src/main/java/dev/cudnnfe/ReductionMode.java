@@ -1,0 +1,19 @@
+package dev.cudnnfe;
+
+/** How a reduction combines elements. */
+public enum ReductionMode {
+    ADD(0),
+    MUL(1),
+    MIN(2),
+    MAX(3),
+    AMAX(4),
+    AVG(5),
+    NORM1(6),
+    NORM2(7);
+
+    public final int code;
+
+    ReductionMode(int code) {
+        this.code = code;
+    }
+}

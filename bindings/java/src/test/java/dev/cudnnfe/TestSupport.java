@@ -1,0 +1,68 @@
+package dev.cudnnfe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.function.Executable;
+
+/** What the tests share: the machine's capabilities and the error assertion. */
+final class TestSupport {
+    private TestSupport() {}
+
+    static boolean cudnnAvailable() {
+        try {
+            CudnnFe.cudnnVersion();
+            return true;
+        } catch (CudnnFeException e) {
+            return false;
+        }
+    }
+
+    static boolean gpuAvailable() {
+        try {
+            return CudnnFe.deviceCount() > 0;
+        } catch (CudnnFeException e) {
+            return false;
+        }
+    }
+
+    /** The captured H100 description: $CUDNNFE_DEVICE_JSON, else the repository's copy; null if absent. */
+    static String deviceJson() {
+        String env = System.getenv("CUDNNFE_DEVICE_JSON");
+        Path path = Paths.get(env != null ? env : "../shared/devices/h100-sxm-80gb.json");
+        try {
+            return new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The call fails with this status and a one-line message containing `text`. */
+    static CudnnFeException assertFails(Status status, String text, Executable call) {
+        CudnnFeException e = assertThrows(CudnnFeException.class, call);
+        assertEquals(status, e.status(), e.getMessage());
+        assertEquals(status.code, e.code());
+        assertTrue(e.getMessage().contains(text), "message '" + e.getMessage() + "' lacks '" + text + "'");
+        assertFalse(e.getMessage().contains("\n"), "the message is one line");
+        return e;
+    }
+
+    /** The seed's first graph: an fp16 3x3 convolution in channels-last memory. */
+    static Graph seedConvGraph() {
+        Graph graph = new Graph(new GraphOptions().name("first_graph").ioDataType(DataType.HALF)
+                .computeDataType(DataType.FLOAT));
+        long[] xDims = {8, 64, 56, 56};
+        long[] wDims = {32, 64, 3, 3};
+        Tensor x = graph.tensor("image", xDims, CudnnFe.stridesChannelsLast(xDims), DataType.NOT_SET);
+        Tensor w = graph.tensor("weight", wDims, CudnnFe.stridesChannelsLast(wDims), DataType.NOT_SET);
+        graph.convFprop(x, w, new ConvOptions().padding(1, 1)).setOutput(true);
+        return graph;
+    }
+}

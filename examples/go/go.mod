@@ -1,0 +1,7 @@
+module cudnnfe.dev/examples
+
+go 1.19
+
+require cudnnfe.dev/cudnnfe v0.0.0
+
+replace cudnnfe.dev/cudnnfe => ../../bindings/go
