@@ -100,8 +100,8 @@ TEST_F(ConvFusion, DgradWithReluBackwardIsOneOperationGraph) {
 
 TEST_F(ConvFusion, ScaleBiasReluIntoWgradIsOnePlan) {
     // dw = wgrad(relu(x * scale + bias), dy): the previous layer's folded batchnorm and relu are
-    // applied to the image as wgrad reads it. cuDNN keeps this pattern's intermediates in half.
-    fe_graph *g = graph("scale_bias_relu_wgrad", FE_DATA_HALF, FE_DATA_HALF);
+    // applied to the image as wgrad reads it (cuDNN's engines for it take fp16).
+    fe_graph *g = graph("scale_bias_relu_wgrad", FE_DATA_HALF);
     fe_tensor *x = tensor(g, "x", {4, 64, 16, 16}, true), *dy = tensor(g, "dy", {4, 64, 16, 16}, true);
     fe_tensor *scale = tensor(g, "scale", {1, 64, 1, 1}, true), *bias = tensor(g, "bias", {1, 64, 1, 1}, true);
     fe_conv_options o = padded(1);
