@@ -53,6 +53,11 @@ static char *read_file(const char *path) {
 }
 
 int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
+    return example_build_deviceless_with_modes(graph, argc, argv, NULL, 0);
+}
+
+int example_build_deviceless_with_modes(fe_graph *graph, int argc, char **argv, const fe_heur_mode *modes,
+                                        size_t num_modes) {
     const char *path = argc > 1 ? argv[1] : getenv("CUDNNFE_DEVICE_JSON");
     if (!path) path = "../shared/devices/h100-sxm-80gb.json";
     char *json = read_file(path);
@@ -65,7 +70,7 @@ int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
     free(json);
     CHECK(fe_graph_validate(graph));
     CHECK(fe_graph_build_operation_graph(graph, NULL));
-    CHECK(fe_graph_create_execution_plans(graph, NULL, 0));
+    CHECK(fe_graph_create_execution_plans(graph, modes, num_modes));
     int64_t viable = 0;
     CHECK(fe_graph_viable_count(graph, &viable));
     if (viable == 0) {
