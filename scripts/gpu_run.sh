@@ -33,4 +33,7 @@ if [ -x "$BUILD/bench/sdpa_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
     python3 "$(dirname "$0")/../bench/sdpa_compare.py" "$BUILD" "$OUT/sdpa_bench.md" fwd 2>&1 | tee "$OUT/sdpa_bench.log"
     python3 "$(dirname "$0")/../bench/sdpa_compare.py" "$BUILD" "$OUT/sdpa_bench_bwd.md" bwd 2>&1 | tee "$OUT/sdpa_bench_bwd.log"
 fi
+if [ -x "$BUILD/bench/conv_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+    python3 "$(dirname "$0")/../bench/conv_compare.py" "$BUILD" "$OUT/conv_bench.md" 2>"$OUT/conv_bench.log" | tee -a "$OUT/bench.log"
+fi
 exit $status
