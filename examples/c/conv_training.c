@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
         int rc = example_build_deviceless(forward, argc, argv);
         if (rc == 0) rc = example_build_deviceless(dgrad, argc, argv);
         if (rc == 0) rc = example_build_deviceless(wgrad, argc, argv);
+        if (rc == 0) printf("forward, dgrad and wgrad plans built devicelessly (no GPU)\n");
         fe_graph_destroy(forward);
         fe_graph_destroy(dgrad);
         fe_graph_destroy(wgrad);

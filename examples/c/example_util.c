@@ -52,12 +52,8 @@ static char *read_file(const char *path) {
     return text;
 }
 
-int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
-    return example_build_deviceless_with_modes(graph, argc, argv, NULL, 0);
-}
-
-int example_build_deviceless_with_modes(fe_graph *graph, int argc, char **argv, const fe_heur_mode *modes,
-                                        size_t num_modes) {
+/* Steps up to the support check; returns the exit code, or -1 to go on to the plan build. */
+static int deviceless_support(fe_graph *graph, int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : getenv("CUDNNFE_DEVICE_JSON");
     if (!path) path = "../shared/devices/h100-sxm-80gb.json";
     char *json = read_file(path);
@@ -70,7 +66,7 @@ int example_build_deviceless_with_modes(fe_graph *graph, int argc, char **argv, 
     free(json);
     CHECK(fe_graph_validate(graph));
     CHECK(fe_graph_build_operation_graph(graph, NULL));
-    CHECK(fe_graph_create_execution_plans(graph, modes, num_modes));
+    CHECK(fe_graph_create_execution_plans(graph, NULL, 0));
     int64_t viable = 0;
     CHECK(fe_graph_viable_count(graph, &viable));
     if (viable == 0) {
@@ -82,6 +78,25 @@ int example_build_deviceless_with_modes(fe_graph *graph, int argc, char **argv, 
         return 0;
     }
     CHECK(fe_graph_check_support(graph));
+    return -1;
+}
+
+int example_check_deviceless(fe_graph *graph, int argc, char **argv) {
+    int rc = deviceless_support(graph, argc, argv);
+    if (rc != -1) return rc;
+    int64_t viable = 0;
+    CHECK(fe_graph_viable_count(graph, &viable));
+    printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); built and run "
+           "on a GPU only\n",
+           fe_graph_name(graph), (long long)viable);
+    return 0;
+}
+
+int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
+    int rc = deviceless_support(graph, argc, argv);
+    if (rc != -1) return rc;
+    int64_t viable = 0;
+    CHECK(fe_graph_viable_count(graph, &viable));
     fe_status s = fe_graph_build_plans(graph, FE_BUILD_POLICY_HEURISTICS_CHOICE);
     if (s != FE_OK) {
         printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); its kernels "

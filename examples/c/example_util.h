@@ -22,10 +22,9 @@ fe_handle *example_handle(void);
 /* No GPU: build the graph for the H100 description (argv[1], $CUDNNFE_DEVICE_JSON, or
  * ../shared/devices/h100-sxm-80gb.json), print the plan, and return the exit code. */
 int example_build_deviceless(fe_graph *graph, int argc, char **argv);
-/* The same with heuristics asked in the given modes only: {A} leaves fewer candidates to try
- * where runtime-compiled kernels cannot be built (each failing build takes about a second). */
-int example_build_deviceless_with_modes(fe_graph *graph, int argc, char **argv, const fe_heur_mode *modes,
-                                        size_t num_modes);
+/* The same up to cuDNN's support check, without the plan build (whose kernel compilation a
+ * machine with no GPU cannot finish anyway): for examples with many graphs, to stay quick. */
+int example_check_deviceless(fe_graph *graph, int argc, char **argv);
 
 /* Fill a buffer for `tensor` with fresh uniform values in [-1, 1], rounded to its data type
  * on the device; `host` receives the rounded values (the tensor's span, indexed by offset). */
