@@ -373,19 +373,60 @@ typedef struct fe_conv_options {
     int64_t dilation[FE_MAX_SPATIAL_DIMS];     /* default 1 */
     fe_conv_mode mode;                         /* default cross-correlation */
     fe_data_type compute_data_type;            /* default: the graph's */
+    /* Grouped convolution: the channels split into `groups` groups that are convolved
+     * separately; the weight is [K, C / groups, filter...] and groups divide both C and K.
+     * Depthwise: groups = C. Default 1. */
+    int64_t groups;
+    /* fe_graph_conv_transpose only: extra result size on the far side of each spatial dim,
+     * below the stride (picks one of the sizes a strided convolution maps to the same input).
+     * Default 0. */
+    int64_t output_padding[FE_MAX_SPATIAL_DIMS];
 } fe_conv_options;
 #define FE_CONV_OPTIONS_INIT                                                                    \
     { (uint32_t)sizeof(fe_conv_options), NULL, 0, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, \
-      FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET }
-/** Set pre and post padding alike for the first n spatial dims. */
+      FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET, 1, {0, 0, 0} }
+/** Set pre and post padding alike for the first n spatial dims (1 to 3). The setters also fix
+ *  options->spatial_dims to n: a setter given another count, or an image of another rank, is
+ *  refused rather than leaving the other dims at their defaults. */
 FE_API fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n,
                                              const int64_t *padding);
+/** Set the stride of the first n spatial dims (as fe_conv_options_set_padding). */
+FE_API fe_status fe_conv_options_set_stride(fe_conv_options *options, size_t n,
+                                            const int64_t *stride);
+/** Set the dilation of the first n spatial dims (as fe_conv_options_set_padding). */
+FE_API fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n,
+                                              const int64_t *dilation);
 
-/** Forward convolution. image: [N, C, spatial...], weight: [K, C, filter...], result
+/** Forward convolution. image: [N, C, spatial...], weight: [K, C / groups, filter...], result
  *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
  *  like the image (channels-last stays channels-last). options nullable. */
 FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
                                      const fe_conv_options *options, fe_tensor **out_y);
+
+/** Data gradient of fe_graph_conv_fprop (backward data): dx from the loss gradient dy
+ *  [N, K, out...] and the weight [K, C / groups, filter...], with the forward pass's options.
+ *  dx_dims (dx_ndims of them) are the image's dims [N, C, in...] and are required: with a
+ *  stride above 1 several image sizes give the same dy, so dx's size cannot be inferred (the
+ *  call checks that these dims give dy). dx ("<name>::DX") is laid out like dy. */
+FE_API fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight,
+                                     size_t dx_ndims, const int64_t *dx_dims,
+                                     const fe_conv_options *options, fe_tensor **out_dx);
+/** Weight gradient of fe_graph_conv_fprop (backward filter): dw [K, C / groups, filter...] from
+ *  the image [N, C, in...] and dy [N, K, out...], with the forward pass's options. dw_dims is
+ *  nullable (then dw_ndims is ignored): the filter size is inferred when exactly one size gives
+ *  dy, which always holds with stride 1; with a larger stride two sizes can (3 and 4 for a 3x3
+ *  stride-2 layer on an even image), and the call then fails asking for dw_dims. dw
+ *  ("<name>::DW") is laid out like the image. */
+FE_API fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss,
+                                     size_t dw_ndims, const int64_t *dw_dims,
+                                     const fe_conv_options *options, fe_tensor **out_dw);
+/** Transposed convolution (upsampling): the data gradient of a convolution with these options,
+ *  applied to `image`, and lowered as one. image [N, C_in, in...], weight
+ *  [C_in, C_out / groups, filter...] (the layout of PyTorch's ConvTranspose), result
+ *  [N, C_out, out...] with out = (in - 1) * stride - pre - post + dilation * (filter - 1) + 1
+ *  + output_padding, laid out like the image. */
+FE_API fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                         const fe_conv_options *options, fe_tensor **out_y);
 
 typedef struct fe_matmul_options {
     uint32_t struct_size;

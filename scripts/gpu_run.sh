@@ -36,4 +36,7 @@ fi
 if [ -x "$BUILD/bench/norm_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
     python3 "$(dirname "$0")/../bench/norm_compare.py" "$BUILD" "$OUT/norm_bench.md" 2>&1 | tee "$OUT/norm_bench.log"
 fi
+if [ -x "$BUILD/bench/conv_bench" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+    python3 "$(dirname "$0")/../bench/conv_compare.py" "$BUILD" "$OUT/conv_bench.md" 2>"$OUT/conv_bench.log" | tee -a "$OUT/bench.log"
+fi
 exit $status

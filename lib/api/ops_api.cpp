@@ -1,6 +1,7 @@
 // Operation entry points: each validates its arguments, builds the node, infers its result.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
@@ -51,13 +52,62 @@ void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor 
 
 }  // namespace
 
+namespace {
+
+// The conv option setters: n values for the first n spatial dims, which also fixes spatial_dims
+// so that values for another rank are refused instead of silently left at their defaults.
+void set_conv_values(fe_conv_options *options, size_t n, const int64_t *values, const char *what,
+                     int64_t *first, int64_t *second) {
+    FE_CHECK(n >= 1 && n <= FE_MAX_SPATIAL_DIMS, FE_STATUS_INVALID_ARGUMENT, "%zu spatial dims; 1 to %d allowed", n,
+             FE_MAX_SPATIAL_DIMS);
+    FE_CHECK(options->spatial_dims == 0 || options->spatial_dims == n, FE_STATUS_INVALID_ARGUMENT,
+             "%s is given for %zu spatial dims but the options already have %zu", what, n, options->spatial_dims);
+    for (size_t i = 0; i < n; ++i) {
+        first[i] = values[i];
+        if (second) second[i] = values[i];
+    }
+    options->spatial_dims = n;
+}
+
+fe_conv_options conv_options(const fe_conv_options *given) {
+    const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
+    return read_options(given, defaults);
+}
+
+// The dims of a convolution result that the caller gives (dgrad's dx, wgrad's dw).
+std::vector<int64_t> conv_dims(size_t ndims, const int64_t *dims, const char *what) {
+    FE_CHECK(ndims >= 3 && ndims <= 5, FE_STATUS_INVALID_ARGUMENT,
+             "%s has %zu dims; a convolution's tensors have 3 to 5 ([N, C, spatial...])", what, ndims);
+    std::vector<int64_t> out(dims, dims + ndims);
+    for (size_t i = 0; i < ndims; ++i)
+        FE_CHECK(out[i] > 0, FE_STATUS_INVALID_ARGUMENT, "%s[%zu] is %lld; dims must be positive", what, i,
+                 static_cast<long long>(out[i]));
+    return out;
+}
+
+}  // namespace
+
 FE_EXPORT fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n, const int64_t *padding) {
     return guard("fe_conv_options_set_padding", [&] {
         FE_REQUIRE(options);
         FE_REQUIRE(padding);
-        FE_CHECK(n >= 1 && n <= FE_MAX_SPATIAL_DIMS, FE_STATUS_INVALID_ARGUMENT, "%zu spatial dims; 1 to %d allowed", n,
-                 FE_MAX_SPATIAL_DIMS);
-        for (size_t i = 0; i < n; ++i) options->pre_padding[i] = options->post_padding[i] = padding[i];
+        set_conv_values(options, n, padding, "padding", options->pre_padding, options->post_padding);
+    });
+}
+
+FE_EXPORT fe_status fe_conv_options_set_stride(fe_conv_options *options, size_t n, const int64_t *stride) {
+    return guard("fe_conv_options_set_stride", [&] {
+        FE_REQUIRE(options);
+        FE_REQUIRE(stride);
+        set_conv_values(options, n, stride, "stride", options->stride, nullptr);
+    });
+}
+
+FE_EXPORT fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n, const int64_t *dilation) {
+    return guard("fe_conv_options_set_dilation", [&] {
+        FE_REQUIRE(options);
+        FE_REQUIRE(dilation);
+        set_conv_values(options, n, dilation, "dilation", options->dilation, nullptr);
     });
 }
 
@@ -68,11 +118,49 @@ FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_te
         FE_REQUIRE(image);
         FE_REQUIRE(weight);
         FE_REQUIRE(out_y);
-        const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
-        fe_conv_options o = read_options(options, defaults);
-        FE_CHECK(o.mode == FE_CONV_MODE_CONVOLUTION || o.mode == FE_CONV_MODE_CROSS_CORRELATION,
-                 FE_STATUS_INVALID_ARGUMENT, "unknown convolution mode %d", static_cast<int>(o.mode));
+        fe_conv_options o = conv_options(options);
         *out_y = add(graph, make_conv_fprop(image, weight, o), o.name, "conv_fprop", "Y");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight, size_t dx_ndims,
+                                        const int64_t *dx_dims, const fe_conv_options *options, fe_tensor **out_dx) {
+    return guard("fe_graph_conv_dgrad", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(loss);
+        FE_REQUIRE(weight);
+        FE_REQUIRE(out_dx);
+        FE_CHECK(dx_dims != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'dx_dims' is NULL: dx's dims cannot be inferred (with a stride above 1 several image "
+                 "sizes give the same dy), so give the forward image's dims");
+        fe_conv_options o = conv_options(options);
+        *out_dx = add(graph, make_conv_dgrad(loss, weight, conv_dims(dx_ndims, dx_dims, "dx_dims"), o), o.name,
+                      "conv_dgrad", "DX");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss, size_t dw_ndims,
+                                        const int64_t *dw_dims, const fe_conv_options *options, fe_tensor **out_dw) {
+    return guard("fe_graph_conv_wgrad", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(image);
+        FE_REQUIRE(loss);
+        FE_REQUIRE(out_dw);
+        fe_conv_options o = conv_options(options);
+        std::vector<int64_t> dims = dw_dims ? conv_dims(dw_ndims, dw_dims, "dw_dims") : std::vector<int64_t>();
+        *out_dw = add(graph, make_conv_wgrad(image, loss, dims, o), o.name, "conv_wgrad", "DW");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                            const fe_conv_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_conv_transpose", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(image);
+        FE_REQUIRE(weight);
+        FE_REQUIRE(out_y);
+        fe_conv_options o = conv_options(options);
+        *out_y = add(graph, make_conv_transpose(image, weight, o), o.name, "conv_transpose", "Y");
     });
 }
 

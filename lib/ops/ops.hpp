@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cudnnfe.h"
 #include "graph/node.hpp"
@@ -13,6 +14,12 @@ class Descriptor;
 class Lowering;
 
 std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
+// dgrad needs dx's dims (never unique with a stride); wgrad infers dw's when dw_dims is empty.
+std::unique_ptr<Node> make_conv_dgrad(fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
+                                      const fe_conv_options &options);
+std::unique_ptr<Node> make_conv_wgrad(fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
+                                      const fe_conv_options &options);
+std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
 std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options);
 std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
                                      const fe_pointwise_options &options);

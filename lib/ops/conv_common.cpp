@@ -1,0 +1,122 @@
+#include "ops/conv_common.hpp"
+
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "graph/tensor.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+
+namespace {
+long long ll(int64_t v) { return static_cast<long long>(v); }
+}  // namespace
+
+size_t conv_spatial_dims(size_t image_rank, const fe_conv_options &options, const ConvRoles &roles) {
+    FE_CHECK(image_rank >= 3 && image_rank <= 5, FE_STATUS_INVALID_ARGUMENT,
+             "%s has rank %zu; a convolution takes [N, C, spatial...] with 1 to 3 spatial dims", roles.image,
+             image_rank);
+    size_t n = image_rank - 2;
+    FE_CHECK(options.spatial_dims == 0 || options.spatial_dims == n, FE_STATUS_INVALID_ARGUMENT,
+             "options give %zu spatial dims (padding, stride, dilation) but %s has %zu", options.spatial_dims,
+             roles.image, n);
+    return n;
+}
+
+void check_conv_options(const fe_conv_options &o, size_t n) {
+    FE_CHECK(o.mode == FE_CONV_MODE_CONVOLUTION || o.mode == FE_CONV_MODE_CROSS_CORRELATION,
+             FE_STATUS_INVALID_ARGUMENT, "unknown convolution mode %d", static_cast<int>(o.mode));
+    FE_CHECK(o.groups >= 1, FE_STATUS_INVALID_ARGUMENT, "groups is %lld; it must be at least 1", ll(o.groups));
+    for (size_t i = 0; i < n; ++i) {
+        FE_CHECK(o.pre_padding[i] >= 0 && o.post_padding[i] >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "padding of spatial dim %zu is negative (%lld, %lld)", i, ll(o.pre_padding[i]),
+                 ll(o.post_padding[i]));
+        FE_CHECK(o.stride[i] > 0, FE_STATUS_INVALID_ARGUMENT, "stride of spatial dim %zu is %lld; it must be positive",
+                 i, ll(o.stride[i]));
+        FE_CHECK(o.dilation[i] > 0, FE_STATUS_INVALID_ARGUMENT,
+                 "dilation of spatial dim %zu is %lld; it must be positive", i, ll(o.dilation[i]));
+    }
+}
+
+void reject_output_padding(const fe_conv_options &o, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        FE_CHECK(o.output_padding[i] == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "output_padding of spatial dim %zu is %lld; it applies to fe_graph_conv_transpose only", i,
+                 ll(o.output_padding[i]));
+}
+
+int64_t conv_output_size(int64_t in, int64_t filter, int64_t pre, int64_t post, int64_t stride, int64_t dilation) {
+    int64_t extent = dilation * (filter - 1) + 1;
+    int64_t padded = in + pre + post;
+    if (padded < extent) return -1;
+    return (padded - extent) / stride + 1;
+}
+
+std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const std::vector<int64_t> &weight,
+                                      const fe_conv_options &o, const ConvRoles &roles) {
+    size_t n = conv_spatial_dims(image.size(), o, roles);
+    FE_CHECK(weight.size() == image.size(), FE_STATUS_INVALID_ARGUMENT, "%s has rank %zu, %s has rank %zu; they must match",
+             roles.weight, weight.size(), roles.image, image.size());
+    check_conv_options(o, n);
+    int64_t channels = image[1], groups = o.groups;
+    // Groups first: a weight sized for the wrong grouping is best explained by the grouping.
+    FE_CHECK(channels % groups == 0, FE_STATUS_INVALID_ARGUMENT, "groups (%lld) do not divide the %lld channels of %s",
+             ll(groups), ll(channels), roles.image);
+    FE_CHECK(weight[0] % groups == 0, FE_STATUS_INVALID_ARGUMENT,
+             "groups (%lld) do not divide the %lld output channels of %s (its dim 0)", ll(groups), ll(weight[0]),
+             roles.weight);
+    if (groups == 1)
+        FE_CHECK(weight[1] == channels, FE_STATUS_INVALID_ARGUMENT, "%s has %lld input channels, %s has %lld",
+                 roles.weight, ll(weight[1]), roles.image, ll(channels));
+    else
+        FE_CHECK(weight[1] * groups == channels, FE_STATUS_INVALID_ARGUMENT,
+                 "%s has %lld input channels per group, so %lld groups take %lld channels, but %s has %lld",
+                 roles.weight, ll(weight[1]), ll(groups), ll(weight[1] * groups), roles.image, ll(channels));
+    std::vector<int64_t> out = {image[0], weight[0]};
+    for (size_t i = 0; i < n; ++i) {
+        int64_t size = conv_output_size(image[2 + i], weight[2 + i], o.pre_padding[i], o.post_padding[i], o.stride[i],
+                                        o.dilation[i]);
+        FE_CHECK(size > 0, FE_STATUS_INVALID_ARGUMENT,
+                 "spatial dim %zu: the dilated filter spans %lld but the padded %s has %lld", i,
+                 ll(o.dilation[i] * (weight[2 + i] - 1) + 1), roles.image,
+                 ll(image[2 + i] + o.pre_padding[i] + o.post_padding[i]));
+        out.push_back(size);
+    }
+    return out;
+}
+
+std::string conv_attributes(const fe_conv_options &o, size_t n) {
+    auto list = [n](const int64_t *v) { return dims_string(std::vector<int64_t>(v, v + n)); };
+    std::string text = "pre_padding=" + list(o.pre_padding) + " post_padding=" + list(o.post_padding) +
+                       " stride=" + list(o.stride) + " dilation=" + list(o.dilation) +
+                       (o.mode == FE_CONV_MODE_CONVOLUTION ? " mode=convolution" : " mode=cross_correlation");
+    if (o.groups != 1) text += format(" groups=%lld", ll(o.groups));
+    return text;
+}
+
+const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &o, size_t n, fe_data_type compute) {
+    std::vector<int64_t> pre(o.pre_padding, o.pre_padding + n);
+    std::vector<int64_t> post(o.post_padding, o.post_padding + n);
+    std::vector<int64_t> stride(o.stride, o.stride + n);
+    std::vector<int64_t> dilation(o.dilation, o.dilation + n);
+    if (n == 1) {  // runs as 2-D with a unit height (see Lowering::lifts_rank3)
+        pre.insert(pre.begin(), 0);
+        post.insert(post.begin(), 0);
+        stride.insert(stride.begin(), 1);
+        dilation.insert(dilation.begin(), 1);
+    }
+    Descriptor conv(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+    conv.set_data_type(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, compute, "CUDNN_ATTR_CONVOLUTION_COMP_TYPE");
+    cudnnConvolutionMode_t mode = o.mode == FE_CONV_MODE_CONVOLUTION ? CUDNN_CONVOLUTION : CUDNN_CROSS_CORRELATION;
+    conv.set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, "CUDNN_ATTR_CONVOLUTION_CONV_MODE");
+    conv.set_int64(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, static_cast<int64_t>(pre.size()),
+                   "CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS");
+    conv.set_int64s(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, pre, "CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS");
+    conv.set_int64s(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, post, "CUDNN_ATTR_CONVOLUTION_POST_PADDINGS");
+    conv.set_int64s(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, stride, "CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES");
+    conv.set_int64s(CUDNN_ATTR_CONVOLUTION_DILATIONS, dilation, "CUDNN_ATTR_CONVOLUTION_DILATIONS");
+    conv.finalize("finalizing the convolution descriptor", FE_STATUS_NOT_SUPPORTED);
+    return lowering.keep(std::move(conv));
+}
+
+}  // namespace fe

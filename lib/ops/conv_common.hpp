@@ -1,0 +1,51 @@
+// What the three directions of a convolution (fprop, dgrad, wgrad) share: the checks of their
+// options, the size relation result = conv(image, weight) that each direction solves for a
+// different tensor, and the cuDNN convolution descriptor.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cudnnfe.h"
+
+namespace fe {
+
+class Descriptor;
+class Lowering;
+
+// How a direction names the three tensors of result = conv(image, weight) in its messages:
+// fprop {image, weight, result}, dgrad {dx, weight, dy}, wgrad {image, dw, dy}.
+struct ConvRoles {
+    const char *image;
+    const char *weight;
+    const char *result;
+};
+
+// The number of spatial dims of an image of rank `image_rank` (3 to 5), checked against
+// options.spatial_dims when the options fix it.
+size_t conv_spatial_dims(size_t image_rank, const fe_conv_options &options, const ConvRoles &roles);
+
+// Mode, padding, stride, dilation and groups of the first n spatial dims. Output padding
+// belongs to the transposed convolution, which checks it itself; the others refuse it.
+void check_conv_options(const fe_conv_options &options, size_t n);
+void reject_output_padding(const fe_conv_options &options, size_t n);
+
+// Size along one spatial dim of conv(image, weight), or -1 where the dilated filter does not fit
+// the padded image.
+int64_t conv_output_size(int64_t in, int64_t filter, int64_t pre, int64_t post, int64_t stride, int64_t dilation);
+
+// The dims of conv(image, weight), after checking ranks, options, channels per group and that
+// the filter fits the padded image.
+std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const std::vector<int64_t> &weight,
+                                      const fe_conv_options &options, const ConvRoles &roles);
+
+// "pre_padding=[1,1] post_padding=[1,1] stride=[1,1] dilation=[1,1] mode=cross_correlation"
+// (and " groups=G" when grouped), for fe_graph_describe.
+std::string conv_attributes(const fe_conv_options &options, size_t n);
+
+// The cuDNN convolution descriptor, kept alive by the lowering. 1-D convolutions run as 2-D with
+// a unit height (see Lowering::lifts_rank3), so their attributes get a leading unit dim.
+const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &options, size_t n,
+                                        fe_data_type compute);
+
+}  // namespace fe

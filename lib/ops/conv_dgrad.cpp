@@ -1,0 +1,131 @@
+// Convolution data gradient (dy, weight -> dx), and the transposed convolution, which is the same
+// operation applied forward to an image: attributes, checks, lowering.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/conv_common.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+// dy = conv(dx, weight): the forward relation that dgrad inverts.
+const ConvRoles kDgradRoles = {"dx", "weight", "dy"};
+// A transposed convolution's result plays dx, and its image plays dy.
+const ConvRoles kTransposeRoles = {"result", "weight", "image"};
+
+class ConvDgrad : public Node {
+  public:
+    ConvDgrad(fe_tensor *loss, fe_tensor *weight, std::vector<int64_t> dx_dims, const fe_conv_options &o,
+              bool transposed)
+        : options_(o), dx_dims_(std::move(dx_dims)), transposed_(transposed) {
+        inputs = {loss, weight};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return transposed_ ? "conv_transpose" : "conv_dgrad"; }
+    const char *input_port(size_t i) const override {
+        if (i == 1) return "weight";
+        return transposed_ ? "image" : "loss";
+    }
+
+    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    bool wants_rank3_lift() const override { return spatial() == 1; }
+
+    void infer() override {
+        const fe_tensor *dy = inputs[0], *w = inputs[1];
+        const ConvRoles &roles = transposed_ ? kTransposeRoles : kDgradRoles;
+        // dims the user set on dx later take the place of the ones given to the call
+        const std::vector<int64_t> &dx = outputs[0]->user_dims ? outputs[0]->dims : dx_dims_;
+        FE_CHECK(dx.size() == dy->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+                 "%s is given %zu dims but %s has rank %zu; they must match", roles.image, dx.size(), roles.result,
+                 dy->dims.size());
+        std::vector<int64_t> expected = conv_result_dims(dx, w->dims, options_, roles);
+        if (!transposed_) reject_output_padding(options_, spatial());
+        FE_CHECK(dy->dims[1] == w->dims[0], FE_STATUS_INVALID_ARGUMENT,
+                 "%s has %lld channels but %s has %lld output channels (its dim 0)", roles.result, ll(dy->dims[1]),
+                 roles.weight, ll(w->dims[0]));
+        FE_CHECK(expected == dy->dims, FE_STATUS_INVALID_ARGUMENT,
+                 "%s has dims %s, but %s %s convolved with %s %s gives %s", roles.result,
+                 dims_string(dy->dims).c_str(), roles.image, dims_string(dx).c_str(), roles.weight,
+                 dims_string(w->dims).c_str(), dims_string(expected).c_str());
+        assign_inferred_shape(outputs[0], dx, dy->strides);
+    }
+
+    std::string attributes() const override {
+        std::string text = conv_attributes(options_, spatial());
+        if (transposed_) {
+            size_t n = spatial();
+            text += " output_padding=" +
+                    dims_string(std::vector<int64_t>(options_.output_padding, options_.output_padding + n));
+        }
+        return text;
+    }
+
+    void lower(Lowering &lowering) const override {
+        fe_data_type compute = lowering.compute_type(*this);
+        const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
+        Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, lowering.tensor(inputs[0]), "dgrad DY");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, lowering.tensor(inputs[1]), "dgrad W");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, lowering.tensor(outputs[0]), "dgrad DX");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, conv, "dgrad convolution descriptor");
+        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, compute, 1.0, "dgrad alpha");
+        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, compute, 0.0, "dgrad beta");
+        std::string what = std::string("finalizing ") + kind() + " '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_conv_options options_;
+    std::vector<int64_t> dx_dims_;
+    bool transposed_;
+};
+
+// The result dims of a transposed convolution: the smallest image a convolution with these
+// options maps onto `image`, plus the output padding (which picks a larger one of the same class).
+std::vector<int64_t> transposed_result_dims(const fe_tensor *image, const fe_tensor *weight, const fe_conv_options &o) {
+    const ConvRoles names = {"image", "weight", "result"};
+    size_t n = conv_spatial_dims(image->dims.size(), o, names);
+    FE_CHECK(weight->dims.size() == image->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+             "weight has rank %zu, image has rank %zu; they must match", weight->dims.size(), image->dims.size());
+    check_conv_options(o, n);
+    FE_CHECK(image->dims[1] % o.groups == 0, FE_STATUS_INVALID_ARGUMENT,
+             "groups (%lld) do not divide the %lld channels of image", ll(o.groups), ll(image->dims[1]));
+    FE_CHECK(weight->dims[0] == image->dims[1], FE_STATUS_INVALID_ARGUMENT,
+             "weight has %lld input channels, image has %lld (a transposed convolution's weight is "
+             "[C_in, C_out / groups, filter...])",
+             ll(weight->dims[0]), ll(image->dims[1]));
+    std::vector<int64_t> dims = {image->dims[0], weight->dims[1] * o.groups};
+    for (size_t i = 0; i < n; ++i) {
+        int64_t extra = o.output_padding[i];
+        // Below the stride the convolution of the result still gives the image back exactly.
+        FE_CHECK(extra >= 0 && extra < o.stride[i], FE_STATUS_INVALID_ARGUMENT,
+                 "output_padding of spatial dim %zu is %lld; it must be at least 0 and below the stride (%lld)", i,
+                 ll(extra), ll(o.stride[i]));
+        int64_t size = (image->dims[2 + i] - 1) * o.stride[i] - o.pre_padding[i] - o.post_padding[i] +
+                       o.dilation[i] * (weight->dims[2 + i] - 1) + 1 + extra;
+        FE_CHECK(size > 0, FE_STATUS_INVALID_ARGUMENT,
+                 "spatial dim %zu: the padding (%lld, %lld) removes more than the %lld elements the transposed "
+                 "convolution produces",
+                 i, ll(o.pre_padding[i]), ll(o.post_padding[i]), ll(size + o.pre_padding[i] + o.post_padding[i]));
+        dims.push_back(size);
+    }
+    return dims;
+}
+
+}  // namespace
+
+std::unique_ptr<Node> make_conv_dgrad(fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
+                                      const fe_conv_options &options) {
+    return std::make_unique<ConvDgrad>(loss, weight, dx_dims, options, false);
+}
+
+std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options) {
+    return std::make_unique<ConvDgrad>(image, weight, transposed_result_dims(image, weight, options), options, true);
+}
+
+}  // namespace fe

@@ -1,0 +1,117 @@
+// Convolution weight gradient (image, dy -> dw): attributes, filter-size inference, checks,
+// lowering.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/conv_common.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+namespace {
+
+long long ll(int64_t v) { return static_cast<long long>(v); }
+
+// dy = conv(image, dw): the forward relation that wgrad differentiates.
+const ConvRoles kRoles = {"image", "dw", "dy"};
+
+std::string sizes_string(const std::vector<int64_t> &sizes) {
+    std::string text;
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? (i + 1 == sizes.size() ? " and " : ", ") : "") + std::to_string(sizes[i]);
+    return text;
+}
+
+// dw's dims when the caller gave none: [K, C / groups, filter...], each filter size the one that
+// turns the image's size into dy's. With a stride above 1 the floor in the size relation lets
+// several filter sizes do that; then only the caller knows which one the forward pass used.
+std::vector<int64_t> infer_dw_dims(const fe_tensor *x, const fe_tensor *dy, const fe_conv_options &o) {
+    size_t n = conv_spatial_dims(x->dims.size(), o, kRoles);
+    FE_CHECK(dy->dims.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+             "dy has rank %zu, image has rank %zu; they must match", dy->dims.size(), x->dims.size());
+    check_conv_options(o, n);
+    FE_CHECK(x->dims[1] % o.groups == 0, FE_STATUS_INVALID_ARGUMENT,
+             "groups (%lld) do not divide the %lld channels of image", ll(o.groups), ll(x->dims[1]));
+    std::vector<int64_t> dw = {dy->dims[1], x->dims[1] / o.groups};
+    for (size_t i = 0; i < n; ++i) {
+        int64_t in = x->dims[2 + i], want = dy->dims[2 + i];
+        std::vector<int64_t> fits;
+        // The result size falls as the filter grows: scan from 1 until it drops below dy's.
+        for (int64_t f = 1;; ++f) {
+            int64_t size = conv_output_size(in, f, o.pre_padding[i], o.post_padding[i], o.stride[i], o.dilation[i]);
+            if (size < want) break;  // also ends the scan once the filter no longer fits (-1)
+            if (size == want) fits.push_back(f);
+        }
+        FE_CHECK(!fits.empty(), FE_STATUS_INVALID_ARGUMENT,
+                 "spatial dim %zu: no filter size turns the image's %lld into dy's %lld with padding (%lld, %lld), "
+                 "stride %lld and dilation %lld",
+                 i, ll(in), ll(want), ll(o.pre_padding[i]), ll(o.post_padding[i]), ll(o.stride[i]), ll(o.dilation[i]));
+        FE_CHECK(fits.size() == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "spatial dim %zu: filter sizes %s all turn the image's %lld into dy's %lld with stride %lld; pass "
+                 "dw_dims to say which",
+                 i, sizes_string(fits).c_str(), ll(in), ll(want), ll(o.stride[i]));
+        dw.push_back(fits[0]);
+    }
+    return dw;
+}
+
+class ConvWgrad : public Node {
+  public:
+    ConvWgrad(fe_tensor *image, fe_tensor *loss, std::vector<int64_t> dw_dims, const fe_conv_options &o)
+        : options_(o), dw_dims_(std::move(dw_dims)) {
+        inputs = {image, loss};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "conv_wgrad"; }
+    const char *input_port(size_t i) const override { return i == 0 ? "image" : "loss"; }
+
+    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    bool wants_rank3_lift() const override { return spatial() == 1; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0], *dy = inputs[1];
+        // dims the user set on dw later take the place of the ones given to (or inferred by) the call
+        std::vector<int64_t> dw = outputs[0]->user_dims ? outputs[0]->dims
+                                  : dw_dims_.empty()    ? infer_dw_dims(x, dy, options_)
+                                                        : dw_dims_;
+        FE_CHECK(dy->dims.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+                 "dy has rank %zu, image has rank %zu; they must match", dy->dims.size(), x->dims.size());
+        std::vector<int64_t> expected = conv_result_dims(x->dims, dw, options_, kRoles);
+        reject_output_padding(options_, spatial());
+        FE_CHECK(dy->dims[1] == dw[0], FE_STATUS_INVALID_ARGUMENT,
+                 "dw has %lld output channels (its dim 0), dy has %lld channels", ll(dw[0]), ll(dy->dims[1]));
+        FE_CHECK(expected == dy->dims, FE_STATUS_INVALID_ARGUMENT,
+                 "dy has dims %s, but image %s convolved with dw %s gives %s", dims_string(dy->dims).c_str(),
+                 dims_string(x->dims).c_str(), dims_string(dw).c_str(), dims_string(expected).c_str());
+        assign_inferred_shape(outputs[0], dw, x->strides);
+    }
+
+    std::string attributes() const override { return conv_attributes(options_, spatial()); }
+
+    void lower(Lowering &lowering) const override {
+        fe_data_type compute = lowering.compute_type(*this);
+        const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
+        Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, lowering.tensor(inputs[0]), "wgrad X");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, lowering.tensor(inputs[1]), "wgrad DY");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, lowering.tensor(outputs[0]), "wgrad DW");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, conv, "wgrad convolution descriptor");
+        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, compute, 1.0, "wgrad alpha");
+        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, compute, 0.0, "wgrad beta");
+        std::string what = "finalizing conv_wgrad '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_conv_options options_;
+    std::vector<int64_t> dw_dims_;  // empty: inferred
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_conv_wgrad(fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
+                                      const fe_conv_options &options) {
+    return std::make_unique<ConvWgrad>(image, loss, dw_dims, options);
+}
+
+}  // namespace fe

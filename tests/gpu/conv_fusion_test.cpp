@@ -1,0 +1,157 @@
+// Convolution fusions, each one cuDNN plan, against CPU references: the ResNet epilogue with a
+// folded batchnorm (per-channel scale and bias, residual add, relu), the same with the scale
+// folded into the weights, dgrad + relu backward, and scale + bias + relu into wgrad.
+#include <algorithm>
+#include <cmath>
+
+#include "conv_reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+fe_conv_options padded(int64_t pad) {
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    int64_t p[2] = {pad, pad};
+    fe_conv_options_set_padding(&o, 2, p);
+    return o;
+}
+
+const ConvParams kPad1{{1, 1}, {1, 1}, {1, 1}};
+
+// The graph is one plan: its plan count is 1 and describe lists every operation in one
+// operation graph.
+void expect_one_operation_graph(fe_graph *g, int operations) {
+    size_t n = 0;
+    fe_graph_describe(g, nullptr, 0, &n);
+    std::string text(n + 1, '\0');
+    ASSERT_FE_OK(fe_graph_describe(g, &text[0], text.size(), &n));
+    EXPECT_NE(text.find("cuDNN: " + std::to_string(operations) + " operation(s)"), std::string::npos) << text;
+    int64_t plans = 0;
+    ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
+    EXPECT_EQ(plans, 1);
+}
+
+class ConvFusion : public Gpu, public ::testing::WithParamInterface<fe_data_type> {};
+
+TEST_P(ConvFusion, ResNetEpilogueWithFoldedBatchnorm) {
+    // y = relu(conv(x, w) * scale + bias + residual)
+    fe_data_type type = GetParam();
+    fe_graph *g = graph("conv_scale_bias_add_relu", type);
+    fe_tensor *x = tensor(g, "x", {4, 32, 28, 28}, true), *w = tensor(g, "w", {32, 32, 3, 3}, true);
+    fe_tensor *scale = tensor(g, "scale", {1, 32, 1, 1}), *bias = tensor(g, "bias", {1, 32, 1, 1});
+    fe_tensor *residual = tensor(g, "residual", {4, 32, 28, 28}, true);
+    fe_conv_options o = padded(1);
+    fe_tensor *conv = nullptr, *scaled = nullptr, *biased = nullptr, *sum = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
+    ASSERT_FE_OK(fe_graph_scale(g, conv, scale, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
+    ASSERT_FE_OK(fe_graph_add(g, biased, residual, &sum));
+    ASSERT_FE_OK(fe_graph_relu(g, sum, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    build(g);
+    expect_one_operation_graph(g, 5);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &bs = bind(scale, true, 0.5f, 1.5f);
+    Bound &bb = bind(bias, true), &br = bind(residual, true, -4.f, 4.f), &by = bind(y, false);
+    execute(g, {&bx, &bw, &bs, &bb, &br, &by});
+    download(by);
+    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, kPad1, 1);
+    std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
+        size_t flat = static_cast<size_t>(((i[0] * by.dims[1] + i[1]) * by.dims[2] + i[2]) * by.dims[3] + i[3]);
+        return std::max(0.0, c[flat] * broadcast_at(bs, i) + broadcast_at(bb, i) + br.at(i));
+    });
+    expect_close(by, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
+}
+
+TEST_P(ConvFusion, ResidualBiasReluWithTheScaleInTheWeights) {
+    // y = relu(conv(x, w) + residual + bias): cuDNN's precompiled conv epilogue.
+    fe_data_type type = GetParam();
+    fe_graph *g = graph("conv_add_bias_relu", type);
+    fe_tensor *x = tensor(g, "x", {4, 32, 28, 28}, true), *w = tensor(g, "w", {64, 32, 3, 3}, true);
+    fe_tensor *residual = tensor(g, "residual", {4, 64, 28, 28}, true), *bias = tensor(g, "bias", {1, 64, 1, 1});
+    fe_conv_options o = padded(1);
+    fe_tensor *conv = nullptr, *sum = nullptr, *biased = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
+    ASSERT_FE_OK(fe_graph_add(g, conv, residual, &sum));
+    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    build(g);
+    expect_one_operation_graph(g, 4);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &br = bind(residual, true, -4.f, 4.f);
+    Bound &bb = bind(bias, true), &by = bind(y, false);
+    execute(g, {&bx, &bw, &br, &bb, &by});
+    download(by);
+    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, kPad1, 1);
+    std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
+        size_t flat = static_cast<size_t>(((i[0] * by.dims[1] + i[1]) * by.dims[2] + i[2]) * by.dims[3] + i[3]);
+        return std::max(0.0, c[flat] + br.at(i) + broadcast_at(bb, i));
+    });
+    expect_close(by, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
+}
+
+TEST_P(ConvFusion, DgradWithReluBackward) {
+    // dx = dgrad(dy, w) where the forward image x was positive, else 0.
+    fe_data_type type = GetParam();
+    fe_graph *g = graph("dgrad_drelu", type);
+    fe_tensor *dy = tensor(g, "dy", {4, 64, 16, 16}, true), *w = tensor(g, "w", {64, 32, 3, 3}, true);
+    fe_tensor *x = tensor(g, "x", {4, 32, 16, 16}, true);
+    fe_conv_options o = padded(1);
+    int64_t dx_dims[4] = {4, 32, 16, 16};
+    fe_tensor *grad = nullptr, *dx = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 4, dx_dims, &o, &grad));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, grad, x, nullptr, nullptr, &dx));
+    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+    build(g);
+    expect_one_operation_graph(g, 2);
+    Bound &bdy = bind(dy, true), &bw = bind(w, true), &bx = bind(x, true), &bdx = bind(dx, false);
+    execute(g, {&bdy, &bw, &bx, &bdx});
+    download(bdx);
+    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::vector<double> d = conv_dgrad_reference(bdy, bw, bdx.dims, kPad1, 1);
+    std::vector<double> ref = elementwise(bdx.dims, [&](const std::vector<int64_t> &i) {
+        size_t flat = static_cast<size_t>(((i[0] * bdx.dims[1] + i[1]) * bdx.dims[2] + i[2]) * bdx.dims[3] + i[3]);
+        return bx.at(i) > 0 ? d[flat] : 0.0;
+    });
+    expect_close(bdx, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, ConvFusion, ::testing::Values(FE_DATA_HALF, FE_DATA_BFLOAT16, FE_DATA_FLOAT),
+                         [](const ::testing::TestParamInfo<fe_data_type> &info) {
+                             return std::string(fe_data_type_string(info.param));
+                         });
+
+class ConvWgradFusion : public Gpu {};
+
+TEST_F(ConvWgradFusion, ScaleBiasReluIntoWgrad) {
+    // dw = wgrad(relu(x * scale + bias), dy): the previous layer's folded batchnorm and relu,
+    // applied as wgrad reads its image (cuDNN's engines for this pattern take fp16).
+    fe_graph *g = graph("scale_bias_relu_wgrad", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {4, 64, 16, 16}, true), *dy = tensor(g, "dy", {4, 64, 16, 16}, true);
+    fe_tensor *scale = tensor(g, "scale", {1, 64, 1, 1}, true), *bias = tensor(g, "bias", {1, 64, 1, 1}, true);
+    fe_conv_options o = padded(1);
+    fe_tensor *scaled = nullptr, *biased = nullptr, *act = nullptr, *dw = nullptr;
+    ASSERT_FE_OK(fe_graph_scale(g, x, scale, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, &act));
+    ASSERT_FE_OK(fe_graph_conv_wgrad(g, act, dy, 0, nullptr, &o, &dw));
+    ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
+    build(g);
+    expect_one_operation_graph(g, 4);
+    Bound &bx = bind(x, true), &bdy = bind(dy, true), &bs = bind(scale, true, 0.5f, 1.5f);
+    Bound &bb = bind(bias, true, -0.5f, 0.5f), &bdw = bind(dw, false);
+    execute(g, {&bx, &bdy, &bs, &bb, &bdw});
+    download(bdw);
+    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::vector<double> a = elementwise(bx.dims, [&](const std::vector<int64_t> &i) {
+        return std::max(0.0, static_cast<double>(bx.at(i)) * broadcast_at(bs, i) + broadcast_at(bb, i));
+    });
+    Bound activated = host_bound(bx.dims, std::vector<float>(a.begin(), a.end()));
+    std::vector<double> ref = conv_wgrad_reference(activated, bdy, bdw.dims, kPad1, 1);
+    // Each dw element sums 4 * 16 * 16 products, and the activation may be rounded to fp16.
+    expect_close(bdw, ref, atol_for(FE_DATA_HALF) * 8, rtol_for(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+}
+
+}  // namespace
