@@ -684,3 +684,25 @@ FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_sof
         if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
     });
 }
+
+// Random draws and FP8 matmul.
+FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset, const fe_rng_options *options,
+                                 fe_tensor **out_y) {
+    return guard("fe_graph_rng", [&] {
+        FE_REQUIRE(graph);
+        FE_CHECK(seed != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'seed' is NULL: a draw needs an int64 seed tensor of one element (or fe_graph_scalar)");
+        FE_CHECK(offset != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'offset' is NULL: a draw needs an int64 offset tensor of one element (or fe_graph_scalar)");
+        FE_CHECK(options != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'options' is NULL: a draw needs its distribution and dims (FE_RNG_OPTIONS_INIT)");
+        FE_REQUIRE(out_y);
+        const fe_rng_options defaults = FE_RNG_OPTIONS_INIT;
+        fe_rng_options o = read_options(options, defaults);
+        *out_y = add(graph, make_rng(seed, offset, o), o.name, "rng", "Y");
+        if (o.data_type != FE_DATA_NOT_SET) {
+            (*out_y)->data_type = o.data_type;
+            (*out_y)->user_data_type = true;
+        }
+    });
+}

@@ -1,0 +1,129 @@
+// fe_graph_rng and fe_graph_matmul_fp8 without cuDNN: inference and the message of each failure.
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+
+namespace {
+
+class RngRules : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = "rng";
+        o.io_data_type = FE_DATA_HALF;
+        ASSERT_FE_OK(fe_graph_create(&o, &g));
+        seed = cudnnfe_test::make_tensor(g, "seed", {1}, false, FE_DATA_INT64);
+        offset = cudnnfe_test::make_tensor(g, "offset", {1}, false, FE_DATA_INT64);
+        opts.ndims = 3;
+        opts.dims[0] = 2;
+        opts.dims[1] = 64;
+        opts.dims[2] = 128;
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    std::vector<int64_t> dims(const fe_tensor *t) {
+        size_t n = 0;
+        fe_tensor_get_ndims(t, &n);
+        std::vector<int64_t> d(n);
+        fe_tensor_get_dims(t, d.data(), n);
+        return d;
+    }
+    fe_graph *g = nullptr;
+    fe_tensor *seed = nullptr, *offset = nullptr, *y = nullptr;
+    fe_rng_options opts = FE_RNG_OPTIONS_INIT;
+};
+
+TEST_F(RngRules, EachDistributionInfersItsDimsAndType) {
+    opts.data_type = FE_DATA_FLOAT;
+    ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 64, 128}));
+    EXPECT_STREQ(fe_tensor_name(y), "rng_0::Y");
+    fe_data_type t = FE_DATA_NOT_SET;
+    ASSERT_FE_OK(fe_tensor_get_data_type(y, &t));
+    EXPECT_EQ(t, FE_DATA_FLOAT);
+    opts.distribution = FE_RNG_UNIFORM;
+    opts.min = -1.0;
+    opts.max = 1.0;
+    ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
+    opts.distribution = FE_RNG_NORMAL;
+    opts.mean = 0.5;
+    opts.std = 2.0;
+    ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
+    EXPECT_STREQ(fe_tensor_name(y), "rng_2::Y");
+}
+
+TEST_F(RngRules, ScalarSeedAndOffsetAreAccepted) {
+    fe_tensor *s = nullptr, *o = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "s", 1234, FE_DATA_INT64, &s));
+    ASSERT_FE_OK(fe_graph_scalar(g, "o", 0, FE_DATA_INT64, &o));
+    ASSERT_FE_OK(fe_graph_rng(g, s, o, &opts, &y));
+}
+
+TEST_F(RngRules, BadProbabilityIsRefused) {
+    for (double p : {-0.1, 1.5}) {
+        opts.probability = p;
+        EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+        EXPECT_TRUE(LastErrorContains("fe_graph_rng"));
+        EXPECT_TRUE(LastErrorContains("probability"));
+    }
+}
+
+TEST_F(RngRules, UniformMinMustBeBelowMax) {
+    opts.distribution = FE_RNG_UNIFORM;
+    opts.min = 2.0;
+    opts.max = 2.0;
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("min 2 is not below max 2"));
+}
+
+TEST_F(RngRules, NormalStdMustBePositive) {
+    opts.distribution = FE_RNG_NORMAL;
+    for (double s : {0.0, -1.0}) {
+        opts.std = s;
+        EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+        EXPECT_TRUE(LastErrorContains("standard deviation must be positive"));
+    }
+}
+
+TEST_F(RngRules, UnknownDistributionIsRefused) {
+    opts.distribution = static_cast<fe_rng_distribution>(7);
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("distribution 7"));
+}
+
+TEST_F(RngRules, MissingSeedOffsetOrOptionsIsRefused) {
+    EXPECT_FE_STATUS(fe_graph_rng(g, nullptr, offset, &opts, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("'seed' is NULL"));
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, nullptr, &opts, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("'offset' is NULL"));
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("'options' is NULL"));
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, nullptr), FE_STATUS_NULL_POINTER);
+    // A failed call uses no automatic name.
+    ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
+    EXPECT_STREQ(fe_tensor_name(y), "rng_0::Y");
+}
+
+TEST_F(RngRules, SeedMustBeOneInt64Element) {
+    fe_tensor *wide = cudnnfe_test::make_tensor(g, "wide", {2}, false, FE_DATA_INT64);
+    EXPECT_FE_STATUS(fe_graph_rng(g, wide, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("seed 'wide' must be one int64 element"));
+    fe_tensor *f = cudnnfe_test::make_tensor(g, "f", {1}, false, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, f, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("offset 'f' must be one int64 element"));
+}
+
+TEST_F(RngRules, BadDimsAreRefused) {
+    opts.ndims = 0;
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("ndims is 0"));
+    opts.ndims = 9;
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    opts.ndims = 3;
+    opts.dims[1] = 0;
+    EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("dims[1] is 0"));
+}
+
+}  // namespace
