@@ -706,3 +706,33 @@ FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *of
         }
     });
 }
+
+FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                                        const fe_matmul_fp8_scales *scales, const fe_matmul_options *options,
+                                        fe_tensor **out_c, fe_tensor **out_amax_c) {
+    return guard("fe_graph_matmul_fp8", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(a);
+        FE_REQUIRE(b);
+        FE_REQUIRE(scales);
+        FE_REQUIRE(out_c);
+        FE_REQUIRE(out_amax_c);
+        const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
+        fe_matmul_options o = read_options(options, defaults);
+        const fe_matmul_fp8_scales no_scales = FE_MATMUL_FP8_SCALES_INIT;
+        fe_matmul_fp8_scales s = read_options(scales, no_scales);
+        auto node = make_matmul_fp8(a, b, s, o);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(o.name, "matmul_fp8");
+        graph->add_node(std::move(node), {"C", "Amax"});
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        outputs[1]->data_type = FE_DATA_FLOAT;  // amax is float whatever the io type
+        outputs[1]->user_data_type = true;
+        if (outputs[0]->data_type == FE_DATA_NOT_SET && (a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2)) {
+            outputs[0]->data_type = a->data_type;  // C in A's FP8 type unless the user says otherwise
+        }
+        *out_c = outputs[0];
+        *out_amax_c = outputs[1];
+    });
+}

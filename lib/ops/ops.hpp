@@ -59,6 +59,8 @@ std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_te
 std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options);
 // Random draws (rng.cpp) and FP8 matmul with its scales and amax (matmul_fp8.cpp).
 std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options);
+std::unique_ptr<Node> make_matmul_fp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &scales,
+                                      const fe_matmul_options &options);
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.

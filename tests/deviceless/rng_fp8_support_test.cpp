@@ -83,5 +83,58 @@ TEST_F(RngSupport, MatmulTimesDrawHasNoEngineAndSaysWhy) {
     EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
 }
 
+// C = (A.B) * descale_a * descale_b * scale_c with amax, A [4, 256, 128] row-major and B
+// [4, 128, 512] with K contiguous (column-major, the layout of Hopper's FP8 GEMMs) or row-major.
+class MatmulFp8Support : public Deviceless {
+  protected:
+    fe_graph *fp8_graph(const char *name, fe_data_type ab, fe_data_type c_type, bool b_column_major,
+                        fe_tensor **c_out = nullptr) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        fe_tensor *a = tensor(g, "a", {4, 256, 128}, false, ab);
+        int64_t b_dims[3] = {4, 128, 512}, b_strides[3] = {128 * 512, 1, 128};
+        fe_tensor *b = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_column_major ? b_strides : nullptr, ab, &b));
+        fe_matmul_fp8_scales s = FE_MATMUL_FP8_SCALES_INIT;
+        s.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+        s.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+        s.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+        fe_tensor *c = nullptr, *amax = nullptr;
+        EXPECT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, nullptr, &c, &amax));
+        if (c_type != FE_DATA_NOT_SET) EXPECT_FE_OK(fe_tensor_set_data_type(c, c_type));
+        EXPECT_FE_OK(fe_tensor_set_output(c, 1));
+        EXPECT_FE_OK(fe_tensor_set_output(amax, 1));
+        if (c_out) *c_out = c;
+        return g;
+    }
+};
+
+TEST_F(MatmulFp8Support, E4m3ToE4m3WithAmaxIsSupported) {
+    fe_graph *g = fp8_graph("fp8_e4m3", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, true);
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 5 operation(s)"), std::string::npos) << describe(g);
+}
+
+TEST_F(MatmulFp8Support, E4m3ToBfloat16IsSupported) {
+    expect_supported(fp8_graph("fp8_bf16", FE_DATA_FP8_E4M3, FE_DATA_BFLOAT16, true));
+}
+
+TEST_F(MatmulFp8Support, E4m3ToHalfIsSupported) {
+    expect_supported(fp8_graph("fp8_half", FE_DATA_FP8_E4M3, FE_DATA_HALF, true));
+}
+
+TEST_F(MatmulFp8Support, E5m2IsSupported) {
+    expect_supported(fp8_graph("fp8_e5m2", FE_DATA_FP8_E5M2, FE_DATA_NOT_SET, true));
+}
+
+TEST_F(MatmulFp8Support, RowMajorBIsSupported) {
+    expect_supported(fp8_graph("fp8_row_major_b", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, false));
+}
+
+TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
+    fe_graph *g = fp8_graph("fp8_half_inputs", FE_DATA_HALF, FE_DATA_NOT_SET, true);
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half"));
+}
+
 }  // namespace
 

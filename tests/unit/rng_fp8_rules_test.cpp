@@ -126,4 +126,87 @@ TEST_F(RngRules, BadDimsAreRefused) {
     EXPECT_TRUE(LastErrorContains("dims[1] is 0"));
 }
 
+class MatmulFp8Rules : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = "fp8";
+        o.io_data_type = FE_DATA_HALF;
+        ASSERT_FE_OK(fe_graph_create(&o, &g));
+        a = cudnnfe_test::make_tensor(g, "a", {4, 128, 64}, false, FE_DATA_FP8_E4M3);
+        b = cudnnfe_test::make_tensor(g, "b", {4, 64, 256}, false, FE_DATA_FP8_E4M3);
+        ASSERT_FE_OK(fe_graph_scalar(g, "da", 0.5, FE_DATA_FLOAT, &scales.descale_a));
+        ASSERT_FE_OK(fe_graph_scalar(g, "db", 0.25, FE_DATA_FLOAT, &scales.descale_b));
+        scales.scale_c = cudnnfe_test::make_tensor(g, "sc", {1}, false, FE_DATA_FLOAT);
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    std::vector<int64_t> dims(const fe_tensor *t) {
+        size_t n = 0;
+        fe_tensor_get_ndims(t, &n);
+        std::vector<int64_t> d(n);
+        fe_tensor_get_dims(t, d.data(), n);
+        return d;
+    }
+    fe_data_type type(const fe_tensor *t) {
+        fe_data_type d = FE_DATA_NOT_SET;
+        fe_tensor_get_data_type(t, &d);
+        return d;
+    }
+    fe_graph *g = nullptr;
+    fe_tensor *a = nullptr, *b = nullptr, *c = nullptr, *amax = nullptr;
+    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
+};
+
+TEST_F(MatmulFp8Rules, InfersCAndAmax) {
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax));
+    EXPECT_EQ(dims(c), (std::vector<int64_t>{4, 128, 256}));
+    EXPECT_EQ(dims(amax), (std::vector<int64_t>{1, 1, 1}));
+    EXPECT_STREQ(fe_tensor_name(c), "matmul_fp8_0::C");
+    EXPECT_STREQ(fe_tensor_name(amax), "matmul_fp8_0::Amax");
+    EXPECT_EQ(type(c), FE_DATA_FP8_E4M3);
+    EXPECT_EQ(type(amax), FE_DATA_FLOAT);
+    ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_BFLOAT16));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    EXPECT_FE_OK(fe_graph_validate(g));
+}
+
+TEST_F(MatmulFp8Rules, MissingArgumentsAreRefused) {
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, nullptr, nullptr, &c, &amax), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("fe_graph_matmul_fp8"));
+    EXPECT_TRUE(LastErrorContains("'scales' is NULL"));
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("'out_amax_c' is NULL"));
+    for (fe_tensor **missing : {&scales.descale_a, &scales.descale_b, &scales.scale_c}) {
+        fe_tensor *kept = *missing;
+        *missing = nullptr;
+        EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_NULL_POINTER);
+        EXPECT_TRUE(LastErrorContains("scales->"));
+        *missing = kept;
+    }
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax));
+    EXPECT_STREQ(fe_tensor_name(c), "matmul_fp8_0::C");
+}
+
+TEST_F(MatmulFp8Rules, ShapesMustAgree) {
+    fe_tensor *b_bad = cudnnfe_test::make_tensor(g, "b_bad", {4, 32, 256}, false, FE_DATA_FP8_E4M3);
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b_bad, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("K=64"));
+    fe_tensor *b_rank = cudnnfe_test::make_tensor(g, "b_rank", {64, 256}, false, FE_DATA_FP8_E4M3);
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b_rank, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("must match"));
+    fe_tensor *b_batch = cudnnfe_test::make_tensor(g, "b_batch", {3, 64, 256}, false, FE_DATA_FP8_E4M3);
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b_batch, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("batch dim 0"));
+}
+
+TEST_F(MatmulFp8Rules, ScalesMustBeOneFloatElement) {
+    scales.descale_b = cudnnfe_test::make_tensor(g, "wide", {2}, false, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("descale_b 'wide' must be one float element"));
+    scales.descale_b = cudnnfe_test::make_tensor(g, "half_scale", {1}, false, FE_DATA_HALF);
+    EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("descale_b 'half_scale' must be one float element"));
+}
+
 }  // namespace
