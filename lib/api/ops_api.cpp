@@ -729,7 +729,8 @@ FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor
         const auto &outputs = graph->nodes.back()->outputs;
         outputs[1]->data_type = FE_DATA_FLOAT;  // amax is float whatever the io type
         outputs[1]->user_data_type = true;
-        if (outputs[0]->data_type == FE_DATA_NOT_SET && (a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2)) {
+        bool fp8_a = a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2;
+        if (outputs[0]->data_type == FE_DATA_NOT_SET && fp8_a) {
             outputs[0]->data_type = a->data_type;  // C in A's FP8 type unless the user says otherwise
         }
         *out_c = outputs[0];
