@@ -98,7 +98,8 @@ typedef enum fe_data_type FE_ENUM_BASE {
     FE_DATA_INT64 = 10,
     FE_DATA_BOOLEAN = 11,
     FE_DATA_FP8_E4M3 = 12,
-    FE_DATA_FP8_E5M2 = 13
+    FE_DATA_FP8_E5M2 = 13,
+    FE_DATA_FP8_E8M0 = 15 /* power-of-two scale factors of block scaling (MXFP8); no host conversion */
 } fe_data_type;
 
 typedef enum fe_heur_mode FE_ENUM_BASE {
@@ -545,6 +546,36 @@ FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b
                                      const fe_matmul_fp8_scales *scales,
                                      const fe_matmul_options *options, fe_tensor **out_c,
                                      fe_tensor **out_amax_c);
+
+/* Block scaling (MXFP8): values quantized in blocks of `block_size` consecutive elements of
+ * the last dim, each block with its own power-of-two scale. */
+typedef struct fe_block_scale_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type;
+    int32_t block_size; /* elements per scale along the last dim; default 32 (MXFP8) */
+} fe_block_scale_options;
+#define FE_BLOCK_SCALE_OPTIONS_INIT { (uint32_t)sizeof(fe_block_scale_options), NULL, FE_DATA_NOT_SET, 32 }
+
+/** Block-scale quantize: x [..., n] (float, half or bfloat16) into out_y [..., n] (fp8_e4m3
+ *  unless its type is set: fp8_e4m3 or fp8_e5m2) and out_scale [..., n / block_size]
+ *  (fp8_e8m0), both packed and owned by the graph ("<node>::Y", "<node>::Scale"). n must be a
+ *  multiple of block_size. x must have rank 4 or more as cuDNN sees it: a rank-3 (or lower)
+ *  quantize needs cuDNN's reordered F8_128x4 scale layout, which is not produced, and its build
+ *  fails with FE_STATUS_NOT_SUPPORTED saying so. options nullable. Needs cuDNN >= 9.7.0 (the build fails with
+ *  FE_STATUS_NOT_SUPPORTED naming the loaded version otherwise) and a Blackwell (sm100) or
+ *  later GPU: cuDNN has no MXFP8 engine for Hopper (sm90), where the support check fails
+ *  saying so. */
+FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
+                                               const fe_block_scale_options *options,
+                                               fe_tensor **out_y, fe_tensor **out_scale);
+/** Block-scale dequantize: x [..., n] (fp8_e4m3 or fp8_e5m2) times its block's scale from
+ *  scale [..., n / block_size] (fp8_e8m0) into out_y [..., n] ("<node>::Y", owned by the
+ *  graph, the graph's type unless set). options nullable. Same cuDNN and GPU requirements as
+ *  fe_graph_block_scale_quantize. */
+FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                                 const fe_block_scale_options *options,
+                                                 fe_tensor **out_y);
 
 typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_NONE = 0,

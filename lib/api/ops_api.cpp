@@ -737,3 +737,40 @@ FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor
         *out_amax_c = outputs[1];
     });
 }
+
+FE_EXPORT fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x, const fe_block_scale_options *options,
+                                                  fe_tensor **out_y, fe_tensor **out_scale) {
+    return guard("fe_graph_block_scale_quantize", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(out_y);
+        FE_REQUIRE(out_scale);
+        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
+        fe_block_scale_options o = read_options(options, defaults);
+        auto node = make_block_scale_quantize(x, o);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(o.name, "block_scale_quantize");
+        graph->add_node(std::move(node), {"Y", "Scale"});
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        outputs[0]->data_type = FE_DATA_FP8_E4M3;  // the user may set fp8_e5m2
+        outputs[0]->user_data_type = true;
+        outputs[1]->data_type = FE_DATA_FP8_E8M0;
+        outputs[1]->user_data_type = true;
+        *out_y = outputs[0];
+        *out_scale = outputs[1];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                                    const fe_block_scale_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_block_scale_dequantize", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(scale);
+        FE_REQUIRE(out_y);
+        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
+        fe_block_scale_options o = read_options(options, defaults);
+        *out_y = add(graph, make_block_scale_dequantize(x, scale, o), o.name, "block_scale_dequantize", "Y");
+    });
+}

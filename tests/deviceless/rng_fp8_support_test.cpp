@@ -136,5 +136,41 @@ TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
     EXPECT_TRUE(LastErrorContains("fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half"));
 }
 
+// MXFP8 block scaling on the H100 description: cuDNN 9.19 finalizes the operations (quantize
+// at rank 4), but its block-scale engines target Blackwell; the support check must say so.
+TEST_F(Deviceless, BlockScaleQuantizeOnHopperSaysWhy) {
+    fe_graph *g = graph("mxfp8_quantize", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {1, 1, 256, 512}), *y = nullptr, *scale = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("Blackwell (sm100)"));
+    EXPECT_TRUE(LastErrorContains("Hopper (sm90)"));
+    EXPECT_TRUE(LastErrorContains("cuDNN 9.19.0 is loaded"));
+}
+
+TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
+    fe_graph *g = graph("mxfp8_dequantize", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {1, 256, 512}, false, FE_DATA_FP8_E4M3);
+    fe_tensor *scale = tensor(g, "scale", {1, 256, 16}, false, FE_DATA_FP8_E8M0), *y = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, x, scale, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("Blackwell (sm100)"));
+    EXPECT_TRUE(LastErrorContains("Hopper (sm90)"));
+    EXPECT_TRUE(LastErrorContains("cuDNN 9.19.0 is loaded"));
+}
+
+TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
+    fe_graph *g = graph("mxfp8_quantize_rank3", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {2, 256, 512}), *y = nullptr, *scale = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("give X as rank 4 (e.g. [1, 2, 256, 512])"));
+}
+
 }  // namespace
 

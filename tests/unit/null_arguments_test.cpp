@@ -114,6 +114,8 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_reduction", [&] { return fe_graph_reduction(g, x, FE_REDUCTION_ADD, &reduction, nullptr); }},
         {"fe_graph_rng", [&] { return fe_graph_rng(g, nullptr, x, nullptr, &t); }},
         {"fe_graph_matmul_fp8", [&] { return fe_graph_matmul_fp8(g, x, x, nullptr, nullptr, &t, &t); }},
+        {"fe_graph_block_scale_quantize", [&] { return fe_graph_block_scale_quantize(g, nullptr, nullptr, &t, &t); }},
+        {"fe_graph_block_scale_dequantize", [&] { return fe_graph_block_scale_dequantize(g, x, x, nullptr, nullptr); }},
         {"fe_graph_sdpa", [&] { return fe_graph_sdpa(g, x, x, nullptr, nullptr, &t, nullptr); }},
         {"fe_alibi_slopes", [&] { return fe_alibi_slopes(4, nullptr); }},
         {"fe_graph_build", [&] { return fe_graph_build(nullptr, nullptr, nullptr); }},

@@ -1,4 +1,5 @@
-// fe_graph_rng and fe_graph_matmul_fp8 without cuDNN: inference and the message of each failure.
+// fe_graph_rng, fe_graph_matmul_fp8 and block scaling without cuDNN: inference and the message
+// of each failure.
 #include <string>
 #include <vector>
 
@@ -207,6 +208,69 @@ TEST_F(MatmulFp8Rules, ScalesMustBeOneFloatElement) {
     scales.descale_b = cudnnfe_test::make_tensor(g, "half_scale", {1}, false, FE_DATA_HALF);
     EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("descale_b 'half_scale' must be one float element"));
+}
+
+class BlockScaleRules : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = "mx";
+        o.io_data_type = FE_DATA_BFLOAT16;
+        ASSERT_FE_OK(fe_graph_create(&o, &g));
+        x = cudnnfe_test::make_tensor(g, "x", {2, 128, 256}, false, FE_DATA_BFLOAT16);
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    std::vector<int64_t> dims(const fe_tensor *t) {
+        size_t n = 0;
+        fe_tensor_get_ndims(t, &n);
+        std::vector<int64_t> d(n);
+        fe_tensor_get_dims(t, d.data(), n);
+        return d;
+    }
+    fe_data_type type(const fe_tensor *t) {
+        fe_data_type d = FE_DATA_NOT_SET;
+        fe_tensor_get_data_type(t, &d);
+        return d;
+    }
+    fe_graph *g = nullptr;
+    fe_tensor *x = nullptr, *y = nullptr, *scale = nullptr;
+};
+
+TEST_F(BlockScaleRules, QuantizeInfersValuesAndScales) {
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 128, 256}));
+    EXPECT_EQ(dims(scale), (std::vector<int64_t>{2, 128, 8}));
+    EXPECT_EQ(type(y), FE_DATA_FP8_E4M3);
+    EXPECT_EQ(type(scale), FE_DATA_FP8_E8M0);
+    EXPECT_STREQ(fe_tensor_name(scale), "block_scale_quantize_0::Scale");
+    fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+    o.block_size = 16;
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, &o, &y, &scale));
+    EXPECT_EQ(dims(scale), (std::vector<int64_t>{2, 128, 16}));
+}
+
+TEST_F(BlockScaleRules, QuantizeRefusesABadBlockSize) {
+    fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+    o.block_size = 0;
+    EXPECT_FE_STATUS(fe_graph_block_scale_quantize(g, x, &o, &y, &scale), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("block_size is 0"));
+    o.block_size = 24;
+    EXPECT_FE_STATUS(fe_graph_block_scale_quantize(g, x, &o, &y, &scale), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("not a multiple of block_size 24"));
+    EXPECT_FE_STATUS(fe_graph_block_scale_quantize(g, x, nullptr, &y, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("fe_graph_block_scale_quantize"));
+}
+
+TEST_F(BlockScaleRules, DequantizeChecksTheScaleDims) {
+    fe_tensor *q = cudnnfe_test::make_tensor(g, "q", {2, 128, 256}, false, FE_DATA_FP8_E4M3);
+    fe_tensor *s = cudnnfe_test::make_tensor(g, "s", {2, 128, 8}, false, FE_DATA_FP8_E8M0);
+    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, q, s, nullptr, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 128, 256}));
+    fe_tensor *wrong = cudnnfe_test::make_tensor(g, "wrong", {2, 128, 16}, false, FE_DATA_FP8_E8M0);
+    EXPECT_FE_STATUS(fe_graph_block_scale_dequantize(g, q, wrong, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("it must be [2,128,8]"));
+    EXPECT_FE_STATUS(fe_graph_block_scale_dequantize(g, q, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("'scale' is NULL"));
 }
 
 }  // namespace
