@@ -98,7 +98,8 @@ typedef enum fe_data_type FE_ENUM_BASE {
     FE_DATA_INT64 = 10,
     FE_DATA_BOOLEAN = 11,
     FE_DATA_FP8_E4M3 = 12,
-    FE_DATA_FP8_E5M2 = 13
+    FE_DATA_FP8_E5M2 = 13,
+    FE_DATA_FP8_E8M0 = 15 /* power-of-two scale factors of block scaling (MXFP8); no host conversion */
 } fe_data_type;
 
 typedef enum fe_heur_mode FE_ENUM_BASE {
@@ -487,6 +488,94 @@ typedef struct fe_reduction_options {
  *  reduced dimensions. */
 FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
                                     const fe_reduction_options *options, fe_tensor **out_y);
+
+/* Random numbers drawn by cuDNN (Philox), one value per element of the result. */
+typedef enum fe_rng_distribution FE_ENUM_BASE {
+    FE_RNG_BERNOULLI = 0, /* 1 with probability `probability`, else 0 */
+    FE_RNG_UNIFORM = 1,   /* uniform in [min, max) */
+    FE_RNG_NORMAL = 2     /* normal with mean `mean` and standard deviation `std` */
+} fe_rng_distribution;
+
+typedef struct fe_rng_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_rng_distribution distribution; /* default FE_RNG_BERNOULLI */
+    double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
+    double min, max;                  /* UNIFORM: min < max; default [0, 1) */
+    double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
+    size_t ndims;                     /* the result's rank, 1 to 8 */
+    int64_t dims[8];                  /* the result's dims (positive); packed row-major */
+    fe_data_type data_type;           /* the result's type; NOT_SET: the graph's intermediate type */
+} fe_rng_options;
+#define FE_RNG_OPTIONS_INIT                                                                    \
+    { (uint32_t)sizeof(fe_rng_options), NULL, FE_RNG_BERNOULLI, 0.5, 0.0, 1.0, 0.0, 1.0, 0, \
+      { 0, 0, 0, 0, 0, 0, 0, 0 }, FE_DATA_NOT_SET }
+
+/** Draw random numbers. seed and offset are required int64 tensors of one element (device
+ *  tensors of any rank, or fe_graph_scalar values with FE_DATA_INT64); the same seed and offset
+ *  draw the same values (attention's dropout draws the same way). options is required (dims
+ *  and distribution). out_y receives the result "<node>::Y", owned by the graph: options->dims,
+ *  packed, of options->data_type. The operation is lowered for cuDNN versions whose engines
+ *  take it; cuDNN 9.19 has none for a draw outside fused attention (checked for H100: a draw
+ *  alone, x * draw and a matmul times a draw all have no engine), so such graphs fail the
+ *  support check with FE_STATUS_NOT_SUPPORTED and a message saying so; attention's dropout
+ *  (fe_sdpa_options.dropout_probability) draws the same way and runs. */
+FE_API fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset,
+                              const fe_rng_options *options, fe_tensor **out_y);
+
+/* FP8 matmul's scaling factors: float tensors of one element (device tensors of any rank, or
+ * fe_graph_scalar values), with fe_sdpa_fp8_scales' conventions: real = stored * descale,
+ * stored = real * scale. All three are required. */
+typedef struct fe_matmul_fp8_scales {
+    uint32_t struct_size;
+    fe_tensor *descale_a; /* turns A's stored FP8 values into real ones */
+    fe_tensor *descale_b; /* turns B's stored FP8 values into real ones */
+    fe_tensor *scale_c;   /* quantizes the real product into C */
+} fe_matmul_fp8_scales;
+#define FE_MATMUL_FP8_SCALES_INIT { (uint32_t)sizeof(fe_matmul_fp8_scales), NULL, NULL, NULL }
+
+/** FP8 matmul (Hopper and later): C = (A x B, accumulated in float) * descale_a * descale_b *
+ *  scale_c. A: [..., M, K], B: [..., K, N], fp8_e4m3 or fp8_e5m2 (checked when the graph is
+ *  lowered); batch dims broadcast as in fe_graph_matmul. scales is required (see
+ *  fe_matmul_fp8_scales); options nullable (fe_matmul_options: name, compute type, default
+ *  float). out_c receives "<node>::C", [..., M, N], in A's FP8 type unless its type is set
+ *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax_c receives "<node>::Amax",
+ *  float, C's rank with all dims 1: the largest absolute value of the real product before
+ *  scale_c (for the next step's scale); mark it as an output. Both are owned by the graph. */
+FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                                     const fe_matmul_fp8_scales *scales,
+                                     const fe_matmul_options *options, fe_tensor **out_c,
+                                     fe_tensor **out_amax_c);
+
+/* Block scaling (MXFP8): values quantized in blocks of `block_size` consecutive elements of
+ * the last dim, each block with its own power-of-two scale. */
+typedef struct fe_block_scale_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_data_type compute_data_type;
+    int32_t block_size; /* elements per scale along the last dim; default 32 (MXFP8) */
+} fe_block_scale_options;
+#define FE_BLOCK_SCALE_OPTIONS_INIT { (uint32_t)sizeof(fe_block_scale_options), NULL, FE_DATA_NOT_SET, 32 }
+
+/** Block-scale quantize: x [..., n] (float, half or bfloat16) into out_y [..., n] (fp8_e4m3
+ *  unless its type is set: fp8_e4m3 or fp8_e5m2) and out_scale [..., n / block_size]
+ *  (fp8_e8m0), both packed and owned by the graph ("<node>::Y", "<node>::Scale"). n must be a
+ *  multiple of block_size. x must have rank 4 or more as cuDNN sees it: a rank-3 (or lower)
+ *  quantize needs cuDNN's reordered F8_128x4 scale layout, which is not produced, and its build
+ *  fails with FE_STATUS_NOT_SUPPORTED saying so. options nullable. Needs cuDNN >= 9.7.0 (the build fails with
+ *  FE_STATUS_NOT_SUPPORTED naming the loaded version otherwise) and a Blackwell (sm100) or
+ *  later GPU: cuDNN has no MXFP8 engine for Hopper (sm90), where the support check fails
+ *  saying so. */
+FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
+                                               const fe_block_scale_options *options,
+                                               fe_tensor **out_y, fe_tensor **out_scale);
+/** Block-scale dequantize: x [..., n] (fp8_e4m3 or fp8_e5m2) times its block's scale from
+ *  scale [..., n / block_size] (fp8_e8m0) into out_y [..., n] ("<node>::Y", owned by the
+ *  graph, the graph's type unless set). options nullable. Same cuDNN and GPU requirements as
+ *  fe_graph_block_scale_quantize. */
+FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                                 const fe_block_scale_options *options,
+                                                 fe_tensor **out_y);
 
 typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_NONE = 0,

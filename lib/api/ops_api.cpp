@@ -684,3 +684,93 @@ FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_sof
         if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
     });
 }
+
+// Random draws and FP8 matmul.
+FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset, const fe_rng_options *options,
+                                 fe_tensor **out_y) {
+    return guard("fe_graph_rng", [&] {
+        FE_REQUIRE(graph);
+        FE_CHECK(seed != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'seed' is NULL: a draw needs an int64 seed tensor of one element (or fe_graph_scalar)");
+        FE_CHECK(offset != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'offset' is NULL: a draw needs an int64 offset tensor of one element (or fe_graph_scalar)");
+        FE_CHECK(options != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'options' is NULL: a draw needs its distribution and dims (FE_RNG_OPTIONS_INIT)");
+        FE_REQUIRE(out_y);
+        const fe_rng_options defaults = FE_RNG_OPTIONS_INIT;
+        fe_rng_options o = read_options(options, defaults);
+        *out_y = add(graph, make_rng(seed, offset, o), o.name, "rng", "Y");
+        if (o.data_type != FE_DATA_NOT_SET) {
+            (*out_y)->data_type = o.data_type;
+            (*out_y)->user_data_type = true;
+        }
+    });
+}
+
+FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                                        const fe_matmul_fp8_scales *scales, const fe_matmul_options *options,
+                                        fe_tensor **out_c, fe_tensor **out_amax_c) {
+    return guard("fe_graph_matmul_fp8", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(a);
+        FE_REQUIRE(b);
+        FE_REQUIRE(scales);
+        FE_REQUIRE(out_c);
+        FE_REQUIRE(out_amax_c);
+        const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
+        fe_matmul_options o = read_options(options, defaults);
+        const fe_matmul_fp8_scales no_scales = FE_MATMUL_FP8_SCALES_INIT;
+        fe_matmul_fp8_scales s = read_options(scales, no_scales);
+        auto node = make_matmul_fp8(a, b, s, o);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(o.name, "matmul_fp8");
+        graph->add_node(std::move(node), {"C", "Amax"});
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        outputs[1]->data_type = FE_DATA_FLOAT;  // amax is float whatever the io type
+        outputs[1]->user_data_type = true;
+        bool fp8_a = a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2;
+        if (outputs[0]->data_type == FE_DATA_NOT_SET && fp8_a) {
+            outputs[0]->data_type = a->data_type;  // C in A's FP8 type unless the user says otherwise
+        }
+        *out_c = outputs[0];
+        *out_amax_c = outputs[1];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x, const fe_block_scale_options *options,
+                                                  fe_tensor **out_y, fe_tensor **out_scale) {
+    return guard("fe_graph_block_scale_quantize", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(out_y);
+        FE_REQUIRE(out_scale);
+        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
+        fe_block_scale_options o = read_options(options, defaults);
+        auto node = make_block_scale_quantize(x, o);
+        NameReservation reservation(graph);
+        node->name = graph->unique_node_name(o.name, "block_scale_quantize");
+        graph->add_node(std::move(node), {"Y", "Scale"});
+        reservation.commit();
+        const auto &outputs = graph->nodes.back()->outputs;
+        outputs[0]->data_type = FE_DATA_FP8_E4M3;  // the user may set fp8_e5m2
+        outputs[0]->user_data_type = true;
+        outputs[1]->data_type = FE_DATA_FP8_E8M0;
+        outputs[1]->user_data_type = true;
+        *out_y = outputs[0];
+        *out_scale = outputs[1];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                                    const fe_block_scale_options *options, fe_tensor **out_y) {
+    return guard("fe_graph_block_scale_dequantize", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(scale);
+        FE_REQUIRE(out_y);
+        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
+        fe_block_scale_options o = read_options(options, defaults);
+        *out_y = add(graph, make_block_scale_dequantize(x, scale, o), o.name, "block_scale_dequantize", "Y");
+    });
+}

@@ -17,7 +17,8 @@ size_t data_type_size(fe_data_type type) {
         case FE_DATA_UINT8:
         case FE_DATA_BOOLEAN:
         case FE_DATA_FP8_E4M3:
-        case FE_DATA_FP8_E5M2: return 1;
+        case FE_DATA_FP8_E5M2:
+        case FE_DATA_FP8_E8M0: return 1;
         default: return 0;
     }
 }
@@ -36,6 +37,7 @@ const char *data_type_name(fe_data_type type) {
         case FE_DATA_BOOLEAN: return "boolean";
         case FE_DATA_FP8_E4M3: return "fp8_e4m3";
         case FE_DATA_FP8_E5M2: return "fp8_e5m2";
+        case FE_DATA_FP8_E8M0: return "fp8_e8m0";
         default: return "invalid";
     }
 }

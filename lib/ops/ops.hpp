@@ -57,6 +57,13 @@ std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe
 std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                               fe_tensor *inv_variance, const fe_norm_backward_options &options);
 std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options);
+// Random draws (rng.cpp) and FP8 matmul with its scales and amax (matmul_fp8.cpp).
+std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options);
+std::unique_ptr<Node> make_matmul_fp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &scales,
+                                      const fe_matmul_options &options);
+// Block scaling (block_scale.cpp): quantize with per-block scales, and dequantize.
+std::unique_ptr<Node> make_block_scale_quantize(fe_tensor *x, const fe_block_scale_options &options);
+std::unique_ptr<Node> make_block_scale_dequantize(fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &options);
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.

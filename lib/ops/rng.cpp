@@ -1,5 +1,5 @@
-// Random numbers drawn by cuDNN (Philox, seeded per call by seed and offset tensors). Attention
-// uses Bernoulli draws for its dropout; the graph-level operation comes with the other ops.
+// Random numbers drawn by cuDNN (Philox, seeded per call by seed and offset tensors): the
+// graph-level draw (Bernoulli, uniform, normal), and the Bernoulli draw attention's dropout uses.
 #include <cudnn_graph.h>
 
 #include "common/error.hpp"
@@ -7,6 +7,128 @@
 #include "plan/lowering.hpp"
 
 namespace fe {
+
+namespace {
+
+const char *distribution_name(fe_rng_distribution d) {
+    switch (d) {
+        case FE_RNG_BERNOULLI: return "bernoulli";
+        case FE_RNG_UNIFORM: return "uniform";
+        case FE_RNG_NORMAL: return "normal";
+    }
+    return "unknown";
+}
+
+void emit_rng(Lowering &lowering, const fe_rng_options &o, const Descriptor &seed, const Descriptor &offset,
+              const Descriptor &y, const std::string &label) {
+    Descriptor rng(CUDNN_BACKEND_RNG_DESCRIPTOR);
+    cudnnRngDistribution_t distribution = static_cast<cudnnRngDistribution_t>(o.distribution);
+    rng.set(CUDNN_ATTR_RNG_DISTRIBUTION, CUDNN_TYPE_RNG_DISTRIBUTION, 1, &distribution, "CUDNN_ATTR_RNG_DISTRIBUTION");
+    switch (o.distribution) {
+        case FE_RNG_BERNOULLI:
+            rng.set(CUDNN_ATTR_RNG_BERNOULLI_DIST_PROBABILITY, CUDNN_TYPE_DOUBLE, 1, &o.probability,
+                    "CUDNN_ATTR_RNG_BERNOULLI_DIST_PROBABILITY");
+            break;
+        case FE_RNG_UNIFORM:
+            rng.set(CUDNN_ATTR_RNG_UNIFORM_DIST_MINIMUM, CUDNN_TYPE_DOUBLE, 1, &o.min, "CUDNN_ATTR_RNG_UNIFORM_DIST_MINIMUM");
+            rng.set(CUDNN_ATTR_RNG_UNIFORM_DIST_MAXIMUM, CUDNN_TYPE_DOUBLE, 1, &o.max, "CUDNN_ATTR_RNG_UNIFORM_DIST_MAXIMUM");
+            break;
+        case FE_RNG_NORMAL:
+            rng.set(CUDNN_ATTR_RNG_NORMAL_DIST_MEAN, CUDNN_TYPE_DOUBLE, 1, &o.mean, "CUDNN_ATTR_RNG_NORMAL_DIST_MEAN");
+            rng.set(CUDNN_ATTR_RNG_NORMAL_DIST_STANDARD_DEVIATION, CUDNN_TYPE_DOUBLE, 1, &o.std,
+                    "CUDNN_ATTR_RNG_NORMAL_DIST_STANDARD_DEVIATION");
+            break;
+    }
+    rng.finalize("finalizing the RNG descriptor", FE_STATUS_NOT_SUPPORTED);
+    const Descriptor &kept = lowering.keep(std::move(rng));
+    Descriptor op(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR);
+    op.set_desc(CUDNN_ATTR_OPERATION_RNG_YDESC, y, "RNG Y");
+    op.set_desc(CUDNN_ATTR_OPERATION_RNG_DESC, kept, "RNG descriptor");
+    op.set_desc(CUDNN_ATTR_OPERATION_RNG_SEED, seed, "RNG seed");
+    op.set_desc(CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, offset, "RNG offset");
+    std::string what = "finalizing " + label;
+    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    lowering.add_operation(std::move(op));
+}
+
+class Rng : public Node {
+  public:
+    Rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &o) : options_(o) {
+        inputs = {seed, offset};
+        options_.name = nullptr;
+    }
+    const char *kind() const override { return "rng"; }
+    const char *input_port(size_t i) const override { return i == 0 ? "Seed" : "Offset"; }
+
+    void infer() override {
+        const fe_rng_options &o = options_;
+        switch (o.distribution) {
+            case FE_RNG_BERNOULLI:
+                FE_CHECK(o.probability >= 0.0 && o.probability <= 1.0, FE_STATUS_INVALID_ARGUMENT,
+                         "bernoulli probability is %g; it must be in [0, 1]", o.probability);
+                break;
+            case FE_RNG_UNIFORM:
+                FE_CHECK(o.min < o.max, FE_STATUS_INVALID_ARGUMENT, "uniform min %g is not below max %g", o.min, o.max);
+                break;
+            case FE_RNG_NORMAL:
+                FE_CHECK(o.std > 0.0, FE_STATUS_INVALID_ARGUMENT,
+                         "normal std is %g; the standard deviation must be positive", o.std);
+                break;
+            default:
+                FE_CHECK(false, FE_STATUS_INVALID_ARGUMENT, "distribution %d is not bernoulli (0), uniform (1) or normal (2)",
+                         static_cast<int>(o.distribution));
+        }
+        FE_CHECK(o.ndims >= 1 && o.ndims <= 8, FE_STATUS_INVALID_ARGUMENT, "ndims is %zu; the result has 1 to 8 dims",
+                 o.ndims);
+        std::vector<int64_t> dims(o.dims, o.dims + o.ndims);
+        for (size_t i = 0; i < dims.size(); ++i)
+            FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
+                     static_cast<long long>(dims[i]));
+        const char *ports[] = {"seed", "offset"};
+        for (size_t i = 0; i < 2; ++i) {
+            fe_tensor *t = inputs[i];
+            int64_t n = 1;
+            for (int64_t x : t->dims) n *= x;
+            FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
+                     FE_STATUS_INVALID_ARGUMENT, "%s '%s' must be one int64 element (it is %s %s)", ports[i],
+                     t->name.c_str(), data_type_name(t->data_type), dims_string(t->dims).c_str());
+            if (t->dims.size() != dims.size()) {  // cuDNN wants the result's rank
+                t->dims.assign(dims.size(), 1);
+                t->strides.assign(dims.size(), 1);
+            }
+        }
+        assign_inferred_shape(outputs[0], dims, packed_strides(dims));
+    }
+
+    std::string attributes() const override {
+        const fe_rng_options &o = options_;
+        switch (o.distribution) {
+            case FE_RNG_BERNOULLI: return format("bernoulli(p=%g)", o.probability);
+            case FE_RNG_UNIFORM: return format("uniform(min=%g max=%g)", o.min, o.max);
+            case FE_RNG_NORMAL: return format("normal(mean=%g std=%g)", o.mean, o.std);
+        }
+        return distribution_name(o.distribution);
+    }
+
+    std::string unsupported_hint() const override {
+        return "cuDNN 9.19 has no engine for a graph-level random draw (alone, times a tensor, or in a matmul's "
+               "epilogue); its engines draw only inside fused attention: use fe_sdpa_options.dropout_probability";
+    }
+
+    void lower(Lowering &lowering) const override {
+        emit_rng(lowering, options_, lowering.tensor(inputs[0]), lowering.tensor(inputs[1]),
+                 lowering.tensor(outputs[0]), "rng '" + name + "' (" + distribution_name(options_.distribution) + ")");
+    }
+
+  private:
+    fe_rng_options options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options) {
+    return std::make_unique<Rng>(seed, offset, options);
+}
 
 void emit_rng_bernoulli(Lowering &lowering, double keep_probability, const Descriptor &seed, const Descriptor &offset,
                         const Descriptor &y, const std::string &label) {

@@ -1,0 +1,160 @@
+// Block scaling (MXFP8): quantize values in blocks along the last dim, each block with its own
+// power-of-two scale (fp8_e8m0), and the inverse. cuDNN declares the operations from 9.7.0;
+// its engines for them target Blackwell (sm100) and later.
+#include <cudnn_graph.h>
+
+#include <string>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+namespace {
+
+constexpr size_t kBlockScaleVersion = 90700;
+
+std::string version_string(size_t v) { return format("%zu.%zu.%zu", v / 10000, (v % 10000) / 100, v % 100); }
+
+bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+class BlockScaleNode : public Node {
+  public:
+    BlockScaleNode(const char *kind, const fe_block_scale_options &o) : kind_(kind), block_size_(o.block_size) {
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return kind_; }
+    std::string attributes() const override { return format("block_size=%d", block_size_); }
+    std::string unsupported_hint() const override {
+        return "cuDNN's block-scale (MXFP8) engines run on Blackwell (sm100) and later GPUs; Hopper (sm90) and "
+               "earlier have none (cuDNN " + version_string(cudnn().cudnnGetVersion()) + " is loaded)";
+    }
+
+  protected:
+    // Dims of the scales: the last dim divided by the block size.
+    std::vector<int64_t> scale_dims(const fe_tensor *x) const {
+        FE_CHECK(block_size_ > 0, FE_STATUS_INVALID_ARGUMENT, "block_size is %d; it must be positive", block_size_);
+        FE_CHECK(!x->dims.empty(), FE_STATUS_INVALID_ARGUMENT, "'%s' has no dims", x->name.c_str());
+        int64_t n = x->dims.back();
+        FE_CHECK(n % block_size_ == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "the last dim of '%s' is %lld, not a multiple of block_size %d", x->name.c_str(),
+                 static_cast<long long>(n), block_size_);
+        std::vector<int64_t> dims = x->dims;
+        dims.back() = n / block_size_;
+        return dims;
+    }
+    void check_version() const {
+        size_t loaded = cudnn().cudnnGetVersion();
+        FE_CHECK(loaded >= kBlockScaleVersion, FE_STATUS_NOT_SUPPORTED,
+                 "%s needs cuDNN 9.7.0 or later (cuDNN %s is loaded) and a Blackwell (sm100) or later GPU", kind_,
+                 version_string(loaded).c_str());
+    }
+    void check_scale_type(const fe_tensor *scale) const {
+        FE_CHECK(scale->data_type == FE_DATA_FP8_E8M0, FE_STATUS_NOT_SUPPORTED,
+                 "scale '%s' is %s; MXFP8 block scales are fp8_e8m0", scale->name.c_str(),
+                 data_type_name(scale->data_type));
+    }
+    void set_common(Descriptor &op, cudnnBackendAttributeName_t precision, cudnnBackendAttributeName_t block,
+                    fe_data_type compute) const {
+        op.set_data_type(precision, compute, "block-scale math precision");
+        int32_t size = block_size_;
+        op.set(block, CUDNN_TYPE_INT32, 1, &size, "block-scale block size");
+    }
+
+    const char *kind_;
+    int32_t block_size_;
+};
+
+class BlockScaleQuantize : public BlockScaleNode {
+  public:
+    BlockScaleQuantize(fe_tensor *x, const fe_block_scale_options &o) : BlockScaleNode("block_scale_quantize", o) {
+        inputs = {x};
+    }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        std::vector<int64_t> s = scale_dims(x);
+        assign_inferred_shape(outputs[0], x->dims, packed_strides(x->dims));
+        assign_inferred_shape(outputs[1], s, packed_strides(s));
+    }
+
+    void lower(Lowering &lowering) const override {
+        check_version();
+        const fe_tensor *x = inputs[0], *y = outputs[0];
+        FE_CHECK(x->data_type == FE_DATA_FLOAT || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16,
+                 FE_STATUS_NOT_SUPPORTED, "X '%s' is %s; block-scale quantize reads float, half or bfloat16",
+                 x->name.c_str(), data_type_name(x->data_type));
+        FE_CHECK(is_fp8(y->data_type), FE_STATUS_NOT_SUPPORTED,
+                 "Y '%s' is %s; MXFP8 quantize writes fp8_e4m3 or fp8_e5m2", y->name.c_str(),
+                 data_type_name(y->data_type));
+        check_scale_type(outputs[1]);
+        std::vector<int64_t> dims, strides;
+        lowering.lowered_shape(x, &dims, &strides);
+        FE_CHECK(dims.size() != 3, FE_STATUS_NOT_SUPPORTED,
+                 "cuDNN takes a rank-3 block-scale quantize only with its scales in the reordered F8_128x4 layout, "
+                 "which this library does not produce; give X as rank 4 (e.g. [1, %lld, %lld, %lld])",
+                 static_cast<long long>(dims[0]), static_cast<long long>(dims[1]), static_cast<long long>(dims[2]));
+        Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_XDESC, lowering.tensor(x), "block-scale quantize X");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_YDESC, lowering.tensor(y), "block-scale quantize Y");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_SCALE_DESC, lowering.tensor(outputs[1]),
+                    "block-scale quantize scale");
+        set_common(op, CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_MATH_PREC,
+                   CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_BLOCK_SIZE, lowering.compute_type(*this));
+        std::string what = "finalizing block-scale quantize '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+};
+
+class BlockScaleDequantize : public BlockScaleNode {
+  public:
+    BlockScaleDequantize(fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &o)
+        : BlockScaleNode("block_scale_dequantize", o) {
+        inputs = {x, scale};
+    }
+    const char *input_port(size_t i) const override { return i == 0 ? "X" : "Scale"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0], *scale = inputs[1];
+        std::vector<int64_t> s = scale_dims(x);
+        FE_CHECK(scale->dims == s, FE_STATUS_INVALID_ARGUMENT, "scale '%s' is %s; for X %s and block_size %d it must be %s",
+                 scale->name.c_str(), dims_string(scale->dims).c_str(), dims_string(x->dims).c_str(), block_size_,
+                 dims_string(s).c_str());
+        assign_inferred_shape(outputs[0], x->dims, packed_strides(x->dims));
+    }
+
+    void lower(Lowering &lowering) const override {
+        check_version();
+        const fe_tensor *x = inputs[0];
+        FE_CHECK(is_fp8(x->data_type), FE_STATUS_NOT_SUPPORTED,
+                 "X '%s' is %s; MXFP8 dequantize reads fp8_e4m3 or fp8_e5m2", x->name.c_str(),
+                 data_type_name(x->data_type));
+        check_scale_type(inputs[1]);
+        Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_XDESC, lowering.tensor(x), "block-scale dequantize X");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_SCALE_DESC, lowering.tensor(inputs[1]),
+                    "block-scale dequantize scale");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_YDESC, lowering.tensor(outputs[0]),
+                    "block-scale dequantize Y");
+        set_common(op, CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_MATH_PREC,
+                   CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_BLOCK_SIZE, lowering.compute_type(*this));
+        std::string what = "finalizing block-scale dequantize '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_block_scale_quantize(fe_tensor *x, const fe_block_scale_options &options) {
+    return std::make_unique<BlockScaleQuantize>(x, options);
+}
+
+std::unique_ptr<Node> make_block_scale_dequantize(fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &options) {
+    return std::make_unique<BlockScaleDequantize>(x, scale, options);
+}
+
+}  // namespace fe

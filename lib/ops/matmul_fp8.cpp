@@ -1,0 +1,125 @@
+// FP8 matmul: A and B stored in FP8 with their descales, the product accumulated in float,
+// descaled, its largest magnitude (amax) recorded, then quantized into C with scale_c.
+#include <cudnn_graph.h>
+
+#include <string>
+
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+
+namespace fe {
+namespace {
+
+enum Port { kA = 0, kB, kDescaleA, kDescaleB, kScaleC, kPorts };
+const char *const kPortNames[] = {"A", "B", "descale_a", "descale_b", "scale_c"};
+
+bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+class MatmulFp8 : public Node {
+  public:
+    MatmulFp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &s, const fe_matmul_options &o) {
+        inputs = {a, b, s.descale_a, s.descale_b, s.scale_c};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "matmul_fp8"; }
+    const char *input_port(size_t i) const override { return i < kPorts ? kPortNames[i] : "?"; }
+
+    void infer() override {
+        for (int i = kDescaleA; i < kPorts; ++i)
+            FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
+                     kPortNames[i]);
+        const fe_tensor *a = inputs[kA], *b = inputs[kB];
+        size_t rank = a->dims.size();
+        FE_CHECK(rank >= 2, FE_STATUS_INVALID_ARGUMENT, "A has rank %zu; a matmul takes [..., M, K]", rank);
+        FE_CHECK(b->dims.size() == rank, FE_STATUS_INVALID_ARGUMENT,
+                 "A has rank %zu and B has rank %zu; they must match", rank, b->dims.size());
+        int64_t m = a->dims[rank - 2], k = a->dims[rank - 1], kb = b->dims[rank - 2], n = b->dims[rank - 1];
+        FE_CHECK(k == kb, FE_STATUS_INVALID_ARGUMENT, "A is %s and B is %s: A has K=%lld columns, B has %lld rows",
+                 dims_string(a->dims).c_str(), dims_string(b->dims).c_str(), static_cast<long long>(k),
+                 static_cast<long long>(kb));
+        std::vector<int64_t> out;
+        for (size_t i = 0; i + 2 < rank; ++i) {
+            int64_t da = a->dims[i], db = b->dims[i];
+            FE_CHECK(da == db || da == 1 || db == 1, FE_STATUS_INVALID_ARGUMENT,
+                     "batch dim %zu is %lld in A and %lld in B; they must be equal or 1", i,
+                     static_cast<long long>(da), static_cast<long long>(db));
+            out.push_back(da > db ? da : db);
+        }
+        out.push_back(m);
+        out.push_back(n);
+        // Two-dimensional operands get a batch of one (cuDNN's matmul wants rank 3 or more);
+        // the scales and amax take the result's rank.
+        for (int i = kDescaleA; i < kPorts; ++i) {
+            fe_tensor *t = inputs[static_cast<size_t>(i)];
+            int64_t count = 1;
+            for (int64_t x : t->dims) count *= x;
+            FE_CHECK(count == 1 && (t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET),
+                     FE_STATUS_INVALID_ARGUMENT, "%s '%s' must be one float element (it is %s %s)", kPortNames[i],
+                     t->name.c_str(), data_type_name(t->data_type), dims_string(t->dims).c_str());
+            if (t->dims.size() != rank) {
+                t->dims.assign(rank, 1);
+                t->strides.assign(rank, 1);
+            }
+        }
+        assign_inferred_shape(outputs[0], out, packed_strides(out));
+        std::vector<int64_t> ones(rank, 1);
+        assign_inferred_shape(outputs[1], ones, ones);
+    }
+
+    std::string combination() const override {
+        return format("matmul_fp8 A %s, B %s, C %s", data_type_name(inputs[kA]->data_type),
+                      data_type_name(inputs[kB]->data_type), data_type_name(outputs[0]->data_type));
+    }
+
+    std::string unsupported_hint() const override {
+        return "cuDNN runs FP8 matmuls on Hopper (sm90) and later GPUs only";
+    }
+
+    void lower(Lowering &lowering) const override {
+        for (int i : {kA, kB}) {
+            const fe_tensor *t = inputs[static_cast<size_t>(i)];
+            FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,
+                     "an FP8 matmul takes fp8_e4m3 or fp8_e5m2 A and B; %s '%s' is %s", kPortNames[i], t->name.c_str(),
+                     data_type_name(t->data_type));
+        }
+        for (int i = kDescaleA; i < kPorts; ++i) {
+            const fe_tensor *t = inputs[static_cast<size_t>(i)];
+            FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; scales are float",
+                     kPortNames[i], t->name.c_str(), data_type_name(t->data_type));
+        }
+        fe_data_type c_type = outputs[0]->data_type;
+        FE_CHECK(is_fp8(c_type) || c_type == FE_DATA_HALF || c_type == FE_DATA_BFLOAT16 || c_type == FE_DATA_FLOAT,
+                 FE_STATUS_NOT_SUPPORTED, "C '%s' is %s; an FP8 matmul writes fp8_e4m3, fp8_e5m2, half, bfloat16 or float",
+                 outputs[0]->name.c_str(), data_type_name(c_type));
+        FE_CHECK(outputs[1]->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "amax '%s' is %s; it must be float",
+                 outputs[1]->name.c_str(), data_type_name(outputs[1]->data_type));
+        fe_data_type compute = lowering.compute_type(*this);
+        const std::vector<int64_t> &dims = outputs[0]->dims;
+        const std::string what = "FP8 matmul '" + name + "'";
+        auto label = [&what](const char *step) { return what + " " + step; };
+        auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+
+        const Descriptor &product = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        emit_matmul(lowering, lowering.tensor(inputs[kA]), lowering.tensor(inputs[kB]), product, compute, label("A.B"));
+        const Descriptor &by_a = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, product, &scale(kDescaleA), nullptr, by_a, compute, pw, 0,
+                       label("descale A"));
+        const Descriptor &real = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, by_a, &scale(kDescaleB), nullptr, real, compute, pw, 0,
+                       label("descale B"));
+        emit_reduction(lowering, FE_REDUCTION_AMAX, real, lowering.tensor(outputs[1]), compute, label("amax C"));
+        emit_pointwise(lowering, FE_POINTWISE_MUL, real, &scale(kScaleC), nullptr, lowering.tensor(outputs[0]), compute,
+                       pw, 0, label("scale C"));
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_matmul_fp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &scales,
+                                      const fe_matmul_options &options) {
+    return std::make_unique<MatmulFp8>(a, b, scales, options);
+}
+
+}  // namespace fe

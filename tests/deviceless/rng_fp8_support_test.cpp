@@ -1,0 +1,176 @@
+// Random draws and FP8 matmuls for the H100 description: which forms cuDNN 9.19 takes.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+class RngSupport : public Deviceless {
+  protected:
+    // y = x * draw, the draw [4, 256, 1024] of the given distribution.
+    fe_graph *masked(const char *name, fe_rng_distribution distribution, bool with_consumer) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        fe_tensor *seed = tensor(g, "seed", {1, 1, 1}, false, FE_DATA_INT64);
+        fe_tensor *offset = tensor(g, "offset", {1, 1, 1}, false, FE_DATA_INT64);
+        fe_rng_options o = FE_RNG_OPTIONS_INIT;
+        o.distribution = distribution;
+        o.probability = 0.9;
+        o.ndims = 3;
+        o.dims[0] = 4;
+        o.dims[1] = 256;
+        o.dims[2] = 1024;
+        o.data_type = FE_DATA_FLOAT;
+        fe_tensor *draw = nullptr;
+        EXPECT_FE_OK(fe_graph_rng(g, seed, offset, &o, &draw));
+        if (!with_consumer) {
+            EXPECT_FE_OK(fe_tensor_set_output(draw, 1));
+            return g;
+        }
+        fe_tensor *x = tensor(g, "x", {4, 256, 1024}), *y = nullptr;
+        EXPECT_FE_OK(fe_graph_mul(g, x, draw, &y));
+        EXPECT_FE_OK(fe_tensor_set_output(y, 1));
+        return g;
+    }
+};
+
+// Whether cuDNN has an engine; when it has none, the message must say why.
+fe_status support(fe_graph *g, const std::string &json) {
+    EXPECT_FE_OK(fe_graph_set_device_properties(g, json.c_str()));
+    fe_status s = fe_graph_validate(g);
+    if (s == FE_OK) s = fe_graph_build_operation_graph(g, nullptr);
+    if (s == FE_OK) s = fe_graph_create_execution_plans(g, nullptr, 0);
+    if (s == FE_OK) s = fe_graph_check_support(g);
+    return s;
+}
+
+// cuDNN 9.19 has no engine for a graph-level draw on the H100: the lowering is accepted by
+// cuDNN (descriptors finalize), heuristics return nothing, and the message names the cause.
+TEST_F(RngSupport, DrawTimesInputHasNoEngineAndSaysWhy) {
+    for (fe_rng_distribution d : {FE_RNG_BERNOULLI, FE_RNG_UNIFORM, FE_RNG_NORMAL}) {
+        fe_graph *g = masked("rng_mul", d, true);
+        EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
+        EXPECT_TRUE(LastErrorContains("dropout_probability"));
+    }
+}
+
+TEST_F(RngSupport, StandaloneDrawHasNoEngineAndSaysWhy) {
+    fe_graph *g = masked("rng_alone", FE_RNG_BERNOULLI, false);
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("rng 'rng_0'"));
+    EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
+}
+
+TEST_F(RngSupport, MatmulTimesDrawHasNoEngineAndSaysWhy) {
+    fe_graph *g = graph("rng_matmul", FE_DATA_HALF);
+    fe_tensor *seed = nullptr, *offset = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "seed", 7, FE_DATA_INT64, &seed));
+    ASSERT_FE_OK(fe_graph_scalar(g, "offset", 0, FE_DATA_INT64, &offset));
+    fe_rng_options o = FE_RNG_OPTIONS_INIT;
+    o.ndims = 4;
+    o.dims[0] = 1;
+    o.dims[1] = 4;
+    o.dims[2] = 128;
+    o.dims[3] = 128;
+    o.data_type = FE_DATA_FLOAT;
+    fe_tensor *draw = nullptr, *c = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &o, &draw));
+    fe_tensor *a = tensor(g, "a", {1, 4, 128, 64}), *b = tensor(g, "b", {1, 4, 64, 128});
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_graph_mul(g, c, draw, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
+}
+
+// C = (A.B) * descale_a * descale_b * scale_c with amax, A [4, 256, 128] row-major and B
+// [4, 128, 512] with K contiguous (column-major, the layout of Hopper's FP8 GEMMs) or row-major.
+class MatmulFp8Support : public Deviceless {
+  protected:
+    fe_graph *fp8_graph(const char *name, fe_data_type ab, fe_data_type c_type, bool b_column_major,
+                        fe_tensor **c_out = nullptr) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        fe_tensor *a = tensor(g, "a", {4, 256, 128}, false, ab);
+        int64_t b_dims[3] = {4, 128, 512}, b_strides[3] = {128 * 512, 1, 128};
+        fe_tensor *b = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_column_major ? b_strides : nullptr, ab, &b));
+        fe_matmul_fp8_scales s = FE_MATMUL_FP8_SCALES_INIT;
+        s.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+        s.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+        s.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+        fe_tensor *c = nullptr, *amax = nullptr;
+        EXPECT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, nullptr, &c, &amax));
+        if (c_type != FE_DATA_NOT_SET) EXPECT_FE_OK(fe_tensor_set_data_type(c, c_type));
+        EXPECT_FE_OK(fe_tensor_set_output(c, 1));
+        EXPECT_FE_OK(fe_tensor_set_output(amax, 1));
+        if (c_out) *c_out = c;
+        return g;
+    }
+};
+
+TEST_F(MatmulFp8Support, E4m3ToE4m3WithAmaxIsSupported) {
+    fe_graph *g = fp8_graph("fp8_e4m3", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, true);
+    expect_supported(g);
+    EXPECT_NE(describe(g).find("cuDNN: 5 operation(s)"), std::string::npos) << describe(g);
+}
+
+TEST_F(MatmulFp8Support, E4m3ToBfloat16IsSupported) {
+    expect_supported(fp8_graph("fp8_bf16", FE_DATA_FP8_E4M3, FE_DATA_BFLOAT16, true));
+}
+
+TEST_F(MatmulFp8Support, E4m3ToHalfIsSupported) {
+    expect_supported(fp8_graph("fp8_half", FE_DATA_FP8_E4M3, FE_DATA_HALF, true));
+}
+
+TEST_F(MatmulFp8Support, E5m2IsSupported) {
+    expect_supported(fp8_graph("fp8_e5m2", FE_DATA_FP8_E5M2, FE_DATA_NOT_SET, true));
+}
+
+TEST_F(MatmulFp8Support, RowMajorBIsSupported) {
+    expect_supported(fp8_graph("fp8_row_major_b", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, false));
+}
+
+TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
+    fe_graph *g = fp8_graph("fp8_half_inputs", FE_DATA_HALF, FE_DATA_NOT_SET, true);
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half"));
+}
+
+// MXFP8 block scaling on the H100 description: cuDNN 9.19 finalizes the operations (quantize
+// at rank 4), but its block-scale engines target Blackwell; the support check must say so.
+TEST_F(Deviceless, BlockScaleQuantizeOnHopperSaysWhy) {
+    fe_graph *g = graph("mxfp8_quantize", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {1, 1, 256, 512}), *y = nullptr, *scale = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("Blackwell (sm100)"));
+    EXPECT_TRUE(LastErrorContains("Hopper (sm90)"));
+    EXPECT_TRUE(LastErrorContains("cuDNN 9.19.0 is loaded"));
+}
+
+TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
+    fe_graph *g = graph("mxfp8_dequantize", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {1, 256, 512}, false, FE_DATA_FP8_E4M3);
+    fe_tensor *scale = tensor(g, "scale", {1, 256, 16}, false, FE_DATA_FP8_E8M0), *y = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, x, scale, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("Blackwell (sm100)"));
+    EXPECT_TRUE(LastErrorContains("Hopper (sm90)"));
+    EXPECT_TRUE(LastErrorContains("cuDNN 9.19.0 is loaded"));
+}
+
+TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
+    fe_graph *g = graph("mxfp8_quantize_rank3", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {2, 256, 512}), *y = nullptr, *scale = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("give X as rank 4 (e.g. [1, 2, 256, 512])"));
+}
+
+}  // namespace
+
