@@ -1,0 +1,77 @@
+// FP8 matmul against a CPU reference in double: the FP8 inputs dequantized by their descales,
+// the product quantized by scale_c into C (bfloat16 or FP8), and the amax of the real product.
+#include <cmath>
+
+#include "reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+struct Fp8MatmulCase {
+    const char *name;
+    int64_t batch, m, k, n;
+    fe_data_type c_type;
+};
+
+class MatmulFp8Numerics : public Gpu, public ::testing::WithParamInterface<Fp8MatmulCase> {};
+
+TEST_P(MatmulFp8Numerics, MatchesCpuReference) {
+    const Fp8MatmulCase &c = GetParam();
+    fe_graph *g = graph(c.name, FE_DATA_FP8_E4M3);
+    fe_tensor *a = tensor(g, "a", {c.batch, c.m, c.k}), *b = tensor(g, "b", {c.batch, c.k, c.n});
+    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
+    scales.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *out, *amax;
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &out, &amax));
+    ASSERT_FE_OK(fe_tensor_set_data_type(out, c.c_type));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    build(g);
+    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+
+    const double descale_a = 0.25, descale_b = 0.125, scale_c = 2.0;
+    Bound &ba = bind(a, true, -8.f, 8.f), &bb = bind(b, true, -8.f, 8.f);
+    std::vector<Bound *> all = {&ba, &bb};
+    const double values[3] = {descale_a, descale_b, scale_c};
+    fe_tensor *scale_tensors[3] = {scales.descale_a, scales.descale_b, scales.scale_c};
+    for (int i = 0; i < 3; ++i) {
+        Bound &s = bind(scale_tensors[i], false);
+        s.host[0] = static_cast<float>(values[i]);
+        ASSERT_FE_OK(fe_buffer_upload_float(s.buffer, s.host.data(), 1, FE_DATA_FLOAT));
+        all.push_back(&s);
+    }
+    Bound &bo = bind(out, false), &bm = bind(amax, false);
+    all.push_back(&bo);
+    all.push_back(&bm);
+    execute(g, all);
+    download(bo);
+    download(bm);
+
+    std::vector<double> ref(static_cast<size_t>(c.batch * c.m * c.n));
+    double max_real = 0;
+    for (int64_t z = 0; z < c.batch; ++z)
+        for (int64_t i = 0; i < c.m; ++i)
+            for (int64_t j = 0; j < c.n; ++j) {
+                double acc = 0;
+                for (int64_t x = 0; x < c.k; ++x) acc += static_cast<double>(ba.at({z, i, x})) * bb.at({z, x, j});
+                double real = acc * descale_a * descale_b;
+                max_real = std::max(max_real, std::fabs(real));
+                ref[static_cast<size_t>((z * c.m + i) * c.n + j)] = real * scale_c;
+            }
+    // bfloat16 C: its rounding; FP8 C: half a step is 1/16 of the value.
+    if (c.c_type == FE_DATA_BFLOAT16)
+        expect_close(bo, ref, 0.1, 1e-2, 5e-3);
+    else
+        expect_close(bo, ref, 0.5, 0.07, 0.04);
+    EXPECT_NEAR(bm.host[0], max_real, 1e-3 * max_real) << "amax of the real product";
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, MatmulFp8Numerics,
+                         ::testing::Values(Fp8MatmulCase{"fp8_to_bf16", 2, 128, 256, 64, FE_DATA_BFLOAT16},
+                                           Fp8MatmulCase{"fp8_to_fp8", 1, 256, 128, 128, FE_DATA_FP8_E4M3}),
+                         [](const ::testing::TestParamInfo<Fp8MatmulCase> &info) { return std::string(info.param.name); });
+
+}  // namespace
