@@ -20,10 +20,11 @@ const (
 	DataBoolean
 	DataFP8E4M3
 	DataFP8E5M2
+	DataFP8E8M0 // power-of-two block scales of MXFP8
 )
 
 // The C library's values of the data types above, in order.
-var dataTypeCodes = [...]int32{-1, 0, 1, 2, 3, 4, 6, 9, 10, 11, 12, 13}
+var dataTypeCodes = [...]int32{-1, 0, 1, 2, 3, 4, 6, 9, 10, 11, 12, 13, 15}
 
 func (t DataType) code() capi.Enum_SS_fe_data_type {
 	if t < 0 || int(t) >= len(dataTypeCodes) {

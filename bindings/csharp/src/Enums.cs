@@ -16,6 +16,8 @@ namespace CudnnFe
         Boolean = 11,
         Fp8E4M3 = 12,
         Fp8E5M2 = 13,
+        /// <summary>Power-of-two block scales of MXFP8.</summary>
+        Fp8E8M0 = 15,
     }
 
     /// <summary>cuDNN heuristic modes.</summary>

@@ -14,7 +14,9 @@ public enum DataType {
     INT64(10),
     BOOLEAN(11),
     FP8_E4M3(12),
-    FP8_E5M2(13);
+    FP8_E5M2(13),
+    /** Power-of-two block scales of MXFP8 (block-scale quantize/dequantize). */
+    FP8_E8M0(15);
 
     public final int code;
 
