@@ -975,10 +975,23 @@ typedef struct fe_build_options {
     /* Deviceless: cuDNN's device-property JSON of the target GPU (nullable). With it, a NULL
      * handle is allowed and plans are built for that GPU without one. */
     const char *device_properties_json;
+    /* Plan cache. A graph identical to one built before in this process (same operations,
+     * attributes, dims, strides, types, target GPU, cuDNN version and build options) reuses
+     * that plan instead of building again. 0 turns the lookup off for this build. */
+    int32_t use_plan_cache;
+    /* A key of the caller's choosing (nullable): the graph is also registered under it, and
+     * fe_graph_from_cache(key) returns a graph ready to execute without constructing one
+     * (the custom cache keys of a graph-cache decorator). */
+    const char *cache_key;
+    /* Autotuning (needs a GPU): build up to autotune_candidates plans (<= 0: 8), time each on
+     * the handle's stream (warm-up, then several runs; median) and keep the fastest. The
+     * choice is remembered by the plan cache and by fe_graph_serialize. */
+    int32_t autotune;
+    int32_t autotune_candidates;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL }
+      NULL, 1, NULL, 0, 0 }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
@@ -1032,6 +1045,86 @@ FE_API fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag);
  *  fe_device_properties_capture. */
 FE_API fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_size,
                                    size_t *out_length);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Autotuning, plan cache and serialization.                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Time every built plan of the graph on the handle's GPU (built with FE_BUILD_POLICY_ALL, or
+ *  fe_graph_build with options->autotune) and make the fastest the one that executes:
+ *  `warmup` untimed runs (< 0: 3), then `iterations` timed runs (<= 0: 10) of each plan, the
+ *  median deciding. Inputs are bound to scratch memory the library allocates and frees.
+ *  out_best_us (nullable) receives the chosen plan's median in microseconds. */
+FE_API fe_status fe_graph_autotune(fe_graph *graph, fe_handle *handle, int32_t warmup,
+                                   int32_t iterations, double *out_best_us);
+/** Median time of each built plan from the last autotune, in the plans' current order
+ *  (index 0 executes). FE_STATUS_BAD_STATE before an autotune. */
+FE_API fe_status fe_graph_plan_time_us(const fe_graph *graph, int64_t plan_index,
+                                       double *out_us);
+
+/** A built graph ready to execute under the caller's key (see fe_build_options.cache_key),
+ *  bound by uid exactly like the graph that was built under that key, or FE_STATUS_NOT_FOUND.
+ *  handle nullable (deviceless graphs). The result is the caller's to destroy. */
+FE_API fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key,
+                                     fe_graph **out_graph);
+/** Persistent plan cache shared by processes: plans built with a handle that has a cache
+ *  directory are stored there and loaded by later builds of identical graphs, in any process.
+ *  NULL turns it off for this handle. Without this call, the environment variable
+ *  CUDNNFE_CACHE_DIR (when set and not empty) gives the directory. */
+FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *directory);
+/** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). */
+FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
+/** Counters of the calling process (for tests and tools): in-process hits, persistent hits,
+ *  misses (full builds), entries rejected as corrupt or stale. Each nullable. */
+FE_API fe_status fe_plan_cache_stats(int64_t *out_memory_hits, int64_t *out_disk_hits,
+                                     int64_t *out_misses, int64_t *out_rejected);
+/** Drop every in-process cache entry (graphs already built keep their plans). */
+FE_API fe_status fe_plan_cache_clear(void);
+
+/** Write a built graph as a self-contained, versioned blob: magic, format version, library
+ *  and cuDNN versions, device fingerprint, the graph (as fe_graph_to_json), the chosen plan,
+ *  the uid layout, a checksum. Same buffer protocol as fe_device_properties_capture (bytes,
+ *  no terminating NUL). */
+FE_API fe_status fe_graph_serialize(const fe_graph *graph, void *buf, size_t buf_size,
+                                    size_t *out_size);
+
+typedef enum fe_mismatch_policy FE_ENUM_BASE {
+    FE_MISMATCH_REFUSE = 0, /* a blob from another cuDNN version or GPU fails with the reason */
+    FE_MISMATCH_REBUILD = 1 /* ... is rebuilt from the graph it carries (heuristics, compile) */
+} fe_mismatch_policy;
+
+typedef struct fe_deserialize_options {
+    uint32_t struct_size;
+    fe_mismatch_policy on_mismatch;
+    /* Deviceless: load the plan for the GPU this cuDNN device JSON describes (nullable; then
+     * the handle's GPU). The graph can be inspected and serialized again, not executed. */
+    const char *device_properties_json;
+} fe_deserialize_options;
+#define FE_DESERIALIZE_OPTIONS_INIT \
+    { (uint32_t)sizeof(fe_deserialize_options), FE_MISMATCH_REFUSE, NULL }
+
+/** A graph ready to execute (by uid, positionally, or with fe_graph_tensor_by_name handles)
+ *  from fe_graph_serialize's bytes: no heuristics, no compilation. handle nullable when
+ *  options has device properties. options nullable. Truncated or corrupted bytes return
+ *  FE_STATUS_INVALID_ARGUMENT; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
+ *  FE_STATUS_NOT_SUPPORTED naming the mismatch. */
+FE_API fe_status fe_graph_deserialize(fe_handle *handle, const void *data, size_t size,
+                                      const fe_deserialize_options *options,
+                                      fe_graph **out_graph);
+/** A readable description of a serialized blob (header fields, graph, engine, workspace)
+ *  without loading its plan; works without cuDNN. Same buffer protocol as
+ *  fe_graph_describe. */
+FE_API fe_status fe_serialized_describe(const void *data, size_t size, char *buf,
+                                        size_t buf_size, size_t *out_length);
+
+/** The graph as JSON text (the format of docs/graph-json.md): defaults, tensors with uids,
+ *  operations with every attribute, outputs. Built or not. Same buffer protocol as
+ *  fe_graph_describe. */
+FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_size,
+                                  size_t *out_length);
+/** A new graph from JSON text (one graph object of docs/graph-json.md). Errors name the line
+ *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". */
+FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Execution. Every non-virtual tensor must be bound exactly once to a 16-byte-aligned device  */

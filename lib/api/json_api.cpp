@@ -1,0 +1,22 @@
+// Graph <-> JSON entry points (the format of docs/graph-json.md).
+#include "api/guard.hpp"
+#include "graph/graph.hpp"
+
+using namespace fe;
+
+FE_EXPORT fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_size, size_t *out_length) {
+    return guard("fe_graph_to_json", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_length);
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "not implemented yet");
+    });
+}
+
+FE_EXPORT fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph) {
+    return guard("fe_graph_from_json", [&] {
+        FE_REQUIRE(json);
+        FE_REQUIRE(out_graph);
+        (void)length;
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "not implemented yet");
+    });
+}
