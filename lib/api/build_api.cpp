@@ -1,5 +1,6 @@
 // Build entry points: one-call build, the step-by-step form, queries and description.
 #include "api/guard.hpp"
+#include "plan/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "runtime/handle.hpp"
 
@@ -55,7 +56,10 @@ FE_EXPORT fe_status fe_graph_validate(fe_graph *graph) {
 FE_EXPORT fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *handle) {
     return guard("fe_graph_build_operation_graph", [&] {
         FE_REQUIRE(graph);
-        step(graph, [&] { build_operation_graph(*graph, handle ? handle->cudnn : nullptr); });
+        step(graph, [&] {
+            build_operation_graph(*graph, handle ? handle->cudnn : nullptr);
+            note_target(*graph, handle, "step by step");
+        });
     });
 }
 
@@ -104,13 +108,7 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
             graph->require_editable();
             graph->device_properties_json = o.device_properties_json;
         }
-        step(graph, [&] {
-            build_operation_graph(*graph, handle ? handle->cudnn : nullptr);
-            create_execution_plans(*graph, modes_or_default(o.heur_modes, o.num_heur_modes));
-            if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(*graph, o.max_workspace_bytes);
-            check_support(*graph);
-            build_plans(*graph, o.policy);
-        });
+        step(graph, [&] { build_graph(*graph, handle, o); });
     });
 }
 

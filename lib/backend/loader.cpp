@@ -112,6 +112,11 @@ CudaLoad load_cuda() {
     bind(lib, "cudaMemset", &t.cudaMemset, &missing);
     bind(lib, "cudaMemsetAsync", &t.cudaMemsetAsync, &missing);
     bind(lib, "cudaStreamSynchronize", &t.cudaStreamSynchronize, &missing);
+    bind(lib, "cudaEventCreate", &t.cudaEventCreate, &missing);
+    bind(lib, "cudaEventDestroy", &t.cudaEventDestroy, &missing);
+    bind(lib, "cudaEventRecord", &t.cudaEventRecord, &missing);
+    bind(lib, "cudaEventSynchronize", &t.cudaEventSynchronize, &missing);
+    bind(lib, "cudaEventElapsedTime", &t.cudaEventElapsedTime, &missing);
     bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
     bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);
     bind(lib, "cudaGetErrorName", &t.cudaGetErrorName, &missing);

@@ -21,6 +21,12 @@ struct CudaRuntime {
     int (*cudaMemset)(void *, int, size_t);
     int (*cudaMemsetAsync)(void *, int, size_t, void *);
     int (*cudaStreamSynchronize)(void *);
+    // Events time plans when autotuning.
+    int (*cudaEventCreate)(void **);
+    int (*cudaEventDestroy)(void *);
+    int (*cudaEventRecord)(void *, void *);
+    int (*cudaEventSynchronize)(void *);
+    int (*cudaEventElapsedTime)(float *, void *, void *);
     int (*cudaGetLastError)(void);
     const char *(*cudaGetErrorString)(int);
     const char *(*cudaGetErrorName)(int);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "backend/descriptor.hpp"
@@ -24,7 +25,8 @@ struct Candidate {
 };
 
 struct Plan {
-    Descriptor plan;
+    // Shared: graphs built from the plan cache or deserialized run the same finalized plan.
+    std::shared_ptr<const Descriptor> plan;
     int64_t workspace = 0;
     int64_t engine_index = -1;
     std::string tag;
@@ -76,6 +78,15 @@ struct BuildState {
     // Plans.
     std::vector<Plan> plans;
     std::string plan_failures;
+    std::vector<double> plan_times_us;  // per plan, from the last autotune (same order as plans)
+    // Where the chosen plan came from: "built", "in-process cache", "cache directory",
+    // "deserialized" (fe_graph_describe says it).
+    const char *origin = "built";
+
+    // The target, as serialization and the plan cache record it.
+    std::string device_json;   // cuDNN's description of the GPU the plans are for
+    std::string fingerprint;   // device_fingerprint(device_json)
+    std::string options_text;  // the build options that shaped the plans
 
     // Binding layout: slot i binds `slots[i]`; uids holds the slots' uids followed by the
     // by-value scalars' uids, and by_value_pointers the scalars' host addresses.
@@ -105,5 +116,7 @@ void build_plans(fe_graph &graph, fe_build_policy policy);
 bool has_engine_config(BuildState &state);
 
 const char *heur_mode_name(fe_heur_mode mode);
+// A process-unique id for a new build (variant-pack caches key on it).
+uint64_t next_build_id();
 
 }  // namespace fe

@@ -53,10 +53,14 @@ std::string fe_graph::describe() const {
         for (const fe_tensor *o : node->outputs) out += "  " + tensor_line(o);
     }
     if (build) {
-        out += format("cuDNN: %zu operation(s), %lld engines, %zu candidate(s)", build->operations.size(),
-                      static_cast<long long>(build->engine_count), build->candidates.size());
-        if (build->device_properties) out += ", deviceless (device properties JSON)";
-        out += "\n";
+        if (build->operations.empty() && !build->plans.empty()) {
+            out += format("cuDNN: plan from the %s (no lowering, heuristics or compilation)\n", build->origin);
+        } else {
+            out += format("cuDNN: %zu operation(s), %lld engines, %zu candidate(s)", build->operations.size(),
+                          static_cast<long long>(build->engine_count), build->candidates.size());
+            if (build->device_properties) out += ", deviceless (device properties JSON)";
+            out += "\n";
+        }
         for (const AttentionLowering &a : build->attention)
             out += format("attention '%s': %s%s\n", a.node->name.c_str(),
                           a.native ? "cuDNN's native SDPA operation" : "composite pattern (matmul, pointwise, reduction)",
@@ -64,6 +68,8 @@ std::string fe_graph::describe() const {
         if (!build->plans.empty())
             out += format("plan: %s, workspace %lld bytes (%zu plan(s) built)\n", build->chosen().tag.c_str(),
                           static_cast<long long>(build->chosen().workspace), build->plans.size());
+        if (!build->plan_times_us.empty())
+            out += format("autotuned: %.2f us median\n", build->plan_times_us.front());
     }
     return out;
 }

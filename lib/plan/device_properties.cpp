@@ -4,6 +4,7 @@
 #include "backend/descriptor.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "runtime/handle.hpp"
 
 namespace fe {
 
@@ -30,6 +31,44 @@ std::string capture_device_properties(int32_t device) {
                 "reading CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION");
     while (!json.empty() && json.back() == '\0') json.pop_back();
     return json;
+}
+
+}  // namespace fe
+
+namespace fe {
+
+namespace {
+
+// The text of a top-level "key": value in cuDNN's flat device JSON ("" when absent).
+std::string json_field(const std::string &json, const char *key) {
+    std::string needle = std::string("\"") + key + "\":";
+    size_t at = json.find(needle);
+    if (at == std::string::npos) return "";
+    size_t start = at + needle.size(), end = start;
+    if (end < json.size() && json[end] == '"') {
+        end = json.find('"', start + 1);
+        return end == std::string::npos ? "" : json.substr(start + 1, end - start - 1);
+    }
+    while (end < json.size() && json[end] != ',' && json[end] != '}') ++end;
+    return json.substr(start, end - start);
+}
+
+}  // namespace
+
+std::string device_fingerprint(const std::string &device_json) {
+    return json_field(device_json, "deviceName") + ", sm " + json_field(device_json, "deviceVer") + ", " +
+           json_field(device_json, "multiProcessorCount") + " SMs, " +
+           json_field(device_json, "maxSharedMemoryPerBlockOptin") + " B shared";
+}
+
+const std::string &handle_device_json(fe_handle &handle) {
+    if (handle.device_json.empty()) handle.device_json = capture_device_properties(handle.device);
+    return handle.device_json;
+}
+
+const std::string &handle_fingerprint(fe_handle &handle) {
+    if (handle.fingerprint.empty()) handle.fingerprint = device_fingerprint(handle_device_json(handle));
+    return handle.fingerprint;
 }
 
 }  // namespace fe

@@ -11,6 +11,11 @@ namespace fe {
 
 namespace {
 std::atomic<uint64_t> g_next_build_id{1};
+}  // namespace
+
+uint64_t next_build_id() { return g_next_build_id.fetch_add(1); }
+
+namespace {
 
 void lay_out_bindings(fe_graph &graph, BuildState &state) {
     for (const auto &t : graph.tensors) t->slot = -1;
@@ -41,7 +46,7 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
     for (size_t i = 0; i < state.slots.size(); ++i)
         state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
     std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());
-    state.build_id = g_next_build_id.fetch_add(1);
+    state.build_id = next_build_id();
 }
 }  // namespace
 

@@ -83,7 +83,7 @@ void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace)
         handle.cached_workspace = workspace;
         handle.cached_build_id = state.build_id;
     }
-    cudnnStatus_t st = cudnn().cudnnBackendExecute(handle.cudnn, plan.plan.get(), handle.cached_pack.get());
+    cudnnStatus_t st = cudnn().cudnnBackendExecute(handle.cudnn, plan.plan->get(), handle.cached_pack.get());
     if (st != CUDNN_STATUS_SUCCESS) {
         handle.cached_build_id = 0;
         std::string what = "graph '" + graph.name + "': cudnnBackendExecute";

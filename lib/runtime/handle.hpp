@@ -5,6 +5,7 @@
 #include <cudnn_graph.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "backend/descriptor.hpp"
@@ -26,6 +27,15 @@ struct fe_handle {
     uint64_t cached_build_id = 0;
     std::vector<void *> cached_pointers;
     void *cached_workspace = nullptr;
+
+    // The GPU's description and fingerprint (plan cache keys, serialization); captured at
+    // first need.
+    std::string device_json;
+    std::string fingerprint;
+    // Persistent plan cache: Unset reads CUDNNFE_CACHE_DIR at each build.
+    enum class CacheDirectory { Unset, Set, Off } cache_mode = CacheDirectory::Unset;
+    std::string cache_directory;
+    int64_t cache_limit_bytes = int64_t(1) << 30;
 
     ~fe_handle();
     // Grow the managed workspace to at least `bytes` (waits for in-flight work first).

@@ -1,0 +1,202 @@
+#include "plan/build_graph.hpp"
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "common/log.hpp"
+#include "plan/autotune.hpp"
+#include "plan/blob.hpp"
+#include "plan/build_state.hpp"
+#include "plan/device_properties.hpp"
+#include "plan/graph_text.hpp"
+#include "plan/plan_cache.hpp"
+#include "plan/plan_json.hpp"
+#include "plan/plan_record.hpp"
+#include "runtime/handle.hpp"
+
+namespace fe {
+
+namespace {
+
+std::vector<fe_heur_mode> modes_of(const fe_build_options &o) {
+    if (!o.heur_modes || o.num_heur_modes == 0) return {FE_HEUR_MODE_A, FE_HEUR_MODE_FALLBACK};
+    return std::vector<fe_heur_mode>(o.heur_modes, o.heur_modes + o.num_heur_modes);
+}
+
+// Everything in the options that changes which plan is built (not the cache switches).
+std::string options_text(const fe_build_options &o) {
+    std::string text = "modes";
+    for (fe_heur_mode m : modes_of(o)) text += format(" %d", static_cast<int>(m));
+    text += format("; policy %d; max workspace %lld", static_cast<int>(o.policy), static_cast<long long>(o.max_workspace_bytes));
+    if (o.autotune) text += format("; autotune %d", o.autotune_candidates > 0 ? o.autotune_candidates : 8);
+    return text;
+}
+
+std::string cache_directory(const fe_handle *handle) {
+    if (handle && handle->cache_mode == fe_handle::CacheDirectory::Off) return "";
+    if (handle && handle->cache_mode == fe_handle::CacheDirectory::Set) return handle->cache_directory;
+    const char *env = std::getenv("CUDNNFE_CACHE_DIR");
+    return env ? env : "";
+}
+
+int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }
+
+std::string key_text(const std::string &graph_json, const std::string &options, const std::string &fingerprint) {
+    return graph_json + "\n" + options + "\n" + fingerprint + format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
+}
+
+// The target of a build: the described GPU (deviceless) or the handle's.
+void target_of(const fe_graph &graph, fe_handle *handle, std::string *device_json, std::string *fingerprint) {
+    if (!graph.device_properties_json.empty()) {
+        *device_json = graph.device_properties_json;
+    } else {
+        FE_CHECK(handle != nullptr, FE_STATUS_BAD_STATE,
+                 "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
+        *device_json = handle_device_json(*handle);
+    }
+    *fingerprint = device_fingerprint(*device_json);
+}
+
+// Load an entry of the cache directory, or nullptr (a missing entry, or one rejected as
+// corrupt, stale or for another key, which is then removed).
+std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, const std::string &key,
+                                                      const fe_graph &graph, fe_handle *handle, bool want_autotuned) {
+    std::vector<unsigned char> bytes = read_cache_file(path);
+    if (bytes.empty()) return nullptr;
+    try {
+        Blob blob = read_blob(bytes.data(), bytes.size());
+        FE_CHECK(key_text(blob.graph_json, blob.build_options, blob.fingerprint) == key, FE_STATUS_INVALID_ARGUMENT,
+                 "it holds another graph or target");
+        if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
+        auto record = std::make_shared<PlanRecord>(blob.record);
+        record->plan = plan_from_json(blob.plan_json, handle && graph.device_properties_json.empty() ? handle->cudnn : nullptr,
+                                      graph.device_properties_json);
+        return record;
+    } catch (const Error &e) {
+        FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
+        count(CacheEvent::Rejected);
+        remove_cache_file(path);
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
+    BuildState &state = *graph.build;
+    target_of(graph, handle, &state.device_json, &state.fingerprint);
+    state.options_text = options;
+}
+
+void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
+    std::string options = options_text(o);
+    std::string directory = cache_directory(handle);
+    bool cached = o.use_plan_cache || o.cache_key || !directory.empty();
+    std::string key, graph_json, device_json, fingerprint;
+    if (cached) {
+        graph.validate();
+        cudnn();
+        graph.assign_uids();
+        try {
+            graph_json = graph_to_json_text(graph);
+        } catch (const Error &e) {
+            FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
+            cached = false;
+        }
+    }
+    if (cached) {
+        target_of(graph, handle, &device_json, &fingerprint);
+        key = key_text(graph_json, options, fingerprint);
+        std::shared_ptr<const PlanRecord> record;
+        const char *origin = nullptr;
+        if (o.use_plan_cache) {
+            record = memory_lookup(key);
+            if (record && o.autotune && !record->autotuned) record = nullptr;
+            if (record) {
+                origin = "in-process plan cache";
+                count(CacheEvent::MemoryHit);
+            }
+        }
+        std::string path = directory.empty() ? "" : cache_file(directory, key);
+        if (!record && !path.empty()) {
+            record = load_from_directory(path, key, graph, handle, o.autotune != 0);
+            if (record) {
+                origin = "cache directory";
+                count(CacheEvent::DiskHit);
+                if (o.use_plan_cache) memory_store(key, record);
+            }
+        }
+        if (record) {
+            adopt_record(graph, record, origin);
+            BuildState &state = *graph.build;
+            state.device_json = device_json;
+            state.fingerprint = fingerprint;
+            state.options_text = options;
+            if (o.cache_key)
+                keyed_store(o.cache_key, {graph_json, device_json, !graph.device_properties_json.empty(), record});
+            FE_LOG_INFO("graph '%s': plan %s from the %s", graph.name.c_str(), record->tag.c_str(), origin);
+            return;
+        }
+    }
+
+    // A full build.
+    count(CacheEvent::Miss);
+    build_operation_graph(graph, handle ? handle->cudnn : nullptr);
+    note_target(graph, handle, options.c_str());
+    create_execution_plans(graph, modes_of(o));
+    if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);
+    check_support(graph);
+    if (o.autotune) {
+        FE_CHECK(handle && graph.device_properties_json.empty(), FE_STATUS_BAD_STATE,
+                 "graph '%s': autotuning times plans on a GPU: build with a handle and no device properties",
+                 graph.name.c_str());
+        keep_best_candidates(graph, o.autotune_candidates > 0 ? o.autotune_candidates : 8);
+        build_plans(graph, FE_BUILD_POLICY_ALL);
+        autotune(graph, *handle, -1, 0);
+    } else {
+        build_plans(graph, o.policy);
+    }
+    if (!cached) return;
+
+    std::shared_ptr<const PlanRecord> record = record_of(graph);
+    if (o.use_plan_cache) memory_store(key, record);
+    if (o.cache_key) keyed_store(o.cache_key, {graph_json, device_json, !graph.device_properties_json.empty(), record});
+    if (!directory.empty()) {
+        try {
+            Blob blob;
+            blob.library_version = FE_VERSION;
+            blob.cudnn_version = cudnn().cudnnGetVersion();
+            blob.fingerprint = fingerprint;
+            blob.device_json = device_json;
+            blob.graph_json = graph_json;
+            blob.build_options = options;
+            blob.plan_json = plan_to_json(*record->plan);
+            blob.record = *record;
+            write_cache_file(directory, cache_file(directory, key), write_blob(blob), cache_limit(handle));
+        } catch (const Error &e) {
+            FE_LOG_WARN("graph '%s': plan not written to the cache directory (%s)", graph.name.c_str(), e.what());
+        }
+    }
+}
+
+fe_graph *graph_from_user_key(fe_handle *handle, const char *key) {
+    KeyedEntry entry;
+    if (!keyed_lookup(key, &entry)) return nullptr;
+    std::unique_ptr<fe_graph> graph = graph_from_json_text(entry.graph_json);
+    if (entry.deviceless) graph->device_properties_json = entry.device_json;
+    graph->validate();
+    graph->assign_uids();
+    adopt_record(*graph, entry.record, "in-process plan cache");
+    BuildState &state = *graph->build;
+    state.device_json = entry.device_json;
+    state.fingerprint = device_fingerprint(entry.device_json);
+    (void)handle;
+    count(CacheEvent::MemoryHit);
+    return graph.release();
+}
+
+}  // namespace fe

@@ -1,0 +1,20 @@
+// The one-call build (fe_graph_build): the plan cache in memory and on disk first, then the
+// build steps, optional autotuning, and storing what was built.
+#pragma once
+
+#include "graph/graph.hpp"
+
+struct fe_handle;
+
+namespace fe {
+
+void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &options);
+
+// Record the target (device JSON, fingerprint) in a graph's build state; called once its
+// operation graph exists (serialization and the cache read them).
+void note_target(fe_graph &graph, fe_handle *handle, const char *options_text);
+
+// A graph ready to execute from the caller's key, or nullptr.
+fe_graph *graph_from_user_key(fe_handle *handle, const char *key);
+
+}  // namespace fe

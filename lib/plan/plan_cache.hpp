@@ -1,0 +1,47 @@
+// The plan cache: built plans reused by identical graphs, in this process (a map from the
+// canonical key to a shared record) and across processes (a directory of serialized graphs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "plan/plan_record.hpp"
+
+namespace fe {
+
+// ---- in-process ----
+std::shared_ptr<const PlanRecord> memory_lookup(const std::string &key);
+void memory_store(const std::string &key, std::shared_ptr<const PlanRecord> record);
+
+// The caller's own keys (fe_build_options.cache_key): the graph JSON to recreate the graph
+// from, the target's device JSON (deviceless graphs) and the record.
+struct KeyedEntry {
+    std::string graph_json;
+    std::string device_json;
+    bool deviceless = false;
+    std::shared_ptr<const PlanRecord> record;
+};
+void keyed_store(const std::string &user_key, KeyedEntry entry);
+bool keyed_lookup(const std::string &user_key, KeyedEntry *out);
+
+void memory_clear();
+
+// ---- counters ----
+enum class CacheEvent { MemoryHit, DiskHit, Miss, Rejected };
+void count(CacheEvent event);
+void cache_stats(int64_t *memory_hits, int64_t *disk_hits, int64_t *misses, int64_t *rejected);
+
+// ---- the directory ----
+// The file holding `key` in `directory` (named by the key's hash).
+std::string cache_file(const std::string &directory, const std::string &key);
+// The bytes of an entry, or empty when there is none.
+std::vector<unsigned char> read_cache_file(const std::string &path);
+// Write atomically (a unique temporary file renamed over the entry), then remove the oldest
+// entries while the directory holds more than limit_bytes. Failures are logged, not raised:
+// a cache that cannot be written only costs a rebuild.
+void write_cache_file(const std::string &directory, const std::string &path,
+                      const std::vector<unsigned char> &bytes, int64_t limit_bytes);
+void remove_cache_file(const std::string &path);
+
+}  // namespace fe

@@ -1,0 +1,20 @@
+// cuDNN's own serialization of a finalized execution plan (a JSON text that, for runtime-
+// compiled engines, carries the compiled kernels), and loading one back without heuristics
+// or compilation.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backend/descriptor.hpp"
+
+namespace fe {
+
+std::string plan_to_json(const Descriptor &plan);
+
+// Finalize a plan from its JSON for the handle's GPU or, with no handle, for the GPU the
+// device-properties JSON describes. Throws FE_STATUS_NOT_SUPPORTED with cuDNN's reason.
+std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnHandle_t handle,
+                                                 const std::string &device_properties_json);
+
+}  // namespace fe

@@ -1,0 +1,100 @@
+// Records of built plans, and making a graph executable from one.
+#include "plan/plan_record.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "graph/tensor.hpp"
+
+namespace fe {
+
+std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
+    const BuildState &state = *graph.build;
+    auto record = std::make_shared<PlanRecord>();
+    const Plan &plan = state.chosen();
+    record->plan = plan.plan;
+    record->workspace = plan.workspace;
+    record->engine_index = plan.engine_index;
+    record->tag = plan.tag;
+    size_t user_scalars = state.by_value_pointers.size() - state.internal_scalars.size();
+    auto first = state.uids.begin() + static_cast<ptrdiff_t>(state.slots.size());
+    record->by_value_uids.assign(first, first + static_cast<ptrdiff_t>(user_scalars));
+    record->internal_scalars.assign(state.internal_scalars.begin(), state.internal_scalars.end());
+    record->workspace_tensors = state.workspace_tensors;
+    record->workspace_tensor_bytes = state.workspace_tensor_bytes;
+    for (const AttentionLowering &a : state.attention) record->attention.emplace_back(a.node->name, a.native);
+    if (!state.plan_times_us.empty()) {
+        record->autotuned = true;
+        record->time_us = state.plan_times_us.front();
+    }
+    return record;
+}
+
+namespace {
+
+fe_tensor *tensor_with_uid(fe_graph &graph, int64_t uid) {
+    for (const auto &t : graph.tensors)
+        if (t->uid == uid) return t.get();
+    FE_FAIL(FE_STATUS_VALIDATION, "graph '%s' has no tensor with uid %lld, which its plan binds", graph.name.c_str(),
+            static_cast<long long>(uid));
+}
+
+const Node *node_named(const fe_graph &graph, const std::string &name) {
+    for (const auto &n : graph.nodes)
+        if (n->name == name) return n.get();
+    FE_FAIL(FE_STATUS_VALIDATION, "graph '%s' has no operation '%s', which its plan lowers", graph.name.c_str(),
+            name.c_str());
+}
+
+}  // namespace
+
+void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, const char *origin) {
+    auto state = std::make_unique<BuildState>();
+    for (const auto &t : graph.tensors) t->slot = -1;
+    for (fe_tensor *t : graph.inputs) state->slots.push_back(t);
+    for (fe_tensor *t : graph.outputs) state->slots.push_back(t);
+    for (size_t i = 0; i < state->slots.size(); ++i) {
+        fe_tensor *t = state->slots[i];
+        t->slot = static_cast<int32_t>(i);
+        state->uids.push_back(t->uid);
+        state->slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
+        state->uid_to_slot.emplace_back(t->uid, static_cast<int32_t>(i));
+    }
+    std::sort(state->uid_to_slot.begin(), state->uid_to_slot.end());
+    for (int64_t uid : record->by_value_uids) {
+        fe_tensor *t = tensor_with_uid(graph, uid);
+        FE_CHECK(t->by_value, FE_STATUS_VALIDATION, "graph '%s': its plan passes '%s' (uid %lld) by value, but it is not a scalar",
+                 graph.name.c_str(), t->name.c_str(), static_cast<long long>(uid));
+        state->uids.push_back(uid);
+        state->by_value_pointers.push_back(t->scalar_bytes);
+    }
+    state->internal_scalars.assign(record->internal_scalars.begin(), record->internal_scalars.end());
+    for (InternalScalar &s : state->internal_scalars) {
+        state->uids.push_back(s.uid);
+        state->by_value_pointers.push_back(s.bytes);
+    }
+    state->workspace_tensors = record->workspace_tensors;
+    state->workspace_tensor_bytes = record->workspace_tensor_bytes;
+    for (const WorkspaceTensor &w : state->workspace_tensors) state->uids.push_back(w.uid);
+    for (const auto &a : record->attention) {
+        AttentionLowering lowering;
+        lowering.node = node_named(graph, a.first);
+        lowering.native = a.second;
+        state->attention.push_back(lowering);
+    }
+    Plan plan;
+    plan.plan = record->plan;
+    plan.workspace = record->workspace;
+    plan.engine_index = record->engine_index;
+    plan.tag = record->tag;
+    state->plans.push_back(std::move(plan));
+    if (record->autotuned) state->plan_times_us.push_back(record->time_us);
+    state->build_id = next_build_id();
+    state->origin = origin;
+    graph.build = std::move(state);
+    graph.stage = fe_graph::Stage::Built;
+}
+
+}  // namespace fe

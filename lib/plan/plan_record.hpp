@@ -1,0 +1,37 @@
+// Everything a built graph needs to execute, apart from the graph itself: the finalized plan,
+// its workspace, the constants and workspace tensors lowering made, and the by-value scalars'
+// uids. A record is immutable once made, so graphs built from the plan cache or deserialized
+// share one (and one finalized plan) without building anything.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan/build_state.hpp"
+
+namespace fe {
+
+struct PlanRecord {
+    std::shared_ptr<const Descriptor> plan;
+    int64_t workspace = 0;
+    int64_t engine_index = -1;
+    std::string tag;
+    std::vector<int64_t> by_value_uids;  // the user's scalars passed by value, in binding order
+    std::vector<InternalScalar> internal_scalars;
+    std::vector<WorkspaceTensor> workspace_tensors;
+    int64_t workspace_tensor_bytes = 0;
+    std::vector<std::pair<std::string, bool>> attention;  // attention node name, lowered natively
+    double time_us = 0;     // the chosen plan's median from autotuning (0: not autotuned)
+    bool autotuned = false;
+};
+
+// The record of a built graph's chosen plan.
+std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph);
+
+// Make a validated graph (uids assigned) executable with a record: the binding layout is laid
+// out exactly as a build does, and the graph is Built. `origin` is what describe reports.
+void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, const char *origin);
+
+}  // namespace fe

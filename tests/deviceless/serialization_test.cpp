@@ -1,0 +1,134 @@
+// fe_graph_serialize / fe_graph_deserialize on a plan built devicelessly for the H100: the
+// round trip, every corruption an error (never a crash), and mismatched targets.
+#include <cstring>
+
+#include "plans_that_last.hpp"
+
+using cudnnfe_test::PlansThatLast;
+
+namespace {
+
+std::string describe_blob(const std::vector<unsigned char> &bytes) {
+    size_t n = 0;
+    fe_serialized_describe(bytes.data(), bytes.size(), nullptr, 0, &n);
+    std::string s(n + 1, '\0');
+    EXPECT_FE_OK(fe_serialized_describe(bytes.data(), bytes.size(), &s[0], s.size(), &n));
+    s.resize(n);
+    return s;
+}
+
+std::string tensor_summary(fe_graph *g) {
+    std::string out;
+    size_t inputs = 0, outputs = 0;
+    EXPECT_FE_OK(fe_graph_input_count(g, &inputs));
+    EXPECT_FE_OK(fe_graph_output_count(g, &outputs));
+    for (size_t i = 0; i < inputs + outputs; ++i) {
+        fe_tensor *t = nullptr;
+        EXPECT_FE_OK(i < inputs ? fe_graph_input(g, i, &t) : fe_graph_output(g, i - inputs, &t));
+        int64_t uid = 0, bytes = 0;
+        EXPECT_FE_OK(fe_tensor_get_uid(t, &uid));
+        EXPECT_FE_OK(fe_tensor_size_bytes(t, &bytes));
+        out += std::string(fe_tensor_name(t)) + " uid " + std::to_string(uid) + " " + std::to_string(bytes) + "B; ";
+    }
+    return out;
+}
+
+TEST_F(PlansThatLast, ARoundTripGivesTheSamePlanAndBindings) {
+    fe_graph *g = seed_conv("seed_conv");
+    fe_build_options o = options();
+    o.use_plan_cache = 0;
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+
+    std::string text = describe_blob(bytes);
+    EXPECT_NE(text.find("target: NVIDIA H100 80GB HBM3, sm 900, 132 SMs"), std::string::npos) << text;
+    EXPECT_NE(text.find(fe_graph_engine_tag(g)), std::string::npos) << text;
+
+    fe_graph *back = nullptr;
+    ASSERT_FE_OK(deserialize(bytes, &back));
+    int32_t built = 0;
+    ASSERT_FE_OK(fe_graph_is_built(back, &built));
+    EXPECT_EQ(built, 1);
+    EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
+    int64_t ws_a = -1, ws_b = -2;
+    EXPECT_FE_OK(fe_graph_workspace_size(g, &ws_a));
+    EXPECT_FE_OK(fe_graph_workspace_size(back, &ws_b));
+    EXPECT_EQ(ws_a, ws_b);
+    EXPECT_EQ(tensor_summary(back), tensor_summary(g));
+    EXPECT_NE(describe(back).find("plan from the serialized graph"), std::string::npos) << describe(back);
+    // A deserialized graph serializes again, to a blob that describes the same plan.
+    std::vector<unsigned char> again = serialize(back);
+    EXPECT_EQ(describe_blob(again), describe_blob(bytes));
+}
+
+TEST_F(PlansThatLast, AnUnbuiltGraphDoesNotSerialize) {
+    fe_graph *g = seed_conv("unbuilt");
+    size_t n = 0;
+    EXPECT_EQ(fe_graph_serialize(g, nullptr, 0, &n), FE_STATUS_BAD_STATE);
+    EXPECT_NE(std::string(fe_last_error_message()).find("not built"), std::string::npos) << fe_last_error_message();
+}
+
+TEST_F(PlansThatLast, CorruptedOrTruncatedBytesAreErrors) {
+    fe_graph *g = seed_conv("corrupt");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+    fe_graph *out = nullptr;
+    // Every truncation.
+    for (size_t n : {size_t(0), size_t(4), size_t(8), size_t(20), size_t(40), bytes.size() / 2, bytes.size() - 1}) {
+        std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(n));
+        if (cut.empty()) cut.push_back(0);
+        EXPECT_EQ(deserialize(cut, &out), FE_STATUS_INVALID_ARGUMENT) << "truncated to " << n;
+        size_t len = 0;
+        EXPECT_EQ(fe_serialized_describe(cut.data(), cut.size(), nullptr, 0, &len), FE_STATUS_INVALID_ARGUMENT);
+    }
+    // A flipped bit anywhere (sampled): the checksum catches it.
+    for (size_t at = 0; at < bytes.size(); at += 97) {
+        std::vector<unsigned char> bad = bytes;
+        bad[at] ^= 0x20;
+        fe_status s = deserialize(bad, &out);
+        EXPECT_NE(s, FE_OK) << "a flipped bit at " << at << " went unnoticed";
+    }
+    std::vector<unsigned char> bad = bytes;
+    bad[bytes.size() / 2] ^= 1;
+    EXPECT_EQ(deserialize(bad, &out), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(fe_last_error_message()).find("checksum"), std::string::npos) << fe_last_error_message();
+    std::vector<unsigned char> garbage(100, 'x');
+    EXPECT_EQ(deserialize(garbage, &out), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(fe_last_error_message()).find("magic"), std::string::npos) << fe_last_error_message();
+}
+
+TEST_F(PlansThatLast, AnotherGpuIsRefusedOrRebuilt) {
+    fe_graph *g = seed_conv("other_gpu");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+    // The PCIe H100: 114 SMs.
+    std::string pcie = json_;
+    size_t at = pcie.find("\"multiProcessorCount\":132");
+    ASSERT_NE(at, std::string::npos);
+    pcie.replace(at, std::strlen("\"multiProcessorCount\":132"), "\"multiProcessorCount\":114");
+    fe_graph *out = nullptr;
+    EXPECT_EQ(deserialize(bytes, &out, pcie), FE_STATUS_NOT_SUPPORTED);
+    std::string message = fe_last_error_message();
+    EXPECT_NE(message.find("132 SMs"), std::string::npos) << message;
+    EXPECT_NE(message.find("114 SMs"), std::string::npos) << message;
+    ASSERT_FE_OK(deserialize(bytes, &out, pcie, FE_MISMATCH_REBUILD));
+    EXPECT_EQ(describe(out).find("plan from the serialized graph"), std::string::npos) << "it was not rebuilt";
+    std::string text = describe_blob(serialize(out));
+    EXPECT_NE(text.find("114 SMs"), std::string::npos) << text;
+}
+
+TEST_F(PlansThatLast, BadArgumentsAreErrors) {
+    std::vector<unsigned char> bytes(64, 0);
+    fe_graph *out = nullptr;
+    EXPECT_EQ(fe_graph_deserialize(nullptr, nullptr, 0, nullptr, &out), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_deserialize(nullptr, bytes.data(), bytes.size(), nullptr, nullptr), FE_STATUS_NULL_POINTER);
+    fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
+    o.on_mismatch = static_cast<fe_mismatch_policy>(7);
+    o.device_properties_json = json_.c_str();
+    EXPECT_EQ(fe_graph_deserialize(nullptr, bytes.data(), bytes.size(), &o, &out), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(fe_last_error_message()).find("mismatch policy"), std::string::npos);
+}
+
+}  // namespace
