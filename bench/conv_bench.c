@@ -8,7 +8,8 @@
  * Batch 64, channels-last (NHWC) fp16 or bf16 with fp32 math, the 23 distinct convolutions of
  * ResNet-50 v1.5 (224x224 input; the stride of each bottleneck sits in its 3x3 convolution).
  * fprop: x, w -> y; dgrad: dy, w -> dx; wgrad: x, dy -> dw. Each graph is built with cudnnfe's
- * default heuristics (mode A, then FALLBACK; the first plan that builds).
+ * default heuristics (mode A, then FALLBACK; the first plan that builds) or, with the environment
+ * variable CUDNNFE_BENCH_AUTOTUNE=N, autotuned: the fastest of the first N candidates.
  *
  * Timing, as kernel_bench does: each batch enqueues `calls` executions between two CUDA events,
  * rotating over 4 sets of buffers (so repeated calls do not all hit L2 with the same data); the
@@ -210,7 +211,16 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
         }
     }
     if (s == FE_OK) s = fe_tensor_set_output(out, 1);
-    if (s == FE_OK) s = fe_graph_build(g, handle, NULL);
+    if (s == FE_OK) {
+        /* CUDNNFE_BENCH_AUTOTUNE=N: time up to N candidate plans and keep the fastest. */
+        fe_build_options build = FE_BUILD_OPTIONS_INIT;
+        const char *autotune = getenv("CUDNNFE_BENCH_AUTOTUNE");
+        if (autotune && atoi(autotune) > 0) {
+            build.autotune = 1;
+            build.autotune_candidates = atoi(autotune);
+        }
+        s = fe_graph_build(g, handle, &build);
+    }
     if (s != FE_OK) {
         printf("error=%s message=\"%s\"\n", fe_status_string(s), fe_last_error_message());
         fe_graph_destroy(g);

@@ -10,7 +10,8 @@ a CUDA graph (kernel time: the TFLOP/s) and once issued eagerly. PyTorch runs co
 aten.convolution_backward with one output for dgrad (grad_input) and wgrad (grad_weight), which
 is what autograd calls; with cudnn.benchmark=True it times cuDNN's algorithms on first use and
 keeps the fastest. cudnnfe takes the first plan that builds from its default heuristics (mode A,
-then FALLBACK), with no autotuning.
+then FALLBACK), or, with CUDNNFE_BENCH_AUTOTUNE=N in the environment, the fastest of the first N
+candidates timed on the GPU (fe_build_options.autotune).
 The totals weight each shape by how often ResNet-50 has it (53 convolutions).
 """
 import os
@@ -93,11 +94,14 @@ def main():
     def tflops(row, key):
         return f"{flops(row) / (float(row[key]) * 1e-6) / 1e12:.1f}" if key in row else "n/a"
 
+    autotune = int(os.environ.get("CUDNNFE_BENCH_AUTOTUNE", "0") or 0)
+    how = (f"autotuned (fastest of the first {autotune} candidates, timed on the GPU)" if autotune > 0
+           else "default heuristics (A, then FALLBACK), first plan that builds")
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
               f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}\n"
               f"ResNet-50 v1.5 convolutions, batch 64, channels-last, fp32 math; {CALLS} calls over {SETS} rotating "
               f"input sets, timed with CUDA events, median of {BATCHES} batches; kernel time from a CUDA graph of "
-              f"the calls. cudnnfe: default heuristics (A, then FALLBACK), first plan that builds. PyTorch: "
+              f"the calls. cudnnfe: {how}. PyTorch: "
               f"cudnn.benchmark=True.\n")
     table = ("| layer | count | dir | type | cudnnfe us | cudnnfe TFLOP/s | torch us | torch TFLOP/s | "
              "torch / cudnnfe time | cudnnfe engine |\n|---|---|---|---|---|---|---|---|---|---|\n")
