@@ -116,7 +116,7 @@ FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out
     return guard("fe_graph_candidate_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidates.size());
+        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidate_count();
     });
 }
 
@@ -124,10 +124,7 @@ FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_co
     return guard("fe_graph_viable_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        int64_t n = 0;
-        for (const Candidate &c : state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidates)
-            n += c.viable ? 1 : 0;
-        *out_count = n;
+        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").viable_count();
     });
 }
 

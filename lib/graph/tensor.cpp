@@ -1,5 +1,7 @@
 #include "graph/tensor.hpp"
 
+#include "common/error.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -81,6 +83,17 @@ int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> 
         last += (dims[i] - 1) * strides[i];
     }
     return (last + 1) * static_cast<int64_t>(data_type_size(type));
+}
+
+void shape_single_element(fe_tensor *tensor, const char *what, size_t rank) {
+    int64_t n = 1;
+    for (int64_t x : tensor->dims) n *= x;
+    FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld", what, tensor->name.c_str(),
+             static_cast<long long>(n));
+    if (tensor->dims.size() != rank) {
+        tensor->dims.assign(rank, 1);
+        tensor->strides.assign(rank, 1);
+    }
 }
 
 std::string dims_string(const std::vector<int64_t> &dims) {

@@ -57,5 +57,9 @@ std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
 int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                    fe_data_type type);
 std::string dims_string(const std::vector<int64_t> &dims);
+// A scale-like operand (a descale, an attention scale): it must hold one element, and it takes
+// `rank` unit dims, the rank of the tensors it combines with (cuDNN wants equal ranks).
+// `what` names the port in the message ("descale_q 'dq' must hold one element, not 8").
+void shape_single_element(fe_tensor *tensor, const char *what, size_t rank);
 
 }  // namespace fe

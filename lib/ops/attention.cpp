@@ -105,13 +105,13 @@ void AttentionNode::check_options(const AttentionDims &dims) {
     int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
         if (scale_ >= 0) {
             fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
-            int64_t n = 1;
-            for (int64_t x : scale->dims) n *= x;
-            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
-                     scale->name.c_str(), static_cast<long long>(n));
-            if (scale->by_value && scale->dims.size() != 4) {
-                scale->dims.assign(4, 1);
-                scale->strides.assign(4, 1);
+            if (scale->by_value) {
+                shape_single_element(scale, "attn_scale_tensor", 4);
+            } else {
+                int64_t n = 1;
+                for (int64_t x : scale->dims) n *= x;
+                FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
+                         scale->name.c_str(), static_cast<long long>(n));
             }
         }
         if (bias_ >= 0) {

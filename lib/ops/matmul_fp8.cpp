@@ -52,15 +52,10 @@ class MatmulFp8 : public Node {
         // the scales and amax take the result's rank.
         for (int i = kDescaleA; i < kPorts; ++i) {
             fe_tensor *t = inputs[static_cast<size_t>(i)];
-            int64_t count = 1;
-            for (int64_t x : t->dims) count *= x;
-            FE_CHECK(count == 1 && (t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET),
-                     FE_STATUS_INVALID_ARGUMENT, "%s '%s' must be one float element (it is %s %s)", kPortNames[i],
-                     t->name.c_str(), data_type_name(t->data_type), dims_string(t->dims).c_str());
-            if (t->dims.size() != rank) {
-                t->dims.assign(rank, 1);
-                t->strides.assign(rank, 1);
-            }
+            FE_CHECK(t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "%s '%s' must be one float element (it is %s %s)", kPortNames[i], t->name.c_str(),
+                     data_type_name(t->data_type), dims_string(t->dims).c_str());
+            shape_single_element(t, kPortNames[i], rank);
         }
         assign_inferred_shape(outputs[0], out, packed_strides(out));
         std::vector<int64_t> ones(rank, 1);

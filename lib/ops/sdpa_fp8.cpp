@@ -47,17 +47,8 @@ class SdpaFp8 : public AttentionNode {
         const fe_tensor *q = inputs[kQ];
         AttentionDims d = check_qkv(q, inputs[kK], inputs[kV]);
         check_options(d);
-        for (int i = kDescaleQ; i < kRequired; ++i) {
-            fe_tensor *t = inputs[static_cast<size_t>(i)];
-            int64_t n = 1;
-            for (int64_t x : t->dims) n *= x;
-            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld",
-                     kScaleNames[i - kDescaleQ], t->name.c_str(), static_cast<long long>(n));
-            if (t->dims.size() != 4) {  // a scalar: cuDNN wants the scores' rank
-                t->dims.assign(4, 1);
-                t->strides.assign(4, 1);
-            }
-        }
+        for (int i = kDescaleQ; i < kRequired; ++i)
+            shape_single_element(inputs[static_cast<size_t>(i)], kScaleNames[i - kDescaleQ], 4);
         FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
         assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);

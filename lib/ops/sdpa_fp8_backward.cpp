@@ -65,14 +65,7 @@ class SdpaFp8Backward : public AttentionNode {
             FE_CHECK(!t->by_value, FE_STATUS_NOT_SUPPORTED,
                      "%s '%s' is a by-value scalar; FP8 attention backward reads its scales from device tensors",
                      kScaleNames[i - kDescaleQ], t->name.c_str());
-            int64_t n = 1;
-            for (int64_t x : t->dims) n *= x;
-            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld",
-                     kScaleNames[i - kDescaleQ], t->name.c_str(), static_cast<long long>(n));
-            if (t->dims.size() != 4) {
-                t->dims.assign(4, 1);
-                t->strides.assign(4, 1);
-            }
+            shape_single_element(t, kScaleNames[i - kDescaleQ], 4);
         }
         assign_inferred_shape(outputs[kDQ], q->dims, q->strides);
         assign_inferred_shape(outputs[kDK], k->dims, k->strides);

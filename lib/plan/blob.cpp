@@ -79,6 +79,8 @@ std::vector<unsigned char> write_layout(const PlanRecord &r) {
     for (const auto &a : r.attention) { w.str(a.first); w.u32(a.second); }
     w.u32(r.autotuned);
     w.f64(r.time_us);
+    w.i64(r.candidates);
+    w.i64(r.viable);
     return w.out;
 }
 
@@ -109,6 +111,8 @@ void read_layout(Reader r, PlanRecord &out) {
     }
     out.autotuned = r.u32() != 0;
     out.time_us = r.f64();
+    out.candidates = r.i64();
+    out.viable = r.i64();
     FE_CHECK(out.workspace >= 0 && out.workspace_tensor_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
              "the serialized graph is corrupted (a negative workspace size)");
     for (const WorkspaceTensor &t : out.workspace_tensors)

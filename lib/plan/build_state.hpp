@@ -82,6 +82,17 @@ struct BuildState {
     // Where the chosen plan came from: "built", "in-process cache", "cache directory",
     // "deserialized" (fe_graph_describe says it).
     const char *origin = "built";
+    // A graph that reuses a plan (cache, serialization) reports its original build's counts.
+    int64_t reused_candidates = 0, reused_viable = 0;
+    int64_t candidate_count() const {
+        return candidates.empty() ? reused_candidates : static_cast<int64_t>(candidates.size());
+    }
+    int64_t viable_count() const {
+        if (candidates.empty()) return reused_viable;
+        int64_t n = 0;
+        for (const Candidate &c : candidates) n += c.viable ? 1 : 0;
+        return n;
+    }
 
     // The target, as serialization and the plan cache record it.
     std::string device_json;   // cuDNN's description of the GPU the plans are for

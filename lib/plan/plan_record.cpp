@@ -25,6 +25,12 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
     record->workspace_tensors = state.workspace_tensors;
     record->workspace_tensor_bytes = state.workspace_tensor_bytes;
     for (const AttentionLowering &a : state.attention) record->attention.emplace_back(a.node->name, a.native);
+    record->candidates = static_cast<int64_t>(state.candidates.size());
+    for (const Candidate &c : state.candidates) record->viable += c.viable ? 1 : 0;
+    if (state.candidates.empty()) {  // itself adopted: pass the original counts on
+        record->candidates = state.reused_candidates;
+        record->viable = state.reused_viable;
+    }
     if (!state.plan_times_us.empty()) {
         record->autotuned = true;
         record->time_us = state.plan_times_us.front();
@@ -91,6 +97,8 @@ void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, con
     plan.tag = record->tag;
     state->plans.push_back(std::move(plan));
     if (record->autotuned) state->plan_times_us.push_back(record->time_us);
+    state->reused_candidates = record->candidates;
+    state->reused_viable = record->viable;
     state->build_id = next_build_id();
     state->origin = origin;
     graph.build = std::move(state);

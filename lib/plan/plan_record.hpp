@@ -23,6 +23,7 @@ struct PlanRecord {
     std::vector<WorkspaceTensor> workspace_tensors;
     int64_t workspace_tensor_bytes = 0;
     std::vector<std::pair<std::string, bool>> attention;  // attention node name, lowered natively
+    int64_t candidates = 0, viable = 0;  // what the original build's heuristics offered
     double time_us = 0;     // the chosen plan's median from autotuning (0: not autotuned)
     bool autotuned = false;
 };

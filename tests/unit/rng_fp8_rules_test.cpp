@@ -204,7 +204,7 @@ TEST_F(MatmulFp8Rules, ShapesMustAgree) {
 TEST_F(MatmulFp8Rules, ScalesMustBeOneFloatElement) {
     scales.descale_b = cudnnfe_test::make_tensor(g, "wide", {2}, false, FE_DATA_FLOAT);
     EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("descale_b 'wide' must be one float element"));
+    EXPECT_TRUE(LastErrorContains("descale_b 'wide' must hold one element, not 2"));
     scales.descale_b = cudnnfe_test::make_tensor(g, "half_scale", {1}, false, FE_DATA_HALF);
     EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("descale_b 'half_scale' must be one float element"));

@@ -39,6 +39,8 @@ std::vector<unsigned char> layout() {
     m.u64(0);                    // attention nodes
     m.u32(0);                    // autotuned
     m.u64(0);                    // time
+    m.u64(12);                   // candidates of the original build
+    m.u64(9);                    // viable ones
     return m.bytes;
 }
 
