@@ -39,7 +39,7 @@ fe_handle *example_handle(void) {
     return handle;
 }
 
-static char *read_file(const char *path) {
+char *example_read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -49,13 +49,20 @@ static char *read_file(const char *path) {
     size_t got = fread(text, 1, (size_t)n, f);
     text[got] = '\0';
     fclose(f);
+    if (size) *size = got;
     return text;
+}
+
+static char *read_file(const char *path) { return example_read_file(path, NULL); }
+
+const char *example_device_json_path(int argc, char **argv) {
+    const char *path = argc > 1 ? argv[1] : getenv("CUDNNFE_DEVICE_JSON");
+    return path ? path : "../shared/devices/h100-sxm-80gb.json";
 }
 
 /* Steps up to the support check; returns the exit code, or -1 to go on to the plan build. */
 static int deviceless_support(fe_graph *graph, int argc, char **argv) {
-    const char *path = argc > 1 ? argv[1] : getenv("CUDNNFE_DEVICE_JSON");
-    if (!path) path = "../shared/devices/h100-sxm-80gb.json";
+    const char *path = example_device_json_path(argc, argv);
     char *json = read_file(path);
     if (!json) {
         printf("no GPU and no device description at %s: nothing to do\n", path);

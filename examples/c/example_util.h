@@ -26,6 +26,11 @@ int example_build_deviceless(fe_graph *graph, int argc, char **argv);
  * machine with no GPU cannot finish anyway): for examples with many graphs, to stay quick. */
 int example_check_deviceless(fe_graph *graph, int argc, char **argv);
 
+/* The whole file (NUL-terminated; size nullable), or NULL. The caller frees it. */
+char *example_read_file(const char *path, size_t *size);
+/* The GPU description deviceless builds use: argv[1], $CUDNNFE_DEVICE_JSON, or the H100's. */
+const char *example_device_json_path(int argc, char **argv);
+
 /* Fill a buffer for `tensor` with fresh uniform values in [-1, 1], rounded to its data type
  * on the device; `host` receives the rounded values (the tensor's span, indexed by offset). */
 fe_buffer *example_input(fe_tensor *tensor, float **host);

@@ -38,6 +38,6 @@ std::vector<unsigned char> write_blob(const Blob &blob);
 // Throws FE_STATUS_INVALID_ARGUMENT naming what is wrong (magic, truncation, checksum, ...).
 Blob read_blob(const unsigned char *data, size_t size);
 
-uint64_t fnv1a64(const void *data, size_t size, uint64_t seed = 1469598103934665603ull);
+uint64_t fnv1a64(const void *data, size_t size, uint64_t seed = 14695981039346656037ull);
 
 }  // namespace fe

@@ -53,12 +53,13 @@ std::string key_text(const std::string &graph_json, const std::string &options, 
 void target_of(const fe_graph &graph, fe_handle *handle, std::string *device_json, std::string *fingerprint) {
     if (!graph.device_properties_json.empty()) {
         *device_json = graph.device_properties_json;
+        *fingerprint = device_fingerprint(*device_json);
     } else {
         FE_CHECK(handle != nullptr, FE_STATUS_BAD_STATE,
                  "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
         *device_json = handle_device_json(*handle);
+        *fingerprint = handle_fingerprint(*handle);
     }
-    *fingerprint = device_fingerprint(*device_json);
 }
 
 // Load an entry of the cache directory, or nullptr (a missing entry, or one rejected as

@@ -21,7 +21,7 @@ struct BlobMaker {
     }
     void section(const char tag[5], const std::string &body) { section(tag, std::vector<unsigned char>(body.begin(), body.end())); }
     void seal() {
-        uint64_t h = 1469598103934665603ull;
+        uint64_t h = 14695981039346656037ull;
         for (unsigned char c : bytes) { h ^= c; h *= 1099511628211ull; }
         u64(h);
     }
