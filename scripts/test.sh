@@ -92,6 +92,19 @@ run_nunit
 run_gotest
 run_binding_examples
 
+# The cudnnfe tool: each case of tests/tool/tool_test.sh counts as one test.
+echo "=== tool"
+BUILD_DIR="$BUILD_DIR" bash "$ROOT/tests/tool/tool_test.sh" "$BUILD_DIR/tools/cudnnfe/cudnnfe" >"$LOGS/tool.log" 2>&1
+tool_rc=$?
+read -r tool_p tool_f tool_s < <(tail -1 "$LOGS/tool.log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+if [ -z "${tool_p:-}" ]; then tool_p=0; tool_f=1; tool_s=0; tail -20 "$LOGS/tool.log"; fi
+if [ "$tool_rc" -ne 0 ] && [ "$tool_f" -eq 0 ]; then tool_f=1; fi
+grep -E '^(FAIL|skip) ' "$LOGS/tool.log" | sed 's/^/    /'
+echo "    $tool_p passed, $tool_f failed, $tool_s skipped"
+passed=$((passed + tool_p))
+failed=$((failed + tool_f))
+skipped=$((skipped + tool_s))
+
 echo "($skipped skipped; logs in $LOGS)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

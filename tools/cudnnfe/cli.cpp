@@ -1,0 +1,266 @@
+#include "cli.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tool {
+
+int exit_code_for(fe_status status) {
+    switch (status) {
+        case FE_OK: return kExitOk;
+        case FE_STATUS_LIBRARY_UNAVAILABLE:
+        case FE_STATUS_NO_DEVICE:
+        case FE_STATUS_CUDA_ERROR:
+        case FE_STATUS_OUT_OF_MEMORY: return kExitEnvironment;
+        default: return kExitBadInput;
+    }
+}
+
+int fail(const char *command, int code, const std::string &message) {
+    std::fprintf(stderr, "cudnnfe %s: %s\n", command, message.c_str());
+    return code;
+}
+
+int fail_status(const char *command, fe_status status, const std::string &context) {
+    std::string message = fe_last_error_message();
+    if (message.empty()) message = fe_status_string(status);
+    return fail(command, exit_code_for(status), context.empty() ? message : context + ": " + message);
+}
+
+bool Args::parse(int argc, char **argv, int first, const std::vector<OptionSpec> &specs, std::string &error) {
+    bool options_done = false;
+    for (int i = first; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (options_done || arg.size() < 2 || arg[0] != '-') {
+            positional.push_back(arg);
+            continue;
+        }
+        if (arg == "--") {
+            options_done = true;
+            continue;
+        }
+        if (arg == "-h" || arg == "--help") {
+            help = true;
+            continue;
+        }
+        std::string name = arg, inline_value;
+        bool has_inline = false;
+        size_t eq = arg.find('=');
+        if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            inline_value = arg.substr(eq + 1);
+            has_inline = true;
+        }
+        const OptionSpec *spec = nullptr;
+        for (const OptionSpec &s : specs)
+            if (name == s.long_name || (s.short_name && name == s.short_name)) spec = &s;
+        if (!spec) {
+            error = "unknown option '" + name + "'";
+            return false;
+        }
+        if (!spec->takes_value) {
+            if (has_inline) {
+                error = "option '" + std::string(spec->long_name) + "' takes no value";
+                return false;
+            }
+            given_.emplace_back(spec->long_name, "");
+            continue;
+        }
+        if (!has_inline) {
+            if (i + 1 >= argc) {
+                error = "option '" + name + "' needs a value";
+                return false;
+            }
+            inline_value = argv[++i];
+        }
+        given_.emplace_back(spec->long_name, inline_value);
+    }
+    return true;
+}
+
+bool Args::has(const char *long_name) const {
+    for (const auto &g : given_)
+        if (g.first == long_name) return true;
+    return false;
+}
+
+std::string Args::value(const char *long_name, const std::string &fallback) const {
+    std::string out = fallback;
+    for (const auto &g : given_)
+        if (g.first == long_name) out = g.second;
+    return out;
+}
+
+bool Args::integer(const char *long_name, long long fallback, long long min, long long max, long long *out,
+                   std::string &error) const {
+    if (!has(long_name)) {
+        *out = fallback;
+        return true;
+    }
+    std::string text = value(long_name);
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE) {
+        error = std::string(long_name) + ": '" + text + "' is not a whole number";
+        return false;
+    }
+    if (v < min || v > max) {
+        error = std::string(long_name) + ": " + text + " is outside " + std::to_string(min) + ".." + std::to_string(max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+int parse_or_exit(const char *command, const char *help, int argc, char **argv, const std::vector<OptionSpec> &specs,
+                  Args &args) {
+    std::string error;
+    if (!args.parse(argc, argv, 0, specs, error))
+        return fail(command, kExitBadInput, error + " (see 'cudnnfe " + command + " --help')");
+    if (args.help) {
+        std::fputs(help, stdout);
+        return kExitOk;
+    }
+    return -1;
+}
+
+bool read_file(const std::string &path, std::string &out, std::string &error) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        error = "cannot read " + path + ": it is a directory";
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot read " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        error = "cannot read " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    out = text.str();
+    return true;
+}
+
+bool write_file(const std::string &path, const void *data, size_t size, std::string &error) {
+    std::string temporary = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+    FILE *f = std::fopen(temporary.c_str(), "wb");
+    if (!f) {
+        error = "cannot write " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    bool ok = std::fwrite(data, 1, size, f) == size;
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
+        error = "cannot write " + path + ": " + std::strerror(errno);
+        std::remove(temporary.c_str());
+        return false;
+    }
+    return true;
+}
+
+bool make_directories(const std::string &path, std::string &error) {
+    std::string partial;
+    std::stringstream parts(path);
+    std::string part;
+    if (!path.empty() && path[0] == '/') partial = "/";
+    while (std::getline(parts, part, '/')) {
+        if (part.empty()) continue;
+        partial += part;
+        struct stat st;
+        if (stat(partial.c_str(), &st) != 0) {
+            if (mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST) {
+                error = "cannot create directory " + partial + ": " + std::strerror(errno);
+                return false;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            error = "cannot create directory " + partial + ": a file of that name exists";
+            return false;
+        }
+        partial += "/";
+    }
+    return true;
+}
+
+namespace {
+
+// Calls `get(buf, size, &length)` once to size, once to fill.
+template <typename Get>
+fe_status sized_call(std::string &out, bool nul_terminated, Get get) {
+    size_t length = 0;
+    fe_status status = get(nullptr, 0, &length);
+    if (status != FE_STATUS_BUFFER_TOO_SMALL) return status == FE_OK ? FE_STATUS_INTERNAL : status;
+    std::string text(length + (nul_terminated ? 1 : 0), '\0');
+    status = get(&text[0], text.size(), &length);
+    if (status != FE_OK) return status;
+    text.resize(length);
+    out.swap(text);
+    return FE_OK;
+}
+
+}  // namespace
+
+fe_status device_properties(int32_t device, std::string &out) {
+    return sized_call(out, true, [&](char *buf, size_t size, size_t *length) {
+        return fe_device_properties_capture(device, buf, size, length);
+    });
+}
+
+fe_status serialized_description(const std::string &blob, std::string &out) {
+    return sized_call(out, true, [&](char *buf, size_t size, size_t *length) {
+        return fe_serialized_describe(blob.data(), blob.size(), buf, size, length);
+    });
+}
+
+fe_status serialize(const fe_graph *graph, std::string &out) {
+    return sized_call(out, false, [&](char *buf, size_t size, size_t *length) {
+        return fe_graph_serialize(graph, buf, size, length);
+    });
+}
+
+fe_status graph_json(const fe_graph *graph, std::string &out) {
+    return sized_call(out, true, [&](char *buf, size_t size, size_t *length) {
+        return fe_graph_to_json(graph, buf, size, length);
+    });
+}
+
+std::string cudnn_version_text(int64_t v) {
+    return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+}
+
+std::string cuda_version_text(int64_t v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+std::string bytes_text(double bytes) {
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024 && unit < 4) {
+        bytes /= 1024;
+        ++unit;
+    }
+    char text[64];
+    if (unit == 0) std::snprintf(text, sizeof text, "%.0f B", bytes);
+    else std::snprintf(text, sizeof text, "%.1f %s", bytes, units[unit]);
+    return text;
+}
+
+int32_t gpu_count(std::string &why) {
+    int32_t count = 0;
+    fe_status status = fe_device_count(&count);
+    if (status != FE_OK) {
+        why = fe_last_error_message();
+        return -1;
+    }
+    return count;
+}
+
+}  // namespace tool
