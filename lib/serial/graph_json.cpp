@@ -304,6 +304,18 @@ class GraphReader {
         f.refuse_unread("op, name, compute_data_type, inputs, outputs, attributes");
 
         OpReader reader(graph_.get(), op, path, kind, name, compute);
+        reader.explain_missing = [this, index](const std::string &missing) -> std::string {
+            auto produced = produced_by_.find(missing);
+            if (produced != produced_by_.end())
+                return format("'%s' is named as a result of ops[%d], which cannot feed ops[%zu]", missing.c_str(),
+                              produced->second, index);
+            auto entry = entry_of_.find(missing);
+            if (entry != entry_of_.end())
+                return format("'%s' is declared in tensors[%zu], after a result of this op; list tensors in the order "
+                              "they were made",
+                              missing.c_str(), entry->second);
+            return "";
+        };
         size_t before = graph_->nodes.size();
         read(reader);
         if (graph_->nodes.size() != before + 1)

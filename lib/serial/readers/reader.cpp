@@ -65,8 +65,10 @@ fe_tensor *OpReader::lookup(const char *port, bool required) {
     if (v->type != json::Type::String)
         inputs_.fail_at(*v, port, format("expected a tensor name, found %s", json::type_name(v->type)));
     auto it = graph_->by_name.find(v->string);
-    if (it == graph_->by_name.end())
-        inputs_.fail_at(*v, port, format("no tensor named '%s' is declared before this op", v->string.c_str()));
+    if (it == graph_->by_name.end()) {
+        std::string why = explain_missing ? explain_missing(v->string) : std::string();
+        inputs_.fail_at(*v, port, why.empty() ? format("no tensor named '%s'", v->string.c_str()) : why);
+    }
     return it->second;
 }
 

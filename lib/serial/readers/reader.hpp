@@ -5,6 +5,7 @@
 // does not read are refused afterwards as unknown.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ class OpReader {
 
     // The status of the op's C entry point: anything but FE_OK throws with its status and message.
     void check(fe_status status) const;
+
+    // Says why a tensor name the op reads does not exist yet ("" when there is no better reason
+    // than its absence); set by the graph reader.
+    std::function<std::string(const std::string &)> explain_missing;
 
     // After the reader ran: refuse inputs and attributes it did not read.
     void refuse_unread() const;
