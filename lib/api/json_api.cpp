@@ -1,6 +1,9 @@
-// Graph <-> JSON entry points (the format of docs/graph-json.md).
+// Graph <-> JSON entry points (the format of docs/graph-json.md; the codec is lib/serial).
+#include <string>
+
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
+#include "serial/graph_json.hpp"
 
 using namespace fe;
 
@@ -8,7 +11,7 @@ FE_EXPORT fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t bu
     return guard("fe_graph_to_json", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_length);
-        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "not implemented yet");
+        copy_out(graph_to_json(*graph), buf, buf_size, out_length);
     });
 }
 
@@ -16,7 +19,6 @@ FE_EXPORT fe_status fe_graph_from_json(const char *json, size_t length, fe_graph
     return guard("fe_graph_from_json", [&] {
         FE_REQUIRE(json);
         FE_REQUIRE(out_graph);
-        (void)length;
-        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "not implemented yet");
+        *out_graph = graph_from_json(std::string_view(json, length)).release();
     });
 }

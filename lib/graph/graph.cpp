@@ -116,6 +116,7 @@ void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const 
                  t->name.c_str());
         t->producer = node.get();
         node->outputs.push_back(t.get());
+        node->output_ports.emplace_back(port);
         made.push_back(std::move(t));
     }
     node->infer();  // throws before anything is added

@@ -9,6 +9,10 @@ const char *Node::input_port(size_t index) const {
     return index < 4 ? names[index] : "IN";
 }
 
+void Node::write_json(json::Writer &) const {
+    FE_FAIL(FE_STATUS_NOT_SUPPORTED, "operation '%s' (%s) has no JSON form", name.c_str(), kind());
+}
+
 void assign_inferred_shape(fe_tensor *tensor, const std::vector<int64_t> &dims,
                            const std::vector<int64_t> &layout_like) {
     if (tensor->user_dims) {

@@ -11,6 +11,9 @@
 namespace fe {
 
 class Lowering;
+namespace json {
+class Writer;
+}
 
 struct Node {
     std::string name;
@@ -43,6 +46,30 @@ struct Node {
     // Appended to the message when cuDNN has no engine for the graph: what the operation needs
     // (e.g. an operation no engine runs on its own). Empty: nothing to add.
     virtual std::string unsupported_hint() const { return ""; }
+
+    // ---- The JSON form (docs/graph-json.md) ----
+    // The graph JSON is the plan cache's key and part of every serialized plan, so each op
+    // writes itself and has a reader. To give an op its JSON form:
+    //  1. override write_json in the op's file (lib/ops/<family>.cpp): write the members of its
+    //     "attributes" object with the json::Writer (serial/json.hpp), named like the fields of
+    //     its C option struct, always all of them and always in the same order (the text is a
+    //     cache key: canonical, no optional spellings). Tensor-valued options are inputs, not
+    //     attributes; lib/serial writes the op's kind, name, compute type, inputs (by the port
+    //     names json_input gives) and outputs (by output_ports).
+    //  2. add its reader to lib/serial/readers/<family>.cpp: a function that reads those
+    //     attributes and inputs back through an OpReader and calls the op's C entry point (so
+    //     checks and inference run again), and list it in lib/serial/readers/registry.cpp
+    //     under the kind() it writes.
+    //  3. extend the every-op round trip in tests/unit/graph_json_round_trip_test.cpp and the
+    //     op's section of docs/graph-json.md.
+    // An op that keeps the default has no JSON form: fe_graph_to_json fails naming it (and the
+    // plan cache then builds such graphs without caching them).
+    virtual void write_json(json::Writer &out) const;
+    // The name of input port `index` in the JSON "inputs" object.
+    virtual const char *json_input(size_t index) const { return input_port(index); }
+    // Names of the result ports, in outputs' order, as the op's entry point gave them ("Y",
+    // "Stats"); filled by fe_graph::add_node.
+    std::vector<std::string> output_ports;
 };
 
 // Give an op result its inferred dims (or check the user's), and strides laid out like

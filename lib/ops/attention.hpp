@@ -71,6 +71,9 @@ class AttentionNode : public Node {
     // Q, K, V (and dO, O) in half or bfloat16, one type.
     static void check_types(const std::vector<const fe_tensor *> &tensors);
     std::string option_attributes() const;
+    // The score modifiers' JSON attributes (the tensors among them are inputs); `forward` adds
+    // max_seq_len_kv, which only the forward options have.
+    void write_options_json(json::Writer &out, bool forward) const;
 
     // Why cuDNN's native SDPA operation (version `cudnn_version` of the loaded library) cannot
     // take this node's options; "" when it can. `extra` names options only one direction has.

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "ops/norm.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -60,6 +61,11 @@ class BatchNormTraining : public NormNode {
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
     }
 
+    void write_json(json::Writer &out) const override {
+        out.field("epsilon", options_.epsilon);
+        out.field("momentum", options_.momentum);
+    }
+
     std::string attributes() const override {
         std::string a = epsilon_ >= 0 ? "epsilon=<tensor>" : format("epsilon=%g", options_.epsilon);
         if (updates_running_stats())
@@ -103,6 +109,7 @@ class BatchNormInference : public NormNode {
         add_input(bias, "bias");
     }
     const char *kind() const override { return "batchnorm_inference"; }
+    void write_json(json::Writer &) const override {}  // no attributes
     // Lowered as pointwise operations (see lower()), which keep the usual padding of small ranks.
     bool wants_trailing_unit_dims() const override { return false; }
 

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -26,6 +27,7 @@ class BlockScaleNode : public Node {
     }
     const char *kind() const override { return kind_; }
     std::string attributes() const override { return format("block_size=%d", block_size_); }
+    void write_json(json::Writer &out) const override { out.field("block_size", block_size_); }
     std::string unsupported_hint() const override {
         return "cuDNN's block-scale (MXFP8) engines run on Blackwell (sm100) and later GPUs; Hopper (sm90) and "
                "earlier have none (cuDNN " + version_string(cudnn().cudnnGetVersion()) + " is loaded)";

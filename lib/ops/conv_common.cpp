@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "graph/tensor.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -92,6 +93,16 @@ std::string conv_attributes(const fe_conv_options &o, size_t n) {
                        (o.mode == FE_CONV_MODE_CONVOLUTION ? " mode=convolution" : " mode=cross_correlation");
     if (o.groups != 1) text += format(" groups=%lld", ll(o.groups));
     return text;
+}
+
+void write_conv_json(json::Writer &out, const fe_conv_options &o, size_t n, bool transposed) {
+    out.key("pre_padding").integers(o.pre_padding, n);
+    out.key("post_padding").integers(o.post_padding, n);
+    out.key("stride").integers(o.stride, n);
+    out.key("dilation").integers(o.dilation, n);
+    out.field("mode", o.mode == FE_CONV_MODE_CONVOLUTION ? "convolution" : "cross_correlation");
+    out.field("groups", o.groups);
+    if (transposed) out.key("output_padding").integers(o.output_padding, n);
 }
 
 const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &o, size_t n, fe_data_type compute) {

@@ -12,6 +12,9 @@ namespace fe {
 
 class Descriptor;
 class Lowering;
+namespace json {
+class Writer;
+}
 
 // How a direction names the three tensors of result = conv(image, weight) in its messages:
 // fprop {image, weight, result}, dgrad {dx, weight, dy}, wgrad {image, dw, dy}.
@@ -42,6 +45,10 @@ std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const s
 // "pre_padding=[1,1] post_padding=[1,1] stride=[1,1] dilation=[1,1] mode=cross_correlation"
 // (and " groups=G" when grouped), for fe_graph_describe.
 std::string conv_attributes(const fe_conv_options &options, size_t n);
+
+// The options' JSON attributes (pre_padding, post_padding, stride, dilation for n spatial dims,
+// mode, groups; output_padding too for the transposed convolution).
+void write_conv_json(json::Writer &out, const fe_conv_options &options, size_t n, bool transposed);
 
 // The cuDNN convolution descriptor, kept alive by the lowering. 1-D convolutions run as 2-D with
 // a unit height (see Lowering::lifts_rank3), so their attributes get a leading unit dim.

@@ -6,6 +6,7 @@
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -62,6 +63,11 @@ class ConvDgrad : public Node {
                     dims_string(std::vector<int64_t>(options_.output_padding, options_.output_padding + n));
         }
         return text;
+    }
+
+    void write_json(json::Writer &out) const override {
+        write_conv_json(out, options_, spatial(), transposed_);
+        if (!transposed_) out.field("dx_dims", dx_dims_);  // a transposed convolution infers them
     }
 
     void lower(Lowering &lowering) const override {

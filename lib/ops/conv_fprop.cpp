@@ -5,6 +5,7 @@
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -31,6 +32,7 @@ class ConvFprop : public Node {
     }
 
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
+    void write_json(json::Writer &out) const override { write_conv_json(out, options_, spatial(), false); }
 
     void lower(Lowering &lowering) const override {
         fe_data_type compute = lowering.compute_type(*this);

@@ -6,6 +6,7 @@
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -86,6 +87,10 @@ class ConvWgrad : public Node {
     }
 
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
+    void write_json(json::Writer &out) const override {
+        write_conv_json(out, options_, spatial(), false);
+        if (!dw_dims_.empty()) out.field("dw_dims", dw_dims_);  // absent: inferred
+    }
 
     void lower(Lowering &lowering) const override {
         fe_data_type compute = lowering.compute_type(*this);

@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -17,6 +18,7 @@ class Matmul : public Node {
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "matmul"; }
+    void write_json(json::Writer &) const override {}  // no attributes
     const char *input_port(size_t i) const override { return i == 0 ? "A" : "B"; }
 
     void infer() override {

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 namespace {
@@ -23,6 +24,7 @@ class MatmulFp8 : public Node {
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "matmul_fp8"; }
+    void write_json(json::Writer &) const override {}  // no attributes
     const char *input_port(size_t i) const override { return i < kPorts ? kPortNames[i] : "?"; }
 
     void infer() override {

@@ -4,6 +4,7 @@
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -216,6 +217,13 @@ class NormForward : public NormNode {
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
     }
 
+    // epsilon is written even when the epsilon input replaces it (it is part of the node).
+    void write_json(json::Writer &out) const override {
+        out.field("phase", phase_name(options_.phase));
+        out.field("epsilon", options_.epsilon);
+        out.field("zero_centered_gamma", options_.zero_centered_gamma != 0);
+    }
+
     std::string attributes() const override {
         std::string a = std::string("phase=") + phase_name(options_.phase);
         a += epsilon_ >= 0 ? " epsilon=<tensor>" : format(" epsilon=%g", options_.epsilon);
@@ -275,6 +283,11 @@ class NormBackward : public NormNode {
     }
 
     std::string attributes() const override { return options_.zero_centered_gamma ? "zero_centered_gamma" : ""; }
+    // Families whose bias is optional have a dBias result only when the caller asked for one.
+    void write_json(json::Writer &out) const override {
+        out.field("zero_centered_gamma", options_.zero_centered_gamma != 0);
+        if (family_.bias_optional) out.field("output_dbias", outputs.size() > 2);
+    }
 
     void lower(Lowering &lowering) const override {
         if (family_.min_cudnn) require_cudnn(family_.min_cudnn, kind());

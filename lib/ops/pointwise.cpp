@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -107,6 +108,31 @@ class Pointwise : public Node {
         if (info_.mode == FE_POINTWISE_GEN_INDEX)
             FE_CHECK(options_.axis >= 0 && options_.axis < static_cast<int64_t>(out.size()), FE_STATUS_INVALID_ARGUMENT,
                      "gen_index axis %lld is outside rank %zu", static_cast<long long>(options_.axis), out.size());
+    }
+
+    const char *json_input(size_t i) const override {
+        static const char *ports[] = {"IN_0", "IN_1", "IN_2"};
+        return i < 3 ? ports[i] : "IN";
+    }
+
+    // The options the mode reads, named as in fe_pointwise_options.
+    void write_json(json::Writer &out) const override {
+        switch (info_.mode) {
+            case FE_POINTWISE_RELU_FWD:
+            case FE_POINTWISE_RELU_BWD:
+                out.field("relu_lower_clip", options_.relu_lower_clip);
+                out.field("relu_upper_clip", options_.relu_upper_clip);
+                out.field("relu_lower_clip_slope", options_.relu_lower_clip_slope);
+                break;
+            case FE_POINTWISE_ELU_FWD:
+            case FE_POINTWISE_ELU_BWD: out.field("elu_alpha", options_.elu_alpha); break;
+            case FE_POINTWISE_SOFTPLUS_FWD:
+            case FE_POINTWISE_SOFTPLUS_BWD: out.field("softplus_beta", options_.softplus_beta); break;
+            case FE_POINTWISE_SWISH_FWD:
+            case FE_POINTWISE_SWISH_BWD: out.field("swish_beta", options_.swish_beta); break;
+            case FE_POINTWISE_GEN_INDEX: out.field("axis", options_.axis); break;
+            default: break;
+        }
     }
 
     std::string attributes() const override {

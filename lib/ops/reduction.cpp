@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -43,6 +44,15 @@ class Reduction : public Node {
         for (size_t i = 0; i < rank; ++i)
             if (axes_ & (1u << i)) out[i] = 1;
         assign_inferred_shape(outputs[0], out, x->strides);
+    }
+
+    // reduce_axes as the list of reduced dims (the C option is their bit mask).
+    void write_json(json::Writer &out) const override {
+        out.field("mode", reduction_mode_name(mode_));
+        out.key("reduce_axes").begin_array();
+        for (int i = 0; i < 32; ++i)
+            if (axes_ & (1u << i)) out.integer(i);
+        out.end_array();
     }
 
     std::string attributes() const override {

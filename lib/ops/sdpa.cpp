@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -43,6 +44,10 @@ class Sdpa : public AttentionNode {
     }
 
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+    void write_json(json::Writer &out) const override {
+        write_options_json(out, true);
+        out.field("generate_stats", stats_).field("output_dropout_mask", mask_output_);
+    }
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -26,6 +27,10 @@ class SdpaBackward : public AttentionNode {
         return option_attributes() + (dbias_ ? " dbias" : "") + (deterministic_ ? " deterministic" : "");
     }
     bool outputs_dbias() const { return dbias_; }
+    void write_json(json::Writer &out) const override {
+        write_options_json(out, false);
+        out.field("output_dbias", dbias_).field("deterministic", deterministic_);
+    }
 
     void infer() override {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];

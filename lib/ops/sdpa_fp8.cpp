@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -34,6 +35,10 @@ class SdpaFp8 : public AttentionNode {
           stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
     const char *kind() const override { return "sdpa_fp8"; }
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+    void write_json(json::Writer &out) const override {
+        write_options_json(out, true);
+        out.field("generate_stats", stats_).field("output_dropout_mask", mask_output_);
+    }
 
     size_t amax_s_port() const { return stats_ ? 2 : 1; }
 

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -35,6 +36,8 @@ class SdpaFp8Backward : public AttentionNode {
           unsupported_(options.output_dbias ? "dBias" : (options.deterministic ? "deterministic mode" : nullptr)) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
     std::string attributes() const override { return option_attributes(); }
+    // dBias and deterministic mode are refused by this op, so they are never written.
+    void write_json(json::Writer &out) const override { write_options_json(out, false); }
 
     void infer() override {
         for (int i = kDescaleQ; i < kRequired; ++i)

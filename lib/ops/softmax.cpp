@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -40,6 +41,7 @@ class Softmax : public Node {
     }
 
     std::string attributes() const override { return stats_ ? "axis=last stats" : "axis=last"; }
+    void write_json(json::Writer &out) const override { out.field("generate_stats", stats_); }
 
     std::string unsupported_hint() const override {
         return "cuDNN 9.19 has no native softmax, and its engines take this composite only fused between two "

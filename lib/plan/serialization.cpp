@@ -60,7 +60,8 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
         mismatch = format("it was built for '%s' and the target is '%s'", blob.fingerprint.c_str(), fingerprint.c_str());
 
     std::unique_ptr<fe_graph> graph = graph_from_json_text(blob.graph_json);
-    if (options.device_properties_json) graph->device_properties_json = device_json;
+    // The target is the options' device or the handle's GPU, never the one the graph was built for.
+    graph->device_properties_json = options.device_properties_json ? device_json : std::string();
     if (!mismatch.empty()) {
         FE_CHECK(options.on_mismatch == FE_MISMATCH_REBUILD, FE_STATUS_NOT_SUPPORTED,
                  "the serialized graph '%s' cannot be loaded: %s (FE_MISMATCH_REBUILD rebuilds it)", graph->name.c_str(),

@@ -1,0 +1,23 @@
+// The graph as JSON text and back (docs/graph-json.md). Both throw fe::Error; reading errors
+// name the line and the field ("line 12, ops[1].attributes.stride: expected ...").
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "graph/graph.hpp"
+
+namespace fe {
+
+// Appends the canonical text to `out` (the same graph always gives the same bytes).
+void write_graph_json(const fe_graph &graph, std::string &out);
+std::string graph_to_json(const fe_graph &graph);
+
+// A new graph, built through the same calls as the C API (every check and inference runs).
+std::unique_ptr<fe_graph> graph_from_json(std::string_view text);
+
+// Data type names as the JSON spells them ("half", "fp8_e4m3", "not_set").
+bool data_type_from_name(std::string_view name, fe_data_type *out);
+
+}  // namespace fe
