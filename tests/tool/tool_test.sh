@@ -155,6 +155,88 @@ if [ "$HAVE_GPU" = 0 ]; then
     expect bench_no_gpu 2 'cudnnfe bench: no GPU on this machine' -- "$TOOL" bench "$WORK/one.json"
 fi
 
+# --- compile and inspect: graph files to plans, deviceless -----------------------------------
+FIXTURES=$ROOT/tests/tool/graphs
+if [ ! -f "$DEVICE_JSON" ]; then
+    skip compile_deviceless "no GPU description at $DEVICE_JSON"
+else
+    expect compile_deviceless 0 '^\[1/2\] small_conv \.\.\. built in [0-9]+ ms \(engine eng[0-9]+.*\) -> .*/plans/small_conv\.plan$' \
+        '^\[2/2\] pointwise_conv \.\.\. built in [0-9]+ ms' '^2 of 2 graphs compiled into' -- \
+        "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/plans"
+    expect compile_wrote_plans 0 -- test -s "$WORK/plans/small_conv.plan" -a -s "$WORK/plans/pointwise_conv.plan"
+    expect compile_same_name_twice 0 '^\[3/4\] small_conv \.\.\. taken from the plan cache in [0-9]+ ms .* -> .*/small_conv-2\.plan$' -- \
+        "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/twice" --max-workspace 0 \
+        --output="$WORK/twice" -- "$FIXTURES/two_graphs.json"
+    expect inspect_plan 0 "^$WORK/plans/small_conv.plan: cudnnfe serialized graph, format 1, [0-9]+ bytes" \
+        '^built by: cudnnfe [0-9]+\.[0-9]+\.[0-9]+ with cuDNN 9\.[0-9]+\.[0-9]+$' \
+        '^target: NVIDIA H100 80GB HBM3, sm 900, 132 SMs' '^plan: eng[0-9]+.*\(engine [0-9]+\), workspace [0-9]+ bytes' \
+        '"name":"small_conv"' '^uid map:$' '^  input  x +uid=1 +half +\[4, 32, 16, 16\]$' '^  input  w +uid=2 ' \
+        '^  output y +uid=[0-9]+ +half +\[4, 64, 16, 16\]$' -- "$TOOL" inspect "$WORK/plans/small_conv.plan"
+    expect inspect_json 0 '^valid$' -- sh -c "\"$TOOL\" inspect --json \"$WORK/plans/small_conv.plan\" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r[\"format\"] == 1 and r[\"size_bytes\"] > 0, r
+assert r[\"cudnn_version\"].startswith(\"9.\") and r[\"library_version\"], r
+assert r[\"device\"].startswith(\"NVIDIA H100 80GB HBM3\") and r[\"engine\"].startswith(\"eng\"), r
+assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None, r
+assert [(u[\"name\"], u[\"role\"], u[\"uid\"]) for u in r[\"uids\"]][:2] == [(\"x\", \"input\", 1), (\"w\", \"input\", 2)], r[\"uids\"]
+assert r[\"graph\"][\"name\"] == \"small_conv\" and r[\"graph\"][\"ops\"][0][\"op\"] == \"conv_fprop\", r[\"graph\"]
+print(\"valid\")'"
+    head -c 1000 "$WORK/plans/small_conv.plan" >"$WORK/truncated.plan"
+    expect inspect_truncated 1 'fe_serialized_describe: the serialized graph is corrupted or truncated' -- \
+        "$TOOL" inspect "$WORK/truncated.plan"
+    if [ -d "$GRAPHS" ] && ls "$GRAPHS"/*.json >/dev/null 2>&1; then
+        n=$(ls "$GRAPHS"/*.json | wc -l)
+        expect compile_check_only_examples 0 "^$n of $n graphs supported$" '^\[1/[0-9]+\] [a-z_0-9]+ \.\.\. supported \([0-9]+ of [0-9]+ engine configs viable\)' -- \
+            "$TOOL" compile "$GRAPHS"/*.json --device "$DEVICE_JSON" --check-only
+        # Convolutions finalize whole plans with no GPU; the others need one to compile theirs.
+        for example in "$GRAPHS"/conv*.json; do
+            [ -f "$example" ] || continue
+            name=$(basename "$example" .json)
+            expect "compile_example_$name" 0 '^1 of 1 graphs compiled' -- "$TOOL" compile "$example" --device "$DEVICE_JSON" -o "$WORK/examples"
+            plan=$(ls "$WORK"/examples/*.plan 2>/dev/null | head -1)
+            expect "inspect_example_$name" 0 '^uid map:$' '^  input ' '^  output ' -- "$TOOL" inspect "${plan:-missing}"
+            rm -rf "$WORK/examples"
+        done
+    else
+        skip compile_check_only_examples "no example graphs in $GRAPHS"
+    fi
+    expect check_only_writes_nothing 0 '^\[1/2\] small_conv \.\.\. supported' '^2 of 2 graphs supported$' -- \
+        "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" --check-only -o "$WORK/nothing"
+    expect check_only_wrote_nothing 0 -- test ! -e "$WORK/nothing"
+fi
+
+# --- graphs the library refuses: its message, with the file's line and the field -------------
+expect malformed_json 1 "cudnnfe compile: $FIXTURES/malformed.json: fe_graph_from_json: line 5: expected ',' or '}'" -- \
+    "$TOOL" compile "$FIXTURES/malformed.json" --device "$DEVICE_JSON" --check-only
+expect malformed_json_second_graph 1 '^\[2/2\] .*second_graph_broken\.json, graph 2 of 2: refused$' \
+    "second_graph_broken.json, graph 2 of 2: fe_graph_from_json: line 17: expected ',' or '}'" -- \
+    "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only
+expect unknown_op 1 "unknown_op.json: fe_graph_from_json: line 11, ops\[0\]\.op: unknown operation 'matmultiply'" -- \
+    "$TOOL" compile "$FIXTURES/unknown_op.json" --device "$DEVICE_JSON" -o "$WORK/refused"
+expect bad_attribute 1 'bad_attribute.json: fe_graph_from_json: line 16, ops\[0\]\.attributes\.stride: expected an array of integers' -- \
+    "$TOOL" compile "$FIXTURES/bad_attribute.json" --device "$DEVICE_JSON" -o "$WORK/refused"
+expect refused_graphs_write_nothing 0 -- test ! -e "$WORK/refused/unknown_op.plan" -a ! -e "$WORK/refused/bad_stride.plan"
+expect bench_malformed_json_or_no_gpu "$((2 - HAVE_GPU))" "$([ "$HAVE_GPU" = 1 ] && echo 'line 5: expected' || echo 'no GPU on this machine')" -- \
+    "$TOOL" bench "$FIXTURES/malformed.json"
+expect compile_unwritable_output 1 'cannot create directory /proc/cudnnfe' -- \
+    "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o /proc/cudnnfe/plans
+
+# --- on a GPU: build for it, autotune, bench ------------------------------------------------------
+if [ "$HAVE_GPU" = 1 ]; then
+    expect compile_for_this_gpu 0 '^2 of 2 graphs compiled' -- "$TOOL" compile "$FIXTURES/two_graphs.json" -o "$WORK/gpu-plans"
+    expect compile_autotune 0 '^\[1/2\] small_conv \.\.\. built in' '^2 of 2 graphs compiled' -- \
+        "$TOOL" compile "$FIXTURES/two_graphs.json" -o "$WORK/tuned" --autotune 3
+    expect inspect_autotuned 0 '^autotuned: [0-9.]+ us median$' -- "$TOOL" inspect "$WORK/tuned/small_conv.plan"
+    expect bench 0 '^graph +median +TFLOPS +GB/s +engine +workspace$' \
+        '^small_conv +[0-9.]+ (us|ms) +[0-9.]+ +[0-9.]+  eng[0-9]+' '^pointwise_conv +[0-9.]+ (us|ms) +[0-9.]+ ' -- \
+        "$TOOL" bench "$FIXTURES/two_graphs.json" --iterations 5
+    expect bench_autotune 0 '^small_conv .*\(best of [0-9]+\)' -- "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --iterations 3
+    if [ -d "$GRAPHS" ]; then
+        expect bench_examples 0 '^graph +median' -- "$TOOL" bench "$GRAPHS/sdpa_forward.json" --iterations 5
+    fi
+fi
+
 # --- install: meson puts the tool in bindir ---------------------------------------------------
 if [ -f "$BUILD_DIR/build.ninja" ] && command -v meson >/dev/null; then
     if meson install -C "$BUILD_DIR" --no-rebuild --quiet --tags runtime --destdir "$WORK/install" >"$WORK/install.log" 2>&1; then

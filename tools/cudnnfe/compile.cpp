@@ -111,7 +111,12 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
                         static_cast<long long>(viable), static_cast<long long>(candidates), ms_since(start));
         }
     } else {
+        // An identical graph built before (in this run, or in the persistent cache) is not built again.
+        int64_t hits_before = 0, disk_before = 0, hits = 0, disk = 0;
+        fe_plan_cache_stats(&hits_before, &disk_before, nullptr, nullptr);
         status = build(graph, s);
+        fe_plan_cache_stats(&hits, &disk, nullptr, nullptr);
+        const char *verb = hits > hits_before || disk > disk_before ? "taken from the plan cache" : "built";
         std::string blob, error;
         if (status == FE_OK) status = serialize(graph, blob);
         if (status == FE_OK) {
@@ -127,7 +132,7 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
             int64_t workspace = 0;
             fe_graph_workspace_size(graph, &workspace);
             const char *tag = fe_graph_engine_tag(graph);
-            std::printf("built in %.0f ms (engine %s, workspace %s) -> %s\n", ms, tag ? tag : "?",
+            std::printf("%s in %.0f ms (engine %s, workspace %s) -> %s\n", verb, ms, tag ? tag : "?",
                         bytes_text(static_cast<double>(workspace)).c_str(), file.c_str());
         }
     }

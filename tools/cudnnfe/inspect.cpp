@@ -106,7 +106,7 @@ std::string json_report(const std::string &path, const std::string &description,
     std::string out = "{\n";
     out += "  \"file\": " + quote(path) + ",\n";
     out += "  \"format\": " + number_after(first, "format ") + ",\n";
-    out += "  \"size_bytes\": " + number_after(first, ", ") + ",\n";
+    out += "  \"size_bytes\": " + number_after(first.substr(first.rfind(", ") + 1), " ") + ",\n";
     // "cudnnfe 0.1.0 with cuDNN 9.19.0"
     size_t with = built.find(" with cuDNN ");
     out += "  \"library_version\": " +
