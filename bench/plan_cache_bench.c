@@ -15,7 +15,11 @@
  * heuristics' first plan against the plan fe_build_options.autotune chose among 8 candidates.
  *
  *   plan_cache_bench CACHE_DIR             the whole table (spawns itself for disk_new)
- *   plan_cache_bench --load CACHE_DIR G    (internal) one new process loading graph G
+ *   disk_inited the same in a new process that first built and ran another graph of the same
+ *              kind (other sizes, cache off): the plan's own load time, without cuDNN's one-time
+ *              loading of its engine libraries that any first graph of a process pays;
+ *
+ *   plan_cache_bench --load CACHE_DIR G [inited]   (internal) one new process loading graph G
  *
  * One line of key=value pairs per graph.
  */
@@ -54,6 +58,7 @@ static double median(double *v, int n) {
 }
 
 static const char *GRAPHS[] = {"conv", "matmul", "sdpa"};
+static int other_sizes; /* set while making the warm-up variant of a graph */
 
 /* The graph named `which`, not built. */
 static fe_graph *make(const char *which) {
@@ -61,10 +66,12 @@ static fe_graph *make(const char *which) {
     go.name = which;
     fe_graph *g = NULL;
     fe_tensor *out = NULL;
+    /* The warm-up variant: the same kind of graph with other sizes, so another plan. */
+    const int64_t half = other_sizes ? 2 : 1;
     if (!strcmp(which, "conv")) {
         go.io_data_type = FE_DATA_HALF;
         FE(fe_graph_create(&go, &g));
-        int64_t xd[4] = {8, 64, 56, 56}, wd[4] = {32, 64, 3, 3}, xs[4], ws[4];
+        int64_t xd[4] = {8, 64, 56 / half, 56 / half}, wd[4] = {32, 64, 3, 3}, xs[4], ws[4];
         FE(fe_strides_channels_last(4, xd, xs));
         FE(fe_strides_channels_last(4, wd, ws));
         fe_tensor *x, *w;
@@ -76,7 +83,7 @@ static fe_graph *make(const char *which) {
     } else if (!strcmp(which, "matmul")) {
         go.io_data_type = FE_DATA_BFLOAT16;
         FE(fe_graph_create(&go, &g));
-        int64_t ad[3] = {1, 4096, 4096}, bd[3] = {1, 4096, 4096};
+        int64_t ad[3] = {1, 4096 / half, 4096}, bd[3] = {1, 4096, 4096 / half};
         fe_tensor *a, *b;
         FE(fe_graph_tensor(g, "A", 3, ad, NULL, FE_DATA_NOT_SET, &a));
         FE(fe_graph_tensor(g, "B", 3, bd, NULL, FE_DATA_NOT_SET, &b));
@@ -84,7 +91,7 @@ static fe_graph *make(const char *which) {
     } else {
         go.io_data_type = FE_DATA_BFLOAT16;
         FE(fe_graph_create(&go, &g));
-        int64_t d[4] = {2, 6, 1024, 64};
+        int64_t d[4] = {2, 6, 1024 / half, 64};
         fe_tensor *q, *k, *v, *stats = NULL;
         FE(fe_graph_tensor(g, "Q", 4, d, NULL, FE_DATA_NOT_SET, &q));
         FE(fe_graph_tensor(g, "K", 4, d, NULL, FE_DATA_NOT_SET, &k));
@@ -141,10 +148,30 @@ static double execute_us(fe_graph *g, fe_handle *h) {
     return median(runs, 50);
 }
 
+/* The first line a child process prints, without its newline. */
+static void child_line(const char *command, char *line, size_t size) {
+    line[0] = '\0';
+    FILE *child = popen(command, "r");
+    if (!child) return;
+    if (!fgets(line, (int)size, child)) line[0] = '\0';
+    pclose(child);
+    line[strcspn(line, "\n")] = '\0';
+}
+
 /* The child process: the first build loads from the directory; then warm loads. */
-static int load(const char *dir, const char *which) {
+static int load(const char *dir, const char *which, int inited) {
     fe_handle *h;
     FE(fe_handle_create(0, &h));
+    if (inited) {
+        fe_build_options off = FE_BUILD_OPTIONS_INIT;
+        off.use_plan_cache = 0;
+        other_sizes = 1;
+        fe_graph *warm = make(which);
+        other_sizes = 0;
+        build_ms(warm, h, &off);
+        execute_us(warm, h);
+        fe_graph_destroy(warm);
+    }
     FE(fe_handle_set_cache_directory(h, dir));
     fe_build_options o = FE_BUILD_OPTIONS_INIT;
     fe_graph *g = make(which);
@@ -162,13 +189,16 @@ static int load(const char *dir, const char *which) {
     }
     int64_t disk2 = 0;
     FE(fe_plan_cache_stats(NULL, &disk2, NULL, NULL));
-    printf("disk_new_ms=%.3f disk_warm_ms=%.3f disk_hits=%lld\n", first, median(warm, 20), (long long)(disk2 - disk0));
+    if (inited)
+        printf("disk_inited_ms=%.3f", first);
+    else
+        printf("disk_new_ms=%.3f disk_warm_ms=%.3f disk_hits=%lld", first, median(warm, 20), (long long)(disk2 - disk0));
     fe_handle_destroy(h);
     return disk1 - disk0 == 1 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
-    if (argc == 4 && !strcmp(argv[1], "--load")) return load(argv[2], argv[3]);
+    if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--load")) return load(argv[2], argv[3], argc == 5);
     if (argc != 2) {
         fprintf(stderr, "usage: plan_cache_bench CACHE_DIR\n");
         return 2;
@@ -229,14 +259,11 @@ int main(int argc, char **argv) {
         }
 
         /* A new process loads from the directory. */
-        char command[1024], line[512] = "";
+        char command[1024], line[512] = "", line_inited[256] = "";
         snprintf(command, sizeof command, "%s --load %s %s", argv[0], dir, which);
-        FILE *child = popen(command, "r");
-        if (child) {
-            if (!fgets(line, sizeof line, child)) line[0] = '\0';
-            pclose(child);
-        }
-        line[strcspn(line, "\n")] = '\0';
+        child_line(command, line, sizeof line);
+        snprintf(command, sizeof command, "%s --load %s %s inited", argv[0], dir, which);
+        child_line(command, line_inited, sizeof line_inited);
 
         /* Autotuning against the heuristics' first choice. */
         fe_build_options tuned = FE_BUILD_OPTIONS_INIT;
@@ -248,10 +275,10 @@ int main(int argc, char **argv) {
         int64_t plans = 0;
         FE(fe_graph_plan_count(g, &plans));
         double tuned_us = execute_us(g, h);
-        printf("graph=%s cold_ms=%.2f memory_hit_us=%.2f %s deserialize_ms=%.3f serialized_bytes=%zu "
+        printf("graph=%s cold_ms=%.2f memory_hit_us=%.2f %s %s deserialize_ms=%.3f serialized_bytes=%zu "
                "heuristic_engine=%s heuristic_us=%.2f autotuned_engine=%s autotuned_us=%.2f plans_timed=%lld "
                "autotune_build_ms=%.1f\n",
-               which, cold, median(hits, 200), line, median(deser, 20), size, heuristic_engine, heuristic_us,
+               which, cold, median(hits, 200), line, line_inited, median(deser, 20), size, heuristic_engine, heuristic_us,
                fe_graph_engine_tag(g), tuned_us, (long long)plans, tune_ms);
         fflush(stdout);
         fe_graph_destroy(g);
