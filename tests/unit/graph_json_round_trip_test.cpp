@@ -78,8 +78,12 @@ struct Case {
 fe_conv_options conv(std::vector<int64_t> padding, std::vector<int64_t> stride = {}, std::vector<int64_t> dilation = {}) {
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     EXPECT_FE_OK(fe_conv_options_set_padding(&o, padding.size(), padding.data()));
-    if (!stride.empty()) EXPECT_FE_OK(fe_conv_options_set_stride(&o, stride.size(), stride.data()));
-    if (!dilation.empty()) EXPECT_FE_OK(fe_conv_options_set_dilation(&o, dilation.size(), dilation.data()));
+    if (!stride.empty()) {
+        EXPECT_FE_OK(fe_conv_options_set_stride(&o, stride.size(), stride.data()));
+    }
+    if (!dilation.empty()) {
+        EXPECT_FE_OK(fe_conv_options_set_dilation(&o, dilation.size(), dilation.data()));
+    }
     return o;
 }
 
