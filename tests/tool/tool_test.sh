@@ -228,8 +228,8 @@ if [ "$HAVE_GPU" = 1 ]; then
     expect compile_autotune 0 '^\[1/2\] small_conv \.\.\. built in' '^2 of 2 graphs compiled' -- \
         "$TOOL" compile "$FIXTURES/two_graphs.json" -o "$WORK/tuned" --autotune 3
     expect inspect_autotuned 0 '^autotuned: [0-9.]+ us median$' -- "$TOOL" inspect "$WORK/tuned/small_conv.plan"
-    expect bench 0 '^graph +median +TFLOPS +GB/s +engine +workspace$' \
-        '^small_conv +[0-9.]+ (us|ms) +[0-9.]+ +[0-9.]+  eng[0-9]+' '^pointwise_conv +[0-9.]+ (us|ms) +[0-9.]+ ' -- \
+    expect bench 0 '^graph +median +TFLOPS +GB/s +workspace  engine$' \
+        '^small_conv +[0-9.]+ (us|ms) +[0-9.]+ +[0-9.]+ +[0-9.]+ [KMG]?i?B  eng[0-9]+' '^pointwise_conv +[0-9.]+ (us|ms) +[0-9.]+ ' -- \
         "$TOOL" bench "$FIXTURES/two_graphs.json" --iterations 5
     expect bench_autotune 0 '^small_conv .*\(best of [0-9]+\)' -- "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --iterations 3
     if [ -d "$GRAPHS" ]; then

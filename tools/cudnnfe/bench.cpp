@@ -20,8 +20,8 @@ const char kHelp[] =
     "\n"
     "Build every graph of the file for this machine's GPU, fill its inputs with random values,\n"
     "execute it and print one row per graph: median time per execution, TFLOPS (for matmuls,\n"
-    "convolutions and attention) or GB/s (bytes of inputs and outputs), the engine and its\n"
-    "workspace. Floating-point inputs are uniform in [-1, 1]; integer and boolean inputs (sequence\n"
+    "convolutions and attention) and GB/s (bytes of inputs and outputs), the workspace and the\n"
+    "engine. Floating-point inputs are uniform in [-1, 1]; integer and boolean inputs (sequence\n"
     "lengths, offsets, page tables, seeds) are zeros. Without a GPU: exit code 2.\n"
     "\n"
     "options:\n"
@@ -158,7 +158,7 @@ int bench_command(int argc, char **argv) {
     fe_status status = fe_handle_create(static_cast<int32_t>(gpu), &handle);
     if (status != FE_OK) return fail_status("bench", status, "");
     std::mt19937 rng(std::random_device{}());
-    std::printf("%-24s %12s %9s %9s  %-32s %s\n", "graph", "median", "TFLOPS", "GB/s", "engine", "workspace");
+    std::printf("%-24s %12s %9s %9s %10s  %s\n", "graph", "median", "TFLOPS", "GB/s", "workspace", "engine");
     int worst = kExitOk;
     for (const GraphSource &source : sources) {
         fe_graph *graph = nullptr;
@@ -193,8 +193,8 @@ int bench_command(int argc, char **argv) {
         if (flops > 0) std::snprintf(tflops, sizeof tflops, "%.1f", flops / seconds / 1e12);
         std::string engine = fe_graph_engine_tag(graph) ? fe_graph_engine_tag(graph) : "?";
         if (autotune > 0) engine += " (best of " + std::to_string(plans) + ")";
-        std::printf("%-24s %12s %9s %9.1f  %-32s %s\n", name.c_str(), time_text(seconds).c_str(), tflops,
-                    bindings.bytes / seconds / 1e9, engine.c_str(), bytes_text(static_cast<double>(workspace)).c_str());
+        std::printf("%-24s %12s %9s %9.1f %10s  %s\n", name.c_str(), time_text(seconds).c_str(), tflops,
+                    bindings.bytes / seconds / 1e9, bytes_text(static_cast<double>(workspace)).c_str(), engine.c_str());
         std::fflush(stdout);
         fe_graph_destroy(graph);
     }

@@ -121,8 +121,9 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
         if (status == FE_OK) status = serialize(graph, blob);
         if (status == FE_OK) {
             double ms = ms_since(start);
-            std::string stem = file_stem(name), file = s.output + "/" + stem + ".plan";
-            for (int n = 2; written.count(file); ++n) file = s.output + "/" + stem + "-" + std::to_string(n) + ".plan";
+            std::string directory = s.output.back() == '/' ? s.output : s.output + "/";
+            std::string stem = file_stem(name), file = directory + stem + ".plan";
+            for (int n = 2; written.count(file); ++n) file = directory + stem + "-" + std::to_string(n) + ".plan";
             if (!write_file(file, blob.data(), blob.size(), error)) {
                 std::printf("failed\n");
                 fe_graph_destroy(graph);
