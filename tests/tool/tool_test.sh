@@ -178,7 +178,7 @@ r = json.load(sys.stdin)
 assert r[\"format\"] == 1 and r[\"size_bytes\"] > 0, r
 assert r[\"cudnn_version\"].startswith(\"9.\") and r[\"library_version\"], r
 assert r[\"device\"].startswith(\"NVIDIA H100 80GB HBM3\") and r[\"engine\"].startswith(\"eng\"), r
-assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None, r
+assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None and r[\"attention\"] == [], r
 assert [(u[\"name\"], u[\"role\"], u[\"uid\"]) for u in r[\"uids\"]][:2] == [(\"x\", \"input\", 1), (\"w\", \"input\", 2)], r[\"uids\"]
 assert r[\"graph\"][\"name\"] == \"small_conv\" and r[\"graph\"][\"ops\"][0][\"op\"] == \"conv_fprop\", r[\"graph\"]
 print(\"valid\")'"
