@@ -201,6 +201,12 @@ print(\"valid\")'"
     else
         skip compile_check_only_examples "no example graphs in $GRAPHS"
     fi
+    if [ "$HAVE_GPU" = 0 ]; then
+        # A runtime-compiled engine lists (the stub driver) but cannot compile without a GPU.
+        expect compile_needs_gpu_to_finish 1 '^\[1/2\] fine \.\.\. failed$' \
+            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" -- \
+            "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished"
+    fi
     expect check_only_writes_nothing 0 '^\[1/2\] small_conv \.\.\. supported' '^2 of 2 graphs supported$' -- \
         "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" --check-only -o "$WORK/nothing"
     expect check_only_wrote_nothing 0 -- test ! -e "$WORK/nothing"
