@@ -105,6 +105,22 @@ passed=$((passed + tool_p))
 failed=$((failed + tool_f))
 skipped=$((skipped + tool_s))
 
+# The libFuzzer targets of fuzz/ (scripts/fuzz.sh): each counts as one test, a crash fails it.
+# FUZZ_SECONDS per target (30 here, with the build about two minutes in all).
+echo "=== fuzz"
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/fuzz.sh" >"$LOGS/fuzz.log" 2>&1
+fuzz_lines=0
+while read -r verdict rest; do
+    fuzz_lines=$((fuzz_lines + 1))
+    case $verdict in
+        PASS) passed=$((passed + 1)); echo "    $rest" ;;
+        FAIL) failed=$((failed + 1)); echo "    FAILED $rest" ;;
+        SKIP) skipped=$((skipped + 1)); echo "    skipped $rest" ;;
+    esac
+done < <(grep -E '^(PASS|FAIL|SKIP) ' "$LOGS/fuzz.log")
+if [ "$fuzz_lines" -eq 0 ]; then failed=$((failed + 1)); tail -20 "$LOGS/fuzz.log"; fi
+grep -E '^    ' "$LOGS/fuzz.log"
+
 echo "($skipped skipped; logs in $LOGS)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -37,6 +37,7 @@ static void check_shape(const std::string &name, const std::vector<int64_t> &dim
         FE_CHECK(strides[i] > 0, FE_STATUS_INVALID_ARGUMENT,
                  "tensor '%s' has stride %zu = %lld; strides must be positive", name.c_str(), i,
                  static_cast<long long>(strides[i]));
+    fe::span_bytes(dims, strides, FE_DATA_DOUBLE);  // throws when the tensor cannot be addressed
 }
 
 fe_tensor *fe_graph::add_input(const std::string &tensor_name, const std::vector<int64_t> &dims,

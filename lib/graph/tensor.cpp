@@ -46,12 +46,24 @@ const char *data_type_name(fe_data_type type) {
 
 bool data_type_valid(fe_data_type type) { return data_type_size(type) != 0; }
 
+namespace {
+
+// a * b for sizes that must fit an int64 (element counts, strides, spans).
+int64_t size_product(int64_t a, int64_t b, const std::vector<int64_t> &dims) {
+    int64_t out = 0;
+    FE_CHECK(!__builtin_mul_overflow(a, b, &out), FE_STATUS_INVALID_ARGUMENT,
+             "dims %s hold more elements than a tensor can address (2^63)", dims_string(dims).c_str());
+    return out;
+}
+
+}  // namespace
+
 std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
     std::vector<int64_t> strides(dims.size());
     int64_t running = 1;
     for (size_t i = dims.size(); i-- > 0;) {
         strides[i] = running;
-        running *= std::max<int64_t>(dims[i], 1);
+        running = size_product(running, std::max<int64_t>(dims[i], 1), dims);
     }
     return strides;
 }
@@ -70,7 +82,7 @@ std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
     int64_t running = 1;
     for (size_t idx : order) {
         strides[idx] = running;
-        running *= std::max<int64_t>(dims[idx], 1);
+        running = size_product(running, std::max<int64_t>(dims[idx], 1), dims);
     }
     return strides;
 }
@@ -80,14 +92,16 @@ int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> 
     int64_t last = 0;
     for (size_t i = 0; i < dims.size() && i < strides.size(); ++i) {
         if (dims[i] == 0) return 0;
-        last += (dims[i] - 1) * strides[i];
+        FE_CHECK(!__builtin_add_overflow(last, size_product(dims[i] - 1, strides[i], dims), &last),
+                 FE_STATUS_INVALID_ARGUMENT, "dims %s with strides %s span more than 2^63 elements",
+                 dims_string(dims).c_str(), dims_string(strides).c_str());
     }
-    return (last + 1) * static_cast<int64_t>(data_type_size(type));
+    return size_product(last + 1, static_cast<int64_t>(data_type_size(type)), dims);
 }
 
 void shape_single_element(fe_tensor *tensor, const char *what, size_t rank) {
     int64_t n = 1;
-    for (int64_t x : tensor->dims) n *= x;
+    for (int64_t x : tensor->dims) n = __builtin_mul_overflow(n, x, &n) ? INT64_MAX : n;
     FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld", what, tensor->name.c_str(),
              static_cast<long long>(n));
     if (tensor->dims.size() != rank) {

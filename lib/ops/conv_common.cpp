@@ -2,6 +2,9 @@
 
 #include <cudnn_graph.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "common/error.hpp"
 #include "graph/tensor.hpp"
 #include "plan/lowering.hpp"
@@ -28,6 +31,13 @@ void check_conv_options(const fe_conv_options &o, size_t n) {
     FE_CHECK(o.mode == FE_CONV_MODE_CONVOLUTION || o.mode == FE_CONV_MODE_CROSS_CORRELATION,
              FE_STATUS_INVALID_ARGUMENT, "unknown convolution mode %d", static_cast<int>(o.mode));
     FE_CHECK(o.groups >= 1, FE_STATUS_INVALID_ARGUMENT, "groups is %lld; it must be at least 1", ll(o.groups));
+    // Beyond 32 bits no convolution exists, and the size arithmetic stays in range.
+    const int64_t limit = INT32_MAX;
+    FE_CHECK(o.groups <= limit, FE_STATUS_INVALID_ARGUMENT, "groups is %lld; at most %lld", ll(o.groups), ll(limit));
+    for (size_t i = 0; i < n; ++i)
+        FE_CHECK(o.pre_padding[i] <= limit && o.post_padding[i] <= limit && o.stride[i] <= limit &&
+                     o.dilation[i] <= limit && o.output_padding[i] <= limit,
+                 FE_STATUS_INVALID_ARGUMENT, "an option of spatial dim %zu is above %lld", i, ll(limit));
     for (size_t i = 0; i < n; ++i) {
         FE_CHECK(o.pre_padding[i] >= 0 && o.post_padding[i] >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "padding of spatial dim %zu is negative (%lld, %lld)", i, ll(o.pre_padding[i]),
@@ -47,10 +57,12 @@ void reject_output_padding(const fe_conv_options &o, size_t n) {
 }
 
 int64_t conv_output_size(int64_t in, int64_t filter, int64_t pre, int64_t post, int64_t stride, int64_t dilation) {
-    int64_t extent = dilation * (filter - 1) + 1;
-    int64_t padded = in + pre + post;
+    // In 128 bits: dims may come close to 2^63 (checked options stay below 2^31).
+    ConvWide extent = static_cast<ConvWide>(dilation) * (filter - 1) + 1;
+    ConvWide padded = static_cast<ConvWide>(in) + pre + post;
     if (padded < extent) return -1;
-    return (padded - extent) / stride + 1;
+    ConvWide size = (padded - extent) / stride + 1;
+    return size > INT64_MAX ? -1 : static_cast<int64_t>(size);
 }
 
 std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const std::vector<int64_t> &weight,
@@ -79,8 +91,9 @@ std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const s
                                         o.dilation[i]);
         FE_CHECK(size > 0, FE_STATUS_INVALID_ARGUMENT,
                  "spatial dim %zu: the dilated filter spans %lld but the padded %s has %lld", i,
-                 ll(o.dilation[i] * (weight[2 + i] - 1) + 1), roles.image,
-                 ll(image[2 + i] + o.pre_padding[i] + o.post_padding[i]));
+                 static_cast<long long>(std::min<ConvWide>(static_cast<ConvWide>(o.dilation[i]) * (weight[2 + i] - 1) + 1, INT64_MAX)),
+                 roles.image,
+                 static_cast<long long>(std::min<ConvWide>(static_cast<ConvWide>(image[2 + i]) + o.pre_padding[i] + o.post_padding[i], INT64_MAX)));
         out.push_back(size);
     }
     return out;

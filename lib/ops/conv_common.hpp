@@ -16,6 +16,10 @@ namespace json {
 class Writer;
 }
 
+// 128-bit integers for the size arithmetic of huge dims (dims may come close to 2^63; the
+// checked options stay below 2^31), so no product overflows before its check.
+__extension__ typedef __int128 ConvWide;
+
 // How a direction names the three tensors of result = conv(image, weight) in its messages:
 // fprop {image, weight, result}, dgrad {dx, weight, dy}, wgrad {image, dw, dy}.
 struct ConvRoles {

@@ -2,6 +2,9 @@
 // operation applied forward to an image: attributes, checks, lowering.
 #include <cudnn_graph.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
@@ -105,15 +108,21 @@ std::vector<int64_t> transposed_result_dims(const fe_tensor *image, const fe_ten
              "weight has %lld input channels, image has %lld (a transposed convolution's weight is "
              "[C_in, C_out / groups, filter...])",
              ll(weight->dims[0]), ll(image->dims[1]));
-    std::vector<int64_t> dims = {image->dims[0], weight->dims[1] * o.groups};
+    ConvWide channels = static_cast<ConvWide>(weight->dims[1]) * o.groups;
+    FE_CHECK(channels <= INT32_MAX, FE_STATUS_INVALID_ARGUMENT, "the result would have %lld channels",
+             static_cast<long long>(std::min<ConvWide>(channels, INT64_MAX)));
+    std::vector<int64_t> dims = {image->dims[0], static_cast<int64_t>(channels)};
     for (size_t i = 0; i < n; ++i) {
         int64_t extra = o.output_padding[i];
         // Below the stride the convolution of the result still gives the image back exactly.
         FE_CHECK(extra >= 0 && extra < o.stride[i], FE_STATUS_INVALID_ARGUMENT,
                  "output_padding of spatial dim %zu is %lld; it must be at least 0 and below the stride (%lld)", i,
                  ll(extra), ll(o.stride[i]));
-        int64_t size = (image->dims[2 + i] - 1) * o.stride[i] - o.pre_padding[i] - o.post_padding[i] +
-                       o.dilation[i] * (weight->dims[2 + i] - 1) + 1 + extra;
+        // In 128 bits: dims may come close to 2^63 (checked options stay below 2^31).
+        ConvWide wide = static_cast<ConvWide>(image->dims[2 + i] - 1) * o.stride[i] - o.pre_padding[i] -
+                        o.post_padding[i] + static_cast<ConvWide>(o.dilation[i]) * (weight->dims[2 + i] - 1) + 1 + extra;
+        FE_CHECK(wide <= INT64_MAX, FE_STATUS_INVALID_ARGUMENT, "spatial dim %zu of the result exceeds 2^63", i);
+        int64_t size = static_cast<int64_t>(wide);
         FE_CHECK(size > 0, FE_STATUS_INVALID_ARGUMENT,
                  "spatial dim %zu: the padding (%lld, %lld) removes more than the %lld elements the transposed "
                  "convolution produces",

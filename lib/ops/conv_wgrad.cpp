@@ -2,6 +2,8 @@
 // lowering.
 #include <cudnn_graph.h>
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
@@ -36,11 +38,18 @@ std::vector<int64_t> infer_dw_dims(const fe_tensor *x, const fe_tensor *dy, cons
     for (size_t i = 0; i < n; ++i) {
         int64_t in = x->dims[2 + i], want = dy->dims[2 + i];
         std::vector<int64_t> fits;
-        // The result size falls as the filter grows: scan from 1 until it drops below dy's.
-        for (int64_t f = 1;; ++f) {
-            int64_t size = conv_output_size(in, f, o.pre_padding[i], o.post_padding[i], o.stride[i], o.dilation[i]);
-            if (size < want) break;  // also ends the scan once the filter no longer fits (-1)
-            if (size == want) fits.push_back(f);
+        // size(f) = (padded - dilation * (f - 1) - 1) / stride + 1 (rounded down) equals dy's size
+        // exactly for dilation * (f - 1) in [padded - want * stride, padded - 1 - (want - 1) * stride]:
+        // the filter sizes in that range (the first few of them; one is the usual answer).
+        const ConvWide padded = static_cast<ConvWide>(in) + o.pre_padding[i] + o.post_padding[i];
+        const ConvWide stride = o.stride[i], dilation = o.dilation[i];
+        auto floor_div = [](ConvWide a, ConvWide b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+        ConvWide first = std::max<ConvWide>(1, -floor_div(-(padded - want * stride), dilation) + 1);
+        ConvWide last = floor_div(padded - 1 - (static_cast<ConvWide>(want) - 1) * stride, dilation) + 1;
+        for (ConvWide f = first; want >= 1 && f <= last && f <= INT64_MAX && fits.size() < 8; ++f) {
+            int64_t size = conv_output_size(in, static_cast<int64_t>(f), o.pre_padding[i], o.post_padding[i],
+                                            o.stride[i], o.dilation[i]);
+            if (size == want) fits.push_back(static_cast<int64_t>(f));
         }
         FE_CHECK(!fits.empty(), FE_STATUS_INVALID_ARGUMENT,
                  "spatial dim %zu: no filter size turns the image's %lld into dy's %lld with padding (%lld, %lld), "
