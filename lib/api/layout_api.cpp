@@ -1,0 +1,99 @@
+// Entry points of the spatial and layout operations: resampling (pooling, upsampling) forward
+// and backward. Each validates its arguments, builds the node and infers its results.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/guard.hpp"
+#include "graph/graph.hpp"
+#include "ops/ops.hpp"
+#include "ops/layout.hpp"
+#include "ops/resample.hpp"
+
+using namespace fe;
+
+namespace {
+
+// Adds the node under a fresh name; a call that fails gives the automatic name back.
+const std::vector<fe_tensor *> &add_node(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name,
+                                         const char *kind, const std::vector<const char *> &ports) {
+    std::map<std::string, int> saved = graph->kind_counters;
+    try {
+        node->name = graph->unique_node_name(given_name, kind);
+        graph->add_node(std::move(node), ports);
+    } catch (...) {
+        graph->kind_counters = saved;
+        throw;
+    }
+    return graph->nodes.back()->outputs;
+}
+
+fe_resample_options resample_options(const fe_resample_options *given) {
+    const fe_resample_options defaults = FE_RESAMPLE_OPTIONS_INIT;
+    return read_options(given, defaults);
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
+                                      fe_tensor **out_y, fe_tensor **out_index) {
+    return guard("fe_graph_resample", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_CHECK(options != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'options' is NULL: resampling needs its mode and window (FE_RESAMPLE_OPTIONS_INIT)");
+        FE_REQUIRE(out_y);
+        fe_resample_options o = resample_options(options);
+        FE_CHECK(!o.generate_index || out_index, FE_STATUS_NULL_POINTER,
+                 "options.generate_index is set but out_index is NULL");
+        std::vector<const char *> ports = {"Y"};
+        if (o.generate_index) ports.push_back("Index");
+        const std::vector<fe_tensor *> &outputs = add_node(graph, make_resample(x, o), o.name, "resample", ports);
+        if (o.generate_index) {
+            outputs[1]->data_type = o.index_data_type;
+            outputs[1]->user_data_type = true;
+        }
+        *out_y = outputs[0];
+        if (out_index) *out_index = o.generate_index ? outputs[1] : nullptr;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *y,
+                                               fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
+                                               const fe_resample_options *options, fe_tensor **out_dx) {
+    return guard("fe_graph_resample_backward", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(dy);
+        FE_CHECK(options != nullptr, FE_STATUS_NULL_POINTER,
+                 "argument 'options' is NULL: the backward needs the forward's options");
+        FE_REQUIRE(out_dx);
+        FE_CHECK(x || dx_dims, FE_STATUS_NULL_POINTER,
+                 "x and dx_dims are both NULL: dx's dims come from one of them");
+        std::vector<int64_t> dims;
+        if (dx_dims) {
+            FE_CHECK(dx_ndims >= 4 && dx_ndims <= 5, FE_STATUS_INVALID_ARGUMENT,
+                     "dx_dims has %zu dims; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", dx_ndims);
+            dims.assign(dx_dims, dx_dims + dx_ndims);
+            for (size_t i = 0; i < dx_ndims; ++i)
+                FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dx_dims[%zu] is %lld; dims must be positive", i,
+                         static_cast<long long>(dims[i]));
+        }
+        fe_resample_options o = resample_options(options);
+        *out_dx = add_node(graph, make_resample_backward(dy, x, y, index, dims, o), o.name, "resample_backward",
+                           {"DX"})[0];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
+                                       const char *name, fe_tensor **out_y) {
+    return guard("fe_graph_transpose", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(perm);
+        FE_REQUIRE(out_y);
+        FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
+                 FE_MAX_DIMS);
+        *out_y = add_node(graph, make_transpose(x, std::vector<int64_t>(perm, perm + rank)), name, "transpose",
+                          {"Y"})[0];
+    });
+}

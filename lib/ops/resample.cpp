@@ -1,0 +1,337 @@
+// Resampling of the spatial dims (cuDNN's resample operations): max and average pooling, and
+// nearest/bilinear upsampling, forward and backward. cuDNN describes window, stride and
+// padding as fractions so that upsampling is a stride below one; pooling uses whole numbers and
+// upsampling by a factor s is window = stride = 1/s.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "ops/resample.hpp"
+#include "plan/lowering.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+
+const char *resample_mode_name(fe_resample_mode mode) {
+    switch (mode) {
+    case FE_RESAMPLE_MAXPOOL: return "maxpool";
+    case FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING: return "avgpool_include_padding";
+    case FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING: return "avgpool_exclude_padding";
+    case FE_RESAMPLE_NEAREST: return "nearest";
+    case FE_RESAMPLE_BILINEAR: return "bilinear";
+    }
+    return "unknown";
+}
+
+const char *resample_padding_name(fe_resample_padding padding) {
+    switch (padding) {
+    case FE_RESAMPLE_PADDING_AUTO: return "auto";
+    case FE_RESAMPLE_PADDING_ZERO: return "zero";
+    case FE_RESAMPLE_PADDING_NEG_INF: return "neg_inf";
+    case FE_RESAMPLE_PADDING_EDGE: return "edge";
+    }
+    return "unknown";
+}
+
+namespace {
+
+bool is_pooling(fe_resample_mode mode) {
+    return mode == FE_RESAMPLE_MAXPOOL || mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING ||
+           mode == FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING;
+}
+
+// Checks of the options alone (and x's rank): the same for forward and backward.
+void check_options(const fe_resample_options &o, size_t rank, const char *image) {
+    FE_CHECK(o.mode >= FE_RESAMPLE_MAXPOOL && o.mode <= FE_RESAMPLE_BILINEAR, FE_STATUS_INVALID_ARGUMENT,
+             "options.mode %d is not an fe_resample_mode", static_cast<int>(o.mode));
+    FE_CHECK(o.padding_mode >= FE_RESAMPLE_PADDING_AUTO && o.padding_mode <= FE_RESAMPLE_PADDING_EDGE,
+             FE_STATUS_INVALID_ARGUMENT, "options.padding_mode %d is not an fe_resample_padding",
+             static_cast<int>(o.padding_mode));
+    FE_CHECK(rank == 4 || rank == 5, FE_STATUS_INVALID_ARGUMENT,
+             "%s has rank %zu; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", image, rank);
+    size_t n = rank - 2;
+    FE_CHECK(o.spatial_dims == 0 || o.spatial_dims == n, FE_STATUS_INVALID_ARGUMENT,
+             "options.spatial_dims is %zu but %s has %zu spatial dims", o.spatial_dims, image, n);
+    for (size_t i = 0; i < n; ++i) {
+        FE_CHECK(o.stride[i] >= 1, FE_STATUS_INVALID_ARGUMENT, "options.stride[%zu] is %lld; it must be at least 1",
+                 i, static_cast<long long>(o.stride[i]));
+        FE_CHECK(o.pre_padding[i] >= 0 && o.post_padding[i] >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "options.pre_padding[%zu] / post_padding[%zu] are %lld / %lld; padding must not be negative", i, i,
+                 static_cast<long long>(o.pre_padding[i]), static_cast<long long>(o.post_padding[i]));
+        if (is_pooling(o.mode)) {
+            FE_CHECK(o.window[i] >= 1, FE_STATUS_INVALID_ARGUMENT,
+                     "options.window[%zu] is %lld; pooling needs a window of at least 1 in every spatial dim", i,
+                     static_cast<long long>(o.window[i]));
+            FE_CHECK(o.pre_padding[i] < o.window[i] && o.post_padding[i] < o.window[i], FE_STATUS_INVALID_ARGUMENT,
+                     "options.pre_padding[%zu] / post_padding[%zu] (%lld / %lld) must be below the window (%lld)", i,
+                     i, static_cast<long long>(o.pre_padding[i]), static_cast<long long>(o.post_padding[i]),
+                     static_cast<long long>(o.window[i]));
+        } else {
+            FE_CHECK(o.window[i] == 0 && o.pre_padding[i] == 0 && o.post_padding[i] == 0, FE_STATUS_INVALID_ARGUMENT,
+                     "options.window / padding are set for %s upsampling, which takes only the factor "
+                     "(options.stride)",
+                     resample_mode_name(o.mode));
+        }
+    }
+    FE_CHECK(!o.generate_index || o.mode == FE_RESAMPLE_MAXPOOL, FE_STATUS_INVALID_ARGUMENT,
+             "options.generate_index is set for %s; only max pooling has an index", resample_mode_name(o.mode));
+    if (o.generate_index) {
+        fe_data_type t = o.index_data_type;
+        FE_CHECK(t == FE_DATA_INT8 || t == FE_DATA_INT32 || t == FE_DATA_INT64, FE_STATUS_INVALID_ARGUMENT,
+                 "options.index_data_type is %s; the index is int8, int32 or int64", data_type_name(t));
+    }
+}
+
+// The result's spatial size for an input of `in` in spatial dim i.
+int64_t resampled(const fe_resample_options &o, size_t i, int64_t in) {
+    if (!is_pooling(o.mode)) return in * o.stride[i];
+    int64_t span = in + o.pre_padding[i] + o.post_padding[i] - o.window[i];
+    FE_CHECK(span >= 0, FE_STATUS_INVALID_ARGUMENT,
+             "the window (%lld) is larger than spatial dim %zu with its padding (%lld)",
+             static_cast<long long>(o.window[i]), i,
+             static_cast<long long>(in + o.pre_padding[i] + o.post_padding[i]));
+    return span / o.stride[i] + 1;
+}
+
+void check_float_type(const fe_tensor *t, const char *role) {
+    fe_data_type d = t->data_type;
+    FE_CHECK(d == FE_DATA_NOT_SET || d == FE_DATA_HALF || d == FE_DATA_BFLOAT16 || d == FE_DATA_FLOAT,
+             FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; resampling takes half, bfloat16 or float", role,
+             t->name.c_str(), data_type_name(d));
+}
+
+std::string attributes_of(const fe_resample_options &o, size_t n) {
+    auto list = [n](const int64_t *v) {
+        std::string s = "[";
+        for (size_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(v[i]);
+        return s + "]";
+    };
+    std::string s = std::string("mode=") + resample_mode_name(o.mode);
+    if (is_pooling(o.mode)) s += " window=" + list(o.window);
+    s += " stride=" + list(o.stride);
+    if (is_pooling(o.mode)) s += " padding=" + list(o.pre_padding) + "/" + list(o.post_padding);
+    s += std::string(" padding_mode=") + resample_padding_name(o.padding_mode);
+    if (o.generate_index) s += " index";
+    return s;
+}
+
+void write_json_of(json::Writer &out, const fe_resample_options &o, size_t n) {
+    out.field("mode", resample_mode_name(o.mode));
+    out.field("padding_mode", resample_padding_name(o.padding_mode));
+    out.key("window").integers(o.window, n);
+    out.key("stride").integers(o.stride, n);
+    out.key("pre_padding").integers(o.pre_padding, n);
+    out.key("post_padding").integers(o.post_padding, n);
+    out.field("generate_index", o.generate_index != 0);
+    out.field("index_data_type", data_type_name(o.index_data_type));
+}
+
+const Descriptor &lower_resample_descriptor(Lowering &lowering, const fe_resample_options &o, size_t n,
+                                            fe_data_type compute) {
+    std::vector<cudnnFraction_t> window(n), stride(n), pre(n), post(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (is_pooling(o.mode)) {
+            window[i] = {o.window[i], 1};
+            stride[i] = {o.stride[i], 1};
+        } else {  // upsampling by a factor s: window and stride 1/s
+            window[i] = {1, o.stride[i]};
+            stride[i] = {1, o.stride[i]};
+        }
+        pre[i] = {o.pre_padding[i], 1};
+        post[i] = {o.post_padding[i], 1};
+    }
+    cudnnResampleMode_t mode = CUDNN_RESAMPLE_MAXPOOL;
+    switch (o.mode) {
+    case FE_RESAMPLE_MAXPOOL: mode = CUDNN_RESAMPLE_MAXPOOL; break;
+    case FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING: mode = CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING; break;
+    case FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING: mode = CUDNN_RESAMPLE_AVGPOOL_EXCLUDE_PADDING; break;
+    case FE_RESAMPLE_NEAREST: mode = CUDNN_RESAMPLE_NEAREST; break;
+    case FE_RESAMPLE_BILINEAR: mode = CUDNN_RESAMPLE_BILINEAR; break;
+    }
+    cudnnPaddingMode_t padding = o.mode == FE_RESAMPLE_MAXPOOL ? CUDNN_NEG_INF_PAD : CUDNN_ZERO_PAD;
+    if (o.padding_mode == FE_RESAMPLE_PADDING_ZERO) padding = CUDNN_ZERO_PAD;
+    if (o.padding_mode == FE_RESAMPLE_PADDING_NEG_INF) padding = CUDNN_NEG_INF_PAD;
+    if (o.padding_mode == FE_RESAMPLE_PADDING_EDGE) padding = CUDNN_EDGE_VAL_PAD;
+    cudnnNanPropagation_t nan = CUDNN_PROPAGATE_NAN;
+    int64_t count = static_cast<int64_t>(n);
+    Descriptor d(CUDNN_BACKEND_RESAMPLE_DESCRIPTOR);
+    d.set(CUDNN_ATTR_RESAMPLE_MODE, CUDNN_TYPE_RESAMPLE_MODE, 1, &mode, "CUDNN_ATTR_RESAMPLE_MODE");
+    d.set_data_type(CUDNN_ATTR_RESAMPLE_COMP_TYPE, compute, "CUDNN_ATTR_RESAMPLE_COMP_TYPE");
+    d.set(CUDNN_ATTR_RESAMPLE_NAN_PROPAGATION, CUDNN_TYPE_NAN_PROPOGATION, 1, &nan,
+          "CUDNN_ATTR_RESAMPLE_NAN_PROPAGATION");
+    d.set(CUDNN_ATTR_RESAMPLE_PADDING_MODE, CUDNN_TYPE_PADDING_MODE, 1, &padding, "CUDNN_ATTR_RESAMPLE_PADDING_MODE");
+    d.set_int64(CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS, count, "CUDNN_ATTR_RESAMPLE_SPATIAL_DIMS");
+    d.set(CUDNN_ATTR_RESAMPLE_WINDOW_DIMS, CUDNN_TYPE_FRACTION, count, window.data(), "CUDNN_ATTR_RESAMPLE_WINDOW_DIMS");
+    d.set(CUDNN_ATTR_RESAMPLE_PRE_PADDINGS, CUDNN_TYPE_FRACTION, count, pre.data(), "CUDNN_ATTR_RESAMPLE_PRE_PADDINGS");
+    d.set(CUDNN_ATTR_RESAMPLE_POST_PADDINGS, CUDNN_TYPE_FRACTION, count, post.data(),
+          "CUDNN_ATTR_RESAMPLE_POST_PADDINGS");
+    d.set(CUDNN_ATTR_RESAMPLE_STRIDES, CUDNN_TYPE_FRACTION, count, stride.data(), "CUDNN_ATTR_RESAMPLE_STRIDES");
+    d.finalize("finalizing the resample descriptor", FE_STATUS_NOT_SUPPORTED);
+    return lowering.keep(std::move(d));
+}
+
+std::string upsampling_hint(const fe_resample_options &o) {
+    if (is_pooling(o.mode)) return "";
+    return std::string("cuDNN 9.19 has no engine for ") + resample_mode_name(o.mode) +
+           " upsampling; fe_graph_conv_transpose upsamples with a learned or fixed filter";
+}
+
+bool channels_last(const fe_tensor *t) {
+    // [N, C, spatial...] with C the innermost (stride 1) of a tensor with more than one channel.
+    return t->dims.size() >= 3 && t->dims[1] > 1 && t->strides.size() == t->dims.size() && t->strides[1] == 1;
+}
+
+class Resample : public Node {
+  public:
+    Resample(fe_tensor *x, const fe_resample_options &o) : options_(o) {
+        inputs = {x};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "resample"; }
+    const char *input_port(size_t) const override { return "X"; }
+    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        check_options(options_, x->dims.size(), ("x '" + x->name + "'").c_str());
+        check_float_type(x, "x");
+        std::vector<int64_t> out = x->dims;
+        for (size_t i = 0; i < spatial(); ++i) out[i + 2] = resampled(options_, i, x->dims[i + 2]);
+        assign_inferred_shape(outputs[0], out, x->strides);
+        if (options_.generate_index) assign_inferred_shape(outputs[1], out, x->strides);
+    }
+
+    std::string attributes() const override { return attributes_of(options_, spatial()); }
+    void write_json(json::Writer &out) const override { write_json_of(out, options_, spatial()); }
+    std::string unsupported_hint() const override { return upsampling_hint(options_); }
+
+    void lower(Lowering &lowering) const override {
+        // cuDNN 9.19 refuses the upsampling descriptor itself; say what to use instead.
+        FE_CHECK(is_pooling(options_.mode), FE_STATUS_NOT_SUPPORTED, "%s", upsampling_hint(options_).c_str());
+        fe_data_type compute = lowering.compute_type(*this);
+        const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
+        Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, lowering.tensor(inputs[0]), "resample X");
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, lowering.tensor(outputs[0]), "resample Y");
+        if (options_.generate_index)
+            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC, lowering.tensor(outputs[1]), "resample index");
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, resample, "resample descriptor");
+        std::string what = "finalizing resample '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_resample_options options_;
+};
+
+// Inputs: DY, then the nullable X, Y and Index of the forward.
+class ResampleBackward : public Node {
+  public:
+    ResampleBackward(fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index, const std::vector<int64_t> &dx_dims,
+                     const fe_resample_options &o)
+        : options_(o), dx_dims_(dx_dims) {
+        inputs = {dy, x, y, index};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "resample_backward"; }
+    const char *input_port(size_t i) const override {
+        static const char *const names[] = {"DY", "X", "Y", "Index"};
+        return names[i < 4 ? i : 0];
+    }
+    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+
+    std::vector<int64_t> dx_dims() const { return inputs[1] ? inputs[1]->dims : dx_dims_; }
+
+    void infer() override {
+        const fe_tensor *dy = inputs[0], *x = inputs[1], *y = inputs[2], *index = inputs[3];
+        check_options(options_, dy->dims.size(), ("dy '" + dy->name + "'").c_str());
+        FE_CHECK(!options_.generate_index, FE_STATUS_INVALID_ARGUMENT,
+                 "options.generate_index is set; the backward takes the forward's index as an input");
+        check_float_type(dy, "dy");
+        std::vector<int64_t> dims = dx_dims();
+        FE_CHECK(!dims.empty(), FE_STATUS_INVALID_ARGUMENT,
+                 "dx's dims are unknown: give x or dx_dims (several image sizes give the same dy)");
+        FE_CHECK(dims.size() == dy->dims.size(), FE_STATUS_INVALID_ARGUMENT, "dx has rank %zu but dy '%s' has rank %zu",
+                 dims.size(), dy->name.c_str(), dy->dims.size());
+        if (x && !dx_dims_.empty())
+            FE_CHECK(x->dims == dx_dims_, FE_STATUS_INVALID_ARGUMENT, "dx_dims %s differ from x '%s' %s",
+                     dims_string(dx_dims_).c_str(), x->name.c_str(), dims_string(x->dims).c_str());
+        std::vector<int64_t> expected = dims;
+        for (size_t i = 0; i < spatial(); ++i) expected[i + 2] = resampled(options_, i, dims[i + 2]);
+        FE_CHECK(expected == dy->dims, FE_STATUS_INVALID_ARGUMENT,
+                 "dy '%s' is %s but the forward of an image of %s gives %s", dy->name.c_str(),
+                 dims_string(dy->dims).c_str(), dims_string(dims).c_str(), dims_string(expected).c_str());
+        for (const fe_tensor *t : {y, index})
+            if (t)
+                FE_CHECK(t->dims == dy->dims, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s; it must have dy's dims %s",
+                         t->name.c_str(), dims_string(t->dims).c_str(), dims_string(dy->dims).c_str());
+        if (x) check_float_type(x, "x");
+        if (y) check_float_type(y, "y");
+        if (options_.mode == FE_RESAMPLE_MAXPOOL) {
+            FE_CHECK(index || (x && y), FE_STATUS_INVALID_ARGUMENT,
+                     "max pooling backward needs the forward's index (options.generate_index), or x and y");
+            // cuDNN 9.19 crashes in its heuristics on this combination instead of refusing it.
+            FE_CHECK(index || !channels_last(dy), FE_STATUS_NOT_SUPPORTED,
+                     "max pooling backward from x and y without the index is not supported channels-last "
+                     "(cuDNN 9.19 fails on it); pass the forward's index");
+        } else {
+            FE_CHECK(!index, FE_STATUS_INVALID_ARGUMENT, "an index is given for %s, which has none",
+                     resample_mode_name(options_.mode));
+        }
+        if (index) {
+            fe_data_type t = index->data_type;
+            FE_CHECK(t == FE_DATA_INT8 || t == FE_DATA_INT32 || t == FE_DATA_INT64, FE_STATUS_INVALID_ARGUMENT,
+                     "index '%s' is %s; the index is int8, int32 or int64", index->name.c_str(), data_type_name(t));
+        }
+        assign_inferred_shape(outputs[0], dims, dy->strides);
+    }
+
+    std::string attributes() const override { return attributes_of(options_, spatial()); }
+    void write_json(json::Writer &out) const override {
+        write_json_of(out, options_, spatial());
+        out.field("dx_dims", dx_dims());
+    }
+    std::string unsupported_hint() const override {
+        if (options_.mode == FE_RESAMPLE_MAXPOOL && !channels_last(inputs[0]))
+            return "cuDNN 9.19 runs max pooling backward only channels-last (NHWC strides for dy, index and dx)";
+        return upsampling_hint(options_);
+    }
+
+    void lower(Lowering &lowering) const override {
+        FE_CHECK(is_pooling(options_.mode), FE_STATUS_NOT_SUPPORTED, "%s", upsampling_hint(options_).c_str());
+        fe_data_type compute = lowering.compute_type(*this);
+        const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
+        Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, lowering.tensor(inputs[0]), "resample backward DY");
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, lowering.tensor(outputs[0]), "resample backward DX");
+        if (inputs[1])
+            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC, lowering.tensor(inputs[1]), "resample backward X");
+        if (inputs[2])
+            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_YDESC, lowering.tensor(inputs[2]), "resample backward Y");
+        if (inputs[3])
+            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC, lowering.tensor(inputs[3]), "resample backward index");
+        op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DESC, resample, "resample descriptor");
+        std::string what = "finalizing resample backward '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_resample_options options_;
+    std::vector<int64_t> dx_dims_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_resample(fe_tensor *x, const fe_resample_options &options) {
+    return std::make_unique<Resample>(x, options);
+}
+
+std::unique_ptr<Node> make_resample_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
+                                             const std::vector<int64_t> &dx_dims,
+                                             const fe_resample_options &options) {
+    return std::make_unique<ResampleBackward>(dy, x, y, index, dx_dims, options);
+}
+
+}  // namespace fe

@@ -1,0 +1,67 @@
+// Transpose: y[i_0, ..., i_r-1] = x[...] with y's dim k being x's dim perm[k]; y is packed.
+// cuDNN 9.19 has no transpose operation. It is lowered as a pointwise IDENTITY that reads x
+// through a permuted view (x's memory, y's dims, x's strides taken in perm's order) and writes
+// y packed: one elementwise copy that cuDNN's pointwise engines run (and that fuses with other
+// pointwise operations reading y). x can then be read by no other operation of the graph in its
+// own layout (a tensor has one view per operation graph): give that one its own tensor.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/layout.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+namespace {
+
+class Transpose : public Node {
+  public:
+    Transpose(fe_tensor *x, const std::vector<int64_t> &perm) : perm_(perm) { inputs = {x}; }
+    const char *kind() const override { return "transpose"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        FE_CHECK(perm_.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+                 "perm has %zu entries but x '%s' has rank %zu", perm_.size(), x->name.c_str(), x->dims.size());
+        std::vector<bool> seen(perm_.size(), false);
+        std::vector<int64_t> dims;
+        for (size_t i = 0; i < perm_.size(); ++i) {
+            int64_t p = perm_[i];
+            FE_CHECK(p >= 0 && p < static_cast<int64_t>(perm_.size()) && !seen[static_cast<size_t>(p)],
+                     FE_STATUS_INVALID_ARGUMENT, "perm %s is not a permutation of 0..%zu", dims_string(perm_).c_str(),
+                     perm_.size() - 1);
+            seen[static_cast<size_t>(p)] = true;
+            dims.push_back(x->dims[static_cast<size_t>(p)]);
+        }
+        assign_inferred_shape(outputs[0], dims, dims);  // packed (row-major) unless the user set strides
+    }
+
+    std::string attributes() const override { return "perm=" + dims_string(perm_); }
+    void write_json(json::Writer &out) const override { out.field("perm", perm_); }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *x = inputs[0];
+        fe_tensor view;  // x's memory seen with y's dims
+        view.dims = outputs[0]->dims;
+        for (int64_t p : perm_) view.strides.push_back(x->strides[static_cast<size_t>(p)]);
+        std::vector<int64_t> dims, strides;
+        lowering.lowered_shape(&view, &dims, &strides);
+        const Descriptor &in = lowering.tensor_view(x, dims, strides);
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        emit_pointwise(lowering, FE_POINTWISE_IDENTITY, in, nullptr, nullptr, lowering.tensor(outputs[0]),
+                       lowering.compute_type(*this), pw, 0, "transpose '" + name + "'");
+    }
+
+  private:
+    std::vector<int64_t> perm_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int64_t> &perm) {
+    return std::make_unique<Transpose>(x, perm);
+}
+
+}  // namespace fe

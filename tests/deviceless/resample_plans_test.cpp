@@ -1,0 +1,123 @@
+// Resampling (pooling) lowers to cuDNN's resample operations and builds plans with no GPU;
+// upsampling, which cuDNN 9.19 has no engine for, fails at build saying so.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+struct PoolCase {
+    const char *name;
+    fe_data_type type;
+    fe_resample_mode mode;
+    bool channels_last;
+    std::vector<int64_t> x;
+    int64_t window, stride, pad;
+    bool index;
+    std::vector<int64_t> expected;
+};
+
+fe_resample_options pool_options(fe_resample_mode mode, size_t n, int64_t window, int64_t stride, int64_t pad) {
+    fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
+    o.mode = mode;
+    for (size_t i = 0; i < n; ++i) {
+        o.window[i] = window;
+        o.stride[i] = stride;
+        o.pre_padding[i] = o.post_padding[i] = pad;
+    }
+    return o;
+}
+
+class ResamplePlans : public Deviceless, public ::testing::WithParamInterface<PoolCase> {};
+
+TEST_P(ResamplePlans, ForwardBuilds) {
+    const PoolCase &c = GetParam();
+    fe_graph *g = graph(c.name, c.type);
+    fe_tensor *x = tensor(g, "x", c.x, c.channels_last);
+    fe_resample_options o = pool_options(c.mode, c.x.size() - 2, c.window, c.stride, c.pad);
+    o.generate_index = c.index;
+    fe_tensor *y = nullptr, *index = nullptr;
+    ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    if (c.index) ASSERT_FE_OK(fe_tensor_set_output(index, 1));
+    std::vector<int64_t> dims(c.expected.size());
+    ASSERT_FE_OK(fe_tensor_get_dims(y, dims.data(), dims.size()));
+    EXPECT_EQ(dims, c.expected);
+    if (c.channels_last)
+        expect_supported(g);
+    else
+        expect_full_plan(g);
+}
+
+TEST_P(ResamplePlans, BackwardBuilds) {
+    const PoolCase &c = GetParam();
+    fe_graph *g = graph(c.name, c.type);
+    fe_tensor *dy = tensor(g, "dy", c.expected, c.channels_last);
+    fe_tensor *index = nullptr;
+    if (c.mode == FE_RESAMPLE_MAXPOOL) index = tensor(g, "index", c.expected, c.channels_last, FE_DATA_INT8);
+    fe_resample_options o = pool_options(c.mode, c.x.size() - 2, c.window, c.stride, c.pad);
+    fe_tensor *dx = nullptr;
+    ASSERT_FE_OK(fe_graph_resample_backward(g, dy, nullptr, nullptr, index, c.x.size(), c.x.data(), &o, &dx));
+    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+    std::vector<int64_t> dims(c.x.size());
+    ASSERT_FE_OK(fe_tensor_get_dims(dx, dims.data(), dims.size()));
+    EXPECT_EQ(dims, c.x);
+    if (c.mode == FE_RESAMPLE_MAXPOOL && !c.channels_last) {  // no engine; the message says so
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_NE(std::string(fe_last_error_message()).find("only channels-last"), std::string::npos)
+            << fe_last_error_message();
+    } else if (c.channels_last)
+        expect_supported(g);
+    else
+        expect_full_plan(g);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Deviceless, ResamplePlans,
+    ::testing::Values(
+        PoolCase{"max_fp16_nchw", FE_DATA_HALF, FE_RESAMPLE_MAXPOOL, false, {2, 16, 32, 32}, 2, 2, 0, false,
+                 {2, 16, 16, 16}},
+        PoolCase{"max_fp32_nchw_index", FE_DATA_FLOAT, FE_RESAMPLE_MAXPOOL, false, {2, 16, 32, 32}, 3, 2, 1, true,
+                 {2, 16, 16, 16}},
+        PoolCase{"avg_incl_bf16_nchw", FE_DATA_BFLOAT16, FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, false, {2, 8, 15, 15},
+                 3, 2, 1, false, {2, 8, 8, 8}},
+        PoolCase{"avg_excl_fp16_nchw", FE_DATA_HALF, FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING, false, {2, 8, 15, 15}, 3,
+                 2, 1, false, {2, 8, 8, 8}},
+        PoolCase{"max_fp16_nhwc", FE_DATA_HALF, FE_RESAMPLE_MAXPOOL, true, {2, 16, 32, 32}, 2, 2, 0, true,
+                 {2, 16, 16, 16}},
+        PoolCase{"avg_fp16_nhwc", FE_DATA_HALF, FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, true, {2, 16, 32, 32}, 2, 2, 0,
+                 false, {2, 16, 16, 16}}),
+    [](const ::testing::TestParamInfo<PoolCase> &info) { return std::string(info.param.name); });
+
+TEST_F(Deviceless, UpsamplingFailsAtBuildNamingConvTranspose) {
+    for (fe_resample_mode mode : {FE_RESAMPLE_NEAREST, FE_RESAMPLE_BILINEAR}) {
+        fe_graph *g = graph("upsample", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {1, 8, 8, 8});
+        fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
+        o.mode = mode;
+        o.stride[0] = o.stride[1] = 2;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, nullptr));
+        std::vector<int64_t> dims(4);
+        ASSERT_FE_OK(fe_tensor_get_dims(y, dims.data(), 4));
+        EXPECT_EQ(dims, (std::vector<int64_t>{1, 8, 16, 16}));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_NE(std::string(fe_last_error_message()).find("fe_graph_conv_transpose"), std::string::npos)
+            << fe_last_error_message();
+    }
+}
+
+TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedUpFront) {
+    fe_graph *g = graph("maxpool_bwd", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {2, 16, 8, 8}, true);
+    fe_tensor *y = tensor(g, "y", {2, 16, 4, 4}, true);
+    fe_tensor *dy = tensor(g, "dy", {2, 16, 4, 4}, true);
+    fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 2, 2, 0);
+    fe_tensor *dx = nullptr;
+    EXPECT_EQ(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("index"), std::string::npos) << fe_last_error_message();
+    EXPECT_EQ(dx, nullptr);
+}
+
+}  // namespace
