@@ -121,3 +121,19 @@ TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedUpFront) {
 }
 
 }  // namespace
+
+namespace {
+
+// Transpose is a pointwise identity through a permuted view: runtime-compiled, so supported up
+// to the plan build here.
+TEST_F(Deviceless, TransposeIsSupported) {
+    fe_graph *g = graph("transpose", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {4, 64, 32});
+    const int64_t perm[3] = {0, 2, 1};
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_transpose(g, x, 3, perm, "t", &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
+}
+
+}  // namespace
