@@ -52,6 +52,12 @@ FE_GO_NUMBERS(enum SWIGTYPE, int32)
 %typemap(gotype) void *host, const void *host "[]byte"
 %typemap(in) void *host, const void *host %{ $1 = ($1_ltype)$input.array; %}
 
+/* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
+ * const void *data gives them; both are a []byte. */
+%typemap(gotype) void *buf, const void *data "[]byte"
+%typemap(in) void *buf, const void *data %{ $1 = ($1_ltype)$input.array; %}
+%typemap(argout) void *buf, const void *data ""
+
 /* Fixed-size array members (conv padding, stride, dilation): a []int64 of exactly that size. */
 %typemap(gotype) int64_t [ANY] "[]int64"
 %typemap(in) int64_t [ANY] {
