@@ -178,7 +178,7 @@ r = json.load(sys.stdin)
 assert r[\"format\"] == 1 and r[\"size_bytes\"] > 0, r
 assert r[\"cudnn_version\"].startswith(\"9.\") and r[\"library_version\"], r
 assert r[\"device\"].startswith(\"NVIDIA H100 80GB HBM3\") and r[\"engine\"].startswith(\"eng\"), r
-assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None, r
+assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None and r[\"attention\"] == [], r
 assert [(u[\"name\"], u[\"role\"], u[\"uid\"]) for u in r[\"uids\"]][:2] == [(\"x\", \"input\", 1), (\"w\", \"input\", 2)], r[\"uids\"]
 assert r[\"graph\"][\"name\"] == \"small_conv\" and r[\"graph\"][\"ops\"][0][\"op\"] == \"conv_fprop\", r[\"graph\"]
 print(\"valid\")'"
@@ -200,6 +200,12 @@ print(\"valid\")'"
         done
     else
         skip compile_check_only_examples "no example graphs in $GRAPHS"
+    fi
+    if [ "$HAVE_GPU" = 0 ]; then
+        # A runtime-compiled engine lists (the stub driver) but cannot compile without a GPU.
+        expect compile_needs_gpu_to_finish 1 '^\[1/2\] fine \.\.\. failed$' \
+            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" -- \
+            "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished"
     fi
     expect check_only_writes_nothing 0 '^\[1/2\] small_conv \.\.\. supported' '^2 of 2 graphs supported$' -- \
         "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" --check-only -o "$WORK/nothing"

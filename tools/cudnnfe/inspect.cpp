@@ -120,6 +120,18 @@ std::string json_report(const std::string &path, const std::string &description,
     out += "  \"workspace_bytes\": " + number_after(plan, "workspace ") + ",\n";
     std::string tuned = line_after(description, "autotuned: ");
     out += "  \"autotuned_us\": " + (tuned.empty() ? std::string("null") : number_after(tuned, "")) + ",\n";
+    // "attention 'NODE': native|composite", one line per attention operation.
+    out += "  \"attention\": [";
+    size_t from = 0, count = 0;
+    while ((from = description.find("\nattention '", from)) != std::string::npos && from < description.find("\ngraph:\n")) {
+        size_t name_start = from + 12, name_end = description.find("': ", name_start);
+        size_t end = description.find('\n', name_start);
+        if (name_end == std::string::npos || name_end > end) break;
+        out += std::string(count++ ? ", " : "") + "{\"node\": " + quote(description.substr(name_start, name_end - name_start)) +
+               ", \"implementation\": " + quote(description.substr(name_end + 3, end - name_end - 3)) + "}";
+        from = end;
+    }
+    out += "],\n";
     out += "  \"cudnn_plan_json_bytes\": " + number_after(line_after(description, "cuDNN plan: "), "") + ",\n";
     out += "  \"uids\": [";
     for (size_t i = 0; i < uids.size(); ++i) {
