@@ -308,6 +308,14 @@ type BuildOptions struct {
 	// DevicePropertiesJSON: build for the GPU this cuDNN device JSON describes (the handle may
 	// then be nil).
 	DevicePropertiesJSON string
+	// NoPlanCache turns off the lookup of identical graphs built before in this process.
+	NoPlanCache bool
+	// CacheKey also registers the built graph under this key, for GraphFromCache.
+	CacheKey string
+	// Autotune times the candidates on the handle's GPU and keeps the fastest (needs a GPU);
+	// AutotuneCandidates is how many plans it builds and times (0: 8).
+	Autotune           bool
+	AutotuneCandidates int32
 }
 
 func (o *BuildOptions) toNative() capi.Fe_build_options {
@@ -322,6 +330,44 @@ func (o *BuildOptions) toNative() capi.Fe_build_options {
 	if o.MaxWorkspaceBytes != nil {
 		n.SetMax_workspace_bytes(*o.MaxWorkspaceBytes)
 	}
+	if o.DevicePropertiesJSON != "" {
+		n.SetDevice_properties_json(o.DevicePropertiesJSON)
+	}
+	if o.NoPlanCache {
+		n.SetUse_plan_cache(0)
+	}
+	if o.CacheKey != "" {
+		n.SetCache_key(o.CacheKey)
+	}
+	n.SetAutotune(boolInt(o.Autotune))
+	n.SetAutotune_candidates(int(o.AutotuneCandidates))
+	return n
+}
+
+// MismatchPolicy is what deserializing does with bytes made for another cuDNN version or GPU.
+type MismatchPolicy int32
+
+const (
+	// MismatchRefuse fails with StatusNotSupported, naming the mismatch.
+	MismatchRefuse MismatchPolicy = 0
+	// MismatchRebuild rebuilds the plan from the graph the bytes carry.
+	MismatchRebuild MismatchPolicy = 1
+)
+
+// DeserializeOptions are Deserialize's options.
+type DeserializeOptions struct {
+	OnMismatch MismatchPolicy
+	// DevicePropertiesJSON: load the plan for the GPU this cuDNN device JSON describes (the
+	// handle may then be nil); the graph can be inspected and serialized again, not executed.
+	DevicePropertiesJSON string
+}
+
+func (o *DeserializeOptions) toNative() capi.Fe_deserialize_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_deserialize_options()
+	n.SetOn_mismatch(capi.Enum_SS_fe_mismatch_policy(o.OnMismatch))
 	if o.DevicePropertiesJSON != "" {
 		n.SetDevice_properties_json(o.DevicePropertiesJSON)
 	}

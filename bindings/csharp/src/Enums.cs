@@ -77,4 +77,13 @@ namespace CudnnFe
         Info = 3,
         Debug = 4,
     }
+
+    /// <summary>What deserializing does with bytes made for another cuDNN version or GPU.</summary>
+    public enum MismatchPolicy
+    {
+        /// <summary>Fail with NotSupported, naming the mismatch.</summary>
+        Refuse = 0,
+        /// <summary>Rebuild the plan from the graph the bytes carry.</summary>
+        Rebuild = 1,
+    }
 }

@@ -264,6 +264,14 @@ namespace CudnnFe
         public long? MaxWorkspaceBytes { get; set; }
         /// <summary>Deviceless: build for the GPU this cuDNN device JSON describes; the handle may be null.</summary>
         public string DevicePropertiesJson { get; set; }
+        /// <summary>Reuse the plan of an identical graph built before in this process (default true).</summary>
+        public bool? UsePlanCache { get; set; }
+        /// <summary>Also register the built graph under this key, for <see cref="Graph.FromCache"/>.</summary>
+        public string CacheKey { get; set; }
+        /// <summary>Time the candidates on the handle's GPU and keep the fastest (needs a GPU).</summary>
+        public bool? Autotune { get; set; }
+        /// <summary>How many plans autotuning builds and times (0 or less: 8).</summary>
+        public int? AutotuneCandidates { get; set; }
 
         internal fe_build_options ToNative()
         {
@@ -272,6 +280,10 @@ namespace CudnnFe
             if (Policy.HasValue) o.policy = (fe_build_policy)Policy.Value;
             if (MaxWorkspaceBytes.HasValue) o.max_workspace_bytes = MaxWorkspaceBytes.Value;
             if (DevicePropertiesJson != null) o.device_properties_json = DevicePropertiesJson;
+            if (UsePlanCache.HasValue) o.use_plan_cache = UsePlanCache.Value ? 1 : 0;
+            if (CacheKey != null) o.cache_key = CacheKey;
+            if (Autotune.HasValue) o.autotune = Autotune.Value ? 1 : 0;
+            if (AutotuneCandidates.HasValue) o.autotune_candidates = AutotuneCandidates.Value;
             return o;
         }
     }
@@ -301,6 +313,25 @@ namespace CudnnFe
             DQ = dq;
             DK = dk;
             DV = dv;
+        }
+    }
+
+    /// <summary>Options of <see cref="Graph.Deserialize"/>. Unset: refuse a mismatch, load for the handle's GPU.</summary>
+    public sealed class DeserializeOptions
+    {
+        public MismatchPolicy? OnMismatch { get; set; }
+        /// <summary>
+        /// Deviceless: load the plan for the GPU this cuDNN device JSON describes (the handle may
+        /// then be null); the graph can be inspected and serialized again, not executed.
+        /// </summary>
+        public string DevicePropertiesJson { get; set; }
+
+        internal fe_deserialize_options ToNative()
+        {
+            var o = new fe_deserialize_options();
+            if (OnMismatch.HasValue) o.on_mismatch = (fe_mismatch_policy)OnMismatch.Value;
+            if (DevicePropertiesJson != null) o.device_properties_json = DevicePropertiesJson;
+            return o;
         }
     }
 }

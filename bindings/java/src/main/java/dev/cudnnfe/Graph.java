@@ -19,6 +19,11 @@ public final class Graph extends NativeObject {
         super(create(options), "Graph");
     }
 
+    /** Take ownership of a graph the library made (deserialized, from JSON or from the cache). */
+    private Graph(long pointer) {
+        super(pointer, "Graph");
+    }
+
     private static long create(GraphOptions options) {
         long[] graph = new long[1];
         try (fe_graph_options o = options == null ? null : options.toNative()) {
@@ -300,6 +305,81 @@ public final class Graph extends NativeObject {
         long graph = pointer();
         return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_describe(graph, buffer,
                 buffer == null ? 0 : buffer.length, length));
+    }
+
+    // ---- autotuning, plan cache and serialization ----------------------------------------------
+
+    /**
+     * Time every built plan (built with {@link BuildPolicy#ALL}, or with autotuning) on the handle's
+     * GPU and make the fastest the one that executes; returns its median in microseconds.
+     * warmup below 0: 3; iterations 0 or less: 10.
+     */
+    public double autotune(Handle handle, int warmup, int iterations) {
+        double[] best = new double[1];
+        Check.ok(NativeApi.fe_graph_autotune(pointer(), handle.pointer(), warmup, iterations, best));
+        return best[0];
+    }
+
+    /** Median time of built plan `index` from the last autotune (index 0 executes). */
+    public double planTimeUs(long index) {
+        double[] us = new double[1];
+        Check.ok(NativeApi.fe_graph_plan_time_us(pointer(), index, us));
+        return us[0];
+    }
+
+    /**
+     * A built graph ready to execute, registered by a build with {@link BuildOptions#cacheKey};
+     * NOT_FOUND if none. handle may be null (deviceless graphs). The caller closes it.
+     */
+    public static Graph fromCache(Handle handle, String cacheKey) {
+        long[] graph = new long[1];
+        Check.ok(NativeApi.fe_graph_from_cache(optional(handle), cacheKey, graph));
+        return new Graph(graph[0]);
+    }
+
+    /**
+     * The built graph as self-contained, versioned bytes (the graph, the chosen plan, the uid
+     * layout, the library and cuDNN versions, the GPU's fingerprint and a checksum).
+     */
+    public byte[] serialize() {
+        long graph = pointer();
+        return CudnnFe.Text.readBytes((buffer, length) -> NativeApi.fe_graph_serialize(graph, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /**
+     * A graph ready to execute from {@link #serialize}'s bytes, with no heuristics and no
+     * compilation. handle may be null when the options carry device properties; options may be
+     * null. Corrupted bytes throw INVALID_ARGUMENT; a version or GPU mismatch under
+     * {@link MismatchPolicy#REFUSE} throws NOT_SUPPORTED naming it.
+     */
+    public static Graph deserialize(Handle handle, byte[] data, DeserializeOptions options) {
+        long[] graph = new long[1];
+        try (fe_deserialize_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_deserialize(optional(handle), data, data.length, o, graph));
+        }
+        return new Graph(graph[0]);
+    }
+
+    /** A readable description of serialized bytes (header, graph, engine) without loading the plan. */
+    public static String describeSerialized(byte[] data) {
+        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_serialized_describe(data, data.length, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /** The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs. */
+    public String toJson() {
+        long graph = pointer();
+        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_to_json(graph, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /** A new graph from JSON text; errors name the line and the field. */
+    public static Graph fromJson(String json) {
+        long[] graph = new long[1];
+        Check.ok(NativeApi.fe_graph_from_json(json, json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                graph));
+        return new Graph(graph[0]);
     }
 
     // ---- execution (workspace 0: the handle's own) ---------------------------------------------
