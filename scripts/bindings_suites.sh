@@ -95,7 +95,7 @@ run_example() {
 run_binding_examples() {
     local java_dir="$BUILD_DIR/bindings/java" name
     echo "=== binding examples"
-    for name in FirstGraph MatmulBias Sdpa StepByStep Serialization; do
+    for name in FirstGraph MatmulBias Sdpa StepByStep Serialization ConvTraining; do
         run_example "java_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" java -Djava.library.path="$java_dir" \
             -cp "$java_dir/cudnnfe.jar:$BUILD_DIR/examples/java/cudnnfe-examples.jar" "dev.cudnnfe.examples.$name"
         run_example "csharp_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" MONO_PATH="$BUILD_DIR/bindings/csharp" \

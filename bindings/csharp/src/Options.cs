@@ -43,6 +43,10 @@ namespace CudnnFe
         public long[] Dilation { get; set; }
         public ConvMode? Mode { get; set; }
         public DataType? ComputeDataType { get; set; }
+        /// <summary>Grouped convolution: the weight is [K, C / groups, filter...]; depthwise: groups = C.</summary>
+        public long? Groups { get; set; }
+        /// <summary>Transposed convolution only: extra result size on the far side of each spatial dim.</summary>
+        public long[] OutputPadding { get; set; }
 
         internal fe_conv_options ToNative()
         {
@@ -58,6 +62,8 @@ namespace CudnnFe
                 if (Dilation != null) o.dilation = Overlay(o.dilation, Dilation, "dilation");
                 if (Mode.HasValue) o.mode = (fe_conv_mode)Mode.Value;
                 if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
+                if (Groups.HasValue) o.groups = Groups.Value;
+                if (OutputPadding != null) o.output_padding = Overlay(o.output_padding, OutputPadding, "output padding");
                 return o;
             }
             catch
@@ -170,6 +176,8 @@ namespace CudnnFe
         public Tensor PageTableK { get; set; }
         public Tensor PageTableV { get; set; }
         public long? MaxSeqLenKv { get; set; }
+        /// <summary>Native, composite, or Auto (the default): native where it can take the graph.</summary>
+        public SdpaImplementation? Implementation { get; set; }
 
         internal fe_sdpa_options ToNative()
         {
@@ -196,6 +204,7 @@ namespace CudnnFe
                 if (PageTableK != null) o.page_table_k = PageTableK.Pointer;
                 if (PageTableV != null) o.page_table_v = PageTableV.Pointer;
                 if (MaxSeqLenKv.HasValue) o.max_seq_len_kv = MaxSeqLenKv.Value;
+                if (Implementation.HasValue) o.implementation = (fe_sdpa_implementation)Implementation.Value;
                 return o;
             }
             catch
@@ -224,6 +233,11 @@ namespace CudnnFe
         public double? DropoutProbability { get; set; }
         public Tensor DropoutSeed { get; set; }
         public Tensor DropoutOffset { get; set; }
+        public SdpaImplementation? Implementation { get; set; }
+        /// <summary>With a bias [1, h_q, s_q, s_kv]: also output its gradient, "&lt;node&gt;::dBias" (find it by name).</summary>
+        public bool OutputDbias { get; set; }
+        /// <summary>Accumulate dQ, dK, dV in a fixed order: repeated runs give identical bits.</summary>
+        public bool Deterministic { get; set; }
 
         internal fe_sdpa_backward_options ToNative()
         {
@@ -245,6 +259,9 @@ namespace CudnnFe
                 if (DropoutProbability.HasValue) o.dropout_probability = DropoutProbability.Value;
                 if (DropoutSeed != null) o.dropout_seed = DropoutSeed.Pointer;
                 if (DropoutOffset != null) o.dropout_offset = DropoutOffset.Pointer;
+                if (Implementation.HasValue) o.implementation = (fe_sdpa_implementation)Implementation.Value;
+                o.output_dbias = OutputDbias ? 1 : 0;
+                o.deterministic = Deterministic ? 1 : 0;
                 return o;
             }
             catch
