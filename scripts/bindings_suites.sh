@@ -101,7 +101,7 @@ run_binding_examples() {
         run_example "csharp_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" MONO_PATH="$BUILD_DIR/bindings/csharp" \
             mono "$BUILD_DIR/examples/csharp/$name.exe"
     done
-    for name in first_graph matmul_bias sdpa step_by_step serialization; do
+    for name in first_graph matmul_bias sdpa step_by_step serialization conv_training; do
         run_example "go_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" "$BUILD_DIR/bindings/go/example_go_$name"
     done
 }

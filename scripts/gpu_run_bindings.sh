@@ -63,7 +63,7 @@ for name in FirstGraph MatmulBias Sdpa StepByStep Serialization ConvTraining; do
     example "java_$name" "$JAVA" -Djava.library.path="$PACK/lib" \
         -cp "$PACK/java/cudnnfe.jar:$PACK/java/cudnnfe-examples.jar" "dev.cudnnfe.examples.$name"
 done
-for name in first_graph matmul_bias sdpa step_by_step serialization; do
+for name in first_graph matmul_bias sdpa step_by_step serialization conv_training; do
     example "go_$name" "$PACK/bin/example_go_$name"
 done
 

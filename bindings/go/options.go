@@ -45,6 +45,11 @@ type ConvOptions struct {
 	Dilation        []int64
 	Mode            ConvMode
 	ComputeDataType DataType
+	// Groups splits the channels (weight [K, C / groups, filter...]; depthwise: C); 0: 1.
+	Groups int64
+	// OutputPadding (transposed convolution only): extra result size on the far side of each
+	// spatial dim.
+	OutputPadding []int64
 }
 
 func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
@@ -73,6 +78,7 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 		{post, n.GetPost_padding, n.SetPost_padding, "padding"},
 		{o.Stride, n.GetStride, n.SetStride, "stride"},
 		{o.Dilation, n.GetDilation, n.SetDilation, "dilation"},
+		{o.OutputPadding, n.GetOutput_padding, n.SetOutput_padding, "output padding"},
 	} {
 		if field.values == nil {
 			continue
@@ -86,6 +92,9 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 		field.set(merged)
 	}
 	n.SetMode(capi.Enum_SS_fe_conv_mode(o.Mode.code()))
+	if o.Groups != 0 {
+		n.SetGroups(o.Groups)
+	}
 	if o.ComputeDataType != DataNotSet {
 		n.SetCompute_data_type(o.ComputeDataType.code())
 	}
@@ -201,6 +210,7 @@ type SdpaOptions struct {
 	PageTableK         *Tensor
 	PageTableV         *Tensor
 	MaxSeqLenKV        int64
+	Implementation     SdpaImplementation // default SdpaAuto
 }
 
 func (o *SdpaOptions) toNative() (capi.Fe_sdpa_options, error) {
@@ -241,6 +251,7 @@ func (o *SdpaOptions) toNative() (capi.Fe_sdpa_options, error) {
 	n.SetDropout_probability(o.DropoutProbability)
 	n.SetOutput_dropout_mask(boolInt(o.OutputDropoutMask))
 	n.SetMax_seq_len_kv(o.MaxSeqLenKV)
+	n.SetImplementation(capi.Enum_SS_fe_sdpa_implementation(o.Implementation))
 	return n, nil
 }
 
@@ -260,6 +271,13 @@ type SdpaBackwardOptions struct {
 	DropoutProbability float64
 	DropoutSeed        *Tensor
 	DropoutOffset      *Tensor
+	Implementation     SdpaImplementation // default SdpaAuto
+	// OutputDbias: with a bias [1, h_q, s_q, s_kv], also output its gradient as
+	// "<node>::dBias" (find it with TensorByName).
+	OutputDbias bool
+	// Deterministic: dQ, dK and dV accumulate in a fixed order, so repeated runs give
+	// identical bits.
+	Deterministic bool
 }
 
 func (o *SdpaBackwardOptions) toNative() (capi.Fe_sdpa_backward_options, error) {
@@ -296,6 +314,9 @@ func (o *SdpaBackwardOptions) toNative() (capi.Fe_sdpa_backward_options, error) 
 		n.SetDropout_scale(o.DropoutScale)
 	}
 	n.SetDropout_probability(o.DropoutProbability)
+	n.SetImplementation(capi.Enum_SS_fe_sdpa_implementation(o.Implementation))
+	n.SetOutput_dbias(boolInt(o.OutputDbias))
+	n.SetDeterministic(boolInt(o.Deterministic))
 	return n, nil
 }
 

@@ -58,9 +58,9 @@ FE_GO_NUMBERS(enum SWIGTYPE, int32)
 %typemap(in) void *buf, const void *data %{ $1 = ($1_ltype)$input.array; %}
 %typemap(argout) void *buf, const void *data ""
 
-/* The nullable directory of fe_handle_set_cache_directory: "" passes NULL (turns the cache off),
- * since a Go string cannot be nil. */
-%typemap(in) const char *directory %{
+/* Nullable strings (the directory of fe_handle_set_cache_directory, the node name of
+ * fe_graph_attention_implementation): "" passes NULL, since a Go string cannot be nil. */
+%typemap(in) const char *directory, const char *node_name %{
   $1 = NULL;
   if ($input.n > 0) {
     $1 = (char *)malloc((size_t)$input.n + 1);
@@ -70,7 +70,7 @@ FE_GO_NUMBERS(enum SWIGTYPE, int32)
     }
   }
 %}
-%typemap(freearg) const char *directory %{ free($1); %}
+%typemap(freearg) const char *directory, const char *node_name %{ free($1); %}
 
 /* Fixed-size array members (conv padding, stride, dilation): a []int64 of exactly that size. */
 %typemap(gotype) int64_t [ANY] "[]int64"
