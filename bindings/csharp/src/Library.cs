@@ -95,5 +95,17 @@ namespace CudnnFe
             Check.Ok(call(buffer, length));
             return Encoding.UTF8.GetString(buffer, 0, (int)length[0]);
         }
+
+        /// <summary>The same protocol for bytes (no terminating NUL).</summary>
+        internal static byte[] ReadBytes(Func<byte[], long[], fe_status> call)
+        {
+            var length = new long[1];
+            fe_status status = call(null, length);
+            if (status != fe_status.FE_STATUS_BUFFER_TOO_SMALL) Check.Ok(status);
+            var buffer = new byte[length[0]];
+            Check.Ok(call(buffer, length));
+            if (length[0] != buffer.Length) Array.Resize(ref buffer, (int)length[0]);
+            return buffer;
+        }
     }
 }
