@@ -85,6 +85,12 @@ namespace CudnnFe
         /// <summary>Size in bytes of one element (0 for NotSet).</summary>
         public static long Size(this DataType type) => NativeApi.fe_data_type_size((fe_data_type)type);
 
+        /// <summary>The C library's name of the type ("half", "bfloat16", ...).</summary>
+        public static string LibraryName(this DataType type) => NativeApi.fe_data_type_string((fe_data_type)type);
+
+        /// <summary>The C library's name of the status ("FE_STATUS_NOT_SUPPORTED", ...).</summary>
+        public static string LibraryName(this Status status) => NativeApi.fe_status_string((fe_status)status);
+
         /// <summary>The C library's two-call text protocol: ask for the length, then fill a buffer.</summary>
         internal static string ReadText(Func<byte[], long[], fe_status> call)
         {

@@ -207,5 +207,12 @@ namespace CudnnFe.Tests
                 CollectionAssert.AreEqual(new long[] { 1, 2, 64, 64 }, g.TensorByName("bwd::dBias").Dims);
             }
         }
+
+        [Test]
+        public void StatusAndTypeNamesComeFromTheLibrary()
+        {
+            Assert.AreEqual("FE_STATUS_NOT_SUPPORTED", Status.NotSupported.LibraryName());
+            Assert.AreEqual("bfloat16", DataType.BFloat16.LibraryName());
+        }
     }
 }

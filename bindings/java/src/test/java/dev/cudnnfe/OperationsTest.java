@@ -214,4 +214,10 @@ class OperationsTest {
             assertArrayEquals(new long[] {1, 2, 64, 64}, g.tensorByName("bwd::dBias").dims());
         }
     }
+
+    @Test
+    void statusAndTypeNamesComeFromTheLibrary() {
+        assertEquals("FE_STATUS_NOT_SUPPORTED", Status.NOT_SUPPORTED.libraryName());
+        assertEquals("bfloat16", DataType.BFLOAT16.libraryName());
+    }
 }
