@@ -126,6 +126,39 @@ if cc -std=c99 -Wall -Wextra -pedantic -Werror -I"$root/usr/include" -o "$out/dl
 else
     fail "dlopen_demo builds against the installed header" "$LOG_DIR/dlopen_demo.log"
 fi
+# The bindings from their packages. The Java and C# glue find libcudnnfe.so.0 through their run
+# paths, so the root's library directory is not on LD_LIBRARY_PATH for them.
+client() { # NAME LOG COMMAND...: one test, passing when COMMAND succeeds
+    local name=$1 log=$2
+    shift 2
+    if "$@" >"$log" 2>&1; then pass "$name: $(tail -1 "$log")"; else fail "$name" "$log"; fi
+}
+if command -v java >/dev/null 2>&1; then
+    client "java client" "$LOG_DIR/java_client.log" java -Djava.library.path="$lib/jni" \
+        -cp "$root/usr/share/java/cudnnfe.jar" "$ROOT/tests/install/VersionClient.java" "$upstream"
+else
+    skip "java client" "no java"
+fi
+if command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1; then
+    cs_dir=$lib/cli/cudnnfe
+    client "c# client" "$LOG_DIR/csharp_client.log" sh -c 'mcs -nologo -r:"$1/CudnnFe.dll" -out:"$2/VersionClient.exe" "$3" &&
+        MONO_PATH="$1" mono "$2/VersionClient.exe" "$4"' sh "$cs_dir" "$out" "$ROOT/tests/install/VersionClient.cs" "$upstream"
+else
+    skip "c# client" "no mcs or mono"
+fi
+if command -v go >/dev/null 2>&1; then
+    go_client=$WORK/go-client
+    rm -rf "$go_client" && mkdir -p "$go_client"
+    cp "$ROOT/tests/install/go/main.go" "$go_client/"
+    printf 'module example.com/client\n\ngo 1.19\n\nrequire cudnnfe.dev/cudnnfe v0.0.0\n\nreplace cudnnfe.dev/cudnnfe => %s\n' \
+        "$root/usr/share/gocode/src/cudnnfe.dev/cudnnfe" >"$go_client/go.mod"
+    client "go client" "$LOG_DIR/go_client.log" env -C "$go_client" GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local \
+        CGO_ENABLED=1 GOCACHE="$WORK/go-cache" GOPATH="$WORK/go-path" PKG_CONFIG_SYSROOT_DIR="$root" \
+        PKG_CONFIG_LIBDIR="$lib/pkgconfig" PKG_CONFIG_PATH= sh -c 'go build -o client . && LD_LIBRARY_PATH="$1" ./client "$2"' \
+        sh "$run_path" "$upstream"
+else
+    skip "go client" "no go"
+fi
 if LD_LIBRARY_PATH=$run_path "$root/usr/bin/cudnnfe" --help >"$LOG_DIR/tool.log" 2>&1; then
     pass "installed cudnnfe tool runs"
 else
