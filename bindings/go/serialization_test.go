@@ -247,3 +247,51 @@ func TestADeserializedPlanExecutesLikeTheOriginal(t *testing.T) {
 		}
 	}
 }
+
+// On a GPU: autotuning times every built plan and keeps the fastest.
+func TestAutotuningTimesEveryPlan(t *testing.T) {
+	h := needGPU(t)
+	defer h.Close()
+	g := seedConvGraph(t)
+	defer g.Close()
+	must(t, g.Build(h, &BuildOptions{Policy: PolicyAll, NoPlanCache: true}))
+	best, err := g.Autotune(h, 1, 3)
+	must(t, err)
+	first, err := g.PlanTimeUs(0)
+	must(t, err)
+	if best <= 0 || first != best {
+		t.Errorf("best %v us, plan 0 %v us", best, first)
+	}
+	plans, err := g.PlanCount()
+	must(t, err)
+	for i := int64(1); i < plans; i++ {
+		if us, err := g.PlanTimeUs(i); err != nil || us < best {
+			t.Errorf("plan %d: %v us (%v), faster than the best %v", i, us, err, best)
+		}
+	}
+	_, err = g.PlanTimeUs(plans)
+	expectError(t, err, StatusInvalidArgument, "fe_graph_plan_time_us")
+}
+
+// On a GPU: a plan stored in a cache directory serves the next identical build.
+func TestACacheDirectoryServesIdenticalGraphs(t *testing.T) {
+	h := needGPU(t)
+	defer h.Close()
+	must(t, h.SetCacheDirectory(t.TempDir()))
+	must(t, h.SetCacheLimit(64<<20))
+	g := seedConvGraph(t)
+	must(t, g.Build(h, nil))
+	g.Close()
+	must(t, ClearPlanCache())
+	before, err := PlanCacheCounters()
+	must(t, err)
+	g = seedConvGraph(t)
+	defer g.Close()
+	must(t, g.Build(h, nil))
+	after, err := PlanCacheCounters()
+	must(t, err)
+	if after.DiskHits != before.DiskHits+1 {
+		t.Errorf("before %+v, after %+v", before, after)
+	}
+	must(t, h.SetCacheDirectory("")) // off
+}

@@ -196,6 +196,46 @@ namespace CudnnFe.Tests
             }
         }
 
+        /// <summary>On a GPU: autotuning times every built plan and keeps the fastest.</summary>
+        [Test]
+        public void AutotuningTimesEveryPlan()
+        {
+            if (!TestSupport.CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
+            TestSupport.NeedGpu();
+            using (var handle = new Handle(0))
+            using (Graph graph = TestSupport.SeedConvGraph())
+            {
+                graph.Build(handle, new BuildOptions { Policy = BuildPolicy.All, UsePlanCache = false });
+                double best = graph.Autotune(handle, 1, 3);
+                Assert.Greater(best, 0);
+                Assert.AreEqual(best, graph.PlanTimeUs(0), 1e-9);
+                for (long i = 1; i < graph.PlanCount; ++i) Assert.GreaterOrEqual(graph.PlanTimeUs(i), best);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_plan_time_us", () => graph.PlanTimeUs(graph.PlanCount));
+            }
+        }
+
+        /// <summary>On a GPU: a plan stored in a cache directory serves the next identical build.</summary>
+        [Test]
+        public void ACacheDirectoryServesIdenticalGraphs()
+        {
+            if (!TestSupport.CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
+            TestSupport.NeedGpu();
+            string dir = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "cudnnfe-csharp-cache-" + Guid.NewGuid());
+            System.IO.Directory.CreateDirectory(dir);
+            using (var handle = new Handle(0))
+            {
+                handle.SetCacheDirectory(dir);
+                handle.SetCacheLimit(64L << 20);
+                using (Graph graph = TestSupport.SeedConvGraph()) graph.Build(handle);
+                PlanCache.Clear();
+                PlanCache.Counters before = PlanCache.Stats();
+                using (Graph graph = TestSupport.SeedConvGraph()) graph.Build(handle);
+                Assert.AreEqual(before.DiskHits + 1, PlanCache.Stats().DiskHits);
+                handle.SetCacheDirectory(null);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_handle_set_cache_directory", () => handle.SetCacheDirectory(""));
+            }
+        }
+
         private static float[] Ramp(int n)
         {
             var values = new float[n];

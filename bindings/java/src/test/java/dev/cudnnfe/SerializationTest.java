@@ -181,6 +181,43 @@ class SerializationTest {
         }
     }
 
+    /** On a GPU: autotuning times every built plan and keeps the fastest. */
+    @Test
+    void autotuningTimesEveryPlan() {
+        assumeTrue(TestSupport.cudnnAvailable() && TestSupport.gpuAvailable(), "needs a GPU");
+        try (Handle handle = new Handle(0); Graph graph = TestSupport.seedConvGraph()) {
+            graph.build(handle, new BuildOptions().policy(BuildPolicy.ALL).usePlanCache(false));
+            double best = graph.autotune(handle, 1, 3);
+            assertTrue(best > 0, "best " + best);
+            assertEquals(best, graph.planTimeUs(0), 1e-9);
+            for (long i = 1; i < graph.planCount(); ++i) assertTrue(graph.planTimeUs(i) >= best);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_plan_time_us", () -> graph.planTimeUs(graph.planCount()));
+        }
+    }
+
+    /** On a GPU: a plan stored in a cache directory serves the next identical build. */
+    @Test
+    void aCacheDirectoryServesIdenticalGraphs() throws Exception {
+        assumeTrue(TestSupport.cudnnAvailable() && TestSupport.gpuAvailable(), "needs a GPU");
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("cudnnfe-java-cache");
+        try (Handle handle = new Handle(0)) {
+            handle.setCacheDirectory(dir.toString());
+            handle.setCacheLimit(64L << 20);
+            try (Graph graph = TestSupport.seedConvGraph()) {
+                graph.build(handle);
+            }
+            PlanCache.clear();
+            PlanCache.Stats before = PlanCache.stats();
+            try (Graph graph = TestSupport.seedConvGraph()) {
+                graph.build(handle);
+                assertTrue(graph.isBuilt());
+            }
+            assertEquals(before.diskHits + 1, PlanCache.stats().diskHits, PlanCache.stats().toString());
+            handle.setCacheDirectory(null);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_handle_set_cache_directory", () -> handle.setCacheDirectory(""));
+        }
+    }
+
     private static float[] ramp(int n) {
         float[] values = new float[n];
         for (int i = 0; i < n; ++i) values[i] = ((i * 37) % 17 - 8) / 16.0f;
