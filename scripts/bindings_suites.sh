@@ -95,13 +95,13 @@ run_example() {
 run_binding_examples() {
     local java_dir="$BUILD_DIR/bindings/java" name
     echo "=== binding examples"
-    for name in FirstGraph MatmulBias Sdpa StepByStep; do
+    for name in FirstGraph MatmulBias Sdpa StepByStep Serialization ConvTraining; do
         run_example "java_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" java -Djava.library.path="$java_dir" \
             -cp "$java_dir/cudnnfe.jar:$BUILD_DIR/examples/java/cudnnfe-examples.jar" "dev.cudnnfe.examples.$name"
         run_example "csharp_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" MONO_PATH="$BUILD_DIR/bindings/csharp" \
             mono "$BUILD_DIR/examples/csharp/$name.exe"
     done
-    for name in first_graph matmul_bias sdpa step_by_step; do
+    for name in first_graph matmul_bias sdpa step_by_step serialization conv_training; do
         run_example "go_$name" env LD_LIBRARY_PATH="$BINDINGS_PATH" "$BUILD_DIR/bindings/go/example_go_$name"
     done
 }

@@ -59,11 +59,11 @@ example() {
     elif [ $rc -eq 77 ]; then skipped=$((skipped + 1)); echo "    $name skipped: $(tail -1 "$OUT/example_$name.log")"
     else failed=$((failed + 1)); echo "    $name FAILED:"; tail -5 "$OUT/example_$name.log"; fi
 }
-for name in FirstGraph MatmulBias Sdpa StepByStep; do
+for name in FirstGraph MatmulBias Sdpa StepByStep Serialization ConvTraining; do
     example "java_$name" "$JAVA" -Djava.library.path="$PACK/lib" \
         -cp "$PACK/java/cudnnfe.jar:$PACK/java/cudnnfe-examples.jar" "dev.cudnnfe.examples.$name"
 done
-for name in first_graph matmul_bias sdpa step_by_step; do
+for name in first_graph matmul_bias sdpa step_by_step serialization conv_training; do
     example "go_$name" "$PACK/bin/example_go_$name"
 done
 

@@ -121,6 +121,20 @@ done < <(grep -E '^(PASS|FAIL|SKIP) ' "$LOGS/fuzz.log")
 if [ "$fuzz_lines" -eq 0 ]; then failed=$((failed + 1)); tail -20 "$LOGS/fuzz.log"; fi
 grep -E '^    ' "$LOGS/fuzz.log"
 
+# The packaging suite (scripts/package_suites.sh): Debian packages built and installed into a
+# throwaway root, outside programs built against them, the ABI guard; each check is one test.
+echo "=== packages"
+BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/package_suites.sh" >"$LOGS/packages.log" 2>&1
+pkg_rc=$?
+read -r pkg_p pkg_f pkg_s < <(tail -1 "$LOGS/packages.log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+if [ -z "${pkg_p:-}" ]; then pkg_p=0; pkg_f=1; pkg_s=0; tail -20 "$LOGS/packages.log"; fi
+if [ "$pkg_rc" -ne 0 ] && [ "$pkg_f" -eq 0 ]; then pkg_f=1; fi
+grep -vE '^[0-9]+ passed' "$LOGS/packages.log" | sed 's/^/    /'
+echo "    $pkg_p passed, $pkg_f failed, $pkg_s skipped"
+passed=$((passed + pkg_p))
+failed=$((failed + pkg_f))
+skipped=$((skipped + pkg_s))
+
 echo "($skipped skipped; logs in $LOGS)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -19,7 +19,12 @@ func NewGraph(opts *GraphOptions) (*Graph, error) {
 	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_create(native, out) }); err != nil {
 		return nil, err
 	}
-	return &Graph{ptr: out[0], tensors: map[uintptr]*Tensor{}}, nil
+	return adoptGraph(out[0]), nil
+}
+
+// adoptGraph owns a graph the library made (created, deserialized, from JSON or from the cache).
+func adoptGraph(ptr uintptr) *Graph {
+	return &Graph{ptr: ptr, tensors: map[uintptr]*Tensor{}}
 }
 
 // Close frees the graph, its tensors and its plans; closing again does nothing.

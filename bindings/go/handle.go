@@ -83,3 +83,24 @@ func (h *Handle) WorkspaceSize() (int64, error) {
 	err = call(func() capi.Enum_SS_fe_status { return capi.Fe_handle_workspace_size(p, out) })
 	return out[0], err
 }
+
+// SetCacheDirectory stores plans built with this handle in a directory shared by processes, and
+// loads identical graphs' plans from it; "" turns it off (else $CUDNNFE_CACHE_DIR, when set, is
+// used).
+func (h *Handle) SetCacheDirectory(directory string) error {
+	p, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	return call(func() capi.Enum_SS_fe_status { return capi.Fe_handle_set_cache_directory(p, directory) })
+}
+
+// SetCacheLimit is the bytes the cache directory may hold before its oldest entries are removed
+// (default 1 GiB).
+func (h *Handle) SetCacheLimit(maxBytes int64) error {
+	p, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	return call(func() capi.Enum_SS_fe_status { return capi.Fe_handle_set_cache_limit(p, maxBytes) })
+}

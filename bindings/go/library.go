@@ -83,3 +83,20 @@ func readText(f func(buffer []byte, length []int64) capi.Enum_SS_fe_status) (str
 	}
 	return string(buffer[:length[0]]), nil
 }
+
+// readBytes is readText's protocol for bytes (no terminating NUL).
+func readBytes(f func(buffer []byte, length []int64) capi.Enum_SS_fe_status) ([]byte, error) {
+	length := []int64{0}
+	err := call(func() capi.Enum_SS_fe_status { return f(nil, length) })
+	if e, ok := err.(*Error); err != nil && (!ok || e.Status != StatusBufferTooSmall) {
+		return nil, err
+	}
+	buffer := make([]byte, length[0])
+	if len(buffer) == 0 {
+		return buffer, nil
+	}
+	if err := call(func() capi.Enum_SS_fe_status { return f(buffer, length) }); err != nil {
+		return nil, err
+	}
+	return buffer[:length[0]], nil
+}

@@ -45,6 +45,11 @@ type ConvOptions struct {
 	Dilation        []int64
 	Mode            ConvMode
 	ComputeDataType DataType
+	// Groups splits the channels (weight [K, C / groups, filter...]; depthwise: C); 0: 1.
+	Groups int64
+	// OutputPadding (transposed convolution only): extra result size on the far side of each
+	// spatial dim.
+	OutputPadding []int64
 }
 
 func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
@@ -73,6 +78,7 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 		{post, n.GetPost_padding, n.SetPost_padding, "padding"},
 		{o.Stride, n.GetStride, n.SetStride, "stride"},
 		{o.Dilation, n.GetDilation, n.SetDilation, "dilation"},
+		{o.OutputPadding, n.GetOutput_padding, n.SetOutput_padding, "output padding"},
 	} {
 		if field.values == nil {
 			continue
@@ -86,6 +92,9 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 		field.set(merged)
 	}
 	n.SetMode(capi.Enum_SS_fe_conv_mode(o.Mode.code()))
+	if o.Groups != 0 {
+		n.SetGroups(o.Groups)
+	}
 	if o.ComputeDataType != DataNotSet {
 		n.SetCompute_data_type(o.ComputeDataType.code())
 	}
@@ -201,6 +210,7 @@ type SdpaOptions struct {
 	PageTableK         *Tensor
 	PageTableV         *Tensor
 	MaxSeqLenKV        int64
+	Implementation     SdpaImplementation // default SdpaAuto
 }
 
 func (o *SdpaOptions) toNative() (capi.Fe_sdpa_options, error) {
@@ -241,6 +251,7 @@ func (o *SdpaOptions) toNative() (capi.Fe_sdpa_options, error) {
 	n.SetDropout_probability(o.DropoutProbability)
 	n.SetOutput_dropout_mask(boolInt(o.OutputDropoutMask))
 	n.SetMax_seq_len_kv(o.MaxSeqLenKV)
+	n.SetImplementation(capi.Enum_SS_fe_sdpa_implementation(o.Implementation))
 	return n, nil
 }
 
@@ -260,6 +271,13 @@ type SdpaBackwardOptions struct {
 	DropoutProbability float64
 	DropoutSeed        *Tensor
 	DropoutOffset      *Tensor
+	Implementation     SdpaImplementation // default SdpaAuto
+	// OutputDbias: with a bias [1, h_q, s_q, s_kv], also output its gradient as
+	// "<node>::dBias" (find it with TensorByName).
+	OutputDbias bool
+	// Deterministic: dQ, dK and dV accumulate in a fixed order, so repeated runs give
+	// identical bits.
+	Deterministic bool
 }
 
 func (o *SdpaBackwardOptions) toNative() (capi.Fe_sdpa_backward_options, error) {
@@ -296,6 +314,9 @@ func (o *SdpaBackwardOptions) toNative() (capi.Fe_sdpa_backward_options, error) 
 		n.SetDropout_scale(o.DropoutScale)
 	}
 	n.SetDropout_probability(o.DropoutProbability)
+	n.SetImplementation(capi.Enum_SS_fe_sdpa_implementation(o.Implementation))
+	n.SetOutput_dbias(boolInt(o.OutputDbias))
+	n.SetDeterministic(boolInt(o.Deterministic))
 	return n, nil
 }
 
@@ -308,6 +329,14 @@ type BuildOptions struct {
 	// DevicePropertiesJSON: build for the GPU this cuDNN device JSON describes (the handle may
 	// then be nil).
 	DevicePropertiesJSON string
+	// NoPlanCache turns off the lookup of identical graphs built before in this process.
+	NoPlanCache bool
+	// CacheKey also registers the built graph under this key, for GraphFromCache.
+	CacheKey string
+	// Autotune times the candidates on the handle's GPU and keeps the fastest (needs a GPU);
+	// AutotuneCandidates is how many plans it builds and times (0: 8).
+	Autotune           bool
+	AutotuneCandidates int32
 }
 
 func (o *BuildOptions) toNative() capi.Fe_build_options {
@@ -322,6 +351,44 @@ func (o *BuildOptions) toNative() capi.Fe_build_options {
 	if o.MaxWorkspaceBytes != nil {
 		n.SetMax_workspace_bytes(*o.MaxWorkspaceBytes)
 	}
+	if o.DevicePropertiesJSON != "" {
+		n.SetDevice_properties_json(o.DevicePropertiesJSON)
+	}
+	if o.NoPlanCache {
+		n.SetUse_plan_cache(0)
+	}
+	if o.CacheKey != "" {
+		n.SetCache_key(o.CacheKey)
+	}
+	n.SetAutotune(boolInt(o.Autotune))
+	n.SetAutotune_candidates(int(o.AutotuneCandidates))
+	return n
+}
+
+// MismatchPolicy is what deserializing does with bytes made for another cuDNN version or GPU.
+type MismatchPolicy int32
+
+const (
+	// MismatchRefuse fails with StatusNotSupported, naming the mismatch.
+	MismatchRefuse MismatchPolicy = 0
+	// MismatchRebuild rebuilds the plan from the graph the bytes carry.
+	MismatchRebuild MismatchPolicy = 1
+)
+
+// DeserializeOptions are Deserialize's options.
+type DeserializeOptions struct {
+	OnMismatch MismatchPolicy
+	// DevicePropertiesJSON: load the plan for the GPU this cuDNN device JSON describes (the
+	// handle may then be nil); the graph can be inspected and serialized again, not executed.
+	DevicePropertiesJSON string
+}
+
+func (o *DeserializeOptions) toNative() capi.Fe_deserialize_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_deserialize_options()
+	n.SetOn_mismatch(capi.Enum_SS_fe_mismatch_policy(o.OnMismatch))
 	if o.DevicePropertiesJSON != "" {
 		n.SetDevice_properties_json(o.DevicePropertiesJSON)
 	}

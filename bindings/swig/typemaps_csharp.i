@@ -65,6 +65,15 @@ FE_CS_NUMBERS(enum SWIGTYPE, int)
 %typemap(csin) char *buf "$csinput"
 %typemap(in) char *buf %{ $1 = (char *)$input; %}
 
+/* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
+ * const void *data gives them; both are a byte[], pinned for the call. */
+%typemap(ctype) void *buf, const void *data "void *"
+%typemap(imtype, inattributes=FE_CS_IN_OUT) void *buf "byte[]"
+%typemap(imtype) const void *data "byte[]"
+%typemap(cstype) void *buf, const void *data "byte[]"
+%typemap(csin) void *buf, const void *data "$csinput"
+%typemap(in) void *buf, const void *data %{ $1 = ($1_ltype)$input; %}
+
 /* Fixed-size array members (conv padding, stride, dilation): a long[] of exactly that size (the
  * C side cannot see a managed array's length; the idiomatic layer always passes a full array). The
  * getter returns the address of the struct's array, which is copied at once. */

@@ -52,6 +52,26 @@ FE_GO_NUMBERS(enum SWIGTYPE, int32)
 %typemap(gotype) void *host, const void *host "[]byte"
 %typemap(in) void *host, const void *host %{ $1 = ($1_ltype)$input.array; %}
 
+/* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
+ * const void *data gives them; both are a []byte. */
+%typemap(gotype) void *buf, const void *data "[]byte"
+%typemap(in) void *buf, const void *data %{ $1 = ($1_ltype)$input.array; %}
+%typemap(argout) void *buf, const void *data ""
+
+/* Nullable strings (the directory of fe_handle_set_cache_directory, the node name of
+ * fe_graph_attention_implementation): "" passes NULL, since a Go string cannot be nil. */
+%typemap(in) const char *directory, const char *node_name %{
+  $1 = NULL;
+  if ($input.n > 0) {
+    $1 = (char *)malloc((size_t)$input.n + 1);
+    if ($1) {
+      memcpy($1, $input.p, (size_t)$input.n);
+      $1[$input.n] = '\0';
+    }
+  }
+%}
+%typemap(freearg) const char *directory, const char *node_name %{ free($1); %}
+
 /* Fixed-size array members (conv padding, stride, dilation): a []int64 of exactly that size. */
 %typemap(gotype) int64_t [ANY] "[]int64"
 %typemap(in) int64_t [ANY] {

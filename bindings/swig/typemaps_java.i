@@ -154,6 +154,23 @@ FE_JAVA_NUMBERS(enum SWIGTYPE, jintArray, int)
 %typemap(argout) char *buf { fe_java_array_out(jenv, $input, $1, (size_t)length$argnum); }
 %typemap(freearg) char *buf { fe_java_array_free($1, small$argnum); }
 
+/* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
+ * const void *data gives them; both are a byte[]. */
+%typemap(jni) void *buf, const void *data "jbyteArray"
+%typemap(jtype) void *buf, const void *data "byte[]"
+%typemap(jstype) void *buf, const void *data "byte[]"
+%typemap(javain) void *buf, const void *data "$javainput"
+%typemap(in) void *buf (jlong small[16], jsize length = 0), const void *data (jlong small[16], jsize length = 0) {
+  $1 = ($1_ltype)fe_java_array_in(jenv, $input, 1, small, sizeof small, &length);
+  if ($input && !$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "copying an array");
+    return $null;
+  }
+}
+%typemap(argout) void *buf { fe_java_array_out(jenv, $input, $1, (size_t)length$argnum); }
+%typemap(argout) const void *data ""
+%typemap(freearg) void *buf, const void *data { fe_java_array_free((void *)$1, small$argnum); }
+
 /* Host memory: a direct ByteBuffer, from its position. */
 %typemap(jni) void *host, const void *host "jobject"
 %typemap(jtype) void *host, const void *host "java.nio.ByteBuffer"

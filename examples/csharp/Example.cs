@@ -55,6 +55,16 @@ namespace CudnnFe.Examples
         /// ../shared/devices/h100-sxm-80gb.json), say how far a machine with no GPU gets, and return the
         /// exit code.
         /// </summary>
+        /// <summary>The H100 description's text, or null (having said why) when it is not there.</summary>
+        internal static string DeviceJson(string[] args)
+        {
+            string path = args.Length > 0 ? args[0]
+                : Environment.GetEnvironmentVariable("CUDNNFE_DEVICE_JSON") ?? "../shared/devices/h100-sxm-80gb.json";
+            if (File.Exists(path)) return File.ReadAllText(path);
+            Console.WriteLine("no GPU and no device description at " + path + ": nothing to do");
+            return null;
+        }
+
         internal static int BuildDeviceless(Graph graph, string[] args)
         {
             string path = args.Length > 0 ? args[0]

@@ -116,7 +116,8 @@ void read_layout(Reader r, PlanRecord &out) {
     FE_CHECK(out.workspace >= 0 && out.workspace_tensor_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
              "the serialized graph is corrupted (a negative workspace size)");
     for (const WorkspaceTensor &t : out.workspace_tensors)
-        FE_CHECK(t.offset >= 0 && t.bytes >= 0 && t.offset + t.bytes <= out.workspace_tensor_bytes,
+        FE_CHECK(t.offset >= 0 && t.bytes >= 0 && t.offset <= out.workspace_tensor_bytes &&
+                     t.bytes <= out.workspace_tensor_bytes - t.offset,
                  FE_STATUS_INVALID_ARGUMENT, "the serialized graph is corrupted (a workspace tensor out of bounds)");
 }
 

@@ -3,8 +3,6 @@
 // attributes and outputs), in the order the graph made them.
 #include "serial/graph_json.hpp"
 
-#include <cstring>
-#include <map>
 #include <unordered_map>
 
 #include "common/error.hpp"
@@ -224,32 +222,29 @@ class GraphReader {
         f.get("name");
         bool by_value = f.boolean("by_value", false);
         fe_tensor *t = nullptr;
-        {
-            if (by_value) {
-                const json::Value &value = f.require("value");
-                double number = 0;
-                if (!number_of(value, &number))
-                    f.fail_at(value, "value", "expected a number (or \"inf\", \"-inf\", \"nan\")");
-                if (!f.has("data_type")) f.fail("data_type", "missing (a scalar passed by value needs its type)");
-                fe_data_type type = f.data_type("data_type", FE_DATA_NOT_SET);
-                t = call_tensor(f, "value", [&] { return graph_->add_scalar(e.name, number, type); });
-                if (const json::Value *uid = f.get("uid")) set_scalar_uid(f, t, *uid);
-                f.refuse_unread("name, uid, by_value, value, data_type");
-                return;
-            }
-            std::vector<int64_t> dims, strides;
-            if (!f.integers("dims", &dims, FE_MAX_DIMS)) f.fail("dims", "missing (a graph input needs its dims)");
-            bool has_strides = f.integers("strides", &strides, FE_MAX_DIMS);
-            if (has_strides && strides.size() != dims.size())
-                f.fail("strides", format("%zu strides for %zu dims", strides.size(), dims.size()));
+        if (by_value) {
+            const json::Value &value = f.require("value");
+            double number = 0;
+            if (!number_of(value, &number)) f.fail_at(value, "value", "expected a number (or \"inf\", \"-inf\", \"nan\")");
+            if (!f.has("data_type")) f.fail("data_type", "missing (a scalar passed by value needs its type)");
             fe_data_type type = f.data_type("data_type", FE_DATA_NOT_SET);
-            t = call_tensor(f, "dims", [&] { return graph_->add_input(e.name, dims, strides, type); });
-            if (f.boolean("virtual", false)) f.fail("virtual", "a graph input is never virtual");
-            if (f.boolean("output", false)) f.fail("output", "a graph input cannot be an output (only op results)");
-            if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid);
-            f.get("ragged_offset");  // applied once every tensor exists
-            f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, by_value, value");
+            t = call_tensor(f, "value", [&] { return graph_->add_scalar(e.name, number, type); });
+            if (const json::Value *uid = f.get("uid")) set_scalar_uid(f, t, *uid);
+            f.refuse_unread("name, uid, by_value, value, data_type");
+            return;
         }
+        std::vector<int64_t> dims, strides;
+        if (!f.integers("dims", &dims, FE_MAX_DIMS)) f.fail("dims", "missing (a graph input needs its dims)");
+        bool has_strides = f.integers("strides", &strides, FE_MAX_DIMS);
+        if (has_strides && strides.size() != dims.size())
+            f.fail("strides", format("%zu strides for %zu dims", strides.size(), dims.size()));
+        fe_data_type type = f.data_type("data_type", FE_DATA_NOT_SET);
+        t = call_tensor(f, "dims", [&] { return graph_->add_input(e.name, dims, strides, type); });
+        if (f.boolean("virtual", false)) f.fail("virtual", "a graph input is never virtual");
+        if (f.boolean("output", false)) f.fail("output", "a graph input cannot be an output (only op results)");
+        if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid);
+        f.get("ragged_offset");  // applied once every tensor exists
+        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, by_value");
     }
 
     template <typename Make>

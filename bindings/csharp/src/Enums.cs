@@ -77,4 +77,38 @@ namespace CudnnFe
         Info = 3,
         Debug = 4,
     }
+
+    /// <summary>What deserializing does with bytes made for another cuDNN version or GPU.</summary>
+    public enum MismatchPolicy
+    {
+        /// <summary>Fail with NotSupported, naming the mismatch.</summary>
+        Refuse = 0,
+        /// <summary>Rebuild the plan from the graph the bytes carry.</summary>
+        Rebuild = 1,
+    }
+
+    /// <summary>Whether a normalization also returns the statistics its backward pass reads.</summary>
+    public enum NormPhase
+    {
+        Inference = 0,
+        Training = 1,
+    }
+
+    /// <summary>How attention is lowered: cuDNN's native operation, or matmuls and pointwise operations.</summary>
+    public enum SdpaImplementation
+    {
+        /// <summary>Native where it takes every option given and has an engine for the GPU, else composite.</summary>
+        Auto = 0,
+        Composite = 1,
+        /// <summary>Fails at build, naming the option or version, when the native operation cannot take the graph.</summary>
+        Native = 2,
+    }
+
+    /// <summary>Distributions of random numbers drawn by cuDNN (Philox).</summary>
+    public enum RngDistribution
+    {
+        Bernoulli = 0,
+        Uniform = 1,
+        Normal = 2,
+    }
 }

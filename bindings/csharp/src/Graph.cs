@@ -14,6 +14,11 @@ namespace CudnnFe
         /// <summary>A graph; options null: float intermediates and math, io types per tensor.</summary>
         public Graph(GraphOptions options = null) : base(Create(options), "Graph") { }
 
+        /// <summary>Take ownership of a graph the library made (deserialized, from JSON or from the cache).</summary>
+        private Graph(IntPtr pointer) : base(pointer, "Graph") { }
+
+        internal static Graph Adopt(IntPtr pointer) => new Graph(pointer);
+
         private static IntPtr Create(GraphOptions options)
         {
             var graph = new IntPtr[1];

@@ -54,5 +54,14 @@ namespace CudnnFe
 
         /// <summary>Wait until the work enqueued on the handle's stream has finished.</summary>
         public void Synchronize() => Check.Ok(NativeApi.fe_handle_synchronize(Pointer));
+
+        /// <summary>
+        /// Store plans built with this handle in a directory shared by processes, and load identical
+        /// graphs' plans from it; null turns it off (else $CUDNNFE_CACHE_DIR, when set, is used).
+        /// </summary>
+        public void SetCacheDirectory(string directory) => Check.Ok(NativeApi.fe_handle_set_cache_directory(Pointer, directory));
+
+        /// <summary>Bytes the cache directory may hold before its oldest entries are removed (default 1 GiB).</summary>
+        public void SetCacheLimit(long maxBytes) => Check.Ok(NativeApi.fe_handle_set_cache_limit(Pointer, maxBytes));
     }
 }

@@ -85,6 +85,12 @@ namespace CudnnFe
         /// <summary>Size in bytes of one element (0 for NotSet).</summary>
         public static long Size(this DataType type) => NativeApi.fe_data_type_size((fe_data_type)type);
 
+        /// <summary>The C library's name of the type ("half", "bfloat16", ...).</summary>
+        public static string LibraryName(this DataType type) => NativeApi.fe_data_type_string((fe_data_type)type);
+
+        /// <summary>The C library's name of the status ("FE_STATUS_NOT_SUPPORTED", ...).</summary>
+        public static string LibraryName(this Status status) => NativeApi.fe_status_string((fe_status)status);
+
         /// <summary>The C library's two-call text protocol: ask for the length, then fill a buffer.</summary>
         internal static string ReadText(Func<byte[], long[], fe_status> call)
         {
@@ -94,6 +100,18 @@ namespace CudnnFe
             var buffer = new byte[length[0] + 1];
             Check.Ok(call(buffer, length));
             return Encoding.UTF8.GetString(buffer, 0, (int)length[0]);
+        }
+
+        /// <summary>The same protocol for bytes (no terminating NUL).</summary>
+        internal static byte[] ReadBytes(Func<byte[], long[], fe_status> call)
+        {
+            var length = new long[1];
+            fe_status status = call(null, length);
+            if (status != fe_status.FE_STATUS_BUFFER_TOO_SMALL) Check.Ok(status);
+            var buffer = new byte[length[0]];
+            Check.Ok(call(buffer, length));
+            if (length[0] != buffer.Length) Array.Resize(ref buffer, (int)length[0]);
+            return buffer;
         }
     }
 }

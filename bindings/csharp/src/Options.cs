@@ -43,6 +43,10 @@ namespace CudnnFe
         public long[] Dilation { get; set; }
         public ConvMode? Mode { get; set; }
         public DataType? ComputeDataType { get; set; }
+        /// <summary>Grouped convolution: the weight is [K, C / groups, filter...]; depthwise: groups = C.</summary>
+        public long? Groups { get; set; }
+        /// <summary>Transposed convolution only: extra result size on the far side of each spatial dim.</summary>
+        public long[] OutputPadding { get; set; }
 
         internal fe_conv_options ToNative()
         {
@@ -58,6 +62,8 @@ namespace CudnnFe
                 if (Dilation != null) o.dilation = Overlay(o.dilation, Dilation, "dilation");
                 if (Mode.HasValue) o.mode = (fe_conv_mode)Mode.Value;
                 if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
+                if (Groups.HasValue) o.groups = Groups.Value;
+                if (OutputPadding != null) o.output_padding = Overlay(o.output_padding, OutputPadding, "output padding");
                 return o;
             }
             catch
@@ -170,6 +176,8 @@ namespace CudnnFe
         public Tensor PageTableK { get; set; }
         public Tensor PageTableV { get; set; }
         public long? MaxSeqLenKv { get; set; }
+        /// <summary>Native, composite, or Auto (the default): native where it can take the graph.</summary>
+        public SdpaImplementation? Implementation { get; set; }
 
         internal fe_sdpa_options ToNative()
         {
@@ -196,6 +204,7 @@ namespace CudnnFe
                 if (PageTableK != null) o.page_table_k = PageTableK.Pointer;
                 if (PageTableV != null) o.page_table_v = PageTableV.Pointer;
                 if (MaxSeqLenKv.HasValue) o.max_seq_len_kv = MaxSeqLenKv.Value;
+                if (Implementation.HasValue) o.implementation = (fe_sdpa_implementation)Implementation.Value;
                 return o;
             }
             catch
@@ -224,6 +233,11 @@ namespace CudnnFe
         public double? DropoutProbability { get; set; }
         public Tensor DropoutSeed { get; set; }
         public Tensor DropoutOffset { get; set; }
+        public SdpaImplementation? Implementation { get; set; }
+        /// <summary>With a bias [1, h_q, s_q, s_kv]: also output its gradient, "&lt;node&gt;::dBias" (find it by name).</summary>
+        public bool OutputDbias { get; set; }
+        /// <summary>Accumulate dQ, dK, dV in a fixed order: repeated runs give identical bits.</summary>
+        public bool Deterministic { get; set; }
 
         internal fe_sdpa_backward_options ToNative()
         {
@@ -245,6 +259,9 @@ namespace CudnnFe
                 if (DropoutProbability.HasValue) o.dropout_probability = DropoutProbability.Value;
                 if (DropoutSeed != null) o.dropout_seed = DropoutSeed.Pointer;
                 if (DropoutOffset != null) o.dropout_offset = DropoutOffset.Pointer;
+                if (Implementation.HasValue) o.implementation = (fe_sdpa_implementation)Implementation.Value;
+                o.output_dbias = OutputDbias ? 1 : 0;
+                o.deterministic = Deterministic ? 1 : 0;
                 return o;
             }
             catch
@@ -264,6 +281,14 @@ namespace CudnnFe
         public long? MaxWorkspaceBytes { get; set; }
         /// <summary>Deviceless: build for the GPU this cuDNN device JSON describes; the handle may be null.</summary>
         public string DevicePropertiesJson { get; set; }
+        /// <summary>Reuse the plan of an identical graph built before in this process (default true).</summary>
+        public bool? UsePlanCache { get; set; }
+        /// <summary>Also register the built graph under this key, for <see cref="Graph.FromCache"/>.</summary>
+        public string CacheKey { get; set; }
+        /// <summary>Time the candidates on the handle's GPU and keep the fastest (needs a GPU).</summary>
+        public bool? Autotune { get; set; }
+        /// <summary>How many plans autotuning builds and times (0 or less: 8).</summary>
+        public int? AutotuneCandidates { get; set; }
 
         internal fe_build_options ToNative()
         {
@@ -272,6 +297,10 @@ namespace CudnnFe
             if (Policy.HasValue) o.policy = (fe_build_policy)Policy.Value;
             if (MaxWorkspaceBytes.HasValue) o.max_workspace_bytes = MaxWorkspaceBytes.Value;
             if (DevicePropertiesJson != null) o.device_properties_json = DevicePropertiesJson;
+            if (UsePlanCache.HasValue) o.use_plan_cache = UsePlanCache.Value ? 1 : 0;
+            if (CacheKey != null) o.cache_key = CacheKey;
+            if (Autotune.HasValue) o.autotune = Autotune.Value ? 1 : 0;
+            if (AutotuneCandidates.HasValue) o.autotune_candidates = AutotuneCandidates.Value;
             return o;
         }
     }
@@ -301,6 +330,25 @@ namespace CudnnFe
             DQ = dq;
             DK = dk;
             DV = dv;
+        }
+    }
+
+    /// <summary>Options of <see cref="Graph.Deserialize"/>. Unset: refuse a mismatch, load for the handle's GPU.</summary>
+    public sealed class DeserializeOptions
+    {
+        public MismatchPolicy? OnMismatch { get; set; }
+        /// <summary>
+        /// Deviceless: load the plan for the GPU this cuDNN device JSON describes (the handle may
+        /// then be null); the graph can be inspected and serialized again, not executed.
+        /// </summary>
+        public string DevicePropertiesJson { get; set; }
+
+        internal fe_deserialize_options ToNative()
+        {
+            var o = new fe_deserialize_options();
+            if (OnMismatch.HasValue) o.on_mismatch = (fe_mismatch_policy)OnMismatch.Value;
+            if (DevicePropertiesJson != null) o.device_properties_json = DevicePropertiesJson;
+            return o;
         }
     }
 }

@@ -46,10 +46,9 @@ func Handle() *cudnnfe.Handle {
 	return h
 }
 
-// BuildDeviceless takes the build's steps for the H100 description (os.Args[1],
-// $CUDNNFE_DEVICE_JSON, or ../shared/devices/h100-sxm-80gb.json), says how far a machine with no GPU
-// gets, and returns the exit code.
-func BuildDeviceless(g *cudnnfe.Graph) int {
+// DeviceJSON is the H100 description's text (os.Args[1], $CUDNNFE_DEVICE_JSON, or
+// ../shared/devices/h100-sxm-80gb.json), or "" having said why there is none.
+func DeviceJSON() string {
 	path := os.Getenv("CUDNNFE_DEVICE_JSON")
 	if len(os.Args) > 1 {
 		path = os.Args[1]
@@ -60,10 +59,21 @@ func BuildDeviceless(g *cudnnfe.Graph) int {
 	json, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Printf("no GPU and no device description at %s: nothing to do\n", path)
+		return ""
+	}
+	return string(json)
+}
+
+// BuildDeviceless takes the build's steps for the H100 description (os.Args[1],
+// $CUDNNFE_DEVICE_JSON, or ../shared/devices/h100-sxm-80gb.json), says how far a machine with no GPU
+// gets, and returns the exit code.
+func BuildDeviceless(g *cudnnfe.Graph) int {
+	json := DeviceJSON()
+	if json == "" {
 		return Skip
 	}
 	name, _ := g.Name()
-	Check(g.SetDeviceProperties(string(json)))
+	Check(g.SetDeviceProperties(json))
 	Check(g.Validate())
 	Check(g.BuildOperationGraph(nil))
 	Check(g.CreateExecutionPlans())

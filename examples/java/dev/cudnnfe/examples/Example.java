@@ -67,8 +67,7 @@ final class Example {
      * the exit code.
      */
     static int buildDeviceless(Graph graph, String[] args) throws IOException {
-        String path = args.length > 0 ? args[0] : System.getenv("CUDNNFE_DEVICE_JSON");
-        if (path == null) path = "../shared/devices/h100-sxm-80gb.json";
+        String path = devicePath(args);
         if (!Files.isReadable(Paths.get(path))) {
             System.out.println("no GPU and no device description at " + path + ": nothing to do");
             return SKIP;
@@ -95,6 +94,22 @@ final class Example {
         System.out.println("no GPU: built plan " + graph.engineTag() + " (workspace " + graph.workspaceSize()
                 + " bytes) devicelessly for the H100 description; not executed");
         return 0;
+    }
+
+    /** Where the H100 description is: args[0], $CUDNNFE_DEVICE_JSON, or the shared copy. */
+    static String devicePath(String[] args) {
+        String path = args.length > 0 ? args[0] : System.getenv("CUDNNFE_DEVICE_JSON");
+        return path != null ? path : "../shared/devices/h100-sxm-80gb.json";
+    }
+
+    /** The H100 description's text, or null (having said why) when it is not there. */
+    static String deviceJson(String[] args) throws IOException {
+        String path = devicePath(args);
+        if (!Files.isReadable(Paths.get(path))) {
+            System.out.println("no GPU and no device description at " + path + ": nothing to do");
+            return null;
+        }
+        return new String(Files.readAllBytes(Paths.get(path)), StandardCharsets.UTF_8);
     }
 
     /** Elements a buffer for the tensor spans (its largest reachable offset + 1). */

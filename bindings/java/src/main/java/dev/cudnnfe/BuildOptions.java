@@ -1,11 +1,18 @@
 package dev.cudnnfe;
 
-/** Options of the one-call build. Unset: heuristics A then FALLBACK, the first plan that builds. */
+/**
+ * Options of the one-call build. Unset: heuristics A then FALLBACK, the first plan that builds, the
+ * in-process plan cache on, no autotuning.
+ */
 public final class BuildOptions {
     private HeurMode[] heurModes;
     private BuildPolicy policy;
     private Long maxWorkspaceBytes;
     private String devicePropertiesJson;
+    private Boolean usePlanCache;
+    private String cacheKey;
+    private Boolean autotune;
+    private Integer autotuneCandidates;
 
     public BuildOptions heurModes(HeurMode... modes) {
         this.heurModes = modes.clone();
@@ -29,12 +36,40 @@ public final class BuildOptions {
         return this;
     }
 
+    /** Reuse the plan of an identical graph built before in this process (on by default). */
+    public BuildOptions usePlanCache(boolean use) {
+        this.usePlanCache = use;
+        return this;
+    }
+
+    /** Also register the built graph under this key, for {@link Graph#fromCache}. */
+    public BuildOptions cacheKey(String key) {
+        this.cacheKey = key;
+        return this;
+    }
+
+    /** Time the candidates on the handle's GPU and keep the fastest (needs a GPU). */
+    public BuildOptions autotune(boolean autotune) {
+        this.autotune = autotune;
+        return this;
+    }
+
+    /** How many plans autotuning builds and times (0 or less: 8). */
+    public BuildOptions autotuneCandidates(int candidates) {
+        this.autotuneCandidates = candidates;
+        return this;
+    }
+
     fe_build_options toNative() {
         fe_build_options o = new fe_build_options();
         if (heurModes != null) o.set_heur_modes(HeurMode.codes(heurModes), heurModes.length);
         if (policy != null) o.setPolicy(policy.code);
         if (maxWorkspaceBytes != null) o.setMax_workspace_bytes(maxWorkspaceBytes);
         if (devicePropertiesJson != null) o.setDevice_properties_json(devicePropertiesJson);
+        if (usePlanCache != null) o.setUse_plan_cache(usePlanCache ? 1 : 0);
+        if (cacheKey != null) o.setCache_key(cacheKey);
+        if (autotune != null) o.setAutotune(autotune ? 1 : 0);
+        if (autotuneCandidates != null) o.setAutotune_candidates(autotuneCandidates);
         return o;
     }
 }

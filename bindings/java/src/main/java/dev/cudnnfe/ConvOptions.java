@@ -1,7 +1,7 @@
 package dev.cudnnfe;
 
 /**
- * Options of a forward convolution, per spatial dimension (up to 3). Unset fields keep the
+ * Options of a convolution (forward, data and weight gradients, transposed), per spatial dimension (up to 3). Unset fields keep the
  * library's defaults: no padding, stride 1, dilation 1, cross-correlation, the graph's math type.
  */
 public final class ConvOptions {
@@ -13,6 +13,8 @@ public final class ConvOptions {
     private long[] dilation;
     private ConvMode mode;
     private DataType computeDataType;
+    private Long groups;
+    private long[] outputPadding;
 
     public ConvOptions name(String name) {
         this.name = name;
@@ -62,6 +64,18 @@ public final class ConvOptions {
         return this;
     }
 
+    /** Grouped convolution: the weight is [K, C / groups, filter...]; depthwise: groups = C. */
+    public ConvOptions groups(long groups) {
+        this.groups = groups;
+        return this;
+    }
+
+    /** Transposed convolution only: extra result size on the far side of each spatial dim. */
+    public ConvOptions outputPadding(long... padding) {
+        this.outputPadding = padding.clone();
+        return this;
+    }
+
     fe_conv_options toNative() {
         fe_conv_options o = new fe_conv_options();
         try {
@@ -73,6 +87,8 @@ public final class ConvOptions {
             if (dilation != null) o.setDilation(overlay(o.getDilation(), dilation, "dilation"));
             if (mode != null) o.setMode(mode.code);
             if (computeDataType != null) o.setCompute_data_type(computeDataType.code);
+            if (groups != null) o.setGroups(groups);
+            if (outputPadding != null) o.setOutput_padding(overlay(o.getOutput_padding(), outputPadding, "output padding"));
             return o;
         } catch (RuntimeException e) {
             o.close();

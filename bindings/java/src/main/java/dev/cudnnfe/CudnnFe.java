@@ -82,5 +82,15 @@ public final class CudnnFe {
             Check.ok(call.run(buffer, length));
             return new String(buffer, 0, (int) length[0], StandardCharsets.UTF_8);
         }
+
+        /** The same protocol for bytes (no terminating NUL). */
+        static byte[] readBytes(Call call) {
+            long[] length = new long[1];
+            int status = call.run(null, length);
+            if (status != Status.BUFFER_TOO_SMALL.code) Check.ok(status);
+            byte[] buffer = new byte[(int) length[0]];
+            Check.ok(call.run(buffer, length));
+            return length[0] == buffer.length ? buffer : java.util.Arrays.copyOf(buffer, (int) length[0]);
+        }
     }
 }

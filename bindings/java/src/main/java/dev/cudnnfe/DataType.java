@@ -29,6 +29,11 @@ public enum DataType {
         return NativeApi.fe_data_type_size(code);
     }
 
+    /** The C library's name of the type ("half", "bfloat16", ...). */
+    public String libraryName() {
+        return NativeApi.fe_data_type_string(code);
+    }
+
     static DataType of(int code) {
         for (DataType t : values()) {
             if (t.code == code) return t;

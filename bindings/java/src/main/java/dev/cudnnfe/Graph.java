@@ -1,6 +1,7 @@
 package dev.cudnnfe;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,11 @@ public final class Graph extends NativeObject {
 
     public Graph(GraphOptions options) {
         super(create(options), "Graph");
+    }
+
+    /** Take ownership of a graph the library made (deserialized, from JSON or from the cache). */
+    private Graph(long pointer) {
+        super(pointer, "Graph");
     }
 
     private static long create(GraphOptions options) {
@@ -206,6 +212,274 @@ public final class Graph extends NativeObject {
         return new SdpaGradients(new Tensor(this, dq[0]), new Tensor(this, dk[0]), new Tensor(this, dv[0]));
     }
 
+    // ---- convolution backward and variants (ConvOptions as for the forward pass) ---------------
+
+    /**
+     * Data gradient: dx from dy [N, K, out...] and the weight, with the forward pass's options. dxDims
+     * (the image's dims) are required: with a stride above 1 several image sizes give the same dy.
+     */
+    public Tensor convDgrad(Tensor dy, Tensor weight, long[] dxDims, ConvOptions options) {
+        long[] dx = new long[1];
+        try (fe_conv_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_conv_dgrad(pointer(), dy.pointer(), weight.pointer(), dxDims.length, dxDims, o, dx));
+        }
+        return new Tensor(this, dx[0]);
+    }
+
+    /**
+     * Weight gradient: dw from the image and dy, with the forward pass's options. dwDims may be null
+     * when exactly one filter size gives dy (always with stride 1).
+     */
+    public Tensor convWgrad(Tensor image, Tensor dy, long[] dwDims, ConvOptions options) {
+        long[] dw = new long[1];
+        try (fe_conv_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_conv_wgrad(pointer(), image.pointer(), dy.pointer(),
+                    dwDims == null ? 0 : dwDims.length, dwDims, o, dw));
+        }
+        return new Tensor(this, dw[0]);
+    }
+
+    /** Transposed convolution (upsampling); weight [C_in, C_out / groups, filter...]. */
+    public Tensor convTranspose(Tensor image, Tensor weight, ConvOptions options) {
+        long[] y = new long[1];
+        try (fe_conv_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_conv_transpose(pointer(), image.pointer(), weight.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    // ---- normalizations ------------------------------------------------------------------------
+
+    private interface NormCall {
+        int run(long graph, long x, long scale, long bias, fe_norm_options options, long[] y, long[] mean, long[] inv);
+    }
+
+    private NormResult norm(NormCall call, Tensor x, Tensor scale, Tensor bias, NormOptions options) {
+        long[] y = new long[1];
+        long[] mean = new long[1];
+        long[] inv = new long[1];
+        try (fe_norm_options o = options == null ? null : options.toNative()) {
+            Check.ok(call.run(pointer(), x.pointer(), scale.pointer(), optional(bias), o, y, mean, inv));
+        }
+        return new NormResult(new Tensor(this, y[0]), wrap(mean[0]), wrap(inv[0]));
+    }
+
+    /** Layer normalization; in training also the mean and inverse variance. */
+    public NormResult layernorm(Tensor x, Tensor scale, Tensor bias, NormOptions options) {
+        return norm(NativeApi::fe_graph_layernorm, x, scale, bias, options);
+    }
+
+    /** RMS normalization (bias may be null); in training the result's invVariance is the inverse RMS. */
+    public NormResult rmsnorm(Tensor x, Tensor scale, Tensor bias, NormOptions options) {
+        return norm((g, xp, sp, bp, o, y, mean, inv) -> NativeApi.fe_graph_rmsnorm(g, xp, sp, bp, o, y, inv),
+                x, scale, bias, options);
+    }
+
+    /** Instance normalization: per image and channel, over the spatial dims. */
+    public NormResult instancenorm(Tensor x, Tensor scale, Tensor bias, NormOptions options) {
+        return norm(NativeApi::fe_graph_instancenorm, x, scale, bias, options);
+    }
+
+    /** Adaptive layer normalization: scale and (nullable) bias may differ per sample. */
+    public NormResult adalayernorm(Tensor x, Tensor scale, Tensor bias, NormOptions options) {
+        return norm(NativeApi::fe_graph_adalayernorm, x, scale, bias, options);
+    }
+
+    /** Batch normalization, training: per-channel statistics over the batch and spatial dims. */
+    public BatchnormResult batchnorm(Tensor x, Tensor scale, Tensor bias, BatchnormOptions options) {
+        long[] y = new long[1];
+        long[] mean = new long[1];
+        long[] inv = new long[1];
+        long[] nextMean = new long[1];
+        long[] nextVar = new long[1];
+        try (fe_batchnorm_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_batchnorm(pointer(), x.pointer(), scale.pointer(), bias.pointer(), o, y, mean, inv,
+                    nextMean, nextVar));
+        }
+        return new BatchnormResult(new Tensor(this, y[0]), wrap(mean[0]), wrap(inv[0]), wrap(nextMean[0]), wrap(nextVar[0]));
+    }
+
+    /** Batch normalization, inference, from given statistics (inv_variance = 1 / sqrt(var + eps)). */
+    public Tensor batchnormInference(Tensor x, Tensor mean, Tensor invVariance, Tensor scale, Tensor bias, String name) {
+        long[] y = new long[1];
+        try (fe_batchnorm_inference_options o = new fe_batchnorm_inference_options()) {
+            if (name != null) o.setName(name);
+            Check.ok(NativeApi.fe_graph_batchnorm_inference(pointer(), x.pointer(), mean.pointer(), invVariance.pointer(),
+                    scale.pointer(), bias.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    private interface NormBackwardCall {
+        int run(long graph, long dy, long x, long scale, long mean, long inv, fe_norm_backward_options options,
+                long[] dx, long[] dscale, long[] dbias);
+    }
+
+    private NormGradients normBackward(NormBackwardCall call, Tensor dy, Tensor x, Tensor scale, Tensor mean,
+                                       Tensor invVariance, boolean zeroCenteredGamma, boolean withBias) {
+        long[] dx = new long[1];
+        long[] dscale = new long[1];
+        long[] dbias = withBias ? new long[1] : null;
+        try (fe_norm_backward_options o = new fe_norm_backward_options()) {
+            o.setZero_centered_gamma(zeroCenteredGamma ? 1 : 0);
+            Check.ok(call.run(pointer(), dy.pointer(), x.pointer(), scale.pointer(), optional(mean), invVariance.pointer(),
+                    o, dx, dscale, dbias));
+        }
+        return new NormGradients(new Tensor(this, dx[0]), new Tensor(this, dscale[0]), dbias == null ? null : wrap(dbias[0]));
+    }
+
+    /** Layer normalization backward, from the forward's x, scale and training statistics. */
+    public NormGradients layernormBackward(Tensor dy, Tensor x, Tensor scale, Tensor mean, Tensor invVariance,
+                                           boolean zeroCenteredGamma) {
+        return normBackward(NativeApi::fe_graph_layernorm_backward, dy, x, scale, mean, invVariance, zeroCenteredGamma, true);
+    }
+
+    /** RMS normalization backward, from the forward's inverse RMS; withBias: the forward had a bias. */
+    public NormGradients rmsnormBackward(Tensor dy, Tensor x, Tensor scale, Tensor invRms, boolean zeroCenteredGamma,
+                                         boolean withBias) {
+        return normBackward((g, dyp, xp, sp, mean, inv, o, dx, ds, db) -> NativeApi.fe_graph_rmsnorm_backward(g, dyp, xp, sp,
+                inv, o, dx, ds, db), dy, x, scale, null, invRms, zeroCenteredGamma, withBias);
+    }
+
+    public NormGradients instancenormBackward(Tensor dy, Tensor x, Tensor scale, Tensor mean, Tensor invVariance) {
+        return normBackward(NativeApi::fe_graph_instancenorm_backward, dy, x, scale, mean, invVariance, false, true);
+    }
+
+    /** AdaLN backward; withBias: the forward had a bias. */
+    public NormGradients adalayernormBackward(Tensor dy, Tensor x, Tensor scale, Tensor mean, Tensor invVariance,
+                                              boolean withBias) {
+        return normBackward(NativeApi::fe_graph_adalayernorm_backward, dy, x, scale, mean, invVariance, false, withBias);
+    }
+
+    /** Batch normalization backward, from the forward's batch statistics. */
+    public NormGradients batchnormBackward(Tensor dy, Tensor x, Tensor scale, Tensor mean, Tensor invVariance) {
+        return normBackward(NativeApi::fe_graph_batchnorm_backward, dy, x, scale, mean, invVariance, false, true);
+    }
+
+    // ---- softmax, random numbers, FP8 and block scaling ----------------------------------------
+
+    /**
+     * Softmax over the last dim; first is y, second the float log-sum-exp statistics when
+     * generateStats, else null. On its own cuDNN runs it only fused between two matmuls.
+     */
+    public TensorPair softmax(Tensor x, boolean generateStats, String name) {
+        long[] y = new long[1];
+        long[] stats = new long[1];
+        try (fe_softmax_options o = new fe_softmax_options()) {
+            if (name != null) o.setName(name);
+            o.setGenerate_stats(generateStats ? 1 : 0);
+            Check.ok(NativeApi.fe_graph_softmax(pointer(), x.pointer(), o, y, stats));
+        }
+        return new TensorPair(new Tensor(this, y[0]), wrap(stats[0]));
+    }
+
+    /**
+     * Random numbers (Philox) of the given dims; seed and offset are int64 tensors of one element.
+     * type NOT_SET: the graph's intermediate type.
+     */
+    public Tensor rng(Tensor seed, Tensor offset, RngDistribution distribution, double a, double b, long[] dims,
+                      DataType type) {
+        if (dims.length < 1 || dims.length > 8) {
+            throw new CudnnFeException(Status.INVALID_ARGUMENT, "rng: " + dims.length + " dims, expected 1 to 8");
+        }
+        long[] y = new long[1];
+        try (fe_rng_options o = new fe_rng_options()) {
+            o.setDistribution(distribution.code);
+            switch (distribution) {
+                case BERNOULLI: o.setProbability(a); break;
+                case UNIFORM: o.setMin(a); o.setMax(b); break;
+                default: o.setMean(a); o.setStd(b); break;
+            }
+            o.setNdims(dims.length);
+            o.setDims(Arrays.copyOf(dims, 8));
+            o.setData_type(type.code);
+            Check.ok(NativeApi.fe_graph_rng(pointer(), seed.pointer(), offset.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    /**
+     * FP8 matmul: C = (A * descaleA) x (B * descaleB) * scaleC; first is C, second the float amax
+     * of the product before quantization. The scales are one-element float tensors.
+     */
+    public TensorPair matmulFp8(Tensor a, Tensor b, Tensor descaleA, Tensor descaleB, Tensor scaleC, MatmulOptions options) {
+        long[] c = new long[1];
+        long[] amax = new long[1];
+        try (fe_matmul_fp8_scales scales = new fe_matmul_fp8_scales();
+             fe_matmul_options o = options == null ? null : options.toNative()) {
+            scales.setDescale_a(descaleA.pointer());
+            scales.setDescale_b(descaleB.pointer());
+            scales.setScale_c(scaleC.pointer());
+            Check.ok(NativeApi.fe_graph_matmul_fp8(pointer(), a.pointer(), b.pointer(), scales, o, c, amax));
+        }
+        return new TensorPair(new Tensor(this, c[0]), wrap(amax[0]));
+    }
+
+    /** Block scaling (MXFP8) quantize: first the FP8 values, second the per-block E8M0 scales. */
+    public TensorPair blockScaleQuantize(Tensor x, int blockSize, String name) {
+        long[] y = new long[1];
+        long[] scale = new long[1];
+        try (fe_block_scale_options o = blockScaleOptions(blockSize, name)) {
+            Check.ok(NativeApi.fe_graph_block_scale_quantize(pointer(), x.pointer(), o, y, scale));
+        }
+        return new TensorPair(new Tensor(this, y[0]), wrap(scale[0]));
+    }
+
+    /** Block scaling dequantize: x times its per-block scales. */
+    public Tensor blockScaleDequantize(Tensor x, Tensor scale, int blockSize, String name) {
+        long[] y = new long[1];
+        try (fe_block_scale_options o = blockScaleOptions(blockSize, name)) {
+            Check.ok(NativeApi.fe_graph_block_scale_dequantize(pointer(), x.pointer(), scale.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    private static fe_block_scale_options blockScaleOptions(int blockSize, String name) {
+        fe_block_scale_options o = new fe_block_scale_options();
+        if (blockSize > 0) o.setBlock_size(blockSize);
+        if (name != null) o.setName(name);
+        return o;
+    }
+
+    /** FP8 attention forward (Hopper and later); stats only when the options ask for them. */
+    public SdpaFp8Result sdpaFp8(Tensor q, Tensor k, Tensor v, SdpaFp8Scales scales, SdpaOptions options) {
+        long[] o = new long[1];
+        long[] stats = new long[1];
+        long[] amaxS = new long[1];
+        long[] amaxO = new long[1];
+        try (fe_sdpa_fp8_scales nativeScales = scales.toNative();
+             fe_sdpa_options nativeOptions = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_sdpa_fp8(pointer(), q.pointer(), k.pointer(), v.pointer(), nativeScales, nativeOptions,
+                    o, stats, amaxS, amaxO));
+        }
+        return new SdpaFp8Result(new Tensor(this, o[0]), wrap(stats[0]), wrap(amaxS[0]), wrap(amaxO[0]));
+    }
+
+    /** FP8 attention backward (Hopper and later). */
+    public SdpaFp8Gradients sdpaFp8Backward(Tensor q, Tensor k, Tensor v, Tensor o, Tensor dO, Tensor stats,
+                                            SdpaFp8BackwardScales scales, SdpaBackwardOptions options) {
+        long[][] out = new long[7][1];
+        try (fe_sdpa_fp8_backward_scales nativeScales = scales.toNative();
+             fe_sdpa_backward_options nativeOptions = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_sdpa_fp8_backward(pointer(), q.pointer(), k.pointer(), v.pointer(), o.pointer(),
+                    dO.pointer(), stats.pointer(), nativeScales, nativeOptions, out[0], out[1], out[2], out[3], out[4],
+                    out[5], out[6]));
+        }
+        return new SdpaFp8Gradients(wrap(out[0][0]), wrap(out[1][0]), wrap(out[2][0]), wrap(out[3][0]), wrap(out[4][0]),
+                wrap(out[5][0]), wrap(out[6][0]));
+    }
+
+    /** How attention node `nodeName` (null: the first) was lowered, once its operation graph exists. */
+    public SdpaImplementation attentionImplementation(String nodeName) {
+        int[] implementation = new int[1];
+        Check.ok(NativeApi.fe_graph_attention_implementation(pointer(), nodeName, implementation));
+        return SdpaImplementation.of(implementation[0]);
+    }
+
+    private Tensor wrap(long tensor) {
+        return tensor == 0 ? null : new Tensor(this, tensor);
+    }
+
     // ---- building ------------------------------------------------------------------------------
 
     /** Validate, lower, query heuristics (A, then FALLBACK), check support and build a plan. */
@@ -300,6 +574,81 @@ public final class Graph extends NativeObject {
         long graph = pointer();
         return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_describe(graph, buffer,
                 buffer == null ? 0 : buffer.length, length));
+    }
+
+    // ---- autotuning, plan cache and serialization ----------------------------------------------
+
+    /**
+     * Time every built plan (built with {@link BuildPolicy#ALL}, or with autotuning) on the handle's
+     * GPU and make the fastest the one that executes; returns its median in microseconds.
+     * warmup below 0: 3; iterations 0 or less: 10.
+     */
+    public double autotune(Handle handle, int warmup, int iterations) {
+        double[] best = new double[1];
+        Check.ok(NativeApi.fe_graph_autotune(pointer(), handle.pointer(), warmup, iterations, best));
+        return best[0];
+    }
+
+    /** Median time of built plan `index` from the last autotune (index 0 executes). */
+    public double planTimeUs(long index) {
+        double[] us = new double[1];
+        Check.ok(NativeApi.fe_graph_plan_time_us(pointer(), index, us));
+        return us[0];
+    }
+
+    /**
+     * A built graph ready to execute, registered by a build with {@link BuildOptions#cacheKey};
+     * NOT_FOUND if none. handle may be null (deviceless graphs). The caller closes it.
+     */
+    public static Graph fromCache(Handle handle, String cacheKey) {
+        long[] graph = new long[1];
+        Check.ok(NativeApi.fe_graph_from_cache(optional(handle), cacheKey, graph));
+        return new Graph(graph[0]);
+    }
+
+    /**
+     * The built graph as self-contained, versioned bytes (the graph, the chosen plan, the uid
+     * layout, the library and cuDNN versions, the GPU's fingerprint and a checksum).
+     */
+    public byte[] serialize() {
+        long graph = pointer();
+        return CudnnFe.Text.readBytes((buffer, length) -> NativeApi.fe_graph_serialize(graph, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /**
+     * A graph ready to execute from {@link #serialize}'s bytes, with no heuristics and no
+     * compilation. handle may be null when the options carry device properties; options may be
+     * null. Corrupted bytes throw INVALID_ARGUMENT; a version or GPU mismatch under
+     * {@link MismatchPolicy#REFUSE} throws NOT_SUPPORTED naming it.
+     */
+    public static Graph deserialize(Handle handle, byte[] data, DeserializeOptions options) {
+        long[] graph = new long[1];
+        try (fe_deserialize_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_deserialize(optional(handle), data, data.length, o, graph));
+        }
+        return new Graph(graph[0]);
+    }
+
+    /** A readable description of serialized bytes (header, graph, engine) without loading the plan. */
+    public static String describeSerialized(byte[] data) {
+        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_serialized_describe(data, data.length, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /** The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs. */
+    public String toJson() {
+        long graph = pointer();
+        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_to_json(graph, buffer,
+                buffer == null ? 0 : buffer.length, length));
+    }
+
+    /** A new graph from JSON text; errors name the line and the field. */
+    public static Graph fromJson(String json) {
+        long[] graph = new long[1];
+        Check.ok(NativeApi.fe_graph_from_json(json, json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                graph));
+        return new Graph(graph[0]);
     }
 
     // ---- execution (workspace 0: the handle's own) ---------------------------------------------

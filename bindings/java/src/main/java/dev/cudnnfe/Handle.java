@@ -53,4 +53,17 @@ public final class Handle extends NativeObject {
         Check.ok(NativeApi.fe_handle_workspace_size(pointer(), bytes));
         return bytes[0];
     }
+
+    /**
+     * Store plans built with this handle in a directory shared by processes, and load identical
+     * graphs' plans from it; null turns it off (else $CUDNNFE_CACHE_DIR, when set, is used).
+     */
+    public void setCacheDirectory(String directory) {
+        Check.ok(NativeApi.fe_handle_set_cache_directory(pointer(), directory));
+    }
+
+    /** Bytes the cache directory may hold before its oldest entries are removed (default 1 GiB). */
+    public void setCacheLimit(long maxBytes) {
+        Check.ok(NativeApi.fe_handle_set_cache_limit(pointer(), maxBytes));
+    }
 }

@@ -17,6 +17,9 @@ public final class SdpaBackwardOptions {
     private Double dropoutProbability;
     private Tensor dropoutSeed;
     private Tensor dropoutOffset;
+    private SdpaImplementation implementation;
+    private Boolean outputDbias;
+    private Boolean deterministic;
 
     public SdpaBackwardOptions name(String name) { this.name = name; return this; }
 
@@ -53,6 +56,17 @@ public final class SdpaBackwardOptions {
         return this;
     }
 
+    public SdpaBackwardOptions implementation(SdpaImplementation implementation) {
+        this.implementation = implementation;
+        return this;
+    }
+
+    /** With a bias [1, h_q, s_q, s_kv]: also output its gradient, "<node>::dBias" (find it by name). */
+    public SdpaBackwardOptions outputDbias(boolean output) { this.outputDbias = output; return this; }
+
+    /** Accumulate dQ, dK, dV in a fixed order: repeated runs give identical bits. */
+    public SdpaBackwardOptions deterministic(boolean deterministic) { this.deterministic = deterministic; return this; }
+
     fe_sdpa_backward_options toNative() {
         fe_sdpa_backward_options o = new fe_sdpa_backward_options();
         try {
@@ -71,6 +85,9 @@ public final class SdpaBackwardOptions {
             if (dropoutProbability != null) o.setDropout_probability(dropoutProbability);
             if (dropoutSeed != null) o.setDropout_seed(dropoutSeed.pointer());
             if (dropoutOffset != null) o.setDropout_offset(dropoutOffset.pointer());
+            if (implementation != null) o.setImplementation(implementation.code);
+            if (outputDbias != null) o.setOutput_dbias(outputDbias ? 1 : 0);
+            if (deterministic != null) o.setDeterministic(deterministic ? 1 : 0);
             return o;
         } catch (RuntimeException e) {
             o.close();

@@ -25,6 +25,7 @@ public final class SdpaOptions {
     private Tensor pageTableK;
     private Tensor pageTableV;
     private Long maxSeqLenKv;
+    private SdpaImplementation implementation;
 
     public SdpaOptions name(String name) { this.name = name; return this; }
 
@@ -78,6 +79,9 @@ public final class SdpaOptions {
         return this;
     }
 
+    /** Native, composite, or AUTO (the default): native where it can take the graph. */
+    public SdpaOptions implementation(SdpaImplementation implementation) { this.implementation = implementation; return this; }
+
     fe_sdpa_options toNative() {
         fe_sdpa_options o = new fe_sdpa_options();
         try {
@@ -101,6 +105,7 @@ public final class SdpaOptions {
             if (pageTableK != null) o.setPage_table_k(pageTableK.pointer());
             if (pageTableV != null) o.setPage_table_v(pageTableV.pointer());
             if (maxSeqLenKv != null) o.setMax_seq_len_kv(maxSeqLenKv);
+            if (implementation != null) o.setImplementation(implementation.code);
             return o;
         } catch (RuntimeException e) {
             o.close();

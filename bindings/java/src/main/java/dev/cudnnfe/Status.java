@@ -28,6 +28,11 @@ public enum Status {
         this.code = code;
     }
 
+    /** The C library's name of the status ("FE_STATUS_NOT_SUPPORTED", ...). */
+    public String libraryName() {
+        return NativeApi.fe_status_string(code);
+    }
+
     static Status of(int code) {
         for (Status s : values()) {
             if (s.code == code) return s;

@@ -1,0 +1,91 @@
+using System;
+using System.Text;
+
+namespace CudnnFe
+{
+    // Plans that last: autotuning, the plan cache's keys, serialized bytes and JSON text.
+    public sealed partial class Graph
+    {
+        /// <summary>
+        /// Time every built plan (built with <see cref="BuildPolicy.All"/>, or with autotuning) on the
+        /// handle's GPU and make the fastest the one that executes; returns its median in
+        /// microseconds. warmup below 0: 3; iterations 0 or less: 10.
+        /// </summary>
+        public double Autotune(Handle handle, int warmup = -1, int iterations = 0)
+        {
+            var best = new double[1];
+            Check.Ok(NativeApi.fe_graph_autotune(Pointer, handle.Pointer, warmup, iterations, best));
+            return best[0];
+        }
+
+        /// <summary>Median time of built plan index from the last autotune (index 0 executes).</summary>
+        public double PlanTimeUs(long index)
+        {
+            var us = new double[1];
+            Check.Ok(NativeApi.fe_graph_plan_time_us(Pointer, index, us));
+            return us[0];
+        }
+
+        /// <summary>
+        /// A built graph ready to execute, registered by a build with <see cref="BuildOptions.CacheKey"/>;
+        /// NotFound if none. handle may be null (deviceless graphs). The caller disposes it.
+        /// </summary>
+        public static Graph FromCache(Handle handle, string cacheKey)
+        {
+            var graph = new IntPtr[1];
+            Check.Ok(NativeApi.fe_graph_from_cache(Optional(handle), cacheKey, graph));
+            return Adopt(graph[0]);
+        }
+
+        /// <summary>
+        /// The built graph as self-contained, versioned bytes (the graph, the chosen plan, the uid
+        /// layout, the library and cuDNN versions, the GPU's fingerprint and a checksum).
+        /// </summary>
+        public byte[] Serialize()
+        {
+            IntPtr graph = Pointer;
+            return Library.ReadBytes((buffer, length) =>
+                NativeApi.fe_graph_serialize(graph, buffer, buffer == null ? 0 : buffer.Length, length));
+        }
+
+        /// <summary>
+        /// A graph ready to execute from <see cref="Serialize"/>'s bytes, with no heuristics and no
+        /// compilation. handle may be null when the options carry device properties; options may be
+        /// null. Corrupted bytes throw InvalidArgument; a version or GPU mismatch under
+        /// <see cref="MismatchPolicy.Refuse"/> throws NotSupported naming it.
+        /// </summary>
+        public static Graph Deserialize(Handle handle, byte[] data, DeserializeOptions options = null)
+        {
+            if (data == null) throw new CudnnFeException(Status.NullPointer, "Graph.Deserialize: data is null");
+            var graph = new IntPtr[1];
+            using (fe_deserialize_options native = options?.ToNative())
+                Check.Ok(NativeApi.fe_graph_deserialize(Optional(handle), data, data.Length, native, graph));
+            return Adopt(graph[0]);
+        }
+
+        /// <summary>A readable description of serialized bytes (header, graph, engine) without loading the plan.</summary>
+        public static string DescribeSerialized(byte[] data)
+        {
+            if (data == null) throw new CudnnFeException(Status.NullPointer, "Graph.DescribeSerialized: data is null");
+            return Library.ReadText((buffer, length) =>
+                NativeApi.fe_serialized_describe(data, data.Length, buffer, buffer == null ? 0 : buffer.Length, length));
+        }
+
+        /// <summary>The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs.</summary>
+        public string ToJson()
+        {
+            IntPtr graph = Pointer;
+            return Library.ReadText((buffer, length) =>
+                NativeApi.fe_graph_to_json(graph, buffer, buffer == null ? 0 : buffer.Length, length));
+        }
+
+        /// <summary>A new graph from JSON text; errors name the line and the field.</summary>
+        public static Graph FromJson(string json)
+        {
+            if (json == null) throw new CudnnFeException(Status.NullPointer, "Graph.FromJson: json is null");
+            var graph = new IntPtr[1];
+            Check.Ok(NativeApi.fe_graph_from_json(json, Encoding.UTF8.GetByteCount(json), graph));
+            return Adopt(graph[0]);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+namespace CudnnFe
+{
+    /// <summary>
+    /// The process's plan cache: identical graphs reuse a plan built before (see
+    /// <see cref="BuildOptions.UsePlanCache"/>); a handle with a cache directory also stores plans
+    /// on disk for other processes (<see cref="Handle.SetCacheDirectory"/>).
+    /// </summary>
+    public static class PlanCache
+    {
+        /// <summary>The cache's counters in this process.</summary>
+        public sealed class Counters
+        {
+            /// <summary>Builds served from the in-process cache.</summary>
+            public long MemoryHits { get; internal set; }
+            /// <summary>Builds served from a cache directory.</summary>
+            public long DiskHits { get; internal set; }
+            /// <summary>Full builds.</summary>
+            public long Misses { get; internal set; }
+            /// <summary>Entries rejected as corrupt or stale.</summary>
+            public long Rejected { get; internal set; }
+
+            public override string ToString() =>
+                "PlanCache.Counters(MemoryHits=" + MemoryHits + ", DiskHits=" + DiskHits + ", Misses=" + Misses + ", Rejected=" + Rejected + ")";
+        }
+
+        public static Counters Stats()
+        {
+            long[] memory = new long[1], disk = new long[1], misses = new long[1], rejected = new long[1];
+            Check.Ok(NativeApi.fe_plan_cache_stats(memory, disk, misses, rejected));
+            return new Counters { MemoryHits = memory[0], DiskHits = disk[0], Misses = misses[0], Rejected = rejected[0] };
+        }
+
+        /// <summary>Drop every in-process entry (graphs already built keep their plans).</summary>
+        public static void Clear() => Check.Ok(NativeApi.fe_plan_cache_clear());
+    }
+}

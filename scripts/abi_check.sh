@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The ABI guard: compare the built library and the header with the committed lists in abi/.
+# Fails when a listed symbol is no longer exported, or a listed enum value disappeared or changed
+# (the ABI is append-only). Symbols and values not listed yet pass, with a note to run
+# scripts/abi_update.sh and commit its output with the change. Also fails when
+# debian/libcudnnfe0.symbols lacks a listed symbol.
+# usage: scripts/abi_check.sh [LIBRARY] [HEADER]   (defaults as scripts/abi_dump.sh)
+#   ABI_DIR: the committed lists (default abi/); SYMBOLS_FILE: the package's symbols file.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+abi_dir=${ABI_DIR:-$ROOT/abi}
+symbols_file=${SYMBOLS_FILE:-$ROOT/debian/libcudnnfe0.symbols}
+now=$(mktemp -d)
+trap 'rm -rf "$now"' EXIT
+bash "$ROOT/scripts/abi_dump.sh" "$now" "$@" >/dev/null || { echo "abi_check: FAILED (could not dump the ABI)"; exit 1; }
+
+broken=0
+while read -r symbol; do
+    [ -n "$symbol" ] || continue
+    if ! grep -qxF "$symbol" "$now/symbols.txt"; then
+        echo "ABI BROKEN: $symbol is listed in abi/symbols.txt but the library no longer exports it"
+        broken=$((broken + 1))
+    fi
+    if ! grep -q "^ $symbol@" "$symbols_file"; then
+        echo "OUT OF DATE: $(basename "$symbols_file") lacks $symbol (run scripts/abi_update.sh)"
+        broken=$((broken + 1))
+    fi
+done <"$abi_dir/symbols.txt"
+while read -r type name value; do
+    [ -n "$name" ] || continue
+    current=$(awk -v n="$name" '$2 == n {print $1 " " $3}' "$now/enums.txt")
+    if [ -z "$current" ]; then
+        echo "ABI BROKEN: $type $name = $value is listed in abi/enums.txt but the header no longer has it"
+        broken=$((broken + 1))
+    elif [ "$current" != "$type $value" ]; then
+        echo "ABI BROKEN: $type $name was $value, the header now says ${current#* } (of ${current%% *})"
+        broken=$((broken + 1))
+    fi
+done <"$abi_dir/enums.txt"
+
+new_symbols=$(LC_ALL=C comm -13 "$abi_dir/symbols.txt" "$now/symbols.txt")
+new_values=$(awk 'NR == FNR {listed[$2] = 1; next} !($2 in listed) {print $2}' "$abi_dir/enums.txt" "$now/enums.txt")
+new=$(echo $new_symbols $new_values)
+if [ -n "$new" ]; then
+    echo "note: not listed yet (appending is fine): $new"
+    echo "note: run scripts/abi_update.sh and commit abi/ and debian/libcudnnfe0.symbols with this change"
+fi
+symbols=$(wc -l <"$abi_dir/symbols.txt")
+values=$(wc -l <"$abi_dir/enums.txt")
+if [ "$broken" -gt 0 ]; then
+    echo "abi_check: FAILED ($broken problems against $symbols listed symbols and $values listed enum values)"
+    exit 1
+fi
+echo "abi_check: ok ($symbols listed symbols and $values listed enum values present and unchanged)"

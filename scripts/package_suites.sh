@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# The packaging suite: build the Debian packages, install them into a throwaway root, build and
+# run outside programs against the installed files, and guard the ABI. Each check prints one line
+# "PASS name", "FAIL name" or "SKIP name (why)"; the last line is "N passed, N failed, N skipped".
+#
+# The packages are built from a copy of the source tree in $BUILD_DIR/package with the test suites
+# off and no debug info, and the copy's build directory is kept (dpkg-buildpackage -nc): the first
+# run compiles everything, later ones only what changed.
+# usage: scripts/package_suites.sh   (BUILD_DIR: the test build, default build/)
+set -uo pipefail
+source "$(dirname "$0")/env.sh"
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+WORK=$BUILD_DIR/package
+LOG_DIR=$WORK/logs
+mkdir -p "$LOG_DIR"
+passed=0
+failed=0
+skipped=0
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && [ -f "$2" ] && tail -15 "$2" | sed 's/^/    /'; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1 ($2)"; }
+finish() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit; }
+
+# What building packages needs beyond the test build's tools.
+missing=()
+for p in debhelper dpkg-dev pkg-config; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"; } \
+        >"$LOG_DIR/apt.log" 2>&1 || { fail "install ${missing[*]}" "$LOG_DIR/apt.log"; finish; }
+fi
+
+version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
+upstream=${version%%-*}
+major=$(sed -nE "s/^ *version *: *'([0-9]+)\..*/\1/p" "$ROOT/meson.build" | head -1)
+triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+
+# 1. Build. The copy keeps the files' times, so ninja rebuilds only what changed.
+src=$WORK/src/cudnnfe-$upstream
+mkdir -p "$src"
+if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    (cd "$ROOT" && git ls-files -co --exclude-standard -z | tar -c --null -T - 2>/dev/null) | tar -x -C "$src"
+else
+    tar -c -C "$ROOT" --exclude='./build*' --exclude='./debian/tmp' . | tar -x -C "$src"
+fi
+debs=$(cd -P "$src/.." && pwd)  # where dpkg-buildpackage writes the packages
+rm -f "$debs"/*.deb "$debs"/*.changes "$debs"/*.buildinfo
+start=$SECONDS
+(cd "$src" && DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=2" DEB_CFLAGS_STRIP=-g DEB_CXXFLAGS_STRIP=-g \
+    CUDA_HOME="$CUDA_HOME" dpkg-buildpackage -b -us -uc -nc) >"$LOG_DIR/build.log" 2>&1
+if [ $? -eq 0 ]; then pass "dpkg-buildpackage ($((SECONDS - start)) s)"; else fail "dpkg-buildpackage" "$LOG_DIR/build.log"; finish; fi
+
+# 2. Each package holds what its ecosystem looks for.
+contains() { # PACKAGE ARCH PATH...
+    local deb=$debs/$1_${version}_$2.deb p
+    [ -f "$deb" ] || { fail "$1: no $deb"; return; }
+    dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$LOG_DIR/$1.contents"
+    for p in "${@:3}"; do
+        grep -qxF "$p" "$LOG_DIR/$1.contents" || { fail "$1: lacks $p" "$LOG_DIR/$1.contents"; return; }
+    done
+    pass "$1 holds ${*:3}"
+}
+libdir=/usr/lib/$triplet
+contains "libcudnnfe$major" "$arch" "$libdir/libcudnnfe.so.$upstream" "$libdir/libcudnnfe.so.$major"
+contains libcudnnfe-dev "$arch" /usr/include/cudnnfe.h "$libdir/libcudnnfe.so" "$libdir/pkgconfig/cudnnfe.pc"
+contains libcudnnfe-java "$arch" /usr/share/java/cudnnfe.jar "$libdir/jni/libcudnnfe_java.so"
+contains libcudnnfe-cil "$arch" "$libdir/cli/cudnnfe/CudnnFe.dll" "$libdir/cli/cudnnfe/libcudnnfe_csharp.so"
+contains golang-cudnnfe-dev all /usr/share/gocode/src/cudnnfe.dev/cudnnfe/go.mod \
+    /usr/share/gocode/src/cudnnfe.dev/cudnnfe/internal/capi/capi.go
+contains cudnnfe-tools "$arch" /usr/bin/cudnnfe
+# The runtime package declares its symbols (dpkg-shlibdeps uses them for the packages above).
+if dpkg-deb -I "$debs/libcudnnfe${major}_${version}_$arch.deb" symbols 2>/dev/null | grep -q '^ fe_version@'; then
+    pass "libcudnnfe$major has a symbols file"
+else
+    fail "libcudnnfe$major has no symbols file listing fe_version"
+fi
+
+# 3. Install into a throwaway root.
+root=$WORK/root
+rm -rf "$root" && mkdir -p "$root"
+ok=1
+for deb in "$debs"/*.deb; do dpkg -x "$deb" "$root" || ok=0; done
+lib=$root$libdir
+if [ $ok = 1 ] && [ -L "$lib/libcudnnfe.so" ] && [ -f "$lib/libcudnnfe.so.$major" ]; then
+    pass "dpkg -x every package into a root"
+else
+    fail "dpkg -x every package into a root"; finish
+fi
+
+# 4. Outside programs against the installed files only. Without a GPU, cuDNN sees the
+# toolkit's stub driver (as the deviceless suite does) to list its runtime-compiled engines.
+run_path=$lib:$LD_LIBRARY_PATH
+nvidia-smi -L >/dev/null 2>&1 || run_path=$lib:$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH
+out=$WORK/bin
+mkdir -p "$out"
+export PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$lib/pkgconfig:$root/usr/share/pkgconfig PKG_CONFIG_PATH=
+if flags=$(pkg-config --cflags --libs cudnnfe 2>"$LOG_DIR/pkg-config.log") &&
+    cc -std=c99 -Wall -Wextra -pedantic -Werror -o "$out/pkgconfig_client" "$ROOT/tests/install/pkgconfig_client.c" \
+        $flags >"$LOG_DIR/pkgconfig_client.log" 2>&1 &&
+    LD_LIBRARY_PATH=$run_path "$out/pkgconfig_client" "$upstream" >>"$LOG_DIR/pkgconfig_client.log" 2>&1; then
+    pass "pkg-config client: cc \$(pkg-config --cflags --libs cudnnfe) [$flags], run"
+else
+    cat "$LOG_DIR/pkg-config.log" >>"$LOG_DIR/pkgconfig_client.log"
+    fail "pkg-config client" "$LOG_DIR/pkgconfig_client.log"
+fi
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR PKG_CONFIG_PATH
+if cc -std=c99 -Wall -Wextra -pedantic -Werror -o "$out/dlopen_client" "$ROOT/tests/install/dlopen_client.c" -ldl \
+        >"$LOG_DIR/dlopen_client.log" 2>&1 &&
+    LD_LIBRARY_PATH=$run_path "$out/dlopen_client" "libcudnnfe.so.$major" "$ROOT/abi/symbols.txt" "$upstream" \
+        >>"$LOG_DIR/dlopen_client.log" 2>&1; then
+    pass "dlopen client: $(tail -1 "$LOG_DIR/dlopen_client.log")"
+else
+    fail "dlopen client" "$LOG_DIR/dlopen_client.log"
+fi
+if cc -std=c99 -Wall -Wextra -pedantic -Werror -I"$root/usr/include" -o "$out/dlopen_demo" \
+        "$ROOT/examples/c/dlopen_demo.c" -ldl >"$LOG_DIR/dlopen_demo.log" 2>&1; then
+    (cd "$ROOT" && LD_LIBRARY_PATH=$run_path "$out/dlopen_demo") >>"$LOG_DIR/dlopen_demo.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then pass "dlopen_demo on the installed library: $(tail -1 "$LOG_DIR/dlopen_demo.log")"
+    elif [ $rc -eq 77 ]; then skip "dlopen_demo on the installed library" "$(tail -1 "$LOG_DIR/dlopen_demo.log")"
+    else fail "dlopen_demo on the installed library" "$LOG_DIR/dlopen_demo.log"; fi
+else
+    fail "dlopen_demo builds against the installed header" "$LOG_DIR/dlopen_demo.log"
+fi
+# The bindings from their packages. The Java and C# glue find libcudnnfe.so.0 through their run
+# paths, so the root's library directory is not on LD_LIBRARY_PATH for them.
+client() { # NAME LOG COMMAND...: one test, passing when COMMAND succeeds
+    local name=$1 log=$2
+    shift 2
+    if "$@" >"$log" 2>&1; then pass "$name: $(tail -1 "$log")"; else fail "$name" "$log"; fi
+}
+if command -v java >/dev/null 2>&1; then
+    client "java client" "$LOG_DIR/java_client.log" java -Djava.library.path="$lib/jni" \
+        -cp "$root/usr/share/java/cudnnfe.jar" "$ROOT/tests/install/VersionClient.java" "$upstream"
+else
+    skip "java client" "no java"
+fi
+if command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1; then
+    cs_dir=$lib/cli/cudnnfe
+    client "c# client" "$LOG_DIR/csharp_client.log" sh -c 'mcs -nologo -r:"$1/CudnnFe.dll" -out:"$2/VersionClient.exe" "$3" &&
+        MONO_PATH="$1" mono "$2/VersionClient.exe" "$4"' sh "$cs_dir" "$out" "$ROOT/tests/install/VersionClient.cs" "$upstream"
+else
+    skip "c# client" "no mcs or mono"
+fi
+if command -v go >/dev/null 2>&1; then
+    go_client=$WORK/go-client
+    rm -rf "$go_client" && mkdir -p "$go_client"
+    cp "$ROOT/tests/install/go/main.go" "$go_client/"
+    printf 'module example.com/client\n\ngo 1.19\n\nrequire cudnnfe.dev/cudnnfe v0.0.0\n\nreplace cudnnfe.dev/cudnnfe => %s\n' \
+        "$root/usr/share/gocode/src/cudnnfe.dev/cudnnfe" >"$go_client/go.mod"
+    client "go client" "$LOG_DIR/go_client.log" env -C "$go_client" GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local \
+        CGO_ENABLED=1 GOCACHE="$WORK/go-cache" GOPATH="$WORK/go-path" PKG_CONFIG_SYSROOT_DIR="$root" \
+        PKG_CONFIG_LIBDIR="$lib/pkgconfig" PKG_CONFIG_PATH= sh -c 'go build -o client . && LD_LIBRARY_PATH="$1" ./client "$2"' \
+        sh "$run_path" "$upstream"
+else
+    skip "go client" "no go"
+fi
+if LD_LIBRARY_PATH=$run_path "$root/usr/bin/cudnnfe" --help >"$LOG_DIR/tool.log" 2>&1; then
+    pass "installed cudnnfe tool runs"
+else
+    fail "installed cudnnfe tool runs" "$LOG_DIR/tool.log"
+fi
+
+# 5. The ABI guard, on the installed library and header.
+if bash "$ROOT/scripts/abi_check.sh" "$lib/libcudnnfe.so.$major" "$root/usr/include/cudnnfe.h" >"$LOG_DIR/abi.log" 2>&1; then
+    pass "$(tail -1 "$LOG_DIR/abi.log")"
+    grep '^note:' "$LOG_DIR/abi.log" | sed 's/^/    /'
+else
+    fail "abi_check" "$LOG_DIR/abi.log"
+fi
+# The guard can fail: a listed symbol that is gone and a changed enum value are both refused.
+fake=$WORK/abi-fake
+rm -rf "$fake" && cp -r "$ROOT/abi" "$fake"
+echo fe_no_longer_exported >>"$fake/symbols.txt"
+LC_ALL=C sort -o "$fake/symbols.txt" "$fake/symbols.txt"
+sed -i 's/^fe_data_type FE_DATA_HALF .*/fe_data_type FE_DATA_HALF 99/' "$fake/enums.txt"
+ABI_DIR=$fake bash "$ROOT/scripts/abi_check.sh" "$lib/libcudnnfe.so.$major" "$root/usr/include/cudnnfe.h" \
+    >"$LOG_DIR/abi-fake.log" 2>&1
+if [ $? -ne 0 ] && grep -q 'ABI BROKEN: fe_no_longer_exported' "$LOG_DIR/abi-fake.log" &&
+    grep -q 'ABI BROKEN: fe_data_type FE_DATA_HALF was 99' "$LOG_DIR/abi-fake.log"; then
+    pass "abi_check refuses a removed symbol and a changed enum value"
+else
+    fail "abi_check refuses a removed symbol and a changed enum value" "$LOG_DIR/abi-fake.log"
+fi
+
+# 6. lintian, when installed (it is large; the suite does not install it).
+if command -v lintian >/dev/null 2>&1; then
+    if lintian --fail-on error "$debs"/*.changes >"$LOG_DIR/lintian.log" 2>&1; then
+        pass "lintian: $(grep -c '^[WE]:' "$LOG_DIR/lintian.log") warnings, no errors"
+    else
+        fail "lintian" "$LOG_DIR/lintian.log"
+    fi
+else
+    skip lintian "not installed"
+fi
+finish
