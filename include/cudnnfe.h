@@ -1021,7 +1021,8 @@ FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_t
  *  ("<name>::Y") is packed row-major. cuDNN 9.19 has no transpose operation: this is an
  *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
  *  also be read in its own layout by another operation of the same graph (the build fails saying
- *  so). name is nullable (automatic "transpose_N"). */
+ *  so). cuDNN 9.19 has no engine for this copy on its own: such a graph fails at build with
+ *  FE_STATUS_NOT_SUPPORTED saying so. name is nullable (automatic "transpose_N"). */
 FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
                                     const char *name, fe_tensor **out_y);
 

@@ -1,8 +1,8 @@
 // Transpose: y[i_0, ..., i_r-1] = x[...] with y's dim k being x's dim perm[k]; y is packed.
 // cuDNN 9.19 has no transpose operation. It is lowered as a pointwise IDENTITY that reads x
 // through a permuted view (x's memory, y's dims, x's strides taken in perm's order) and writes
-// y packed: one elementwise copy that cuDNN's pointwise engines run (and that fuses with other
-// pointwise operations reading y). x can then be read by no other operation of the graph in its
+// y packed: one elementwise copy. cuDNN 9.19 finds no engine for it on its own (the build
+// fails saying so). x can then be read by no other operation of the graph in its
 // own layout (a tensor has one view per operation graph): give that one its own tensor.
 #include <cudnn_graph.h>
 
@@ -35,11 +35,14 @@ class Transpose : public Node {
             seen[static_cast<size_t>(p)] = true;
             dims.push_back(x->dims[static_cast<size_t>(p)]);
         }
-        assign_inferred_shape(outputs[0], dims, dims);  // packed (row-major) unless the user set strides
+        assign_inferred_shape(outputs[0], dims, packed_strides(dims));  // packed (row-major) unless the user set strides
     }
 
     std::string attributes() const override { return "perm=" + dims_string(perm_); }
     void write_json(json::Writer &out) const override { out.field("perm", perm_); }
+    std::string unsupported_hint() const override {
+        return "cuDNN 9.19 has no engine for this copy through a permuted view on its own";
+    }
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
