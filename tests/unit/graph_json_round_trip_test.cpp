@@ -178,6 +178,37 @@ const std::vector<Case> &cases() {
              out(c);
              out(amax);
          }},
+        {"resample_and_transpose", FE_DATA_HALF,
+         [](fe_graph *g) {
+             fe_tensor *x = input(g, "x", {2, 8, 15, 15});
+             fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
+             for (int i = 0; i < 2; ++i) {
+                 o.window[i] = 3;
+                 o.stride[i] = 2;
+                 o.pre_padding[i] = o.post_padding[i] = 1;
+             }
+             o.generate_index = 1;
+             fe_tensor *y = nullptr, *index = nullptr, *avg = nullptr, *dx = nullptr, *t = nullptr;
+             ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
+             fe_resample_options a = o;
+             a.generate_index = 0;
+             a.mode = FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING;
+             fe_tensor *x2 = input(g, "x2", {2, 8, 15, 15});
+             ASSERT_FE_OK(fe_graph_resample(g, x2, &a, &avg, nullptr));
+             fe_tensor *dy = input(g, "dy", {2, 8, 8, 8});
+             fe_tensor *idx = input(g, "idx", {2, 8, 8, 8}, FE_DATA_INT8);
+             o.generate_index = 0;
+             const int64_t dx_dims[4] = {2, 8, 16, 16};
+             ASSERT_FE_OK(fe_graph_resample_backward(g, dy, nullptr, nullptr, idx, 4, dx_dims, &o, &dx));
+             fe_tensor *m = input(g, "m", {3, 4, 5});
+             const int64_t perm[3] = {2, 0, 1};
+             ASSERT_FE_OK(fe_graph_transpose(g, m, 3, perm, nullptr, &t));
+             out(y);
+             out(index);
+             out(avg);
+             out(dx);
+             out(t);
+         }},
         {"reduction_and_softmax", FE_DATA_HALF,
          [](fe_graph *g) {
              fe_tensor *x = input(g, "x", {4, 16, 32});

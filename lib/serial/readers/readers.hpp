@@ -29,6 +29,7 @@ void register_conv_readers(ReaderTable &table);
 void register_matmul_readers(ReaderTable &table);
 void register_pointwise_readers(ReaderTable &table);
 void register_reduction_readers(ReaderTable &table);
+void register_layout_readers(ReaderTable &table);
 void register_norm_readers(ReaderTable &table);
 void register_attention_readers(ReaderTable &table);
 void register_rng_readers(ReaderTable &table);

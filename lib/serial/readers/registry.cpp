@@ -15,6 +15,7 @@ ReaderTable make_table() {
     register_attention_readers(table);
     register_rng_readers(table);
     register_block_scale_readers(table);
+    register_layout_readers(table);
     return table;
 }
 
