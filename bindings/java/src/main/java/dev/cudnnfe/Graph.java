@@ -480,6 +480,38 @@ public final class Graph extends NativeObject {
         return tensor == 0 ? null : new Tensor(this, tensor);
     }
 
+    // ---- resampling (pooling) and transpose -----------------------------------------------------
+
+    /** Pooling or upsampling of x's spatial dims; first is y, second the max-pooling index (or null). */
+    public TensorPair resample(Tensor x, ResampleOptions options) {
+        long[] y = new long[1];
+        long[] index = new long[1];
+        try (fe_resample_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_resample(pointer(), x.pointer(), o, y, index));
+        }
+        return new TensorPair(new Tensor(this, y[0]), wrap(index[0]));
+    }
+
+    /**
+     * Resampling backward: dx from dy with the forward's options. x, y and index may be null (see
+     * the header); dxDims may be null when x is given.
+     */
+    public Tensor resampleBackward(Tensor dy, Tensor x, Tensor y, Tensor index, long[] dxDims, ResampleOptions options) {
+        long[] dx = new long[1];
+        try (fe_resample_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_resample_backward(pointer(), dy.pointer(), optional(x), optional(y), optional(index),
+                    dxDims == null ? 0 : dxDims.length, dxDims, o, dx));
+        }
+        return new Tensor(this, dx[0]);
+    }
+
+    /** y = x.permute(permutation). */
+    public Tensor transpose(Tensor x, long[] permutation, String name) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_transpose(pointer(), x.pointer(), permutation.length, permutation, name, y));
+        return new Tensor(this, y[0]);
+    }
+
     // ---- building ------------------------------------------------------------------------------
 
     /** Validate, lower, query heuristics (A, then FALLBACK), check support and build a plan. */

@@ -1,0 +1,39 @@
+using NUnit.Framework;
+
+namespace CudnnFe.Tests
+{
+    /// <summary>Pooling and transpose: dims inference and errors.</summary>
+    [TestFixture]
+    public class PoolingTests
+    {
+        [Test]
+        public void PoolingInfersItsDims()
+        {
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor x = g.Tensor("x", 2, 8, 16, 16), index;
+                Tensor max = g.Resample(x, new ResampleOptions { Window = new long[] { 2, 2 }, Stride = new long[] { 2, 2 } }, out index);
+                CollectionAssert.AreEqual(new long[] { 2, 8, 8, 8 }, max.Dims);
+                Assert.IsNull(index);
+                g.Resample(x, new ResampleOptions { Window = new long[] { 3, 3 }, Stride = new long[] { 2, 2 }, Padding = new long[] { 1, 1 }, GenerateIndex = true }, out index);
+                Assert.IsNotNull(index);
+                var avg = new ResampleOptions { Mode = ResampleMode.AvgPoolExcludePadding, Window = new long[] { 4, 4 }, Stride = new long[] { 4, 4 } };
+                CollectionAssert.AreEqual(new long[] { 2, 8, 4, 4 }, g.Resample(x, avg).Dims);
+                CollectionAssert.AreEqual(new long[] { 2, 8, 16, 16 },
+                                          g.ResampleBackward(g.Tensor("dy", 2, 8, 4, 4), null, null, null, new long[] { 2, 8, 16, 16 }, avg).Dims);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_resample", () => g.Resample(x, new ResampleOptions()));
+            }
+        }
+
+        [Test]
+        public void TransposeInfersItsDims()
+        {
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor x = g.Tensor("x", 2, 3, 4);
+                CollectionAssert.AreEqual(new long[] { 4, 2, 3 }, g.Transpose(x, new long[] { 2, 0, 1 }).Dims);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_transpose", () => g.Transpose(x, new long[] { 0, 0, 1 }));
+            }
+        }
+    }
+}

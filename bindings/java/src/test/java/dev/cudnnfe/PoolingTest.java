@@ -1,0 +1,38 @@
+package dev.cudnnfe;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+/** Pooling and transpose: dims inference and errors. */
+class PoolingTest {
+    @Test
+    void poolingInfersItsDims() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor x = g.tensor("x", 2, 8, 16, 16);
+            TensorPair max = g.resample(x, new ResampleOptions().window(2, 2).stride(2, 2));
+            assertArrayEquals(new long[] {2, 8, 8, 8}, max.first.dims());
+            assertNull(max.second);
+            TensorPair training = g.resample(x, new ResampleOptions().window(3, 3).stride(2, 2).padding(1, 1).generateIndex(true));
+            assertArrayEquals(new long[] {2, 8, 8, 8}, training.first.dims());
+            assertNotNull(training.second);
+            TensorPair avg = g.resample(x, new ResampleOptions().mode(ResampleMode.AVGPOOL_EXCLUDE_PADDING).window(4, 4).stride(4, 4));
+            assertArrayEquals(new long[] {2, 8, 4, 4}, avg.first.dims());
+            Tensor dy = g.tensor("dy", 2, 8, 4, 4);
+            assertArrayEquals(new long[] {2, 8, 16, 16}, g.resampleBackward(dy, null, null, null, new long[] {2, 8, 16, 16},
+                    new ResampleOptions().mode(ResampleMode.AVGPOOL_EXCLUDE_PADDING).window(4, 4).stride(4, 4)).dims());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_resample", () -> g.resample(x, new ResampleOptions()));
+        }
+    }
+
+    @Test
+    void transposeInfersItsDims() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor x = g.tensor("x", 2, 3, 4);
+            assertArrayEquals(new long[] {4, 2, 3}, g.transpose(x, new long[] {2, 0, 1}, null).dims());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_transpose", () -> g.transpose(x, new long[] {0, 0, 1}, null));
+        }
+    }
+}
