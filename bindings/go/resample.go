@@ -1,0 +1,122 @@
+package cudnnfe
+
+import "cudnnfe.dev/cudnnfe/internal/capi"
+
+// Resampling (pooling) and transpose.
+
+// ResampleMode is a pooling or upsampling mode.
+type ResampleMode int32
+
+const (
+	ResampleMaxPool ResampleMode = 0
+	// ResampleAvgPoolIncludePadding counts the padding in the average's divisor.
+	ResampleAvgPoolIncludePadding ResampleMode = 1
+	// ResampleAvgPoolExcludePadding counts only the window's elements inside x.
+	ResampleAvgPoolExcludePadding ResampleMode = 2
+	ResampleNearest               ResampleMode = 3
+	ResampleBilinear              ResampleMode = 4
+)
+
+// ResampleOptions are resampling's options: Window is required; the stride defaults to 1, the
+// padding to 0, the mode to max pooling.
+type ResampleOptions struct {
+	Name            string
+	Mode            ResampleMode
+	Window          []int64
+	Stride          []int64
+	Padding         []int64 // before and after alike
+	ComputeDataType DataType
+	// GenerateIndex (max pooling for training) also returns which element of each window was
+	// the largest.
+	GenerateIndex bool
+}
+
+func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	n := capi.NewFe_resample_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	n.SetMode(capi.Enum_SS_fe_resample_mode(o.Mode))
+	for _, field := range []struct {
+		values []int64
+		get    func() []int64
+		set    func([]int64)
+		what   string
+	}{
+		{o.Window, n.GetWindow, n.SetWindow, "window"},
+		{o.Stride, n.GetStride, n.SetStride, "stride"},
+		{o.Padding, n.GetPre_padding, n.SetPre_padding, "padding"},
+		{o.Padding, n.GetPost_padding, n.SetPost_padding, "padding"},
+	} {
+		if field.values == nil {
+			continue
+		}
+		merged := field.get()
+		if len(field.values) > len(merged) {
+			capi.DeleteFe_resample_options(n)
+			return nil, invalid("ResampleOptions: %d %s values, at most %d", len(field.values), field.what, len(merged))
+		}
+		copy(merged, field.values)
+		field.set(merged)
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	n.SetGenerate_index(boolInt(o.GenerateIndex))
+	return n, nil
+}
+
+// Resample pools or upsamples x's spatial dims; index is the max-pooling index (or nil).
+func (g *Graph) Resample(x *Tensor, opts *ResampleOptions) (y, index *Tensor, err error) {
+	xp, err := x.pointer()
+	if err != nil {
+		return nil, nil, err
+	}
+	native, err := opts.toNative()
+	if err != nil {
+		return nil, nil, err
+	}
+	if native != nil {
+		defer capi.DeleteFe_resample_options(native)
+	}
+	outY, outIndex := []uintptr{0}, []uintptr{0}
+	if err := g.do(func(gp uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_resample(gp, xp, native, outY, outIndex)
+	}); err != nil {
+		return nil, nil, err
+	}
+	return g.wrap(outY[0]), g.wrap(outIndex[0]), nil
+}
+
+// ResampleBackward is dx from dy with the forward's options; x, y, index and dxDims may be nil
+// (see the header).
+func (g *Graph) ResampleBackward(dy, x, y, index *Tensor, dxDims []int64, opts *ResampleOptions) (*Tensor, error) {
+	p, err := pointers([]*Tensor{dy, x, y, index}, false, true, true, true)
+	if err != nil {
+		return nil, err
+	}
+	native, err := opts.toNative()
+	if err != nil {
+		return nil, err
+	}
+	if native != nil {
+		defer capi.DeleteFe_resample_options(native)
+	}
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_resample_backward(gp, p[0], p[1], p[2], p[3], int64(len(dxDims)), dxDims, native, out)
+	})
+}
+
+// Transpose is y = x.permute(permutation); name "" gives the default.
+func (g *Graph) Transpose(x *Tensor, permutation []int64, name string) (*Tensor, error) {
+	xp, err := x.pointer()
+	if err != nil {
+		return nil, err
+	}
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_transpose(gp, xp, int64(len(permutation)), permutation, name, out)
+	})
+}
