@@ -1026,6 +1026,31 @@ FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_t
 FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
                                     const char *name, fe_tensor **out_y);
 
+/** Reshape: the elements of x under other dims (ndims of them, the same element count), in
+ *  row-major order; y ("<name>::Y") is packed row-major. Lowered to cuDNN's reshape operation,
+ *  which engines take as a view inside a fused graph (e.g. feeding a matmul), not as a copy on
+ *  its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so. x must be packed
+ *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). name is nullable (automatic "reshape_N"). */
+FE_API fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
+                                  const char *name, fe_tensor **out_y);
+
+/** Slice: y is x[start[0]:end[0], ..., start[r-1]:end[r-1]] (rank entries each, end exclusive,
+ *  0 <= start < end <= dim), a view of x's memory with x's strides: nothing is copied. x must be
+ *  a graph input (its buffer is bound at execution; y is read at x's address plus the slice's
+ *  offset), and y feeds other operations: it cannot be a graph output. Typical use: Q, K and V
+ *  sliced out of one packed QKV buffer. name is nullable (automatic "slice_N"). */
+FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
+                                const int64_t *end, const char *name, fe_tensor **out_y);
+
+/** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
+ *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
+ *  in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV cache
+ *  being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 has no engine for a
+ *  concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
+ *  name is nullable (automatic "concatenate_N"). */
+FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
+                                      int64_t in_place_index, const char *name, fe_tensor **out_y);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */
 /* ------------------------------------------------------------------------------------------ */

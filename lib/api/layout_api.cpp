@@ -1,5 +1,5 @@
 // Entry points of the spatial and layout operations: resampling (pooling, upsampling) forward
-// and backward. Each validates its arguments, builds the node and infers its results.
+// and backward, transpose, reshape, slice and concatenate. Each validates its arguments, builds the node and infers its results.
 #include <map>
 #include <string>
 #include <vector>
@@ -95,5 +95,53 @@ FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t ran
                  FE_MAX_DIMS);
         *out_y = add_node(graph, make_transpose(x, std::vector<int64_t>(perm, perm + rank)), name, "transpose",
                           {"Y"})[0];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
+                                     const char *name, fe_tensor **out_y) {
+    return guard("fe_graph_reshape", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(dims);
+        FE_REQUIRE(out_y);
+        FE_CHECK(ndims >= 1 && ndims <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "ndims is %zu; 1 to %d allowed", ndims,
+                 FE_MAX_DIMS);
+        for (size_t i = 0; i < ndims; ++i)
+            FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
+                     static_cast<long long>(dims[i]));
+        *out_y = add_node(graph, make_reshape(x, std::vector<int64_t>(dims, dims + ndims)), name, "reshape", {"Y"})[0];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
+                                   const int64_t *end, const char *name, fe_tensor **out_y) {
+    return guard("fe_graph_slice", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(x);
+        FE_REQUIRE(start);
+        FE_REQUIRE(end);
+        FE_REQUIRE(out_y);
+        FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
+                 FE_MAX_DIMS);
+        *out_y = add_node(graph,
+                          make_slice(x, std::vector<int64_t>(start, start + rank), std::vector<int64_t>(end, end + rank)),
+                          name, "slice", {"Y"})[0];
+    });
+}
+
+FE_EXPORT fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
+                                         int64_t in_place_index, const char *name, fe_tensor **out_y) {
+    return guard("fe_graph_concatenate", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(inputs);
+        FE_REQUIRE(out_y);
+        FE_CHECK(count >= 2, FE_STATUS_INVALID_ARGUMENT, "count is %zu; a concatenation takes at least 2 tensors", count);
+        for (size_t i = 0; i < count; ++i)
+            FE_CHECK(inputs[i] != nullptr, FE_STATUS_NULL_POINTER, "inputs[%zu] is NULL", i);
+        FE_CHECK(in_place_index >= -1 && in_place_index < static_cast<int64_t>(count), FE_STATUS_INVALID_ARGUMENT,
+                 "in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(in_place_index), count - 1);
+        std::vector<fe_tensor *> xs(inputs, inputs + count);
+        *out_y = add_node(graph, make_concatenate(xs, axis, in_place_index), name, "concatenate", {"Y"})[0];
     });
 }

@@ -1,11 +1,14 @@
-// Reshape: the same elements under another shape or layout (cuDNN's reshape operation).
-// Attention's backward uses it to read P and dS transposed; the graph-level operation comes
-// with the layout operations.
+// Reshape: the same elements under another shape (cuDNN's reshape operation). Attention's
+// backward uses emit_reshape to read P and dS transposed; the graph-level operation views a
+// packed row-major tensor under other dims. Engines take it inside fused graphs, as a view
+// an operation reads through, not as a copy on its own.
 #include <cudnn_graph.h>
 
 #include "common/error.hpp"
+#include "ops/layout.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -16,6 +19,52 @@ void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, 
     std::string what = "finalizing " + label;
     op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     lowering.add_operation(std::move(op));
+}
+
+namespace {
+
+int64_t element_count(const std::vector<int64_t> &dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n = __builtin_mul_overflow(n, d, &n) ? INT64_MAX : n;
+    return n;
+}
+
+class Reshape : public Node {
+  public:
+    Reshape(fe_tensor *x, const std::vector<int64_t> &dims) : dims_(dims) { inputs = {x}; }
+    const char *kind() const override { return "reshape"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        FE_CHECK(x->strides == packed_strides(x->dims), FE_STATUS_INVALID_ARGUMENT,
+                 "x '%s' has strides %s; a reshape reads a packed row-major tensor (%s)", x->name.c_str(),
+                 dims_string(x->strides).c_str(), dims_string(packed_strides(x->dims)).c_str());
+        FE_CHECK(element_count(dims_) == element_count(x->dims), FE_STATUS_INVALID_ARGUMENT,
+                 "dims %s hold %lld elements, x '%s' %s holds %lld", dims_string(dims_).c_str(),
+                 static_cast<long long>(element_count(dims_)), x->name.c_str(), dims_string(x->dims).c_str(),
+                 static_cast<long long>(element_count(x->dims)));
+        assign_inferred_shape(outputs[0], dims_, packed_strides(dims_));
+    }
+
+    std::string attributes() const override { return "dims=" + dims_string(dims_); }
+    void write_json(json::Writer &out) const override { out.field("dims", dims_); }
+    std::string unsupported_hint() const override {
+        return "cuDNN 9.19 runs a reshape as a view inside a fused graph, not as a copy on its own";
+    }
+
+    void lower(Lowering &lowering) const override {
+        emit_reshape(lowering, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]), "reshape '" + name + "'");
+    }
+
+  private:
+    std::vector<int64_t> dims_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_t> &dims) {
+    return std::make_unique<Reshape>(x, dims);
 }
 
 }  // namespace fe

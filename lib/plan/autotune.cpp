@@ -89,10 +89,19 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
     int64_t base = (plan_workspace + 255) / 256 * 256;
     char *workspace = static_cast<char *>(scratch.allocate(base + state.workspace_tensor_bytes));
     for (const WorkspaceTensor &w : state.workspace_tensors) pointers.push_back(workspace + base + w.offset);
+    for (const SliceView &v : state.slice_views)
+        pointers.push_back(static_cast<char *>(pointers[static_cast<size_t>(v.source_slot)]) + v.byte_offset);
+    std::vector<int64_t> uids = state.uids;
+    if (!state.pack_positions.empty()) {  // inputs read only through slices stay out of the pack
+        uids = state.pack_uids;
+        std::vector<void *> packed;
+        for (int32_t p : state.pack_positions) packed.push_back(pointers[static_cast<size_t>(p)]);
+        pointers.swap(packed);
+    }
 
     Descriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-    pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(state.uids.size()),
-             state.uids.data(), "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS");
+    pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()), uids.data(),
+             "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS");
     pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(pointers.size()),
              pointers.data(), "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS");
     void *ws = workspace;

@@ -81,6 +81,9 @@ std::vector<unsigned char> write_layout(const PlanRecord &r) {
     w.f64(r.time_us);
     w.i64(r.candidates);
     w.i64(r.viable);
+    // Appended in format 1 without a version change: a layout that ends here has no slices.
+    w.u64(r.slice_views.size());
+    for (const SliceView &v : r.slice_views) { w.i64(v.uid); w.i64(v.source_uid); w.i64(v.byte_offset); }
     return w.out;
 }
 
@@ -113,6 +116,16 @@ void read_layout(Reader r, PlanRecord &out) {
     out.time_us = r.f64();
     out.candidates = r.i64();
     out.viable = r.i64();
+    if (r.left() > 0)
+        for (size_t n = r.count(24); n > 0; --n) {
+            SliceView v;
+            v.uid = r.i64();
+            v.source_uid = r.i64();
+            v.byte_offset = r.i64();
+            FE_CHECK(v.byte_offset >= 0, FE_STATUS_INVALID_ARGUMENT,
+                     "the serialized graph is corrupted (a negative slice offset)");
+            out.slice_views.push_back(v);
+        }
     FE_CHECK(out.workspace >= 0 && out.workspace_tensor_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
              "the serialized graph is corrupted (a negative workspace size)");
     for (const WorkspaceTensor &t : out.workspace_tensors)

@@ -47,6 +47,15 @@ struct WorkspaceTensor {
     bool zero_before_run = false;  // accumulators start from zero on every execution
 };
 
+// A slice of a graph input: cuDNN reads it as a tensor of its own whose address is the
+// input's plus an offset, known only when the input is bound at execution.
+struct SliceView {
+    int64_t uid = 0;          // the slice's tensor
+    int64_t source_uid = 0;   // the graph input it views
+    int64_t byte_offset = 0;  // from the input's address
+    int32_t source_slot = -1; // the input's binding slot (from source_uid, per graph)
+};
+
 // How an attention node was lowered (fe_graph_describe and fe_graph_sdpa_implementation say it).
 struct AttentionLowering {
     const struct Node *node = nullptr;
@@ -67,6 +76,7 @@ struct BuildState {
     int64_t next_internal_uid = 0;                // uids of tensors made during lowering
     std::vector<WorkspaceTensor> workspace_tensors;
     int64_t workspace_tensor_bytes = 0;           // their total, 256-byte aligned
+    std::vector<SliceView> slice_views;
     std::vector<AttentionLowering> attention;
     bool composite_attention_only = false;  // set when AUTO's native choice had no engine
 
@@ -100,9 +110,15 @@ struct BuildState {
     std::string options_text;  // the build options that shaped the plans
 
     // Binding layout: slot i binds `slots[i]`; uids holds the slots' uids followed by the
-    // by-value scalars' uids, and by_value_pointers the scalars' host addresses.
+    // by-value scalars', the workspace tensors' and the slice views' uids, and
+    // by_value_pointers the scalars' host addresses.
     std::vector<fe_tensor *> slots;
     std::vector<int64_t> uids;
+    // When some bound inputs are read only through slices, cuDNN's operation graph never sees
+    // them: the variant pack then takes the entries at pack_positions (indices into uids and
+    // the pointers), with pack_uids their uids. Empty: every entry, in order.
+    std::vector<int32_t> pack_positions;
+    std::vector<int64_t> pack_uids;
     std::vector<void *> by_value_pointers;
     std::vector<std::pair<int64_t, int32_t>> uid_to_slot;  // sorted by uid
     std::vector<int64_t> slot_bytes;                        // bytes each slot's tensor spans

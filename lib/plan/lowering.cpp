@@ -74,13 +74,14 @@ static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
 
 static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                          fe_data_type type, int64_t uid, bool is_virtual, bool by_value,
-                                         const std::string &name, const Descriptor *ragged_offset = nullptr) {
+                                         const std::string &name, const Descriptor *ragged_offset = nullptr,
+                                         int64_t alignment = 16) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
     d.set_int64s(CUDNN_ATTR_TENSOR_STRIDES, strides, "CUDNN_ATTR_TENSOR_STRIDES");
     d.set_int64(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid, "CUDNN_ATTR_TENSOR_UNIQUE_ID");
-    d.set_int64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, 16, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT");
+    d.set_int64(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, alignment, "CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT");
     d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
     if (by_value) d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
     if (ragged_offset) d.set_desc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *ragged_offset, "CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC");
@@ -150,6 +151,25 @@ const Descriptor &Lowering::workspace_tensor(const std::vector<int64_t> &dims, c
     state_.workspace_tensors.push_back(t);
     state_.tensor_descriptors.push_back(
         make_tensor_descriptor(dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
+    return state_.tensor_descriptors.back();
+}
+
+const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *source, int64_t byte_offset) {
+    FE_CHECK(!state_.tensor_index.count(view), FE_STATUS_INTERNAL, "'%s' was lowered twice", view->name.c_str());
+    std::vector<int64_t> dims, strides;
+    lowered_shape(view, &dims, &strides);
+    // The input's buffer is 16-byte aligned; the slice only as far as its offset allows.
+    int64_t alignment = 16;
+    while (byte_offset % alignment != 0) alignment /= 2;
+    Descriptor d = make_tensor_descriptor(dims, strides, view->data_type, view->uid, false, false, view->name, nullptr,
+                                          alignment);
+    SliceView v;
+    v.uid = view->uid;
+    v.source_uid = source->uid;
+    v.byte_offset = byte_offset;
+    state_.slice_views.push_back(v);
+    state_.tensor_index[view] = state_.tensor_descriptors.size();
+    state_.tensor_descriptors.push_back(std::move(d));
     return state_.tensor_descriptors.back();
 }
 

@@ -31,6 +31,10 @@ class Lowering {
     const Descriptor &workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                        fe_data_type type, bool zero_before_run);
 
+    // A slice of graph input `source`: `view` (the slice's tensor) is a non-virtual tensor of
+    // its own that execution binds at the source's address plus `byte_offset`.
+    const Descriptor &slice_view(const fe_tensor *view, const fe_tensor *source, int64_t byte_offset);
+
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
     // Attention's choice between cuDNN's native SDPA operation and the composite pattern.
     bool composite_attention_only() const { return state_.composite_attention_only; }

@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/lowering.hpp"
+#include "plan/plan_record.hpp"
 
 namespace fe {
 
@@ -41,11 +42,11 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
         state.uids.push_back(s.uid);
         state.by_value_pointers.push_back(s.bytes);
     }
-    // Workspace tensors come last; their addresses are known only at execution.
-    for (const WorkspaceTensor &w : state.workspace_tensors) state.uids.push_back(w.uid);
     for (size_t i = 0; i < state.slots.size(); ++i)
         state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
     std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());
+    // Workspace tensors and slice views come last; their addresses are known only at execution.
+    finish_binding_layout(graph, state);
     state.build_id = next_build_id();
 }
 }  // namespace

@@ -2,8 +2,11 @@
 #include "plan/plan_record.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstring>
 
 #include "common/error.hpp"
+#include "graph/graph.hpp"
 #include "graph/tensor.hpp"
 
 namespace fe {
@@ -24,6 +27,7 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
     record->internal_scalars.assign(state.internal_scalars.begin(), state.internal_scalars.end());
     record->workspace_tensors = state.workspace_tensors;
     record->workspace_tensor_bytes = state.workspace_tensor_bytes;
+    record->slice_views = state.slice_views;
     for (const AttentionLowering &a : state.attention) record->attention.emplace_back(a.node->name, a.native);
     record->candidates = static_cast<int64_t>(state.candidates.size());
     for (const Candidate &c : state.candidates) record->viable += c.viable ? 1 : 0;
@@ -36,6 +40,51 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
         record->time_us = state.plan_times_us.front();
     }
     return record;
+}
+
+namespace {
+
+// An input that only slices read: cuDNN's operation graph has no tensor for it.
+bool read_only_through_slices(const fe_graph &graph, const fe_tensor *t) {
+    if (!t->is_input()) return false;
+    bool read = false;
+    for (const auto &node : graph.nodes)
+        for (const fe_tensor *in : node->inputs)
+            if (in == t) {
+                if (std::strcmp(node->kind(), "slice") != 0) return false;
+                read = true;
+            }
+    return read;
+}
+
+}  // namespace
+
+void finish_binding_layout(fe_graph &graph, BuildState &state) {
+    for (const WorkspaceTensor &w : state.workspace_tensors) state.uids.push_back(w.uid);
+    for (SliceView &v : state.slice_views) {
+        auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
+                                   std::make_pair(v.source_uid, INT32_MIN));
+        FE_CHECK(it != state.uid_to_slot.end() && it->first == v.source_uid, FE_STATUS_VALIDATION,
+                 "graph '%s': a slice views uid %lld, which is not one of its inputs", graph.name.c_str(),
+                 static_cast<long long>(v.source_uid));
+        v.source_slot = it->second;
+        int64_t span = state.slot_bytes[static_cast<size_t>(v.source_slot)];
+        FE_CHECK(v.byte_offset >= 0 && (span == 0 || v.byte_offset < span), FE_STATUS_VALIDATION,
+                 "graph '%s': a slice starts %lld bytes into '%s', past its end", graph.name.c_str(),
+                 static_cast<long long>(v.byte_offset), state.slots[static_cast<size_t>(v.source_slot)]->name.c_str());
+        state.uids.push_back(v.uid);
+    }
+    state.pack_positions.clear();
+    state.pack_uids.clear();
+    std::vector<bool> unseen(state.slots.size());
+    bool any = false;
+    for (size_t i = 0; i < state.slots.size(); ++i) any |= (unseen[i] = read_only_through_slices(graph, state.slots[i]));
+    if (!any) return;
+    for (size_t i = 0; i < state.uids.size(); ++i) {
+        if (i < unseen.size() && unseen[i]) continue;
+        state.pack_positions.push_back(static_cast<int32_t>(i));
+        state.pack_uids.push_back(state.uids[i]);
+    }
 }
 
 namespace {
@@ -83,7 +132,8 @@ void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, con
     }
     state->workspace_tensors = record->workspace_tensors;
     state->workspace_tensor_bytes = record->workspace_tensor_bytes;
-    for (const WorkspaceTensor &w : state->workspace_tensors) state->uids.push_back(w.uid);
+    state->slice_views = record->slice_views;
+    finish_binding_layout(graph, *state);
     for (const auto &a : record->attention) {
         AttentionLowering lowering;
         lowering.node = node_named(graph, a.first);

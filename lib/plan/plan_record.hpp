@@ -22,6 +22,7 @@ struct PlanRecord {
     std::vector<InternalScalar> internal_scalars;
     std::vector<WorkspaceTensor> workspace_tensors;
     int64_t workspace_tensor_bytes = 0;
+    std::vector<SliceView> slice_views;  // source_slot is resolved per graph
     std::vector<std::pair<std::string, bool>> attention;  // attention node name, lowered natively
     int64_t candidates = 0, viable = 0;  // what the original build's heuristics offered
     double time_us = 0;     // the chosen plan's median from autotuning (0: not autotuned)
@@ -30,6 +31,11 @@ struct PlanRecord {
 
 // The record of a built graph's chosen plan.
 std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph);
+
+// Lay out the part of the binding that follows the slots and scalars, as a build and an
+// adopted record both do: the workspace tensors' and slice views' uids, each view's source
+// slot, and the variant pack's subset when an input is only read through slices.
+void finish_binding_layout(fe_graph &graph, BuildState &state);
 
 // Make a validated graph (uids assigned) executable with a record: the binding layout is laid
 // out exactly as a build does, and the graph is Built. `origin` is what describe reports.

@@ -24,8 +24,9 @@ BuildState &built_state(fe_graph &graph) {
 }
 
 void begin_binding(const BuildState &state, fe_handle &handle) {
-    size_t total = state.slots.size() + state.by_value_pointers.size() + state.workspace_tensors.size();
+    size_t total = state.uids.size();
     if (handle.pointers.size() < total) handle.pointers.resize(total);
+    if (handle.pack_pointers.size() < state.pack_positions.size()) handle.pack_pointers.resize(state.pack_positions.size());
     std::fill(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()), nullptr);
     std::copy(state.by_value_pointers.begin(), state.by_value_pointers.end(),
               handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()));
@@ -65,16 +66,36 @@ void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace)
         }
     }
 
+    if (!state.slice_views.empty()) {
+        // A slice is read at its input's address plus its offset.
+        size_t first = state.slots.size() + state.by_value_pointers.size() + state.workspace_tensors.size();
+        for (size_t i = 0; i < state.slice_views.size(); ++i) {
+            const SliceView &v = state.slice_views[i];
+            handle.pointers[first + i] =
+                static_cast<char *>(handle.pointers[static_cast<size_t>(v.source_slot)]) + v.byte_offset;
+        }
+    }
+
     size_t total = state.uids.size();
     bool reuse = handle.cached_build_id == state.build_id && handle.cached_workspace == workspace &&
                  handle.cached_pointers.size() == total &&
                  std::equal(handle.cached_pointers.begin(), handle.cached_pointers.end(), handle.pointers.begin());
     if (!reuse) {
+        const int64_t *uids = state.uids.data();
+        void *const *pointers = handle.pointers.data();
+        size_t count = total;
+        if (!state.pack_positions.empty()) {
+            for (size_t i = 0; i < state.pack_positions.size(); ++i)
+                handle.pack_pointers[i] = handle.pointers[static_cast<size_t>(state.pack_positions[i])];
+            uids = state.pack_uids.data();
+            pointers = handle.pack_pointers.data();
+            count = state.pack_positions.size();
+        }
         Descriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(total), state.uids.data(),
+        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(count), uids,
                  "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS");
-        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(total),
-                 handle.pointers.data(), "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS");
+        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(count), pointers,
+                 "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS");
         pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace,
                  "CUDNN_ATTR_VARIANT_PACK_WORKSPACE");
         pack.finalize("finalizing the variant pack", FE_STATUS_CUDNN_ERROR);

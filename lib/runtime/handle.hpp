@@ -20,6 +20,9 @@ struct fe_handle {
 
     // Scratch for binding: one pointer per slot; grows to the largest graph seen, then stays.
     std::vector<void *> pointers;
+    // The variant pack's pointers when it takes a subset of `pointers` (inputs read only
+    // through slices); grows like `pointers`.
+    std::vector<void *> pack_pointers;
 
     // The last variant pack, reused while the graph, pointers and workspace are unchanged
     // (the common inference loop), so a repeated execute rebuilds no descriptor.

@@ -209,6 +209,27 @@ const std::vector<Case> &cases() {
              out(dx);
              out(t);
          }},
+        {"slice_reshape_concatenate", FE_DATA_HALF,
+         [](fe_graph *g) {
+             fe_tensor *qkv = input(g, "qkv", {2, 64, 96});
+             const int64_t q_start[3] = {0, 0, 0}, q_end[3] = {2, 64, 32};
+             const int64_t k_start[3] = {0, 0, 32}, k_end[3] = {2, 32, 64};
+             fe_tensor *q = nullptr, *k = nullptr, *s = nullptr, *r = nullptr, *c = nullptr;
+             ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, q_start, q_end, "q", &q));
+             ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, k_start, k_end, nullptr, &k));
+             fe_matmul_options mo = FE_MATMUL_OPTIONS_INIT;
+             ASSERT_FE_OK(fe_graph_matmul(g, q, k, &mo, &s));
+             fe_tensor *flat = input(g, "flat", {128, 32});
+             const int64_t dims[3] = {2, 64, 32};
+             ASSERT_FE_OK(fe_graph_reshape(g, flat, 3, dims, nullptr, &r));
+             fe_tensor *cache = input(g, "cache", {2, 8, 60, 16});
+             fe_tensor *fresh = input(g, "fresh", {2, 8, 4, 16});
+             fe_tensor *both[2] = {cache, fresh};
+             ASSERT_FE_OK(fe_graph_concatenate(g, 2, both, 2, 0, nullptr, &c));
+             out(s);
+             out(r);
+             out(c);
+         }},
         {"reduction_and_softmax", FE_DATA_HALF,
          [](fe_graph *g) {
              fe_tensor *x = input(g, "x", {4, 16, 32});

@@ -1,4 +1,5 @@
-// Readers of resampling (forward and backward) and transpose.
+// Readers of resampling (forward and backward) and the layout operations: transpose, reshape,
+// slice, concatenate.
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -65,12 +66,50 @@ void read_transpose(OpReader &r) {
     r.check(fe_graph_transpose(r.graph(), x, perm.size(), perm.data(), r.name(), &y));
 }
 
+void read_reshape(OpReader &r) {
+    r.no_compute_data_type();
+    std::vector<int64_t> dims;
+    if (!r.integers("dims", &dims, FE_MAX_DIMS)) r.fail("dims", "missing (the result's dims)");
+    fe_tensor *x = r.input("X"), *y = nullptr;
+    r.check(fe_graph_reshape(r.graph(), x, dims.size(), dims.data(), r.name(), &y));
+}
+
+void read_slice(OpReader &r) {
+    r.no_compute_data_type();
+    std::vector<int64_t> start, end;
+    if (!r.integers("start", &start, FE_MAX_DIMS)) r.fail("start", "missing (the first index of each dim)");
+    if (!r.integers("end", &end, FE_MAX_DIMS)) r.fail("end", "missing (the end of each dim, exclusive)");
+    if (start.size() != end.size())
+        r.fail("end", "has " + std::to_string(end.size()) + " entries, start " + std::to_string(start.size()));
+    fe_tensor *x = r.input("X"), *y = nullptr;
+    r.check(fe_graph_slice(r.graph(), x, start.size(), start.data(), end.data(), r.name(), &y));
+}
+
+void read_concatenate(OpReader &r) {
+    r.no_compute_data_type();
+    if (!r.has("axis")) r.fail("axis", "missing (the dim the inputs are joined along)");
+    int64_t axis = r.integer("axis", 0);
+    int64_t in_place_index = r.integer("in_place_index", -1);
+    std::vector<fe_tensor *> xs;
+    for (size_t i = 0; i < 64; ++i) {  // X0, X1, ... up to the first absent port
+        std::string port = "X" + std::to_string(i);
+        fe_tensor *x = i < 2 ? r.input(port.c_str()) : r.optional_input(port.c_str());
+        if (!x) break;
+        xs.push_back(x);
+    }
+    fe_tensor *y = nullptr;
+    r.check(fe_graph_concatenate(r.graph(), xs.size(), xs.data(), axis, in_place_index, r.name(), &y));
+}
+
 }  // namespace
 
 void register_layout_readers(ReaderTable &table) {
     table.add("resample", read_resample);
     table.add("resample_backward", read_resample_backward);
     table.add("transpose", read_transpose);
+    table.add("reshape", read_reshape);
+    table.add("slice", read_slice);
+    table.add("concatenate", read_concatenate);
 }
 
 }  // namespace fe

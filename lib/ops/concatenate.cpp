@@ -1,0 +1,99 @@
+// Concatenate: y holds the inputs one after another along one axis (cuDNN's concatenation
+// operation). With an in-place index, that input already lies in y's buffer at its place
+// (a cache being appended to) and only the others are written. cuDNN 9.19 offers no engine
+// for the operation on its own; graphs that contain one fail at build, saying so.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/layout.hpp"
+#include "plan/lowering.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+namespace {
+
+class Concatenate : public Node {
+  public:
+    Concatenate(const std::vector<fe_tensor *> &xs, int64_t axis, int64_t in_place_index)
+        : axis_(axis), in_place_index_(in_place_index) {
+        inputs = xs;
+        for (size_t i = 0; i < xs.size(); ++i) ports_.push_back("X" + std::to_string(i));
+    }
+    const char *kind() const override { return "concatenate"; }
+    const char *input_port(size_t index) const override { return ports_[index].c_str(); }  // X0, X1, ...
+
+    void infer() override {
+        const fe_tensor *first = inputs[0];
+        size_t rank = first->dims.size();
+        FE_CHECK(axis_ >= 0 && axis_ < static_cast<int64_t>(rank), FE_STATUS_INVALID_ARGUMENT,
+                 "axis is %lld; the inputs have rank %zu", static_cast<long long>(axis_), rank);
+        std::vector<int64_t> dims = first->dims;
+        dims[static_cast<size_t>(axis_)] = 0;
+        for (const fe_tensor *x : inputs) {
+            FE_CHECK(x->dims.size() == rank, FE_STATUS_INVALID_ARGUMENT, "'%s' has rank %zu, '%s' rank %zu",
+                     x->name.c_str(), x->dims.size(), first->name.c_str(), rank);
+            FE_CHECK(x->data_type == first->data_type, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' is %s, '%s' %s: concatenated tensors share a data type", x->name.c_str(),
+                     data_type_name(x->data_type), first->name.c_str(), data_type_name(first->data_type));
+            for (size_t d = 0; d < rank; ++d)
+                FE_CHECK(d == static_cast<size_t>(axis_) || x->dims[d] == first->dims[d], FE_STATUS_INVALID_ARGUMENT,
+                         "'%s' has dims %s, '%s' %s: only dim %lld (the axis) may differ", x->name.c_str(),
+                         dims_string(x->dims).c_str(), first->name.c_str(), dims_string(first->dims).c_str(),
+                         static_cast<long long>(axis_));
+            dims[static_cast<size_t>(axis_)] += x->dims[static_cast<size_t>(axis_)];
+        }
+        assign_inferred_shape(outputs[0], dims, packed_strides(dims));
+    }
+
+    std::string attributes() const override {
+        std::string text = "axis=" + std::to_string(axis_);
+        if (in_place_index_ >= 0) text += " in_place_index=" + std::to_string(in_place_index_);
+        return text;
+    }
+    void write_json(json::Writer &out) const override {
+        out.field("axis", axis_).field("in_place_index", in_place_index_);
+    }
+    std::string unsupported_hint() const override {
+        return "cuDNN 9.19 has no engine for a concatenation on its own";
+    }
+
+    void lower(Lowering &lowering) const override {
+        std::vector<cudnnBackendDescriptor_t> xs;
+        for (const fe_tensor *x : inputs) xs.push_back(lowering.tensor(x).get());
+        Descriptor op(CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR);
+        op.set(CUDNN_ATTR_OPERATION_CONCAT_INPUT_DESCS, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(xs.size()),
+               xs.data(), "CUDNN_ATTR_OPERATION_CONCAT_INPUT_DESCS");
+        int64_t axis = lowered_axis(lowering);
+        op.set_int64(CUDNN_ATTR_OPERATION_CONCAT_AXIS, axis, "CUDNN_ATTR_OPERATION_CONCAT_AXIS");
+        if (in_place_index_ >= 0)
+            op.set_int64(CUDNN_ATTR_OPERATION_CONCAT_INPLACE_INDEX, in_place_index_,
+                         "CUDNN_ATTR_OPERATION_CONCAT_INPLACE_INDEX");
+        op.set_desc(CUDNN_ATTR_OPERATION_CONCAT_OUTPUT_DESC, lowering.tensor(outputs[0]),
+                    "CUDNN_ATTR_OPERATION_CONCAT_OUTPUT_DESC");
+        std::string what = "finalizing concatenate '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    // cuDNN counts the axis in the lowered shape (rank at least 3; see Lowering::lowered_shape).
+    int64_t lowered_axis(const Lowering &lowering) const {
+        int64_t rank = static_cast<int64_t>(outputs[0]->dims.size());
+        if (lowering.lifts_rank3() && rank == 3) return axis_ >= 2 ? axis_ + 1 : axis_;
+        if (lowering.pads_trailing() || rank >= 3) return axis_;
+        return axis_ + 3 - rank;
+    }
+
+    std::vector<std::string> ports_;
+
+    int64_t axis_;
+    int64_t in_place_index_;
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_concatenate(const std::vector<fe_tensor *> &xs, int64_t axis, int64_t in_place_index) {
+    return std::make_unique<Concatenate>(xs, axis, in_place_index);
+}
+
+}  // namespace fe

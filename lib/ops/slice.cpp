@@ -1,0 +1,80 @@
+// Slice: y = x[start:end] per dim, a view of a graph input's memory with the input's strides.
+// cuDNN has no slice operation in 9.19; a view needs none. The slice becomes a non-virtual
+// tensor of its own whose address execution computes from the input's (plus the offset of
+// its first element), so the operations reading it read the input in place: nothing is
+// copied, and the cuDNN operation graph never sees the input itself.
+#include <cudnn_graph.h>
+
+#include "common/error.hpp"
+#include "ops/layout.hpp"
+#include "plan/lowering.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+namespace {
+
+class Slice : public Node {
+  public:
+    Slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) : start_(start), end_(end) {
+        inputs = {x};
+    }
+    const char *kind() const override { return "slice"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        fe_tensor *y = outputs[0];
+        FE_CHECK(x->is_input() && !x->by_value, FE_STATUS_INVALID_ARGUMENT,
+                 "x '%s' is %s; a slice views a graph input's buffer", x->name.c_str(),
+                 x->by_value ? "a scalar passed by value" : "the result of an operation");
+        FE_CHECK(start_.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
+                 "start and end have %zu entries but x '%s' has rank %zu", start_.size(), x->name.c_str(),
+                 x->dims.size());
+        std::vector<int64_t> dims;
+        for (size_t i = 0; i < start_.size(); ++i) {
+            FE_CHECK(start_[i] >= 0 && start_[i] < end_[i] && end_[i] <= x->dims[i], FE_STATUS_INVALID_ARGUMENT,
+                     "dim %zu: the range [%lld, %lld) is not a non-empty part of x's %lld", i,
+                     static_cast<long long>(start_[i]), static_cast<long long>(end_[i]),
+                     static_cast<long long>(x->dims[i]));
+            dims.push_back(end_[i] - start_[i]);
+        }
+        FE_CHECK(!y->user_strides || y->strides == x->strides, FE_STATUS_VALIDATION,
+                 "'%s' was given strides %s, but a slice keeps x's %s", y->name.c_str(),
+                 dims_string(y->strides).c_str(), dims_string(x->strides).c_str());
+        FE_CHECK(!y->user_data_type || typed_ || y->data_type == x->data_type, FE_STATUS_VALIDATION,
+                 "'%s' was given data type %s, but a slice keeps x's %s", y->name.c_str(),
+                 data_type_name(y->data_type), data_type_name(x->data_type));
+        FE_CHECK(!y->is_output, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is marked as an output; a slice is a view that operations read, not a result", y->name.c_str());
+        assign_inferred_shape(y, dims, x->strides);
+        y->strides = x->strides;
+        if (x->data_type != FE_DATA_NOT_SET) {  // an input typed by the graph's io type is typed at validation
+            y->data_type = x->data_type;
+            y->user_data_type = typed_ = true;
+        }
+    }
+
+    std::string attributes() const override {
+        return "start=" + dims_string(start_) + " end=" + dims_string(end_);
+    }
+    void write_json(json::Writer &out) const override { out.field("start", start_).field("end", end_); }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *x = inputs[0];
+        int64_t offset = 0;
+        for (size_t i = 0; i < start_.size(); ++i) offset += start_[i] * x->strides[i];
+        lowering.slice_view(outputs[0], x, offset * static_cast<int64_t>(data_type_size(x->data_type)));
+    }
+
+  private:
+    std::vector<int64_t> start_, end_;
+    bool typed_ = false;  // y's data type was set here (x's), not by the user
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) {
+    return std::make_unique<Slice>(x, start, end);
+}
+
+}  // namespace fe

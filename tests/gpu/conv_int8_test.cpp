@@ -1,0 +1,95 @@
+// INT8 convolution on the GPU: int8 image and weight (channels-last), int32 accumulation, an
+// int32 or float result. Small integers make every product and sum exact, so the result must
+// equal the CPU reference exactly. Inputs are uploaded as raw int8 bytes; outputs poisoned.
+#include <cstring>
+
+#include "reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> {
+  protected:
+    // A bound int8 input holding random integers in [-8, 8].
+    Bound &int8_input(fe_tensor *t) {
+        Bound b;
+        b.tensor = t;
+        size_t n = 0;
+        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
+        b.dims.resize(n);
+        b.strides.resize(n);
+        EXPECT_FE_OK(fe_tensor_get_dims(t, b.dims.data(), n));
+        EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
+        b.type = FE_DATA_INT8;
+        EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
+        std::uniform_int_distribution<int> dist(-8, 8);
+        std::vector<int8_t> bytes(static_cast<size_t>(b.span()));
+        b.host.resize(bytes.size());
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            bytes[i] = static_cast<int8_t>(dist(rng_));
+            b.host[i] = bytes[i];
+        }
+        EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        bound_.push_back(b);
+        return bound_.back();
+    }
+    Bound &poisoned_output(fe_tensor *t, fe_data_type type) {
+        Bound b;
+        b.tensor = t;
+        size_t n = 0;
+        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
+        b.dims.resize(n);
+        b.strides.resize(n);
+        EXPECT_FE_OK(fe_tensor_get_dims(t, b.dims.data(), n));
+        EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
+        b.type = type;
+        EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
+        EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0x7F));
+        b.host.assign(static_cast<size_t>(b.span()), 0.f);
+        bound_.push_back(b);
+        return bound_.back();
+    }
+    // 4-byte results (int32 or float) into b.host as floats.
+    void download_4byte(Bound &b) {
+        std::vector<int32_t> raw(b.host.size());
+        ASSERT_FE_OK(fe_buffer_download(b.buffer, raw.data(), static_cast<int64_t>(raw.size() * 4)));
+        for (size_t i = 0; i < raw.size(); ++i) {
+            if (b.type == FE_DATA_INT32) {
+                b.host[i] = static_cast<float>(raw[i]);
+            } else {
+                float f;
+                std::memcpy(&f, &raw[i], 4);
+                b.host[i] = f;
+            }
+        }
+    }
+};
+
+TEST_P(ConvInt8, IsExact) {
+    fe_data_type out_type = GetParam();
+    fe_graph *g = graph("conv_int8", FE_DATA_INT8, FE_DATA_INT32, FE_DATA_INT32);
+    fe_tensor *x = tensor(g, "x", {4, 32, 12, 12}, true, FE_DATA_INT8);
+    fe_tensor *w = tensor(g, "w", {64, 32, 3, 3}, true, FE_DATA_INT8);
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    for (int i = 0; i < 2; ++i) o.pre_padding[i] = o.post_padding[i] = 1;
+    o.compute_data_type = FE_DATA_INT32;
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    ASSERT_FE_OK(fe_tensor_set_data_type(y, out_type));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    build(g);
+    std::printf("    int8 -> %s plan %s\n", fe_data_type_string(out_type), fe_graph_engine_tag(g));
+    Bound &bx = int8_input(x), &bw = int8_input(w), &by = poisoned_output(y, out_type);
+    execute(g, {&bx, &bw, &by});
+    download_4byte(by);
+    std::vector<double> ref = conv_reference(bx, bw, by.dims, ConvParams{{1, 1}, {1, 1}, {1, 1}});
+    expect_close(by, ref, 0.0, 0.0, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, ConvInt8, ::testing::Values(FE_DATA_INT32, FE_DATA_FLOAT),
+                         [](const ::testing::TestParamInfo<fe_data_type> &info) {
+                             return std::string(info.param == FE_DATA_INT32 ? "int32_result" : "float_result");
+                         });
+
+}  // namespace

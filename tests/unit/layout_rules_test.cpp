@@ -1,0 +1,147 @@
+// Reshape, slice and concatenate without cuDNN: the inferred dims and strides, and every error.
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
+
+class Layout : public ::testing::Test {
+  protected:
+    void SetUp() override { ASSERT_FE_OK(fe_graph_create(nullptr, &g)); }
+    void TearDown() override { fe_graph_destroy(g); }
+    fe_tensor *make(const char *name, const std::vector<int64_t> &dims) {
+        return cudnnfe_test::make_tensor(g, name, dims, false, FE_DATA_HALF);
+    }
+    std::vector<int64_t> dims(fe_tensor *t) {
+        size_t n = 0;
+        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
+        std::vector<int64_t> d(n);
+        EXPECT_FE_OK(fe_tensor_get_dims(t, d.data(), d.size()));
+        return d;
+    }
+    std::vector<int64_t> strides(fe_tensor *t) {
+        size_t n = 0;
+        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
+        std::vector<int64_t> s(n);
+        EXPECT_FE_OK(fe_tensor_get_strides(t, s.data(), s.size()));
+        return s;
+    }
+    bool said(const char *text) { return std::string(fe_last_error_message()).find(text) != std::string::npos; }
+    fe_graph *g = nullptr;
+};
+
+TEST_F(Layout, ReshapeKeepsTheElementsPacked) {
+    fe_tensor *x = make("x", {2, 3, 4});
+    const int64_t to[2] = {6, 4};
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_reshape(g, x, 2, to, nullptr, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{6, 4}));
+    EXPECT_EQ(strides(y), (std::vector<int64_t>{4, 1}));
+    EXPECT_STREQ(fe_tensor_name(y), "reshape_0::Y");
+}
+
+TEST_F(Layout, ReshapeErrors) {
+    fe_tensor *x = make("x", {2, 3, 4});
+    fe_tensor *y = kUntouched;
+    const int64_t wrong[2] = {5, 5}, zero[2] = {0, 24}, ok[2] = {6, 4};
+    EXPECT_EQ(fe_graph_reshape(g, x, 2, wrong, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("fe_graph_reshape: dims [5,5] hold 25 elements, x 'x' [2,3,4] holds 24")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_reshape(g, x, 2, zero, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("dims[0] is 0")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_reshape(g, x, 0, ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    fe_tensor *cl = cudnnfe_test::make_tensor(g, "cl", {2, 8, 4, 4}, true, FE_DATA_HALF);
+    const int64_t flat[2] = {2, 128};
+    EXPECT_EQ(fe_graph_reshape(g, cl, 2, flat, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("a reshape reads a packed row-major tensor")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_reshape(nullptr, x, 2, ok, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_reshape(g, nullptr, 2, ok, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_reshape(g, x, 2, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_reshape(g, x, 2, ok, nullptr, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(y, kUntouched);
+}
+
+TEST_F(Layout, SliceIsAViewWithTheInputsStrides) {
+    fe_tensor *qkv = make("qkv", {2, 64, 96});
+    const int64_t start[3] = {0, 0, 32}, end[3] = {2, 64, 64};
+    fe_tensor *k = nullptr;
+    ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, start, end, "k", &k));
+    EXPECT_EQ(dims(k), (std::vector<int64_t>{2, 64, 32}));
+    EXPECT_EQ(strides(k), (std::vector<int64_t>{64 * 96, 96, 1}));
+    fe_data_type type = FE_DATA_NOT_SET;
+    ASSERT_FE_OK(fe_tensor_get_data_type(k, &type));
+    EXPECT_EQ(type, FE_DATA_HALF);
+    EXPECT_STREQ(fe_tensor_name(k), "k::Y");
+}
+
+TEST_F(Layout, SliceErrors) {
+    fe_tensor *x = make("x", {4, 8});
+    fe_tensor *y = kUntouched;
+    const int64_t s0[2] = {0, 0}, e_past[2] = {4, 9}, e_empty[2] = {0, 8}, e_ok[2] = {2, 8}, s_neg[2] = {-1, 0};
+    EXPECT_EQ(fe_graph_slice(g, x, 2, s0, e_past, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("fe_graph_slice: dim 1: the range [0, 9) is not a non-empty part of x's 8")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_slice(g, x, 2, s0, e_empty, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_slice(g, x, 2, s_neg, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_slice(g, x, 1, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("start and end have 1 entries but x 'x' has rank 2")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_slice(g, x, 0, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_slice(g, x, 2, nullptr, e_ok, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_slice(g, x, 2, s0, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_slice(g, x, 2, s0, e_ok, nullptr, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(y, kUntouched);
+    // Only a graph input can be sliced: its buffer is what the view points into.
+    fe_tensor *r = nullptr;
+    ASSERT_FE_OK(fe_graph_relu(g, x, &r));
+    EXPECT_EQ(fe_graph_slice(g, r, 2, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("is the result of an operation; a slice views a graph input's buffer")) << fe_last_error_message();
+    EXPECT_EQ(y, kUntouched);
+}
+
+TEST_F(Layout, ASliceCannotBeAGraphOutput) {
+    fe_tensor *x = make("x", {4, 8});
+    const int64_t s0[2] = {0, 0}, e[2] = {2, 8};
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_slice(g, x, 2, s0, e, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_EQ(fe_graph_validate(g), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("a slice is a view that operations read, not a result")) << fe_last_error_message();
+}
+
+TEST_F(Layout, ConcatenateAddsUpTheAxis) {
+    fe_tensor *a = make("a", {2, 8, 60, 16}), *b = make("b", {2, 8, 4, 16});
+    fe_tensor *xs[2] = {a, b};
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_concatenate(g, 2, xs, 2, 0, nullptr, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 8, 64, 16}));
+    EXPECT_EQ(strides(y), (std::vector<int64_t>{8 * 64 * 16, 64 * 16, 16, 1}));
+    EXPECT_STREQ(fe_tensor_name(y), "concatenate_0::Y");
+}
+
+TEST_F(Layout, ConcatenateErrors) {
+    fe_tensor *a = make("a", {2, 8, 4}), *b = make("b", {2, 9, 4}), *c = make("c", {2, 8});
+    fe_tensor *f = cudnnfe_test::make_tensor(g, "f", {2, 8, 4}, false, FE_DATA_FLOAT);
+    fe_tensor *y = kUntouched;
+    fe_tensor *ab[2] = {a, b}, *ac[2] = {a, c}, *af[2] = {a, f}, *an[2] = {a, nullptr};
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 2, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("'b' has dims [2,9,4], 'a' [2,8,4]: only dim 2 (the axis) may differ")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ac, 0, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("'c' has rank 2, 'a' rank 3")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, af, 0, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("concatenated tensors share a data type")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 3, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("axis is 3; the inputs have rank 3")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, 2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("in_place_index is 2; -1 (none) or 0 to 1")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 1, ab, 1, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("a concatenation takes at least 2 tensors")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, an, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(said("inputs[1] is NULL")) << fe_last_error_message();
+    EXPECT_EQ(fe_graph_concatenate(g, 2, nullptr, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(nullptr, 2, ab, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, -1, nullptr, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(y, kUntouched);
+}
+
+}  // namespace
