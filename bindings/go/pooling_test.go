@@ -2,7 +2,7 @@ package cudnnfe
 
 import "testing"
 
-// Pooling and transpose: dims inference and errors.
+// Pooling and the layout operations: dims inference and errors.
 
 func TestPoolingInfersItsDims(t *testing.T) {
 	g := halfGraph(t)
@@ -36,4 +36,30 @@ func TestTransposeInfersItsDims(t *testing.T) {
 	expectDims(t, y, err, 4, 2, 3)
 	_, err = g.Transpose(x, []int64{0, 0, 1}, "")
 	expectError(t, err, StatusInvalidArgument, "fe_graph_transpose")
+}
+
+func TestSliceReshapeAndConcatenateInferTheirDims(t *testing.T) {
+	g := halfGraph(t)
+	defer g.Close()
+	qkv := tensor(t, g, "qkv", 2, 64, 96)
+	k, err := g.Slice(qkv, []int64{0, 0, 32}, []int64{2, 64, 64}, "k")
+	expectDims(t, k, err, 2, 64, 32)
+	strides, err := k.Strides()
+	must(t, err)
+	if len(strides) != 3 || strides[0] != 64*96 || strides[1] != 96 || strides[2] != 1 {
+		t.Errorf("slice strides %v, want the input's [6144 96 1]", strides)
+	}
+	_, err = g.Slice(qkv, []int64{0, 0, 0}, []int64{2, 64, 97}, "")
+	expectError(t, err, StatusInvalidArgument, "fe_graph_slice")
+	flat := tensor(t, g, "flat", 128, 32)
+	r, err := g.Reshape(flat, []int64{2, 64, 32}, "")
+	expectDims(t, r, err, 2, 64, 32)
+	_, err = g.Reshape(flat, []int64{5, 5}, "")
+	expectError(t, err, StatusInvalidArgument, "fe_graph_reshape")
+	cache := tensor(t, g, "cache", 2, 8, 60, 16)
+	fresh := tensor(t, g, "fresh", 2, 8, 4, 16)
+	c, err := g.Concatenate([]*Tensor{cache, fresh}, 2, 0, "")
+	expectDims(t, c, err, 2, 8, 64, 16)
+	_, err = g.Concatenate([]*Tensor{cache, fresh}, 1, -1, "")
+	expectError(t, err, StatusInvalidArgument, "fe_graph_concatenate")
 }

@@ -120,3 +120,42 @@ func (g *Graph) Transpose(x *Tensor, permutation []int64, name string) (*Tensor,
 		return capi.Fe_graph_transpose(gp, xp, int64(len(permutation)), permutation, name, out)
 	})
 }
+
+// Reshape views x (packed row-major) under other dims with the same element count; name "" gives
+// the default.
+func (g *Graph) Reshape(x *Tensor, dims []int64, name string) (*Tensor, error) {
+	xp, err := x.pointer()
+	if err != nil {
+		return nil, err
+	}
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_reshape(gp, xp, int64(len(dims)), dims, name, out)
+	})
+}
+
+// Slice is x[start[0]:end[0], ...] (end exclusive): a view of graph input x read in place, for
+// other operations of the graph to read (not an output).
+func (g *Graph) Slice(x *Tensor, start, end []int64, name string) (*Tensor, error) {
+	if len(start) != len(end) {
+		return nil, invalid("Slice: %d start entries but %d end entries", len(start), len(end))
+	}
+	xp, err := x.pointer()
+	if err != nil {
+		return nil, err
+	}
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_slice(gp, xp, int64(len(start)), start, end, name, out)
+	})
+}
+
+// Concatenate joins the inputs along axis; inPlaceIndex names the input already inside the
+// result's buffer, -1 for none.
+func (g *Graph) Concatenate(inputs []*Tensor, axis, inPlaceIndex int64, name string) (*Tensor, error) {
+	tp, err := tensorPointers(inputs)
+	if err != nil {
+		return nil, err
+	}
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_concatenate(gp, int64(len(tp)), tp, axis, inPlaceIndex, name, out)
+	})
+}

@@ -97,5 +97,27 @@ namespace CudnnFe
         {
             return Output(o => NativeApi.fe_graph_transpose(Pointer, x.Pointer, permutation.Length, permutation, name, o));
         }
+
+        /// <summary>y = x viewed under other dims (x packed row-major; the same element count).</summary>
+        public Tensor Reshape(Tensor x, long[] dims, string name = null)
+        {
+            return Output(o => NativeApi.fe_graph_reshape(Pointer, x.Pointer, dims.Length, dims, name, o));
+        }
+
+        /// <summary>y = x[start[0]:end[0], ...] (end exclusive): a view of graph input x read in place,
+        /// for other operations of the graph to read (not an output).</summary>
+        public Tensor Slice(Tensor x, long[] start, long[] end, string name = null)
+        {
+            if (start.Length != end.Length)
+                throw Check.Invalid("Slice: " + start.Length + " start entries but " + end.Length + " end entries");
+            return Output(o => NativeApi.fe_graph_slice(Pointer, x.Pointer, start.Length, start, end, name, o));
+        }
+
+        /// <summary>The inputs joined along axis; inPlaceIndex names the input already inside y's
+        /// buffer, -1 for none.</summary>
+        public Tensor Concatenate(Tensor[] inputs, long axis, long inPlaceIndex = -1, string name = null)
+        {
+            return Output(o => NativeApi.fe_graph_concatenate(Pointer, inputs.Length, Pointers(inputs), axis, inPlaceIndex, name, o));
+        }
     }
 }

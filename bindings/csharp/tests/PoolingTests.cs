@@ -2,7 +2,7 @@ using NUnit.Framework;
 
 namespace CudnnFe.Tests
 {
-    /// <summary>Pooling and transpose: dims inference and errors.</summary>
+    /// <summary>Pooling and the layout operations: dims inference and errors.</summary>
     [TestFixture]
     public class PoolingTests
     {
@@ -33,6 +33,27 @@ namespace CudnnFe.Tests
                 Tensor x = g.Tensor("x", 2, 3, 4);
                 CollectionAssert.AreEqual(new long[] { 4, 2, 3 }, g.Transpose(x, new long[] { 2, 0, 1 }).Dims);
                 TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_transpose", () => g.Transpose(x, new long[] { 0, 0, 1 }));
+            }
+        }
+
+        [Test]
+        public void SliceReshapeAndConcatenateInferTheirDims()
+        {
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor qkv = g.Tensor("qkv", 2, 64, 96);
+                Tensor k = g.Slice(qkv, new long[] { 0, 0, 32 }, new long[] { 2, 64, 64 }, "k");
+                CollectionAssert.AreEqual(new long[] { 2, 64, 32 }, k.Dims);
+                CollectionAssert.AreEqual(new long[] { 64 * 96, 96, 1 }, k.Strides);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_slice",
+                                        () => g.Slice(qkv, new long[] { 0, 0, 0 }, new long[] { 2, 64, 97 }));
+                Tensor flat = g.Tensor("flat", 128, 32);
+                CollectionAssert.AreEqual(new long[] { 2, 64, 32 }, g.Reshape(flat, new long[] { 2, 64, 32 }).Dims);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_reshape", () => g.Reshape(flat, new long[] { 5, 5 }));
+                Tensor cache = g.Tensor("cache", 2, 8, 60, 16), fresh = g.Tensor("fresh", 2, 8, 4, 16);
+                CollectionAssert.AreEqual(new long[] { 2, 8, 64, 16 }, g.Concatenate(new[] { cache, fresh }, 2, 0).Dims);
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_concatenate",
+                                        () => g.Concatenate(new[] { cache, fresh }, 1));
             }
         }
     }

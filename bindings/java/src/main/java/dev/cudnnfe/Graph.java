@@ -512,6 +512,36 @@ public final class Graph extends NativeObject {
         return new Tensor(this, y[0]);
     }
 
+    /** y = x viewed under other dims (x packed row-major; the same element count). */
+    public Tensor reshape(Tensor x, long[] dims, String name) {
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_reshape(pointer(), x.pointer(), dims.length, dims, name, y));
+        return new Tensor(this, y[0]);
+    }
+
+    /**
+     * y = x[start[0]:end[0], ...] (end exclusive): a view of graph input x read in place, for other
+     * operations of the graph to read (not an output).
+     */
+    public Tensor slice(Tensor x, long[] start, long[] end, String name) {
+        sameLength("slice", start.length, "start entries", end.length, "end entries");
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_slice(pointer(), x.pointer(), start.length, start, end, name, y));
+        return new Tensor(this, y[0]);
+    }
+
+    /**
+     * The inputs joined along axis; inPlaceIndex names the input already inside y's buffer, -1 for
+     * none.
+     */
+    public Tensor concatenate(Tensor[] inputs, long axis, long inPlaceIndex, String name) {
+        long[] pointers = new long[inputs.length];
+        for (int i = 0; i < inputs.length; ++i) pointers[i] = inputs[i].pointer();
+        long[] y = new long[1];
+        Check.ok(NativeApi.fe_graph_concatenate(pointer(), pointers.length, pointers, axis, inPlaceIndex, name, y));
+        return new Tensor(this, y[0]);
+    }
+
     // ---- building ------------------------------------------------------------------------------
 
     /** Validate, lower, query heuristics (A, then FALLBACK), check support and build a plan. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
 
-/** Pooling and transpose: dims inference and errors. */
+/** Pooling and the layout operations: dims inference and errors. */
 class PoolingTest {
     @Test
     void poolingInfersItsDims() {
@@ -33,6 +33,26 @@ class PoolingTest {
             Tensor x = g.tensor("x", 2, 3, 4);
             assertArrayEquals(new long[] {4, 2, 3}, g.transpose(x, new long[] {2, 0, 1}, null).dims());
             TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_transpose", () -> g.transpose(x, new long[] {0, 0, 1}, null));
+        }
+    }
+
+    @Test
+    void sliceReshapeAndConcatenateInferTheirDims() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor qkv = g.tensor("qkv", 2, 64, 96);
+            Tensor k = g.slice(qkv, new long[] {0, 0, 32}, new long[] {2, 64, 64}, "k");
+            assertArrayEquals(new long[] {2, 64, 32}, k.dims());
+            assertArrayEquals(new long[] {64 * 96, 96, 1}, k.strides());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_slice",
+                    () -> g.slice(qkv, new long[] {0, 0, 0}, new long[] {2, 64, 97}, null));
+            Tensor flat = g.tensor("flat", 128, 32);
+            assertArrayEquals(new long[] {2, 64, 32}, g.reshape(flat, new long[] {2, 64, 32}, null).dims());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_reshape", () -> g.reshape(flat, new long[] {5, 5}, null));
+            Tensor cache = g.tensor("cache", 2, 8, 60, 16);
+            Tensor fresh = g.tensor("fresh", 2, 8, 4, 16);
+            assertArrayEquals(new long[] {2, 8, 64, 16}, g.concatenate(new Tensor[] {cache, fresh}, 2, 0, null).dims());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_concatenate",
+                    () -> g.concatenate(new Tensor[] {cache, fresh}, 1, -1, null));
         }
     }
 }
