@@ -305,10 +305,15 @@ class ResampleBackward : public Node {
         Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);
         op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, lowering.tensor(inputs[0]), "resample backward DY");
         op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, lowering.tensor(outputs[0]), "resample backward DX");
-        if (inputs[1])
-            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC, lowering.tensor(inputs[1]), "resample backward X");
-        if (inputs[2])
-            op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_YDESC, lowering.tensor(inputs[2]), "resample backward Y");
+        // Average pooling's backward reads dy alone, but cuDNN's NCHW engine refuses to run without
+        // addresses for x and y: without them, give it dx's and dy's (same shapes, never read).
+        bool average = options_.mode != FE_RESAMPLE_MAXPOOL;
+        const Descriptor *x = inputs[1] ? &lowering.tensor(inputs[1])
+                              : average ? lowering.unread_alias(outputs[0], outputs[0]) : nullptr;
+        const Descriptor *y = inputs[2] ? &lowering.tensor(inputs[2])
+                              : average ? lowering.unread_alias(inputs[0], inputs[0]) : nullptr;
+        if (x) op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC, *x, "resample backward X");
+        if (y) op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_YDESC, *y, "resample backward Y");
         if (inputs[3])
             op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC, lowering.tensor(inputs[3]), "resample backward index");
         op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DESC, resample, "resample descriptor");

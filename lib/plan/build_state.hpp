@@ -47,11 +47,12 @@ struct WorkspaceTensor {
     bool zero_before_run = false;  // accumulators start from zero on every execution
 };
 
-// A slice of a graph input: cuDNN reads it as a tensor of its own whose address is the
-// input's plus an offset, known only when the input is bound at execution.
+// A tensor cuDNN sees with an address of its own inside a bound tensor's buffer: a slice of a
+// graph input (the input's address plus an offset), or an alias cuDNN wants but never reads.
+// The address is known only when the source is bound at execution.
 struct SliceView {
-    int64_t uid = 0;          // the slice's tensor
-    int64_t source_uid = 0;   // the graph input it views
+    int64_t uid = 0;          // the view's tensor
+    int64_t source_uid = 0;   // the graph input or output it points into
     int64_t byte_offset = 0;  // from the input's address
     int32_t source_slot = -1; // the input's binding slot (from source_uid, per graph)
 };

@@ -173,6 +173,19 @@ const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *s
     return state_.tensor_descriptors.back();
 }
 
+const Descriptor *Lowering::unread_alias(const fe_tensor *like, const fe_tensor *bound) {
+    if (bound->is_virtual() || bound->by_value) return nullptr;
+    std::vector<int64_t> dims, strides;
+    lowered_shape(like, &dims, &strides);
+    SliceView v;
+    v.uid = state_.next_internal_uid++;
+    v.source_uid = bound->uid;
+    state_.slice_views.push_back(v);
+    state_.tensor_descriptors.push_back(make_tensor_descriptor(dims, strides, like->data_type, v.uid, false, false,
+                                                               "alias of '" + bound->name + "'"));
+    return &state_.tensor_descriptors.back();
+}
+
 void Lowering::add_operation(Descriptor operation) { state_.operations.push_back(std::move(operation)); }
 
 void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute, double value,

@@ -35,6 +35,11 @@ class Lowering {
     // its own that execution binds at the source's address plus `byte_offset`.
     const Descriptor &slice_view(const fe_tensor *view, const fe_tensor *source, int64_t byte_offset);
 
+    // A tensor of `like`'s shape and type that cuDNN insists on having an address for but does not
+    // read (average pooling's backward wants x and y): bound at the address of `bound`, a graph
+    // input or output at least as large. Returns nullptr when `bound` has no address (virtual).
+    const Descriptor *unread_alias(const fe_tensor *like, const fe_tensor *bound);
+
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
     // Attention's choice between cuDNN's native SDPA operation and the composite pattern.
     bool composite_attention_only() const { return state_.composite_attention_only; }

@@ -65,7 +65,7 @@ void finish_binding_layout(fe_graph &graph, BuildState &state) {
         auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
                                    std::make_pair(v.source_uid, INT32_MIN));
         FE_CHECK(it != state.uid_to_slot.end() && it->first == v.source_uid, FE_STATUS_VALIDATION,
-                 "graph '%s': a slice views uid %lld, which is not one of its inputs", graph.name.c_str(),
+                 "graph '%s': a view points into uid %lld, which is not one of its inputs or outputs", graph.name.c_str(),
                  static_cast<long long>(v.source_uid));
         v.source_slot = it->second;
         int64_t span = state.slot_bytes[static_cast<size_t>(v.source_slot)];

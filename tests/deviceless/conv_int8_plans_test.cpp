@@ -1,5 +1,6 @@
 // INT8 convolution through fe_graph_conv_fprop: int8 image and weight, int32 math, channels-last
-// (int8, int32 or float result), builds a whole plan with no GPU.
+// (int8 or float result), builds a whole plan with no GPU; an int32 result, which cuDNN's engines
+// accept but compute wrongly, is refused at build.
 #include "deviceless_support.hpp"
 
 using cudnnfe_test::Deviceless;
@@ -22,6 +23,22 @@ TEST_P(ConvInt8Plans, BuildsAWholePlan) {
     expect_full_plan(g);
 }
 
-INSTANTIATE_TEST_SUITE_P(Deviceless, ConvInt8Plans, ::testing::Values(FE_DATA_INT32, FE_DATA_FLOAT, FE_DATA_INT8));
+INSTANTIATE_TEST_SUITE_P(Deviceless, ConvInt8Plans, ::testing::Values(FE_DATA_FLOAT, FE_DATA_INT8));
+
+TEST_F(Deviceless, Int8ConvolutionWithAnInt32ResultIsRefused) {
+    fe_graph *g = graph("conv_int8_int32", FE_DATA_INT8, FE_DATA_INT32, FE_DATA_INT32);
+    fe_tensor *x = tensor(g, "x", {4, 32, 28, 28}, true, FE_DATA_INT8);
+    fe_tensor *w = tensor(g, "w", {64, 32, 3, 3}, true, FE_DATA_INT8);
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    o.compute_data_type = FE_DATA_INT32;
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_INT32));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("an int8 convolution gives an int8 or float result, not int32"),
+              std::string::npos)
+        << fe_last_error_message();
+}
 
 }  // namespace

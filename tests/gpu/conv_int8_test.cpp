@@ -1,6 +1,7 @@
-// INT8 convolution on the GPU: int8 image and weight (channels-last), int32 accumulation, an
-// int32 or float result. Small integers make every product and sum exact, so the result must
+// INT8 convolution on the GPU: int8 image and weight (channels-last), int32 accumulation, a float
+// or int8 result (saturated). Small integers make every product and sum exact, so the result must
 // equal the CPU reference exactly. Inputs are uploaded as raw int8 bytes; outputs poisoned.
+#include <algorithm>
 #include <cstring>
 
 #include "reference.hpp"
@@ -11,8 +12,8 @@ namespace {
 
 class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> {
   protected:
-    // A bound int8 input holding random integers in [-8, 8].
-    Bound &int8_input(fe_tensor *t) {
+    // A bound int8 input holding random integers in [-range, range].
+    Bound &int8_input(fe_tensor *t, int range) {
         Bound b;
         b.tensor = t;
         size_t n = 0;
@@ -23,7 +24,7 @@ class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> 
         EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
         b.type = FE_DATA_INT8;
         EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
-        std::uniform_int_distribution<int> dist(-8, 8);
+        std::uniform_int_distribution<int> dist(-range, range);
         std::vector<int8_t> bytes(static_cast<size_t>(b.span()));
         b.host.resize(bytes.size());
         for (size_t i = 0; i < bytes.size(); ++i) {
@@ -50,19 +51,15 @@ class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> 
         bound_.push_back(b);
         return bound_.back();
     }
-    // 4-byte results (int32 or float) into b.host as floats.
-    void download_4byte(Bound &b) {
-        std::vector<int32_t> raw(b.host.size());
-        ASSERT_FE_OK(fe_buffer_download(b.buffer, raw.data(), static_cast<int64_t>(raw.size() * 4)));
-        for (size_t i = 0; i < raw.size(); ++i) {
-            if (b.type == FE_DATA_INT32) {
-                b.host[i] = static_cast<float>(raw[i]);
-            } else {
-                float f;
-                std::memcpy(&f, &raw[i], 4);
-                b.host[i] = f;
-            }
+    // Float or int8 results into b.host as floats.
+    void download_result(Bound &b) {
+        if (b.type == FE_DATA_FLOAT) {
+            ASSERT_FE_OK(fe_buffer_download(b.buffer, b.host.data(), static_cast<int64_t>(b.host.size() * 4)));
+            return;
         }
+        std::vector<int8_t> raw(b.host.size());
+        ASSERT_FE_OK(fe_buffer_download(b.buffer, raw.data(), static_cast<int64_t>(raw.size())));
+        for (size_t i = 0; i < raw.size(); ++i) b.host[i] = raw[i];
     }
 };
 
@@ -80,16 +77,20 @@ TEST_P(ConvInt8, IsExact) {
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     std::printf("    int8 -> %s plan %s\n", fe_data_type_string(out_type), fe_graph_engine_tag(g));
-    Bound &bx = int8_input(x), &bw = int8_input(w), &by = poisoned_output(y, out_type);
+    // An int8 result saturates: small operands keep most sums inside [-128, 127].
+    int range = out_type == FE_DATA_INT8 ? 1 : 8;
+    Bound &bx = int8_input(x, range), &bw = int8_input(w, range), &by = poisoned_output(y, out_type);
     execute(g, {&bx, &bw, &by});
-    download_4byte(by);
+    download_result(by);
     std::vector<double> ref = conv_reference(bx, bw, by.dims, ConvParams{{1, 1}, {1, 1}, {1, 1}});
+    if (out_type == FE_DATA_INT8)
+        for (double &v : ref) v = std::min(127.0, std::max(-128.0, v));
     expect_close(by, ref, 0.0, 0.0, 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, ConvInt8, ::testing::Values(FE_DATA_INT32, FE_DATA_FLOAT),
+INSTANTIATE_TEST_SUITE_P(Gpu, ConvInt8, ::testing::Values(FE_DATA_FLOAT, FE_DATA_INT8),
                          [](const ::testing::TestParamInfo<fe_data_type> &info) {
-                             return std::string(info.param == FE_DATA_INT32 ? "int32_result" : "float_result");
+                             return std::string(info.param == FE_DATA_INT8 ? "int8_result" : "float_result");
                          });
 
 }  // namespace
