@@ -11,8 +11,9 @@ package dev.cudnnfe;
  * </ol>
  *
  * The glue names libcudnnfe.so.0 as a needed library, so the system's loader then finds the C
- * library by its versioned name: next to the glue (the glue's run path is its own directory), on
- * LD_LIBRARY_PATH, or in the system's library directories.
+ * library by its versioned name through the glue's run path (in a build tree the glue's own
+ * directory; installed, the directory above it, where Debian's layout puts the library beside
+ * jni/), on LD_LIBRARY_PATH, or in the system's library directories.
  */
 final class NativeLoader {
     static final String LIBRARY_PROPERTY = "dev.cudnnfe.library";
