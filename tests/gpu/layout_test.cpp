@@ -1,5 +1,7 @@
 // Slices on the GPU: operands cut from one packed buffer are read in place at their offsets,
 // compared with a CPU reference over the same host values. Outputs are poisoned first.
+#include <cmath>
+
 #include "conv_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -62,6 +64,57 @@ TEST_F(Gpu, ConvolutionOfTheSecondHalfOfABatch) {
     // The first half must not be what was read: a reference over it differs.
     std::vector<double> wrong = conv_reference(host_view(bb, {0, 0, 0, 0}, {4, 32, 16, 16}), bw, by.dims, p);
     EXPECT_GT(compare(by, wrong, 1e-3, 0).mismatches, 0);
+}
+
+// Attention reading Q, K and V as slices of one packed buffer laid out [b, s, 3 * h, d] (the
+// projections' output), each a [b, h, s, d] view at head offset 0, h and 2h: no copies.
+TEST_F(Gpu, AttentionOnSlicesOfAPackedQkvBuffer) {
+    const int64_t b = 2, h = 4, s = 128, d = 64;
+    fe_graph *g = graph("packed_qkv_attention", FE_DATA_HALF);
+    const int64_t dims[4] = {b, 3 * h, s, d}, strides[4] = {s * 3 * h * d, d, 3 * h * d, 1};
+    fe_tensor *qkv = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "qkv", 4, dims, strides, FE_DATA_NOT_SET, &qkv));
+    std::vector<int64_t> starts[3], ends[3];
+    fe_tensor *views[3] = {nullptr, nullptr, nullptr};
+    const char *names[3] = {"q", "k", "v"};
+    for (int i = 0; i < 3; ++i) {
+        starts[i] = {0, i * h, 0, 0};
+        ends[i] = {b, (i + 1) * h, s, d};
+        ASSERT_FE_OK(fe_graph_slice(g, qkv, 4, starts[i].data(), ends[i].data(), names[i], &views[i]));
+    }
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+    o.attn_scale = scale;
+    fe_tensor *out = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, views[0], views[1], views[2], &o, &out, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    build(g);
+    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    Bound &bqkv = bind(qkv, true), &bo = bind(out, false);
+    execute(g, {&bqkv, &bo});
+    download(bo);
+    Bound q = host_view(bqkv, starts[0], ends[0]), k = host_view(bqkv, starts[1], ends[1]),
+          v = host_view(bqkv, starts[2], ends[2]);
+    std::vector<double> ref(static_cast<size_t>(b * h * s * d));
+    std::vector<double> p(static_cast<size_t>(s));
+    for (int64_t n = 0; n < b; ++n)
+        for (int64_t head = 0; head < h; ++head)
+            for (int64_t i = 0; i < s; ++i) {
+                double row_max = -1e300, sum = 0;
+                for (int64_t j = 0; j < s; ++j) {
+                    double dot = 0;
+                    for (int64_t e = 0; e < d; ++e) dot += double(q.at({n, head, i, e})) * double(k.at({n, head, j, e}));
+                    p[static_cast<size_t>(j)] = dot * scale;
+                    row_max = std::max(row_max, p[static_cast<size_t>(j)]);
+                }
+                for (double &x : p) sum += (x = std::exp(x - row_max));
+                for (int64_t e = 0; e < d; ++e) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < s; ++j) acc += p[static_cast<size_t>(j)] * double(v.at({n, head, j, e}));
+                    ref[static_cast<size_t>(((n * h + head) * s + i) * d + e)] = acc / sum;
+                }
+            }
+    expect_close(bo, ref, atol_for(FE_DATA_HALF), rtol_for(FE_DATA_HALF), norm_for(FE_DATA_HALF));
 }
 
 }  // namespace
