@@ -12,44 +12,19 @@ namespace {
 
 class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> {
   protected:
-    // A bound int8 input holding random integers in [-range, range].
+    // A bound int8 input holding random integers in [-range, range], uploaded as raw bytes.
     Bound &int8_input(fe_tensor *t, int range) {
-        Bound b;
-        b.tensor = t;
-        size_t n = 0;
-        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
-        b.dims.resize(n);
-        b.strides.resize(n);
-        EXPECT_FE_OK(fe_tensor_get_dims(t, b.dims.data(), n));
-        EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
-        b.type = FE_DATA_INT8;
-        EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
+        Bound &b = allocate(t);
         std::uniform_int_distribution<int> dist(-range, range);
-        std::vector<int8_t> bytes(static_cast<size_t>(b.span()));
-        b.host.resize(bytes.size());
-        for (size_t i = 0; i < bytes.size(); ++i) {
-            bytes[i] = static_cast<int8_t>(dist(rng_));
-            b.host[i] = bytes[i];
-        }
+        std::vector<int8_t> bytes(b.host.size());
+        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = static_cast<int8_t>(dist(rng_));
         EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
-        bound_.push_back(b);
-        return bound_.back();
+        return b;
     }
-    Bound &poisoned_output(fe_tensor *t, fe_data_type type) {
-        Bound b;
-        b.tensor = t;
-        size_t n = 0;
-        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
-        b.dims.resize(n);
-        b.strides.resize(n);
-        EXPECT_FE_OK(fe_tensor_get_dims(t, b.dims.data(), n));
-        EXPECT_FE_OK(fe_tensor_get_strides(t, b.strides.data(), n));
-        b.type = type;
-        EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
+    Bound &poisoned_output(fe_tensor *t) {
+        Bound &b = allocate(t);
         EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0x7F));
-        b.host.assign(static_cast<size_t>(b.span()), 0.f);
-        bound_.push_back(b);
-        return bound_.back();
+        return b;
     }
     // Float or int8 results into b.host as floats.
     void download_result(Bound &b) {
@@ -79,7 +54,7 @@ TEST_P(ConvInt8, IsExact) {
     std::printf("    int8 -> %s plan %s\n", fe_data_type_string(out_type), fe_graph_engine_tag(g));
     // An int8 result saturates: small operands keep most sums inside [-128, 127].
     int range = out_type == FE_DATA_INT8 ? 1 : 8;
-    Bound &bx = int8_input(x, range), &bw = int8_input(w, range), &by = poisoned_output(y, out_type);
+    Bound &bx = int8_input(x, range), &bw = int8_input(w, range), &by = poisoned_output(y);
     execute(g, {&bx, &bw, &by});
     download_result(by);
     std::vector<double> ref = conv_reference(bx, bw, by.dims, ConvParams{{1, 1}, {1, 1}, {1, 1}});

@@ -87,6 +87,20 @@ class Gpu : public ::testing::Test {
     // Allocate a buffer for a (validated) tensor; inputs get random data in [lo, hi], outputs
     // are poisoned. Returns the index into bound_.
     Bound &bind(fe_tensor *t, bool input, float lo = -1.f, float hi = 1.f) {
+        Bound &b = allocate(t);
+        if (input) {
+            std::uniform_real_distribution<float> dist(lo, hi);
+            for (float &v : b.host) v = round_to(b.type, dist(rng_));
+            EXPECT_FE_OK(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type));
+        } else {
+            EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0xFF));
+        }
+        return b;
+    }
+
+    // A device buffer for a (validated) tensor, its shape and type, and zeroed host values; the
+    // caller fills or poisons it.
+    Bound &allocate(fe_tensor *t) {
         Bound b;
         b.tensor = t;
         size_t n = 0;
@@ -98,13 +112,6 @@ class Gpu : public ::testing::Test {
         EXPECT_FE_OK(fe_tensor_get_data_type(t, &b.type));
         EXPECT_FE_OK(fe_buffer_create_for_tensor(0, t, &b.buffer));
         b.host.assign(static_cast<size_t>(b.span()), 0.f);
-        if (input) {
-            std::uniform_real_distribution<float> dist(lo, hi);
-            for (float &v : b.host) v = round_to(b.type, dist(rng_));
-            EXPECT_FE_OK(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type));
-        } else {
-            EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0xFF));
-        }
         bound_.push_back(b);
         return bound_.back();
     }

@@ -15,19 +15,15 @@ class Layout : public ::testing::Test {
     fe_tensor *make(const char *name, const std::vector<int64_t> &dims) {
         return cudnnfe_test::make_tensor(g, name, dims, false, FE_DATA_HALF);
     }
-    std::vector<int64_t> dims(fe_tensor *t) {
+    std::vector<int64_t> dims(fe_tensor *t) { return shape(t, fe_tensor_get_dims); }
+    std::vector<int64_t> strides(fe_tensor *t) { return shape(t, fe_tensor_get_strides); }
+    template <typename Getter>
+    std::vector<int64_t> shape(fe_tensor *t, Getter get) {
         size_t n = 0;
         EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
-        std::vector<int64_t> d(n);
-        EXPECT_FE_OK(fe_tensor_get_dims(t, d.data(), d.size()));
-        return d;
-    }
-    std::vector<int64_t> strides(fe_tensor *t) {
-        size_t n = 0;
-        EXPECT_FE_OK(fe_tensor_get_ndims(t, &n));
-        std::vector<int64_t> s(n);
-        EXPECT_FE_OK(fe_tensor_get_strides(t, s.data(), s.size()));
-        return s;
+        std::vector<int64_t> out(n);
+        EXPECT_FE_OK(get(t, out.data(), n));
+        return out;
     }
     bool said(const char *text) { return std::string(fe_last_error_message()).find(text) != std::string::npos; }
     fe_graph *g = nullptr;
