@@ -38,6 +38,9 @@ struct Node {
     virtual bool wants_trailing_unit_dims() const { return false; }
     // True for elementwise operations (the pointwise family).
     virtual bool is_pointwise() const { return false; }
+    // True for operations that only view their input's memory (slice): cuDNN never sees an input
+    // that nothing else reads, so it stays out of the variant pack.
+    virtual bool only_views_inputs() const { return false; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
     // What decides whether cuDNN has an engine for this node (types, sizes, options), for the

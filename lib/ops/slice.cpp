@@ -20,6 +20,7 @@ class Slice : public Node {
     }
     const char *kind() const override { return "slice"; }
     const char *input_port(size_t) const override { return "X"; }
+    bool only_views_inputs() const override { return true; }
 
     void infer() override {
         const fe_tensor *x = inputs[0];

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 
 #include "common/error.hpp"
 #include "graph/graph.hpp"
@@ -44,14 +43,14 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
 
 namespace {
 
-// An input that only slices read: cuDNN's operation graph has no tensor for it.
-bool read_only_through_slices(const fe_graph &graph, const fe_tensor *t) {
+// An input that only views (slices) read: cuDNN's operation graph has no tensor for it.
+bool read_only_through_views(const fe_graph &graph, const fe_tensor *t) {
     if (!t->is_input()) return false;
     bool read = false;
     for (const auto &node : graph.nodes)
         for (const fe_tensor *in : node->inputs)
             if (in == t) {
-                if (std::strcmp(node->kind(), "slice") != 0) return false;
+                if (!node->only_views_inputs()) return false;
                 read = true;
             }
     return read;
@@ -78,7 +77,7 @@ void finish_binding_layout(fe_graph &graph, BuildState &state) {
     state.pack_uids.clear();
     std::vector<bool> unseen(state.slots.size());
     bool any = false;
-    for (size_t i = 0; i < state.slots.size(); ++i) any |= (unseen[i] = read_only_through_slices(graph, state.slots[i]));
+    for (size_t i = 0; i < state.slots.size(); ++i) any |= (unseen[i] = read_only_through_views(graph, state.slots[i]));
     if (!any) return;
     for (size_t i = 0; i < state.uids.size(); ++i) {
         if (i < unseen.size() && unseen[i]) continue;
