@@ -9,10 +9,14 @@
  * ResNet-50 v1.5 (224x224 input; the stride of each bottleneck sits in its 3x3 convolution).
  * fprop: x, w -> y; dgrad: dy, w -> dx; wgrad: x, dy -> dw. Each graph is built with cudnnfe's
  * default heuristics (mode A, then FALLBACK; the first plan that builds) or, with the environment
- * variable CUDNNFE_BENCH_AUTOTUNE=N, autotuned: the fastest of the first N candidates.
+ * variable CUDNNFE_BENCH_AUTOTUNE=N, autotuned: the fastest of the first N candidates, and with
+ * CUDNNFE_BENCH_KNOB_SEARCH=R also up to R rounds of autotuning's knob search
+ * (fe_build_options.autotune_knob_search), or with CUDNNFE_BENCH_CONFIG=TAG exactly the engine config
+ * that tag names ("eng62_k2=0_k27=2", as "engine" prints it). "build_ms" is the build's wall time.
  *
  * Timing, as kernel_bench does: each batch enqueues `calls` executions between two CUDA events,
- * rotating over 4 sets of buffers (so repeated calls do not all hit L2 with the same data); the
+ * rotating over 4 sets of inputs (so repeated calls do not all hit L2 with the same data) and
+ * writing one output buffer (see CUDNNFE_BENCH_OUTPUT below); the
  * median per call over the batches, issued eagerly ("eager_us", host launch cost included) and
  * captured once in a CUDA graph and replayed ("graph_us": kernel time without launch gaps, the
  * basis of TFLOP/s, 2 * N * K * C * R * S * OH * OW flops in every direction).
@@ -20,10 +24,12 @@
  * One line of key=value pairs per configuration; a configuration that does not build prints
  * its error and the run goes on.
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cudnnfe.h"
 
@@ -153,6 +159,24 @@ static float time_calls(fe_graph *g, fe_handle *handle, void *pointers[SETS][3],
     return median;
 }
 
+/* CUDNNFE_BENCH_CONFIG=eng62_k2=0_k27=2: build exactly this engine config (the tag
+ * fe_graph_engine_tag prints), to time a plan another library or an earlier run chose. */
+static fe_status build_config(fe_graph *g, fe_handle *handle, const char *tag) {
+    fe_knob_choice knobs[64];
+    size_t n = 0;
+    long long engine = strtoll(tag + 3, NULL, 10);
+    for (const char *at = strstr(tag, "_k"); at && n < 64; at = strstr(at + 1, "_k")) {
+        knobs[n].type = atoi(at + 2);
+        knobs[n].value = strtoll(strchr(at, '=') + 1, NULL, 10);
+        ++n;
+    }
+    fe_status s = fe_graph_build_operation_graph(g, handle);
+    if (s == FE_OK) s = fe_graph_add_candidate(g, engine, knobs, n);
+    if (s == FE_OK) s = fe_graph_check_support(g);
+    if (s == FE_OK) s = fe_graph_build_plans(g, FE_BUILD_POLICY_HEURISTICS_CHOICE);
+    return s;
+}
+
 static void run(const layer *l, fe_data_type type, enum direction dir, const buffers *b, fe_handle *handle,
                 cudaStream_t stream, int batches, int calls) {
     const int64_t o = out_size(l);
@@ -210,6 +234,14 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
             break;
         }
     }
+    /* Every call writes the same output buffer, as PyTorch's calls do (its caching allocator
+     * hands each call's output the block the previous call's result freed): a layer that
+     * writes a fresh buffer each call pays for evicting the last one's dirty lines from L2,
+     * 2 of 15 us on l3_1x1_1024_256. CUDNNFE_BENCH_OUTPUT=rotate rotates outputs with the inputs. */
+    const char *output_mode = getenv("CUDNNFE_BENCH_OUTPUT");
+    if (!output_mode || strcmp(output_mode, "rotate") != 0)
+        for (int i = 1; i < SETS; ++i) pointers[i][2] = pointers[0][2];
+    double build_ms = 0;
     if (s == FE_OK) s = fe_tensor_set_output(out, 1);
     if (s == FE_OK) {
         /* CUDNNFE_BENCH_AUTOTUNE=N: time up to N candidate plans and keep the fastest. */
@@ -219,7 +251,14 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
             build.autotune = 1;
             build.autotune_candidates = atoi(autotune);
         }
-        s = fe_graph_build(g, handle, &build);
+        const char *search = getenv("CUDNNFE_BENCH_KNOB_SEARCH");
+        if (search) build.autotune_knob_search = atoi(search);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        const char *config = getenv("CUDNNFE_BENCH_CONFIG");
+        s = config && *config ? build_config(g, handle, config) : fe_graph_build(g, handle, &build);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        build_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
     }
     if (s != FE_OK) {
         printf("error=%s message=\"%s\"\n", fe_status_string(s), fe_last_error_message());
@@ -234,8 +273,8 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
     double flops = 2.0 * BATCH * (double)l->k * (double)l->c * (double)(l->filter * l->filter) * (double)(o * o);
     int64_t ws = 0;
     FE(fe_graph_workspace_size(g, &ws));
-    printf("eager_us=%.2f graph_us=%.2f tflops=%.1f engine=%s workspace=%lld\n", eager, graphed,
-           flops / (graphed * 1e-6) / 1e12, fe_graph_engine_tag(g), (long long)ws);
+    printf("eager_us=%.2f graph_us=%.2f tflops=%.1f engine=%s workspace=%lld build_ms=%.0f\n", eager, graphed,
+           flops / (graphed * 1e-6) / 1e12, fe_graph_engine_tag(g), (long long)ws, build_ms);
     fflush(stdout);
     fe_graph_destroy(g);
 }

@@ -6,7 +6,9 @@ Usage: python3 bench/conv_compare.py BUILD_DIR [OUT_FILE] [fp16|bf16|all] [fprop
 Batch 64, channels-last fp16 / bf16, the 23 distinct convolutions of ResNet-50 v1.5. Both sides
 are timed the same way (kernel_bench's method, through torch_compare.time_torch): batches of
 calls between two CUDA events over 4 rotating input sets, median over batches, once captured in
-a CUDA graph (kernel time: the TFLOP/s) and once issued eagerly. PyTorch runs conv2d for fprop and
+a CUDA graph (kernel time: the TFLOP/s) and once issued eagerly. Each PyTorch call returns a new
+tensor in the block its predecessor freed, so conv_bench writes one output buffer too (rotating
+outputs costs a memory-bound layer the eviction of the last output's dirty lines from L2). PyTorch runs conv2d for fprop and
 aten.convolution_backward with one output for dgrad (grad_input) and wgrad (grad_weight), which
 is what autograd calls; with cudnn.benchmark=True it times cuDNN's algorithms on first use and
 keeps the fastest. cudnnfe takes the first plan that builds from its default heuristics (mode A,
@@ -95,8 +97,11 @@ def main():
         return f"{flops(row) / (float(row[key]) * 1e-6) / 1e12:.1f}" if key in row else "n/a"
 
     autotune = int(os.environ.get("CUDNNFE_BENCH_AUTOTUNE", "0") or 0)
+    search = int(os.environ.get("CUDNNFE_BENCH_KNOB_SEARCH", "0") or 0)
     how = (f"autotuned (fastest of the first {autotune} candidates, timed on the GPU)" if autotune > 0
            else "default heuristics (A, then FALLBACK), first plan that builds")
+    if autotune > 0 and search > 0:
+        how += f", then up to {search} rounds of knob search"
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
               f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}\n"
               f"ResNet-50 v1.5 convolutions, batch 64, channels-last, fp32 math; {CALLS} calls over {SETS} rotating "
@@ -104,7 +109,7 @@ def main():
               f"the calls. cudnnfe: {how}. PyTorch: "
               f"cudnn.benchmark=True.\n")
     table = ("| layer | count | dir | type | cudnnfe us | cudnnfe TFLOP/s | torch us | torch TFLOP/s | "
-             "torch / cudnnfe time | cudnnfe engine |\n|---|---|---|---|---|---|---|---|---|---|\n")
+             "torch / cudnnfe time | cudnnfe engine | build ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
     totals = {}
     for row in rows:
         ours = "graph_us" in row
@@ -114,7 +119,7 @@ def main():
         torch_us = f"{row['torch_graph_us']:.2f}" if theirs else row.get("torch_error", "n/a")
         table += (f"| {row['layer']} | {row['count']} | {row['dir']} | {row['type']} | {ours_us} | "
                   f"{tflops(row, 'graph_us')} | {torch_us} | {tflops(row, 'torch_graph_us')} | {ratio} | "
-                  f"{row.get('engine', 'n/a')} |\n")
+                  f"{row.get('engine', 'n/a')} | {row.get('build_ms', 'n/a')} |\n")
         if ours and theirs:
             total = totals.setdefault((row["type"], row["dir"]), [0.0, 0.0, 0.0])
             count = int(row["count"])

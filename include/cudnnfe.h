@@ -1077,10 +1077,18 @@ typedef struct fe_build_options {
      * choice is remembered by the plan cache and by fe_graph_serialize. */
     int32_t autotune;
     int32_t autotune_candidates;
+    /* Autotuning's knob search (0: off): after timing the heuristics' plans, also build and
+     * time the configs one knob away from the fastest plan of each of the three fastest
+     * engines (each knob set to its other values: tile and cluster shapes, workspace modes,
+     * ...), then around the fastest not yet searched, for up to this many rounds while a
+     * round finds a faster plan. Heuristics rank
+     * a few knob settings per engine; this finds the ones they leave out, for a longer build
+     * (hundreds of plans, most of a second per graph on an H100). */
+    int32_t autotune_knob_search;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL, 1, NULL, 0, 0 }
+      NULL, 1, NULL, 0, 0, 0 }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
@@ -1106,6 +1114,40 @@ FE_API fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, int64
 FE_API fe_status fe_graph_check_support(fe_graph *graph);
 /** Finalize plans from the viable candidates, according to policy. */
 FE_API fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy);
+
+/* Engines and knobs: cuDNN's search space beyond what heuristics offer. Heuristics rank a few
+ * knob settings (tile and cluster shapes, workspace modes, ...) of a few engines; these calls
+ * make any engine and setting a candidate, for tuning by hand (then fe_graph_build_plans with
+ * FE_BUILD_POLICY_ALL and fe_graph_autotune). fe_build_options.autotune_knob_search does it
+ * automatically. Knob types are cuDNN's cudnnBackendKnobType_t values. */
+typedef struct fe_knob_range {
+    int32_t type;
+    int64_t min_value;
+    int64_t max_value;
+    int64_t stride;
+} fe_knob_range;
+typedef struct fe_knob_choice {
+    int32_t type;
+    int64_t value;
+} fe_knob_choice;
+
+/** Number of cuDNN engines for the graph's operation graph (global indices 0..count-1; not
+ *  every one runs it). After fe_graph_build_operation_graph. */
+FE_API fe_status fe_graph_engine_count(const fe_graph *graph, int64_t *out_count);
+/** The knobs engine engine_index has for this graph, sorted by type: out_count receives how
+ *  many; ranges (nullable when capacity is 0) receives up to capacity of them
+ *  (FE_STATUS_BUFFER_TOO_SMALL when capacity is less than the count, with out_count set).
+ *  FE_STATUS_NOT_SUPPORTED, with cuDNN's reason, when the engine does not run the graph. */
+FE_API fe_status fe_graph_engine_knobs(const fe_graph *graph, int64_t engine_index,
+                                       fe_knob_range *ranges, size_t capacity, size_t *out_count);
+/** Add a candidate: engine engine_index with these knob settings (knobs left out keep the
+ *  engine's defaults). After fe_graph_build_operation_graph (the candidates are then only
+ *  those added) or fe_graph_create_execution_plans (added after the heuristics' ones).
+ *  FE_STATUS_NOT_SUPPORTED, with cuDNN's reason, when cuDNN refuses the setting;
+ *  FE_STATUS_INVALID_ARGUMENT for a knob set twice, an unknown knob type or a duplicate of a
+ *  candidate the graph has. */
+FE_API fe_status fe_graph_add_candidate(fe_graph *graph, int64_t engine_index,
+                                        const fe_knob_choice *knobs, size_t num_knobs);
 
 /* Queries on a graph (after the step that produces what they report). */
 /** Candidates from heuristics (after create_execution_plans). */

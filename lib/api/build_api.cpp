@@ -2,6 +2,7 @@
 #include "api/guard.hpp"
 #include "plan/build_graph.hpp"
 #include "plan/build_state.hpp"
+#include "plan/engine_knobs.hpp"
 #include "runtime/handle.hpp"
 
 using namespace fe;
@@ -98,6 +99,9 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
         fe_build_options o = read_options(options, defaults);
         FE_CHECK(o.heur_modes || o.num_heur_modes == 0, FE_STATUS_NULL_POINTER,
                  "options.heur_modes is NULL but num_heur_modes is %zu", o.num_heur_modes);
+        FE_CHECK(o.autotune_knob_search >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "options.autotune_knob_search is %d: the number of search rounds is 0 (off) or more",
+                 o.autotune_knob_search);
         if (graph->stage == fe_graph::Stage::Built) {  // building again: start over
             graph->build.reset();
             graph->stage = fe_graph::Stage::Editing;
@@ -186,5 +190,53 @@ FE_EXPORT fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t b
         FE_REQUIRE(graph);
         FE_REQUIRE(out_length);
         copy_out(graph->describe(), buf, buf_size, out_length);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_engine_count(const fe_graph *graph, int64_t *out_count) {
+    return guard("fe_graph_engine_count", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        *out_count = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").engine_count;
+    });
+}
+
+FE_EXPORT fe_status fe_graph_engine_knobs(const fe_graph *graph, int64_t engine_index, fe_knob_range *ranges,
+                                          size_t capacity, size_t *out_count) {
+    return guard("fe_graph_engine_knobs", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_count);
+        FE_CHECK(ranges || capacity == 0, FE_STATUS_NULL_POINTER, "ranges is NULL but capacity is %zu", capacity);
+        state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph");
+        std::vector<KnobRange> found = engine_knobs(*graph, engine_index);
+        *out_count = found.size();
+        FE_CHECK(capacity >= found.size(), FE_STATUS_BUFFER_TOO_SMALL,
+                 "engine %lld has %zu knobs; the buffer has room for %zu", static_cast<long long>(engine_index),
+                 found.size(), capacity);
+        for (size_t i = 0; i < found.size(); ++i)
+            ranges[i] = {found[i].type, found[i].min_value, found[i].max_value, found[i].stride};
+    });
+}
+
+FE_EXPORT fe_status fe_graph_add_candidate(fe_graph *graph, int64_t engine_index, const fe_knob_choice *knobs,
+                                           size_t num_knobs) {
+    return guard("fe_graph_add_candidate", [&] {
+        FE_REQUIRE(graph);
+        FE_CHECK(knobs || num_knobs == 0, FE_STATUS_NULL_POINTER, "knobs is NULL but num_knobs is %zu", num_knobs);
+        FE_CHECK(graph->build && (graph->stage == fe_graph::Stage::OperationGraph ||
+                                  graph->stage == fe_graph::Stage::Candidates),
+                 FE_STATUS_BAD_STATE,
+                 "graph '%s': candidates are added after fe_graph_build_operation_graph or "
+                 "fe_graph_create_execution_plans, before the support check",
+                 graph->name.c_str());
+        std::vector<Knob> settings;
+        for (size_t i = 0; i < num_knobs; ++i) settings.push_back({knobs[i].type, knobs[i].value});
+        std::string why;
+        if (!add_engine_candidate(*graph, engine_index, settings, &why)) {
+            bool duplicate = why.find("a duplicate") != std::string::npos;
+            FE_FAIL(duplicate ? FE_STATUS_INVALID_ARGUMENT : FE_STATUS_NOT_SUPPORTED,
+                    "graph '%s': engine config %s", graph->name.c_str(), why.c_str());
+        }
+        graph->stage = fe_graph::Stage::Candidates;
     });
 }

@@ -33,6 +33,7 @@ std::string options_text(const fe_build_options &o) {
     for (fe_heur_mode m : modes_of(o)) text += format(" %d", static_cast<int>(m));
     text += format("; policy %d; max workspace %lld", static_cast<int>(o.policy), static_cast<long long>(o.max_workspace_bytes));
     if (o.autotune) text += format("; autotune %d", o.autotune_candidates > 0 ? o.autotune_candidates : 8);
+    if (o.autotune && o.autotune_knob_search > 0) text += format("; knob search %d", o.autotune_knob_search);
     return text;
 }
 
@@ -157,7 +158,10 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
                  graph.name.c_str());
         keep_best_candidates(graph, o.autotune_candidates > 0 ? o.autotune_candidates : 8);
         build_plans(graph, FE_BUILD_POLICY_ALL);
-        autotune(graph, *handle, -1, 0);
+        KnobSearch search;
+        search.rounds = o.autotune_knob_search;
+        search.max_workspace = o.max_workspace_bytes;
+        autotune(graph, *handle, -1, 0, search);
     } else {
         build_plans(graph, o.policy);
     }

@@ -15,9 +15,16 @@
 
 namespace fe {
 
+// One knob setting of an engine config (type: cudnnBackendKnobType_t).
+struct Knob {
+    int32_t type = 0;
+    int64_t value = 0;
+};
+
 struct Candidate {
-    Descriptor config;       // finalized CUDNN_BACKEND_ENGINECFG_DESCRIPTOR from heuristics
+    Descriptor config;       // finalized CUDNN_BACKEND_ENGINECFG_DESCRIPTOR (heuristics' or made)
     int64_t engine_index = -1;
+    std::vector<Knob> knobs;  // sorted by type
     std::string tag;         // "eng<index>_k<knob>=<value>..."
     int64_t workspace = 0;
     bool viable = true;
@@ -29,6 +36,7 @@ struct Plan {
     std::shared_ptr<const Descriptor> plan;
     int64_t workspace = 0;
     int64_t engine_index = -1;
+    std::vector<Knob> knobs;  // empty for a plan reused from a cache or blob
     std::string tag;
 };
 

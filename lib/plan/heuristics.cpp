@@ -5,46 +5,11 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
+#include "plan/engine_knobs.hpp"
 
 namespace fe {
 
 namespace {
-
-std::string engine_tag(const Descriptor &config, int64_t *engine_index) {
-    const Cudnn &api = cudnn();
-    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-    cudnnBackendDescriptor_t raw_engine = engine.get();
-    int64_t count = 0;
-    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
-                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
-                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
-    *engine_index = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, "CUDNN_ATTR_ENGINE_GLOBAL_INDEX");
-    std::string tag = "eng" + std::to_string(*engine_index);
-
-    std::vector<Descriptor> choices;
-    std::vector<cudnnBackendDescriptor_t> raw;
-    for (int i = 0; i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
-        choices.emplace_back(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
-        raw.push_back(choices.back().get());
-    }
-    int64_t knobs = 0;
-    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_KNOB_CHOICES,
-                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, CUDNN_KNOB_TYPE_COUNTS, &knobs,
-                                             raw.data()),
-                "reading CUDNN_ATTR_ENGINECFG_KNOB_CHOICES");
-    for (int64_t i = 0; i < knobs && i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
-        cudnnBackendKnobType_t type;
-        int64_t value = 0, n = 0;
-        check_cudnn(api.cudnnBackendGetAttribute(raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1,
-                                                 &n, &type),
-                    "reading CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE");
-        check_cudnn(api.cudnnBackendGetAttribute(raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, CUDNN_TYPE_INT64, 1, &n,
-                                                 &value),
-                    "reading CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE");
-        tag += "_k" + std::to_string(static_cast<int>(type)) + "=" + std::to_string(value);
-    }
-    return tag;
-}
 
 // One heuristic query; appends new candidates, returns cuDNN's complaint if it had one.
 std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::string> *seen) {
@@ -81,7 +46,7 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
     for (int64_t i = 0; i < returned && i < count; ++i) {
         Candidate c;
         try {
-            c.tag = engine_tag(configs[static_cast<size_t>(i)], &c.engine_index);
+            c.tag = describe_config(configs[static_cast<size_t>(i)], &c.engine_index, &c.knobs);
             c.workspace = configs[static_cast<size_t>(i)].get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE,
                                                                    "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
         } catch (const Error &e) {

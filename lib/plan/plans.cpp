@@ -31,6 +31,7 @@ void build_plans(fe_graph &graph, fe_build_policy policy) {
         p.workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
         p.engine_index = c.engine_index;
         p.tag = c.tag;
+        p.knobs = c.knobs;
         p.plan = std::make_shared<const Descriptor>(std::move(plan));
         state.plans.push_back(std::move(p));
         if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;

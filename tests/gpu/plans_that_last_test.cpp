@@ -194,6 +194,55 @@ TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {
     EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
 }
 
+TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
+    // A 1x1 reduction in bf16, channels-last: the kind of layer whose fastest tile and cluster
+    // shape heuristics leave out.
+    fe_graph *g = graph("knob_search_conv", FE_DATA_BFLOAT16);
+    fe_tensor *x = tensor(g, "x", {8, 1024, 14, 14}, true), *w = tensor(g, "w", {256, 1024, 1, 1}, true);
+    fe_conv_options co = FE_CONV_OPTIONS_INIT;
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+    bo.autotune = 1;
+    bo.autotune_candidates = 4;
+    bo.autotune_knob_search = 2;
+    ASSERT_FE_OK(fe_graph_build(g, handle_, &bo));
+    int64_t plans = 0, candidates = 0;
+    ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
+    ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
+    EXPECT_GT(plans, 4) << "the knob search timed no plan beyond the heuristics' four";
+    double previous = 0;
+    for (int64_t i = 0; i < plans; ++i) {
+        double us = 0;
+        ASSERT_FE_OK(fe_graph_plan_time_us(g, i, &us));
+        EXPECT_GE(us, previous) << "plan " << i << " is faster than the one chosen before it";
+        previous = us;
+    }
+    double best = 0;
+    ASSERT_FE_OK(fe_graph_plan_time_us(g, 0, &best));
+    std::printf("    %lld candidates, %lld plans timed; chose %s at %.2f us (slowest %.2f us)\n",
+                static_cast<long long>(candidates), static_cast<long long>(plans), fe_graph_engine_tag(g), best,
+                previous);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
+    execute(g, {&bx, &bw, &by});
+    download(by);
+    ConvParams p;
+    p.pad = {0, 0};
+    p.stride = {1, 1};
+    p.dilation = {1, 1};
+    expect_close(by, conv_reference(bx, bw, by.dims, p), atol_for(FE_DATA_BFLOAT16) * 4, rtol_for(FE_DATA_BFLOAT16),
+                 norm_for(FE_DATA_BFLOAT16));
+    // The searched plan survives serialization, knobs and all.
+    fe_graph *back = deserialize(serialize(g));
+    ASSERT_NE(back, nullptr);
+    EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
+    Bound &again = bind(y, false);
+    execute_by_uid(back, {&bx, &bw, &again});
+    download(again);
+    EXPECT_TRUE(same_bits(by, again)) << "the deserialized searched plan computes something else";
+}
+
 TEST_F(PlansOnGpu, AutotuningAGraphWithoutPlansIsAnError) {
     fe_graph *g = graph("unbuilt", FE_DATA_HALF);
     tensor(g, "a", {2, 8, 8});

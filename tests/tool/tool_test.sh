@@ -85,6 +85,10 @@ expect flag_needs_value 1 "option '-o' needs a value" -- "$TOOL" compile x.json 
 expect flag_takes_no_value 1 "option '--json' takes no value" -- "$TOOL" inspect --json=yes x.plan
 expect bad_number 1 "--iterations: 'many' is not a whole number" -- "$TOOL" bench x.json --iterations many
 expect number_out_of_range 1 "--autotune: 0 is outside 1\.\.1000" -- "$TOOL" compile x.json -o "$WORK/p" --autotune 0
+expect knob_search_alone 1 '--knob-search extends autotuning: give --autotune N too' -- \
+    "$TOOL" compile x.json -o "$WORK/p" --knob-search 2
+expect bench_knob_search_alone 1 '--knob-search extends autotuning: give --autotune N too' -- \
+    "$TOOL" bench x.json --knob-search 2
 expect extra_argument 1 "unexpected argument 'extra'" -- "$TOOL" info extra
 expect device_no_action 1 "say 'capture' or 'show'" -- "$TOOL" device
 expect device_unknown_action 1 "unknown action 'steal'" -- "$TOOL" device steal
@@ -238,6 +242,8 @@ if [ "$HAVE_GPU" = 1 ]; then
         '^small_conv +[0-9.]+ (us|ms) +[0-9.]+ +[0-9.]+ +[0-9.]+ [KMG]?i?B  eng[0-9]+' '^pointwise_conv +[0-9.]+ (us|ms) +[0-9.]+ ' -- \
         "$TOOL" bench "$FIXTURES/two_graphs.json" --iterations 5
     expect bench_autotune 0 '^small_conv .*\(best of [0-9]+\)' -- "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --iterations 3
+    expect bench_knob_search 0 '^small_conv .*\(best of [0-9]+\)' -- \
+        "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --knob-search 1 --iterations 3
     if [ -d "$GRAPHS" ]; then
         expect bench_examples 0 '^graph +median' -- "$TOOL" bench "$GRAPHS/sdpa_forward.json" --iterations 5
     fi

@@ -16,7 +16,7 @@ namespace tool {
 namespace {
 
 const char kHelp[] =
-    "usage: cudnnfe bench GRAPH.json [--autotune N] [--iterations N] [--warmup N] [--gpu N]\n"
+    "usage: cudnnfe bench GRAPH.json [--autotune N [--knob-search R]] [--iterations N] [--warmup N] [--gpu N]\n"
     "\n"
     "Build every graph of the file for this machine's GPU, fill its inputs with random values,\n"
     "execute it and print one row per graph: median time per execution, TFLOPS (for matmuls,\n"
@@ -26,6 +26,8 @@ const char kHelp[] =
     "\n"
     "options:\n"
     "  --autotune N     build up to N plans per graph and keep the fastest (fe_graph_autotune)\n"
+    "  --knob-search R  with --autotune: also time the configs one knob away from the fastest,\n"
+    "                   up to R rounds (fe_build_options.autotune_knob_search)\n"
     "  --iterations N   timed samples per graph (default 20); the median is reported\n"
     "  --warmup N       untimed executions first (default 3)\n"
     "  --gpu N          which GPU (default 0)\n";
@@ -122,17 +124,21 @@ int bench_command(int argc, char **argv) {
     Args args;
     int rc = parse_or_exit("bench", kHelp, argc, argv,
                            {{"--autotune", nullptr, true},
+                            {"--knob-search", nullptr, true},
                             {"--iterations", nullptr, true},
                             {"--warmup", nullptr, true},
                             {"--gpu", nullptr, true}},
                            args);
     if (rc >= 0) return rc;
-    long long autotune = 0, iterations = 0, warmup = 0, gpu = 0;
+    long long autotune = 0, knob_search = 0, iterations = 0, warmup = 0, gpu = 0;
     std::string error;
     if (!args.integer("--autotune", 0, 1, 1000, &autotune, error) ||
+        !args.integer("--knob-search", 0, 1, 100, &knob_search, error) ||
         !args.integer("--iterations", 20, 1, 100000, &iterations, error) ||
         !args.integer("--warmup", 3, 0, 100000, &warmup, error) || !args.integer("--gpu", 0, 0, 1 << 20, &gpu, error))
         return fail("bench", kExitBadInput, error);
+    if (knob_search > 0 && autotune == 0)
+        return fail("bench", kExitBadInput, "--knob-search extends autotuning: give --autotune N too");
     if (args.positional.size() != 1)
         return fail("bench", kExitBadInput,
                     args.positional.empty() ? "give a graph file (see 'cudnnfe bench --help')"
@@ -172,6 +178,7 @@ int bench_command(int argc, char **argv) {
         if (autotune > 0) {
             options.autotune = 1;
             options.autotune_candidates = static_cast<int32_t>(autotune);
+            options.autotune_knob_search = static_cast<int32_t>(knob_search);
         }
         Bindings bindings;
         double seconds = 0;

@@ -29,6 +29,8 @@ const char kHelp[] =
     "  --check-only          validate and check support only: no plan, no files (-o not needed)\n"
     "  --autotune N          build up to N plans per graph, time them on this machine's GPU and\n"
     "                        keep the fastest (needs a GPU; not with --device)\n"
+    "  --knob-search R       with --autotune: also time the configs one knob away from the\n"
+    "                        fastest, up to R rounds (fe_build_options.autotune_knob_search)\n"
     "  --max-workspace BYTES leave out plans that need more workspace\n"
     "  --gpu N               which GPU of this machine to build for (default 0)\n"
     "\n"
@@ -58,6 +60,7 @@ struct Settings {
     std::string output;
     bool check_only = false;
     long long autotune = 0;
+    long long knob_search = 0;
     long long max_workspace = -1;
 };
 
@@ -80,6 +83,7 @@ fe_status build(fe_graph *graph, const Settings &s) {
     if (s.autotune > 0) {
         options.autotune = 1;
         options.autotune_candidates = static_cast<int32_t>(s.autotune);
+        options.autotune_knob_search = static_cast<int32_t>(s.knob_search);
     }
     return fe_graph_build(graph, s.handle, &options);
 }
@@ -156,6 +160,7 @@ int compile_command(int argc, char **argv) {
                             {"--output", "-o", true},
                             {"--check-only", nullptr, false},
                             {"--autotune", nullptr, true},
+                            {"--knob-search", nullptr, true},
                             {"--max-workspace", nullptr, true},
                             {"--gpu", nullptr, true}},
                            args);
@@ -164,6 +169,7 @@ int compile_command(int argc, char **argv) {
     std::string error;
     long long gpu = 0;
     if (!args.integer("--autotune", 0, 1, 1000, &s.autotune, error) ||
+        !args.integer("--knob-search", 0, 1, 100, &s.knob_search, error) ||
         !args.integer("--max-workspace", -1, 0, INT64_MAX, &s.max_workspace, error) ||
         !args.integer("--gpu", 0, 0, 1 << 20, &gpu, error))
         return fail("compile", kExitBadInput, error);
@@ -172,6 +178,8 @@ int compile_command(int argc, char **argv) {
     if (args.positional.empty()) return fail("compile", kExitBadInput, "give a graph file (see 'cudnnfe compile --help')");
     if (s.output.empty() && !s.check_only)
         return fail("compile", kExitBadInput, "say where the plans go with -o DIR (or use --check-only)");
+    if (s.knob_search > 0 && s.autotune == 0)
+        return fail("compile", kExitBadInput, "--knob-search extends autotuning: give --autotune N too");
     if (s.autotune > 0 && args.has("--device"))
         return fail("compile", kExitBadInput, "--autotune times plans on this machine's GPU; it cannot be used with --device");
     if (s.autotune > 0 && s.check_only)
