@@ -68,6 +68,75 @@ func (g *Graph) BuildPlans(policy BuildPolicy) error {
 	})
 }
 
+// Engines and knobs: any engine config as a candidate, beyond the few that heuristics rank.
+
+// KnobRange is one knob of an engine (EngineKnobs): its type (cuDNN's cudnnBackendKnobType_t
+// value) and the values it takes, Min to Max in steps of Stride.
+type KnobRange struct {
+	Type             int32
+	Min, Max, Stride int64
+}
+
+// Contains says whether value is one the knob takes.
+func (k KnobRange) Contains(value int64) bool {
+	return value >= k.Min && value <= k.Max && (k.Stride <= 0 || (value-k.Min)%k.Stride == 0)
+}
+
+// KnobChoice is one knob setting of a candidate (AddCandidate): a knob type (as in KnobRange) and
+// its value.
+type KnobChoice struct {
+	Type  int32
+	Value int64
+}
+
+// EngineCount is the number of engines cuDNN has for the operation graph (global indices 0 to
+// count-1; not every one runs it). After BuildOperationGraph.
+func (g *Graph) EngineCount() (int64, error) { return g.count(capi.Fe_graph_engine_count) }
+
+// EngineKnobs lists the knobs engine has for this graph, by type; StatusNotSupported, with
+// cuDNN's reason, if the engine does not run the graph.
+func (g *Graph) EngineKnobs(engine int64) ([]KnobRange, error) {
+	count := []int64{0}
+	err := g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_swig_engine_knobs(p, engine, nil, nil, nil, nil, 0, count)
+	})
+	if e, ok := err.(*Error); err != nil && (!ok || e.Status != StatusBufferTooSmall) {
+		return nil, err
+	}
+	n := count[0]
+	if n == 0 {
+		return []KnobRange{}, nil
+	}
+	types := make([]int32, n)
+	mins, maxs, strides := make([]int64, n), make([]int64, n), make([]int64, n)
+	if err := g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_swig_engine_knobs(p, engine, types, mins, maxs, strides, n, count)
+	}); err != nil {
+		return nil, err
+	}
+	knobs := make([]KnobRange, count[0])
+	for i := range knobs {
+		knobs[i] = KnobRange{Type: types[i], Min: mins[i], Max: maxs[i], Stride: strides[i]}
+	}
+	return knobs, nil
+}
+
+// AddCandidate adds engine with these knob settings (knobs left out keep the engine's defaults)
+// as a candidate: after BuildOperationGraph (the candidates are then only those added) or
+// CreateExecutionPlans (after the heuristics' ones), before CheckSupport. StatusNotSupported,
+// with cuDNN's reason, if cuDNN refuses the setting; StatusInvalidArgument for a knob set twice,
+// an unknown knob type or a duplicate of a candidate the graph has.
+func (g *Graph) AddCandidate(engine int64, knobs ...KnobChoice) error {
+	types := make([]int32, len(knobs))
+	values := make([]int64, len(knobs))
+	for i, k := range knobs {
+		types[i], values[i] = k.Type, k.Value
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_swig_add_candidate(p, engine, types, values, int64(len(knobs)))
+	})
+}
+
 // Queries about the build.
 
 // CandidateCount is the number of candidates heuristics proposed.

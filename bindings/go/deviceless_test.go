@@ -3,6 +3,8 @@ package cudnnfe
 import (
 	"errors"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -83,6 +85,134 @@ func TestAttentionIsSupported(t *testing.T) {
 	must(t, err)
 	must(t, o.SetOutput(true))
 	expectSupported(t, g, json)
+}
+
+func TestTheDefaultPlansEngineHasItsTagsKnobs(t *testing.T) {
+	json := needDeviceless(t)
+	tag := defaultEngineTag(t, json)
+	engine, tagKnobs := parseEngineTag(t, tag)
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	operationGraph(t, g, json)
+	count, err := g.EngineCount()
+	must(t, err)
+	if count <= 0 || engine >= count {
+		t.Fatalf("%s of %d engines", tag, count)
+	}
+	knobs, err := g.EngineKnobs(engine)
+	must(t, err)
+	if len(knobs) == 0 {
+		t.Fatalf("engine %d has no knobs", engine)
+	}
+	for _, choice := range tagKnobs {
+		found := false
+		for _, k := range knobs {
+			if k.Type == choice.Type {
+				found = true
+				if choice.Value < k.Min || choice.Value > k.Max {
+					t.Errorf("%s: k%d=%d outside %+v", tag, choice.Type, choice.Value, k)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: k%d is not among %+v", tag, choice.Type, knobs)
+		}
+	}
+}
+
+func TestACandidateAddedByHandBuildsItsConfig(t *testing.T) {
+	json := needDeviceless(t)
+	tag := defaultEngineTag(t, json)
+	engine, knobs := parseEngineTag(t, tag)
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	operationGraph(t, g, json)
+	must(t, g.AddCandidate(engine, knobs...))
+	if n, _ := g.CandidateCount(); n != 1 {
+		t.Errorf("%d candidates", n)
+	}
+	must(t, g.CheckSupport())
+	must(t, g.BuildPlans(PolicyAll))
+	built, _ := g.IsBuilt()
+	builtTag, err := g.EngineTag()
+	must(t, err)
+	if !built || builtTag != tag {
+		t.Errorf("built %v with %q, expected %q", built, builtTag, tag)
+	}
+}
+
+func TestACandidateAddedTwiceIsADuplicate(t *testing.T) {
+	json := needDeviceless(t)
+	engine, knobs := parseEngineTag(t, defaultEngineTag(t, json))
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	operationGraph(t, g, json)
+	must(t, g.AddCandidate(engine, knobs...))
+	expectError(t, g.AddCandidate(engine, knobs...), StatusInvalidArgument, "a duplicate")
+}
+
+func TestAnEngineIndexPastTheCountIsOutOfRange(t *testing.T) {
+	json := needDeviceless(t)
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	operationGraph(t, g, json)
+	count, err := g.EngineCount()
+	must(t, err)
+	_, err = g.EngineKnobs(count)
+	expectError(t, err, StatusInvalidArgument, "out of range")
+	expectError(t, g.AddCandidate(count), StatusInvalidArgument, "out of range")
+	_, err = g.EngineKnobs(-1)
+	expectError(t, err, StatusInvalidArgument, "out of range")
+}
+
+func TestANegativeKnobSearchIsRefused(t *testing.T) {
+	json := needDeviceless(t)
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	expectError(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, AutotuneKnobSearch: -1}),
+		StatusInvalidArgument, "autotune_knob_search")
+	if built, _ := g.IsBuilt(); built {
+		t.Error("built")
+	}
+}
+
+// defaultEngineTag is the engine tag of the 1x1 convolution's plan from an ordinary build.
+func defaultEngineTag(t *testing.T, json string) string {
+	t.Helper()
+	g := pointwiseConvGraph(t)
+	defer g.Close()
+	must(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, NoPlanCache: true}))
+	tag, err := g.EngineTag()
+	must(t, err)
+	return tag
+}
+
+func operationGraph(t *testing.T, g *Graph, json string) {
+	t.Helper()
+	must(t, g.SetDeviceProperties(json))
+	must(t, g.Validate())
+	must(t, g.BuildOperationGraph(nil))
+}
+
+// parseEngineTag: "eng62_k2=0_k13=1" is engine 62 with k2 = 0 and k13 = 1.
+func parseEngineTag(t *testing.T, tag string) (int64, []KnobChoice) {
+	t.Helper()
+	if !regexp.MustCompile(`^eng[0-9]+(_k[0-9]+=-?[0-9]+)*$`).MatchString(tag) {
+		t.Fatalf("engine tag %q", tag)
+	}
+	parts := strings.Split(tag, "_")
+	engine, err := strconv.ParseInt(strings.TrimPrefix(parts[0], "eng"), 10, 64)
+	must(t, err)
+	var knobs []KnobChoice
+	for _, part := range parts[1:] {
+		knob := strings.SplitN(strings.TrimPrefix(part, "k"), "=", 2)
+		kind, err := strconv.ParseInt(knob[0], 10, 32)
+		must(t, err)
+		value, err := strconv.ParseInt(knob[1], 10, 64)
+		must(t, err)
+		knobs = append(knobs, KnobChoice{Type: int32(kind), Value: value})
+	}
+	return engine, knobs
 }
 
 // expectSupported: heuristics and the support check pass; the plan builds, or fails only for want

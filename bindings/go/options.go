@@ -337,6 +337,9 @@ type BuildOptions struct {
 	// AutotuneCandidates is how many plans it builds and times (0: 8).
 	Autotune           bool
 	AutotuneCandidates int32
+	// AutotuneKnobSearch: autotuning also times the configs one knob away from the fastest plans,
+	// for up to this many rounds (0: off).
+	AutotuneKnobSearch int32
 }
 
 func (o *BuildOptions) toNative() capi.Fe_build_options {
@@ -362,6 +365,7 @@ func (o *BuildOptions) toNative() capi.Fe_build_options {
 	}
 	n.SetAutotune(boolInt(o.Autotune))
 	n.SetAutotune_candidates(int(o.AutotuneCandidates))
+	n.SetAutotune_knob_search(int(o.AutotuneKnobSearch))
 	return n
 }
 

@@ -90,6 +90,26 @@ func seedConvGraph(t *testing.T) *Graph {
 	return g
 }
 
+// pointwiseConvGraph is a bf16 1x1 convolution in channels-last memory (a ResNet bottleneck's).
+func pointwiseConvGraph(t *testing.T) *Graph {
+	t.Helper()
+	g, err := NewGraph(&GraphOptions{Name: "conv1x1", IODataType: DataBFloat16, ComputeDataType: DataFloat})
+	must(t, err)
+	xDims, wDims := []int64{8, 1024, 14, 14}, []int64{256, 1024, 1, 1}
+	xStrides, err := StridesChannelsLast(xDims...)
+	must(t, err)
+	wStrides, err := StridesChannelsLast(wDims...)
+	must(t, err)
+	x, err := g.Tensor("image", xDims, xStrides, DataNotSet)
+	must(t, err)
+	w, err := g.Tensor("weight", wDims, wStrides, DataNotSet)
+	must(t, err)
+	y, err := g.ConvFprop(x, w, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	return g
+}
+
 // tensor adds a packed input of the graph's io type, failing the test on error.
 func tensor(t *testing.T, g *Graph, name string, dims ...int64) *Tensor {
 	t.Helper()

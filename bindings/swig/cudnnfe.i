@@ -17,6 +17,9 @@
  *   option structs                a class with a field per member, defaults from its _INIT macro
  *                                 (the list of structs is generated from the header)
  *
+ * Arrays of structs (the engine knobs) are the one exception: the functions that take them are
+ * replaced by helpers at the end of this file that take the members as arrays of numbers.
+ *
  * The low-level layer is internal to each binding; the idiomatic layer (exceptions or errors,
  * Close/Dispose, arrays) is written by hand on top of it.
  */
@@ -104,4 +107,60 @@ FE_OPAQUE(void)
  * time by option_structs.py, so a struct added to the header needs no change here. */
 %include "option_structs.i"
 
+/* Arrays of structs (fe_knob_range, fe_knob_choice) fit none of the patterns: the functions that
+ * take them are replaced by the helpers below, which take each member as an array of numbers
+ * (element i of every array is struct i). */
+%ignore fe_knob_range;
+%ignore fe_knob_choice;
+%ignore fe_knob_range::type; /* and their members, which Go would rename (type is a keyword) */
+%ignore fe_knob_choice::type;
+%ignore fe_graph_engine_knobs;
+%ignore fe_graph_add_candidate;
+
 %include "cudnnfe.h"
+
+%inline %{
+/* fe_graph_engine_knobs into four arrays of capacity elements each (all nullable when capacity
+ * is 0), with the same protocol: FE_STATUS_BUFFER_TOO_SMALL and out_count set when capacity is
+ * less than the count. A missing array is passed on as NULL, for the library to name. */
+fe_status fe_swig_engine_knobs(const fe_graph *graph, int64_t engine_index, int32_t *types,
+                               int64_t *min_values, int64_t *max_values, int64_t *strides,
+                               size_t capacity, size_t *out_count) {
+  fe_knob_range small[16];
+  fe_knob_range *ranges = NULL;
+  if (capacity > 0 && types && min_values && max_values && strides) {
+    ranges = capacity <= 16 ? small : (fe_knob_range *)malloc(capacity * sizeof(*ranges));
+    if (!ranges) return FE_STATUS_OUT_OF_MEMORY;
+  }
+  fe_status status = fe_graph_engine_knobs(graph, engine_index, ranges, capacity, out_count);
+  if (status == FE_OK && ranges) {
+    size_t count = *out_count < capacity ? *out_count : capacity;
+    for (size_t i = 0; i < count; ++i) {
+      types[i] = ranges[i].type;
+      min_values[i] = ranges[i].min_value;
+      max_values[i] = ranges[i].max_value;
+      strides[i] = ranges[i].stride;
+    }
+  }
+  if (ranges != small) free(ranges);
+  return status;
+}
+
+/* fe_graph_add_candidate with knob i of type types[i] set to values[i]. */
+fe_status fe_swig_add_candidate(fe_graph *graph, int64_t engine_index, const int32_t *types,
+                                const int64_t *values, size_t num_knobs) {
+  fe_knob_choice small[16];
+  fe_knob_choice *knobs = NULL;
+  if (num_knobs > 0 && types && values) {
+    knobs = num_knobs <= 16 ? small : (fe_knob_choice *)malloc(num_knobs * sizeof(*knobs));
+    if (!knobs) return FE_STATUS_OUT_OF_MEMORY;
+    for (size_t i = 0; i < num_knobs; ++i) {
+      knobs[i].type = types[i];
+      knobs[i].value = values[i];
+    }
+  }
+  fe_status status = fe_graph_add_candidate(graph, engine_index, knobs, num_knobs);
+  if (knobs != small) free(knobs);
+  return status;
+}
+%}

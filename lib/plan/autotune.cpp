@@ -252,6 +252,35 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
                 state.plans.size() - before, before);
 }
 
+// The plans within a few percent of the fastest are often the same engine with another
+// workspace or cluster knob, apart by less than one timing's noise: a choice made on one median
+// each flips between builds. Time those contenders again, interleaved (so clock and thermal
+// drift fall on all of them alike), and rank them by the median of their rounds.
+void refine_contenders(fe_graph &graph, PlanTimer &timer, std::vector<double> &medians) {
+    constexpr double kMargin = 1.03;     // contenders: within 3% of the fastest
+    constexpr size_t kMaxContenders = 6;
+    constexpr int kRounds = 5;
+    const std::vector<Plan> &plans = graph.build->plans;
+    double best = *std::min_element(medians.begin(), medians.end());
+    std::vector<size_t> contenders;
+    for (size_t i = 0; i < plans.size(); ++i)
+        if (medians[i] <= best * kMargin) contenders.push_back(i);
+    if (contenders.size() < 2) return;
+    std::stable_sort(contenders.begin(), contenders.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
+    if (contenders.size() > kMaxContenders) contenders.resize(kMaxContenders);
+    std::vector<std::vector<double>> rounds(contenders.size());
+    for (int r = 0; r < kRounds; ++r)
+        for (size_t c = 0; c < contenders.size(); ++c) rounds[c].push_back(timer.time(plans[contenders[c]]));
+    for (size_t c = 0; c < contenders.size(); ++c) {
+        std::vector<double> &times = rounds[c];
+        times.push_back(medians[contenders[c]]);  // the first timing counts as one round
+        std::nth_element(times.begin(), times.begin() + static_cast<ptrdiff_t>(times.size() / 2), times.end());
+        medians[contenders[c]] = times[times.size() / 2];
+    }
+    FE_LOG_INFO("graph '%s': %zu contenders within %.0f%% of the fastest timed again in %d interleaved rounds",
+                graph.name.c_str(), contenders.size(), (kMargin - 1) * 100, kRounds);
+}
+
 }  // namespace
 
 double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iterations, const KnobSearch &search) {
@@ -270,6 +299,7 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
     for (const Plan &plan : state.plans) medians.push_back(timer.time(plan));
     double heuristics_first = medians.front();
     if (search.rounds > 0) search_knobs(graph, timer, medians, search);
+    refine_contenders(graph, timer, medians);
 
     // Stable: ties keep the heuristics' order.
     std::vector<size_t> order(state.plans.size());

@@ -1,3 +1,5 @@
+using System.Collections.Generic;
+
 namespace CudnnFe
 {
     // Building: in one call, or step by step; and what the build reports.
@@ -37,6 +39,45 @@ namespace CudnnFe
         public void CheckSupport() => Check.Ok(NativeApi.fe_graph_check_support(Pointer));
 
         public void BuildPlans(BuildPolicy policy) => Check.Ok(NativeApi.fe_graph_build_plans(Pointer, (fe_build_policy)policy));
+
+        /// <summary>
+        /// How many engines cuDNN has for the operation graph (global indices 0 to EngineCount - 1;
+        /// not every one runs it). After <see cref="BuildOperationGraph"/>.
+        /// </summary>
+        public long EngineCount => Count(NativeApi.fe_graph_engine_count);
+
+        /// <summary>The knobs engine <paramref name="engine"/> has for this graph, by type; NotSupported if it does not run the graph.</summary>
+        public IList<KnobRange> EngineKnobs(long engine)
+        {
+            var count = new long[1];
+            fe_status status = NativeApi.fe_swig_engine_knobs(Pointer, engine, null, null, null, null, 0, count);
+            if (status != fe_status.FE_STATUS_BUFFER_TOO_SMALL) Check.Ok(status);
+            long n = count[0];
+            int[] types = new int[n];
+            long[] minValues = new long[n], maxValues = new long[n], strides = new long[n];
+            Check.Ok(NativeApi.fe_swig_engine_knobs(Pointer, engine, types, minValues, maxValues, strides, n, count));
+            var knobs = new List<KnobRange>();
+            for (long i = 0; i < count[0]; ++i) knobs.Add(new KnobRange(types[i], minValues[i], maxValues[i], strides[i]));
+            return knobs;
+        }
+
+        /// <summary>
+        /// Add engine <paramref name="engine"/> with these knob settings (knobs left out keep the
+        /// engine's defaults) as a candidate: after <see cref="BuildOperationGraph"/> (the candidates
+        /// are then only those added) or <see cref="CreateExecutionPlans"/> (after the heuristics'
+        /// ones), before <see cref="CheckSupport"/>. NotSupported, with cuDNN's reason, if cuDNN
+        /// refuses the setting; InvalidArgument for a knob set twice, an unknown knob type or a
+        /// duplicate of a candidate the graph has.
+        /// </summary>
+        public void AddCandidate(long engine, params KnobChoice[] knobs) => AddCandidate(engine, (IEnumerable<KnobChoice>)knobs);
+
+        public void AddCandidate(long engine, IEnumerable<KnobChoice> knobs)
+        {
+            var choices = new List<KnobChoice>(knobs);
+            int[] types = choices.ConvertAll(k => k.Type).ToArray();
+            long[] values = choices.ConvertAll(k => k.Value).ToArray();
+            Check.Ok(NativeApi.fe_swig_add_candidate(Pointer, engine, types, values, types.Length));
+        }
 
         public long CandidateCount => Count(NativeApi.fe_graph_candidate_count);
 

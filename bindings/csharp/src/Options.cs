@@ -289,6 +289,8 @@ namespace CudnnFe
         public bool? Autotune { get; set; }
         /// <summary>How many plans autotuning builds and times (0 or less: 8).</summary>
         public int? AutotuneCandidates { get; set; }
+        /// <summary>Autotuning also times the configs one knob away from the fastest plans, for up to this many rounds (0: off).</summary>
+        public int? AutotuneKnobSearch { get; set; }
 
         internal fe_build_options ToNative()
         {
@@ -301,6 +303,7 @@ namespace CudnnFe
             if (CacheKey != null) o.cache_key = CacheKey;
             if (Autotune.HasValue) o.autotune = Autotune.Value ? 1 : 0;
             if (AutotuneCandidates.HasValue) o.autotune_candidates = AutotuneCandidates.Value;
+            if (AutotuneKnobSearch.HasValue) o.autotune_knob_search = AutotuneKnobSearch.Value;
             return o;
         }
     }

@@ -1,4 +1,7 @@
 using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text.RegularExpressions;
 using NUnit.Framework;
 
 namespace CudnnFe.Tests
@@ -78,6 +81,111 @@ namespace CudnnFe.Tests
                 graph.Sdpa(q, k, v, new SdpaOptions { AttnScale = 0.125, CausalMask = CausalMask.TopLeft }).O.SetOutput(true);
                 ExpectSupported(graph);
             }
+        }
+
+        [Test]
+        public void TheDefaultPlansEngineHasItsTagsKnobs()
+        {
+            string tag = DefaultEngineTag();
+            long engine = TagEngine(tag);
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                OperationGraph(graph);
+                Assert.Greater(graph.EngineCount, 0);
+                Assert.Less(engine, graph.EngineCount, tag);
+                IList<KnobRange> knobs = graph.EngineKnobs(engine);
+                Assert.IsNotEmpty(knobs, "engine " + engine + " has no knobs");
+                foreach (KnobChoice choice in TagKnobs(tag))
+                {
+                    List<KnobRange> ranges = knobs.Where(k => k.Type == choice.Type).ToList();
+                    Assert.AreEqual(1, ranges.Count, choice + " of " + tag + " among " + string.Join(", ", knobs));
+                    Assert.IsTrue(ranges[0].Min <= choice.Value && choice.Value <= ranges[0].Max, choice + " outside " + ranges[0]);
+                }
+            }
+        }
+
+        [Test]
+        public void ACandidateAddedByHandBuildsItsConfig()
+        {
+            string tag = DefaultEngineTag();
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                OperationGraph(graph);
+                graph.AddCandidate(TagEngine(tag), TagKnobs(tag));
+                Assert.AreEqual(1, graph.CandidateCount);
+                graph.CheckSupport();
+                graph.BuildPlans(BuildPolicy.All);
+                Assert.IsTrue(graph.IsBuilt);
+                Assert.AreEqual(tag, graph.EngineTag);
+            }
+        }
+
+        [Test]
+        public void ACandidateAddedTwiceIsADuplicate()
+        {
+            string tag = DefaultEngineTag();
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                OperationGraph(graph);
+                KnobChoice[] knobs = TagKnobs(tag).ToArray();
+                graph.AddCandidate(TagEngine(tag), knobs);
+                TestSupport.AssertFails(Status.InvalidArgument, "a duplicate", () => graph.AddCandidate(TagEngine(tag), knobs));
+            }
+        }
+
+        [Test]
+        public void AnEngineIndexPastTheCountIsOutOfRange()
+        {
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                OperationGraph(graph);
+                long count = graph.EngineCount;
+                TestSupport.AssertFails(Status.InvalidArgument, "out of range", () => graph.EngineKnobs(count));
+                TestSupport.AssertFails(Status.InvalidArgument, "out of range", () => graph.AddCandidate(count));
+                TestSupport.AssertFails(Status.InvalidArgument, "out of range", () => graph.EngineKnobs(-1));
+            }
+        }
+
+        [Test]
+        public void ANegativeKnobSearchIsRefused()
+        {
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                TestSupport.AssertFails(Status.InvalidArgument, "autotune_knob_search",
+                    () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, AutotuneKnobSearch = -1 }));
+                Assert.IsFalse(graph.IsBuilt);
+            }
+        }
+
+        /// <summary>The engine tag of the 1x1 convolution's plan from an ordinary build.</summary>
+        private string DefaultEngineTag()
+        {
+            using (Graph graph = TestSupport.PointwiseConvGraph())
+            {
+                graph.Build(null, new BuildOptions { DevicePropertiesJson = json, UsePlanCache = false });
+                return graph.EngineTag;
+            }
+        }
+
+        private void OperationGraph(Graph graph)
+        {
+            graph.SetDeviceProperties(json);
+            graph.Validate();
+            graph.BuildOperationGraph(null);
+        }
+
+        /// <summary>"eng62_k2=0_k13=1": 62.</summary>
+        private static long TagEngine(string tag)
+        {
+            StringAssert.IsMatch("^eng[0-9]+(_k[0-9]+=-?[0-9]+)*$", tag);
+            return long.Parse(tag.Split('_')[0].Substring("eng".Length));
+        }
+
+        /// <summary>"eng62_k2=0_k13=1": k2 = 0, k13 = 1.</summary>
+        private static List<KnobChoice> TagKnobs(string tag)
+        {
+            return Regex.Matches(tag, "_k([0-9]+)=(-?[0-9]+)").Cast<Match>()
+                .Select(m => new KnobChoice(int.Parse(m.Groups[1].Value), long.Parse(m.Groups[2].Value))).ToList();
         }
 
         /// <summary>Heuristics and the support check pass; the plan builds, or fails only for want of a driver.</summary>

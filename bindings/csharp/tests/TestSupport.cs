@@ -64,5 +64,16 @@ namespace CudnnFe.Tests
             graph.ConvFprop(x, w, new ConvOptions { Padding = new long[] { 1, 1 } }).SetOutput(true);
             return graph;
         }
+
+        /// <summary>A bf16 1x1 convolution in channels-last memory (a ResNet bottleneck's).</summary>
+        internal static Graph PointwiseConvGraph()
+        {
+            var graph = new Graph(new GraphOptions { Name = "conv1x1", IoDataType = DataType.BFloat16, ComputeDataType = DataType.Float });
+            long[] xDims = { 8, 1024, 14, 14 }, wDims = { 256, 1024, 1, 1 };
+            Tensor x = graph.Tensor("image", xDims, Library.StridesChannelsLast(xDims), DataType.NotSet);
+            Tensor w = graph.Tensor("weight", wDims, Library.StridesChannelsLast(wDims), DataType.NotSet);
+            graph.ConvFprop(x, w, new ConvOptions()).SetOutput(true);
+            return graph;
+        }
     }
 }

@@ -13,6 +13,7 @@ public final class BuildOptions {
     private String cacheKey;
     private Boolean autotune;
     private Integer autotuneCandidates;
+    private Integer autotuneKnobSearch;
 
     public BuildOptions heurModes(HeurMode... modes) {
         this.heurModes = modes.clone();
@@ -60,6 +61,12 @@ public final class BuildOptions {
         return this;
     }
 
+    /** Autotuning also times the configs one knob away from the fastest plans, for up to this many rounds (0: off). */
+    public BuildOptions autotuneKnobSearch(int rounds) {
+        this.autotuneKnobSearch = rounds;
+        return this;
+    }
+
     fe_build_options toNative() {
         fe_build_options o = new fe_build_options();
         if (heurModes != null) o.set_heur_modes(HeurMode.codes(heurModes), heurModes.length);
@@ -70,6 +77,7 @@ public final class BuildOptions {
         if (cacheKey != null) o.setCache_key(cacheKey);
         if (autotune != null) o.setAutotune(autotune ? 1 : 0);
         if (autotuneCandidates != null) o.setAutotune_candidates(autotuneCandidates);
+        if (autotuneKnobSearch != null) o.setAutotune_knob_search(autotuneKnobSearch);
         return o;
     }
 }

@@ -589,6 +589,55 @@ public final class Graph extends NativeObject {
         Check.ok(NativeApi.fe_graph_build_plans(pointer(), policy.code));
     }
 
+    // ---- engines and knobs: any engine config as a candidate -----------------------------------
+
+    /**
+     * How many engines cuDNN has for the operation graph (global indices 0 to count - 1; not every
+     * one runs it). After {@link #buildOperationGraph}.
+     */
+    public long engineCount() {
+        long[] count = new long[1];
+        Check.ok(NativeApi.fe_graph_engine_count(pointer(), count));
+        return count[0];
+    }
+
+    /** The knobs engine `engine` has for this graph, by type; NOT_SUPPORTED if it does not run the graph. */
+    public List<KnobRange> engineKnobs(long engine) {
+        long[] count = new long[1];
+        int status = NativeApi.fe_swig_engine_knobs(pointer(), engine, null, null, null, null, 0, count);
+        if (status != Status.BUFFER_TOO_SMALL.code) Check.ok(status);
+        int n = (int) count[0];
+        int[] types = new int[n];
+        long[] minValues = new long[n];
+        long[] maxValues = new long[n];
+        long[] strides = new long[n];
+        Check.ok(NativeApi.fe_swig_engine_knobs(pointer(), engine, types, minValues, maxValues, strides, n, count));
+        List<KnobRange> knobs = new ArrayList<>();
+        for (int i = 0; i < (int) count[0]; ++i) knobs.add(new KnobRange(types[i], minValues[i], maxValues[i], strides[i]));
+        return knobs;
+    }
+
+    /**
+     * Add engine `engine` with these knob settings (knobs left out keep the engine's defaults) as a
+     * candidate: after {@link #buildOperationGraph} (the candidates are then only those added) or
+     * {@link #createExecutionPlans} (after the heuristics' ones), before {@link #checkSupport}.
+     * NOT_SUPPORTED, with cuDNN's reason, if cuDNN refuses the setting; INVALID_ARGUMENT for a
+     * knob set twice, an unknown knob type or a duplicate of a candidate the graph has.
+     */
+    public void addCandidate(long engine, KnobChoice... knobs) {
+        addCandidate(engine, Arrays.asList(knobs));
+    }
+
+    public void addCandidate(long engine, List<KnobChoice> knobs) {
+        int[] types = new int[knobs.size()];
+        long[] values = new long[knobs.size()];
+        for (int i = 0; i < types.length; ++i) {
+            types[i] = knobs.get(i).type;
+            values[i] = knobs.get(i).value;
+        }
+        Check.ok(NativeApi.fe_swig_add_candidate(pointer(), engine, types, values, types.length));
+    }
+
     public long candidateCount() {
         long[] count = new long[1];
         Check.ok(NativeApi.fe_graph_candidate_count(pointer(), count));

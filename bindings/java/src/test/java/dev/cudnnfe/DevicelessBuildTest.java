@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +75,101 @@ class DevicelessBuildTest {
             graph.sdpa(q, k, v, new SdpaOptions().attnScale(0.125).causalMask(CausalMask.TOP_LEFT)).o.setOutput(true);
             expectSupported(graph);
         }
+    }
+
+    @Test
+    void theDefaultPlansEngineHasItsTagsKnobs() {
+        String tag = defaultEngineTag();
+        long engine = tagEngine(tag);
+        List<KnobChoice> tagKnobs = tagKnobs(tag);
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            operationGraph(graph);
+            assertTrue(graph.engineCount() > 0);
+            assertTrue(engine < graph.engineCount(), tag + " of " + graph.engineCount() + " engines");
+            List<KnobRange> knobs = graph.engineKnobs(engine);
+            assertFalse(knobs.isEmpty(), "engine " + engine + " has no knobs");
+            for (KnobChoice choice : tagKnobs) {
+                KnobRange range = knobs.stream().filter(k -> k.type == choice.type).findFirst().orElse(null);
+                assertTrue(range != null, choice + " of " + tag + " is not among " + knobs);
+                assertTrue(range.min <= choice.value && choice.value <= range.max, choice + " outside " + range);
+            }
+        }
+    }
+
+    @Test
+    void aCandidateAddedByHandBuildsItsConfig() {
+        String tag = defaultEngineTag();
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            operationGraph(graph);
+            graph.addCandidate(tagEngine(tag), tagKnobs(tag));
+            assertEquals(1, graph.candidateCount());
+            graph.checkSupport();
+            graph.buildPlans(BuildPolicy.ALL);
+            assertTrue(graph.isBuilt());
+            assertEquals(tag, graph.engineTag());
+        }
+    }
+
+    @Test
+    void aCandidateAddedTwiceIsADuplicate() {
+        String tag = defaultEngineTag();
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            operationGraph(graph);
+            KnobChoice[] knobs = tagKnobs(tag).toArray(new KnobChoice[0]);
+            graph.addCandidate(tagEngine(tag), knobs);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "a duplicate", () -> graph.addCandidate(tagEngine(tag), knobs));
+        }
+    }
+
+    @Test
+    void anEngineIndexPastTheCountIsOutOfRange() {
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            operationGraph(graph);
+            long count = graph.engineCount();
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "out of range", () -> graph.engineKnobs(count));
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "out of range", () -> graph.addCandidate(count));
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "out of range", () -> graph.engineKnobs(-1));
+        }
+    }
+
+    @Test
+    void aNegativeKnobSearchIsRefused() {
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "autotune_knob_search",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).autotuneKnobSearch(-1)));
+            assertFalse(graph.isBuilt());
+        }
+    }
+
+    /** The engine tag of the 1x1 convolution's plan from an ordinary build. */
+    private String defaultEngineTag() {
+        try (Graph graph = TestSupport.pointwiseConvGraph()) {
+            graph.build(null, new BuildOptions().devicePropertiesJson(json).usePlanCache(false));
+            return graph.engineTag();
+        }
+    }
+
+    private void operationGraph(Graph graph) {
+        graph.setDeviceProperties(json);
+        graph.validate();
+        graph.buildOperationGraph(null);
+    }
+
+    /** "eng62_k2=0_k13=1": 62. */
+    private static long tagEngine(String tag) {
+        assertTrue(tag.matches("eng[0-9]+(_k[0-9]+=-?[0-9]+)*"), "engine tag " + tag);
+        return Long.parseLong(tag.split("_")[0].substring("eng".length()));
+    }
+
+    /** "eng62_k2=0_k13=1": k2 = 0, k13 = 1. */
+    private static List<KnobChoice> tagKnobs(String tag) {
+        List<KnobChoice> knobs = new ArrayList<>();
+        String[] parts = tag.split("_");
+        for (int i = 1; i < parts.length; ++i) {
+            String[] knob = parts[i].substring(1).split("=");
+            knobs.add(new KnobChoice(Integer.parseInt(knob[0]), Long.parseLong(knob[1])));
+        }
+        return knobs;
     }
 
     /** Heuristics and the support check pass; the plan builds, or fails only for want of a driver. */

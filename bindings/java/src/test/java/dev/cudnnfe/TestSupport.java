@@ -65,4 +65,16 @@ final class TestSupport {
         graph.convFprop(x, w, new ConvOptions().padding(1, 1)).setOutput(true);
         return graph;
     }
+
+    /** A bf16 1x1 convolution in channels-last memory (a ResNet bottleneck's). */
+    static Graph pointwiseConvGraph() {
+        Graph graph = new Graph(new GraphOptions().name("conv1x1").ioDataType(DataType.BFLOAT16)
+                .computeDataType(DataType.FLOAT));
+        long[] xDims = {8, 1024, 14, 14};
+        long[] wDims = {256, 1024, 1, 1};
+        Tensor x = graph.tensor("image", xDims, CudnnFe.stridesChannelsLast(xDims), DataType.NOT_SET);
+        Tensor w = graph.tensor("weight", wDims, CudnnFe.stridesChannelsLast(wDims), DataType.NOT_SET);
+        graph.convFprop(x, w, new ConvOptions()).setOutput(true);
+        return graph;
+    }
 }
