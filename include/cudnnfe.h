@@ -1183,8 +1183,9 @@ FE_API fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_
 
 /** Time every built plan of the graph on the handle's GPU (built with FE_BUILD_POLICY_ALL, or
  *  fe_graph_build with options->autotune) and make the fastest the one that executes:
- *  `warmup` untimed runs (< 0: 3), then `iterations` timed runs (<= 0: 10) of each plan, the
- *  median deciding. Inputs are bound to scratch memory the library allocates and frees.
+ *  `warmup` untimed runs (< 0: 3), then `iterations` timed runs (<= 0: 10) of each plan, each
+ *  after an L2 flush, the median deciding; the plans within 3% of the fastest are timed again
+ *  in 5 interleaved rounds and ranked by the median of their rounds. Inputs are bound to scratch memory the library allocates and frees.
  *  out_best_us (nullable) receives the chosen plan's median in microseconds. */
 FE_API fe_status fe_graph_autotune(fe_graph *graph, fe_handle *handle, int32_t warmup,
                                    int32_t iterations, double *out_best_us);
