@@ -73,29 +73,21 @@ func equalDims(a, b []int64) bool {
 // seedConvGraph is the seed's first graph: an fp16 3x3 convolution in channels-last memory.
 func seedConvGraph(t *testing.T) *Graph {
 	t.Helper()
-	g, err := NewGraph(&GraphOptions{Name: "first_graph", IODataType: DataHalf, ComputeDataType: DataFloat})
-	must(t, err)
-	xDims, wDims := []int64{8, 64, 56, 56}, []int64{32, 64, 3, 3}
-	xStrides, err := StridesChannelsLast(xDims...)
-	must(t, err)
-	wStrides, err := StridesChannelsLast(wDims...)
-	must(t, err)
-	x, err := g.Tensor("image", xDims, xStrides, DataNotSet)
-	must(t, err)
-	w, err := g.Tensor("weight", wDims, wStrides, DataNotSet)
-	must(t, err)
-	y, err := g.ConvFprop(x, w, &ConvOptions{Padding: []int64{1, 1}})
-	must(t, err)
-	must(t, y.SetOutput(true))
-	return g
+	return channelsLastConv(t, "first_graph", DataHalf, []int64{8, 64, 56, 56}, []int64{32, 64, 3, 3},
+		&ConvOptions{Padding: []int64{1, 1}})
 }
 
 // pointwiseConvGraph is a bf16 1x1 convolution in channels-last memory (a ResNet bottleneck's).
 func pointwiseConvGraph(t *testing.T) *Graph {
 	t.Helper()
-	g, err := NewGraph(&GraphOptions{Name: "conv1x1", IODataType: DataBFloat16, ComputeDataType: DataFloat})
+	return channelsLastConv(t, "conv1x1", DataBFloat16, []int64{8, 1024, 14, 14}, []int64{256, 1024, 1, 1}, nil)
+}
+
+// channelsLastConv is a graph of one convolution of an image by filters, both channels-last.
+func channelsLastConv(t *testing.T, name string, io DataType, xDims, wDims []int64, o *ConvOptions) *Graph {
+	t.Helper()
+	g, err := NewGraph(&GraphOptions{Name: name, IODataType: io, ComputeDataType: DataFloat})
 	must(t, err)
-	xDims, wDims := []int64{8, 1024, 14, 14}, []int64{256, 1024, 1, 1}
 	xStrides, err := StridesChannelsLast(xDims...)
 	must(t, err)
 	wStrides, err := StridesChannelsLast(wDims...)
@@ -104,7 +96,7 @@ func pointwiseConvGraph(t *testing.T) *Graph {
 	must(t, err)
 	w, err := g.Tensor("weight", wDims, wStrides, DataNotSet)
 	must(t, err)
-	y, err := g.ConvFprop(x, w, nil)
+	y, err := g.ConvFprop(x, w, o)
 	must(t, err)
 	must(t, y.SetOutput(true))
 	return g

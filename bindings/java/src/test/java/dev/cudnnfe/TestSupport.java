@@ -56,25 +56,22 @@ final class TestSupport {
 
     /** The seed's first graph: an fp16 3x3 convolution in channels-last memory. */
     static Graph seedConvGraph() {
-        Graph graph = new Graph(new GraphOptions().name("first_graph").ioDataType(DataType.HALF)
-                .computeDataType(DataType.FLOAT));
-        long[] xDims = {8, 64, 56, 56};
-        long[] wDims = {32, 64, 3, 3};
-        Tensor x = graph.tensor("image", xDims, CudnnFe.stridesChannelsLast(xDims), DataType.NOT_SET);
-        Tensor w = graph.tensor("weight", wDims, CudnnFe.stridesChannelsLast(wDims), DataType.NOT_SET);
-        graph.convFprop(x, w, new ConvOptions().padding(1, 1)).setOutput(true);
-        return graph;
+        return channelsLastConv("first_graph", DataType.HALF, new long[] {8, 64, 56, 56}, new long[] {32, 64, 3, 3},
+                new ConvOptions().padding(1, 1));
     }
 
     /** A bf16 1x1 convolution in channels-last memory (a ResNet bottleneck's). */
     static Graph pointwiseConvGraph() {
-        Graph graph = new Graph(new GraphOptions().name("conv1x1").ioDataType(DataType.BFLOAT16)
-                .computeDataType(DataType.FLOAT));
-        long[] xDims = {8, 1024, 14, 14};
-        long[] wDims = {256, 1024, 1, 1};
+        return channelsLastConv("conv1x1", DataType.BFLOAT16, new long[] {8, 1024, 14, 14},
+                new long[] {256, 1024, 1, 1}, new ConvOptions());
+    }
+
+    /** A graph of one convolution of an image by filters, both channels-last. */
+    private static Graph channelsLastConv(String name, DataType io, long[] xDims, long[] wDims, ConvOptions options) {
+        Graph graph = new Graph(new GraphOptions().name(name).ioDataType(io).computeDataType(DataType.FLOAT));
         Tensor x = graph.tensor("image", xDims, CudnnFe.stridesChannelsLast(xDims), DataType.NOT_SET);
         Tensor w = graph.tensor("weight", wDims, CudnnFe.stridesChannelsLast(wDims), DataType.NOT_SET);
-        graph.convFprop(x, w, new ConvOptions()).setOutput(true);
+        graph.convFprop(x, w, options).setOutput(true);
         return graph;
     }
 }
