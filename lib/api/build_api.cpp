@@ -232,11 +232,10 @@ FE_EXPORT fe_status fe_graph_add_candidate(fe_graph *graph, int64_t engine_index
         std::vector<Knob> settings;
         for (size_t i = 0; i < num_knobs; ++i) settings.push_back({knobs[i].type, knobs[i].value});
         std::string why;
-        if (!add_engine_candidate(*graph, engine_index, settings, &why)) {
-            bool duplicate = why.find("a duplicate") != std::string::npos;
-            FE_FAIL(duplicate ? FE_STATUS_INVALID_ARGUMENT : FE_STATUS_NOT_SUPPORTED,
+        CandidateResult result = add_engine_candidate(*graph, engine_index, settings, &why);
+        if (result != CandidateResult::Added)
+            FE_FAIL(result == CandidateResult::Duplicate ? FE_STATUS_INVALID_ARGUMENT : FE_STATUS_NOT_SUPPORTED,
                     "graph '%s': engine config %s", graph->name.c_str(), why.c_str());
-        }
         graph->stage = fe_graph::Stage::Candidates;
     });
 }

@@ -169,39 +169,34 @@ class PlanTimer {
     Events events_;
 };
 
-// Build the plan of the newest candidate; nullptr-like empty Plan (no descriptor) when cuDNN
-// refuses it or it needs more workspace than allowed.
-Plan plan_of_last_candidate(fe_graph &graph, int64_t max_workspace) {
+// The plan of the newest candidate, or false (the candidate marked not viable) when it does not
+// build or needs more workspace than allowed.
+bool plan_of_last_candidate(fe_graph &graph, int64_t max_workspace, Plan *out) {
     Candidate &c = graph.build->candidates.back();
-    Plan p;
-    if (max_workspace >= 0 && c.workspace > max_workspace) {
+    if (!plan_of(c, out)) {
         c.viable = false;
-        c.reason = "needs more workspace than allowed";
-        return p;
+        return false;
     }
-    Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
-    if (plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
-        c.viable = false;
-        c.reason = "its plan did not build";
-        return p;
-    }
-    p.workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
-    if (max_workspace >= 0 && p.workspace > max_workspace) {
+    if (max_workspace >= 0 && out->workspace > max_workspace) {
         c.viable = false;
         c.reason = "its plan needs more workspace than allowed";
-        return p;
+        return false;
     }
-    p.engine_index = c.engine_index;
-    p.knobs = c.knobs;
-    p.tag = c.tag;
-    p.plan = std::make_shared<const Descriptor>(std::move(plan));
-    return p;
+    return true;
+}
+
+// Plan indices, fastest first (stable: ties keep the earlier plan first).
+std::vector<size_t> fastest_first(const std::vector<double> &medians) {
+    std::vector<size_t> order(medians.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
+    return order;
 }
 
 // Local search in knob space: the configs one knob away from the fastest plans, timed; then
-// around the fastest ones not yet expanded, while a round finds something faster. Heuristics offer a handful of
-// tile and cluster shapes per engine; the best one for a shape is often a neighbour of theirs.
+// around the fastest ones not yet expanded, while a round finds something faster. Heuristics
+// offer a handful of tile and cluster shapes per engine; the best one for a shape is often a
+// neighbour of theirs.
 void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &medians, const KnobSearch &search) {
     BuildState &state = *graph.build;
     std::vector<bool> expanded(state.plans.size(), false);
@@ -209,12 +204,9 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
     size_t before = state.plans.size();
     for (int32_t round = 0; round < search.rounds; ++round) {
         double best = *std::min_element(medians.begin(), medians.end());
-        std::vector<size_t> order(state.plans.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
         std::vector<size_t> bases;
         std::set<int64_t> engines;
-        for (size_t i : order) {
+        for (size_t i : fastest_first(medians)) {
             if (bases.size() == kBasesPerRound) break;
             if (!engines.insert(state.plans[i].engine_index).second) continue;  // one base per engine
             if (!expanded[i] && !state.plans[i].knobs.empty()) bases.push_back(i);
@@ -228,9 +220,9 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
             if (!ranges_of.count(engine)) ranges_of[engine] = engine_knobs(graph, engine);
             for (const std::vector<Knob> &knobs : one_knob_neighbours(ranges_of[engine], base_knobs)) {
                 std::string why;
-                if (!add_engine_candidate(graph, engine, knobs, &why)) continue;
-                Plan p = plan_of_last_candidate(graph, search.max_workspace);
-                if (!p.plan) continue;
+                if (add_engine_candidate(graph, engine, knobs, &why) != CandidateResult::Added) continue;
+                Plan p;
+                if (!plan_of_last_candidate(graph, search.max_workspace, &p)) continue;
                 double us = timer.time(p, true);
                 if (us < 0) {
                     state.candidates.back().viable = false;
@@ -263,11 +255,9 @@ void refine_contenders(fe_graph &graph, PlanTimer &timer, std::vector<double> &m
     const std::vector<Plan> &plans = graph.build->plans;
     double best = *std::min_element(medians.begin(), medians.end());
     std::vector<size_t> contenders;
-    for (size_t i = 0; i < plans.size(); ++i)
-        if (medians[i] <= best * kMargin) contenders.push_back(i);
+    for (size_t i : fastest_first(medians))
+        if (medians[i] <= best * kMargin && contenders.size() < kMaxContenders) contenders.push_back(i);
     if (contenders.size() < 2) return;
-    std::stable_sort(contenders.begin(), contenders.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
-    if (contenders.size() > kMaxContenders) contenders.resize(kMaxContenders);
     std::vector<std::vector<double>> rounds(contenders.size());
     for (int r = 0; r < kRounds; ++r)
         for (size_t c = 0; c < contenders.size(); ++c) rounds[c].push_back(timer.time(plans[contenders[c]]));
@@ -302,12 +292,9 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
     refine_contenders(graph, timer, medians);
 
     // Stable: ties keep the heuristics' order.
-    std::vector<size_t> order(state.plans.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
     std::vector<Plan> plans;
     std::vector<double> times;
-    for (size_t i : order) {
+    for (size_t i : fastest_first(medians)) {
         plans.push_back(std::move(state.plans[i]));
         times.push_back(medians[i]);
     }

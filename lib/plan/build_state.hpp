@@ -148,6 +148,8 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
 void check_support(fe_graph &graph);
 void build_plans(fe_graph &graph, fe_build_policy policy);
+// Finalize one candidate's plan; false, with cuDNN's reason in c.reason, when it does not build.
+bool plan_of(Candidate &c, Plan *out);
 // Whether heuristics (mode A) give at least one engine config for the operation graph.
 bool has_engine_config(BuildState &state);
 

@@ -132,7 +132,8 @@ std::vector<KnobRange> engine_knobs(const fe_graph &graph, int64_t engine_index)
     return ranges;
 }
 
-bool add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Knob> knobs, std::string *why) {
+CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Knob> knobs,
+                                     std::string *why) {
     Descriptor engine = finalized_engine(graph, engine_index);
     BuildState &state = *graph.build;
     sort_by_type(&knobs);
@@ -144,6 +145,12 @@ bool add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Kno
         FE_CHECK(k.type >= 0 && k.type < CUDNN_KNOB_TYPE_COUNTS, FE_STATUS_INVALID_ARGUMENT,
                  "graph '%s': unknown knob type %d (cuDNN's knob types run from 0 to %d)", graph.name.c_str(), k.type,
                  CUDNN_KNOB_TYPE_COUNTS - 1);
+    std::string tag = tag_of(engine_index, knobs);
+    for (const Candidate &c : state.candidates)
+        if (c.tag == tag) {
+            *why = tag + ": a duplicate of an existing candidate";
+            return CandidateResult::Duplicate;
+        }
 
     std::vector<Descriptor> choices;
     std::vector<cudnnBackendDescriptor_t> raw;
@@ -161,18 +168,12 @@ bool add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Kno
     if (!raw.empty())
         config.set(CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(raw.size()),
                    raw.data(), "CUDNN_ATTR_ENGINECFG_KNOB_CHOICES");
-    std::string tag = tag_of(engine_index, knobs);
     cudnnStatus_t st = config.try_finalize();
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
         *why = tag + ": " + cudnn().cudnnGetErrorString(st) + (reason.empty() ? "" : " (" + reason + ")");
-        return false;
+        return CandidateResult::Refused;
     }
-    for (const Candidate &c : state.candidates)
-        if (c.tag == tag) {
-            *why = tag + ": a duplicate of an existing candidate";
-            return false;
-        }
     Candidate c;
     c.engine_index = engine_index;
     c.knobs = std::move(knobs);
@@ -180,7 +181,7 @@ bool add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Kno
     c.workspace = config.get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
     c.config = std::move(config);
     state.candidates.push_back(std::move(c));
-    return true;
+    return CandidateResult::Added;
 }
 
 std::vector<std::vector<Knob>> one_knob_neighbours(const std::vector<KnobRange> &ranges, const std::vector<Knob> &base) {

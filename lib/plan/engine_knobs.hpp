@@ -24,10 +24,13 @@ std::string describe_config(const Descriptor &config, int64_t *engine_index, std
 // FE_STATUS_NOT_SUPPORTED (with cuDNN's reason) when the engine does not run the graph.
 std::vector<KnobRange> engine_knobs(const fe_graph &graph, int64_t engine_index);
 
+enum class CandidateResult { Added, Duplicate, Refused };
+
 // Make engine `engine_index` with these knob settings (unnamed knobs keep the engine's
-// defaults) a candidate of the graph. Returns false, with the reason in *why, when cuDNN
-// refuses the config or an identical candidate exists (*why then says "a duplicate").
-bool add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Knob> knobs, std::string *why);
+// defaults) a candidate of the graph. Otherwise *why names the config and says why: an
+// identical candidate exists, or cuDNN refuses the config (its reason).
+CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std::vector<Knob> knobs,
+                                     std::string *why);
 
 // The settings one knob away from `base`: each knob of `ranges` set in turn to each of its
 // other values (all of them for small ranges; powers of two for wide ones).

@@ -6,6 +6,23 @@
 
 namespace fe {
 
+bool plan_of(Candidate &c, Plan *out) {
+    Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
+    cudnnStatus_t st = plan.try_finalize();
+    if (st != CUDNN_STATUS_SUCCESS) {
+        std::string reason = cudnn_last_error_text();
+        c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
+        return false;
+    }
+    out->workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+    out->engine_index = c.engine_index;
+    out->tag = c.tag;
+    out->knobs = c.knobs;
+    out->plan = std::make_shared<const Descriptor>(std::move(plan));
+    return true;
+}
+
 void build_plans(fe_graph &graph, fe_build_policy policy) {
     FE_CHECK(graph.stage == fe_graph::Stage::Supported && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' has not passed the support check: call fe_graph_check_support first", graph.name.c_str());
@@ -17,22 +34,12 @@ void build_plans(fe_graph &graph, fe_build_policy policy) {
     size_t failures = 0;
     for (Candidate &c : state.candidates) {
         if (!c.viable) continue;
-        Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-        plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
-        cudnnStatus_t st = plan.try_finalize();
-        if (st != CUDNN_STATUS_SUCCESS) {
-            std::string reason = cudnn_last_error_text();
-            c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
+        Plan p;
+        if (!plan_of(c, &p)) {
             FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
             if (failures++ == 0) state.plan_failures = c.tag + ": " + c.reason;
             continue;
         }
-        Plan p;
-        p.workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
-        p.engine_index = c.engine_index;
-        p.tag = c.tag;
-        p.knobs = c.knobs;
-        p.plan = std::make_shared<const Descriptor>(std::move(plan));
         state.plans.push_back(std::move(p));
         if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
     }

@@ -53,6 +53,29 @@ class PlansOnGpu : public Gpu {
         ASSERT_FE_OK(fe_handle_synchronize(handle_));
     }
 
+    // Each plan's autotuned time is positive and no plan is faster than one ranked before it;
+    // returns the slowest.
+    double expect_times_rise(fe_graph *g, int64_t plans) {
+        double previous = 0;
+        for (int64_t i = 0; i < plans; ++i) {
+            double us = 0;
+            EXPECT_FE_OK(fe_graph_plan_time_us(g, i, &us));
+            EXPECT_GT(us, 0);
+            EXPECT_GE(us, previous) << "plan " << i << " is faster than the one chosen before it";
+            previous = us;
+        }
+        return previous;
+    }
+
+    // y against the CPU reference of a 2-D convolution with stride 1 and this padding.
+    void expect_conv_matches(const Bound &y, const Bound &x, const Bound &w, int64_t pad, fe_data_type type) {
+        ConvParams p;
+        p.pad = {pad, pad};
+        p.stride = {1, 1};
+        p.dilation = {1, 1};
+        expect_close(y, conv_reference(x, w, y.dims, p), atol_for(type) * 4, rtol_for(type), norm_for(type));
+    }
+
     static bool same_bits(const Bound &a, const Bound &b) {
         return a.host.size() == b.host.size() &&
                std::memcmp(a.host.data(), b.host.data(), a.host.size() * sizeof(float)) == 0;
@@ -167,26 +190,14 @@ TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     EXPECT_GE(plans, 1);
     EXPECT_LE(plans, 4);
-    double previous = 0;
-    for (int64_t i = 0; i < plans; ++i) {
-        double us = 0;
-        ASSERT_FE_OK(fe_graph_plan_time_us(g, i, &us));
-        EXPECT_GT(us, 0);
-        EXPECT_GE(us, previous) << "plan " << i << " is faster than the one chosen before it";
-        previous = us;
-    }
+    expect_times_rise(g, plans);
     std::printf("    %lld plans timed; chose %s\n", static_cast<long long>(plans), fe_graph_engine_tag(g));
     double us = 0;
     EXPECT_EQ(fe_graph_plan_time_us(g, plans, &us), FE_STATUS_INVALID_ARGUMENT);
     Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
     execute(g, {&bx, &bw, &by});
     download(by);
-    ConvParams p;
-    p.pad = {1, 1};
-    p.stride = {1, 1};
-    p.dilation = {1, 1};
-    expect_close(by, conv_reference(bx, bw, by.dims, p), atol_for(FE_DATA_HALF) * 4, rtol_for(FE_DATA_HALF),
-                 norm_for(FE_DATA_HALF));
+    expect_conv_matches(by, bx, bw, 1, FE_DATA_HALF);
     // The autotuned choice survives serialization.
     std::vector<unsigned char> bytes = serialize(g);
     fe_graph *back = deserialize(bytes);
@@ -212,27 +223,16 @@ TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_GT(plans, 4) << "the knob search timed no plan beyond the heuristics' four";
-    double previous = 0;
-    for (int64_t i = 0; i < plans; ++i) {
-        double us = 0;
-        ASSERT_FE_OK(fe_graph_plan_time_us(g, i, &us));
-        EXPECT_GE(us, previous) << "plan " << i << " is faster than the one chosen before it";
-        previous = us;
-    }
+    double slowest = expect_times_rise(g, plans);
     double best = 0;
     ASSERT_FE_OK(fe_graph_plan_time_us(g, 0, &best));
     std::printf("    %lld candidates, %lld plans timed; chose %s at %.2f us (slowest %.2f us)\n",
                 static_cast<long long>(candidates), static_cast<long long>(plans), fe_graph_engine_tag(g), best,
-                previous);
+                slowest);
     Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
     execute(g, {&bx, &bw, &by});
     download(by);
-    ConvParams p;
-    p.pad = {0, 0};
-    p.stride = {1, 1};
-    p.dilation = {1, 1};
-    expect_close(by, conv_reference(bx, bw, by.dims, p), atol_for(FE_DATA_BFLOAT16) * 4, rtol_for(FE_DATA_BFLOAT16),
-                 norm_for(FE_DATA_BFLOAT16));
+    expect_conv_matches(by, bx, bw, 0, FE_DATA_BFLOAT16);
     // The searched plan survives serialization, knobs and all.
     fe_graph *back = deserialize(serialize(g));
     ASSERT_NE(back, nullptr);
