@@ -265,6 +265,15 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
         fe_graph_destroy(g);
         return;
     }
+    /* CUDNNFE_BENCH_SETTLE_MS=T: idle T ms before timing. An autotuned build leaves the GPU near
+     * its power limit, with its clock lowered for a while: timed at once, an autotuned plan ran
+     * up to 4% slower than the same plan built directly. conv_compare.py settles both sides. */
+    const char *settle = getenv("CUDNNFE_BENCH_SETTLE_MS");
+    if (settle && atoi(settle) > 0) {
+        CU(cudaStreamSynchronize(stream));
+        struct timespec pause = {atoi(settle) / 1000, (long)(atoi(settle) % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
     /* Warm-up, which also grows the handle's workspace before any capture. */
     for (int i = 0; i < 20; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], 3, NULL));
     CU(cudaStreamSynchronize(stream));

@@ -8,7 +8,10 @@ are timed the same way (kernel_bench's method, through torch_compare.time_torch)
 calls between two CUDA events over 4 rotating input sets, median over batches, once captured in
 a CUDA graph (kernel time: the TFLOP/s) and once issued eagerly. Each PyTorch call returns a new
 tensor in the block its predecessor freed, so conv_bench writes one output buffer too (rotating
-outputs costs a memory-bound layer the eviction of the last output's dirty lines from L2). PyTorch runs conv2d for fprop and
+outputs costs a memory-bound layer the eviction of the last output's dirty lines from L2). Each
+side idles SETTLE_MS between its tuning (cudnn.benchmark's first call, cudnnfe's autotuned build)
+and its timed calls: tuning leaves the GPU near its power limit with its clock lowered for a
+while, and the longer tuning (cudnnfe's, with the knob search) would otherwise pay for it. PyTorch runs conv2d for fprop and
 aten.convolution_backward with one output for dgrad (grad_input) and wgrad (grad_weight), which
 is what autograd calls; with cudnn.benchmark=True it times cuDNN's algorithms on first use and
 keeps the fastest. cudnnfe takes the first plan that builds from its default heuristics (mode A,
@@ -27,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_compare  # noqa: E402  (the shared timing method)
 
 BATCHES, CALLS, SETS = 10, 20, 4
+SETTLE_MS = 300  # idle time between a side's tuning and its timing (conv_bench.c says why)
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -76,12 +80,13 @@ def main():
     dirs = sys.argv[4] if len(sys.argv) > 4 else "all"
     torch_compare.BATCHES, torch_compare.CALLS, torch_compare.SETS = BATCHES, CALLS, SETS
 
+    os.environ["CUDNNFE_BENCH_SETTLE_MS"] = str(SETTLE_MS)
     rows = cudnnfe_rows(build, types, dirs)
     torch.backends.cudnn.benchmark = True
     for row in rows:
         fn, sets = torch_call(row)
         try:
-            row["torch_eager_us"], row["torch_graph_us"] = torch_compare.time_torch(fn, sets)
+            row["torch_eager_us"], row["torch_graph_us"] = torch_compare.time_torch(fn, sets, SETTLE_MS / 1e3)
         except RuntimeError as error:  # a shape PyTorch refuses: report it, go on
             row["torch_error"] = str(error).splitlines()[0]
         print("torch", row["layer"], row["dir"], row["type"], row.get("torch_graph_us", row.get("torch_error")),
@@ -105,8 +110,8 @@ def main():
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
               f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}\n"
               f"ResNet-50 v1.5 convolutions, batch 64, channels-last, fp32 math; {CALLS} calls over {SETS} rotating "
-              f"input sets, timed with CUDA events, median of {BATCHES} batches; kernel time from a CUDA graph of "
-              f"the calls. cudnnfe: {how}. PyTorch: "
+              f"input sets, timed with CUDA events, median of {BATCHES} batches, after {SETTLE_MS} ms idle "
+              f"following each side's tuning; kernel time from a CUDA graph of the calls. cudnnfe: {how}. PyTorch: "
               f"cudnn.benchmark=True.\n")
     table = ("| layer | count | dir | type | cudnnfe us | cudnnfe TFLOP/s | torch us | torch TFLOP/s | "
              "torch / cudnnfe time | cudnnfe engine | build ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n")

@@ -12,15 +12,20 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 
 BATCHES, CALLS, SETS = 30, 50, 4
 
 
-def time_torch(fn, sets):
-    """(eager, graphed) median microseconds per call."""
-    for i in range(50):
+def time_torch(fn, sets, settle_s=0.0):
+    """(eager, graphed) median microseconds per call; with settle_s, the GPU idles that long
+    after the first call (where cudnn.benchmark times its algorithms) before the timed ones."""
+    fn(*sets[0])
+    torch.cuda.synchronize()
+    time.sleep(settle_s)
+    for i in range(1, 50):
         fn(*sets[i % SETS])
     torch.cuda.synchronize()
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)

@@ -1072,9 +1072,9 @@ typedef struct fe_build_options {
      * fe_graph_from_cache(key) returns a graph ready to execute without constructing one
      * (the custom cache keys of a graph-cache decorator). */
     const char *cache_key;
-    /* Autotuning (needs a GPU): build up to autotune_candidates plans (<= 0: 8), time each on
-     * the handle's stream (warm-up, then several runs; median) and keep the fastest. The
-     * choice is remembered by the plan cache and by fe_graph_serialize. */
+    /* Autotuning (needs a GPU): build up to autotune_candidates plans (<= 0: 8), time each
+     * (as fe_graph_autotune does) and keep the fastest. The choice is remembered by the plan
+     * cache and by fe_graph_serialize. */
     int32_t autotune;
     int32_t autotune_candidates;
     /* Autotuning's knob search (0: off): after timing the heuristics' plans, also build and
@@ -1184,14 +1184,18 @@ FE_API fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_
 /** Time every built plan of the graph on the handle's GPU (built with FE_BUILD_POLICY_ALL, or
  *  fe_graph_build with options->autotune) and make the fastest the one that executes:
  *  `warmup` untimed runs (< 0: 3), then `iterations` timed runs (<= 0: 10) of each plan, each
- *  after an L2 flush, the median deciding; the plans within 3% of the fastest are timed again
- *  in 5 interleaved rounds and ranked by the median of their rounds. Inputs are bound to
- *  scratch memory the library allocates and frees.
- *  out_best_us (nullable) receives the chosen plan's median in microseconds. */
+ *  after an L2 flush, the median ranking them; then the plans within 5% of the fastest (at most
+ *  8) are timed again back to back (bursts of 20 runs over rotating copies of the inputs,
+ *  captured in a CUDA graph; `iterations` bursts per round, 3 interleaved rounds) and the
+ *  fastest of them by that measure executes. Inputs are bound to scratch memory the library
+ *  allocates, fills with values in [-1, 1] (zeros for integer types) and frees; the timing runs
+ *  on a private stream, and the handle's stream is set back before this returns.
+ *  out_best_us (nullable) receives the chosen plan's back-to-back time in microseconds. */
 FE_API fe_status fe_graph_autotune(fe_graph *graph, fe_handle *handle, int32_t warmup,
                                    int32_t iterations, double *out_best_us);
-/** Median time of each built plan from the last autotune, in the plans' current order
- *  (index 0 executes). FE_STATUS_BAD_STATE before an autotune. */
+/** Time of each built plan from the last autotune, in the plans' current order (index 0
+ *  executes): the back-to-back time for the plans timed again (the first ones), the cold time
+ *  (after an L2 flush) for the rest. FE_STATUS_BAD_STATE before an autotune. */
 FE_API fe_status fe_graph_plan_time_us(const fe_graph *graph, int64_t plan_index,
                                        double *out_us);
 

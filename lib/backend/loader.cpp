@@ -117,6 +117,14 @@ CudaLoad load_cuda() {
     bind(lib, "cudaEventRecord", &t.cudaEventRecord, &missing);
     bind(lib, "cudaEventSynchronize", &t.cudaEventSynchronize, &missing);
     bind(lib, "cudaEventElapsedTime", &t.cudaEventElapsedTime, &missing);
+    bind(lib, "cudaStreamCreateWithFlags", &t.cudaStreamCreateWithFlags, &missing);
+    bind(lib, "cudaStreamDestroy", &t.cudaStreamDestroy, &missing);
+    bind(lib, "cudaStreamBeginCapture", &t.cudaStreamBeginCapture, &missing);
+    bind(lib, "cudaStreamEndCapture", &t.cudaStreamEndCapture, &missing);
+    bind(lib, "cudaGraphInstantiate", &t.cudaGraphInstantiate, &missing);
+    bind(lib, "cudaGraphLaunch", &t.cudaGraphLaunch, &missing);
+    bind(lib, "cudaGraphExecDestroy", &t.cudaGraphExecDestroy, &missing);
+    bind(lib, "cudaGraphDestroy", &t.cudaGraphDestroy, &missing);
     bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
     bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);
     bind(lib, "cudaGetErrorName", &t.cudaGetErrorName, &missing);

@@ -27,11 +27,21 @@ struct CudaRuntime {
     int (*cudaEventRecord)(void *, void *);
     int (*cudaEventSynchronize)(void *);
     int (*cudaEventElapsedTime)(float *, void *, void *);
+    // A private stream and CUDA graphs time plans back to back without launch gaps.
+    int (*cudaStreamCreateWithFlags)(void **, unsigned int);
+    int (*cudaStreamDestroy)(void *);
+    int (*cudaStreamBeginCapture)(void *, int);
+    int (*cudaStreamEndCapture)(void *, void **);
+    int (*cudaGraphInstantiate)(void **, void *, unsigned long long);
+    int (*cudaGraphLaunch)(void *, void *);
+    int (*cudaGraphExecDestroy)(void *);
+    int (*cudaGraphDestroy)(void *);
     int (*cudaGetLastError)(void);
     const char *(*cudaGetErrorString)(int);
     const char *(*cudaGetErrorName)(int);
 };
-enum { kCudaMemcpyHostToDevice = 1, kCudaMemcpyDeviceToHost = 2 };
+enum { kCudaMemcpyHostToDevice = 1, kCudaMemcpyDeviceToHost = 2, kCudaMemcpyDeviceToDevice = 3 };
+enum { kCudaStreamNonBlocking = 1, kCudaStreamCaptureModeThreadLocal = 1 };
 enum {
     kCudaErrorMemoryAllocation = 2,
     kCudaErrorStubLibrary = 34,

@@ -11,47 +11,10 @@
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
 #include "plan/engine_knobs.hpp"
+#include "plan/plan_timer.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {
-
-namespace {
-
-// Device memory freed on every exit path.
-struct Scratch {
-    std::vector<void *> blocks;
-    ~Scratch() {
-        for (void *p : blocks) cuda().cudaFree(p);
-    }
-    void *allocate(int64_t bytes) {
-        void *p = nullptr;
-        check_cuda(cuda().cudaMalloc(&p, static_cast<size_t>(std::max<int64_t>(bytes, 256))), "cudaMalloc (autotune scratch)");
-        blocks.push_back(p);
-        return p;
-    }
-};
-
-struct Events {
-    void *start = nullptr, *stop = nullptr;
-    Events() {
-        check_cuda(cuda().cudaEventCreate(&start), "cudaEventCreate");
-        check_cuda(cuda().cudaEventCreate(&stop), "cudaEventCreate");
-    }
-    ~Events() {
-        if (start) cuda().cudaEventDestroy(start);
-        if (stop) cuda().cudaEventDestroy(stop);
-    }
-};
-
-void execute_plan(fe_handle &handle, const Plan &plan, const Descriptor &pack, const char *graph_name) {
-    cudnnStatus_t st = cudnn().cudnnBackendExecute(handle.cudnn, plan.plan->get(), pack.get());
-    if (st != CUDNN_STATUS_SUCCESS) {
-        std::string what = format("graph '%s': running plan %s while autotuning", graph_name, plan.tag.c_str());
-        check_cudnn(st, what.c_str());
-    }
-}
-
-}  // namespace
 
 void keep_best_candidates(fe_graph &graph, int64_t max_candidates) {
     int64_t kept = 0;
@@ -70,104 +33,6 @@ namespace {
 // engine's knobs may all be offered by heuristics already (one with a single workspace knob),
 // while the runner-up engine's best tile shape is missing.
 constexpr size_t kBasesPerRound = 3;
-
-// Scratch inputs and outputs bound once, and the timing of one plan on them. Every timed run
-// starts with a cold L2: the data a layer reads in a network (and in any benchmark that
-// rotates its inputs) is mostly not in cache, and timing every candidate on cache-resident
-// buffers favours kernels that lose once the data comes from memory.
-class PlanTimer {
-  public:
-    PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iterations)
-        : graph_(graph), handle_(handle), warmup_(warmup), iterations_(iterations) {
-        const BuildState &state = *graph.build;
-        const CudaRuntime &rt = cuda();
-        // Zeros: the safe value for integer inputs such as sequence lengths and page tables;
-        // the timing of dense kernels does not depend on values.
-        for (size_t i = 0; i < state.slots.size(); ++i) {
-            const fe_tensor *t = state.slots[i];
-            int64_t bytes = state.slot_bytes[i] > 0 ? state.slot_bytes[i] : span_bytes(t->dims, t->strides, t->data_type);
-            slot_pointers_.push_back(scratch_.allocate(bytes));
-            check_cuda(rt.cudaMemset(slot_pointers_.back(), 0, static_cast<size_t>(std::max<int64_t>(bytes, 256))),
-                       "cudaMemset");
-        }
-        flush_ = scratch_.allocate(static_cast<int64_t>(kFlushBytes));
-    }
-
-    // The plan's median over `iterations` runs, in microseconds. A plan of the knob search
-    // that cuDNN refuses to run returns a negative time instead of failing the build.
-    double time(const Plan &plan, bool may_refuse = false) {
-        if (!pack_ || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
-        const CudaRuntime &rt = cuda();
-        if (may_refuse) {
-            cudnnStatus_t st = cudnn().cudnnBackendExecute(handle_.cudnn, plan.plan->get(), pack_.get());
-            if (st != CUDNN_STATUS_SUCCESS) {
-                FE_LOG_DEBUG("graph '%s': plan %s does not run: %s", graph_.name.c_str(), plan.tag.c_str(),
-                             cudnn().cudnnGetErrorString(st));
-                return -1;
-            }
-        }
-        for (int32_t i = 0; i < warmup_; ++i) execute_plan(handle_, plan, pack_, graph_.name.c_str());
-        std::vector<double> runs;
-        for (int32_t i = 0; i < iterations_; ++i) {
-            check_cuda(rt.cudaMemsetAsync(flush_, i & 0xff, kFlushBytes, handle_.stream), "cudaMemsetAsync (L2 flush)");
-            check_cuda(rt.cudaEventRecord(events_.start, handle_.stream), "cudaEventRecord");
-            execute_plan(handle_, plan, pack_, graph_.name.c_str());
-            check_cuda(rt.cudaEventRecord(events_.stop, handle_.stream), "cudaEventRecord");
-            check_cuda(rt.cudaEventSynchronize(events_.stop), "cudaEventSynchronize");
-            float ms = 0;
-            check_cuda(rt.cudaEventElapsedTime(&ms, events_.start, events_.stop), "cudaEventElapsedTime");
-            runs.push_back(ms * 1000.0);
-        }
-        std::nth_element(runs.begin(), runs.begin() + static_cast<ptrdiff_t>(runs.size() / 2), runs.end());
-        double median = runs[runs.size() / 2];
-        FE_LOG_INFO("graph '%s': plan %s: %.2f us median of %d", graph_.name.c_str(), plan.tag.c_str(), median,
-                    iterations_);
-        return median;
-    }
-
-  private:
-    static constexpr size_t kFlushBytes = size_t{128} << 20;  // more than twice the L2 of current GPUs
-
-    // (Re)make the variant pack with a workspace of at least `plan_workspace` bytes followed by
-    // the graph's workspace tensors.
-    void bind_workspace(int64_t plan_workspace) {
-        const BuildState &state = *graph_.build;
-        int64_t base = (plan_workspace + 255) / 256 * 256;
-        char *workspace = static_cast<char *>(scratch_.allocate(base + state.workspace_tensor_bytes));
-        workspace_bytes_ = base;
-        std::vector<void *> pointers = slot_pointers_;
-        pointers.insert(pointers.end(), state.by_value_pointers.begin(), state.by_value_pointers.end());
-        for (const WorkspaceTensor &w : state.workspace_tensors) pointers.push_back(workspace + base + w.offset);
-        for (const SliceView &v : state.slice_views)
-            pointers.push_back(static_cast<char *>(pointers[static_cast<size_t>(v.source_slot)]) + v.byte_offset);
-        std::vector<int64_t> uids = state.uids;
-        if (!state.pack_positions.empty()) {  // inputs read only through slices stay out of the pack
-            uids = state.pack_uids;
-            std::vector<void *> packed;
-            for (int32_t p : state.pack_positions) packed.push_back(pointers[static_cast<size_t>(p)]);
-            pointers.swap(packed);
-        }
-        Descriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-        pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, static_cast<int64_t>(uids.size()), uids.data(),
-                 "CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS");
-        pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<int64_t>(pointers.size()),
-                 pointers.data(), "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS");
-        void *ws = workspace;
-        pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &ws, "CUDNN_ATTR_VARIANT_PACK_WORKSPACE");
-        pack.finalize("finalizing the autotuning variant pack", FE_STATUS_CUDNN_ERROR);
-        pack_ = std::move(pack);
-    }
-
-    const fe_graph &graph_;
-    fe_handle &handle_;
-    int32_t warmup_, iterations_;
-    Scratch scratch_;
-    std::vector<void *> slot_pointers_;
-    void *flush_ = nullptr;
-    int64_t workspace_bytes_ = 0;
-    Descriptor pack_;
-    Events events_;
-};
 
 // The plan of the newest candidate, or false (the candidate marked not viable) when it does not
 // build or needs more workspace than allowed.
@@ -223,12 +88,12 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
                 if (add_engine_candidate(graph, engine, knobs, &why) != CandidateResult::Added) continue;
                 Plan p;
                 if (!plan_of_last_candidate(graph, search.max_workspace, &p)) continue;
-                double us = timer.time(p, true);
-                if (us < 0) {
+                if (!timer.runs(p)) {
                     state.candidates.back().viable = false;
                     state.candidates.back().reason = "cuDNN refused to run its plan";
                     continue;
                 }
+                double us = timer.time_cold(p);
                 ++tried;
                 medians.push_back(us);
                 state.plans.push_back(std::move(p));
@@ -244,31 +109,41 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
                 state.plans.size() - before, before);
 }
 
-// The plans within a few percent of the fastest are often the same engine with another
-// workspace or cluster knob, apart by less than one timing's noise: a choice made on one median
-// each flips between builds. Time those contenders again, interleaved (so clock and thermal
-// drift fall on all of them alike), and rank them by the median of their rounds.
-void refine_contenders(fe_graph &graph, PlanTimer &timer, std::vector<double> &medians) {
-    constexpr double kMargin = 1.03;     // contenders: within 3% of the fastest
-    constexpr size_t kMaxContenders = 6;
-    constexpr int kRounds = 5;
+// The cold first pass ranks dozens of plans cheaply, but the plans within a few percent of the
+// fastest are often the same engine with another workspace or cluster knob, and which of them
+// wins depends on L2 state: a cold L2 overrates some, and their order flips between builds. The
+// contenders are timed again back to back (as a layer runs in a training loop), in interleaved
+// rounds (so clock and thermal drift fall on all of them alike), and ranked by the median of
+// their rounds. Returns the plans' order: the contenders, then the rest by their cold times;
+// `medians` then holds each contender's back-to-back time.
+std::vector<size_t> rank(fe_graph &graph, PlanTimer &timer, std::vector<double> &medians) {
+    constexpr double kMargin = 1.05;  // contenders: within 5% of the fastest, cold
+    constexpr size_t kMaxContenders = 8;
+    constexpr int kRounds = 3;
     const std::vector<Plan> &plans = graph.build->plans;
-    double best = *std::min_element(medians.begin(), medians.end());
+    std::vector<size_t> order = fastest_first(medians);
+    double best = medians[order.front()];
     std::vector<size_t> contenders;
-    for (size_t i : fastest_first(medians))
+    for (size_t i : order)
         if (medians[i] <= best * kMargin && contenders.size() < kMaxContenders) contenders.push_back(i);
-    if (contenders.size() < 2) return;
-    std::vector<std::vector<double>> rounds(contenders.size());
+    std::vector<std::vector<double>> times(contenders.size());
     for (int r = 0; r < kRounds; ++r)
-        for (size_t c = 0; c < contenders.size(); ++c) rounds[c].push_back(timer.time(plans[contenders[c]]));
+        for (size_t k = 0; k < contenders.size(); ++k) {
+            size_t c = r % 2 == 0 ? k : contenders.size() - 1 - k;  // alternate directions: drift cancels
+            times[c].push_back(timer.time_back_to_back(plans[contenders[c]]));
+        }
+    std::vector<double> contender_times;
     for (size_t c = 0; c < contenders.size(); ++c) {
-        std::vector<double> &times = rounds[c];
-        times.push_back(medians[contenders[c]]);  // the first timing counts as one round
-        std::nth_element(times.begin(), times.begin() + static_cast<ptrdiff_t>(times.size() / 2), times.end());
-        medians[contenders[c]] = times[times.size() / 2];
+        std::nth_element(times[c].begin(), times[c].begin() + static_cast<ptrdiff_t>(kRounds / 2), times[c].end());
+        contender_times.push_back(medians[contenders[c]] = times[c][kRounds / 2]);
     }
-    FE_LOG_INFO("graph '%s': %zu contenders within %.0f%% of the fastest timed again in %d interleaved rounds",
+    FE_LOG_INFO("graph '%s': %zu contenders within %.0f%% of the fastest timed again back to back, %d rounds",
                 graph.name.c_str(), contenders.size(), (kMargin - 1) * 100, kRounds);
+    std::vector<size_t> ranked;
+    for (size_t c : fastest_first(contender_times)) ranked.push_back(contenders[c]);
+    for (size_t i : order)
+        if (std::find(contenders.begin(), contenders.end(), i) == contenders.end()) ranked.push_back(i);
+    return ranked;
 }
 
 }  // namespace
@@ -286,15 +161,13 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
 
     PlanTimer timer(graph, handle, warmup, iterations);
     std::vector<double> medians;
-    for (const Plan &plan : state.plans) medians.push_back(timer.time(plan));
+    for (const Plan &plan : state.plans) medians.push_back(timer.time_cold(plan));
     double heuristics_first = medians.front();
     if (search.rounds > 0) search_knobs(graph, timer, medians, search);
-    refine_contenders(graph, timer, medians);
 
-    // Stable: ties keep the heuristics' order.
     std::vector<Plan> plans;
     std::vector<double> times;
-    for (size_t i : fastest_first(medians)) {
+    for (size_t i : rank(graph, timer, medians)) {
         plans.push_back(std::move(state.plans[i]));
         times.push_back(medians[i]);
     }
