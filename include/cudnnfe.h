@@ -1185,9 +1185,9 @@ FE_API fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_
  *  fe_graph_build with options->autotune) and make the fastest the one that executes:
  *  `warmup` untimed runs (< 0: 3), then `iterations` timed runs (<= 0: 10) of each plan, each
  *  after an L2 flush, the median ranking them; then the plans within 5% of the fastest (at most
- *  8) are timed again back to back (bursts of 20 runs over rotating copies of the inputs,
- *  captured in a CUDA graph; `iterations` bursts per round, 3 interleaved rounds) and the
- *  fastest of them by that measure executes. Inputs are bound to scratch memory the library
+ *  8) are timed again back to back (bursts of up to 20 runs over rotating copies of the
+ *  inputs, captured in a CUDA graph; up to `iterations` bursts per round, fewer for a long
+ *  kernel; 3 interleaved rounds) and the fastest of them by that measure executes. Inputs are bound to scratch memory the library
  *  allocates, fills with values in [-1, 1] (zeros for integer types) and frees; the timing runs
  *  on a private stream, and the handle's stream is set back before this returns.
  *  out_best_us (nullable) receives the chosen plan's back-to-back time in microseconds. */

@@ -126,11 +126,13 @@ std::vector<size_t> rank(fe_graph &graph, PlanTimer &timer, std::vector<double> 
     std::vector<size_t> contenders;
     for (size_t i : order)
         if (medians[i] <= best * kMargin && contenders.size() < kMaxContenders) contenders.push_back(i);
+    std::vector<double> cold;
+    for (size_t i : contenders) cold.push_back(medians[i]);
     std::vector<std::vector<double>> times(contenders.size());
     for (int r = 0; r < kRounds; ++r)
         for (size_t k = 0; k < contenders.size(); ++k) {
             size_t c = r % 2 == 0 ? k : contenders.size() - 1 - k;  // alternate directions: drift cancels
-            times[c].push_back(timer.time_back_to_back(plans[contenders[c]]));
+            times[c].push_back(timer.time_back_to_back(plans[contenders[c]], cold[c]));
         }
     std::vector<double> contender_times;
     for (size_t c = 0; c < contenders.size(); ++c) {

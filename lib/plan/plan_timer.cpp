@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
-#include <cstring>
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "common/half.hpp"
 #include "common/log.hpp"
+#include "plan/timing_inputs.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {
@@ -20,43 +19,6 @@ double median_of(std::vector<double> values) {
     return values[values.size() / 2];
 }
 
-// Host bytes of `count` values of `type` spread over [-1, 1] (zeros for integer and boolean
-// types), from a fixed seed so every build times the same data.
-std::vector<unsigned char> value_pattern(fe_data_type type, size_t count) {
-    size_t size = data_type_size(type);
-    std::vector<unsigned char> bytes(count * size, 0);
-    uint32_t state = 0x9e3779b9u;
-    for (size_t i = 0; i < count; ++i) {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        float v = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
-        unsigned char *at = bytes.data() + i * size;
-        switch (type) {
-            case FE_DATA_FLOAT: std::memcpy(at, &v, 4); break;
-            case FE_DATA_DOUBLE: {
-                double d = v;
-                std::memcpy(at, &d, 8);
-                break;
-            }
-            case FE_DATA_HALF: {
-                uint16_t h = float_to_half(v);
-                std::memcpy(at, &h, 2);
-                break;
-            }
-            case FE_DATA_BFLOAT16: {
-                uint16_t h = float_to_bfloat16(v);
-                std::memcpy(at, &h, 2);
-                break;
-            }
-            case FE_DATA_FP8_E4M3: *at = float_to_fp8_e4m3(v); break;
-            case FE_DATA_FP8_E5M2: *at = float_to_fp8_e5m2(v); break;
-            default: break;  // counts, offsets, indices, masks: zero is always valid
-        }
-    }
-    return bytes;
-}
-
 }  // namespace
 
 // Random values rather than zeros: a tensor core's power draw, and so the clock it holds under
@@ -66,12 +28,12 @@ std::vector<unsigned char> value_pattern(fe_data_type type, size_t count) {
 void PlanTimer::fill(void *device, int64_t bytes, fe_data_type type) {
     const CudaRuntime &rt = cuda();
     size_t size = data_type_size(type);
-    if (size == 0) {  // a type with no host form: zeros
+    std::vector<unsigned char> &pattern = patterns_[type];
+    if (pattern.empty() && size > 0) pattern = timing_values(type, kPatternBytes / size);
+    if (pattern.empty()) {  // a type with no host form: zeros
         check_cuda(rt.cudaMemset(device, 0, static_cast<size_t>(bytes)), "cudaMemset (autotune inputs)");
         return;
     }
-    std::vector<unsigned char> &pattern = patterns_[type];
-    if (pattern.empty()) pattern = value_pattern(type, kPatternBytes / size);
     int64_t first = std::min<int64_t>(bytes, static_cast<int64_t>(pattern.size()));
     char *base = static_cast<char *>(device);
     check_cuda(rt.cudaMemcpy(base, pattern.data(), static_cast<size_t>(first), kCudaMemcpyHostToDevice),
@@ -198,14 +160,14 @@ double PlanTimer::time_cold(const Plan &plan) {
     return median;
 }
 
-void *PlanTimer::capture_burst(const Plan &plan) {
+void *PlanTimer::capture_burst(const Plan &plan, int runs) {
     const CudaRuntime &rt = cuda();
     if (rt.cudaStreamBeginCapture(stream_, kCudaStreamCaptureModeThreadLocal) != 0) {
         rt.cudaGetLastError();
         return nullptr;
     }
     bool enqueued = true;
-    for (int i = 0; i < kBurstRuns && enqueued; ++i)
+    for (int i = 0; i < runs && enqueued; ++i)
         enqueued = cudnn().cudnnBackendExecute(handle_.cudnn, plan.plan->get(), packs_[i % packs_.size()].get()) ==
                    CUDNN_STATUS_SUCCESS;
     void *captured = nullptr, *replay = nullptr;
@@ -220,24 +182,27 @@ void *PlanTimer::capture_burst(const Plan &plan) {
     return replay;
 }
 
-double PlanTimer::time_back_to_back(const Plan &plan) {
+double PlanTimer::time_back_to_back(const Plan &plan, double cold_us) {
     if (packs_.empty() || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
     const CudaRuntime &rt = cuda();
-    void *replay = capture_burst(plan);
+    const BurstShape shape = burst_shape(cold_us, iterations_);
+    const int runs = shape.runs;
+    const int32_t bursts = shape.bursts;
+    void *replay = capture_burst(plan, runs);
     auto burst = [&] {
         if (replay) {
             check_cuda(rt.cudaGraphLaunch(replay, stream_), "cudaGraphLaunch");
         } else {
-            for (int i = 0; i < kBurstRuns; ++i) execute(plan, packs_[i % packs_.size()]);
+            for (int i = 0; i < runs; ++i) execute(plan, packs_[i % packs_.size()]);
         }
     };
-    std::vector<double> per_run;
+    std::vector<double> per_run_us;
     double busy_us = 0;
     try {
         burst();  // warm-up: the graph's first launch uploads it
-        for (int32_t i = 0; i < iterations_; ++i) {
-            per_run.push_back(elapsed_us(burst) / kBurstRuns);
-            busy_us += per_run.back() * kBurstRuns;
+        for (int32_t i = 0; i < bursts; ++i) {
+            per_run_us.push_back(elapsed_us(burst) / runs);
+            busy_us += per_run_us.back() * runs;
         }
     } catch (...) {
         if (replay) rt.cudaGraphExecDestroy(replay);
@@ -250,9 +215,9 @@ double PlanTimer::time_back_to_back(const Plan &plan) {
     // merit. At half duty each contender is timed at the clock a benchmark (or a layer among
     // lighter ones) runs it at.
     std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(busy_us)));
-    double median = median_of(per_run);
+    double median = median_of(per_run_us);
     FE_LOG_INFO("graph '%s': plan %s: %.2f us per run back to back (median of %d bursts of %d%s)",
-                graph_.name.c_str(), plan.tag.c_str(), median, iterations_, kBurstRuns,
+                graph_.name.c_str(), plan.tag.c_str(), median, bursts, runs,
                 replay ? ", graph-captured" : "");
     return median;
 }

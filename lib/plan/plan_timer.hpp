@@ -30,18 +30,17 @@ class PlanTimer {
     // their median in microseconds. Cheap, and it rarely overrates a memory-bound kernel.
     double time_cold(const Plan &plan);
 
-    // Back to back: a burst of runs over rotating copies of the inputs into one set of
-    // outputs, as a layer runs in a training loop (and as benchmarks time it), captured in a
-    // CUDA graph so that launch gaps do not hide differences between short kernels; the median
-    // time per run over `iterations` replays. Without a capture (a plan cuDNN will not run
-    // inside one), the burst is issued eagerly.
-    double time_back_to_back(const Plan &plan);
+    // Back to back: bursts of runs over rotating copies of the inputs into one set of outputs,
+    // as a layer runs in a training loop (and as benchmarks time it), captured in a CUDA graph
+    // so that launch gaps do not hide differences between short kernels; the median time per
+    // run over the bursts. `cold_us` (the plan's cold time) sizes them (burst_shape). Without a
+    // capture (a plan cuDNN will not run inside one), the bursts are issued eagerly.
+    double time_back_to_back(const Plan &plan, double cold_us);
 
   private:
     static constexpr size_t kFlushBytes = size_t{128} << 20;  // more than twice the L2 of current GPUs
     static constexpr int kMaxInputCopies = 4;
     static constexpr int64_t kInputCopyBudget = int64_t{1} << 30;  // bytes for the extra copies
-    static constexpr int kBurstRuns = 20;
     static constexpr size_t kPatternBytes = size_t{1} << 20;
 
     void fill(void *device, int64_t bytes, fe_data_type type);
@@ -53,7 +52,7 @@ class PlanTimer {
     template <typename Enqueue>
     double elapsed_us(Enqueue &&enqueue);
     // A CUDA graph of one burst, or nullptr when the plan will not be captured.
-    void *capture_burst(const Plan &plan);
+    void *capture_burst(const Plan &plan, int runs);
 
     const fe_graph &graph_;
     fe_handle &handle_;

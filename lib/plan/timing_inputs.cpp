@@ -1,0 +1,77 @@
+#include "plan/timing_inputs.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/half.hpp"
+
+namespace fe {
+
+namespace {
+
+size_t host_size(fe_data_type type) {
+    switch (type) {
+        case FE_DATA_DOUBLE:
+        case FE_DATA_INT64: return 8;
+        case FE_DATA_FLOAT:
+        case FE_DATA_INT32: return 4;
+        case FE_DATA_HALF:
+        case FE_DATA_BFLOAT16: return 2;
+        case FE_DATA_INT8:
+        case FE_DATA_UINT8:
+        case FE_DATA_BOOLEAN:
+        case FE_DATA_FP8_E4M3:
+        case FE_DATA_FP8_E5M2: return 1;
+        default: return 0;
+    }
+}
+
+}  // namespace
+
+std::vector<unsigned char> timing_values(fe_data_type type, size_t count) {
+    size_t size = host_size(type);
+    std::vector<unsigned char> bytes(count * size, 0);
+    uint32_t state = 0x9e3779b9u;  // xorshift32
+    for (size_t i = 0; i < count && size > 0; ++i) {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        float v = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;  // [-1, 1)
+        unsigned char *at = bytes.data() + i * size;
+        switch (type) {
+            case FE_DATA_FLOAT: std::memcpy(at, &v, 4); break;
+            case FE_DATA_DOUBLE: {
+                double d = v;
+                std::memcpy(at, &d, 8);
+                break;
+            }
+            case FE_DATA_HALF: {
+                uint16_t h = float_to_half(v);
+                std::memcpy(at, &h, 2);
+                break;
+            }
+            case FE_DATA_BFLOAT16: {
+                uint16_t h = float_to_bfloat16(v);
+                std::memcpy(at, &h, 2);
+                break;
+            }
+            case FE_DATA_FP8_E4M3: *at = float_to_fp8_e4m3(v); break;
+            case FE_DATA_FP8_E5M2: *at = float_to_fp8_e5m2(v); break;
+            default: break;
+        }
+    }
+    return bytes;
+}
+
+BurstShape burst_shape(double cold_us, int32_t iterations) {
+    constexpr double kBurstTargetUs = 2000, kTimingBudgetUs = 15000;
+    constexpr double kMaxRuns = 20, kMinRuns = 4, kMinBursts = 3;
+    double per_run = std::max(cold_us, 1.0);
+    BurstShape shape;
+    shape.runs = static_cast<int32_t>(std::clamp(kBurstTargetUs / per_run, kMinRuns, kMaxRuns));
+    double most = std::max(static_cast<double>(iterations), kMinBursts);
+    shape.bursts = static_cast<int32_t>(std::clamp(kTimingBudgetUs / (shape.runs * per_run), kMinBursts, most));
+    return shape;
+}
+
+}  // namespace fe
