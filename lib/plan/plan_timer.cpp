@@ -66,26 +66,36 @@ PlanTimer::PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, i
                                          256);
             if (t->is_input()) input_bytes += bytes[i];
         }
-        int copies = 1;
-        while (copies < kMaxInputCopies && input_bytes * copies <= kInputCopyBudget) ++copies;
-        for (int c = 0; c < copies; ++c) {
-            std::vector<void *> pointers;
+        // The first set: every slot. Each further copy of the inputs is one block, made only
+        // while memory allows: on a nearly full GPU, autotuning times on fewer copies rather
+        // than failing.
+        std::vector<void *> first;
+        for (size_t i = 0; i < state.slots.size(); ++i) {
+            first.push_back(allocate(bytes[i]));
+            if (state.slots[i]->is_input()) {
+                fill(first.back(), bytes[i], state.slots[i]->data_type);
+            } else {
+                check_cuda(rt.cudaMemsetAsync(first.back(), 0, static_cast<size_t>(bytes[i]), stream_),
+                           "cudaMemsetAsync");
+            }
+        }
+        slot_copies_.push_back(first);
+        int64_t copy_bytes = 0;
+        for (size_t i = 0; i < state.slots.size(); ++i)
+            if (state.slots[i]->is_input()) copy_bytes += (bytes[i] + 255) / 256 * 256;
+        flush_ = allocate(static_cast<int64_t>(kFlushBytes));
+        for (int c = 1; c < kMaxInputCopies && copy_bytes > 0 && input_bytes * c <= kInputCopyBudget; ++c) {
+            char *block = static_cast<char *>(try_allocate(copy_bytes));
+            if (!block) break;
+            std::vector<void *> pointers = first;  // outputs stay shared
             for (size_t i = 0; i < state.slots.size(); ++i) {
-                if (c > 0 && !state.slots[i]->is_input()) {
-                    pointers.push_back(slot_copies_[0][i]);
-                    continue;
-                }
-                pointers.push_back(allocate(bytes[i]));
-                if (state.slots[i]->is_input()) {
-                    fill(pointers.back(), bytes[i], state.slots[i]->data_type);
-                } else {
-                    check_cuda(rt.cudaMemsetAsync(pointers.back(), 0, static_cast<size_t>(bytes[i]), stream_),
-                               "cudaMemsetAsync");
-                }
+                if (!state.slots[i]->is_input()) continue;
+                pointers[i] = block;
+                fill(block, bytes[i], state.slots[i]->data_type);
+                block += (bytes[i] + 255) / 256 * 256;
             }
             slot_copies_.push_back(std::move(pointers));
         }
-        flush_ = allocate(static_cast<int64_t>(kFlushBytes));
         // The fills ran on the legacy stream, which the private stream does not wait for.
         check_cuda(rt.cudaStreamSynchronize(nullptr), "cudaStreamSynchronize (autotune inputs)");
     } catch (...) {
@@ -107,6 +117,16 @@ void PlanTimer::release() {
     if (stop_) rt.cudaEventDestroy(stop_);
     if (stream_) rt.cudaStreamDestroy(stream_);
     start_ = stop_ = stream_ = nullptr;
+}
+
+void *PlanTimer::try_allocate(int64_t bytes) {
+    void *p = nullptr;
+    if (cuda().cudaMalloc(&p, static_cast<size_t>(std::max<int64_t>(bytes, 256))) != 0) {
+        cuda().cudaGetLastError();  // out of memory is not sticky: clear it and go on
+        return nullptr;
+    }
+    blocks_.push_back(p);
+    return p;
 }
 
 void *PlanTimer::allocate(int64_t bytes) {

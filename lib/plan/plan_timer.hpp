@@ -40,12 +40,13 @@ class PlanTimer {
   private:
     static constexpr size_t kFlushBytes = size_t{128} << 20;  // more than twice the L2 of current GPUs
     static constexpr int kMaxInputCopies = 4;
-    static constexpr int64_t kInputCopyBudget = int64_t{1} << 30;  // bytes for the extra copies
+    static constexpr int64_t kInputCopyBudget = int64_t{1} << 30;  // bytes for the extra copies, at most
     static constexpr size_t kPatternBytes = size_t{1} << 20;
 
     void fill(void *device, int64_t bytes, fe_data_type type);
     void release();  // waits for the stream, gives the handle its stream back, frees all
-    void *allocate(int64_t bytes);
+    void *allocate(int64_t bytes);      // throws OUT_OF_MEMORY
+    void *try_allocate(int64_t bytes);  // nullptr when the GPU is out of memory
     void bind_workspace(int64_t plan_workspace);
     void execute(const Plan &plan, const Descriptor &pack);
     // The events' time of what `enqueue` puts on the stream, in microseconds.
