@@ -28,12 +28,12 @@ double median_of(std::vector<double> values) {
 void PlanTimer::fill(void *device, int64_t bytes, fe_data_type type) {
     const CudaRuntime &rt = cuda();
     size_t size = data_type_size(type);
-    std::vector<unsigned char> &pattern = patterns_[type];
-    if (pattern.empty() && size > 0) pattern = timing_values(type, kPatternBytes / size);
-    if (pattern.empty()) {  // a type with no host form: zeros
+    if (size == 0) {  // not a type a tensor can have once validated; zeros all the same
         check_cuda(rt.cudaMemset(device, 0, static_cast<size_t>(bytes)), "cudaMemset (autotune inputs)");
         return;
     }
+    std::vector<unsigned char> &pattern = patterns_[type];
+    if (pattern.empty()) pattern = timing_values(type, size, kPatternBytes / size);
     int64_t first = std::min<int64_t>(bytes, static_cast<int64_t>(pattern.size()));
     char *base = static_cast<char *>(device);
     check_cuda(rt.cudaMemcpy(base, pattern.data(), static_cast<size_t>(first), kCudaMemcpyHostToDevice),

@@ -7,37 +7,15 @@
 
 namespace fe {
 
-namespace {
-
-size_t host_size(fe_data_type type) {
-    switch (type) {
-        case FE_DATA_DOUBLE:
-        case FE_DATA_INT64: return 8;
-        case FE_DATA_FLOAT:
-        case FE_DATA_INT32: return 4;
-        case FE_DATA_HALF:
-        case FE_DATA_BFLOAT16: return 2;
-        case FE_DATA_INT8:
-        case FE_DATA_UINT8:
-        case FE_DATA_BOOLEAN:
-        case FE_DATA_FP8_E4M3:
-        case FE_DATA_FP8_E5M2: return 1;
-        default: return 0;
-    }
-}
-
-}  // namespace
-
-std::vector<unsigned char> timing_values(fe_data_type type, size_t count) {
-    size_t size = host_size(type);
-    std::vector<unsigned char> bytes(count * size, 0);
+std::vector<unsigned char> timing_values(fe_data_type type, size_t element_bytes, size_t count) {
+    std::vector<unsigned char> bytes(count * element_bytes, 0);
     uint32_t state = 0x9e3779b9u;  // xorshift32
-    for (size_t i = 0; i < count && size > 0; ++i) {
+    for (size_t i = 0; i < count; ++i) {
         state ^= state << 13;
         state ^= state >> 17;
         state ^= state << 5;
         float v = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;  // [-1, 1)
-        unsigned char *at = bytes.data() + i * size;
+        unsigned char *at = bytes.data() + i * element_bytes;
         switch (type) {
             case FE_DATA_FLOAT: std::memcpy(at, &v, 4); break;
             case FE_DATA_DOUBLE: {

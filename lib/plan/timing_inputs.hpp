@@ -9,10 +9,10 @@
 
 namespace fe {
 
-// Host bytes of `count` values of `type` spread over [-1, 1] (zeros for integer and boolean
-// types: counts, offsets, indices and masks stay valid), from a fixed seed so every build
-// times the same data. Empty for a type with no host form (FE_DATA_FP8_E8M0, FE_DATA_NOT_SET).
-std::vector<unsigned char> timing_values(fe_data_type type, size_t count);
+// Host bytes of `count` values of `type` (`element_bytes` each) spread over [-1, 1], zeros for
+// integer, boolean and scale-factor types (counts, offsets, indices and masks stay valid), from
+// a fixed seed so that every build times the same data.
+std::vector<unsigned char> timing_values(fe_data_type type, size_t element_bytes, size_t count);
 
 // How a back-to-back timing of a plan whose cold time is `cold_us` runs: `runs` per burst and
 // `bursts` timed (after one untimed). Short kernels take the longest bursts (up to 20 runs,

@@ -10,7 +10,7 @@
 namespace {
 
 TEST(TimingValues, FloatingTypesSpreadOverMinusOneToOne) {
-    std::vector<unsigned char> f = fe::timing_values(FE_DATA_FLOAT, 4096);
+    std::vector<unsigned char> f = fe::timing_values(FE_DATA_FLOAT, 4, 4096);
     ASSERT_EQ(f.size(), 4096u * 4);
     float lowest = 2, highest = -2;
     int zeros = 0;
@@ -27,7 +27,8 @@ TEST(TimingValues, FloatingTypesSpreadOverMinusOneToOne) {
     EXPECT_GT(highest, 0.9f);
     EXPECT_LT(zeros, 4) << "zeros lower a tensor core's power draw and misrepresent its clock";
 
-    std::vector<unsigned char> h = fe::timing_values(FE_DATA_HALF, 1024), b = fe::timing_values(FE_DATA_BFLOAT16, 1024);
+    std::vector<unsigned char> h = fe::timing_values(FE_DATA_HALF, 2, 1024),
+                               b = fe::timing_values(FE_DATA_BFLOAT16, 2, 1024);
     ASSERT_EQ(h.size(), 2048u);
     ASSERT_EQ(b.size(), 2048u);
     for (size_t i = 0; i < 1024; ++i) {
@@ -40,23 +41,22 @@ TEST(TimingValues, FloatingTypesSpreadOverMinusOneToOne) {
         EXPECT_NEAR(hv, fv, 1e-3f) << "element " << i;  // the same sequence in every type
         EXPECT_NEAR(bv, fv, 1e-2f) << "element " << i;
     }
-    std::vector<unsigned char> e4 = fe::timing_values(FE_DATA_FP8_E4M3, 256);
+    std::vector<unsigned char> e4 = fe::timing_values(FE_DATA_FP8_E4M3, 1, 256);
     ASSERT_EQ(e4.size(), 256u);
     for (unsigned char bits : e4) EXPECT_LE(std::abs(fe::fp8_e4m3_to_float(bits)), 1.0f);
 }
 
-TEST(TimingValues, IntegerTypesAreZeroAndUnknownTypesEmpty) {
-    for (fe_data_type t : {FE_DATA_INT32, FE_DATA_INT64, FE_DATA_INT8, FE_DATA_UINT8, FE_DATA_BOOLEAN}) {
-        std::vector<unsigned char> v = fe::timing_values(t, 100);
-        EXPECT_FALSE(v.empty()) << "type " << t;
-        for (unsigned char byte : v) ASSERT_EQ(byte, 0) << "type " << t;
+TEST(TimingValues, IntegerAndScaleFactorTypesAreZero) {
+    for (auto [type, size] : {std::pair<fe_data_type, size_t>{FE_DATA_INT32, 4}, {FE_DATA_INT64, 8}, {FE_DATA_INT8, 1},
+                              {FE_DATA_UINT8, 1}, {FE_DATA_BOOLEAN, 1}, {FE_DATA_FP8_E8M0, 1}}) {
+        std::vector<unsigned char> v = fe::timing_values(type, size, 100);
+        ASSERT_EQ(v.size(), 100 * size) << "type " << type;
+        for (unsigned char byte : v) ASSERT_EQ(byte, 0) << "type " << type;
     }
-    EXPECT_TRUE(fe::timing_values(FE_DATA_FP8_E8M0, 100).empty());
-    EXPECT_TRUE(fe::timing_values(FE_DATA_NOT_SET, 100).empty());
 }
 
 TEST(TimingValues, AreTheSameOnEveryCall) {
-    EXPECT_EQ(fe::timing_values(FE_DATA_HALF, 777), fe::timing_values(FE_DATA_HALF, 777));
+    EXPECT_EQ(fe::timing_values(FE_DATA_HALF, 2, 777), fe::timing_values(FE_DATA_HALF, 2, 777));
 }
 
 TEST(BurstShape, ShortKernelsGetFullBurstsAndAllIterations) {
