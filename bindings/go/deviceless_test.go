@@ -91,9 +91,7 @@ func TestTheDefaultPlansEngineHasItsTagsKnobs(t *testing.T) {
 	json := needDeviceless(t)
 	tag := defaultEngineTag(t, json)
 	engine, tagKnobs := parseEngineTag(t, tag)
-	g := pointwiseConvGraph(t)
-	defer g.Close()
-	operationGraph(t, g, json)
+	g := pointwiseConvAtOperationGraph(t, json)
 	count, err := g.EngineCount()
 	must(t, err)
 	if count <= 0 || engine >= count {
@@ -124,9 +122,7 @@ func TestACandidateAddedByHandBuildsItsConfig(t *testing.T) {
 	json := needDeviceless(t)
 	tag := defaultEngineTag(t, json)
 	engine, knobs := parseEngineTag(t, tag)
-	g := pointwiseConvGraph(t)
-	defer g.Close()
-	operationGraph(t, g, json)
+	g := pointwiseConvAtOperationGraph(t, json)
 	must(t, g.AddCandidate(engine, knobs...))
 	if n, _ := g.CandidateCount(); n != 1 {
 		t.Errorf("%d candidates", n)
@@ -144,18 +140,14 @@ func TestACandidateAddedByHandBuildsItsConfig(t *testing.T) {
 func TestACandidateAddedTwiceIsADuplicate(t *testing.T) {
 	json := needDeviceless(t)
 	engine, knobs := parseEngineTag(t, defaultEngineTag(t, json))
-	g := pointwiseConvGraph(t)
-	defer g.Close()
-	operationGraph(t, g, json)
+	g := pointwiseConvAtOperationGraph(t, json)
 	must(t, g.AddCandidate(engine, knobs...))
 	expectError(t, g.AddCandidate(engine, knobs...), StatusInvalidArgument, "a duplicate")
 }
 
 func TestAnEngineIndexPastTheCountIsOutOfRange(t *testing.T) {
 	json := needDeviceless(t)
-	g := pointwiseConvGraph(t)
-	defer g.Close()
-	operationGraph(t, g, json)
+	g := pointwiseConvAtOperationGraph(t, json)
 	count, err := g.EngineCount()
 	must(t, err)
 	_, err = g.EngineKnobs(count)
@@ -187,11 +179,16 @@ func defaultEngineTag(t *testing.T, json string) string {
 	return tag
 }
 
-func operationGraph(t *testing.T, g *Graph, json string) {
+// pointwiseConvAtOperationGraph is the 1x1 convolution lowered for the described GPU, before
+// heuristics: where engines are counted and candidates added by hand. Closed when the test ends.
+func pointwiseConvAtOperationGraph(t *testing.T, json string) *Graph {
 	t.Helper()
+	g := pointwiseConvGraph(t)
+	t.Cleanup(func() { g.Close() })
 	must(t, g.SetDeviceProperties(json))
 	must(t, g.Validate())
 	must(t, g.BuildOperationGraph(nil))
+	return g
 }
 
 // parseEngineTag: "eng62_k2=0_k13=1" is engine 62 with k2 = 0 and k13 = 1.

@@ -12,6 +12,7 @@
 #include "plan/build_state.hpp"
 #include "plan/engine_knobs.hpp"
 #include "plan/plan_timer.hpp"
+#include "plan/timing_inputs.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {
@@ -135,10 +136,7 @@ std::vector<size_t> rank(fe_graph &graph, PlanTimer &timer, std::vector<double> 
             times[c].push_back(timer.time_back_to_back(plans[contenders[c]], cold[c]));
         }
     std::vector<double> contender_times;
-    for (size_t c = 0; c < contenders.size(); ++c) {
-        std::nth_element(times[c].begin(), times[c].begin() + static_cast<ptrdiff_t>(kRounds / 2), times[c].end());
-        contender_times.push_back(medians[contenders[c]] = times[c][kRounds / 2]);
-    }
+    for (size_t c = 0; c < contenders.size(); ++c) contender_times.push_back(medians[contenders[c]] = median_of(times[c]));
     FE_LOG_INFO("graph '%s': %zu contenders within %.0f%% of the fastest timed again back to back, %d rounds",
                 graph.name.c_str(), contenders.size(), (kMargin - 1) * 100, kRounds);
     std::vector<size_t> ranked;

@@ -12,15 +12,6 @@
 
 namespace fe {
 
-namespace {
-
-double median_of(std::vector<double> values) {
-    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(values.size() / 2), values.end());
-    return values[values.size() / 2];
-}
-
-}  // namespace
-
 // Random values rather than zeros: a tensor core's power draw, and so the clock it holds under
 // load, depends on the data, and kernels differ in how much. On zeros, the cluster shapes of
 // one ResNet-50 wgrad layer timed within 1% of one another; on random data, as a caller runs
@@ -157,7 +148,7 @@ double PlanTimer::elapsed_us(Enqueue &&enqueue) {
 }
 
 bool PlanTimer::runs(const Plan &plan) {
-    if (packs_.empty() || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
+    bind_workspace_for(plan);
     cudnnStatus_t st = cudnn().cudnnBackendExecute(handle_.cudnn, plan.plan->get(), packs_[0].get());
     if (st != CUDNN_STATUS_SUCCESS)
         FE_LOG_DEBUG("graph '%s': plan %s does not run: %s", graph_.name.c_str(), plan.tag.c_str(),
@@ -166,7 +157,7 @@ bool PlanTimer::runs(const Plan &plan) {
 }
 
 double PlanTimer::time_cold(const Plan &plan) {
-    if (packs_.empty() || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
+    bind_workspace_for(plan);
     const CudaRuntime &rt = cuda();
     for (int32_t i = 0; i < warmup_; ++i) execute(plan, packs_[0]);
     std::vector<double> runs;
@@ -203,7 +194,7 @@ void *PlanTimer::capture_burst(const Plan &plan, int runs) {
 }
 
 double PlanTimer::time_back_to_back(const Plan &plan, double cold_us) {
-    if (packs_.empty() || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
+    bind_workspace_for(plan);
     const CudaRuntime &rt = cuda();
     const BurstShape shape = burst_shape(cold_us, iterations_);
     const int runs = shape.runs;
@@ -240,6 +231,10 @@ double PlanTimer::time_back_to_back(const Plan &plan, double cold_us) {
                 graph_.name.c_str(), plan.tag.c_str(), median, bursts, runs,
                 replay ? ", graph-captured" : "");
     return median;
+}
+
+void PlanTimer::bind_workspace_for(const Plan &plan) {
+    if (packs_.empty() || plan.workspace > workspace_bytes_) bind_workspace(plan.workspace);
 }
 
 // (Re)make the variant packs with a workspace of at least `plan_workspace` bytes followed by

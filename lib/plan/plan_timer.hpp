@@ -47,6 +47,7 @@ class PlanTimer {
     void release();  // waits for the stream, gives the handle its stream back, frees all
     void *allocate(int64_t bytes);      // throws OUT_OF_MEMORY
     void *try_allocate(int64_t bytes);  // nullptr when the GPU is out of memory
+    void bind_workspace_for(const Plan &plan);  // grows the workspace when the plan needs more
     void bind_workspace(int64_t plan_workspace);
     void execute(const Plan &plan, const Descriptor &pack);
     // The events' time of what `enqueue` puts on the stream, in microseconds.

@@ -52,4 +52,9 @@ BurstShape burst_shape(double cold_us, int32_t iterations) {
     return shape;
 }
 
+double median_of(std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(values.size() / 2), values.end());
+    return values[values.size() / 2];
+}
+
 }  // namespace fe

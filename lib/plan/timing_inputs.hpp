@@ -25,4 +25,7 @@ struct BurstShape {
 };
 BurstShape burst_shape(double cold_us, int32_t iterations);
 
+// The median of some timings (the upper one of an even count); they must not be empty.
+double median_of(std::vector<double> values);
+
 }  // namespace fe

@@ -88,4 +88,10 @@ TEST(BurstShape, FewIterationsStillGiveAMedianOfThree) {
     EXPECT_EQ(fe::burst_shape(10.0, 0).bursts, 3);
 }
 
+TEST(MedianOf, TakesTheMiddleOrTheUpperOfTwo) {
+    EXPECT_EQ(fe::median_of({3.0, 1.0, 2.0}), 2.0);
+    EXPECT_EQ(fe::median_of({5.0}), 5.0);
+    EXPECT_EQ(fe::median_of({4.0, 1.0, 3.0, 2.0}), 3.0);
+}
+
 }  // namespace
