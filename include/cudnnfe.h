@@ -218,6 +218,14 @@ FE_API const char *fe_data_type_string(fe_data_type type);
 /** Size in bytes of one element of the type; 0 for FE_DATA_NOT_SET or an unknown value. */
 FE_API size_t fe_data_type_size(fe_data_type type);
 
+/** Every operation's description as JSON (the op schema): for each op its kind, C entry point,
+ *  input and output ports (and the option that makes a conditional one exist), parameters, and
+ *  option struct; for each option struct its fields with type, offset, size, default (its _INIT
+ *  macro's), range and documentation; for each enum its values and JSON names. Binding
+ *  generators and tools read it; `cudnnfe schema` prints it. Same buffer protocol as
+ *  fe_device_properties_capture. Needs no cuDNN. */
+FE_API fe_status fe_op_schema_json(char *buf, size_t buf_size, size_t *out_length);
+
 /** Logging. Off by default. The environment sets it at load: CUDNNFE_LOG_LEVEL
  *  (off|error|warn|info|debug or 0..4) and CUDNNFE_LOG_DEST (stderr, stdout or a file path).
  *  fe_log_set_level changes the level at run time; thread-safe. */
@@ -386,17 +394,27 @@ typedef struct fe_conv_options {
 #define FE_CONV_OPTIONS_INIT                                                                    \
     { (uint32_t)sizeof(fe_conv_options), NULL, 0, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, \
       FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET, 1, {0, 0, 0} }
-/** Set pre and post padding alike for the first n spatial dims (1 to 3). The setters also fix
- *  options->spatial_dims to n: a setter given another count, or an image of another rank, is
- *  refused rather than leaving the other dims at their defaults. */
+/* The setters take either one value, which applies to every spatial dim whatever the image's
+ * rank (as PyTorch reads `padding=1`), or one value per spatial dim (n = 2 or 3), which also fixes
+ * options->spatial_dims to n: a setter given another count of 2 or more, or an image of another
+ * rank, is refused rather than leaving the other dims at their defaults. Any other n is refused.
+ * The Java, C# and Go bindings go through these setters, so the rule is the same everywhere. */
+/** Pre and post padding alike. */
 FE_API fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n,
                                              const int64_t *padding);
-/** Set the stride of the first n spatial dims (as fe_conv_options_set_padding). */
+/** Padding before each spatial dim only. */
+FE_API fe_status fe_conv_options_set_pre_padding(fe_conv_options *options, size_t n,
+                                                 const int64_t *padding);
+/** Padding after each spatial dim only. */
+FE_API fe_status fe_conv_options_set_post_padding(fe_conv_options *options, size_t n,
+                                                  const int64_t *padding);
 FE_API fe_status fe_conv_options_set_stride(fe_conv_options *options, size_t n,
                                             const int64_t *stride);
-/** Set the dilation of the first n spatial dims (as fe_conv_options_set_padding). */
 FE_API fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n,
                                               const int64_t *dilation);
+/** fe_graph_conv_transpose's output_padding. */
+FE_API fe_status fe_conv_options_set_output_padding(fe_conv_options *options, size_t n,
+                                                    const int64_t *padding);
 
 /** Forward convolution. image: [N, C, spatial...], weight: [K, C / groups, filter...], result
  *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
@@ -996,6 +1014,20 @@ typedef struct fe_resample_options {
 #define FE_RESAMPLE_OPTIONS_INIT                                                                      \
     { (uint32_t)sizeof(fe_resample_options), NULL, FE_RESAMPLE_MAXPOOL, FE_RESAMPLE_PADDING_AUTO, 0, \
       {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, FE_DATA_NOT_SET, 0, FE_DATA_INT8 }
+
+/* Setters of the window, stride and padding, with fe_conv_options' rule: one value for every
+ * spatial dim, or one per spatial dim (2 or 3), which fixes options->spatial_dims. */
+FE_API fe_status fe_resample_options_set_window(fe_resample_options *options, size_t n,
+                                                const int64_t *window);
+FE_API fe_status fe_resample_options_set_stride(fe_resample_options *options, size_t n,
+                                                const int64_t *stride);
+/** Pre and post padding alike. */
+FE_API fe_status fe_resample_options_set_padding(fe_resample_options *options, size_t n,
+                                                 const int64_t *padding);
+FE_API fe_status fe_resample_options_set_pre_padding(fe_resample_options *options, size_t n,
+                                                     const int64_t *padding);
+FE_API fe_status fe_resample_options_set_post_padding(fe_resample_options *options, size_t n,
+                                                      const int64_t *padding);
 
 /** Resampling of the spatial dims (cuDNN's resample operation): max or average pooling.
  *  x [N, C, spatial...] (2 or 3 spatial dims), y [N, C, out...] with

@@ -58,7 +58,7 @@ func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
 	_, err := g.Tensor("x", []int64{2, 3}, []int64{1}, DataHalf)
 	expectError(t, err, StatusInvalidArgument, "2 dims but 1 strides")
 	_, err = g.ConvFprop(tensor(t, g, "i", 1, 1, 4, 4), tensor(t, g, "k", 1, 1, 1, 1), &ConvOptions{Stride: []int64{1, 1, 1, 1}})
-	expectError(t, err, StatusInvalidArgument, "at most 3")
+	expectError(t, err, StatusInvalidArgument, "4 stride values; give 1 (every spatial dim) or one per spatial dim")
 	_, err = g.Reduction(tensor(t, g, "r", 4), ReduceAdd, &ReductionOptions{Axes: []int{40}})
 	expectError(t, err, StatusInvalidArgument, "axis 40")
 	_, err = g.Relu(nil)

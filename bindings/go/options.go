@@ -33,8 +33,9 @@ func (o *GraphOptions) toNative() capi.Fe_graph_options {
 	return n
 }
 
-// ConvOptions are a convolution's geometry, per spatial dimension (up to 3). Defaults: no
-// padding, stride 1, dilation 1, cross-correlation, the graph's math type.
+// ConvOptions are a convolution's geometry, per spatial dimension (up to 3). Each array takes one
+// value for every spatial dim (as in PyTorch) or one per spatial dim. Defaults: no padding,
+// stride 1, dilation 1, cross-correlation, the graph's math type.
 type ConvOptions struct {
 	Name            string
 	SpatialDims     int64   // 0: from the image's rank
@@ -68,28 +69,26 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 	if o.PostPadding != nil {
 		post = o.PostPadding
 	}
+	// Through the C setters, so that every count means what it means in C: one value applies to
+	// every spatial dim, one per spatial dim (2 or 3) fixes their count, others are refused.
 	for _, field := range []struct {
 		values []int64
-		get    func() []int64
-		set    func([]int64)
-		what   string
+		set    func(capi.Fe_conv_options, int64, []int64) capi.Enum_SS_fe_status
 	}{
-		{pre, n.GetPre_padding, n.SetPre_padding, "padding"},
-		{post, n.GetPost_padding, n.SetPost_padding, "padding"},
-		{o.Stride, n.GetStride, n.SetStride, "stride"},
-		{o.Dilation, n.GetDilation, n.SetDilation, "dilation"},
-		{o.OutputPadding, n.GetOutput_padding, n.SetOutput_padding, "output padding"},
+		{pre, capi.Fe_conv_options_set_pre_padding},
+		{post, capi.Fe_conv_options_set_post_padding},
+		{o.Stride, capi.Fe_conv_options_set_stride},
+		{o.Dilation, capi.Fe_conv_options_set_dilation},
+		{o.OutputPadding, capi.Fe_conv_options_set_output_padding},
 	} {
 		if field.values == nil {
 			continue
 		}
-		merged := field.get()
-		if len(field.values) > len(merged) {
+		values, set := field.values, field.set
+		if err := call(func() capi.Enum_SS_fe_status { return set(n, int64(len(values)), values) }); err != nil {
 			capi.DeleteFe_conv_options(n)
-			return nil, invalid("ConvOptions: %d %s values, at most %d", len(field.values), field.what, len(merged))
+			return nil, err
 		}
-		copy(merged, field.values)
-		field.set(merged)
 	}
 	n.SetMode(capi.Enum_SS_fe_conv_mode(o.Mode.code()))
 	if o.Groups != 0 {

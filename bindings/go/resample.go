@@ -17,18 +17,38 @@ const (
 	ResampleBilinear              ResampleMode = 4
 )
 
+// ResamplePadding is what resampling's padding holds.
+type ResamplePadding int32
+
+const (
+	// ResamplePaddingAuto is -infinity for max pooling, zero otherwise.
+	ResamplePaddingAuto   ResamplePadding = 0
+	ResamplePaddingZero   ResamplePadding = 1
+	ResamplePaddingNegInf ResamplePadding = 2
+	// ResamplePaddingEdge repeats the edge value.
+	ResamplePaddingEdge ResamplePadding = 3
+)
+
 // ResampleOptions are resampling's options: Window is required; the stride defaults to 1, the
-// padding to 0, the mode to max pooling.
+// padding to 0, the mode to max pooling. Each array takes one value for every spatial dim (as
+// in PyTorch) or one per spatial dim (2 or 3), as in C.
 type ResampleOptions struct {
-	Name            string
-	Mode            ResampleMode
-	Window          []int64
-	Stride          []int64
-	Padding         []int64 // before and after alike
+	Name        string
+	Mode        ResampleMode
+	PaddingMode ResamplePadding
+	SpatialDims int64 // 0: from x's rank
+	Window      []int64
+	Stride      []int64
+	Padding     []int64 // before and after alike; PrePadding / PostPadding override it
+	PrePadding  []int64
+	PostPadding []int64
+	// ComputeDataType is the math type (DataNotSet: the graph's).
 	ComputeDataType DataType
 	// GenerateIndex (max pooling for training) also returns which element of each window was
 	// the largest.
 	GenerateIndex bool
+	// IndexDataType is the index's type (DataNotSet: int8).
+	IndexDataType DataType
 }
 
 func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
@@ -40,32 +60,41 @@ func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
 		n.SetName(o.Name)
 	}
 	n.SetMode(capi.Enum_SS_fe_resample_mode(o.Mode))
+	n.SetPadding_mode(capi.Enum_SS_fe_resample_padding(o.PaddingMode))
+	n.SetSpatial_dims(o.SpatialDims)
+	pre, post := o.Padding, o.Padding
+	if o.PrePadding != nil {
+		pre = o.PrePadding
+	}
+	if o.PostPadding != nil {
+		post = o.PostPadding
+	}
+	// The arrays go through the C setters, so that a count means what it means in C.
 	for _, field := range []struct {
 		values []int64
-		get    func() []int64
-		set    func([]int64)
-		what   string
+		set    func(capi.Fe_resample_options, int64, []int64) capi.Enum_SS_fe_status
 	}{
-		{o.Window, n.GetWindow, n.SetWindow, "window"},
-		{o.Stride, n.GetStride, n.SetStride, "stride"},
-		{o.Padding, n.GetPre_padding, n.SetPre_padding, "padding"},
-		{o.Padding, n.GetPost_padding, n.SetPost_padding, "padding"},
+		{o.Window, capi.Fe_resample_options_set_window},
+		{o.Stride, capi.Fe_resample_options_set_stride},
+		{pre, capi.Fe_resample_options_set_pre_padding},
+		{post, capi.Fe_resample_options_set_post_padding},
 	} {
 		if field.values == nil {
 			continue
 		}
-		merged := field.get()
-		if len(field.values) > len(merged) {
+		values, set := field.values, field.set
+		if err := call(func() capi.Enum_SS_fe_status { return set(n, int64(len(values)), values) }); err != nil {
 			capi.DeleteFe_resample_options(n)
-			return nil, invalid("ResampleOptions: %d %s values, at most %d", len(field.values), field.what, len(merged))
+			return nil, err
 		}
-		copy(merged, field.values)
-		field.set(merged)
 	}
 	if o.ComputeDataType != DataNotSet {
 		n.SetCompute_data_type(o.ComputeDataType.code())
 	}
 	n.SetGenerate_index(boolInt(o.GenerateIndex))
+	if o.IndexDataType != DataNotSet {
+		n.SetIndex_data_type(o.IndexDataType.code())
+	}
 	return n, nil
 }
 

@@ -54,21 +54,6 @@ void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor 
 
 namespace {
 
-// The conv option setters: n values for the first n spatial dims, which also fixes spatial_dims
-// so that values for another rank are refused instead of silently left at their defaults.
-void set_conv_values(fe_conv_options *options, size_t n, const int64_t *values, const char *what,
-                     int64_t *first, int64_t *second) {
-    FE_CHECK(n >= 1 && n <= FE_MAX_SPATIAL_DIMS, FE_STATUS_INVALID_ARGUMENT, "%zu spatial dims; 1 to %d allowed", n,
-             FE_MAX_SPATIAL_DIMS);
-    FE_CHECK(options->spatial_dims == 0 || options->spatial_dims == n, FE_STATUS_INVALID_ARGUMENT,
-             "%s is given for %zu spatial dims but the options already have %zu", what, n, options->spatial_dims);
-    for (size_t i = 0; i < n; ++i) {
-        first[i] = values[i];
-        if (second) second[i] = values[i];
-    }
-    options->spatial_dims = n;
-}
-
 fe_conv_options conv_options(const fe_conv_options *given) {
     const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
     return read_options(given, defaults);
@@ -86,30 +71,6 @@ std::vector<int64_t> conv_dims(size_t ndims, const int64_t *dims, const char *wh
 }
 
 }  // namespace
-
-FE_EXPORT fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n, const int64_t *padding) {
-    return guard("fe_conv_options_set_padding", [&] {
-        FE_REQUIRE(options);
-        FE_REQUIRE(padding);
-        set_conv_values(options, n, padding, "padding", options->pre_padding, options->post_padding);
-    });
-}
-
-FE_EXPORT fe_status fe_conv_options_set_stride(fe_conv_options *options, size_t n, const int64_t *stride) {
-    return guard("fe_conv_options_set_stride", [&] {
-        FE_REQUIRE(options);
-        FE_REQUIRE(stride);
-        set_conv_values(options, n, stride, "stride", options->stride, nullptr);
-    });
-}
-
-FE_EXPORT fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n, const int64_t *dilation) {
-    return guard("fe_conv_options_set_dilation", [&] {
-        FE_REQUIRE(options);
-        FE_REQUIRE(dilation);
-        set_conv_values(options, n, dilation, "dilation", options->dilation, nullptr);
-    });
-}
 
 FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
                                         const fe_conv_options *options, fe_tensor **out_y) {

@@ -74,7 +74,7 @@ fi
 # --- usage and help -----------------------------------------------------------------------
 expect help 0 '^usage: cudnnfe <command>' 'exit codes: 0' -- "$TOOL" --help
 expect help_command 0 '^usage: cudnnfe compile' -- "$TOOL" help compile
-for command in info device compile bench inspect; do
+for command in info device compile bench inspect schema; do
     expect "help_$command" 0 "^usage: cudnnfe $command" -- "$TOOL" "$command" --help
 done
 expect version 0 '^cudnnfe [0-9]+\.[0-9]+\.[0-9]+$' -- "$TOOL" --version
@@ -90,6 +90,8 @@ expect knob_search_alone 1 '--knob-search extends autotuning: give --autotune N 
 expect bench_knob_search_alone 1 '--knob-search extends autotuning: give --autotune N too' -- \
     "$TOOL" bench x.json --knob-search 2
 expect extra_argument 1 "unexpected argument 'extra'" -- "$TOOL" info extra
+expect schema 0 '"entry_point":"fe_graph_conv_fprop"' '"c_type":"fe_resample_options"' -- "$TOOL" schema
+expect schema_extra_argument 1 "cudnnfe schema: unexpected argument 'x'" -- "$TOOL" schema x
 expect device_no_action 1 "say 'capture' or 'show'" -- "$TOOL" device
 expect device_unknown_action 1 "unknown action 'steal'" -- "$TOOL" device steal
 

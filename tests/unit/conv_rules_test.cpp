@@ -242,15 +242,19 @@ TEST_F(Conv, PaddingArityIsChecked) {
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     int64_t values[4] = {1, 1, 1, 1};
     EXPECT_FE_STATUS(fe_conv_options_set_padding(&o, 0, values), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_conv_options_set_padding: 0 spatial dims; 1 to 3 allowed"));
+    EXPECT_TRUE(LastErrorContains(
+        "fe_conv_options_set_padding: 0 padding values; give 1 (every spatial dim) or one per spatial dim (2 or 3)"));
     EXPECT_FE_STATUS(fe_conv_options_set_padding(&o, 4, values), FE_STATUS_INVALID_ARGUMENT);
     ASSERT_FE_OK(fe_conv_options_set_padding(&o, 2, values));
     EXPECT_EQ(o.spatial_dims, 2u);
     EXPECT_FE_STATUS(fe_conv_options_set_stride(&o, 3, values), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("fe_conv_options_set_stride: stride is given for 3 spatial dims but the options "
                                   "already have 2"));
-    EXPECT_FE_STATUS(fe_conv_options_set_dilation(&o, 1, values), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_EQ(o.dilation[0], 1);  // untouched by the failure
+    EXPECT_EQ(o.stride[0], 1);  // untouched by the failure
+    EXPECT_FE_STATUS(fe_conv_options_set_pre_padding(&o, 3, values), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_conv_options_set_post_padding(&o, 3, values), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_conv_options_set_output_padding(&o, 3, values), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_conv_options_set_output_padding: output_padding is given for 3 spatial dims"));
     // 2-D padding with a 3-D image is refused, not completed with zeros.
     fe_tensor *x = tensor("x", {2, 8, 4, 16, 16}), *w = tensor("w", {8, 8, 3, 3, 3}), *y = nullptr;
     EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w, &o, &y), FE_STATUS_INVALID_ARGUMENT);
@@ -258,6 +262,37 @@ TEST_F(Conv, PaddingArityIsChecked) {
     fe_tensor *dy = tensor("dy", {2, 8, 4, 16, 16});
     EXPECT_FE_STATUS(fe_graph_conv_wgrad(g, x, dy, 0, nullptr, &o, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("but image has 3"));
+}
+
+// One value applies to every spatial dim, as in PyTorch: padding 1, stride 2 on a 56x56 image
+// with a 3x3 filter gives 28x28 in both dims (not 28x54).
+TEST_F(Conv, OneValueAppliesToEverySpatialDim) {
+    fe_tensor *x = tensor("x", {8, 64, 56, 56}), *w = tensor("w", {32, 64, 3, 3}), *y = nullptr;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    int64_t one = 1, two = 2;
+    ASSERT_FE_OK(fe_conv_options_set_padding(&o, 1, &one));
+    ASSERT_FE_OK(fe_conv_options_set_stride(&o, 1, &two));
+    EXPECT_EQ(o.spatial_dims, 0u);  // the image's rank decides
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 28, 28}));
+    // The same options on a 3-D image pad and stride all three dims.
+    fe_tensor *x3 = tensor("x3", {2, 8, 16, 16, 16}), *w3 = tensor("w3", {8, 8, 3, 3, 3}), *y3 = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x3, w3, &o, &y3));
+    EXPECT_EQ(dims(y3), (std::vector<int64_t>{2, 8, 8, 8, 8}));
+    // One value after per-dim values fills every dim and keeps the count.
+    int64_t per_dim[2] = {0, 3};
+    ASSERT_FE_OK(fe_conv_options_set_dilation(&o, 2, per_dim));
+    ASSERT_FE_OK(fe_conv_options_set_dilation(&o, 1, &one));
+    EXPECT_EQ(o.spatial_dims, 2u);
+    EXPECT_EQ(o.dilation[1], 1);
+    // Pre and post padding on their own.
+    fe_conv_options asym = FE_CONV_OPTIONS_INIT;
+    int64_t pre[2] = {1, 0}, post[2] = {0, 1};
+    ASSERT_FE_OK(fe_conv_options_set_pre_padding(&asym, 2, pre));
+    ASSERT_FE_OK(fe_conv_options_set_post_padding(&asym, 2, post));
+    EXPECT_EQ(asym.pre_padding[0], 1);
+    EXPECT_EQ(asym.post_padding[0], 0);
+    EXPECT_EQ(asym.post_padding[1], 1);
 }
 
 TEST_F(Conv, OutputPaddingBelongsToTheTransposedConvolution) {

@@ -8,5 +8,6 @@ int device_command(int argc, char **argv);
 int compile_command(int argc, char **argv);
 int bench_command(int argc, char **argv);
 int inspect_command(int argc, char **argv);
+int schema_command(int argc, char **argv);
 
 }  // namespace tool

@@ -19,6 +19,7 @@ const char kUsage[] =
     "  compile          build plans ahead of time from graph JSON files, one file per plan\n"
     "  bench            build and time graphs on this machine's GPU\n"
     "  inspect          describe a serialized plan\n"
+    "  schema           every operation's description (ports, options, defaults) as JSON\n"
     "\n"
     "'cudnnfe <command> --help' describes a command. 'cudnnfe --version' prints the version.\n"
     "exit codes: 0 success, 1 bad input (flags, files, graphs), 2 environment (no GPU, no cuDNN)\n";
@@ -30,7 +31,7 @@ struct Command {
 
 const Command kCommands[] = {
     {"info", tool::info_command},       {"device", tool::device_command},   {"compile", tool::compile_command},
-    {"bench", tool::bench_command},     {"inspect", tool::inspect_command},
+    {"bench", tool::bench_command},     {"inspect", tool::inspect_command}, {"schema", tool::schema_command},
 };
 
 }  // namespace

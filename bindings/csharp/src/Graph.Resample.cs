@@ -14,21 +14,41 @@ namespace CudnnFe
         Bilinear = 4,
     }
 
+    /// <summary>What resampling's padding holds.</summary>
+    public enum ResamplePadding
+    {
+        /// <summary>-infinity for max pooling, zero otherwise.</summary>
+        Auto = 0,
+        Zero = 1,
+        NegInf = 2,
+        /// <summary>Repeat the edge value.</summary>
+        Edge = 3,
+    }
+
     /// <summary>
     /// Options of resampling (pooling): Window is required; the stride defaults to 1, the padding
-    /// to 0, the mode to max pooling.
+    /// to 0, the mode to max pooling. Each array takes one value for every spatial dim (as in
+    /// PyTorch) or one per spatial dim (2 or 3), as in C.
     /// </summary>
     public sealed class ResampleOptions
     {
         public string Name { get; set; }
         public ResampleMode? Mode { get; set; }
+        /// <summary>What the padding holds (default Auto).</summary>
+        public ResamplePadding? PaddingMode { get; set; }
+        /// <summary>0 (the default): from x's rank.</summary>
+        public long? SpatialDims { get; set; }
         public long[] Window { get; set; }
         public long[] Stride { get; set; }
-        /// <summary>Before and after alike.</summary>
+        /// <summary>Before and after alike; PrePadding / PostPadding override it.</summary>
         public long[] Padding { get; set; }
+        public long[] PrePadding { get; set; }
+        public long[] PostPadding { get; set; }
         public DataType? ComputeDataType { get; set; }
         /// <summary>Max pooling for training: also return which element of each window was the largest.</summary>
         public bool GenerateIndex { get; set; }
+        /// <summary>The index's type (default int8).</summary>
+        public DataType? IndexDataType { get; set; }
 
         internal fe_resample_options ToNative()
         {
@@ -37,15 +57,17 @@ namespace CudnnFe
             {
                 if (Name != null) o.name = Name;
                 if (Mode.HasValue) o.mode = (fe_resample_mode)Mode.Value;
-                if (Window != null) o.window = Overlay(o.window, Window, "window");
-                if (Stride != null) o.stride = Overlay(o.stride, Stride, "stride");
-                if (Padding != null)
-                {
-                    o.pre_padding = Overlay(o.pre_padding, Padding, "padding");
-                    o.post_padding = Overlay(o.post_padding, Padding, "padding");
-                }
+                if (PaddingMode.HasValue) o.padding_mode = (fe_resample_padding)PaddingMode.Value;
+                if (SpatialDims.HasValue) o.spatial_dims = SpatialDims.Value;
+                // The arrays go through the C setters, so that a count means what it means in C.
+                if (Window != null) Check.Ok(NativeApi.fe_resample_options_set_window(o, Window.Length, Window));
+                if (Stride != null) Check.Ok(NativeApi.fe_resample_options_set_stride(o, Stride.Length, Stride));
+                long[] pre = PrePadding ?? Padding, post = PostPadding ?? Padding;
+                if (pre != null) Check.Ok(NativeApi.fe_resample_options_set_pre_padding(o, pre.Length, pre));
+                if (post != null) Check.Ok(NativeApi.fe_resample_options_set_post_padding(o, post.Length, post));
                 if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
                 o.generate_index = GenerateIndex ? 1 : 0;
+                if (IndexDataType.HasValue) o.index_data_type = (fe_data_type)IndexDataType.Value;
                 return o;
             }
             catch
@@ -53,14 +75,6 @@ namespace CudnnFe
                 o.Dispose();
                 throw;
             }
-        }
-
-        private static long[] Overlay(long[] defaults, long[] values, string what)
-        {
-            if (values.Length > defaults.Length)
-                throw Check.Invalid("ResampleOptions: " + values.Length + " " + what + " values, at most " + defaults.Length);
-            Array.Copy(values, defaults, values.Length);
-            return defaults;
         }
     }
 

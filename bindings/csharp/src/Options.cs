@@ -27,7 +27,8 @@ namespace CudnnFe
     }
 
     /// <summary>
-    /// A convolution's geometry, per spatial dimension (up to 3). Defaults: no padding, stride 1,
+    /// A convolution's geometry, per spatial dimension (up to 3). Each array takes one value for
+    /// every spatial dim (as in PyTorch) or one per spatial dim. Defaults: no padding, stride 1,
     /// dilation 1, cross-correlation, the graph's math type.
     /// </summary>
     public sealed class ConvOptions
@@ -55,15 +56,18 @@ namespace CudnnFe
             {
                 if (Name != null) o.name = Name;
                 if (SpatialDims.HasValue) o.spatial_dims = SpatialDims.Value;
+                // Through the C setters, so that every count means what it means in C: one value
+                // applies to every spatial dim, one per spatial dim (2 or 3) fixes their count.
                 long[] pre = PrePadding ?? Padding, post = PostPadding ?? Padding;
-                if (pre != null) o.pre_padding = Overlay(o.pre_padding, pre, "padding");
-                if (post != null) o.post_padding = Overlay(o.post_padding, post, "padding");
-                if (Stride != null) o.stride = Overlay(o.stride, Stride, "stride");
-                if (Dilation != null) o.dilation = Overlay(o.dilation, Dilation, "dilation");
+                if (pre != null) Check.Ok(NativeApi.fe_conv_options_set_pre_padding(o, pre.Length, pre));
+                if (post != null) Check.Ok(NativeApi.fe_conv_options_set_post_padding(o, post.Length, post));
+                if (Stride != null) Check.Ok(NativeApi.fe_conv_options_set_stride(o, Stride.Length, Stride));
+                if (Dilation != null) Check.Ok(NativeApi.fe_conv_options_set_dilation(o, Dilation.Length, Dilation));
                 if (Mode.HasValue) o.mode = (fe_conv_mode)Mode.Value;
                 if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
                 if (Groups.HasValue) o.groups = Groups.Value;
-                if (OutputPadding != null) o.output_padding = Overlay(o.output_padding, OutputPadding, "output padding");
+                if (OutputPadding != null)
+                    Check.Ok(NativeApi.fe_conv_options_set_output_padding(o, OutputPadding.Length, OutputPadding));
                 return o;
             }
             catch
@@ -71,15 +75,6 @@ namespace CudnnFe
                 o.Dispose();
                 throw;
             }
-        }
-
-        /// <summary>The given values over the first entries of the defaults.</summary>
-        private static long[] Overlay(long[] defaults, long[] values, string what)
-        {
-            if (values.Length > defaults.Length)
-                throw Check.Invalid("ConvOptions: " + values.Length + " " + what + " values, at most " + defaults.Length);
-            Array.Copy(values, defaults, values.Length);
-            return defaults;
         }
     }
 

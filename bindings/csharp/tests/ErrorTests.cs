@@ -57,7 +57,7 @@ namespace CudnnFe.Tests
         {
             TestSupport.AssertFails(Status.InvalidArgument, "2 dims but 1 strides",
                 () => graph.Tensor("x", new long[] { 2, 3 }, new long[] { 1 }, DataType.Half));
-            TestSupport.AssertFails(Status.InvalidArgument, "at most 3",
+            TestSupport.AssertFails(Status.InvalidArgument, "4 stride values; give 1 (every spatial dim) or one per spatial dim",
                 () => graph.ConvFprop(graph.Tensor("i", 1, 1, 4, 4), graph.Tensor("k", 1, 1, 1, 1),
                                       new ConvOptions { Stride = new long[] { 1, 1, 1, 1 } }));
             TestSupport.AssertFails(Status.InvalidArgument, "axis 40",

@@ -27,7 +27,10 @@ public final class ConvOptions {
         return this;
     }
 
-    /** The same padding before and after. */
+    /**
+     * The same padding before and after: one value for every spatial dim (as in PyTorch), or one
+     * per spatial dim. The same rule holds for every array option here.
+     */
     public ConvOptions padding(long... padding) {
         this.prePadding = padding.clone();
         this.postPadding = padding.clone();
@@ -76,33 +79,30 @@ public final class ConvOptions {
         return this;
     }
 
+    /**
+     * The native struct, filled through the C setters so that every value means what it means in C:
+     * one value applies to every spatial dim, one per spatial dim (2 or 3) fixes their count, and
+     * any other count is refused with the C library's message.
+     */
     fe_conv_options toNative() {
         fe_conv_options o = new fe_conv_options();
         try {
             if (name != null) o.setName(name);
             if (spatialDims != null) o.setSpatial_dims(spatialDims);
-            if (prePadding != null) o.setPre_padding(overlay(o.getPre_padding(), prePadding, "padding"));
-            if (postPadding != null) o.setPost_padding(overlay(o.getPost_padding(), postPadding, "padding"));
-            if (stride != null) o.setStride(overlay(o.getStride(), stride, "stride"));
-            if (dilation != null) o.setDilation(overlay(o.getDilation(), dilation, "dilation"));
+            if (prePadding != null) Check.ok(NativeApi.fe_conv_options_set_pre_padding(o, prePadding.length, prePadding));
+            if (postPadding != null) Check.ok(NativeApi.fe_conv_options_set_post_padding(o, postPadding.length, postPadding));
+            if (stride != null) Check.ok(NativeApi.fe_conv_options_set_stride(o, stride.length, stride));
+            if (dilation != null) Check.ok(NativeApi.fe_conv_options_set_dilation(o, dilation.length, dilation));
             if (mode != null) o.setMode(mode.code);
             if (computeDataType != null) o.setCompute_data_type(computeDataType.code);
             if (groups != null) o.setGroups(groups);
-            if (outputPadding != null) o.setOutput_padding(overlay(o.getOutput_padding(), outputPadding, "output padding"));
+            if (outputPadding != null) {
+                Check.ok(NativeApi.fe_conv_options_set_output_padding(o, outputPadding.length, outputPadding));
+            }
             return o;
         } catch (RuntimeException e) {
             o.close();
             throw e;
         }
-    }
-
-    /** The given values over the first entries of the defaults. */
-    private static long[] overlay(long[] defaults, long[] values, String what) {
-        if (values.length > defaults.length) {
-            throw new CudnnFeException(Status.INVALID_ARGUMENT,
-                    "ConvOptions: " + values.length + " " + what + " values, at most " + defaults.length);
-        }
-        System.arraycopy(values, 0, defaults, 0, values.length);
-        return defaults;
     }
 }

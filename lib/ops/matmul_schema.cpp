@@ -1,0 +1,62 @@
+// The matmuls' descriptions (lib/schema/schema.hpp): matmul, matmul_fp8, fe_matmul_options and
+// fe_matmul_fp8_scales.
+#include "schema/schema.hpp"
+
+namespace fe::schema {
+
+namespace {
+
+const fe_matmul_options kMatmulDefaults = FE_MATMUL_OPTIONS_INIT;
+const fe_matmul_fp8_scales kScalesDefaults = FE_MATMUL_FP8_SCALES_INIT;
+
+const Struct kMatmulOptions{"fe_matmul_options",
+                            sizeof(fe_matmul_options),
+                            &kMatmulDefaults,
+                            {
+                                FE_SCHEMA_FIELD(fe_matmul_options, name, name, "The op's name; automatic when absent."),
+                                FE_SCHEMA_FIELD(fe_matmul_options, compute_data_type, data_type,
+                                                "Math type; not_set: the graph's."),
+                            },
+                            "A matmul's name and math type."};
+
+const Struct kFp8Scales{"fe_matmul_fp8_scales",
+                        sizeof(fe_matmul_fp8_scales),
+                        &kScalesDefaults,
+                        {
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_a, nullptr, "Turns A's FP8 values into real ones."),
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_b, nullptr, "Turns B's FP8 values into real ones."),
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, scale_c, nullptr, "Quantizes the product into C."),
+                        },
+                        "FP8 matmul's scaling factors: one-element float tensors, all required."};
+
+const Op kMatmul{"matmul",
+                 "fe_graph_matmul",
+                 "Matmuls",
+                 {{"A", nullptr, "[..., M, K]"}, {"B", nullptr, "[..., K, N]"}},
+                 {{"C", nullptr, "[..., M, N]; batch dims broadcast"}},
+                 {},
+                 &kMatmulOptions,
+                 {},
+                 true,
+                 "C = A x B."};
+
+const Op kMatmulFp8{"matmul_fp8",
+                    "fe_graph_matmul_fp8",
+                    "Matmuls",
+                    {{"A", nullptr, "[..., M, K], fp8"},
+                     {"B", nullptr, "[..., K, N], fp8"}},
+                    {{"C", nullptr, "[..., M, N], A's FP8 type unless set"},
+                     {"Amax", nullptr, "the largest absolute value of the product before scale_c"}},
+                    {},
+                    &kMatmulOptions,
+                    {},
+                    true,
+                    "FP8 matmul with descales, a scaled result and its amax (Hopper and later).",
+                    nullptr,
+                    &kFp8Scales};
+
+const Registration kRegistered[] = {Registration(kMatmul), Registration(kMatmulFp8)};
+
+}  // namespace
+
+}  // namespace fe::schema

@@ -1,0 +1,140 @@
+// The normalizations' descriptions (lib/schema/schema.hpp): layernorm, rmsnorm, instancenorm,
+// adalayernorm and their backward passes, batchnorm (training, inference, backward), with
+// fe_norm_options, fe_norm_backward_options, fe_batchnorm_options and
+// fe_batchnorm_inference_options.
+#include "schema/schema.hpp"
+
+namespace fe::schema {
+
+namespace {
+
+const fe_norm_options kNormDefaults = FE_NORM_OPTIONS_INIT;
+const fe_norm_backward_options kBackwardDefaults = FE_NORM_BACKWARD_OPTIONS_INIT;
+const fe_batchnorm_options kBatchnormDefaults = FE_BATCHNORM_OPTIONS_INIT;
+const fe_batchnorm_inference_options kInferenceDefaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
+
+const Enum kPhase{"fe_norm_phase",
+                  {{"FE_NORM_PHASE_INFERENCE", "inference", FE_NORM_PHASE_INFERENCE},
+                   {"FE_NORM_PHASE_TRAINING", "training", FE_NORM_PHASE_TRAINING}},
+                  "Inference (y only) or training (y and the statistics the backward pass reads)."};
+
+const Struct kNormOptions{
+    "fe_norm_options",
+    sizeof(fe_norm_options),
+    &kNormDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_norm_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_ENUM(fe_norm_options, phase, kPhase, "Inference or training."),
+        FE_SCHEMA_RANGE(fe_norm_options, epsilon, number, 0, 1e308, "Added to the variance."),
+        FE_SCHEMA_TENSOR(fe_norm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
+        FE_SCHEMA_FIELD(fe_norm_options, zero_centered_gamma, flag, "Multiply by (1 + scale) instead of scale."),
+    },
+    "A normalization's phase and epsilon."};
+
+const Struct kBackwardOptions{
+    "fe_norm_backward_options",
+    sizeof(fe_norm_backward_options),
+    &kBackwardDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_norm_backward_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_norm_backward_options, zero_centered_gamma, flag, "The forward pass used (1 + scale)."),
+    },
+    "A normalization backward pass's options."};
+
+const Struct kBatchnormOptions{
+    "fe_batchnorm_options",
+    sizeof(fe_batchnorm_options),
+    &kBatchnormDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_batchnorm_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_RANGE(fe_batchnorm_options, epsilon, number, 0, 1e308, "Added to the variance."),
+        FE_SCHEMA_TENSOR(fe_batchnorm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
+        FE_SCHEMA_TENSOR(fe_batchnorm_options, running_mean, nullptr, "The running mean, [1, C, 1, ...]."),
+        FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
+        FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
+        FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
+    },
+    "Batch normalization's epsilon and running statistics."};
+
+const Struct kInferenceOptions{
+    "fe_batchnorm_inference_options",
+    sizeof(fe_batchnorm_inference_options),
+    &kInferenceDefaults,
+    {FE_SCHEMA_FIELD(fe_batchnorm_inference_options, name, name, "The op's name; automatic when absent.")},
+    "Batch normalization inference's name."};
+
+const std::vector<Port> kForwardOutputs = {{"Y", nullptr, "like x"},
+                                           {"Mean", "phase", "training: the mean over the normalized dims"},
+                                           {"InvVariance", "phase", "training: 1 / sqrt(var + epsilon)"}};
+const std::vector<Port> kBackwardOutputs = {{"DX", nullptr, "x's gradient"},
+                                            {"DScale", nullptr, "scale's gradient"},
+                                            {"DBias", nullptr, "bias's gradient"}};
+const std::vector<Port> kBackwardOptionalBiasOutputs = {{"DX", nullptr, "x's gradient"},
+                                                        {"DScale", nullptr, "scale's gradient"},
+                                                        {"DBias", "output_dbias", "bias's gradient"}};
+const std::vector<Port> kBackwardInputs = {{"dY", nullptr, "y's gradient"},
+                                           {"X", nullptr, "the forward input"},
+                                           {"scale", nullptr, "the forward scale"},
+                                           {"mean", nullptr, "the forward mean"},
+                                           {"inv_variance", nullptr, "the forward inverse standard deviation"}};
+const Param kOutputDbias{"output_dbias", Type::flag, nullptr, false,
+                         "Compute the bias's gradient (false when the forward had no bias); default true."};
+
+const Op kLayernorm{"layernorm", "fe_graph_layernorm", "Normalizations",
+                    {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
+                     {"bias", nullptr, "scale's dims"}},
+                    kForwardOutputs, {}, &kNormOptions, {}, false, "Layer normalization."};
+const Op kRmsnorm{"rmsnorm", "fe_graph_rmsnorm", "Normalizations",
+                  {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
+                   {"bias", "optional", "scale's dims"}},
+                  {{"Y", nullptr, "like x"}, {"InvRms", "phase", "training: 1 / sqrt(mean(x^2) + epsilon)"}},
+                  {}, &kNormOptions, {}, false, "RMS normalization."};
+const Op kInstancenorm{"instancenorm", "fe_graph_instancenorm", "Normalizations",
+                       {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
+                        {"bias", nullptr, "[1, C, 1, ...]"}},
+                       kForwardOutputs, {}, &kNormOptions, {"name", "phase", "epsilon", "epsilon_tensor"}, false,
+                       "Instance normalization."};
+const Op kAdalayernorm{"adalayernorm", "fe_graph_adalayernorm", "Normalizations",
+                       {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "per sample or [1, ...]"},
+                        {"bias", "optional", "scale's dims"}},
+                       kForwardOutputs, {}, &kNormOptions, {"name", "phase", "epsilon", "epsilon_tensor"}, false,
+                       "Adaptive layer normalization (per-sample scale and shift)."};
+const Op kLayernormBackward{"layernorm_backward", "fe_graph_layernorm_backward", "Normalizations", kBackwardInputs,
+                            kBackwardOutputs, {}, &kBackwardOptions, {}, false, "Layer normalization backward."};
+const Op kRmsnormBackward{"rmsnorm_backward", "fe_graph_rmsnorm_backward", "Normalizations",
+                          {{"dY", nullptr, "y's gradient"}, {"X", nullptr, "the forward input"},
+                           {"scale", nullptr, "the forward scale"}, {"inv_rms", nullptr, "the forward inverse RMS"}},
+                          kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions, {}, false,
+                          "RMS normalization backward."};
+const Op kInstancenormBackward{"instancenorm_backward", "fe_graph_instancenorm_backward", "Normalizations",
+                               kBackwardInputs, kBackwardOutputs, {}, &kBackwardOptions, {}, false,
+                               "Instance normalization backward."};
+const Op kAdalayernormBackward{"adalayernorm_backward", "fe_graph_adalayernorm_backward", "Normalizations",
+                               kBackwardInputs, kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions, {},
+                               false, "Adaptive layer normalization backward."};
+const Op kBatchnorm{"batchnorm", "fe_graph_batchnorm", "Normalizations",
+                    {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
+                     {"bias", nullptr, "[1, C, 1, ...]"}},
+                    {{"Y", nullptr, "like x"}, {"Mean", nullptr, "the batch mean"},
+                     {"InvVariance", nullptr, "the batch's 1 / sqrt(var + epsilon)"},
+                     {"NextRunningMean", "running_mean", "the updated running mean"},
+                     {"NextRunningVar", "running_var", "the updated running variance"}},
+                    {}, &kBatchnormOptions, {}, false, "Batch normalization, training."};
+const Op kBatchnormInference{"batchnorm_inference", "fe_graph_batchnorm_inference", "Normalizations",
+                             {{"X", nullptr, "[N, C, spatial...]"}, {"mean", nullptr, "[1, C, 1, ...]"},
+                              {"inv_variance", nullptr, "[1, C, 1, ...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
+                              {"bias", nullptr, "[1, C, 1, ...]"}},
+                             {{"Y", nullptr, "like x"}}, {}, &kInferenceOptions, {}, false,
+                             "Batch normalization, inference, from given statistics."};
+const Op kBatchnormBackward{"batchnorm_backward", "fe_graph_batchnorm_backward", "Normalizations", kBackwardInputs,
+                            kBackwardOutputs, {}, &kBackwardOptions, {}, false, "Batch normalization backward."};
+
+const Registration kRegistered[] = {
+    Registration(kLayernorm),         Registration(kRmsnorm),           Registration(kInstancenorm),
+    Registration(kAdalayernorm),      Registration(kLayernormBackward), Registration(kRmsnormBackward),
+    Registration(kInstancenormBackward), Registration(kAdalayernormBackward), Registration(kBatchnorm),
+    Registration(kBatchnormInference), Registration(kBatchnormBackward)};
+
+}  // namespace
+
+}  // namespace fe::schema

@@ -1,0 +1,264 @@
+// The op schema's registry, field access and JSON dump (schema.hpp).
+#include "schema/schema.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "serial/json.hpp"
+
+namespace fe::schema {
+
+const char *type_name(Type type) {
+    switch (type) {
+        case Type::name: return "name";
+        case Type::flag: return "flag";
+        case Type::integer: return "integer";
+        case Type::number: return "number";
+        case Type::data_type: return "data_type";
+        case Type::enumeration: return "enum";
+        case Type::axes: return "axes";
+        case Type::spatial_count: return "spatial_count";
+        case Type::spatial_array: return "spatial_array";
+        case Type::dims_count: return "dims_count";
+        case Type::dims_array: return "dims_array";
+        case Type::tensor: return "tensor";
+    }
+    return "invalid";
+}
+
+const char *Enum::json_name(int32_t value) const {
+    for (const EnumValue &v : values)
+        if (v.value == value) return v.json_name;
+    return nullptr;
+}
+
+bool Enum::value_of(const std::string &name, int32_t *out) const {
+    for (const EnumValue &v : values)
+        if (name == v.json_name) {
+            *out = v.value;
+            return true;
+        }
+    return false;
+}
+
+namespace {
+
+const unsigned char *at(const void *options, size_t offset) { return static_cast<const unsigned char *>(options) + offset; }
+unsigned char *at(void *options, size_t offset) { return static_cast<unsigned char *>(options) + offset; }
+
+}  // namespace
+
+int64_t Field::integer_of(const void *options) const {
+    switch (size) {
+        case 4: {
+            int32_t v;
+            std::memcpy(&v, at(options, offset), 4);
+            // uint32_t masks are never negative: read them unsigned.
+            return type == Type::axes ? static_cast<int64_t>(static_cast<uint32_t>(v)) : v;
+        }
+        case 8: {
+            int64_t v;
+            std::memcpy(&v, at(options, offset), 8);
+            return v;
+        }
+    }
+    return 0;
+}
+
+void Field::set_integer(void *options, int64_t value) const {
+    if (size == 4) {
+        int32_t v = static_cast<int32_t>(value);
+        std::memcpy(at(options, offset), &v, 4);
+    } else if (size == 8) {
+        std::memcpy(at(options, offset), &value, 8);
+    }
+}
+
+double Field::number_of(const void *options) const {
+    double v;
+    std::memcpy(&v, at(options, offset), sizeof v);
+    return v;
+}
+
+void Field::set_number(void *options, double value) const { std::memcpy(at(options, offset), &value, sizeof value); }
+
+const int64_t *Field::array_of(const void *options) const {
+    return reinterpret_cast<const int64_t *>(at(options, offset));
+}
+
+int64_t *Field::array_of(void *options) const { return reinterpret_cast<int64_t *>(at(options, offset)); }
+
+fe_tensor *Field::tensor_of(const void *options) const {
+    fe_tensor *t;
+    std::memcpy(&t, at(options, offset), sizeof t);
+    return t;
+}
+
+void Field::set_tensor(void *options, fe_tensor *tensor) const {
+    std::memcpy(at(options, offset), &tensor, sizeof tensor);
+}
+
+const Field *Struct::field(const std::string &name) const {
+    for (const Field &f : fields)
+        if (name == f.name) return &f;
+    return nullptr;
+}
+
+bool Op::takes_field(const char *field) const {
+    if (takes.empty()) return true;
+    return std::any_of(takes.begin(), takes.end(), [&](const char *t) { return std::strcmp(t, field) == 0; });
+}
+
+namespace {
+
+std::vector<const Op *> &registry() {
+    static std::vector<const Op *> ops;
+    return ops;
+}
+
+// Families in the order of docs/graph-json.md.
+const char *const kFamilies[] = {"Convolutions", "Matmuls", "Pointwise", "Reduction and softmax", "Normalizations",
+                                 "Random numbers and block scaling", "Resampling and layout operations",
+                                 "Attention"};
+
+size_t family_rank(const char *family) {
+    for (size_t i = 0; i < sizeof kFamilies / sizeof kFamilies[0]; ++i)
+        if (std::strcmp(kFamilies[i], family) == 0) return i;
+    return sizeof kFamilies / sizeof kFamilies[0];
+}
+
+}  // namespace
+
+Registration::Registration(const Op &op) { registry().push_back(&op); }
+
+const std::vector<const Op *> &ops() {
+    // Sorted once, after every static registration ran (first use is never during them).
+    static const std::vector<const Op *> sorted = [] {
+        std::vector<const Op *> all = registry();
+        std::stable_sort(all.begin(), all.end(),
+                         [](const Op *a, const Op *b) { return family_rank(a->family) < family_rank(b->family); });
+        return all;
+    }();
+    return sorted;
+}
+
+const Op *find_op(const std::string &kind) {
+    int32_t unused;
+    for (const Op *op : ops())
+        if (kind == op->kind || (op->kinds && op->kinds->value_of(kind, &unused))) return op;
+    return nullptr;
+}
+
+std::vector<const Struct *> structs() {
+    std::vector<const Struct *> out;
+    for (const Op *op : ops())
+        for (const Struct *s : {op->options, op->scales})
+            if (s && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    return out;
+}
+
+std::vector<const Enum *> enums() {
+    std::vector<const Enum *> out;
+    auto note = [&](const Enum *e) {
+        if (e && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+    };
+    for (const Op *op : ops()) {
+        note(op->kinds);
+        for (const Param &p : op->params) note(p.enumeration);
+        if (op->options)
+            for (const Field &f : op->options->fields) note(f.enumeration);
+    }
+    return out;
+}
+
+namespace {
+
+void write_default(json::Writer &out, const Field &f, const void *defaults) {
+    switch (f.type) {
+        case Type::flag: out.boolean(f.integer_of(defaults) != 0); break;
+        case Type::integer:
+        case Type::spatial_count:
+        case Type::dims_count:
+        case Type::axes: out.integer(f.integer_of(defaults)); break;
+        case Type::number: out.number(f.number_of(defaults)); break;
+        case Type::data_type:
+        case Type::enumeration: out.integer(f.integer_of(defaults)); break;
+        case Type::spatial_array: out.integers(f.array_of(defaults), FE_MAX_SPATIAL_DIMS); break;
+        case Type::dims_array: out.integers(f.array_of(defaults), FE_MAX_DIMS); break;
+        case Type::name:
+        case Type::tensor: out.null(); break;
+    }
+}
+
+void write_ports(json::Writer &out, const char *key, const std::vector<Port> &ports) {
+    out.key(key).begin_array();
+    for (const Port &p : ports) {
+        out.begin_object().field("name", p.name);
+        if (p.when) out.field("when", p.when);
+        out.field("doc", p.doc).end_object();
+    }
+    out.end_array();
+}
+
+}  // namespace
+
+std::string to_json() {
+    std::string text;
+    json::Writer out(text);
+    out.begin_object();
+    out.key("enums").begin_array();
+    for (const Enum *e : enums()) {
+        out.begin_object().field("c_type", e->c_type).field("doc", e->doc).key("values").begin_array();
+        for (const EnumValue &v : e->values)
+            out.begin_object().field("c_name", v.c_name).field("json_name", v.json_name).field("value", v.value).end_object();
+        out.end_array().end_object();
+    }
+    out.end_array();
+    out.key("structs").begin_array();
+    for (const Struct *s : structs()) {
+        out.begin_object().field("c_type", s->c_type).field("size", static_cast<int64_t>(s->size)).field("doc", s->doc);
+        out.key("fields").begin_array();
+        for (const Field &f : s->fields) {
+            out.begin_object().field("name", f.name).field("type", type_name(f.type));
+            out.field("offset", static_cast<int64_t>(f.offset)).field("size", static_cast<int64_t>(f.size));
+            if (f.enumeration) out.field("enum", f.enumeration->c_type);
+            if (f.port) out.field("port", f.port);
+            if (f.type == Type::data_type) out.field("enum", "fe_data_type");
+            if (f.min > -1e308) out.field("min", f.min);
+            if (f.max < 1e308) out.field("max", f.max);
+            out.key("default");
+            write_default(out, f, s->defaults);
+            out.field("doc", f.doc).end_object();
+        }
+        out.end_array().end_object();
+    }
+    out.end_array();
+    out.key("ops").begin_array();
+    for (const Op *op : ops()) {
+        out.begin_object().field("kind", op->kind).field("entry_point", op->entry_point).field("family", op->family);
+        if (op->kinds) out.field("kinds", op->kinds->c_type);
+        write_ports(out, "inputs", op->inputs);
+        write_ports(out, "outputs", op->outputs);
+        out.key("params").begin_array();
+        for (const Param &p : op->params) {
+            out.begin_object().field("name", p.name).field("type", type_name(p.type));
+            if (p.enumeration) out.field("enum", p.enumeration->c_type);
+            out.field("required", p.required).field("doc", p.doc).end_object();
+        }
+        out.end_array();
+        if (op->options) {
+            out.field("options", op->options->c_type).key("takes").begin_array();
+            for (const Field &f : op->options->fields)
+                if (op->takes_field(f.name)) out.string(f.name);
+            out.end_array();
+        }
+        if (op->scales) out.field("scales", op->scales->c_type);
+        out.field("takes_compute_data_type", op->takes_compute_data_type).field("doc", op->doc).end_object();
+    }
+    out.end_array();
+    out.end_object();
+    return text;
+}
+
+}  // namespace fe::schema

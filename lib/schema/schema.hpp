@@ -1,0 +1,169 @@
+// The op schema: each operation of the C API described once, as data, next to its
+// implementation (lib/ops/<family>_schema.cpp): its kind, its entry point, its input and output
+// ports (with the option that makes a conditional one exist), the option struct it takes and,
+// for every field of that struct, its type, default (read from the struct's _INIT macro), range,
+// enum names and documentation.
+//
+// What reads it: the graph JSON codec (attributes written and read field by field,
+// lib/serial/option_codec.cpp), `cudnnfe schema` (every description as JSON, for the binding
+// generators and the binding-coverage check), the op sections of docs/graph-json.md (rendered
+// from it and compared with the committed text by a unit test), and the every-op tests.
+// Shape inference, validation and lowering stay hand-written in the op files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cudnnfe.h"
+
+namespace fe::schema {
+
+// How a field is stored in its C struct and spelled in the graph JSON.
+enum class Type {
+    name,           // const char *: the op's name (a JSON op member of its own, not an attribute)
+    flag,           // int32_t 0/1: a JSON boolean
+    integer,        // int32_t, int64_t or size_t (by the field's size)
+    number,         // double
+    data_type,      // fe_data_type: "half", "not_set", ...
+    enumeration,    // an FE_ENUM_BASE enum: one of its JSON names
+    axes,           // uint32_t bit mask of dims: a JSON array of dim indexes
+    spatial_count,  // size_t: how many entries the spatial arrays have (0: from the image)
+    spatial_array,  // int64_t[FE_MAX_SPATIAL_DIMS]: one entry per spatial dim
+    dims_count,     // size_t: how many entries a dims array of the same struct has
+    dims_array,     // int64_t[FE_MAX_DIMS]: its count is the struct's dims_count field
+    tensor,         // fe_tensor *: a JSON input (port named like the field), not an attribute
+};
+
+const char *type_name(Type type);
+
+struct EnumValue {
+    const char *c_name;     // FE_CAUSAL_MASK_TOP_LEFT
+    const char *json_name;  // top_left
+    int32_t value;
+};
+
+struct Enum {
+    const char *c_type;  // fe_causal_mask
+    std::vector<EnumValue> values;
+    const char *doc;
+
+    // The JSON name of a value, or nullptr when the value is not one of the enum's.
+    const char *json_name(int32_t value) const;
+    // The value of a JSON name; false when no value has that name.
+    bool value_of(const std::string &json_name, int32_t *out) const;
+};
+
+struct Field {
+    const char *name;  // the C member, and the JSON attribute or input port
+    Type type;
+    size_t offset;
+    size_t size;
+    const Enum *enumeration;  // for Type::enumeration
+    double min, max;          // inclusive range of integers and numbers
+    const char *doc;
+    const char *port = nullptr;  // Type::tensor: the JSON input port when it differs from `name`
+
+    const char *json_name() const { return port ? port : name; }
+
+    // The field of a struct instance, by its type.
+    int64_t integer_of(const void *options) const;
+    void set_integer(void *options, int64_t value) const;
+    double number_of(const void *options) const;
+    void set_number(void *options, double value) const;
+    const int64_t *array_of(const void *options) const;
+    int64_t *array_of(void *options) const;
+    fe_tensor *tensor_of(const void *options) const;
+    void set_tensor(void *options, fe_tensor *tensor) const;
+};
+
+struct Struct {
+    const char *c_type;    // fe_conv_options
+    size_t size;           // sizeof
+    const void *defaults;  // an instance initialized with the struct's _INIT macro
+    std::vector<Field> fields;
+    const char *doc;
+
+    const Field *field(const std::string &name) const;
+};
+
+// A port of an op: an input (a tensor argument of the entry point, or a tensor field of its
+// options) or an output.
+struct Port {
+    const char *name;  // the port name in the JSON and in "<op name>::<port>"
+    // nullptr: always there. "optional": the caller may leave it out. Otherwise the name of the
+    // option (a flag or tensor field) that makes it exist, e.g. "generate_stats".
+    const char *when;
+    const char *doc;
+};
+
+// An entry-point argument that is neither a tensor nor in the options struct (conv_dgrad's
+// dx_dims, a reduction's mode, a transpose's perm): a JSON attribute of its own.
+struct Param {
+    const char *name;
+    Type type;  // integer, dims_array or enumeration
+    const Enum *enumeration;
+    bool required;
+    const char *doc;
+};
+
+struct Op {
+    const char *kind;         // Node::kind() and the JSON "op"
+    const char *entry_point;  // fe_graph_conv_fprop
+    const char *family;       // the section of docs/graph-json.md
+    std::vector<Port> inputs;
+    std::vector<Port> outputs;
+    std::vector<Param> params;
+    const Struct *options;  // nullptr: the entry point takes none
+    // The fields of `options` this op takes (empty: all of them); the others must keep their
+    // defaults.
+    std::vector<const char *> takes;
+    bool takes_compute_data_type;
+    const char *doc;
+    // Set for a family with one op kind per value of an enum (pointwise: "relu", "add", ...):
+    // each value's JSON name is a kind described by this entry, whose `kind` names the family.
+    const Enum *kinds = nullptr;
+    // A second struct argument of tensors (FP8 scales): each field is an input port.
+    const Struct *scales = nullptr;
+
+    bool takes_field(const char *field) const;
+};
+
+// Every op, ordered by family and then as registered in its family's file; every struct and
+// enum the ops name.
+const std::vector<const Op *> &ops();
+// The description of an op kind (for a family described by `kinds`, the family's entry).
+const Op *find_op(const std::string &kind);
+std::vector<const Struct *> structs();
+std::vector<const Enum *> enums();
+
+// Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
+struct Registration {
+    explicit Registration(const Op &op);
+};
+
+// All of it as JSON (what `cudnnfe schema` prints, through fe_schema_json).
+std::string to_json();
+
+}  // namespace fe::schema
+
+// A field of struct S: its name, type, offset and size, checked against the member's C type.
+#define FE_SCHEMA_FIELD(S, member, type, doc)                                                           \
+    ::fe::schema::Field {                                                                               \
+        #member, ::fe::schema::Type::type, offsetof(S, member), sizeof(S::member), nullptr, -1e308, 1e308, doc \
+    }
+#define FE_SCHEMA_RANGE(S, member, type, lo, hi, doc)                                                    \
+    ::fe::schema::Field {                                                                               \
+        #member, ::fe::schema::Type::type, offsetof(S, member), sizeof(S::member), nullptr, lo, hi, doc \
+    }
+#define FE_SCHEMA_TENSOR(S, member, port, doc)                                                          \
+    ::fe::schema::Field {                                                                               \
+        #member, ::fe::schema::Type::tensor, offsetof(S, member), sizeof(S::member), nullptr, -1e308, 1e308, doc, \
+            port                                                                                        \
+    }
+#define FE_SCHEMA_ENUM(S, member, names, doc)                                                           \
+    ::fe::schema::Field {                                                                               \
+        #member, ::fe::schema::Type::enumeration, offsetof(S, member), sizeof(S::member), &names,       \
+            -1e308, 1e308, doc                                                                          \
+    }
