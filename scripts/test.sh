@@ -105,6 +105,26 @@ passed=$((passed + tool_p))
 failed=$((failed + tool_f))
 skipped=$((skipped + tool_s))
 
+# The op schema against what is written by hand from it: the op reference of docs/graph-json.md
+# must be its rendering, and the Java, C# and Go layers must cover every function, option field
+# and enum value of the header. Each check counts as one test.
+echo "=== schema"
+schema_check() {
+    local name=$1
+    shift
+    if "$@" >"$LOGS/schema_$name.log" 2>&1; then
+        passed=$((passed + 1))
+        echo "    $name: $(tail -1 "$LOGS/schema_$name.log")"
+    else
+        failed=$((failed + 1))
+        echo "    $name FAILED:"
+        sed 's/^/      /' "$LOGS/schema_$name.log" | head -30
+    fi
+}
+"$BUILD_DIR/tools/cudnnfe/cudnnfe" schema >"$LOGS/schema.json" 2>"$LOGS/schema.err"
+schema_check docs python3 "$ROOT/scripts/schema/render_docs.py" "$LOGS/schema.json" "$ROOT/docs/graph-json.md" --check
+schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings"
+
 # The libFuzzer targets of fuzz/ (scripts/fuzz.sh): each counts as one test, a crash fails it.
 # FUZZ_SECONDS per target (30 here, with the build about two minutes in all).
 echo "=== fuzz"

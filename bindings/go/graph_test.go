@@ -230,6 +230,11 @@ func TestDescribeAndLibraryInformation(t *testing.T) {
 	if DataHalf.Size() != 2 || DataHalf.String() != "half" {
 		t.Errorf("half: %d %q", DataHalf.Size(), DataHalf.String())
 	}
+	schema, err := OpSchemaJSON()
+	must(t, err)
+	if !strings.Contains(schema, `"entry_point":"fe_graph_conv_fprop"`) || !strings.Contains(schema, `"c_type":"fe_resample_padding"`) {
+		t.Errorf("the op schema lacks conv_fprop or fe_resample_padding: %.200s", schema)
+	}
 	slopes, err := AlibiSlopes(8)
 	must(t, err)
 	if slopes[0] != 0.5 || slopes[7] != 1.0/256 {

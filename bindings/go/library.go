@@ -40,6 +40,15 @@ func CapturedDeviceProperties(device int32) (string, error) {
 	})
 }
 
+// OpSchemaJSON is every operation's description as JSON (the op schema: ports, option fields
+// with their types, defaults and ranges, enum names), as fe_op_schema_json gives it. Needs no
+// cuDNN.
+func OpSchemaJSON() (string, error) {
+	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {
+		return capi.Fe_op_schema_json(buffer, int64(len(buffer)), length)
+	})
+}
+
 // SetLogLevel changes the library's log level (CUDNNFE_LOG_LEVEL sets it at load).
 func SetLogLevel(level LogLevel) error {
 	return call(func() capi.Enum_SS_fe_status { return capi.Fe_log_set_level(capi.Enum_SS_fe_log_level(level)) })

@@ -27,7 +27,7 @@ const Struct kReductionOptions{
     {
         FE_SCHEMA_FIELD(fe_reduction_options, name, name, "The op's name; automatic when absent."),
         FE_SCHEMA_FIELD(fe_reduction_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (bit i: dim i); at least one."),
+        FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (in C a bit mask, bit i for dim i); at least one."),
     },
     "A reduction's name, math type and reduced dims."};
 

@@ -158,8 +158,32 @@ std::vector<const Struct *> structs() {
     return out;
 }
 
+namespace {
+
+// Data types by their JSON names (lib/graph/tensor.cpp spells them the same; the schema test
+// compares the two).
+const Enum kDataType{"fe_data_type",
+                     {{"FE_DATA_NOT_SET", "not_set", FE_DATA_NOT_SET},
+                      {"FE_DATA_FLOAT", "float", FE_DATA_FLOAT},
+                      {"FE_DATA_DOUBLE", "double", FE_DATA_DOUBLE},
+                      {"FE_DATA_HALF", "half", FE_DATA_HALF},
+                      {"FE_DATA_INT8", "int8", FE_DATA_INT8},
+                      {"FE_DATA_INT32", "int32", FE_DATA_INT32},
+                      {"FE_DATA_UINT8", "uint8", FE_DATA_UINT8},
+                      {"FE_DATA_BFLOAT16", "bfloat16", FE_DATA_BFLOAT16},
+                      {"FE_DATA_INT64", "int64", FE_DATA_INT64},
+                      {"FE_DATA_BOOLEAN", "boolean", FE_DATA_BOOLEAN},
+                      {"FE_DATA_FP8_E4M3", "fp8_e4m3", FE_DATA_FP8_E4M3},
+                      {"FE_DATA_FP8_E5M2", "fp8_e5m2", FE_DATA_FP8_E5M2},
+                      {"FE_DATA_FP8_E8M0", "fp8_e8m0", FE_DATA_FP8_E8M0}},
+                     "Element types; not_set takes the graph's default."};
+
+}  // namespace
+
+const Enum &data_types() { return kDataType; }
+
 std::vector<const Enum *> enums() {
-    std::vector<const Enum *> out;
+    std::vector<const Enum *> out = {&kDataType};
     auto note = [&](const Enum *e) {
         if (e && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
     };

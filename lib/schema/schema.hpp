@@ -137,6 +137,8 @@ const std::vector<const Op *> &ops();
 const Op *find_op(const std::string &kind);
 std::vector<const Struct *> structs();
 std::vector<const Enum *> enums();
+// fe_data_type's values and JSON names (data_type fields).
+const Enum &data_types();
 
 // Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
 struct Registration {

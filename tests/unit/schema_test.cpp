@@ -176,3 +176,19 @@ TEST(Schema, ErrorsOfTheCall) {
 }
 
 }  // namespace
+
+namespace {
+
+// Data type fields are spelled as the graph JSON spells tensor types.
+TEST(Schema, DataTypeNamesAreTheLibrarysNames) {
+    for (const fe::json::Value &e : schema().find("enums")->array) {
+        if (e.find("c_type")->string != "fe_data_type") continue;
+        for (const fe::json::Value &v : e.find("values")->array)
+            EXPECT_EQ(v.find("json_name")->string,
+                      fe_data_type_string(static_cast<fe_data_type>(v.find("value")->integer)));
+        return;
+    }
+    FAIL() << "no fe_data_type in the schema";
+}
+
+}  // namespace

@@ -52,6 +52,15 @@ namespace CudnnFe
                 NativeApi.fe_device_properties_capture(device, buffer, buffer == null ? 0 : buffer.Length, length));
         }
 
+        /// <summary>
+        /// Every operation's description as JSON (the op schema: ports, option fields with their
+        /// types, defaults and ranges, enum names), as fe_op_schema_json gives it. Needs no cuDNN.
+        /// </summary>
+        public static string OpSchemaJson()
+        {
+            return ReadText((buffer, length) => NativeApi.fe_op_schema_json(buffer, buffer == null ? 0 : buffer.Length, length));
+        }
+
         public static void SetLogLevel(LogLevel level)
         {
             Check.Ok(NativeApi.fe_log_set_level((fe_log_level)level));

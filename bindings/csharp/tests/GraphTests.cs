@@ -148,6 +148,8 @@ namespace CudnnFe.Tests
             uint v = Library.Version;
             Assert.AreEqual(v / 10000 + "." + v / 100 % 100 + "." + v % 100, Library.VersionString);
             Assert.AreEqual(2, DataType.Half.Size());
+            StringAssert.Contains("\"entry_point\":\"fe_graph_conv_fprop\"", Library.OpSchemaJson());
+            StringAssert.Contains("\"c_type\":\"fe_resample_padding\"", Library.OpSchemaJson());
             float[] slopes = Library.AlibiSlopes(8);
             Assert.AreEqual(0.5f, slopes[0]);
             Assert.AreEqual(1.0f / 256, slopes[7]);

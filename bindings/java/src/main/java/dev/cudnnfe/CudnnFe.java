@@ -43,6 +43,14 @@ public final class CudnnFe {
                 buffer == null ? 0 : buffer.length, length));
     }
 
+    /**
+     * Every operation's description as JSON (the op schema: ports, option fields with their types,
+     * defaults and ranges, enum names), as fe_op_schema_json gives it. Needs no cuDNN.
+     */
+    public static String opSchemaJson() {
+        return Text.read((buffer, length) -> NativeApi.fe_op_schema_json(buffer, buffer == null ? 0 : buffer.length, length));
+    }
+
     public static void setLogLevel(LogLevel level) {
         Check.ok(NativeApi.fe_log_set_level(level.code));
     }

@@ -179,6 +179,9 @@ class GraphTest {
         assertEquals(CudnnFe.versionString(), (CudnnFe.version() / 10000) + "." + (CudnnFe.version() / 100 % 100) + "."
                 + (CudnnFe.version() % 100));
         assertEquals(2, DataType.HALF.size());
+        String schema = CudnnFe.opSchemaJson();
+        assertTrue(schema.contains("\"entry_point\":\"fe_graph_conv_fprop\""), schema);
+        assertTrue(schema.contains("\"c_type\":\"fe_resample_padding\""), schema);
         float[] slopes = CudnnFe.alibiSlopes(8);
         assertEquals(0.5f, slopes[0], 1e-6f);
         assertEquals(1.0f / 256, slopes[7], 1e-9f);
