@@ -120,7 +120,7 @@ FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out
     return guard("fe_graph_candidate_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").candidate_count();
+        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidate_count();
     });
 }
 
@@ -128,7 +128,7 @@ FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_co
     return guard("fe_graph_viable_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").viable_count();
+        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.viable_count();
     });
 }
 
@@ -136,7 +136,7 @@ FE_EXPORT fe_status fe_graph_plan_count(const fe_graph *graph, int64_t *out_coun
     return guard("fe_graph_plan_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Built, "plans").plans.size());
+        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans.size());
     });
 }
 
@@ -144,7 +144,7 @@ FE_EXPORT fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_
     return guard("fe_graph_workspace_size", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_bytes);
-        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").total_workspace();
+        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.total_workspace();
     });
 }
 
@@ -152,13 +152,13 @@ FE_EXPORT fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_in
     return guard("fe_graph_engine_index", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_index);
-        *out_index = state_at_least(graph, fe_graph::Stage::Built, "plan").chosen().engine_index;
+        *out_index = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().engine_index;
     });
 }
 
 FE_EXPORT const char *fe_graph_engine_tag(const fe_graph *graph) {
     if (!graph || !graph->build || graph->stage != fe_graph::Stage::Built) return "";
-    return graph->build->chosen().tag.c_str();
+    return graph->build->executable.chosen().tag.c_str();
 }
 
 FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, const char *node_name,
@@ -167,7 +167,7 @@ FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, con
         FE_REQUIRE(graph);
         FE_REQUIRE(out_implementation);
         const BuildState &state = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph");
-        for (const AttentionLowering &a : state.attention) {
+        for (const AttentionLowering &a : state.lowered.attention) {
             if (node_name && a.node->name != node_name) continue;
             *out_implementation = a.native ? FE_SDPA_IMPLEMENTATION_NATIVE : FE_SDPA_IMPLEMENTATION_COMPOSITE;
             return;
@@ -197,7 +197,7 @@ FE_EXPORT fe_status fe_graph_engine_count(const fe_graph *graph, int64_t *out_co
     return guard("fe_graph_engine_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").engine_count;
+        *out_count = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").lowered.engine_count;
     });
 }
 

@@ -12,7 +12,8 @@
 #include "graph/tensor.hpp"
 
 namespace fe {
-struct BuildState;  // lib/plan: backend descriptors, candidates, plans, binding layout
+struct BuildState;      // lib/plan: lowering's products, the plan search, the executable plan
+struct ExecutablePlan;  // lib/runtime: the built plans and their binding layout
 }
 
 struct fe_graph {
@@ -36,6 +37,9 @@ struct fe_graph {
 
     Stage stage = Stage::Editing;
     std::unique_ptr<fe::BuildState> build;
+    // The part of the build that execution reads (nullptr before a build); defined with
+    // BuildState, so that the runtime needs nothing else of it.
+    const fe::ExecutablePlan *executable() const;
 
     // ---- construction (throw fe::Error) ----
     fe_tensor *add_input(const std::string &name, const std::vector<int64_t> &dims,

@@ -47,8 +47,6 @@ class SdpaFp8 : public AttentionNode {
             FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
                      kScaleNames[i - kDescaleQ]);
         FE_CHECK(!paged(), FE_STATUS_NOT_SUPPORTED, "FP8 attention takes no paged K/V caches");
-        FE_CHECK(options_.implementation != FE_SDPA_IMPLEMENTATION_NATIVE, FE_STATUS_NOT_SUPPORTED,
-                 "the native SDPA operation takes no FP8 tensors; FP8 attention is lowered as the composite");
         const fe_tensor *q = inputs[kQ];
         AttentionDims d = check_qkv(q, inputs[kK], inputs[kV]);
         check_options(d);
@@ -76,7 +74,9 @@ class SdpaFp8 : public AttentionNode {
             FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; scales are float",
                      kScaleNames[i - kDescaleQ], t->name.c_str(), data_type_name(t->data_type));
         }
-        lowering.record_attention(*this, false, options_.implementation == FE_SDPA_IMPLEMENTATION_AUTO);
+        // The one choice of every attention node: the native operation takes no FP8 tensors, so
+        // this is always the composite pattern (and NATIVE is refused saying so).
+        lowers_native(lowering, false, "FP8 tensors", "FP8 attention '" + name + "'");
         fe_data_type compute = lowering.compute_type(*this);
         AttentionDims d = check_qkv(q, k, v);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};

@@ -46,8 +46,6 @@ class SdpaFp8Backward : public AttentionNode {
         FE_CHECK(!unsupported_, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward has no %s", unsupported_);
         FE_CHECK(!has_dropout(), FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no dropout");
         FE_CHECK(alibi_ < 0, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no ALiBi");
-        FE_CHECK(options_.implementation != FE_SDPA_IMPLEMENTATION_NATIVE, FE_STATUS_NOT_SUPPORTED,
-                 "the native SDPA operation takes no FP8 tensors; FP8 attention is lowered as the composite");
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
@@ -88,7 +86,9 @@ class SdpaFp8Backward : public AttentionNode {
             FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; it must be float",
                      ports_[static_cast<size_t>(i)], t->name.c_str(), data_type_name(t->data_type));
         }
-        lowering.record_attention(*this, false, options_.implementation == FE_SDPA_IMPLEMENTATION_AUTO);
+        // The one choice of every attention node: the native operation takes no FP8 tensors, so
+        // this is always the composite pattern (and NATIVE is refused saying so).
+        lowers_native(lowering, true, "FP8 tensors", "FP8 attention backward '" + name + "'");
         const fe_data_type compute = lowering.compute_type(*this);
         const AttentionDims d = check_qkv(q, k, v);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};

@@ -19,7 +19,7 @@ namespace fe {
 
 void keep_best_candidates(fe_graph &graph, int64_t max_candidates) {
     int64_t kept = 0;
-    for (Candidate &c : graph.build->candidates) {
+    for (Candidate &c : graph.build->search.candidates) {
         if (!c.viable) continue;
         if (++kept > max_candidates) {
             c.viable = false;
@@ -38,7 +38,7 @@ constexpr size_t kBasesPerRound = 3;
 // The plan of the newest candidate, or false (the candidate marked not viable) when it does not
 // build or needs more workspace than allowed.
 bool plan_of_last_candidate(fe_graph &graph, int64_t max_workspace, Plan *out) {
-    Candidate &c = graph.build->candidates.back();
+    Candidate &c = graph.build->search.candidates.back();
     if (!plan_of(c, out)) {
         c.viable = false;
         return false;
@@ -65,24 +65,24 @@ std::vector<size_t> fastest_first(const std::vector<double> &medians) {
 // neighbour of theirs.
 void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &medians, const KnobSearch &search) {
     BuildState &state = *graph.build;
-    std::vector<bool> expanded(state.plans.size(), false);
+    std::vector<bool> expanded(state.executable.plans.size(), false);
     std::map<int64_t, std::vector<KnobRange>> ranges_of;
-    size_t before = state.plans.size();
+    size_t before = state.executable.plans.size();
     for (int32_t round = 0; round < search.rounds; ++round) {
         double best = *std::min_element(medians.begin(), medians.end());
         std::vector<size_t> bases;
         std::set<int64_t> engines;
         for (size_t i : fastest_first(medians)) {
             if (bases.size() == kBasesPerRound) break;
-            if (!engines.insert(state.plans[i].engine_index).second) continue;  // one base per engine
-            if (!expanded[i] && !state.plans[i].knobs.empty()) bases.push_back(i);
+            if (!engines.insert(state.executable.plans[i].engine_index).second) continue;  // one base per engine
+            if (!expanded[i] && !state.executable.plans[i].knobs.empty()) bases.push_back(i);
         }
         if (bases.empty()) break;
         size_t tried = 0;
         for (size_t b : bases) {
             expanded[b] = true;
-            int64_t engine = state.plans[b].engine_index;
-            std::vector<Knob> base_knobs = state.plans[b].knobs;
+            int64_t engine = state.executable.plans[b].engine_index;
+            std::vector<Knob> base_knobs = state.executable.plans[b].knobs;
             if (!ranges_of.count(engine)) ranges_of[engine] = engine_knobs(graph, engine);
             for (const std::vector<Knob> &knobs : one_knob_neighbours(ranges_of[engine], base_knobs)) {
                 std::string why;
@@ -90,14 +90,14 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
                 Plan p;
                 if (!plan_of_last_candidate(graph, search.max_workspace, &p)) continue;
                 if (!timer.runs(p)) {
-                    state.candidates.back().viable = false;
-                    state.candidates.back().reason = "cuDNN refused to run its plan";
+                    state.search.candidates.back().viable = false;
+                    state.search.candidates.back().reason = "cuDNN refused to run its plan";
                     continue;
                 }
                 double us = timer.time_cold(p);
                 ++tried;
                 medians.push_back(us);
-                state.plans.push_back(std::move(p));
+                state.executable.plans.push_back(std::move(p));
                 expanded.push_back(false);
             }
         }
@@ -107,7 +107,7 @@ void search_knobs(fe_graph &graph, PlanTimer &timer, std::vector<double> &median
         if (now >= best) break;
     }
     FE_LOG_INFO("graph '%s': knob search timed %zu plans beyond the heuristics' %zu", graph.name.c_str(),
-                state.plans.size() - before, before);
+                state.executable.plans.size() - before, before);
 }
 
 // The cold first pass ranks dozens of plans cheaply, but the plans within a few percent of the
@@ -121,7 +121,7 @@ std::vector<size_t> rank(fe_graph &graph, PlanTimer &timer, std::vector<double> 
     constexpr double kMargin = 1.05;  // contenders: within 5% of the fastest, cold
     constexpr size_t kMaxContenders = 8;
     constexpr int kRounds = 3;
-    const std::vector<Plan> &plans = graph.build->plans;
+    const std::vector<Plan> &plans = graph.build->executable.plans;
     std::vector<size_t> order = fastest_first(medians);
     double best = medians[order.front()];
     std::vector<size_t> contenders;
@@ -152,8 +152,8 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
     FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
     BuildState &state = *graph.build;
-    FE_CHECK(state.plans.front().plan, FE_STATUS_BAD_STATE, "graph '%s' has no plan to time", graph.name.c_str());
-    FE_CHECK(!state.device_properties, FE_STATUS_BAD_STATE,
+    FE_CHECK(state.executable.plans.front().plan, FE_STATUS_BAD_STATE, "graph '%s' has no plan to time", graph.name.c_str());
+    FE_CHECK(!state.lowered.device_properties, FE_STATUS_BAD_STATE,
              "graph '%s' was built for a described GPU, not this one: autotuning runs its plans", graph.name.c_str());
     if (warmup < 0) warmup = 3;
     if (iterations <= 0) iterations = 10;
@@ -161,22 +161,22 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
 
     PlanTimer timer(graph, handle, warmup, iterations);
     std::vector<double> medians;
-    for (const Plan &plan : state.plans) medians.push_back(timer.time_cold(plan));
+    for (const Plan &plan : state.executable.plans) medians.push_back(timer.time_cold(plan));
     double heuristics_first = medians.front();
     if (search.rounds > 0) search_knobs(graph, timer, medians, search);
 
     std::vector<Plan> plans;
     std::vector<double> times;
     for (size_t i : rank(graph, timer, medians)) {
-        plans.push_back(std::move(state.plans[i]));
+        plans.push_back(std::move(state.executable.plans[i]));
         times.push_back(medians[i]);
     }
-    state.plans = std::move(plans);
-    state.plan_times_us = std::move(times);
-    state.build_id = next_build_id();  // the chosen plan changed: no cached variant pack applies
+    state.executable.plans = std::move(plans);
+    state.search.plan_times_us = std::move(times);
+    state.executable.build_id = next_build_id();  // the chosen plan changed: no cached variant pack applies
     FE_LOG_INFO("graph '%s': autotuned: %s at %.2f us (heuristics' first choice: %.2f us)", graph.name.c_str(),
-                state.chosen().tag.c_str(), state.plan_times_us.front(), heuristics_first);
-    return state.plan_times_us.front();
+                state.executable.chosen().tag.c_str(), state.search.plan_times_us.front(), heuristics_first);
+    return state.search.plan_times_us.front();
 }
 
 }  // namespace fe

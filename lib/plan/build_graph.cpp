@@ -12,7 +12,7 @@
 #include "plan/blob.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
-#include "plan/graph_text.hpp"
+#include "serial/graph_json.hpp"
 #include "plan/plan_cache.hpp"
 #include "plan/plan_json.hpp"
 #include "plan/plan_record.hpp"
@@ -104,7 +104,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
         cudnn();
         graph.assign_uids();
         try {
-            graph_json = graph_to_json_text(graph);
+            graph_json = graph_to_json(graph);
         } catch (const Error &e) {
             FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
             cached = false;
@@ -191,7 +191,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
 fe_graph *graph_from_user_key(fe_handle *handle, const char *key) {
     KeyedEntry entry;
     if (!keyed_lookup(key, &entry)) return nullptr;
-    std::unique_ptr<fe_graph> graph = graph_from_json_text(entry.graph_json);
+    std::unique_ptr<fe_graph> graph = graph_from_json(entry.graph_json);
     if (entry.deviceless) graph->device_properties_json = entry.device_json;
     graph->validate();
     graph->assign_uids();

@@ -3,6 +3,7 @@
 // Defined here, where BuildState is a complete type, so the graph layer need not know it.
 fe_graph::fe_graph() = default;
 fe_graph::~fe_graph() = default;
+const fe::ExecutablePlan *fe_graph::executable() const { return build ? &build->executable : nullptr; }
 
 namespace fe {
 

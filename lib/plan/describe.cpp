@@ -53,23 +53,23 @@ std::string fe_graph::describe() const {
         for (const fe_tensor *o : node->outputs) out += "  " + tensor_line(o);
     }
     if (build) {
-        if (build->operations.empty() && !build->plans.empty()) {
+        if (build->lowered.operations.empty() && !build->executable.plans.empty()) {
             out += format("cuDNN: plan from the %s (no lowering, heuristics or compilation)\n", build->origin);
         } else {
-            out += format("cuDNN: %zu operation(s), %lld engines, %zu candidate(s)", build->operations.size(),
-                          static_cast<long long>(build->engine_count), build->candidates.size());
-            if (build->device_properties) out += ", deviceless (device properties JSON)";
+            out += format("cuDNN: %zu operation(s), %lld engines, %zu candidate(s)", build->lowered.operations.size(),
+                          static_cast<long long>(build->lowered.engine_count), build->search.candidates.size());
+            if (build->lowered.device_properties) out += ", deviceless (device properties JSON)";
             out += "\n";
         }
-        for (const AttentionLowering &a : build->attention)
+        for (const AttentionLowering &a : build->lowered.attention)
             out += format("attention '%s': %s%s\n", a.node->name.c_str(),
                           a.native ? "cuDNN's native SDPA operation" : "composite pattern (matmul, pointwise, reduction)",
                           a.automatic ? " (chosen automatically)" : "");
-        if (!build->plans.empty())
-            out += format("plan: %s, workspace %lld bytes (%zu plan(s) built)\n", build->chosen().tag.c_str(),
-                          static_cast<long long>(build->chosen().workspace), build->plans.size());
-        if (!build->plan_times_us.empty())
-            out += format("autotuned: %.2f us median\n", build->plan_times_us.front());
+        if (!build->executable.plans.empty())
+            out += format("plan: %s, workspace %lld bytes (%zu plan(s) built)\n", build->executable.chosen().tag.c_str(),
+                          static_cast<long long>(build->executable.chosen().workspace), build->executable.plans.size());
+        if (!build->search.plan_times_us.empty())
+            out += format("autotuned: %.2f us median\n", build->search.plan_times_us.front());
     }
     return out;
 }

@@ -30,14 +30,14 @@ Descriptor finalized_engine(const fe_graph &graph, int64_t engine_index) {
     FE_CHECK(graph.build && graph.stage >= fe_graph::Stage::OperationGraph, FE_STATUS_BAD_STATE,
              "graph '%s' has no operation graph yet: call fe_graph_build_operation_graph first", graph.name.c_str());
     const BuildState &state = *graph.build;
-    FE_CHECK(engine_index >= 0 && engine_index < state.engine_count, FE_STATUS_INVALID_ARGUMENT,
+    FE_CHECK(engine_index >= 0 && engine_index < state.lowered.engine_count, FE_STATUS_INVALID_ARGUMENT,
              "graph '%s': engine %lld is out of range (cuDNN has %lld engines)", graph.name.c_str(),
-             static_cast<long long>(engine_index), static_cast<long long>(state.engine_count));
+             static_cast<long long>(engine_index), static_cast<long long>(state.lowered.engine_count));
     Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-    engine.set_desc(CUDNN_ATTR_ENGINE_OPERATION_GRAPH, state.operation_graph, "CUDNN_ATTR_ENGINE_OPERATION_GRAPH");
+    engine.set_desc(CUDNN_ATTR_ENGINE_OPERATION_GRAPH, state.lowered.operation_graph, "CUDNN_ATTR_ENGINE_OPERATION_GRAPH");
     engine.set_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, engine_index, "CUDNN_ATTR_ENGINE_GLOBAL_INDEX");
-    if (state.device_properties)
-        engine.set_desc(CUDNN_ATTR_ENGINE_DEVICEPROP, state.device_properties, "CUDNN_ATTR_ENGINE_DEVICEPROP");
+    if (state.lowered.device_properties)
+        engine.set_desc(CUDNN_ATTR_ENGINE_DEVICEPROP, state.lowered.device_properties, "CUDNN_ATTR_ENGINE_DEVICEPROP");
     cudnnStatus_t st = engine.try_finalize();
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
@@ -146,7 +146,7 @@ CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std:
                  "graph '%s': unknown knob type %d (cuDNN's knob types run from 0 to %d)", graph.name.c_str(), k.type,
                  CUDNN_KNOB_TYPE_COUNTS - 1);
     std::string tag = tag_of(engine_index, knobs);
-    for (const Candidate &c : state.candidates)
+    for (const Candidate &c : state.search.candidates)
         if (c.tag == tag) {
             *why = tag + ": a duplicate of an existing candidate";
             return CandidateResult::Duplicate;
@@ -180,7 +180,7 @@ CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std:
     c.tag = std::move(tag);
     c.workspace = config.get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
     c.config = std::move(config);
-    state.candidates.push_back(std::move(c));
+    state.search.candidates.push_back(std::move(c));
     return CandidateResult::Added;
 }
 

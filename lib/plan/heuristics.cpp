@@ -15,11 +15,11 @@ namespace {
 std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::string> *seen) {
     const Cudnn &api = cudnn();
     Descriptor heur(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-    heur.set_desc(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, state.operation_graph, "CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH");
+    heur.set_desc(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, state.lowered.operation_graph, "CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH");
     cudnnBackendHeurMode_t m = static_cast<cudnnBackendHeurMode_t>(mode);
     heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &m, "CUDNN_ATTR_ENGINEHEUR_MODE");
-    if (state.device_properties)
-        heur.set_desc(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP, state.device_properties, "CUDNN_ATTR_ENGINEHEUR_DEVICEPROP");
+    if (state.lowered.device_properties)
+        heur.set_desc(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP, state.lowered.device_properties, "CUDNN_ATTR_ENGINEHEUR_DEVICEPROP");
     cudnnStatus_t st = heur.try_finalize();
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
@@ -56,7 +56,7 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
         }
         if (!seen->insert(c.tag).second) continue;  // the same config from an earlier mode
         c.config = std::move(configs[static_cast<size_t>(i)]);
-        state.candidates.push_back(std::move(c));
+        state.search.candidates.push_back(std::move(c));
     }
     return "";
 }
@@ -72,15 +72,15 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
         FE_CHECK(mode == FE_HEUR_MODE_INSTANT || mode == FE_HEUR_MODE_A || mode == FE_HEUR_MODE_B ||
                      mode == FE_HEUR_MODE_FALLBACK,
                  FE_STATUS_INVALID_ARGUMENT, "unknown heuristic mode %d", static_cast<int>(mode));
-        state.modes_tried.push_back(mode);
+        state.search.modes_tried.push_back(mode);
         std::string complaint = query_mode(state, mode, &seen);
         if (!complaint.empty()) {
-            if (!state.heuristics_failures.empty()) state.heuristics_failures += "; ";
-            state.heuristics_failures += std::string("mode ") + heur_mode_name(mode) + ": " + complaint;
+            if (!state.search.heuristics_failures.empty()) state.search.heuristics_failures += "; ";
+            state.search.heuristics_failures += std::string("mode ") + heur_mode_name(mode) + ": " + complaint;
         }
     }
-    FE_LOG_INFO("graph '%s': %zu candidate engine configs", graph.name.c_str(), state.candidates.size());
-    for (const Candidate &c : state.candidates)
+    FE_LOG_INFO("graph '%s': %zu candidate engine configs", graph.name.c_str(), state.search.candidates.size());
+    for (const Candidate &c : state.search.candidates)
         FE_LOG_DEBUG("  candidate %s workspace %lld", c.tag.c_str(), static_cast<long long>(c.workspace));
     graph.stage = fe_graph::Stage::Candidates;
 }
@@ -88,15 +88,15 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
 bool has_engine_config(BuildState &state) {
     std::set<std::string> seen;
     std::string complaint = query_mode(state, FE_HEUR_MODE_A, &seen);
-    bool any = !state.candidates.empty();
-    state.candidates.clear();
+    bool any = !state.search.candidates.empty();
+    state.search.candidates.clear();
     return any && complaint.empty();
 }
 
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes) {
     FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
-    for (Candidate &c : graph.build->candidates)
+    for (Candidate &c : graph.build->search.candidates)
         if (c.viable && c.workspace > max_bytes) {
             c.viable = false;
             c.reason = format("needs %lld bytes of workspace, over the limit of %lld",
@@ -110,7 +110,7 @@ void check_support(fe_graph &graph) {
     const BuildState &state = *graph.build;
     size_t viable = 0;
     std::string deselected;
-    for (const Candidate &c : state.candidates) {
+    for (const Candidate &c : state.search.candidates) {
         if (c.viable)
             ++viable;
         else if (deselected.empty())
@@ -118,11 +118,11 @@ void check_support(fe_graph &graph) {
     }
     if (viable == 0) {
         std::string modes;
-        for (fe_heur_mode m : state.modes_tried) modes += std::string(modes.empty() ? "" : ", ") + heur_mode_name(m);
-        std::string why = state.candidates.empty()
-                              ? (state.heuristics_failures.empty() ? std::string("cuDNN returned no engine config")
-                                                                   : state.heuristics_failures)
-                              : format("all %zu candidates were deselected (e.g. %s)", state.candidates.size(),
+        for (fe_heur_mode m : state.search.modes_tried) modes += std::string(modes.empty() ? "" : ", ") + heur_mode_name(m);
+        std::string why = state.search.candidates.empty()
+                              ? (state.search.heuristics_failures.empty() ? std::string("cuDNN returned no engine config")
+                                                                   : state.search.heuristics_failures)
+                              : format("all %zu candidates were deselected (e.g. %s)", state.search.candidates.size(),
                                        deselected.c_str());
         // Name what cuDNN was asked for (e.g. attention's type, head dims and masks), so the
         // caller sees which combination has no engine with this cuDNN on this GPU, and what an

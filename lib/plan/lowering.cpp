@@ -13,7 +13,7 @@ Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(s
     for (const auto &node : graph.nodes) pad_trailing_ = pad_trailing_ || node->wants_trailing_unit_dims();
     int64_t max_uid = 0;
     for (const auto &t : graph.tensors) max_uid = std::max(max_uid, t->uid);
-    state_.next_internal_uid = max_uid + 1;
+    state_.lowered.next_internal_uid = max_uid + 1;
 }
 
 void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
@@ -91,71 +91,71 @@ static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const
 }
 
 const Descriptor &Lowering::tensor(const fe_tensor *t) {
-    auto found = state_.tensor_index.find(t);
-    if (found != state_.tensor_index.end()) return state_.tensor_descriptors[found->second];
+    auto found = state_.lowered.tensor_index.find(t);
+    if (found != state_.lowered.tensor_index.end()) return state_.lowered.tensor_descriptors[found->second];
     std::vector<int64_t> dims, strides;
     lowered_shape(t, &dims, &strides);
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
         make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged);
-    state_.tensor_index[t] = state_.tensor_descriptors.size();
-    state_.tensor_descriptors.push_back(std::move(d));
-    return state_.tensor_descriptors.back();
+    state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
+    state_.lowered.tensor_descriptors.push_back(std::move(d));
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor &Lowering::keep(Descriptor descriptor) {
-    state_.attribute_descriptors.push_back(std::move(descriptor));
-    return state_.attribute_descriptors.back();
+    state_.lowered.attribute_descriptors.push_back(std::move(descriptor));
+    return state_.lowered.attribute_descriptors.back();
 }
 
 const Descriptor &Lowering::tensor_view(const fe_tensor *t, const std::vector<int64_t> &dims,
                                         const std::vector<int64_t> &strides) {
-    FE_CHECK(!state_.tensor_index.count(t), FE_STATUS_NOT_SUPPORTED,
+    FE_CHECK(!state_.lowered.tensor_index.count(t), FE_STATUS_NOT_SUPPORTED,
              "'%s' is read by another operation in its own layout and, here, transposed; give each its own tensor",
              t->name.c_str());
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged);
-    state_.tensor_index[t] = state_.tensor_descriptors.size();
-    state_.tensor_descriptors.push_back(std::move(d));
-    return state_.tensor_descriptors.back();
+    state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
+    state_.lowered.tensor_descriptors.push_back(std::move(d));
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor &Lowering::internal_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                             fe_data_type type) {
-    int64_t uid = state_.next_internal_uid++;
-    state_.tensor_descriptors.push_back(
+    int64_t uid = state_.lowered.next_internal_uid++;
+    state_.lowered.tensor_descriptors.push_back(
         make_tensor_descriptor(dims, strides, type, uid, true, false, "internal #" + std::to_string(uid)));
-    return state_.tensor_descriptors.back();
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor &Lowering::internal_scalar(double value, fe_data_type type, size_t rank) {
     InternalScalar scalar;
-    scalar.uid = state_.next_internal_uid++;
+    scalar.uid = state_.lowered.next_internal_uid++;
     encode_scalar(value, type, scalar.bytes);
-    state_.internal_scalars.push_back(scalar);
+    state_.lowered.internal_scalars.push_back(scalar);
     std::vector<int64_t> ones(rank < 3 ? 3 : rank, 1);
-    state_.tensor_descriptors.push_back(
+    state_.lowered.tensor_descriptors.push_back(
         make_tensor_descriptor(ones, ones, type, scalar.uid, false, true, format("constant %g", value)));
-    return state_.tensor_descriptors.back();
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor &Lowering::workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                                              fe_data_type type, bool zero_before_run) {
     WorkspaceTensor t;
-    t.uid = state_.next_internal_uid++;
+    t.uid = state_.lowered.next_internal_uid++;
     t.bytes = span_bytes(dims, strides, type);
-    t.offset = state_.workspace_tensor_bytes;
+    t.offset = state_.executable.workspace_tensor_bytes;
     t.zero_before_run = zero_before_run;
-    state_.workspace_tensor_bytes += (t.bytes + 255) / 256 * 256;
-    state_.workspace_tensors.push_back(t);
-    state_.tensor_descriptors.push_back(
+    state_.executable.workspace_tensor_bytes += (t.bytes + 255) / 256 * 256;
+    state_.executable.workspace_tensors.push_back(t);
+    state_.lowered.tensor_descriptors.push_back(
         make_tensor_descriptor(dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
-    return state_.tensor_descriptors.back();
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *source, int64_t byte_offset) {
-    FE_CHECK(!state_.tensor_index.count(view), FE_STATUS_INTERNAL, "'%s' was lowered twice", view->name.c_str());
+    FE_CHECK(!state_.lowered.tensor_index.count(view), FE_STATUS_INTERNAL, "'%s' was lowered twice", view->name.c_str());
     std::vector<int64_t> dims, strides;
     lowered_shape(view, &dims, &strides);
     // The input's buffer is 16-byte aligned; the slice only as far as its offset allows.
@@ -167,10 +167,10 @@ const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *s
     v.uid = view->uid;
     v.source_uid = source->uid;
     v.byte_offset = byte_offset;
-    state_.slice_views.push_back(v);
-    state_.tensor_index[view] = state_.tensor_descriptors.size();
-    state_.tensor_descriptors.push_back(std::move(d));
-    return state_.tensor_descriptors.back();
+    state_.executable.slice_views.push_back(v);
+    state_.lowered.tensor_index[view] = state_.lowered.tensor_descriptors.size();
+    state_.lowered.tensor_descriptors.push_back(std::move(d));
+    return state_.lowered.tensor_descriptors.back();
 }
 
 const Descriptor *Lowering::unread_alias(const fe_tensor *like, const fe_tensor *bound) {
@@ -178,15 +178,15 @@ const Descriptor *Lowering::unread_alias(const fe_tensor *like, const fe_tensor 
     std::vector<int64_t> dims, strides;
     lowered_shape(like, &dims, &strides);
     SliceView v;
-    v.uid = state_.next_internal_uid++;
+    v.uid = state_.lowered.next_internal_uid++;
     v.source_uid = bound->uid;
-    state_.slice_views.push_back(v);
-    state_.tensor_descriptors.push_back(make_tensor_descriptor(dims, strides, like->data_type, v.uid, false, false,
+    state_.executable.slice_views.push_back(v);
+    state_.lowered.tensor_descriptors.push_back(make_tensor_descriptor(dims, strides, like->data_type, v.uid, false, false,
                                                                "alias of '" + bound->name + "'"));
-    return &state_.tensor_descriptors.back();
+    return &state_.lowered.tensor_descriptors.back();
 }
 
-void Lowering::add_operation(Descriptor operation) { state_.operations.push_back(std::move(operation)); }
+void Lowering::add_operation(Descriptor operation) { state_.lowered.operations.push_back(std::move(operation)); }
 
 void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute, double value,
                  const char *label) {

@@ -42,9 +42,9 @@ class Lowering {
 
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
     // Attention's choice between cuDNN's native SDPA operation and the composite pattern.
-    bool composite_attention_only() const { return state_.composite_attention_only; }
+    bool composite_attention_only() const { return state_.lowered.composite_attention_only; }
     void record_attention(const Node &node, bool native, bool automatic) {
-        state_.attention.push_back({&node, native, automatic});
+        state_.lowered.attention.push_back({&node, native, automatic});
     }
     // 1-D convolutions lower as 2-D with a unit height; every rank-3 tensor of such a graph
     // gets that unit dimension so that shapes stay consistent across fused operations.

@@ -21,33 +21,33 @@ namespace {
 void lay_out_bindings(fe_graph &graph, BuildState &state) {
     for (const auto &t : graph.tensors) t->slot = -1;
     for (fe_tensor *t : graph.inputs) {
-        t->slot = static_cast<int32_t>(state.slots.size());
-        state.slots.push_back(t);
+        t->slot = static_cast<int32_t>(state.executable.slots.size());
+        state.executable.slots.push_back(t);
     }
     for (fe_tensor *t : graph.outputs) {
-        t->slot = static_cast<int32_t>(state.slots.size());
-        state.slots.push_back(t);
+        t->slot = static_cast<int32_t>(state.executable.slots.size());
+        state.executable.slots.push_back(t);
     }
-    for (fe_tensor *t : state.slots) {
-        state.uids.push_back(t->uid);
+    for (fe_tensor *t : state.executable.slots) {
+        state.executable.uids.push_back(t->uid);
         // A ragged (packed) tensor's buffer holds the actual tokens only: its size is unknown here.
-        state.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
+        state.executable.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
     }
     for (const auto &t : graph.tensors) {
-        if (!t->by_value || !state.tensor_index.count(t.get())) continue;
-        state.uids.push_back(t->uid);
-        state.by_value_pointers.push_back(t->scalar_bytes);
+        if (!t->by_value || !state.lowered.tensor_index.count(t.get())) continue;
+        state.executable.uids.push_back(t->uid);
+        state.executable.by_value_pointers.push_back(t->scalar_bytes);
     }
-    for (InternalScalar &s : state.internal_scalars) {
-        state.uids.push_back(s.uid);
-        state.by_value_pointers.push_back(s.bytes);
+    for (InternalScalar &s : state.lowered.internal_scalars) {
+        state.executable.uids.push_back(s.uid);
+        state.executable.by_value_pointers.push_back(s.bytes);
     }
-    for (size_t i = 0; i < state.slots.size(); ++i)
-        state.uid_to_slot.emplace_back(state.slots[i]->uid, static_cast<int32_t>(i));
-    std::sort(state.uid_to_slot.begin(), state.uid_to_slot.end());
+    for (size_t i = 0; i < state.executable.slots.size(); ++i)
+        state.executable.uid_to_slot.emplace_back(state.executable.slots[i]->uid, static_cast<int32_t>(i));
+    std::sort(state.executable.uid_to_slot.begin(), state.executable.uid_to_slot.end());
     // Workspace tensors and slice views come last; their addresses are known only at execution.
     finish_binding_layout(graph, state);
-    state.build_id = next_build_id();
+    state.executable.build_id = next_build_id();
 }
 }  // namespace
 
@@ -61,7 +61,7 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
         props.set(CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, static_cast<int64_t>(json.size()),
                   json.data(), "CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION");
         props.finalize("loading the device properties JSON", FE_STATUS_INVALID_ARGUMENT);
-        state->device_properties = std::move(props);
+        state->lowered.device_properties = std::move(props);
     } else {
         FE_CHECK(handle != nullptr, FE_STATUS_BAD_STATE,
                  "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
@@ -78,7 +78,7 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
     // Scalars not referenced by any op never reach cuDNN; referenced ones got descriptors.
     Descriptor op_graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
     std::vector<cudnnBackendDescriptor_t> ops;
-    for (const Descriptor &op : state->operations) ops.push_back(op.get());
+    for (const Descriptor &op : state->lowered.operations) ops.push_back(op.get());
     op_graph.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(ops.size()),
                  ops.data(), "CUDNN_ATTR_OPERATIONGRAPH_OPS");
     if (handle)
@@ -86,13 +86,13 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
                      "CUDNN_ATTR_OPERATIONGRAPH_HANDLE");
     std::string what = "graph '" + graph.name + "': finalizing the operation graph";
     op_graph.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    state->engine_count =
+    state->lowered.engine_count =
         op_graph.get_int64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, "CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT");
-    state->operation_graph = std::move(op_graph);
+    state->lowered.operation_graph = std::move(op_graph);
 }
 
 bool chose_native_automatically(const BuildState &state) {
-    for (const AttentionLowering &a : state.attention)
+    for (const AttentionLowering &a : state.lowered.attention)
         if (a.native && a.automatic) return true;
     return false;
 }
@@ -121,12 +121,12 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
         FE_LOG_INFO("graph '%s': native SDPA not usable (%s); lowering attention as the composite pattern",
                     graph.name.c_str(), native_failure.c_str());
         state = std::make_unique<BuildState>();
-        state->composite_attention_only = true;
+        state->lowered.composite_attention_only = true;
         lower_graph(graph, handle, state.get());
     }
     lay_out_bindings(graph, *state);
     FE_LOG_INFO("graph '%s': operation graph of %zu operations, %lld engines", graph.name.c_str(),
-                state->operations.size(), static_cast<long long>(state->engine_count));
+                state->lowered.operations.size(), static_cast<long long>(state->lowered.engine_count));
     graph.build = std::move(state);
     graph.stage = fe_graph::Stage::OperationGraph;
 }

@@ -15,28 +15,28 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
              "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
     const BuildState &state = *graph.build;
     auto record = std::make_shared<PlanRecord>();
-    const Plan &plan = state.chosen();
+    const Plan &plan = state.executable.chosen();
     record->plan = plan.plan;
     record->workspace = plan.workspace;
     record->engine_index = plan.engine_index;
     record->tag = plan.tag;
-    size_t user_scalars = state.by_value_pointers.size() - state.internal_scalars.size();
-    auto first = state.uids.begin() + static_cast<ptrdiff_t>(state.slots.size());
+    size_t user_scalars = state.executable.by_value_pointers.size() - state.lowered.internal_scalars.size();
+    auto first = state.executable.uids.begin() + static_cast<ptrdiff_t>(state.executable.slots.size());
     record->by_value_uids.assign(first, first + static_cast<ptrdiff_t>(user_scalars));
-    record->internal_scalars.assign(state.internal_scalars.begin(), state.internal_scalars.end());
-    record->workspace_tensors = state.workspace_tensors;
-    record->workspace_tensor_bytes = state.workspace_tensor_bytes;
-    record->slice_views = state.slice_views;
-    for (const AttentionLowering &a : state.attention) record->attention.emplace_back(a.node->name, a.native);
-    record->candidates = static_cast<int64_t>(state.candidates.size());
-    for (const Candidate &c : state.candidates) record->viable += c.viable ? 1 : 0;
-    if (state.candidates.empty()) {  // itself adopted: pass the original counts on
-        record->candidates = state.reused_candidates;
-        record->viable = state.reused_viable;
+    record->internal_scalars.assign(state.lowered.internal_scalars.begin(), state.lowered.internal_scalars.end());
+    record->workspace_tensors = state.executable.workspace_tensors;
+    record->workspace_tensor_bytes = state.executable.workspace_tensor_bytes;
+    record->slice_views = state.executable.slice_views;
+    for (const AttentionLowering &a : state.lowered.attention) record->attention.emplace_back(a.node->name, a.native);
+    record->candidates = static_cast<int64_t>(state.search.candidates.size());
+    for (const Candidate &c : state.search.candidates) record->viable += c.viable ? 1 : 0;
+    if (state.search.candidates.empty()) {  // itself adopted: pass the original counts on
+        record->candidates = state.search.reused_candidates;
+        record->viable = state.search.reused_viable;
     }
-    if (!state.plan_times_us.empty()) {
+    if (!state.search.plan_times_us.empty()) {
         record->autotuned = true;
-        record->time_us = state.plan_times_us.front();
+        record->time_us = state.search.plan_times_us.front();
     }
     return record;
 }
@@ -59,30 +59,30 @@ bool read_only_through_views(const fe_graph &graph, const fe_tensor *t) {
 }  // namespace
 
 void finish_binding_layout(fe_graph &graph, BuildState &state) {
-    for (const WorkspaceTensor &w : state.workspace_tensors) state.uids.push_back(w.uid);
-    for (SliceView &v : state.slice_views) {
-        auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
+    for (const WorkspaceTensor &w : state.executable.workspace_tensors) state.executable.uids.push_back(w.uid);
+    for (SliceView &v : state.executable.slice_views) {
+        auto it = std::lower_bound(state.executable.uid_to_slot.begin(), state.executable.uid_to_slot.end(),
                                    std::make_pair(v.source_uid, INT32_MIN));
-        FE_CHECK(it != state.uid_to_slot.end() && it->first == v.source_uid, FE_STATUS_VALIDATION,
+        FE_CHECK(it != state.executable.uid_to_slot.end() && it->first == v.source_uid, FE_STATUS_VALIDATION,
                  "graph '%s': a view points into uid %lld, which is not one of its inputs or outputs", graph.name.c_str(),
                  static_cast<long long>(v.source_uid));
         v.source_slot = it->second;
-        int64_t span = state.slot_bytes[static_cast<size_t>(v.source_slot)];
+        int64_t span = state.executable.slot_bytes[static_cast<size_t>(v.source_slot)];
         FE_CHECK(v.byte_offset >= 0 && (span == 0 || v.byte_offset < span), FE_STATUS_VALIDATION,
                  "graph '%s': a slice starts %lld bytes into '%s', past its end", graph.name.c_str(),
-                 static_cast<long long>(v.byte_offset), state.slots[static_cast<size_t>(v.source_slot)]->name.c_str());
-        state.uids.push_back(v.uid);
+                 static_cast<long long>(v.byte_offset), state.executable.slots[static_cast<size_t>(v.source_slot)]->name.c_str());
+        state.executable.uids.push_back(v.uid);
     }
-    state.pack_positions.clear();
-    state.pack_uids.clear();
-    std::vector<bool> unseen(state.slots.size());
+    state.executable.pack_positions.clear();
+    state.executable.pack_uids.clear();
+    std::vector<bool> unseen(state.executable.slots.size());
     bool any = false;
-    for (size_t i = 0; i < state.slots.size(); ++i) any |= (unseen[i] = read_only_through_views(graph, state.slots[i]));
+    for (size_t i = 0; i < state.executable.slots.size(); ++i) any |= (unseen[i] = read_only_through_views(graph, state.executable.slots[i]));
     if (!any) return;
-    for (size_t i = 0; i < state.uids.size(); ++i) {
+    for (size_t i = 0; i < state.executable.uids.size(); ++i) {
         if (i < unseen.size() && unseen[i]) continue;
-        state.pack_positions.push_back(static_cast<int32_t>(i));
-        state.pack_uids.push_back(state.uids[i]);
+        state.executable.pack_positions.push_back(static_cast<int32_t>(i));
+        state.executable.pack_uids.push_back(state.executable.uids[i]);
     }
 }
 
@@ -107,48 +107,48 @@ const Node *node_named(const fe_graph &graph, const std::string &name) {
 void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, const char *origin) {
     auto state = std::make_unique<BuildState>();
     for (const auto &t : graph.tensors) t->slot = -1;
-    for (fe_tensor *t : graph.inputs) state->slots.push_back(t);
-    for (fe_tensor *t : graph.outputs) state->slots.push_back(t);
-    for (size_t i = 0; i < state->slots.size(); ++i) {
-        fe_tensor *t = state->slots[i];
+    for (fe_tensor *t : graph.inputs) state->executable.slots.push_back(t);
+    for (fe_tensor *t : graph.outputs) state->executable.slots.push_back(t);
+    for (size_t i = 0; i < state->executable.slots.size(); ++i) {
+        fe_tensor *t = state->executable.slots[i];
         t->slot = static_cast<int32_t>(i);
-        state->uids.push_back(t->uid);
-        state->slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
-        state->uid_to_slot.emplace_back(t->uid, static_cast<int32_t>(i));
+        state->executable.uids.push_back(t->uid);
+        state->executable.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
+        state->executable.uid_to_slot.emplace_back(t->uid, static_cast<int32_t>(i));
     }
-    std::sort(state->uid_to_slot.begin(), state->uid_to_slot.end());
+    std::sort(state->executable.uid_to_slot.begin(), state->executable.uid_to_slot.end());
     for (int64_t uid : record->by_value_uids) {
         fe_tensor *t = tensor_with_uid(graph, uid);
         FE_CHECK(t->by_value, FE_STATUS_VALIDATION, "graph '%s': its plan passes '%s' (uid %lld) by value, but it is not a scalar",
                  graph.name.c_str(), t->name.c_str(), static_cast<long long>(uid));
-        state->uids.push_back(uid);
-        state->by_value_pointers.push_back(t->scalar_bytes);
+        state->executable.uids.push_back(uid);
+        state->executable.by_value_pointers.push_back(t->scalar_bytes);
     }
-    state->internal_scalars.assign(record->internal_scalars.begin(), record->internal_scalars.end());
-    for (InternalScalar &s : state->internal_scalars) {
-        state->uids.push_back(s.uid);
-        state->by_value_pointers.push_back(s.bytes);
+    state->lowered.internal_scalars.assign(record->internal_scalars.begin(), record->internal_scalars.end());
+    for (InternalScalar &s : state->lowered.internal_scalars) {
+        state->executable.uids.push_back(s.uid);
+        state->executable.by_value_pointers.push_back(s.bytes);
     }
-    state->workspace_tensors = record->workspace_tensors;
-    state->workspace_tensor_bytes = record->workspace_tensor_bytes;
-    state->slice_views = record->slice_views;
+    state->executable.workspace_tensors = record->workspace_tensors;
+    state->executable.workspace_tensor_bytes = record->workspace_tensor_bytes;
+    state->executable.slice_views = record->slice_views;
     finish_binding_layout(graph, *state);
     for (const auto &a : record->attention) {
         AttentionLowering lowering;
         lowering.node = node_named(graph, a.first);
         lowering.native = a.second;
-        state->attention.push_back(lowering);
+        state->lowered.attention.push_back(lowering);
     }
     Plan plan;
     plan.plan = record->plan;
     plan.workspace = record->workspace;
     plan.engine_index = record->engine_index;
     plan.tag = record->tag;
-    state->plans.push_back(std::move(plan));
-    if (record->autotuned) state->plan_times_us.push_back(record->time_us);
-    state->reused_candidates = record->candidates;
-    state->reused_viable = record->viable;
-    state->build_id = next_build_id();
+    state->executable.plans.push_back(std::move(plan));
+    if (record->autotuned) state->search.plan_times_us.push_back(record->time_us);
+    state->search.reused_candidates = record->candidates;
+    state->search.reused_viable = record->viable;
+    state->executable.build_id = next_build_id();
     state->origin = origin;
     graph.build = std::move(state);
     graph.stage = fe_graph::Stage::Built;

@@ -49,10 +49,10 @@ PlanTimer::PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, i
         // burst reads inputs that are not all in L2 and writes where the last run wrote.
         const BuildState &state = *graph.build;
         int64_t input_bytes = 0;
-        std::vector<int64_t> bytes(state.slots.size());
-        for (size_t i = 0; i < state.slots.size(); ++i) {
-            const fe_tensor *t = state.slots[i];
-            bytes[i] = std::max<int64_t>(state.slot_bytes[i] > 0 ? state.slot_bytes[i]
+        std::vector<int64_t> bytes(state.executable.slots.size());
+        for (size_t i = 0; i < state.executable.slots.size(); ++i) {
+            const fe_tensor *t = state.executable.slots[i];
+            bytes[i] = std::max<int64_t>(state.executable.slot_bytes[i] > 0 ? state.executable.slot_bytes[i]
                                                                  : span_bytes(t->dims, t->strides, t->data_type),
                                          256);
             if (t->is_input()) input_bytes += bytes[i];
@@ -61,10 +61,10 @@ PlanTimer::PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, i
         // while memory allows: on a nearly full GPU, autotuning times on fewer copies rather
         // than failing.
         std::vector<void *> first;
-        for (size_t i = 0; i < state.slots.size(); ++i) {
+        for (size_t i = 0; i < state.executable.slots.size(); ++i) {
             first.push_back(allocate(bytes[i]));
-            if (state.slots[i]->is_input()) {
-                fill(first.back(), bytes[i], state.slots[i]->data_type);
+            if (state.executable.slots[i]->is_input()) {
+                fill(first.back(), bytes[i], state.executable.slots[i]->data_type);
             } else {
                 check_cuda(rt.cudaMemsetAsync(first.back(), 0, static_cast<size_t>(bytes[i]), stream_),
                            "cudaMemsetAsync");
@@ -72,17 +72,17 @@ PlanTimer::PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, i
         }
         slot_copies_.push_back(first);
         int64_t copy_bytes = 0;
-        for (size_t i = 0; i < state.slots.size(); ++i)
-            if (state.slots[i]->is_input()) copy_bytes += (bytes[i] + 255) / 256 * 256;
+        for (size_t i = 0; i < state.executable.slots.size(); ++i)
+            if (state.executable.slots[i]->is_input()) copy_bytes += (bytes[i] + 255) / 256 * 256;
         flush_ = allocate(static_cast<int64_t>(kFlushBytes));
         for (int c = 1; c < kMaxInputCopies && copy_bytes > 0 && input_bytes * c <= kInputCopyBudget; ++c) {
             char *block = static_cast<char *>(try_allocate(copy_bytes));
             if (!block) break;
             std::vector<void *> pointers = first;  // outputs stay shared
-            for (size_t i = 0; i < state.slots.size(); ++i) {
-                if (!state.slots[i]->is_input()) continue;
+            for (size_t i = 0; i < state.executable.slots.size(); ++i) {
+                if (!state.executable.slots[i]->is_input()) continue;
                 pointers[i] = block;
-                fill(block, bytes[i], state.slots[i]->data_type);
+                fill(block, bytes[i], state.executable.slots[i]->data_type);
                 block += (bytes[i] + 255) / 256 * 256;
             }
             slot_copies_.push_back(std::move(pointers));
@@ -243,20 +243,20 @@ void PlanTimer::bind_workspace(int64_t plan_workspace) {
     const BuildState &state = *graph_.build;
     int64_t base = (plan_workspace + 255) / 256 * 256;
     // The old packs may still be in use by queued runs; their workspace stays allocated.
-    char *workspace = static_cast<char *>(allocate(base + state.workspace_tensor_bytes));
+    char *workspace = static_cast<char *>(allocate(base + state.executable.workspace_tensor_bytes));
     workspace_bytes_ = base;
     packs_.clear();
     for (const std::vector<void *> &slots : slot_copies_) {
         std::vector<void *> pointers = slots;
-        pointers.insert(pointers.end(), state.by_value_pointers.begin(), state.by_value_pointers.end());
-        for (const WorkspaceTensor &w : state.workspace_tensors) pointers.push_back(workspace + base + w.offset);
-        for (const SliceView &v : state.slice_views)
+        pointers.insert(pointers.end(), state.executable.by_value_pointers.begin(), state.executable.by_value_pointers.end());
+        for (const WorkspaceTensor &w : state.executable.workspace_tensors) pointers.push_back(workspace + base + w.offset);
+        for (const SliceView &v : state.executable.slice_views)
             pointers.push_back(static_cast<char *>(pointers[static_cast<size_t>(v.source_slot)]) + v.byte_offset);
-        std::vector<int64_t> uids = state.uids;
-        if (!state.pack_positions.empty()) {  // inputs read only through slices stay out of the pack
-            uids = state.pack_uids;
+        std::vector<int64_t> uids = state.executable.uids;
+        if (!state.executable.pack_positions.empty()) {  // inputs read only through slices stay out of the pack
+            uids = state.executable.pack_uids;
             std::vector<void *> packed;
-            for (int32_t p : state.pack_positions) packed.push_back(pointers[static_cast<size_t>(p)]);
+            for (int32_t p : state.executable.pack_positions) packed.push_back(pointers[static_cast<size_t>(p)]);
             pointers.swap(packed);
         }
         Descriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);

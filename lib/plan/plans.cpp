@@ -29,25 +29,25 @@ void build_plans(fe_graph &graph, fe_build_policy policy) {
     FE_CHECK(policy == FE_BUILD_POLICY_HEURISTICS_CHOICE || policy == FE_BUILD_POLICY_ALL, FE_STATUS_INVALID_ARGUMENT,
              "unknown build policy %d", static_cast<int>(policy));
     BuildState &state = *graph.build;
-    state.plans.clear();
-    state.plan_failures.clear();
+    state.executable.plans.clear();
+    state.search.plan_failures.clear();
     size_t failures = 0;
-    for (Candidate &c : state.candidates) {
+    for (Candidate &c : state.search.candidates) {
         if (!c.viable) continue;
         Plan p;
         if (!plan_of(c, &p)) {
             FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
-            if (failures++ == 0) state.plan_failures = c.tag + ": " + c.reason;
+            if (failures++ == 0) state.search.plan_failures = c.tag + ": " + c.reason;
             continue;
         }
-        state.plans.push_back(std::move(p));
+        state.executable.plans.push_back(std::move(p));
         if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
     }
-    if (state.plans.empty())
+    if (state.executable.plans.empty())
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s",
-                graph.name.c_str(), failures, state.plan_failures.c_str());
+                graph.name.c_str(), failures, state.search.plan_failures.c_str());
     FE_LOG_INFO("graph '%s': built %zu plan(s); using %s with %lld bytes of workspace", graph.name.c_str(),
-                state.plans.size(), state.chosen().tag.c_str(), static_cast<long long>(state.chosen().workspace));
+                state.executable.plans.size(), state.executable.chosen().tag.c_str(), static_cast<long long>(state.executable.chosen().workspace));
     graph.stage = fe_graph::Stage::Built;
 }
 

@@ -9,7 +9,7 @@
 #include "plan/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
-#include "plan/graph_text.hpp"
+#include "serial/graph_json.hpp"
 #include "plan/plan_json.hpp"
 #include "plan/plan_record.hpp"
 #include "runtime/handle.hpp"
@@ -24,7 +24,7 @@ std::vector<unsigned char> serialize_graph(const fe_graph &graph) {
     blob.cudnn_version = cudnn().cudnnGetVersion();
     blob.fingerprint = state.fingerprint;
     blob.device_json = state.device_json;
-    blob.graph_json = graph_to_json_text(graph);
+    blob.graph_json = graph_to_json(graph);
     blob.build_options = state.options_text;
     blob.plan_json = plan_to_json(*record->plan);
     blob.record = *record;
@@ -59,7 +59,7 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
     else if (blob.fingerprint != fingerprint)
         mismatch = format("it was built for '%s' and the target is '%s'", blob.fingerprint.c_str(), fingerprint.c_str());
 
-    std::unique_ptr<fe_graph> graph = graph_from_json_text(blob.graph_json);
+    std::unique_ptr<fe_graph> graph = graph_from_json(blob.graph_json);
     // The target is the options' device or the handle's GPU, never the one the graph was built for.
     graph->device_properties_json = options.device_properties_json ? device_json : std::string();
     if (!mismatch.empty()) {

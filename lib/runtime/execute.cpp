@@ -6,8 +6,9 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "plan/build_state.hpp"
+#include "graph/graph.hpp"
 #include "runtime/buffer.hpp"
+#include "runtime/executable_plan.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {
@@ -17,13 +18,14 @@ namespace {
 // Every check below is O(bindings) with no allocation once the handle's scratch has grown to
 // the graph's size; names are only touched when building an error message.
 
-BuildState &built_state(fe_graph &graph) {
-    FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
+const ExecutablePlan &built_state(fe_graph &graph) {
+    const ExecutablePlan *plan = graph.executable();
+    FE_CHECK(graph.stage == fe_graph::Stage::Built && plan, FE_STATUS_BAD_STATE,
              "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
-    return *graph.build;
+    return *plan;
 }
 
-void begin_binding(const BuildState &state, fe_handle &handle) {
+void begin_binding(const ExecutablePlan &state, fe_handle &handle) {
     size_t total = state.uids.size();
     if (handle.pointers.size() < total) handle.pointers.resize(total);
     if (handle.pack_pointers.size() < state.pack_positions.size()) handle.pack_pointers.resize(state.pack_positions.size());
@@ -32,7 +34,7 @@ void begin_binding(const BuildState &state, fe_handle &handle) {
               handle.pointers.begin() + static_cast<ptrdiff_t>(state.slots.size()));
 }
 
-void bind_slot(const BuildState &state, fe_handle &handle, int32_t slot, void *pointer, const char *how) {
+void bind_slot(const ExecutablePlan &state, fe_handle &handle, int32_t slot, void *pointer, const char *how) {
     const fe_tensor *t = state.slots[static_cast<size_t>(slot)];
     FE_CHECK(pointer != nullptr, FE_STATUS_NULL_POINTER, "the device pointer bound to '%s' is NULL", t->name.c_str());
     FE_CHECK((reinterpret_cast<uintptr_t>(pointer) & 15u) == 0, FE_STATUS_MISALIGNED,
@@ -42,7 +44,7 @@ void bind_slot(const BuildState &state, fe_handle &handle, int32_t slot, void *p
     target = pointer;
 }
 
-void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace) {
+void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *workspace) {
     for (size_t i = 0; i < state.slots.size(); ++i)
         FE_CHECK(handle.pointers[i] != nullptr, FE_STATUS_INVALID_ARGUMENT,
                  "no device pointer is bound to '%s' (uid %lld)", state.slots[i]->name.c_str(),
@@ -117,7 +119,7 @@ void run(fe_graph &graph, BuildState &state, fe_handle &handle, void *workspace)
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
                         size_t count, void *workspace) {
-    BuildState &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -133,7 +135,7 @@ void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
                         size_t count, void *workspace) {
-    BuildState &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -157,7 +159,7 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
                      void *workspace) {
-    BuildState &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
@@ -171,7 +173,7 @@ void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, vo
 }
 
 void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace) {
-    BuildState &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph);
     FE_CHECK(count == state.slots.size(), FE_STATUS_INVALID_ARGUMENT,
              "graph '%s' takes %zu pointers (%zu inputs, then %zu outputs), %zu given", graph.name.c_str(),
              state.slots.size(), graph.inputs.size(), graph.outputs.size(), count);
