@@ -534,8 +534,8 @@ typedef struct fe_rng_options {
  *  draw the same values (attention's dropout draws the same way). options is required (dims
  *  and distribution). out_y receives the result "<node>::Y", owned by the graph: options->dims,
  *  packed, of options->data_type. The operation is lowered for cuDNN versions whose engines
- *  take it; cuDNN 9.19 has none for a draw outside fused attention (checked for H100: a draw
- *  alone, x * draw and a matmul times a draw all have no engine), so such graphs fail the
+ *  take it; cuDNN 9.19 had none for a draw outside fused attention (checked for H100: a draw
+ *  alone, x * draw and a matmul times a draw: docs/capabilities.md), so such graphs fail the
  *  support check with FE_STATUS_NOT_SUPPORTED and a message saying so; attention's dropout
  *  (fe_sdpa_options.dropout_probability) draws the same way and runs. */
 FE_API fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset,
@@ -580,10 +580,10 @@ typedef struct fe_block_scale_options {
  *  (fp8_e8m0), both packed and owned by the graph ("<node>::Y", "<node>::Scale"). n must be a
  *  multiple of block_size. x must have rank 4 or more as cuDNN sees it: a rank-3 (or lower)
  *  quantize needs cuDNN's reordered F8_128x4 scale layout, which is not produced, and its build
- *  fails with FE_STATUS_NOT_SUPPORTED saying so. options nullable. Needs cuDNN >= 9.7.0 (the build fails with
- *  FE_STATUS_NOT_SUPPORTED naming the loaded version otherwise) and a Blackwell (sm100) or
- *  later GPU: cuDNN has no MXFP8 engine for Hopper (sm90), where the support check fails
- *  saying so. */
+ *  fails with FE_STATUS_NOT_SUPPORTED saying so. options nullable. Needs the cuDNN version and
+ *  GPU generation docs/capabilities.md lists (block_scaling: cuDNN >= 9.7.0, Blackwell and
+ *  later): an older cuDNN fails the build with FE_STATUS_NOT_SUPPORTED naming the loaded
+ *  version; on Hopper (sm90) cuDNN has no MXFP8 engine and the support check says so. */
 FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
                                                const fe_block_scale_options *options,
                                                fe_tensor **out_y, fe_tensor **out_scale);
@@ -855,8 +855,9 @@ FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor 
                                        fe_tensor **out_inv_variance);
 /** Adaptive layer normalization (AdaLN, as in diffusion transformers): layer normalization
  *  whose scale and (nullable) bias may differ per sample, e.g. x [b, s, d], scale [b, 1, d].
- *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9: with an
- *  older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED saying so. */
+ *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9
+ *  (docs/capabilities.md): with an older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED
+ *  saying so. */
 FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
                                        fe_tensor *bias, const fe_norm_options *options,
                                        fe_tensor **out_y, fe_tensor **out_mean,
@@ -973,8 +974,8 @@ typedef struct fe_softmax_options {
 /** Softmax over the last dim: y = exp(x - max) / sum(exp(x - max)); x [rows..., n] (rank >= 2),
  *  y like x. With options->generate_stats, out_stats receives the float statistics
  *  [rows..., 1]; otherwise it is nullable and set to NULL. options nullable.
- *  cuDNN 9.19 has no native softmax: this lowers to reductions and pointwise operations, which
- *  cuDNN's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
+ *  cuDNN has no native softmax: this lowers to reductions and pointwise operations, which
+ *  cuDNN 9.19's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
  *  attention pattern). A graph with a softmax on its own fails the support check with
  *  FE_STATUS_NOT_SUPPORTED and a message saying so; for attention prefer fe_graph_sdpa. */
 FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
@@ -1034,8 +1035,9 @@ FE_API fe_status fe_resample_options_set_post_padding(fe_resample_options *optio
  *  out = (in + pre + post - window) / stride + 1, laid out like x. With options->generate_index
  *  (max pooling only) out_index receives the index tensor (y's dims); otherwise out_index is
  *  nullable and set to NULL. options is required (the window has no default).
- *  cuDNN 9.19 has no engine for nearest or bilinear upsampling: such graphs fail at build with
- *  FE_STATUS_NOT_SUPPORTED (fe_graph_conv_transpose upsamples). */
+ *  Nearest and bilinear upsampling are refused at build with FE_STATUS_NOT_SUPPORTED on the
+ *  cuDNN versions that have no engine for them (through 9.19: docs/capabilities.md);
+ *  fe_graph_conv_transpose upsamples. */
 FE_API fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
                                    fe_tensor **out_y, fe_tensor **out_index);
 /** Backward of fe_graph_resample: dx from dy with the forward's options. Average pooling needs
@@ -1043,17 +1045,18 @@ FE_API fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resam
  *  nullable and only give dx's dims and layout. dx_dims (dx_ndims of them) are nullable when x is
  *  given (dx takes x's dims); otherwise they are required, since with a stride above 1 several
  *  image sizes give the same dy. dx ("<name>::DX") is laid out like dy. cuDNN 9.19 runs max
- *  pooling backward channels-last only (the build fails saying so otherwise), and refuses it from
- *  x and y without the index channels-last (this call fails with FE_STATUS_NOT_SUPPORTED). */
+ *  pooling backward channels-last only (the build fails saying so otherwise); max pooling
+ *  backward from x and y without the index, channels-last, is refused at build with
+ *  FE_STATUS_NOT_SUPPORTED on the cuDNN versions that crash on it (docs/capabilities.md). */
 FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *y,
                                             fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
                                             const fe_resample_options *options, fe_tensor **out_dx);
 
 /** Transpose: y's dim k is x's dim perm[k] (rank entries, a permutation of 0..rank-1); y
- *  ("<name>::Y") is packed row-major. cuDNN 9.19 has no transpose operation: this is an
+ *  ("<name>::Y") is packed row-major. cuDNN has no transpose operation: this is an
  *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
  *  also be read in its own layout by another operation of the same graph (the build fails saying
- *  so). cuDNN 9.19 has no engine for this copy on its own: such a graph fails at build with
+ *  so). cuDNN 9.19 had no engine for this copy on its own: such a graph fails at build with
  *  FE_STATUS_NOT_SUPPORTED saying so. name is nullable (automatic "transpose_N"). */
 FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
                                     const char *name, fe_tensor **out_y);
@@ -1077,7 +1080,7 @@ FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, cons
 /** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
  *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
  *  in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV cache
- *  being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 has no engine for a
+ *  being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for a
  *  concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
  *  name is nullable (automatic "concatenate_N"). */
 FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,

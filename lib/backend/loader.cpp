@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 
@@ -82,11 +83,7 @@ CudnnLoad load_cudnn() {
         out.error = "the loaded cuDNN lacks " + missing + " (cuDNN 9 is required)";
         return out;
     }
-    size_t version = t.cudnnGetVersion();
-    if (version < 90000) {
-        out.error = format("cuDNN %zu is loaded; cudnnfe needs cuDNN 9", version);
-        return out;
-    }
+    out.error = refusal(Feature::cudnn_9, static_cast<int64_t>(t.cudnnGetVersion()));
     return out;
 }
 

@@ -1,5 +1,5 @@
 // Adaptive layer normalization (AdaLN), forward and backward: layer normalization whose scale and
-// bias may differ per sample. cuDNN has the mode from 9.9 on; the build refuses it before.
+// bias may differ per sample. The build refuses it on a cuDNN without the mode (Feature::adalayernorm).
 #include "common/error.hpp"
 #include "ops/norm.hpp"
 
@@ -8,8 +8,9 @@ namespace fe {
 namespace {
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { return layer_stats_dims(x, scale, true); }
 
-// cuDNN 9.19 refuses (1 + scale) fused into AdaLN, so zero-centred gamma is not offered.
-const NormFamily kAdaLayerNorm = {"adalayernorm", CUDNN_ADA_LAYER_NORM, true, true, false, 90900, stats_dims};
+// cuDNN refuses (1 + scale) fused into AdaLN, so zero-centred gamma is not offered
+// (Feature::adalayernorm_zero_centered_gamma).
+const NormFamily kAdaLayerNorm = {"adalayernorm", CUDNN_ADA_LAYER_NORM, true, true, false, Feature::adalayernorm, stats_dims};
 }  // namespace
 
 std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,

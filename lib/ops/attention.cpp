@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "serial/json.hpp"
@@ -223,31 +224,25 @@ std::string AttentionNode::option_attributes() const {
     return a;
 }
 
-namespace {
-std::string version_string(size_t v) {
-    return format("%zu.%zu.%zu", v / 10000, (v % 10000) / 100, v % 100);
-}
-}  // namespace
-
 std::string AttentionNode::native_obstacle(size_t cudnn_version, bool backward, const std::string &extra) const {
-    const std::string loaded = " (cuDNN " + version_string(cudnn_version) + " is loaded)";
-    // What cuDNN's native SDPA operation takes, by version (later versions take masks, bias
-    // and dropout as a score subgraph; this library lowers those as the composite pattern).
-    if (cudnn_version < 91301) return "the native SDPA operation needs cuDNN 9.13.1" + loaded;
-    // cuDNN 9.19 declares the backward operation but its operation graphs refuse it
-    // (CUDNN_STATUS_BAD_PARAM): later versions are tried.
-    if (backward && cudnn_version <= 91900)
-        return "the native SDPA backward operation is not accepted by cuDNN up to 9.19" + loaded;
-    auto needs = [&](const char *option, const char *version) {
-        return std::string("the native SDPA operation takes no ") + option + " before cuDNN " + version + loaded;
+    // What cuDNN's native SDPA operation takes, by version: the capability table's native_sdpa*
+    // entries (later versions take masks, bias and dropout as a score subgraph; this library
+    // lowers those as the composite pattern).
+    const int64_t version = static_cast<int64_t>(cudnn_version);
+    std::string why = refusal(Feature::native_sdpa, version);
+    if (why.empty() && backward) why = refusal(Feature::native_sdpa_backward, version);
+    if (!why.empty()) return why;
+    auto score_modifier = [&](const char *option) {
+        return not_lowered(Feature::native_sdpa_score_modifiers, option, version);
     };
-    if (options_.causal_mask != FE_CAUSAL_MASK_NONE) return needs("causal mask", "9.21");
-    if (options_.sliding_window > 0) return needs("sliding window", "9.21");
-    if (bias_ >= 0) return needs("bias", "9.21");
-    if (alibi_ >= 0) return needs("ALiBi", "9.21");
+    if (options_.causal_mask != FE_CAUSAL_MASK_NONE) return score_modifier("causal mask");
+    if (options_.sliding_window > 0) return score_modifier("sliding window");
+    if (bias_ >= 0) return score_modifier("bias");
+    if (alibi_ >= 0) return score_modifier("ALiBi");
     if (dropout_ >= 0) return "the native SDPA operation takes no caller-supplied dropout mask";
-    if (seed_ >= 0) return needs("dropout", "9.22");
-    if ((seq_q_ >= 0 || page_k_ >= 0) && cudnn_version < 91500) return needs("padding mask or paged K/V", "9.15");
+    if (seed_ >= 0) return not_lowered(Feature::native_sdpa_dropout, "dropout", version);
+    if (seq_q_ >= 0 || page_k_ >= 0) why = refusal(Feature::native_sdpa_padding_and_paging, version);
+    if (!why.empty()) return why;
     for (size_t i = 0; i < 3; ++i)
         if (inputs[i]->ragged_offset) return "the native SDPA operation takes no ragged (packed) layouts";
     if (compute_data_type != FE_DATA_NOT_SET && compute_data_type != FE_DATA_FLOAT)

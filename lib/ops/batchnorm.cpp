@@ -13,7 +13,7 @@ std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) {
     return channel_stats_dims(x, scale, false);
 }
 
-const NormFamily kBatchNorm = {"batchnorm", CUDNN_BATCH_NORM, true, false, false, 0, stats_dims};
+const NormFamily kBatchNorm = {"batchnorm", CUDNN_BATCH_NORM, true, false, false, Feature::cudnn_9, stats_dims};
 
 class BatchNormTraining : public NormNode {
   public:
@@ -127,8 +127,8 @@ class BatchNormInference : public NormNode {
         assign_inferred_shape(outputs[0], x->dims, x->strides);
     }
 
-    // cuDNN 9.19's native inference-phase batchnorm is matched only inside its backward fusion
-    // (BN inference -> dReLU -> dBN); standalone, no engine takes it. The same arithmetic as a
+    // cuDNN's native inference-phase batchnorm is matched only inside its backward fusion
+    // (BN inference -> dReLU -> dBN); standalone, no engine takes it (Feature::standalone_batchnorm_inference). The same arithmetic as a
     // chain of broadcast pointwise operations runs on the runtime-fusion engines and fuses with
     // a preceding convolution: y = ((x - mean) * inv_variance) * scale + bias.
     void lower(Lowering &lowering) const override {

@@ -1,10 +1,11 @@
 // Block scaling (MXFP8): quantize values in blocks along the last dim, each block with its own
-// power-of-two scale (fp8_e8m0), and the inverse. cuDNN declares the operations from 9.7.0;
-// its engines for them target Blackwell (sm100) and later.
+// power-of-two scale (fp8_e8m0), and the inverse. The cuDNN versions and GPU generations that
+// run them are Feature::block_scaling's.
 #include <cudnn_graph.h>
 
 #include <string>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
@@ -13,10 +14,6 @@
 
 namespace fe {
 namespace {
-
-constexpr size_t kBlockScaleVersion = 90700;
-
-std::string version_string(size_t v) { return format("%zu.%zu.%zu", v / 10000, (v % 10000) / 100, v % 100); }
 
 bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
 
@@ -29,8 +26,7 @@ class BlockScaleNode : public Node {
     std::string attributes() const override { return format("block_size=%d", block_size_); }
     void write_json(json::Writer &out) const override { out.field("block_size", block_size_); }
     std::string unsupported_hint() const override {
-        return "cuDNN's block-scale (MXFP8) engines run on Blackwell (sm100) and later GPUs; Hopper (sm90) and "
-               "earlier have none (cuDNN " + version_string(cudnn().cudnnGetVersion()) + " is loaded)";
+        return explanation(Feature::block_scaling, cudnn().cudnnGetVersion());
     }
 
   protected:
@@ -46,12 +42,7 @@ class BlockScaleNode : public Node {
         dims.back() = n / block_size_;
         return dims;
     }
-    void check_version() const {
-        size_t loaded = cudnn().cudnnGetVersion();
-        FE_CHECK(loaded >= kBlockScaleVersion, FE_STATUS_NOT_SUPPORTED,
-                 "%s needs cuDNN 9.7.0 or later (cuDNN %s is loaded) and a Blackwell (sm100) or later GPU", kind_,
-                 version_string(loaded).c_str());
-    }
+    void check_version() const { require(Feature::block_scaling, cudnn().cudnnGetVersion()); }
     void check_scale_type(const fe_tensor *scale) const {
         FE_CHECK(scale->data_type == FE_DATA_FP8_E8M0, FE_STATUS_NOT_SUPPORTED,
                  "scale '%s' is %s; MXFP8 block scales are fp8_e8m0", scale->name.c_str(),

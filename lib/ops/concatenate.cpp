@@ -1,9 +1,11 @@
 // Concatenate: y holds the inputs one after another along one axis (cuDNN's concatenation
 // operation). With an in-place index, that input already lies in y's buffer at its place
-// (a cache being appended to) and only the others are written. cuDNN 9.19 offers no engine
-// for the operation on its own; graphs that contain one fail at build, saying so.
+// (a cache being appended to) and only the others are written. cuDNN offers no engine for the
+// operation on its own (Feature::standalone_concatenate); such graphs fail at build, saying so.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/layout.hpp"
 #include "plan/lowering.hpp"
@@ -54,7 +56,7 @@ class Concatenate : public Node {
         out.field("axis", axis_).field("in_place_index", in_place_index_);
     }
     std::string unsupported_hint() const override {
-        return "cuDNN 9.19 has no engine for a concatenation on its own";
+        return explanation(Feature::standalone_concatenate, cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {

@@ -1,6 +1,8 @@
 // Forward convolution: attributes, output-shape inference, validation, lowering.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
@@ -37,13 +39,14 @@ class ConvFprop : public Node {
     void lower(Lowering &lowering) const override {
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
-        // int32 result, and then write wrong values (seen on the H100 with cuDNN 9.19).
-        FE_CHECK(!(inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 && y->is_output &&
-                   y->data_type == FE_DATA_INT32),
-                 FE_STATUS_NOT_SUPPORTED,
-                 "an int8 convolution gives an int8 or float result, not int32 ('%s'): cuDNN's engines accept "
-                 "int32 and write wrong values",
-                 y->name.c_str());
+        // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).
+        if (inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 && y->is_output &&
+            y->data_type == FE_DATA_INT32) {
+            std::string why = refusal(Feature::int8_conv_int32_result, cudnn().cudnnGetVersion());
+            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED,
+                     "an int8 convolution gives an int8 or float result, not int32 ('%s'): %s", y->name.c_str(),
+                     why.c_str());
+        }
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);

@@ -9,7 +9,7 @@ std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) {
     return channel_stats_dims(x, scale, true);
 }
 
-const NormFamily kInstanceNorm = {"instancenorm", CUDNN_INSTANCE_NORM, true, false, false, 0, stats_dims};
+const NormFamily kInstanceNorm = {"instancenorm", CUDNN_INSTANCE_NORM, true, false, false, Feature::cudnn_9, stats_dims};
 }  // namespace
 
 std::unique_ptr<Node> make_instancenorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,

@@ -7,7 +7,7 @@ namespace fe {
 namespace {
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { return layer_stats_dims(x, scale, false); }
 
-const NormFamily kLayerNorm = {"layernorm", CUDNN_LAYER_NORM, true, false, true, 0, stats_dims};
+const NormFamily kLayerNorm = {"layernorm", CUDNN_LAYER_NORM, true, false, true, Feature::cudnn_9, stats_dims};
 }  // namespace
 
 std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options) {

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -52,20 +54,22 @@ class Matmul : public Node {
     }
 
   private:
-    // A matmul fed by another matmul through virtual tensors and pointwise steps only: cuDNN
-    // 9.19 plans such a chain (e.g. matmul, gelu, matmul) with a runtime-fusion engine whose
-    // results were wrong on an H100, so it is refused until that is resolved. Chains through a
-    // reduction (softmax between two matmuls, attention's pattern) were verified and stay.
+    // A matmul fed by another matmul through virtual tensors and pointwise steps only (e.g.
+    // matmul, gelu, matmul): refused on the cuDNN versions whose fused kernel for that chain gave
+    // wrong results (Feature::chained_matmuls). Chains through a reduction (softmax between two
+    // matmuls, attention's pattern) were verified and stay.
     void refuse_chained_matmul() const {
         for (const fe_tensor *in : inputs) {
             const fe_tensor *t = in;
             for (int depth = 0; t && t->is_virtual() && depth < 16; ++depth) {
                 const Node *producer = t->producer;
-                FE_CHECK(std::string(producer->kind()) != "matmul", FE_STATUS_NOT_SUPPORTED,
-                         "its input '%s' comes from matmul '%s' through virtual tensors; two chained matmuls in one "
-                         "graph are not supported (cuDNN 9.19 fuses them into a kernel that gave wrong results): "
-                         "mark '%s' as an output and run this matmul in a graph of its own",
-                         in->name.c_str(), producer->name.c_str(), in->name.c_str());
+                if (std::string(producer->kind()) == "matmul") {
+                    std::string why = refusal(Feature::chained_matmuls, cudnn().cudnnGetVersion());
+                    FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED,
+                             "its input '%s' comes from matmul '%s' through virtual tensors; %s: mark '%s' as an "
+                             "output and run this matmul in a graph of its own",
+                             in->name.c_str(), producer->name.c_str(), why.c_str(), in->name.c_str());
+                }
                 if (!producer->is_pointwise()) break;
                 t = producer->inputs.empty() ? nullptr : producer->inputs[0];
             }

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -70,7 +72,7 @@ class MatmulFp8 : public Node {
     }
 
     std::string unsupported_hint() const override {
-        return "cuDNN runs FP8 matmuls on Hopper (sm90) and later GPUs only";
+        return explanation(Feature::fp8_matmul, cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {

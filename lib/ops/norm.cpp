@@ -107,12 +107,8 @@ void NormNode::check_zero_centered_gamma(bool requested, const std::vector<int64
                  dims_string(stats).c_str(), i);
 }
 
-void NormNode::require_cudnn(int64_t version, const char *what) const {
-    int64_t loaded = static_cast<int64_t>(cudnn().cudnnGetVersion());
-    FE_CHECK(loaded >= version, FE_STATUS_NOT_SUPPORTED, "%s needs cuDNN >= %lld.%lld; the loaded cuDNN is %lld.%lld.%lld",
-             what, static_cast<long long>(version / 10000), static_cast<long long>(version / 100 % 100),
-             static_cast<long long>(loaded / 10000), static_cast<long long>(loaded / 100 % 100),
-             static_cast<long long>(loaded % 100));
+void NormNode::require_cudnn(Feature feature) const {
+    require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()));
 }
 
 const Descriptor &NormNode::scalar(Lowering &lowering, int index, double value, const fe_tensor *x) const {
@@ -125,7 +121,7 @@ const Descriptor &NormNode::scalar(Lowering &lowering, int index, double value, 
 const Descriptor &NormNode::scale(Lowering &lowering, const fe_tensor *t, bool zero_centered) const {
     const Descriptor &given = lowering.tensor(t);
     if (!zero_centered) return given;
-    require_cudnn(90700, "zero-centred gamma");
+    require_cudnn(Feature::zero_centered_gamma);
     std::vector<int64_t> dims, strides;
     lowering.lowered_shape(t, &dims, &strides);
     const Descriptor &one = lowering.internal_scalar(1.0, FE_DATA_FLOAT, dims.size());
@@ -232,7 +228,7 @@ class NormForward : public NormNode {
     }
 
     void lower(Lowering &lowering) const override {
-        if (family_.min_cudnn) require_cudnn(family_.min_cudnn, family_.kind);
+        require_cudnn(family_.needs);
         const fe_tensor *x = input(x_);
         NormForwardTensors t;
         t.x = &lowering.tensor(x);
@@ -290,7 +286,7 @@ class NormBackward : public NormNode {
     }
 
     void lower(Lowering &lowering) const override {
-        if (family_.min_cudnn) require_cudnn(family_.min_cudnn, kind());
+        require_cudnn(family_.needs);
         NormBackwardTensors t;
         t.x = &lowering.tensor(input(x_));
         t.dy = &lowering.tensor(input(dy_));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/capabilities.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 
@@ -21,7 +22,7 @@ struct NormFamily {
     bool has_mean;              // rmsnorm keeps only the inverse RMS
     bool bias_optional;         // rmsnorm, adalayernorm
     bool zero_centered_gamma;   // whether (1 + scale) is offered
-    int64_t min_cudnn;          // first cuDNN version with the mode (0: any cuDNN 9)
+    Feature needs;              // what the mode needs of cuDNN (the capability table)
     // The statistics' dims for x and scale; throws with the cause when scale does not fit x.
     std::vector<int64_t> (*stats_dims)(const fe_tensor *x, const fe_tensor *scale);
 };
@@ -55,7 +56,7 @@ class NormNode : public Node {
     void check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const;
 
     // Refuse with NOT_SUPPORTED when the loaded cuDNN predates what the graph needs.
-    void require_cudnn(int64_t version, const char *what) const;
+    void require_cudnn(Feature feature) const;
     // Epsilon or momentum: the user's tensor, or the number passed by value.
     const Descriptor &scalar(Lowering &lowering, int index, double value, const fe_tensor *x) const;
     // scale, or (1 + scale) computed by a pointwise add in the same operation graph.

@@ -4,6 +4,8 @@
 // upsampling by a factor s is window = stride = 1/s.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "ops/resample.hpp"
@@ -170,10 +172,19 @@ const Descriptor &lower_resample_descriptor(Lowering &lowering, const fe_resampl
     return lowering.keep(std::move(d));
 }
 
+// Why upsampling has no engine: refused on the versions known to have none, explained on others.
 std::string upsampling_hint(const fe_resample_options &o) {
     if (is_pooling(o.mode)) return "";
-    return std::string("cuDNN 9.19 has no engine for ") + resample_mode_name(o.mode) +
-           " upsampling; fe_graph_conv_transpose upsamples with a learned or fixed filter";
+    int64_t version = static_cast<int64_t>(cudnn().cudnnGetVersion());
+    std::string why = refusal(Feature::upsampling, version);
+    if (why.empty()) why = explanation(Feature::upsampling, version);
+    return why + "; fe_graph_conv_transpose upsamples with a learned or fixed filter";
+}
+
+// Refuse upsampling where cuDNN is known to refuse its descriptor, saying what to use instead.
+void refuse_upsampling(const fe_resample_options &o) {
+    FE_CHECK(is_pooling(o.mode) || refusal(Feature::upsampling, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty(),
+             FE_STATUS_NOT_SUPPORTED, "%s", upsampling_hint(o).c_str());
 }
 
 bool channels_last(const fe_tensor *t) {
@@ -206,8 +217,7 @@ class Resample : public Node {
     std::string unsupported_hint() const override { return upsampling_hint(options_); }
 
     void lower(Lowering &lowering) const override {
-        // cuDNN 9.19 refuses the upsampling descriptor itself; say what to use instead.
-        FE_CHECK(is_pooling(options_.mode), FE_STATUS_NOT_SUPPORTED, "%s", upsampling_hint(options_).c_str());
+        refuse_upsampling(options_);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
@@ -271,10 +281,6 @@ class ResampleBackward : public Node {
         if (options_.mode == FE_RESAMPLE_MAXPOOL) {
             FE_CHECK(index || (x && y), FE_STATUS_INVALID_ARGUMENT,
                      "max pooling backward needs the forward's index (options.generate_index), or x and y");
-            // cuDNN 9.19 crashes in its heuristics on this combination instead of refusing it.
-            FE_CHECK(index || !channels_last(dy), FE_STATUS_NOT_SUPPORTED,
-                     "max pooling backward from x and y without the index is not supported channels-last "
-                     "(cuDNN 9.19 fails on it); pass the forward's index");
         } else {
             FE_CHECK(!index, FE_STATUS_INVALID_ARGUMENT, "an index is given for %s, which has none",
                      resample_mode_name(options_.mode));
@@ -294,12 +300,17 @@ class ResampleBackward : public Node {
     }
     std::string unsupported_hint() const override {
         if (options_.mode == FE_RESAMPLE_MAXPOOL && !channels_last(inputs[0]))
-            return "cuDNN 9.19 runs max pooling backward only channels-last (NHWC strides for dy, index and dx)";
+            return explanation(Feature::max_pool_backward_layout, cudnn().cudnnGetVersion());
         return upsampling_hint(options_);
     }
 
     void lower(Lowering &lowering) const override {
-        FE_CHECK(is_pooling(options_.mode), FE_STATUS_NOT_SUPPORTED, "%s", upsampling_hint(options_).c_str());
+        refuse_upsampling(options_);
+        // Some cuDNN versions crash in their heuristics on this combination instead of refusing it.
+        if (options_.mode == FE_RESAMPLE_MAXPOOL && !inputs[3] && channels_last(inputs[0])) {
+            std::string why = refusal(Feature::max_pool_backward_from_x_and_y_channels_last, cudnn().cudnnGetVersion());
+            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "%s; pass the forward's index", why.c_str());
+        }
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);

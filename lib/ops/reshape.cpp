@@ -4,6 +4,8 @@
 // an operation reads through, not as a copy on its own.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/layout.hpp"
 #include "ops/ops.hpp"
@@ -50,7 +52,7 @@ class Reshape : public Node {
     std::string attributes() const override { return "dims=" + dims_string(dims_); }
     void write_json(json::Writer &out) const override { out.field("dims", dims_); }
     std::string unsupported_hint() const override {
-        return "cuDNN 9.19 runs a reshape as a view inside a fused graph, not as a copy on its own";
+        return explanation(Feature::standalone_reshape, cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {

@@ -8,7 +8,7 @@ namespace fe {
 namespace {
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { return layer_stats_dims(x, scale, false); }
 
-const NormFamily kRmsNorm = {"rmsnorm", CUDNN_RMS_NORM, false, true, true, 0, stats_dims};
+const NormFamily kRmsNorm = {"rmsnorm", CUDNN_RMS_NORM, false, true, true, Feature::cudnn_9, stats_dims};
 }  // namespace
 
 std::unique_ptr<Node> make_rmsnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options) {

@@ -2,6 +2,8 @@
 // graph-level draw (Bernoulli, uniform, normal), and the Bernoulli draw attention's dropout uses.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -122,8 +124,8 @@ class Rng : public Node {
     }
 
     std::string unsupported_hint() const override {
-        return "cuDNN 9.19 has no engine for a graph-level random draw (alone, times a tensor, or in a matmul's "
-               "epilogue); its engines draw only inside fused attention: use fe_sdpa_options.dropout_probability";
+        return explanation(Feature::graph_level_rng, cudnn().cudnnGetVersion()) +
+               ": use fe_sdpa_options.dropout_probability";
     }
 
     void lower(Lowering &lowering) const override {

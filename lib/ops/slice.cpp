@@ -1,5 +1,5 @@
 // Slice: y = x[start:end] per dim, a view of a graph input's memory with the input's strides.
-// cuDNN has no slice operation in 9.19; a view needs none. The slice becomes a non-virtual
+// cuDNN's graph API has no slice operation; a view needs none. The slice becomes a non-virtual
 // tensor of its own whose address execution computes from the input's (plus the offset of
 // its first element), so the operations reading it read the input in place: nothing is
 // copied, and the cuDNN operation graph never sees the input itself.

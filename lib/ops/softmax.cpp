@@ -1,8 +1,10 @@
-// Softmax over the last dim, with the log-sum-exp statistics as an optional output. cuDNN 9.19
-// has no native softmax operation: it is lowered as the composite attention uses (row max,
+// Softmax over the last dim, with the log-sum-exp statistics as an optional output. cuDNN's graph
+// API has no softmax operation: it is lowered as the composite attention uses (row max,
 // subtract, exp, row sum, divide; stats = max + log(sum)), one operation graph.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -44,8 +46,7 @@ class Softmax : public Node {
     void write_json(json::Writer &out) const override { out.field("generate_stats", stats_); }
 
     std::string unsupported_hint() const override {
-        return "cuDNN 9.19 has no native softmax, and its engines take this composite only fused between two "
-               "matmuls (the attention pattern that fe_graph_sdpa builds), not on its own";
+        return explanation(Feature::standalone_softmax, cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {

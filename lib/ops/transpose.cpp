@@ -1,11 +1,13 @@
 // Transpose: y[i_0, ..., i_r-1] = x[...] with y's dim k being x's dim perm[k]; y is packed.
-// cuDNN 9.19 has no transpose operation. It is lowered as a pointwise IDENTITY that reads x
+// cuDNN's graph API has no transpose operation. It is lowered as a pointwise IDENTITY that reads x
 // through a permuted view (x's memory, y's dims, x's strides taken in perm's order) and writes
-// y packed: one elementwise copy. cuDNN 9.19 finds no engine for it on its own (the build
-// fails saying so). x can then be read by no other operation of the graph in its
+// y packed: one elementwise copy. cuDNN has no engine for it on its own (the build fails saying
+// so; Feature::standalone_transpose). x can then be read by no other operation of the graph in its
 // own layout (a tensor has one view per operation graph): give that one its own tensor.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/layout.hpp"
 #include "ops/ops.hpp"
@@ -41,7 +43,7 @@ class Transpose : public Node {
     std::string attributes() const override { return "perm=" + dims_string(perm_); }
     void write_json(json::Writer &out) const override { out.field("perm", perm_); }
     std::string unsupported_hint() const override {
-        return "cuDNN 9.19 has no engine for this copy through a permuted view on its own";
+        return explanation(Feature::standalone_transpose, cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {

@@ -1,6 +1,7 @@
 // Capturing cuDNN's description of a live GPU, for deviceless builds on other machines.
 #include "plan/device_properties.hpp"
 
+#include "backend/capabilities.hpp"
 #include "backend/descriptor.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -11,6 +12,7 @@ namespace fe {
 std::string capture_device_properties(int32_t device) {
     const CudaRuntime &rt = cuda();
     const Cudnn &api = cudnn();
+    require(Feature::deviceless_plans, static_cast<int64_t>(api.cudnnGetVersion()));
     int count = 0;
     check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
     FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -56,6 +57,7 @@ namespace {
 // Lower every node into one operation graph and finalize it.
 void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
     if (!graph.device_properties_json.empty()) {
+        require(Feature::deviceless_plans, static_cast<int64_t>(cudnn().cudnnGetVersion()));
         Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
         const std::string &json = graph.device_properties_json;
         props.set(CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, static_cast<int64_t>(json.size()),

@@ -108,16 +108,23 @@ TEST_F(Deviceless, UpsamplingFailsAtBuildNamingConvTranspose) {
     }
 }
 
-TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedUpFront) {
+// Refused at build on the cuDNN versions that crash on it (the capability table's
+// max_pool_backward_from_x_and_y_channels_last), before cuDNN sees it.
+TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedAtBuild) {
+    int64_t version = 0;
+    ASSERT_FE_OK(fe_cudnn_version(&version));
+    if (version >= 92000) GTEST_SKIP() << "cuDNN " << version << " is newer than the last version verified bad";
     fe_graph *g = graph("maxpool_bwd", FE_DATA_HALF);
     fe_tensor *x = tensor(g, "x", {2, 16, 8, 8}, true);
     fe_tensor *y = tensor(g, "y", {2, 16, 4, 4}, true);
     fe_tensor *dy = tensor(g, "dy", {2, 16, 4, 4}, true);
     fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 2, 2, 0);
     fe_tensor *dx = nullptr;
-    EXPECT_EQ(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_NE(std::string(fe_last_error_message()).find("index"), std::string::npos) << fe_last_error_message();
-    EXPECT_EQ(dx, nullptr);
+    ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx));
+    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("pass the forward's index"), std::string::npos)
+        << fe_last_error_message();
 }
 
 }  // namespace

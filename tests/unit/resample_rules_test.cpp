@@ -214,10 +214,8 @@ TEST_F(Resample, BackwardErrors) {
     with_index.generate_index = 1;
     expect_backward_error(dy, x, nullptr, index, {}, with_index, FE_STATUS_INVALID_ARGUMENT,
                           "takes the forward's index as an input");
-    fe_tensor *xl = tensor("xl", {2, 8, 16, 16}, FE_DATA_NOT_SET, true);
-    fe_tensor *yl = tensor("yl", {2, 8, 8, 8}, FE_DATA_NOT_SET, true);
-    fe_tensor *dyl = tensor("dyl", {2, 8, 8, 8}, FE_DATA_NOT_SET, true);
-    expect_backward_error(dyl, xl, yl, nullptr, {}, max, FE_STATUS_NOT_SUPPORTED, "pass the forward's index");
+    // Channels-last max pooling backward from x and y without the index depends on the cuDNN
+    // version (the capability table): it is refused at build, not here.
     (void)y;
 }
 

@@ -1,0 +1,266 @@
+// The capability table: what each cuDNN version and GPU generation can run, and the words of
+// every message about it. docs/capabilities.md is rendered from this table (a unit test checks
+// that the committed file matches); change an entry here, then regenerate the doc.
+#include "backend/capabilities.hpp"
+
+#include <cstdio>
+
+#include "common/error.hpp"
+
+namespace fe {
+namespace {
+
+// Versions verified on the device machine (an H100 with cuDNN 9.19). A known-bad entry whose
+// first bad version is unknown starts at 9.0: it is not known good on any earlier 9.x.
+constexpr int64_t kAnyCudnn9 = 90000;
+constexpr int64_t kVerified = 91900;
+
+const std::vector<Capability> kTable = {
+    {Feature::cudnn_9, "cudnn_9", Gate::minimum_version, "cudnnfe", 90000, 0, 0, 0,
+     "the graph API as this library lowers to it", nullptr},
+    {Feature::deviceless_plans, "deviceless_plans", Gate::minimum_version,
+     "building plans from a device-properties JSON (no GPU)", 90800, 0, 0, 0,
+     "the first cuDNN with the device-properties descriptor", nullptr},
+    {Feature::zero_centered_gamma, "zero_centered_gamma", Gate::minimum_version, "zero-centred gamma", 90700, 0, 0, 0,
+     "the first cuDNN that fuses (1 + scale) into layernorm and rmsnorm", nullptr},
+    {Feature::adalayernorm, "adalayernorm", Gate::minimum_version, "adalayernorm", 90900, 0, 0, 0,
+     "the first cuDNN with the adaptive layernorm mode", nullptr},
+    {Feature::adalayernorm_zero_centered_gamma, "adalayernorm_zero_centered_gamma", Gate::observed,
+     "zero-centred gamma in adalayernorm", 0, 0, 0, kVerified,
+     "refuses (1 + scale) fused into adaptive layernorm, so adalayernorm does not offer zero_centered_gamma",
+     "H100"},
+    {Feature::block_scaling, "block_scaling", Gate::minimum_version, "MXFP8 block scaling", 90700, 100, 0, 0,
+     "the first cuDNN with the block-scale operations; their engines target Blackwell", nullptr},
+    {Feature::fp8_matmul, "fp8_matmul", Gate::minimum_version, "FP8 matmuls", 0, 90, 0, 0,
+     "cuDNN's FP8 engines target Hopper and later", nullptr},
+    {Feature::fp8_attention, "fp8_attention", Gate::minimum_version, "FP8 attention", 0, 90, 0, 0,
+     "cuDNN's FP8 engines target Hopper and later", nullptr},
+    {Feature::native_sdpa, "native_sdpa", Gate::minimum_version, "the native SDPA operation", 91301, 0, 0, 0,
+     "the first cuDNN with the SDPA operation (older ones run the composite pattern)", nullptr},
+    {Feature::native_sdpa_padding_and_paging, "native_sdpa_padding_and_paging", Gate::minimum_version,
+     "a padding mask or paged K/V in the native SDPA operation", 91500, 0, 0, 0,
+     "the first cuDNN whose SDPA operation takes sequence lengths and page tables", nullptr},
+    {Feature::native_sdpa_score_modifiers, "native_sdpa_score_modifiers", Gate::not_lowered,
+     "the native SDPA operation", 92100, 0, 0, 0,
+     "takes a causal mask, sliding window, bias and ALiBi as a score subgraph, which this library does not build: "
+     "graphs with them run the composite pattern",
+     nullptr},
+    {Feature::native_sdpa_dropout, "native_sdpa_dropout", Gate::not_lowered, "the native SDPA operation", 92200, 0,
+     0, 0,
+     "takes dropout as a score subgraph, which this library does not build: graphs with it run the composite "
+     "pattern",
+     nullptr},
+    {Feature::native_sdpa_backward, "native_sdpa_backward", Gate::known_bad, "the native SDPA backward operation", 0,
+     0, 91301, kVerified,
+     "declares it but refuses it in operation graphs (CUDNN_STATUS_BAD_PARAM); the composite pattern runs instead",
+     "H100"},
+    {Feature::chained_matmuls, "chained_matmuls", Gate::known_bad,
+     "two chained matmuls in one graph (through pointwise steps only)", 0, 0, kAnyCudnn9, kVerified,
+     "fuses them into a runtime-compiled kernel that gave wrong results (chains through a reduction, as in "
+     "attention, were verified good)",
+     "H100"},
+    {Feature::int8_conv_int32_result, "int8_conv_int32_result", Gate::known_bad,
+     "an int8 convolution with an int32 result", 0, 0, kAnyCudnn9, kVerified,
+     "accepts it and writes wrong values (it documents int8 or float results)", "H100"},
+    {Feature::graph_level_rng, "graph_level_rng", Gate::observed, "a graph-level random draw", 0, 0, 0, kVerified,
+     "has no engine for a graph-level random draw (alone, times a tensor, or in a matmul's epilogue); its engines "
+     "draw only inside fused attention",
+     "H100"},
+    {Feature::standalone_softmax, "standalone_softmax", Gate::observed, "softmax on its own", 0, 0, 0, kVerified,
+     "has no native softmax, and its engines take this composite only fused between two matmuls (the attention "
+     "pattern that fe_graph_sdpa builds), not on its own",
+     "H100"},
+    {Feature::standalone_reshape, "standalone_reshape", Gate::observed, "a reshape on its own", 0, 0, 0, kVerified,
+     "runs a reshape as a view inside a fused graph, not as a copy on its own", "H100"},
+    {Feature::standalone_transpose, "standalone_transpose", Gate::observed, "a transpose on its own", 0, 0, 0,
+     kVerified, "has no engine for a transpose's copy through a permuted view on its own", "H100"},
+    {Feature::standalone_concatenate, "standalone_concatenate", Gate::observed, "a concatenation on its own", 0, 0, 0,
+     kVerified, "has no engine for a concatenation on its own", "H100"},
+    {Feature::standalone_batchnorm_inference, "standalone_batchnorm_inference", Gate::observed,
+     "native inference-phase batchnorm on its own", 0, 0, 0, kVerified,
+     "matches its native inference-phase batchnorm only inside the backward fusion (BN inference, dReLU, dBN), so "
+     "this library lowers it as broadcast pointwise steps",
+     "H100"},
+    {Feature::upsampling, "upsampling", Gate::known_bad, "nearest and bilinear upsampling", 0, 0, kAnyCudnn9,
+     kVerified, "has no engine for them and refuses their resample descriptor", "H100"},
+    {Feature::max_pool_backward_from_x_and_y_channels_last, "max_pool_backward_from_x_and_y_channels_last",
+     Gate::known_bad, "channels-last max pooling backward from x and y without the index", 0, 0, kAnyCudnn9,
+     kVerified, "crashes in its heuristics on it instead of refusing it", "H100"},
+    {Feature::max_pool_backward_layout, "max_pool_backward_layout", Gate::observed,
+     "max pooling backward in other layouts than channels-last", 0, 0, 0, kVerified,
+     "runs max pooling backward only channels-last (NHWC strides for dy, index and dx)", "H100"},
+};
+
+// GPU generations by their first compute capability, for "Blackwell (sm100)".
+struct Generation {
+    int sm;
+    const char *name;
+};
+const Generation kGenerations[] = {{70, "Volta"}, {75, "Turing"}, {80, "Ampere"}, {89, "Ada"},
+                                   {90, "Hopper"}, {100, "Blackwell"}};
+
+std::string generation_text(int sm) {
+    const char *name = nullptr;
+    for (const Generation &g : kGenerations)
+        if (g.sm <= sm) name = g.name;
+    return name ? format("%s (sm%d)", name, sm) : format("sm%d", sm);
+}
+
+// The newest generation before the one that starts at `sm` ("Hopper (sm90)" for 100).
+std::string previous_generation_text(int sm) {
+    int previous = 0;
+    for (const Generation &g : kGenerations)
+        if (g.sm < sm) previous = g.sm;
+    return previous ? generation_text(previous) : "older GPUs";
+}
+
+std::string loaded_text(int64_t version) { return "cuDNN " + version_text(version) + " is loaded"; }
+
+bool in_bad_range(const Capability &c, int64_t version) {
+    return version >= c.bad_from && version / 100 <= c.bad_through / 100;
+}
+
+std::string bad_range_text(const Capability &c) {
+    if (c.bad_from <= kAnyCudnn9) return "known bad through " + minor_version_text(c.bad_through);
+    return "known bad from " + version_text(c.bad_from) + " through " + minor_version_text(c.bad_through);
+}
+
+std::string gpu_text(const Capability &c) {
+    return generation_text(c.sm_min) + " and later GPUs; " + previous_generation_text(c.sm_min) +
+           " and earlier have none";
+}
+
+// Markdown cells: "|" would end one.
+std::string cell(const std::string &text) {
+    std::string out;
+    for (char ch : text) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string version_text(int64_t version) {
+    // cuDNN 8 counted major * 1000 + minor * 100 + patch; it is named only to be refused.
+    if (version < 10000)
+        return format("%lld.%lld.%lld", static_cast<long long>(version / 1000),
+                      static_cast<long long>(version % 1000 / 100), static_cast<long long>(version % 100));
+    return format("%lld.%lld.%lld", static_cast<long long>(version / 10000),
+                  static_cast<long long>(version / 100 % 100), static_cast<long long>(version % 100));
+}
+
+std::string minor_version_text(int64_t version) {
+    return format("%lld.%lld", static_cast<long long>(version / 10000), static_cast<long long>(version / 100 % 100));
+}
+
+const std::vector<Capability> &capabilities() { return kTable; }
+
+const Capability &capability(Feature feature) {
+    for (const Capability &c : kTable)
+        if (c.feature == feature) return c;
+    FE_FAIL(FE_STATUS_INTERNAL, "feature %d is missing from the capability table", static_cast<int>(feature));
+}
+
+std::string refusal(Feature feature, int64_t version, int sm) {
+    const Capability &c = capability(feature);
+    switch (c.gate) {
+        case Gate::minimum_version:
+            if (version < c.minimum)
+                return std::string(c.subject) + " needs cuDNN >= " + version_text(c.minimum) + " (" +
+                       loaded_text(version) + ")";
+            if (sm != 0 && c.sm_min != 0 && sm < c.sm_min)
+                return std::string(c.subject) + " needs a " + generation_text(c.sm_min) +
+                       " or later GPU; this one is " + generation_text(sm);
+            return "";
+        case Gate::known_bad:
+            if (!in_bad_range(c, version)) return "";
+            return std::string(c.subject) + ": refused with cuDNN " + version_text(version) + ", which " + c.problem +
+                   " (" + bad_range_text(c) + ", verified on " + c.seen_on + ")";
+        case Gate::observed:
+            return "";
+        case Gate::not_lowered:
+            return not_lowered(feature, "such option", version);
+    }
+    return "";
+}
+
+void require(Feature feature, int64_t version, int sm) {
+    std::string why = refusal(feature, version, sm);
+    if (!why.empty()) throw Error(FE_STATUS_NOT_SUPPORTED, why);
+}
+
+std::string explanation(Feature feature, int64_t version) {
+    const Capability &c = capability(feature);
+    if (c.sm_min != 0)
+        return "cuDNN's engines for " + std::string(c.subject) + " run on " + gpu_text(c) + " (" +
+               loaded_text(version) + ")";
+    if (c.bad_through == 0) return refusal(feature, version);
+    return "cuDNN " + minor_version_text(c.bad_through) + " " + c.problem + " (seen on " + c.seen_on + "; " +
+           loaded_text(version) + ")";
+}
+
+std::string not_lowered(Feature feature, const char *option, int64_t version) {
+    const Capability &c = capability(feature);
+    if (version < c.minimum)
+        return std::string(c.subject) + " takes no " + option + " before cuDNN " + minor_version_text(c.minimum) +
+               " (" + loaded_text(version) + ")";
+    return std::string(c.subject) + " takes the " + option + " from cuDNN " + minor_version_text(c.minimum) +
+           " as a score subgraph, which this library does not build (" + loaded_text(version) + ")";
+}
+
+std::string capabilities_markdown() {
+    std::string md =
+        "# What each cuDNN version and GPU can run\n\n"
+        "Generated from the capability table in `lib/backend/capabilities.cpp`; do not edit by hand. After changing\n"
+        "the table, regenerate this file with\n\n"
+        "```\nCUDNNFE_WRITE_CAPABILITIES_DOC=1 build/tests/unit/cudnnfe_unit_tests --gtest_filter='CapabilitiesDoc.*'\n"
+        "```\n\n"
+        "Versions are those verified on an H100 (sm90) with cuDNN " + minor_version_text(kVerified) + ".\n";
+
+    md += "\n## Minimum versions and GPU generations\n\n"
+          "Refused at build, before cuDNN sees the graph, on an older cuDNN. A GPU generation is checked where\n"
+          "the GPU is known; elsewhere cuDNN reports that it has no engine, and the message names the generations.\n\n"
+          "| Feature | What | Needs cuDNN | GPUs | Why |\n|---|---|---|---|---|\n";
+    for (const Capability &c : kTable) {
+        if (c.gate != Gate::minimum_version) continue;
+        md += "| `" + std::string(c.name) + "` | " + cell(c.subject) + " | " +
+              (c.minimum ? ">= " + version_text(c.minimum) : std::string("any 9.x")) + " | " +
+              (c.sm_min ? generation_text(c.sm_min) + " and later" : std::string("any")) + " | " + cell(c.problem) +
+              " |\n";
+    }
+
+    md += "\n## Known bad\n\n"
+          "Refused at build on the versions listed, where cuDNN gives wrong results, crashes or refuses. A newer\n"
+          "cuDNN is let through: the GPU suite compares every result with an independent reference, so a version\n"
+          "that is still broken shows up there, and the entry's range is then extended.\n\n"
+          "| Feature | What | Refused on cuDNN | Verified on | What cuDNN does |\n|---|---|---|---|---|\n";
+    for (const Capability &c : kTable) {
+        if (c.gate != Gate::known_bad) continue;
+        md += "| `" + std::string(c.name) + "` | " + cell(c.subject) + " | " + version_text(c.bad_from) +
+              " through " + minor_version_text(c.bad_through) + ".x | " + c.seen_on + " with " +
+              minor_version_text(c.bad_through) + " | " + cell(c.problem) + " |\n";
+    }
+
+    md += "\n## Observed\n\n"
+          "Not refused by a version check: cuDNN decides and reports that it has no engine (the build's message\n"
+          "adds this explanation, with the version it was seen on), or the library works around it.\n\n"
+          "| Feature | What | Seen on | What cuDNN does |\n|---|---|---|---|\n";
+    for (const Capability &c : kTable) {
+        if (c.gate != Gate::observed) continue;
+        md += "| `" + std::string(c.name) + "` | " + cell(c.subject) + " | " + c.seen_on + " with cuDNN " +
+              minor_version_text(c.bad_through) + " | " + cell(c.problem) + " |\n";
+    }
+
+    md += "\n## In cuDNN, not lowered by this library\n\n"
+          "| Feature | What | cuDNN has it from | Note |\n|---|---|---|---|\n";
+    for (const Capability &c : kTable) {
+        if (c.gate != Gate::not_lowered) continue;
+        md += "| `" + std::string(c.name) + "` | " + cell(c.subject) + " | " + minor_version_text(c.minimum) + " | " +
+              cell(c.problem) + " |\n";
+    }
+    return md;
+}
+
+}  // namespace fe

@@ -1,0 +1,99 @@
+// What each cuDNN version and GPU generation can run: one table (capabilities.cpp) that the
+// lowering asks, that error messages quote, and that docs/capabilities.md is rendered from. A
+// version fact is written there once; code names the feature, never a version number.
+//
+// Versions are cudnnGetVersion()'s numbers: major * 10000 + minor * 100 + patch (9.19.0 is
+// 91900). Compute capabilities are major * 10 + minor (sm90 is 90). Both are parameters, not
+// read from the loaded library here, so that every gate can be tested at any version.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fe {
+
+enum class Feature {
+    cudnn_9,                      // cudnnfe itself
+    deviceless_plans,             // plans built from a device-properties JSON, with no GPU
+    zero_centered_gamma,          // (1 + scale) in layernorm and rmsnorm
+    adalayernorm,                 // adaptive layernorm (per-sample scale and bias)
+    adalayernorm_zero_centered_gamma,
+    block_scaling,                // MXFP8 block-scale quantize and dequantize
+    fp8_matmul,
+    fp8_attention,
+    native_sdpa,                  // cuDNN's own SDPA operation (rather than the composite)
+    native_sdpa_padding_and_paging,
+    native_sdpa_score_modifiers,  // causal mask, sliding window, bias, ALiBi
+    native_sdpa_dropout,
+    native_sdpa_backward,
+    chained_matmuls,              // matmul -> pointwise steps -> matmul in one graph
+    int8_conv_int32_result,
+    graph_level_rng,              // a random draw outside fused attention
+    standalone_softmax,
+    standalone_reshape,
+    standalone_transpose,
+    standalone_concatenate,
+    standalone_batchnorm_inference,
+    upsampling,                   // nearest and bilinear resampling
+    max_pool_backward_from_x_and_y_channels_last,
+    max_pool_backward_layout,
+};
+
+// How the library treats a fact of the table.
+enum class Gate {
+    // Refused (before cuDNN sees it) on versions below `minimum`, and on GPUs below `sm_min`
+    // where the GPU is known.
+    minimum_version,
+    // Refused on the versions in [bad_from, bad_through]: cuDNN gives wrong results, crashes or
+    // refuses there. A newer cuDNN is let through: the GPU suite compares every result with an
+    // independent reference, so a version that is still broken shows up there and its entry's
+    // bad_through is then moved up. `bad_through` names a minor release: its patch releases
+    // count as bad too (9.19 covers 9.19.0 to 9.19.99).
+    known_bad,
+    // Not refused: cuDNN decides (it reports no engine). The table words the explanation that
+    // is added to that report, with the version and GPU it was seen on (`bad_through`).
+    observed,
+    // Never lowered to the native operation by this library (it lowers the composite instead);
+    // `minimum` is the first cuDNN that has it, for the message and the docs.
+    not_lowered,
+};
+
+struct Capability {
+    Feature feature;
+    const char *name;       // identifier in docs/capabilities.md: "native_sdpa"
+    Gate gate;
+    const char *subject;    // what it is, as a message names it: "the native SDPA operation"
+    int64_t minimum;        // first cuDNN version that has it; 0: any cuDNN 9
+    int sm_min;             // lowest GPU generation cuDNN has engines for; 0: any
+    int64_t bad_from;       // known_bad: first version refused (the first one not known good)
+    int64_t bad_through;    // known_bad: last minor release verified bad; observed: seen on
+    const char *problem;    // known_bad and observed: what cuDNN does, after "cuDNN 9.19 "
+    const char *seen_on;    // known_bad and observed: the GPU it was verified on
+};
+
+// Every entry, in Feature order.
+const std::vector<Capability> &capabilities();
+const Capability &capability(Feature feature);
+
+// Why `feature` cannot be used with cuDNN `version` on a GPU of compute capability `sm` (0: not
+// known, not checked); "" when it can. Entries that only observe (Gate::observed) never refuse.
+std::string refusal(Feature feature, int64_t version, int sm = 0);
+// Throws FE_STATUS_NOT_SUPPORTED with refusal()'s text when it is not empty.
+void require(Feature feature, int64_t version, int sm = 0);
+// The table's explanation of a known-bad or observed fact, qualified with the version and GPU it
+// was seen on and with the loaded `version`: "cuDNN 9.19 has no engine for ... (seen on H100;
+// cuDNN 9.21.0 is loaded)". For GPU-bound entries: which generations have engines.
+std::string explanation(Feature feature, int64_t version);
+// "the native SDPA operation takes no causal mask before cuDNN 9.21 (...)" for not_lowered
+// entries, `option` naming which of the entry's options the graph uses.
+std::string not_lowered(Feature feature, const char *option, int64_t version);
+
+// "9.19.0" and "9.19".
+std::string version_text(int64_t version);
+std::string minor_version_text(int64_t version);
+
+// docs/capabilities.md: the table as Markdown.
+std::string capabilities_markdown();
+
+}  // namespace fe
