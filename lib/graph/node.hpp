@@ -53,15 +53,15 @@ struct Node {
     // ---- The JSON form (docs/graph-json.md) ----
     // The graph JSON is the plan cache's key and part of every serialized plan, so each op
     // writes itself and has a reader. To give an op its JSON form:
-    //  1. override write_json in the op's file (lib/ops/<family>.cpp): write the members of its
-    //     "attributes" object with the json::Writer (serial/json.hpp), named like the fields of
-    //     its C option struct, always all of them and always in the same order (the text is a
-    //     cache key: canonical, no optional spellings). Tensor-valued options are inputs, not
-    //     attributes; lib/serial writes the op's kind, name, compute type, inputs (by the port
-    //     names json_input gives) and outputs (by output_ports).
-    //  2. add its reader to lib/serial/readers/<family>.cpp: a function that reads those
-    //     attributes and inputs back through an OpReader and calls the op's C entry point (so
-    //     checks and inference run again), and list it in lib/serial/readers/registry.cpp
+    //  1. describe the op in lib/ops/<family>_schema.cpp, and override write_json in the op's
+    //     file with write_option_attributes (serial/option_codec.hpp), which writes the
+    //     attributes its description lists, always all of them and in the struct's order (the
+    //     text is a cache key: canonical, no optional spellings); parameters outside the options
+    //     struct are written by hand. lib/serial writes the op's kind, name, compute type, inputs
+    //     (by the port names json_input gives) and outputs (by output_ports).
+    //  2. add its reader to lib/serial/readers/<family>.cpp: read_option_fields fills the options
+    //     from the same description; the reader adds the parameters, calls the op's C entry point
+    //     (so checks and inference run again), and is listed in lib/serial/readers/registry.cpp
     //     under the kind() it writes.
     //  3. extend the every-op round trip in tests/unit/graph_json_round_trip_test.cpp and the
     //     op's section of docs/graph-json.md.

@@ -196,19 +196,6 @@ void AttentionNode::check_types(const std::vector<const fe_tensor *> &tensors) {
                  data_type_name(tensors[0]->data_type), t->name.c_str(), data_type_name(t->data_type));
 }
 
-void AttentionNode::write_options_json(json::Writer &out, bool forward) const {
-    static const char *const masks[] = {"none", "top_left", "bottom_right"};
-    static const char *const implementations[] = {"auto", "composite", "native"};
-    const AttentionOptions &o = options_;
-    out.field("attn_scale", o.attn_scale);
-    out.field("causal_mask", o.causal_mask >= 0 && o.causal_mask <= 2 ? masks[o.causal_mask] : "invalid");
-    out.field("sliding_window", o.sliding_window);
-    out.field("dropout_scale", o.dropout_scale);
-    out.field("dropout_probability", o.dropout_probability);
-    if (forward) out.field("max_seq_len_kv", o.max_seq_len_kv);
-    out.field("implementation", o.implementation >= 0 && o.implementation <= 2 ? implementations[o.implementation] : "invalid");
-}
-
 std::string AttentionNode::option_attributes() const {
     std::string a = format("attn_scale=%g", options_.attn_scale);
     if (options_.attn_scale_tensor) a = "attn_scale=" + options_.attn_scale_tensor->name;

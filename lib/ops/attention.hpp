@@ -32,6 +32,14 @@ struct AttentionOptions {
     fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
 };
 
+// The options as given, with the name dropped: the node keeps them for the graph JSON, after
+// the caller's name string may be gone.
+template <typename Options>
+Options without_name(Options o) {
+    o.name = nullptr;
+    return o;
+}
+
 // Both directions' option structs name these fields alike; take them from either.
 template <typename Options>
 AttentionOptions attention_options(const Options &o) {
@@ -71,10 +79,6 @@ class AttentionNode : public Node {
     // Q, K, V (and dO, O) in half or bfloat16, one type.
     static void check_types(const std::vector<const fe_tensor *> &tensors);
     std::string option_attributes() const;
-    // The score modifiers' JSON attributes (the tensors among them are inputs); `forward` adds
-    // max_seq_len_kv, which only the forward options have.
-    void write_options_json(json::Writer &out, bool forward) const;
-
     // Why cuDNN's native SDPA operation (version `cudnn_version` of the loaded library) cannot
     // take this node's options; "" when it can. `extra` names options only one direction has.
     std::string native_obstacle(size_t cudnn_version, bool backward, const std::string &extra) const;

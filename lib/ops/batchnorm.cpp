@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "ops/norm.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -62,8 +63,7 @@ class BatchNormTraining : public NormNode {
     }
 
     void write_json(json::Writer &out) const override {
-        out.field("epsilon", options_.epsilon);
-        out.field("momentum", options_.momentum);
+        write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
     std::string attributes() const override {

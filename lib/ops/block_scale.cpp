@@ -11,6 +11,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 namespace {
@@ -24,7 +25,11 @@ class BlockScaleNode : public Node {
     }
     const char *kind() const override { return kind_; }
     std::string attributes() const override { return format("block_size=%d", block_size_); }
-    void write_json(json::Writer &out) const override { out.field("block_size", block_size_); }
+    void write_json(json::Writer &out) const override {
+        fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+        o.block_size = block_size_;
+        write_option_attributes(out, op_schema(kind()), &o, 0);
+    }
     std::string unsupported_hint() const override {
         return explanation(Feature::block_scaling, cudnn().cudnnGetVersion());
     }

@@ -9,6 +9,7 @@
 #include "graph/tensor.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -109,13 +110,9 @@ std::string conv_attributes(const fe_conv_options &o, size_t n) {
 }
 
 void write_conv_json(json::Writer &out, const fe_conv_options &o, size_t n, bool transposed) {
-    out.key("pre_padding").integers(o.pre_padding, n);
-    out.key("post_padding").integers(o.post_padding, n);
-    out.key("stride").integers(o.stride, n);
-    out.key("dilation").integers(o.dilation, n);
-    out.field("mode", o.mode == FE_CONV_MODE_CONVOLUTION ? "convolution" : "cross_correlation");
-    out.field("groups", o.groups);
-    if (transposed) out.key("output_padding").integers(o.output_padding, n);
+    // The four convolutions take the same fields but output_padding, which only the transposed
+    // one takes: the schema says which (lib/ops/conv_schema.cpp).
+    write_option_attributes(out, op_schema(transposed ? "conv_transpose" : "conv_fprop"), &o, n);
 }
 
 const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &o, size_t n, fe_data_type compute) {

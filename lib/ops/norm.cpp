@@ -5,6 +5,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -215,9 +216,7 @@ class NormForward : public NormNode {
 
     // epsilon is written even when the epsilon input replaces it (it is part of the node).
     void write_json(json::Writer &out) const override {
-        out.field("phase", phase_name(options_.phase));
-        out.field("epsilon", options_.epsilon);
-        out.field("zero_centered_gamma", options_.zero_centered_gamma != 0);
+        write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
     std::string attributes() const override {
@@ -281,7 +280,7 @@ class NormBackward : public NormNode {
     std::string attributes() const override { return options_.zero_centered_gamma ? "zero_centered_gamma" : ""; }
     // Families whose bias is optional have a dBias result only when the caller asked for one.
     void write_json(json::Writer &out) const override {
-        out.field("zero_centered_gamma", options_.zero_centered_gamma != 0);
+        write_option_attributes(out, op_schema(kind()), &options_, 0);
         if (family_.bias_optional) out.field("output_dbias", outputs.size() > 2);
     }
 

@@ -107,11 +107,11 @@ const Op kRmsnormBackward{"rmsnorm_backward", "fe_graph_rmsnorm_backward", "Norm
                           kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions, {}, false,
                           "RMS normalization backward."};
 const Op kInstancenormBackward{"instancenorm_backward", "fe_graph_instancenorm_backward", "Normalizations",
-                               kBackwardInputs, kBackwardOutputs, {}, &kBackwardOptions, {}, false,
+                               kBackwardInputs, kBackwardOutputs, {}, &kBackwardOptions, {"name"}, false,
                                "Instance normalization backward."};
 const Op kAdalayernormBackward{"adalayernorm_backward", "fe_graph_adalayernorm_backward", "Normalizations",
-                               kBackwardInputs, kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions, {},
-                               false, "Adaptive layer normalization backward."};
+                               kBackwardInputs, kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions,
+                               {"name"}, false, "Adaptive layer normalization backward."};
 const Op kBatchnorm{"batchnorm", "fe_graph_batchnorm", "Normalizations",
                     {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
                      {"bias", nullptr, "[1, C, 1, ...]"}},
@@ -127,7 +127,7 @@ const Op kBatchnormInference{"batchnorm_inference", "fe_graph_batchnorm_inferenc
                              {{"Y", nullptr, "like x"}}, {}, &kInferenceOptions, {}, false,
                              "Batch normalization, inference, from given statistics."};
 const Op kBatchnormBackward{"batchnorm_backward", "fe_graph_batchnorm_backward", "Normalizations", kBackwardInputs,
-                            kBackwardOutputs, {}, &kBackwardOptions, {}, false, "Batch normalization backward."};
+                            kBackwardOutputs, {}, &kBackwardOptions, {"name"}, false, "Batch normalization backward."};
 
 const Registration kRegistered[] = {
     Registration(kLayernorm),         Registration(kRmsnorm),           Registration(kInstancenorm),

@@ -5,6 +5,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -46,13 +47,12 @@ class Reduction : public Node {
         assign_inferred_shape(outputs[0], out, x->strides);
     }
 
-    // reduce_axes as the list of reduced dims (the C option is their bit mask).
+    // The mode is a parameter of the call, not an option.
     void write_json(json::Writer &out) const override {
         out.field("mode", reduction_mode_name(mode_));
-        out.key("reduce_axes").begin_array();
-        for (int i = 0; i < 32; ++i)
-            if (axes_ & (1u << i)) out.integer(i);
-        out.end_array();
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = axes_;
+        write_option_attributes(out, op_schema(kind()), &o, 0);
     }
 
     std::string attributes() const override {

@@ -11,6 +11,7 @@
 #include "ops/resample.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -117,15 +118,8 @@ std::string attributes_of(const fe_resample_options &o, size_t n) {
     return s;
 }
 
-void write_json_of(json::Writer &out, const fe_resample_options &o, size_t n) {
-    out.field("mode", resample_mode_name(o.mode));
-    out.field("padding_mode", resample_padding_name(o.padding_mode));
-    out.key("window").integers(o.window, n);
-    out.key("stride").integers(o.stride, n);
-    out.key("pre_padding").integers(o.pre_padding, n);
-    out.key("post_padding").integers(o.post_padding, n);
-    out.field("generate_index", o.generate_index != 0);
-    out.field("index_data_type", data_type_name(o.index_data_type));
+void write_json_of(json::Writer &out, const char *kind, const fe_resample_options &o, size_t n) {
+    write_option_attributes(out, op_schema(kind), &o, n);
 }
 
 const Descriptor &lower_resample_descriptor(Lowering &lowering, const fe_resample_options &o, size_t n,
@@ -213,7 +207,7 @@ class Resample : public Node {
     }
 
     std::string attributes() const override { return attributes_of(options_, spatial()); }
-    void write_json(json::Writer &out) const override { write_json_of(out, options_, spatial()); }
+    void write_json(json::Writer &out) const override { write_json_of(out, kind(), options_, spatial()); }
     std::string unsupported_hint() const override { return upsampling_hint(options_); }
 
     void lower(Lowering &lowering) const override {
@@ -295,7 +289,7 @@ class ResampleBackward : public Node {
 
     std::string attributes() const override { return attributes_of(options_, spatial()); }
     void write_json(json::Writer &out) const override {
-        write_json_of(out, options_, spatial());
+        write_json_of(out, kind(), options_, spatial());
         out.field("dx_dims", dx_dims());
     }
     std::string unsupported_hint() const override {

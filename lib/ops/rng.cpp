@@ -8,6 +8,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -103,14 +104,8 @@ class Rng : public Node {
         assign_inferred_shape(outputs[0], dims, packed_strides(dims));
     }
 
-    // Every field of fe_rng_options but the name, the distribution by name.
     void write_json(json::Writer &out) const override {
-        const fe_rng_options &o = options_;
-        out.field("distribution", distribution_name(o.distribution));
-        out.field("probability", o.probability).field("min", o.min).field("max", o.max);
-        out.field("mean", o.mean).field("std", o.std);
-        out.key("dims").integers(o.dims, o.ndims);
-        out.field("data_type", data_type_name(o.data_type));
+        write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
     std::string attributes() const override {

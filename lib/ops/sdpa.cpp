@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -26,7 +27,7 @@ class Sdpa : public AttentionNode {
   public:
     Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o)
         : AttentionNode({q, k, v}, {"Q", "K", "V"}, paged_options(o), o.compute_data_type),
-          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
+          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
     const char *kind() const override { return "sdpa"; }
 
     void infer() override {
@@ -45,8 +46,7 @@ class Sdpa : public AttentionNode {
 
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
     void write_json(json::Writer &out) const override {
-        write_options_json(out, true);
-        out.field("generate_stats", stats_).field("output_dropout_mask", mask_output_);
+        write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
 
     void lower(Lowering &lowering) const override {
@@ -123,6 +123,7 @@ class Sdpa : public AttentionNode {
     }
 
     bool stats_, mask_output_;
+    fe_sdpa_options given_;  // as the caller gave them, for the graph JSON
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -21,15 +22,15 @@ class SdpaBackward : public AttentionNode {
         : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"}, attention_options(options),
                         options.compute_data_type),
           dbias_(options.output_dbias != 0),
-          deterministic_(options.deterministic != 0) {}
+          deterministic_(options.deterministic != 0),
+          given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_backward"; }
     std::string attributes() const override {
         return option_attributes() + (dbias_ ? " dbias" : "") + (deterministic_ ? " deterministic" : "");
     }
     bool outputs_dbias() const { return dbias_; }
     void write_json(json::Writer &out) const override {
-        write_options_json(out, false);
-        out.field("output_dbias", dbias_).field("deterministic", deterministic_);
+        write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
 
     void infer() override {
@@ -229,6 +230,7 @@ class SdpaBackward : public AttentionNode {
     }
 
     bool dbias_, deterministic_;
+    fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 
     // out = a . b, where out has one head per K/V head: with GQA the per-query-head products
     // ([b, h_q, rows, cols]) are summed over each group.

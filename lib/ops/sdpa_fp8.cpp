@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -32,12 +33,11 @@ class SdpaFp8 : public AttentionNode {
                         {"Q", "K", "V", kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
                          kScaleNames[4], kScaleNames[5]},
                         fp8_options(o), o.compute_data_type),
-          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0) {}
+          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
     const char *kind() const override { return "sdpa_fp8"; }
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
     void write_json(json::Writer &out) const override {
-        write_options_json(out, true);
-        out.field("generate_stats", stats_).field("output_dropout_mask", mask_output_);
+        write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
 
     size_t amax_s_port() const { return stats_ ? 2 : 1; }
@@ -124,6 +124,7 @@ class SdpaFp8 : public AttentionNode {
 
   private:
     bool stats_, mask_output_;
+    fe_sdpa_options given_;  // as the caller gave them, for the graph JSON
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -33,11 +34,14 @@ class SdpaFp8Backward : public AttentionNode {
                          kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
                          kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
                         attention_options(options), options.compute_data_type),
-          unsupported_(options.output_dbias ? "dBias" : (options.deterministic ? "deterministic mode" : nullptr)) {}
+          unsupported_(options.output_dbias ? "dBias" : (options.deterministic ? "deterministic mode" : nullptr)),
+          given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
     std::string attributes() const override { return option_attributes(); }
     // dBias and deterministic mode are refused by this op, so they are never written.
-    void write_json(json::Writer &out) const override { write_options_json(out, false); }
+    void write_json(json::Writer &out) const override {
+        write_option_attributes(out, op_schema(kind()), &given_, 0);
+    }
 
     void infer() override {
         for (int i = kDescaleQ; i < kRequired; ++i)
@@ -206,6 +210,7 @@ class SdpaFp8Backward : public AttentionNode {
     }
 
     const char *unsupported_;
+    fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 
@@ -43,7 +44,11 @@ class Softmax : public Node {
     }
 
     std::string attributes() const override { return stats_ ? "axis=last stats" : "axis=last"; }
-    void write_json(json::Writer &out) const override { out.field("generate_stats", stats_); }
+    void write_json(json::Writer &out) const override {
+        fe_softmax_options o = FE_SOFTMAX_OPTIONS_INIT;
+        o.generate_stats = stats_;
+        write_option_attributes(out, op_schema(kind()), &o, 0);
+    }
 
     std::string unsupported_hint() const override {
         return explanation(Feature::standalone_softmax, cudnn().cudnnGetVersion());

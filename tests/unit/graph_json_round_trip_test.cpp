@@ -2,9 +2,11 @@
 // the rebuilt graph is byte-identical, and both graphs validate to the same inferred dims,
 // strides and types (compared through their JSON after validation).
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "schema_conformance.hpp"
 #include "test_support.hpp"
 
 using cudnnfe_test::make_tensor;
@@ -50,8 +52,15 @@ fe_tensor *scalar(fe_graph *g, const char *name, double value, fe_data_type type
 void out(fe_tensor *t) { EXPECT_FE_OK(fe_tensor_set_output(t, 1)); }
 
 // The round trip itself, before and after validation.
+// The op kinds the cases below wrote, for EveryOpOfTheSchemaHasACase.
+std::set<std::string> &kinds_written() {
+    static std::set<std::string> kinds;
+    return kinds;
+}
+
 void expect_round_trip(fe_graph *g) {
     std::string first = to_json(g);
+    cudnnfe_test::expect_ops_match_schema(first, &kinds_written());
     fe_graph *raw = nullptr;
     ASSERT_FE_OK(fe_graph_from_json(first.data(), first.size(), &raw)) << first;
     Graph back(raw);
@@ -571,6 +580,22 @@ TEST(GraphJson, AnEmptyGraphRoundTrips) {
     Graph back(raw);
     EXPECT_EQ(to_json(back.get()), text);
     EXPECT_STREQ(fe_graph_name(back.get()), "empty");
+}
+
+}  // namespace
+
+namespace {
+
+// Runs after the cases above in this binary's order: each op kind the schema describes was
+// written by at least one of them (and matched its description).
+TEST(GraphJson, ZzEveryOpOfTheSchemaHasACase) {
+    for (size_t i = 0; i < cases().size(); ++i) {
+        Graph g = new_graph(cases()[i].name, cases()[i].io);
+        cases()[i].build(g.get());
+        cudnnfe_test::expect_ops_match_schema(to_json(g.get()), &kinds_written());
+    }
+    for (const std::string &kind : cudnnfe_test::schema_kinds())
+        EXPECT_TRUE(kinds_written().count(kind)) << "no round-trip case writes op kind '" << kind << "'";
 }
 
 }  // namespace

@@ -1,40 +1,17 @@
 // Readers of the convolutions: conv_fprop, conv_dgrad, conv_wgrad, conv_transpose.
 #include <vector>
 
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
 
 namespace {
 
-// The attributes of write_conv_json (lib/ops/conv_common.cpp) into options for the C calls.
-fe_conv_options conv_options(OpReader &r, bool transposed) {
+// The options the convolutions take, as their schema lists them (lib/ops/conv_schema.cpp).
+fe_conv_options conv_options(OpReader &r) {
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
-    o.name = r.name();
-    o.compute_data_type = r.compute_data_type();
-    struct Array {
-        const char *key;
-        int64_t *first;
-        int64_t *second;
-    };
-    const Array arrays[] = {{"pre_padding", o.pre_padding, nullptr},
-                            {"post_padding", o.post_padding, nullptr},
-                            {"stride", o.stride, nullptr},
-                            {"dilation", o.dilation, nullptr},
-                            {"output_padding", o.output_padding, nullptr}};
-    for (const Array &a : arrays) {
-        if (!transposed && a.first == o.output_padding) continue;  // refused as unknown
-        std::vector<int64_t> values;
-        if (!r.integers(a.key, &values, FE_MAX_SPATIAL_DIMS)) continue;
-        if (o.spatial_dims != 0 && values.size() != o.spatial_dims)
-            r.fail(a.key, format("%zu values, but the other spatial options have %zu", values.size(), o.spatial_dims));
-        o.spatial_dims = values.size();
-        for (size_t i = 0; i < values.size(); ++i) a.first[i] = values[i];
-    }
-    static const char *const modes[] = {"cross_correlation", "convolution"};
-    static const int mode_values[] = {FE_CONV_MODE_CROSS_CORRELATION, FE_CONV_MODE_CONVOLUTION};
-    o.mode = static_cast<fe_conv_mode>(r.choice("mode", modes, mode_values, 2, FE_CONV_MODE_CROSS_CORRELATION));
-    o.groups = r.integer("groups", 1);
+    read_option_fields(r, op_schema(r.kind().c_str()), &o);
     return o;
 }
 
@@ -42,13 +19,13 @@ fe_conv_options conv_options(OpReader &r, bool transposed) {
 bool result_dims(OpReader &r, const char *key, std::vector<int64_t> *dims) { return r.integers(key, dims, 5); }
 
 void read_conv_fprop(OpReader &r) {
-    fe_conv_options o = conv_options(r, false);
+    fe_conv_options o = conv_options(r);
     fe_tensor *image = r.input("image"), *weight = r.input("weight"), *y = nullptr;
     r.check(fe_graph_conv_fprop(r.graph(), image, weight, &o, &y));
 }
 
 void read_conv_dgrad(OpReader &r) {
-    fe_conv_options o = conv_options(r, false);
+    fe_conv_options o = conv_options(r);
     fe_tensor *loss = r.input("loss"), *weight = r.input("weight"), *dx = nullptr;
     std::vector<int64_t> dims;
     if (!result_dims(r, "dx_dims", &dims)) r.fail("dx_dims", "missing (conv_dgrad needs the forward image's dims)");
@@ -56,7 +33,7 @@ void read_conv_dgrad(OpReader &r) {
 }
 
 void read_conv_wgrad(OpReader &r) {
-    fe_conv_options o = conv_options(r, false);
+    fe_conv_options o = conv_options(r);
     fe_tensor *image = r.input("image"), *loss = r.input("loss"), *dw = nullptr;
     std::vector<int64_t> dims;
     bool given = result_dims(r, "dw_dims", &dims);
@@ -64,7 +41,7 @@ void read_conv_wgrad(OpReader &r) {
 }
 
 void read_conv_transpose(OpReader &r) {
-    fe_conv_options o = conv_options(r, true);
+    fe_conv_options o = conv_options(r);
     fe_tensor *image = r.input("image"), *weight = r.input("weight"), *y = nullptr;
     r.check(fe_graph_conv_transpose(r.graph(), image, weight, &o, &y));
 }

@@ -1,45 +1,19 @@
 // Readers of resampling (forward and backward) and the layout operations: transpose, reshape,
 // slice, concatenate.
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
 
 namespace {
 
-void read_spatial(OpReader &r, const char *key, int64_t *out, size_t n, bool required) {
-    std::vector<int64_t> values;
-    if (!r.integers(key, &values, FE_MAX_SPATIAL_DIMS)) {
-        if (required) r.fail(key, "missing");
-        return;
-    }
-    if (values.size() != n) r.fail(key, format("has %zu values for %zu spatial dims", values.size(), n));
-    for (size_t i = 0; i < n; ++i) out[i] = values[i];
-}
-
+// Resampling's options as the schema lists them (lib/ops/resample_schema.cpp); the mode, the
+// window and the stride are always written, so a graph without them was not written by cudnnfe.
 fe_resample_options read_resample_options(OpReader &r) {
-    static const char *const modes[] = {"maxpool", "avgpool_include_padding", "avgpool_exclude_padding", "nearest",
-                                        "bilinear"};
-    static const int mode_values[] = {FE_RESAMPLE_MAXPOOL, FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING,
-                                      FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING, FE_RESAMPLE_NEAREST,
-                                      FE_RESAMPLE_BILINEAR};
-    static const char *const paddings[] = {"auto", "zero", "neg_inf", "edge"};
-    static const int padding_values[] = {FE_RESAMPLE_PADDING_AUTO, FE_RESAMPLE_PADDING_ZERO,
-                                         FE_RESAMPLE_PADDING_NEG_INF, FE_RESAMPLE_PADDING_EDGE};
+    for (const char *key : {"mode", "window", "stride"})
+        if (!r.has(key)) r.fail(key, "missing (resampling needs it)");
     fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
-    o.name = r.name();
-    o.compute_data_type = r.compute_data_type();
-    if (!r.has("mode")) r.fail("mode", "missing (resampling needs its mode)");
-    o.mode = static_cast<fe_resample_mode>(r.choice("mode", modes, mode_values, 5, 0));
-    o.padding_mode = static_cast<fe_resample_padding>(r.choice("padding_mode", paddings, padding_values, 4, 0));
-    std::vector<int64_t> stride;
-    if (!r.integers("stride", &stride, FE_MAX_SPATIAL_DIMS)) r.fail("stride", "missing");
-    size_t n = stride.size();
-    for (size_t i = 0; i < n; ++i) o.stride[i] = stride[i];
-    read_spatial(r, "window", o.window, n, true);
-    read_spatial(r, "pre_padding", o.pre_padding, n, false);
-    read_spatial(r, "post_padding", o.post_padding, n, false);
-    o.generate_index = r.flag("generate_index", false);
-    o.index_data_type = r.data_type("index_data_type", FE_DATA_INT8);
+    read_option_fields(r, op_schema(r.kind().c_str()), &o);
     return o;
 }
 

@@ -1,5 +1,6 @@
 // Readers of the normalizations: layernorm, rmsnorm, instancenorm, adalayernorm (forward and
 // backward), batchnorm (training, inference, backward).
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -11,25 +12,22 @@ using ForwardCall = fe_status (*)(fe_graph *, fe_tensor *, fe_tensor *, fe_tenso
 using BackwardCall = fe_status (*)(fe_graph *, fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *,
                                    const fe_norm_backward_options *, fe_tensor **, fe_tensor **, fe_tensor **);
 
-fe_norm_options norm_options(OpReader &r) {
-    static const char *const phases[] = {"inference", "training"};
-    static const int values[] = {FE_NORM_PHASE_INFERENCE, FE_NORM_PHASE_TRAINING};
-    r.no_compute_data_type();
-    fe_norm_options o = FE_NORM_OPTIONS_INIT;
-    o.name = r.name();
-    o.phase = static_cast<fe_norm_phase>(r.choice("phase", phases, values, 2, FE_NORM_PHASE_INFERENCE));
-    o.epsilon = r.number("epsilon", o.epsilon);
-    o.epsilon_tensor = r.optional_input("epsilon");
-    o.zero_centered_gamma = r.flag("zero_centered_gamma", false);
+// The options as the schema lists them for each kind (lib/ops/norm_schema.cpp).
+template <typename Options>
+Options options_of(OpReader &r, const Options &defaults) {
+    Options o = defaults;
+    read_option_fields(r, op_schema(r.kind().c_str()), &o);
     return o;
 }
 
+fe_norm_options norm_options(OpReader &r) {
+    const fe_norm_options defaults = FE_NORM_OPTIONS_INIT;
+    return options_of(r, defaults);
+}
+
 fe_norm_backward_options backward_options(OpReader &r) {
-    r.no_compute_data_type();
-    fe_norm_backward_options o = FE_NORM_BACKWARD_OPTIONS_INIT;
-    o.name = r.name();
-    o.zero_centered_gamma = r.flag("zero_centered_gamma", false);
-    return o;
+    const fe_norm_backward_options defaults = FE_NORM_BACKWARD_OPTIONS_INIT;
+    return options_of(r, defaults);
 }
 
 template <ForwardCall call, bool bias_required>
@@ -67,24 +65,16 @@ void read_rmsnorm_backward(OpReader &r) {
 }
 
 void read_batchnorm(OpReader &r) {
-    r.no_compute_data_type();
-    fe_batchnorm_options o = FE_BATCHNORM_OPTIONS_INIT;
-    o.name = r.name();
-    o.epsilon = r.number("epsilon", o.epsilon);
-    o.momentum = r.number("momentum", o.momentum);
-    o.epsilon_tensor = r.optional_input("epsilon");
-    o.running_mean = r.optional_input("running_mean");
-    o.running_var = r.optional_input("running_var");
-    o.momentum_tensor = r.optional_input("momentum");
+    const fe_batchnorm_options defaults = FE_BATCHNORM_OPTIONS_INIT;
+    fe_batchnorm_options o = options_of(r, defaults);
     fe_tensor *x = r.input("X"), *scale = r.input("scale"), *bias = r.input("bias");
     fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *next_mean = nullptr, *next_var = nullptr;
     r.check(fe_graph_batchnorm(r.graph(), x, scale, bias, &o, &y, &mean, &inv, &next_mean, &next_var));
 }
 
 void read_batchnorm_inference(OpReader &r) {
-    r.no_compute_data_type();
-    fe_batchnorm_inference_options o = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
-    o.name = r.name();
+    const fe_batchnorm_inference_options defaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
+    fe_batchnorm_inference_options o = options_of(r, defaults);
     fe_tensor *x = r.input("X"), *mean = r.input("mean"), *inv = r.input("inv_variance");
     fe_tensor *scale = r.input("scale"), *bias = r.input("bias"), *y = nullptr;
     r.check(fe_graph_batchnorm_inference(r.graph(), x, mean, inv, scale, bias, &o, &y));

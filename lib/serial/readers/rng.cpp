@@ -1,4 +1,5 @@
 // Readers of rng and the block-scale quantize / dequantize.
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -6,31 +7,16 @@ namespace fe {
 namespace {
 
 void read_rng(OpReader &r) {
-    static const char *const names[] = {"bernoulli", "uniform", "normal"};
-    static const int values[] = {FE_RNG_BERNOULLI, FE_RNG_UNIFORM, FE_RNG_NORMAL};
-    r.no_compute_data_type();
+    if (!r.has("dims")) r.fail("dims", "missing (the drawn tensor's dims)");
     fe_rng_options o = FE_RNG_OPTIONS_INIT;
-    o.name = r.name();
-    o.distribution = static_cast<fe_rng_distribution>(r.choice("distribution", names, values, 3, FE_RNG_BERNOULLI));
-    o.probability = r.number("probability", o.probability);
-    o.min = r.number("min", o.min);
-    o.max = r.number("max", o.max);
-    o.mean = r.number("mean", o.mean);
-    o.std = r.number("std", o.std);
-    std::vector<int64_t> dims;
-    if (!r.integers("dims", &dims, 8)) r.fail("dims", "missing (the drawn tensor's dims)");
-    o.ndims = dims.size();
-    for (size_t i = 0; i < dims.size(); ++i) o.dims[i] = dims[i];
-    o.data_type = r.data_type("data_type", FE_DATA_NOT_SET);
+    read_option_fields(r, op_schema("rng"), &o);
     fe_tensor *seed = r.input("Seed"), *offset = r.input("Offset"), *y = nullptr;
     r.check(fe_graph_rng(r.graph(), seed, offset, &o, &y));
 }
 
 fe_block_scale_options block_options(OpReader &r) {
     fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
-    o.name = r.name();
-    o.compute_data_type = r.compute_data_type();
-    o.block_size = r.int32("block_size", o.block_size);
+    read_option_fields(r, op_schema(r.kind().c_str()), &o);
     return o;
 }
 

@@ -1,0 +1,155 @@
+#include "serial/option_codec.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "graph/tensor.hpp"
+#include "serial/readers/reader.hpp"
+
+namespace fe {
+
+namespace {
+
+using schema::Field;
+using schema::Type;
+
+bool is_attribute(const Field &f) {
+    return f.type != Type::name && f.type != Type::tensor && f.type != Type::spatial_count &&
+           f.type != Type::dims_count && std::strcmp(f.name, "compute_data_type") != 0;
+}
+
+const Field *count_field(const schema::Struct &s, Type count) {
+    for (const Field &f : s.fields)
+        if (f.type == count) return &f;
+    return nullptr;
+}
+
+}  // namespace
+
+const schema::Op &op_schema(const char *kind) {
+    const schema::Op *op = schema::find_op(kind);
+    FE_CHECK(op != nullptr, FE_STATUS_INTERNAL, "op kind '%s' has no schema description", kind);
+    return *op;
+}
+
+void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims) {
+    const schema::Struct &s = *op.options;
+    for (const Field &f : s.fields) {
+        if (!is_attribute(f) || !op.takes_field(f.name)) continue;
+        out.key(f.name);
+        switch (f.type) {
+            case Type::flag: out.boolean(f.integer_of(options) != 0); break;
+            case Type::integer: out.integer(f.integer_of(options)); break;
+            case Type::number: out.number(f.number_of(options)); break;
+            case Type::data_type:
+                out.string(data_type_name(static_cast<fe_data_type>(f.integer_of(options))));
+                break;
+            case Type::enumeration: {
+                const char *name = f.enumeration->json_name(static_cast<int32_t>(f.integer_of(options)));
+                FE_CHECK(name != nullptr, FE_STATUS_INTERNAL, "%s.%s holds %lld, not an %s", s.c_type, f.name,
+                         static_cast<long long>(f.integer_of(options)), f.enumeration->c_type);
+                out.string(name);
+                break;
+            }
+            case Type::axes: {
+                out.begin_array();
+                uint32_t mask = static_cast<uint32_t>(f.integer_of(options));
+                for (int64_t axis = 0; axis < 32; ++axis)
+                    if (mask & (1u << axis)) out.integer(axis);
+                out.end_array();
+                break;
+            }
+            case Type::spatial_array: out.integers(f.array_of(options), spatial_dims); break;
+            case Type::dims_array: {
+                const Field *count = count_field(s, Type::dims_count);
+                out.integers(f.array_of(options), count ? static_cast<size_t>(count->integer_of(options)) : 0);
+                break;
+            }
+            case Type::name:
+            case Type::tensor:
+            case Type::spatial_count:
+            case Type::dims_count: break;
+        }
+    }
+}
+
+void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
+    const schema::Struct &s = *op.options;
+    if (!op.takes_compute_data_type) r.no_compute_data_type();
+    size_t spatial = 0;
+    const char *spatial_key = nullptr;
+    for (const Field &f : s.fields) {
+        if (!op.takes_field(f.name)) continue;
+        switch (f.type) {
+            case Type::name: {
+                const char *name = r.name();
+                std::memcpy(static_cast<unsigned char *>(options) + f.offset, &name, sizeof name);
+                break;
+            }
+            case Type::tensor: f.set_tensor(options, r.optional_input(f.json_name())); break;
+            case Type::flag: f.set_integer(options, r.flag(f.name, f.integer_of(options) != 0) ? 1 : 0); break;
+            case Type::integer: {
+                int64_t value = r.integer(f.name, f.integer_of(options));
+                if (f.size == 4 && (value < INT32_MIN || value > INT32_MAX)) r.fail(f.name, "expected a 32-bit integer");
+                f.set_integer(options, value);
+                break;
+            }
+            case Type::number: f.set_number(options, r.number(f.name, f.number_of(options))); break;
+            case Type::data_type:
+                if (std::strcmp(f.name, "compute_data_type") == 0)
+                    f.set_integer(options, op.takes_compute_data_type ? r.compute_data_type() : FE_DATA_NOT_SET);
+                else
+                    f.set_integer(options, r.data_type(f.name, static_cast<fe_data_type>(f.integer_of(options))));
+                break;
+            case Type::enumeration: {
+                std::vector<const char *> names;
+                std::vector<int> values;
+                for (const schema::EnumValue &v : f.enumeration->values) {
+                    names.push_back(v.json_name);
+                    values.push_back(v.value);
+                }
+                f.set_integer(options, r.choice(f.name, names.data(), values.data(), names.size(),
+                                                static_cast<int>(f.integer_of(options))));
+                break;
+            }
+            case Type::axes: {
+                std::vector<int64_t> axes;
+                if (!r.integers(f.name, &axes, 32)) break;
+                uint32_t mask = 0;
+                for (int64_t a : axes) {
+                    if (a < 0 || a >= 32) r.fail(f.name, format("dim %lld is not in 0..31", static_cast<long long>(a)));
+                    if (mask & (1u << a)) r.fail(f.name, format("dim %lld is listed twice", static_cast<long long>(a)));
+                    mask |= 1u << a;
+                }
+                f.set_integer(options, mask);
+                break;
+            }
+            case Type::spatial_array: {
+                std::vector<int64_t> values;
+                if (!r.integers(f.name, &values, FE_MAX_SPATIAL_DIMS)) break;
+                if (spatial_key && values.size() != spatial)
+                    r.fail(f.name, format("%zu values, but the other spatial options have %zu", values.size(), spatial));
+                spatial = values.size();
+                spatial_key = f.name;
+                for (size_t i = 0; i < values.size(); ++i) f.array_of(options)[i] = values[i];
+                break;
+            }
+            case Type::dims_array: {
+                std::vector<int64_t> values;
+                if (!r.integers(f.name, &values, FE_MAX_DIMS)) break;
+                for (size_t i = 0; i < values.size(); ++i) f.array_of(options)[i] = values[i];
+                if (const Field *count = count_field(s, Type::dims_count))
+                    count->set_integer(options, static_cast<int64_t>(values.size()));
+                break;
+            }
+            case Type::spatial_count:
+            case Type::dims_count: break;
+        }
+    }
+    if (const Field *count = count_field(s, Type::spatial_count))
+        if (spatial) count->set_integer(options, static_cast<int64_t>(spatial));
+}
+
+}  // namespace fe

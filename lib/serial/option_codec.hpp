@@ -1,0 +1,30 @@
+// The graph JSON of an op's options, field by field from the op schema (lib/schema): the writer
+// writes every attribute the op takes, in the struct's order, and the reader reads them (and the
+// tensor options, as inputs) back into the struct. What an op writes and reads is then its
+// description, not a second list typed by hand.
+#pragma once
+
+#include <cstddef>
+
+#include "schema/schema.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+
+class OpReader;
+
+// The attributes of `options` (a struct of op.options' type) that `op` takes: every field but
+// the name, the compute type (an op member of its own), tensors (inputs) and counts (the arrays'
+// lengths). Spatial arrays are written with `spatial_dims` entries.
+void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims);
+
+// The inverse: fills `options` (which holds the struct's defaults) from the attributes and
+// inputs the op takes, with the name and compute type of the reader. Refuses a compute type for
+// ops that take none, and arrays of unequal length.
+void read_option_fields(OpReader &reader, const schema::Op &op, void *options);
+
+// The op's description; an internal error when the kind has none (every op has one: the schema
+// test says so).
+const schema::Op &op_schema(const char *kind);
+
+}  // namespace fe

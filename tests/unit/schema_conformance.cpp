@@ -1,0 +1,108 @@
+#include "schema_conformance.hpp"
+
+#include <map>
+#include <vector>
+
+#include "serial/json.hpp"
+#include "test_support.hpp"
+
+namespace cudnnfe_test {
+
+namespace {
+
+struct Allowed {
+    std::set<std::string> attributes, inputs, outputs;
+};
+
+const fe::json::Value &schema_value() {
+    static const fe::json::Value value = [] {
+        size_t n = 0;
+        fe_op_schema_json(nullptr, 0, &n);
+        std::string text(n + 1, '\0');
+        EXPECT_FE_OK(fe_op_schema_json(&text[0], text.size(), &n));
+        text.resize(n);
+        return fe::json::parse(text);
+    }();
+    return value;
+}
+
+// Fields that are no attribute: the op's name and compute type are op members, tensors are
+// inputs, and the counts travel as the arrays' lengths.
+bool is_attribute(const fe::json::Value &field) {
+    const std::string &type = field.find("type")->string, &name = field.find("name")->string;
+    return type != "name" && type != "tensor" && type != "spatial_count" && type != "dims_count" &&
+           name != "compute_data_type";
+}
+
+const std::map<std::string, Allowed> &allowed_by_kind() {
+    static const std::map<std::string, Allowed> all = [] {
+        std::map<std::string, const fe::json::Value *> structs, enums;
+        for (const fe::json::Value &s : schema_value().find("structs")->array) structs[s.find("c_type")->string] = &s;
+        for (const fe::json::Value &e : schema_value().find("enums")->array) enums[e.find("c_type")->string] = &e;
+        std::map<std::string, Allowed> out;
+        for (const fe::json::Value &op : schema_value().find("ops")->array) {
+            Allowed a;
+            for (const fe::json::Value &p : op.find("inputs")->array) a.inputs.insert(p.find("name")->string);
+            for (const fe::json::Value &p : op.find("outputs")->array) a.outputs.insert(p.find("name")->string);
+            for (const fe::json::Value &p : op.find("params")->array) a.attributes.insert(p.find("name")->string);
+            if (const fe::json::Value *options = op.find("options")) {
+                std::set<std::string> takes;
+                for (const fe::json::Value &t : op.find("takes")->array) takes.insert(t.string);
+                for (const fe::json::Value &f : structs.at(options->string)->find("fields")->array) {
+                    if (!takes.count(f.find("name")->string)) continue;
+                    if (f.find("type")->string == "tensor") {
+                        const fe::json::Value *port = f.find("port");
+                        a.inputs.insert(port ? port->string : f.find("name")->string);
+                    } else if (is_attribute(f)) {
+                        a.attributes.insert(f.find("name")->string);
+                    }
+                }
+            }
+            if (const fe::json::Value *scales = op.find("scales"))
+                for (const fe::json::Value &f : structs.at(scales->string)->find("fields")->array)
+                    a.inputs.insert(f.find("name")->string);
+            if (const fe::json::Value *kinds = op.find("kinds")) {
+                for (const fe::json::Value &v : enums.at(kinds->string)->find("values")->array)
+                    out[v.find("json_name")->string] = a;
+            } else {
+                out[op.find("kind")->string] = a;
+            }
+        }
+        return out;
+    }();
+    return all;
+}
+
+void expect_members_allowed(const fe::json::Value *object, const std::set<std::string> &allowed,
+                            const std::string &kind, const char *what) {
+    if (!object) return;
+    for (const auto &member : object->object)
+        EXPECT_TRUE(allowed.count(member.first))
+            << kind << " writes " << what << " '" << member.first << "', which its schema description lacks";
+}
+
+}  // namespace
+
+void expect_ops_match_schema(const std::string &graph_json, std::set<std::string> *kinds) {
+    fe::json::Value graph = fe::json::parse(graph_json);
+    for (const fe::json::Value &op : graph.find("ops")->array) {
+        const std::string &kind = op.find("op")->string;
+        kinds->insert(kind);
+        auto it = allowed_by_kind().find(kind);
+        if (it == allowed_by_kind().end()) {
+            ADD_FAILURE() << "op kind '" << kind << "' has no schema description";
+            continue;
+        }
+        expect_members_allowed(op.find("attributes"), it->second.attributes, kind, "the attribute");
+        expect_members_allowed(op.find("inputs"), it->second.inputs, kind, "the input");
+        expect_members_allowed(op.find("outputs"), it->second.outputs, kind, "the output");
+    }
+}
+
+std::set<std::string> schema_kinds() {
+    std::set<std::string> kinds;
+    for (const auto &entry : allowed_by_kind()) kinds.insert(entry.first);
+    return kinds;
+}
+
+}  // namespace cudnnfe_test
