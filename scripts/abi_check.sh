@@ -3,13 +3,14 @@
 # Fails when a listed symbol is no longer exported, or a listed enum value disappeared or changed
 # (the ABI is append-only). Symbols and values not listed yet pass, with a note to run
 # scripts/abi_update.sh and commit its output with the change. Also fails when
-# debian/libcudnnfe0.symbols lacks a listed symbol.
+# debian/libcudnnfe<major>.symbols lacks a listed symbol.
 # usage: scripts/abi_check.sh [LIBRARY] [HEADER]   (defaults as scripts/abi_dump.sh)
 #   ABI_DIR: the committed lists (default abi/); SYMBOLS_FILE: the package's symbols file.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 abi_dir=${ABI_DIR:-$ROOT/abi}
-symbols_file=${SYMBOLS_FILE:-$ROOT/debian/libcudnnfe0.symbols}
+major=$(sed -nE "s/^ *version *: *'([0-9]+)\..*/\1/p" "$ROOT/meson.build" | head -1)
+symbols_file=${SYMBOLS_FILE:-$ROOT/debian/libcudnnfe$major.symbols}
 now=$(mktemp -d)
 trap 'rm -rf "$now"' EXIT
 bash "$ROOT/scripts/abi_dump.sh" "$now" "$@" >/dev/null || { echo "abi_check: FAILED (could not dump the ABI)"; exit 1; }
@@ -43,7 +44,7 @@ new_values=$(awk 'NR == FNR {listed[$2] = 1; next} !($2 in listed) {print $2}' "
 new=$(echo $new_symbols $new_values)
 if [ -n "$new" ]; then
     echo "note: not listed yet (appending is fine): $new"
-    echo "note: run scripts/abi_update.sh and commit abi/ and debian/libcudnnfe0.symbols with this change"
+    echo "note: run scripts/abi_update.sh and commit abi/ and debian/$(basename "$symbols_file") with this change"
 fi
 symbols=$(wc -l <"$abi_dir/symbols.txt")
 values=$(wc -l <"$abi_dir/enums.txt")

@@ -14,7 +14,7 @@ header=${3:-$ROOT/include/cudnnfe.h}
 [ -f "$header" ] || { echo "abi_dump: no header at $header" >&2; exit 2; }
 mkdir -p "$out"
 
-# Defined dynamic symbols, without their version node (fe_x@@CUDNNFE_0 -> fe_x).
+# Defined dynamic symbols, without their version node (fe_x@@CUDNNFE_1 -> fe_x).
 nm -D --defined-only "$library" | awk '{print $3}' | sed 's/@.*//' | grep '^fe_' | LC_ALL=C sort -u >"$out/symbols.txt"
 
 # The enumerators of every `typedef enum NAME ... { ... } NAME;` in the header, printed by a

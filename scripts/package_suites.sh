@@ -126,7 +126,7 @@ if cc -std=c99 -Wall -Wextra -pedantic -Werror -I"$root/usr/include" -o "$out/dl
 else
     fail "dlopen_demo builds against the installed header" "$LOG_DIR/dlopen_demo.log"
 fi
-# The bindings from their packages. The Java and C# glue find libcudnnfe.so.0 through their run
+# The bindings from their packages. The Java and C# glue find libcudnnfe.so.1 through their run
 # paths, so the root's library directory is not on LD_LIBRARY_PATH for them.
 client() { # NAME LOG COMMAND...: one test, passing when COMMAND succeeds
     local name=$1 log=$2

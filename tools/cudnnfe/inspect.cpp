@@ -107,7 +107,7 @@ std::string json_report(const std::string &path, const std::string &description,
     out += "  \"file\": " + quote(path) + ",\n";
     out += "  \"format\": " + number_after(first, "format ") + ",\n";
     out += "  \"size_bytes\": " + number_after(first.substr(first.rfind(", ") + 1), " ") + ",\n";
-    // "cudnnfe 0.1.0 with cuDNN 9.19.0"
+    // "cudnnfe 1.0.0 with cuDNN 9.19.0"
     size_t with = built.find(" with cuDNN ");
     out += "  \"library_version\": " +
            (with == std::string::npos ? "null" : quote(built.substr(std::strlen("cudnnfe "), with - std::strlen("cudnnfe ")))) +
