@@ -29,6 +29,10 @@ FE_OPTIONS_NAME(fe_batchnorm_inference_options)
 FE_OPTIONS_NAME(fe_norm_backward_options)
 FE_OPTIONS_NAME(fe_softmax_options)
 FE_OPTIONS_NAME(fe_resample_options)
+FE_OPTIONS_NAME(fe_transpose_options)
+FE_OPTIONS_NAME(fe_reshape_options)
+FE_OPTIONS_NAME(fe_slice_options)
+FE_OPTIONS_NAME(fe_concatenate_options)
 
 #undef FE_OPTIONS_NAME
 

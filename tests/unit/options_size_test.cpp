@@ -36,7 +36,7 @@ TEST_F(OptionsSize, ALargerZeroedStructIsAccepted) {
     o.known.name = "newer";
     fe_tensor *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(graph, tensor("x", {1, 8, 6, 6}), tensor("w", {4, 8, 3, 3}), &o.known, &y));
-    EXPECT_STREQ(fe_tensor_name(y), "newer::Y");
+    EXPECT_STREQ(name_of(y), "newer::Y");
 }
 
 TEST_F(OptionsSize, ALargerStructWithAnUnknownFieldSetIsRefused) {

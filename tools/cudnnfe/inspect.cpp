@@ -48,7 +48,9 @@ bool uid_map(const std::string &graph_json_text, std::vector<UidEntry> &out, std
         fe_tensor *t = nullptr;
         if ((i < inputs ? fe_graph_input(graph, i, &t) : fe_graph_output(graph, i - inputs, &t)) != FE_OK) continue;
         UidEntry e;
-        e.name = fe_tensor_name(t);
+        const char *name = "?";
+        fe_tensor_get_name(t, &name);
+        e.name = name;
         e.role = i < inputs ? "input" : "output";
         int64_t uid = 0;
         if (fe_tensor_get_uid(t, &uid) == FE_OK) e.uid = uid;
