@@ -28,9 +28,11 @@
  *    cuDNN's global engine id, 0 to fe_graph_engine_count - 1.
  *  - Dimensions and strides are `const int64_t *` with an element count (at most FE_MAX_DIMS);
  *    device pointers and CUDA streams are `void *`.
- *  - Option structs begin with `struct_size`; initialize them with their _INIT macro (or
- *    fe_x_options_init) so that code compiled against an older header keeps working when
- *    fields are appended.
+ *  - Option structs begin with `struct_size`; initialize them with their FE_X_INIT macro
+ *    (FE_CONV_OPTIONS_INIT, ...), so that code compiled against an older header keeps working
+ *    when fields are appended. A struct_size larger than the library's struct (a caller built
+ *    against a newer header) is accepted while the fields this library does not know are all
+ *    zero, and refused with FE_STATUS_INVALID_ARGUMENT otherwise.
  *  - Threads: building a graph (adding tensors and operations, the build steps) is
  *    single-threaded per graph. A built graph may be executed concurrently from several
  *    threads, each with its own fe_handle. An fe_handle is used by one thread at a time.
@@ -1135,8 +1137,8 @@ typedef struct fe_build_options {
      * engines (each knob set to its other values: tile and cluster shapes, workspace modes,
      * ...), then around the fastest not yet searched, for up to this many rounds while a
      * round finds a faster plan. Heuristics rank a few knob settings per engine; this finds
-     * the ones they leave out, for a longer build (tens of plans more; ResNet-50's
-     * convolutions took 0.89 s on average on an H100 with 3 rounds, 0.66 s without). */
+     * the ones they leave out, for a longer build (tens of plans more, each built and
+     * timed). */
     int32_t autotune_knob_search;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
