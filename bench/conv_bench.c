@@ -54,6 +54,13 @@
         }                                                                                                  \
     } while (0)
 
+/* The built graph's engine tag, for the report line. */
+static const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
+
 /* A convolution of ResNet-50: channels in and out, input size, filter, stride, padding, and how
  * many of the network's 53 convolutions have this shape. */
 typedef struct layer {
@@ -283,7 +290,7 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
     int64_t ws = 0;
     FE(fe_graph_workspace_size(g, &ws));
     printf("eager_us=%.2f graph_us=%.2f tflops=%.1f engine=%s workspace=%lld build_ms=%.0f\n", eager, graphed,
-           flops / (graphed * 1e-6) / 1e12, fe_graph_engine_tag(g), (long long)ws, build_ms);
+           flops / (graphed * 1e-6) / 1e12, engine_tag(g), (long long)ws, build_ms);
     fflush(stdout);
     fe_graph_destroy(g);
 }

@@ -26,6 +26,13 @@
             exit(1);                                                                                 \
         }                                                                                            \
     } while (0)
+
+/* The built graph's engine tag, for the report line. */
+static const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
 #define CU(call)                                                                         \
     do {                                                                                 \
         cudaError_t e_ = (call);                                                         \
@@ -93,7 +100,7 @@ int main(int argc, char **argv) {
         fe_tensor *a = tensor(g, "a", 3, ad, 0), *b = tensor(g, "b", 3, bd, 0), *d = tensor(g, "d", 3, dd, 0);
         fe_tensor *ab, *c;
         FE(fe_graph_matmul(g, a, b, NULL, &ab));
-        FE(fe_graph_bias(g, ab, d, &c));
+        FE(fe_graph_bias(g, ab, d, NULL, &c));
         FE(fe_tensor_set_output(c, 1));
         io[0] = a; io[1] = b; io[2] = d; io[3] = c; nio = 4;
         flops = 2.0 * 16 * 128 * 128 * 512;
@@ -158,7 +165,7 @@ int main(int argc, char **argv) {
     int64_t ws;
     FE(fe_graph_workspace_size(g, &ws));
     printf("graph=%s eager_us=%.2f graph_us=%.2f tflops=%.1f engine=%s workspace=%lld batches=%d calls=%d\n", which,
-           eager, graphed, flops / (graphed * 1e-6) / 1e12, fe_graph_engine_tag(g), (long long)ws, batches, calls);
+           eager, graphed, flops / (graphed * 1e-6) / 1e12, engine_tag(g), (long long)ws, batches, calls);
     FE(fe_handle_set_stream(handle, NULL));
     CU(cudaStreamDestroy(stream));
     for (int s = 0; s < SETS; ++s)

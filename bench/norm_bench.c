@@ -32,6 +32,13 @@
             exit(1);                                                                                      \
         }                                                                                                 \
     } while (0)
+
+/* The built graph's engine tag, for the report line. */
+static const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
 #define CU(call)                                                                      \
     do {                                                                              \
         cudaError_t e_ = (call);                                                      \
@@ -237,7 +244,7 @@ int main(int argc, char **argv) {
     printf("op=%s dir=%s tokens=%lld hidden=%lld graph_us=%.2f gbps=%.1f bytes=%.0f engine=%s workspace=%lld "
            "batches=%d calls=%d\n",
            argv[1], backward ? "bwd" : "fwd", (long long)tokens, (long long)hidden, us, bytes / (us * 1e3),
-           bytes, fe_graph_engine_tag(g), (long long)workspace, batches, calls);
+           bytes, engine_tag(g), (long long)workspace, batches, calls);
     FE(fe_handle_set_stream(n.handle, NULL));
     CU(cudaStreamDestroy(stream));
     for (int s = 0; s < SETS; ++s)

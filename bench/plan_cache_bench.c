@@ -41,6 +41,13 @@
         }                                                                                             \
     } while (0)
 
+/* The built graph's engine tag, for the report line. */
+static const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
+
 static double now_ms(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -224,7 +231,7 @@ int main(int argc, char **argv) {
         fe_graph *g = make(which);
         double cold = build_ms(g, h, &off);
         double heuristic_us = execute_us(g, h);
-        const char *heuristic_tag = fe_graph_engine_tag(g);
+        const char *heuristic_tag = engine_tag(g);
         char heuristic_engine[128];
         snprintf(heuristic_engine, sizeof heuristic_engine, "%s", heuristic_tag);
 
@@ -272,14 +279,14 @@ int main(int argc, char **argv) {
         tuned.autotune_candidates = 8;
         g = make(which);
         double tune_ms = build_ms(g, h, &tuned);
-        int64_t plans = 0;
+        size_t plans = 0;
         FE(fe_graph_plan_count(g, &plans));
         double tuned_us = execute_us(g, h);
         printf("graph=%s cold_ms=%.2f memory_hit_us=%.2f %s %s deserialize_ms=%.3f serialized_bytes=%zu "
                "heuristic_engine=%s heuristic_us=%.2f autotuned_engine=%s autotuned_us=%.2f plans_timed=%lld "
                "autotune_build_ms=%.1f\n",
                which, cold, median(hits, 200), line, line_inited, median(deser, 20), size, heuristic_engine, heuristic_us,
-               fe_graph_engine_tag(g), tuned_us, (long long)plans, tune_ms);
+               engine_tag(g), tuned_us, (long long)plans, tune_ms);
         fflush(stdout);
         fe_graph_destroy(g);
     }

@@ -29,6 +29,13 @@
             exit(1);                                                                                      \
         }                                                                                                 \
     } while (0)
+
+/* The built graph's engine tag, for the report line. */
+static const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
 #define CU(call)                                                                \
     do {                                                                        \
         cudaError_t e_ = (call);                                                \
@@ -221,7 +228,7 @@ int main(int argc, char **argv) {
     fe_sdpa_implementation used = FE_SDPA_IMPLEMENTATION_COMPOSITE;
     FE(fe_graph_attention_implementation(timed, NULL, &used));
     printf("median_ms=%.4f tflops=%.1f engine=%s build_ms=%.0f implementation=%s\n", median,
-           flops / (median * 1e-3) / 1e12, fe_graph_engine_tag(timed), build_ms,
+           flops / (median * 1e-3) / 1e12, engine_tag(timed), build_ms,
            used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
     for (int i = 0; i < ntensors; ++i) fe_buffer_destroy(buffers[i]);
     for (int i = 0; i < 8; ++i) fe_buffer_destroy(grads[i]);

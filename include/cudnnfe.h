@@ -10,13 +10,29 @@
  *    FE_STATUS_NULL_POINTER. Arguments documented as "nullable" accept NULL.
  *  - Objects are opaque. fe_x_create(..., fe_x **out) makes one, fe_x_destroy(fe_x *) frees it,
  *    and fe_x_destroy(NULL) does nothing. Tensors belong to their graph and are freed with it.
- *  - Strings returned as `const char *` are owned by the library and stay valid as long as the
- *    object they came from (and are not changed by a later setter on that object).
- *  - Dimensions and strides are `const int64_t *` with an element count; device pointers and
- *    CUDA streams are `void *`.
- *  - Option structs begin with `struct_size`; initialize them with their _INIT macro (or
- *    fe_x_options_init) so that code compiled against an older header keeps working when
- *    fields are appended.
+ *  - Every function that takes an object (fe_x_destroy aside) returns fe_status, queries and
+ *    getters included: the answer goes to the last parameters (out_*), so a NULL object or a
+ *    query made too early (the engine of a graph not built yet) fails with its status instead
+ *    of answering a placeholder. A property that has a setter fe_x_set_<property> is read with
+ *    fe_x_get_<property> (fe_tensor_get_name, fe_tensor_get_dims, fe_handle_get_stream; a flag
+ *    with fe_x_is_<flag>); other queries are named for what they answer (fe_graph_get_name,
+ *    fe_graph_plan_count, fe_buffer_size). Only the calls that need no object (fe_version,
+ *    fe_version_string, fe_status_string, fe_last_error_message, fe_data_type_string,
+ *    fe_data_type_size) return their answer directly; they never fail.
+ *  - Strings returned as `const char *` (directly or through a `const char **` output) are owned
+ *    by the library and stay valid as long as the object they came from (and are not changed by
+ *    a later setter on that object).
+ *  - Counts and indexes of things the library holds in memory (dims, tensors, heuristic modes,
+ *    candidates, plans, engines, knobs, buffer bytes) are size_t. int64_t is for tensor values
+ *    (dims, strides, uids), device memory sizes and cuDNN's own numbers: an engine index is
+ *    cuDNN's global engine id, 0 to fe_graph_engine_count - 1.
+ *  - Dimensions and strides are `const int64_t *` with an element count (at most FE_MAX_DIMS);
+ *    device pointers and CUDA streams are `void *`.
+ *  - Option structs begin with `struct_size`; initialize them with their FE_X_INIT macro
+ *    (FE_CONV_OPTIONS_INIT, ...), so that code compiled against an older header keeps working
+ *    when fields are appended. A struct_size larger than the library's struct (a caller built
+ *    against a newer header) is accepted while the fields this library does not know are all
+ *    zero, and refused with FE_STATUS_INVALID_ARGUMENT otherwise.
  *  - Threads: building a graph (adding tensors and operations, the build steps) is
  *    single-threaded per graph. A built graph may be executed concurrently from several
  *    threads, each with its own fe_handle. An fe_handle is used by one thread at a time.
@@ -50,8 +66,8 @@ extern "C" {
 #define FE_ENUM_BASE
 #endif
 
-#define FE_VERSION_MAJOR 0
-#define FE_VERSION_MINOR 1
+#define FE_VERSION_MAJOR 1
+#define FE_VERSION_MINOR 0
 #define FE_VERSION_PATCH 0
 /** FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH */
 #define FE_VERSION (FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH)
@@ -308,7 +324,8 @@ typedef struct fe_graph_options {
 FE_API fe_status fe_graph_create(const fe_graph_options *options, fe_graph **out_graph);
 /** Free the graph, its tensors and its plans. Must not run concurrently with its execution. */
 FE_API void fe_graph_destroy(fe_graph *graph);
-FE_API const char *fe_graph_name(const fe_graph *graph);
+/** The graph's name (options->name, or "graph"). */
+FE_API fe_status fe_graph_get_name(const fe_graph *graph, const char **out_name);
 
 /** Add an input tensor. strides is nullable: packed (row-major in the order of dims).
  *  data_type may be FE_DATA_NOT_SET to take the graph's io type. Names must be unique. */
@@ -352,7 +369,8 @@ FE_API fe_status fe_tensor_set_ragged_offset(fe_tensor *tensor, fe_tensor *offse
 /** Mark an operation's result as a graph output (non-virtual), or undo it. */
 FE_API fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output);
 
-FE_API const char *fe_tensor_name(const fe_tensor *tensor);
+/** The tensor's name ("<op name>::<port>" for the results of operations). */
+FE_API fe_status fe_tensor_get_name(const fe_tensor *tensor, const char **out_name);
 FE_API fe_status fe_tensor_get_ndims(const fe_tensor *tensor, size_t *out_ndims);
 /** Copy the dims into out (capacity `capacity`, at least the rank). Op outputs have their
  *  inferred dims once the graph is validated (the op call itself infers them already). */
@@ -368,8 +386,10 @@ FE_API fe_status fe_tensor_is_virtual(const fe_tensor *tensor, int32_t *out_flag
 FE_API fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_bytes);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Operations. Each returns its result tensor (virtual until fe_tensor_set_output), named      */
-/* "<op name>::<port>". Names are optional: NULL gives "<kind>_<n>".                            */
+/* Operations. Each fe_graph_<op> takes its inputs, then an options struct (struct_size,      */
+/* then the op's name, then its own fields; nullable unless its comment says otherwise), then */
+/* the outputs. Each returns its result tensors (virtual until fe_tensor_set_output), named   */
+/* "<op name>::<port>". Names are optional: a NULL name gives "<kind>_<n>".                   */
 /* ------------------------------------------------------------------------------------------ */
 
 typedef struct fe_conv_options {
@@ -481,16 +501,25 @@ typedef struct fe_pointwise_options {
 FE_API fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0,
                                     fe_tensor *in1, fe_tensor *in2,
                                     const fe_pointwise_options *options, fe_tensor **out_y);
-/* Conveniences of the seeds (each one pointwise node). */
+/* Conveniences of the seeds, each one pointwise node: bias and add are FE_POINTWISE_ADD, scale
+ * and mul FE_POINTWISE_MUL, relu RELU_FWD, gelu GELU_FWD, silu SWISH_FWD (silu with the default
+ * swish_beta of 1). options nullable: as for fe_graph_pointwise (name, compute type and the
+ * mode's parameters); automatic names are "bias_<n>", "scale_<n>", "silu_<n>" and the mode's
+ * name ("add_<n>", "relu_<n>", ...). */
 FE_API fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
-                               fe_tensor **out_y);
+                               const fe_pointwise_options *options, fe_tensor **out_y);
 FE_API fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale,
-                                fe_tensor **out_y);
-FE_API fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y);
-FE_API fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y);
-FE_API fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
-FE_API fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
-FE_API fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y);
+                                const fe_pointwise_options *options, fe_tensor **out_y);
+FE_API fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                              const fe_pointwise_options *options, fe_tensor **out_y);
+FE_API fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                              const fe_pointwise_options *options, fe_tensor **out_y);
+FE_API fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input,
+                               const fe_pointwise_options *options, fe_tensor **out_y);
+FE_API fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input,
+                               const fe_pointwise_options *options, fe_tensor **out_y);
+FE_API fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input,
+                               const fe_pointwise_options *options, fe_tensor **out_y);
 
 typedef struct fe_reduction_options {
     uint32_t struct_size;
@@ -521,8 +550,8 @@ typedef struct fe_rng_options {
     double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
     double min, max;                  /* UNIFORM: min < max; default [0, 1) */
     double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
-    size_t ndims;                     /* the result's rank, 1 to 8 */
-    int64_t dims[8];                  /* the result's dims (positive); packed row-major */
+    size_t ndims;                     /* the result's rank, 1 to FE_MAX_DIMS */
+    int64_t dims[FE_MAX_DIMS];        /* the result's dims (positive); packed row-major */
     fe_data_type data_type;           /* the result's type; NOT_SET: the graph's intermediate type */
 } fe_rng_options;
 #define FE_RNG_OPTIONS_INIT                                                                    \
@@ -786,9 +815,9 @@ FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor
 /* NORM_BACKWARD; batchnorm inference excepted, see there) run by cuDNN's normalization engines */
 /* (their kernels are compiled when the graph is built on a GPU).                               */
 /*                                                                                              */
-/* Shapes. x has rank 2 to 8 and dim 0 is its batch (tokens, or images). scale and bias have     */
-/* x's rank; a dim of scale either equals x's (the statistics are taken over it) or is 1 (the    */
-/* statistics are per index of it). Each family says which dims it normalizes:                  */
+/* Shapes. x has rank 2 to FE_MAX_DIMS and dim 0 is its batch (tokens, or images). scale and    */
+/* bias have x's rank; a dim of scale either equals x's (the statistics are taken over it) or   */
+/* is 1 (the statistics are per index of it). Each family says which dims it normalizes:        */
 /*   layernorm, rmsnorm   scale [1, d1, ..., dk]: x [tokens, hidden] takes scale [1, hidden];     */
 /*                        x [b, s, hidden] takes scale [1, 1, hidden] (or [1, s, hidden] to      */
 /*                        normalize over s and hidden; images [N, C, H, W] take [1, C, H, W]).   */
@@ -1052,39 +1081,66 @@ FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_t
                                             fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
                                             const fe_resample_options *options, fe_tensor **out_dx);
 
+typedef struct fe_transpose_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "transpose_<n>" */
+} fe_transpose_options;
+#define FE_TRANSPOSE_OPTIONS_INIT { (uint32_t)sizeof(fe_transpose_options), NULL }
+
 /** Transpose: y's dim k is x's dim perm[k] (rank entries, a permutation of 0..rank-1); y
  *  ("<name>::Y") is packed row-major. cuDNN has no transpose operation: this is an
  *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
  *  also be read in its own layout by another operation of the same graph (the build fails saying
  *  so). cuDNN 9.19 had no engine for this copy on its own: such a graph fails at build with
- *  FE_STATUS_NOT_SUPPORTED saying so. name is nullable (automatic "transpose_N"). */
+ *  FE_STATUS_NOT_SUPPORTED saying so. options nullable. */
 FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
-                                    const char *name, fe_tensor **out_y);
+                                    const fe_transpose_options *options, fe_tensor **out_y);
+
+typedef struct fe_reshape_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "reshape_<n>" */
+} fe_reshape_options;
+#define FE_RESHAPE_OPTIONS_INIT { (uint32_t)sizeof(fe_reshape_options), NULL }
 
 /** Reshape: the elements of x under other dims (ndims of them, the same element count), in
  *  row-major order; y ("<name>::Y") is packed row-major. Lowered to cuDNN's reshape operation,
  *  which engines take as a view inside a fused graph (e.g. feeding a matmul), not as a copy on
  *  its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so. x must be packed
- *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). name is nullable (automatic "reshape_N"). */
+ *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). options nullable. */
 FE_API fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
-                                  const char *name, fe_tensor **out_y);
+                                  const fe_reshape_options *options, fe_tensor **out_y);
+
+typedef struct fe_slice_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "slice_<n>" */
+} fe_slice_options;
+#define FE_SLICE_OPTIONS_INIT { (uint32_t)sizeof(fe_slice_options), NULL }
 
 /** Slice: y is x[start[0]:end[0], ..., start[r-1]:end[r-1]] (rank entries each, end exclusive,
  *  0 <= start < end <= dim), a view of x's memory with x's strides: nothing is copied. x must be
  *  a graph input (its buffer is bound at execution; y is read at x's address plus the slice's
  *  offset), and y feeds other operations: it cannot be a graph output. Typical use: Q, K and V
- *  sliced out of one packed QKV buffer. name is nullable (automatic "slice_N"). */
+ *  sliced out of one packed QKV buffer. options nullable. */
 FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
-                                const int64_t *end, const char *name, fe_tensor **out_y);
+                                const int64_t *end, const fe_slice_options *options, fe_tensor **out_y);
+
+typedef struct fe_concatenate_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "concatenate_<n>" */
+    /* The input that already lies inside y's buffer (e.g. a KV cache being appended to), so
+     * cuDNN does not copy it; -1 (the default) for none. */
+    int64_t in_place_index;
+} fe_concatenate_options;
+#define FE_CONCATENATE_OPTIONS_INIT { (uint32_t)sizeof(fe_concatenate_options), NULL, -1 }
 
 /** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
  *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
- *  in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV cache
- *  being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for a
- *  concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
- *  name is nullable (automatic "concatenate_N"). */
+ *  options->in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV
+ *  cache being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for
+ *  a concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
+ *  options nullable. */
 FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
-                                      int64_t in_place_index, const char *name, fe_tensor **out_y);
+                                      const fe_concatenate_options *options, fe_tensor **out_y);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */
@@ -1117,8 +1173,8 @@ typedef struct fe_build_options {
      * engines (each knob set to its other values: tile and cluster shapes, workspace modes,
      * ...), then around the fastest not yet searched, for up to this many rounds while a
      * round finds a faster plan. Heuristics rank a few knob settings per engine; this finds
-     * the ones they leave out, for a longer build (tens of plans more; ResNet-50's
-     * convolutions took 0.89 s on average on an H100 with 3 rounds, 0.66 s without). */
+     * the ones they leave out, for a longer build (tens of plans more, each built and
+     * timed). */
     int32_t autotune_knob_search;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
@@ -1168,7 +1224,7 @@ typedef struct fe_knob_choice {
 
 /** Number of cuDNN engines for the graph's operation graph (global indices 0..count-1; not
  *  every one runs it). After fe_graph_build_operation_graph. */
-FE_API fe_status fe_graph_engine_count(const fe_graph *graph, int64_t *out_count);
+FE_API fe_status fe_graph_engine_count(const fe_graph *graph, size_t *out_count);
 /** The knobs engine engine_index has for this graph, sorted by type: out_count receives how
  *  many; ranges (nullable when capacity is 0) receives up to capacity of them
  *  (FE_STATUS_BUFFER_TOO_SMALL when capacity is less than the count, with out_count set).
@@ -1186,17 +1242,18 @@ FE_API fe_status fe_graph_add_candidate(fe_graph *graph, int64_t engine_index,
 
 /* Queries on a graph (after the step that produces what they report). */
 /** Candidates from heuristics (after create_execution_plans). */
-FE_API fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out_count);
+FE_API fe_status fe_graph_candidate_count(const fe_graph *graph, size_t *out_count);
 /** Candidates left after the support check. */
-FE_API fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_count);
+FE_API fe_status fe_graph_viable_count(const fe_graph *graph, size_t *out_count);
 /** Plans built (after build_plans). */
-FE_API fe_status fe_graph_plan_count(const fe_graph *graph, int64_t *out_count);
+FE_API fe_status fe_graph_plan_count(const fe_graph *graph, size_t *out_count);
 /** Workspace in bytes that the chosen plan needs. */
 FE_API fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_bytes);
 /** The chosen plan's engine: cuDNN's global engine index and a tag with its knobs
- *  ("eng12_k2=3_k3=0"). */
+ *  ("eng12_k2=3_k3=0"; owned by the graph, valid until it is built again or destroyed). Both
+ *  return FE_STATUS_BAD_STATE before the graph has a plan. */
 FE_API fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_index);
-FE_API const char *fe_graph_engine_tag(const fe_graph *graph);
+FE_API fe_status fe_graph_engine_tag(const fe_graph *graph, const char **out_tag);
 /** How an attention operation of the graph was lowered, once its operation graph exists:
  *  FE_SDPA_IMPLEMENTATION_NATIVE or FE_SDPA_IMPLEMENTATION_COMPOSITE. node_name names the
  *  fe_graph_sdpa / fe_graph_sdpa_backward node (NULL: the first one); FE_STATUS_NOT_FOUND
@@ -1231,7 +1288,7 @@ FE_API fe_status fe_graph_autotune(fe_graph *graph, fe_handle *handle, int32_t w
 /** Time of each built plan from the last autotune, in the plans' current order (index 0
  *  executes): the back-to-back time for the plans timed again (the first ones), the cold time
  *  (after an L2 flush) for the rest. FE_STATUS_BAD_STATE before an autotune. */
-FE_API fe_status fe_graph_plan_time_us(const fe_graph *graph, int64_t plan_index,
+FE_API fe_status fe_graph_plan_time_us(const fe_graph *graph, size_t plan_index,
                                        double *out_us);
 
 /** A built graph ready to execute under the caller's key (see fe_build_options.cache_key),

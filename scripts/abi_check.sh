@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The ABI guard: compare the built library and the header with the committed lists in abi/.
-# Fails when a listed symbol is no longer exported, or a listed enum value disappeared or changed
-# (the ABI is append-only). Symbols and values not listed yet pass, with a note to run
+# Fails when a listed symbol is no longer exported, a listed enum value disappeared or changed, or
+# a listed struct field (abi/structs.txt) moved, changed type or disappeared, or its struct did
+# (the ABI is append-only). Symbols, values and fields not listed yet pass, with a note to run
 # scripts/abi_update.sh and commit its output with the change. Also fails when
-# debian/libcudnnfe0.symbols lacks a listed symbol.
+# debian/libcudnnfe<major>.symbols lacks a listed symbol.
 # usage: scripts/abi_check.sh [LIBRARY] [HEADER]   (defaults as scripts/abi_dump.sh)
 #   ABI_DIR: the committed lists (default abi/); SYMBOLS_FILE: the package's symbols file.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 abi_dir=${ABI_DIR:-$ROOT/abi}
-symbols_file=${SYMBOLS_FILE:-$ROOT/debian/libcudnnfe0.symbols}
+major=$(sed -nE "s/^ *version *: *'([0-9]+)\..*/\1/p" "$ROOT/meson.build" | head -1)
+symbols_file=${SYMBOLS_FILE:-$ROOT/debian/libcudnnfe$major.symbols}
 now=$(mktemp -d)
 trap 'rm -rf "$now"' EXIT
 bash "$ROOT/scripts/abi_dump.sh" "$now" "$@" >/dev/null || { echo "abi_check: FAILED (could not dump the ABI)"; exit 1; }
@@ -37,18 +39,26 @@ while read -r type name value; do
         broken=$((broken + 1))
     fi
 done <"$abi_dir/enums.txt"
+# Struct fields: abi_structs.py prints one "ABI BROKEN: ..." line per problem, then "NEW: ..." ones.
+structs_report=$(python3 "$ROOT/scripts/abi_structs.py" check "$abi_dir/structs.txt" "$now/structs.txt") ||
+    { echo "abi_check: FAILED (could not compare the structs)"; exit 1; }
+struct_problems=$(grep -c '^ABI BROKEN: ' <<<"$structs_report")
+grep '^ABI BROKEN: ' <<<"$structs_report"
+broken=$((broken + struct_problems))
 
 new_symbols=$(LC_ALL=C comm -13 "$abi_dir/symbols.txt" "$now/symbols.txt")
 new_values=$(awk 'NR == FNR {listed[$2] = 1; next} !($2 in listed) {print $2}' "$abi_dir/enums.txt" "$now/enums.txt")
-new=$(echo $new_symbols $new_values)
+new_fields=$(sed -n 's/^NEW: //p' <<<"$structs_report")
+new=$(echo $new_symbols $new_values $new_fields)
 if [ -n "$new" ]; then
     echo "note: not listed yet (appending is fine): $new"
-    echo "note: run scripts/abi_update.sh and commit abi/ and debian/libcudnnfe0.symbols with this change"
+    echo "note: run scripts/abi_update.sh and commit abi/ and debian/$(basename "$symbols_file") with this change"
 fi
 symbols=$(wc -l <"$abi_dir/symbols.txt")
 values=$(wc -l <"$abi_dir/enums.txt")
+fields=$(wc -l <"$abi_dir/structs.txt")
 if [ "$broken" -gt 0 ]; then
-    echo "abi_check: FAILED ($broken problems against $symbols listed symbols and $values listed enum values)"
+    echo "abi_check: FAILED ($broken problems against $symbols listed symbols, $values listed enum values and $fields listed struct fields)"
     exit 1
 fi
-echo "abi_check: ok ($symbols listed symbols and $values listed enum values present and unchanged)"
+echo "abi_check: ok ($symbols listed symbols, $values listed enum values and $fields listed struct fields present and unchanged)"

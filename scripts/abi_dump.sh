@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Dump the public ABI as two sorted lists:
-#   OUT_DIR/symbols.txt  the exported function names, one a line (from the built library)
+# Dump the public ABI as three lists:
+#   OUT_DIR/symbols.txt  the exported function names, one a line (from the built library), sorted
 #   OUT_DIR/enums.txt    "ENUM_TYPE ENUMERATOR VALUE", one a line (from the header, values as the
-#                        C compiler computes them)
+#                        C compiler computes them), sorted
+#   OUT_DIR/structs.txt  "STRUCT INDEX FIELD TYPE", one a line per field of every struct of the
+#                        header, in declaration order (scripts/abi_structs.py)
 # usage: scripts/abi_dump.sh OUT_DIR [LIBRARY] [HEADER]
 #   LIBRARY defaults to $BUILD_DIR/libcudnnfe.so (BUILD_DIR: build), HEADER to include/cudnnfe.h.
 set -euo pipefail
@@ -14,7 +16,7 @@ header=${3:-$ROOT/include/cudnnfe.h}
 [ -f "$header" ] || { echo "abi_dump: no header at $header" >&2; exit 2; }
 mkdir -p "$out"
 
-# Defined dynamic symbols, without their version node (fe_x@@CUDNNFE_0 -> fe_x).
+# Defined dynamic symbols, without their version node (fe_x@@CUDNNFE_1 -> fe_x).
 nm -D --defined-only "$library" | awk '{print $3}' | sed 's/@.*//' | grep '^fe_' | LC_ALL=C sort -u >"$out/symbols.txt"
 
 # The enumerators of every `typedef enum NAME ... { ... } NAME;` in the header, printed by a
@@ -41,4 +43,6 @@ print('}')
 PY
 cc -std=c99 -o "$work/enums" "$work/enums.c"
 "$work/enums" | LC_ALL=C sort >"$out/enums.txt"
-echo "abi_dump: $(wc -l <"$out/symbols.txt") symbols, $(wc -l <"$out/enums.txt") enum values -> $out"
+python3 "$ROOT/scripts/abi_structs.py" dump "$header" >"$out/structs.txt"
+echo "abi_dump: $(wc -l <"$out/symbols.txt") symbols, $(wc -l <"$out/enums.txt") enum values," \
+    "$(wc -l <"$out/structs.txt") struct fields -> $out"

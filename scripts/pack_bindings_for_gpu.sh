@@ -2,7 +2,7 @@
 # Gather what the bindings' tests, examples and overhead benchmark need on a GPU machine that has
 # no JDK, Mono or Go, into one directory (default: <build>/bindings-gpu):
 #
-#   lib/      libcudnnfe.so.0 and the JNI and P/Invoke glue libraries
+#   lib/      libcudnnfe.so.1 and the JNI and P/Invoke glue libraries
 #   bin/      the C benchmark, the go test binary, the Go examples and benchmark, the C# benchmark
 #             bundled with its Mono runtime (mkbundle)
 #   java/     a Java runtime cut down with jlink, cudnnfe.jar, the test, example and benchmark jars,
@@ -22,7 +22,7 @@ ninja -C "$BUILD" -j2 >/dev/null
 
 rm -rf "$PACK"
 mkdir -p "$PACK"/{lib,bin,java,devices}
-cp -L "$BUILD/libcudnnfe.so.0" "$PACK/lib/"
+cp -L "$BUILD/libcudnnfe.so.1" "$PACK/lib/"
 cp -L "$BUILD/bench/bindings/execute_overhead" "$PACK/bin/"
 [ -f "$ROOT/../shared/devices/h100-sxm-80gb.json" ] && cp "$ROOT/../shared/devices/h100-sxm-80gb.json" "$PACK/devices/"
 cp "$ROOT/scripts/gpu_run_bindings.sh" "$PACK/run_tests.sh"

@@ -126,7 +126,7 @@ if cc -std=c99 -Wall -Wextra -pedantic -Werror -I"$root/usr/include" -o "$out/dl
 else
     fail "dlopen_demo builds against the installed header" "$LOG_DIR/dlopen_demo.log"
 fi
-# The bindings from their packages. The Java and C# glue find libcudnnfe.so.0 through their run
+# The bindings from their packages. The Java and C# glue find libcudnnfe.so.1 through their run
 # paths, so the root's library directory is not on LD_LIBRARY_PATH for them.
 client() { # NAME LOG COMMAND...: one test, passing when COMMAND succeeds
     local name=$1 log=$2
@@ -185,6 +185,30 @@ if [ $? -ne 0 ] && grep -q 'ABI BROKEN: fe_no_longer_exported' "$LOG_DIR/abi-fak
     pass "abi_check refuses a removed symbol and a changed enum value"
 else
     fail "abi_check refuses a removed symbol and a changed enum value" "$LOG_DIR/abi-fake.log"
+fi
+# ... and a struct field that moved or changed type, or a struct that is gone: the fake list has a
+# struct the header lacks, and a header with two fields of fe_conv_options swapped is checked.
+rm -rf "$fake" && cp -r "$ROOT/abi" "$fake"
+echo "fe_gone_options 0 struct_size uint32_t" >>"$fake/structs.txt"
+swapped=$WORK/abi-swapped.h
+python3 - "$root/usr/include/cudnnfe.h" "$swapped" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+first = "    fe_conv_mode mode;"
+second = "    fe_data_type compute_data_type;            /* default: the graph's */"
+start = text.index("typedef struct fe_conv_options")
+a, b = text.index(first, start), text.index(second, start)
+line_a, line_b = text[a:text.index("\n", a)], text[b:text.index("\n", b)]
+text = text[:a] + line_b + text[a + len(line_a):b] + line_a + text[b + len(line_b):]
+open(sys.argv[2], "w").write(text)
+PY
+ABI_DIR=$fake bash "$ROOT/scripts/abi_check.sh" "$lib/libcudnnfe.so.$major" "$swapped" >"$LOG_DIR/abi-structs.log" 2>&1
+if [ $? -ne 0 ] && grep -q 'ABI BROKEN: fe_conv_options.mode was field 7, the header now has it at 8' "$LOG_DIR/abi-structs.log" &&
+    grep -q 'ABI BROKEN: fe_conv_options.compute_data_type was field 8, the header now has it at 7' "$LOG_DIR/abi-structs.log" &&
+    grep -q 'ABI BROKEN: struct fe_gone_options is listed' "$LOG_DIR/abi-structs.log"; then
+    pass "abi_check refuses swapped struct fields and a removed struct"
+else
+    fail "abi_check refuses swapped struct fields and a removed struct" "$LOG_DIR/abi-structs.log"
 fi
 
 # 6. lintian, when installed (it is large; the suite does not install it).

@@ -160,7 +160,11 @@ func (g *Graph) EngineTag() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return capi.Fe_graph_engine_tag(p), nil
+	var tag string
+	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_engine_tag(p, &tag) }); err != nil {
+		return "", err
+	}
+	return tag, nil
 }
 
 // IsBuilt says whether the graph has a plan that can execute.

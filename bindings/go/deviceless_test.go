@@ -69,7 +69,7 @@ func TestMatmulWithBiasIsSupported(t *testing.T) {
 	defer g.Close()
 	ab, err := g.Matmul(tensor(t, g, "A", 16, 128, 512), tensor(t, g, "B", 16, 512, 128), nil)
 	must(t, err)
-	c, err := g.Bias(ab, tensor(t, g, "D", 1, 128, 128))
+	c, err := g.Bias(ab, tensor(t, g, "D", 1, 128, 128), nil)
 	must(t, err)
 	must(t, c.SetOutput(true))
 	expectSupported(t, g, json)

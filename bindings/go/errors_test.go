@@ -40,7 +40,7 @@ func TestDuplicateNamesAndUIDs(t *testing.T) {
 
 func TestValidationOfTheWholeGraph(t *testing.T) {
 	g := newTestGraph(t)
-	_, err := g.Relu(tensor(t, g, "x", 4))
+	_, err := g.Relu(tensor(t, g, "x", 4), nil)
 	must(t, err)
 	expectError(t, g.Validate(), StatusValidation, "graph 'g' has no outputs")
 }
@@ -51,6 +51,8 @@ func TestBadStateForCallsOutOfOrder(t *testing.T) {
 	expectError(t, err, StatusBadState, "fe_tensor_get_uid")
 	_, err = g.WorkspaceSize()
 	expectError(t, err, StatusBadState, "fe_graph_workspace_size")
+	_, err = g.EngineTag()
+	expectError(t, err, StatusBadState, "fe_graph_engine_tag")
 }
 
 func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
@@ -61,7 +63,7 @@ func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
 	expectError(t, err, StatusInvalidArgument, "4 stride values; give 1 (every spatial dim) or one per spatial dim")
 	_, err = g.Reduction(tensor(t, g, "r", 4), ReduceAdd, &ReductionOptions{Axes: []int{40}})
 	expectError(t, err, StatusInvalidArgument, "axis 40")
-	_, err = g.Relu(nil)
+	_, err = g.Relu(nil, nil)
 	expectError(t, err, StatusInvalidArgument, "nil *Tensor")
 }
 

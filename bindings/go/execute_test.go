@@ -23,7 +23,7 @@ func TestMatmulWithBiasMatchesTheCPUEveryWayItIsBound(t *testing.T) {
 	a, b, d := tensor(t, g, "A", execB, execM, execK), tensor(t, g, "B", execB, execK, execN), tensor(t, g, "D", 1, execM, execN)
 	ab, err := g.Matmul(a, b, nil)
 	must(t, err)
-	c, err := g.Bias(ab, d)
+	c, err := g.Bias(ab, d, nil)
 	must(t, err)
 	must(t, c.SetOutput(true))
 	for i, x := range []*Tensor{a, b, d, c} {

@@ -80,7 +80,11 @@ func (g *Graph) Name() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return capi.Fe_graph_name(p), nil
+	var name string
+	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_get_name(p, &name) }); err != nil {
+		return "", err
+	}
+	return name, nil
 }
 
 // Tensor adds an input tensor. strides nil means packed (row-major); dt DataNotSet takes the

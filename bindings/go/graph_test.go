@@ -24,7 +24,7 @@ func TestGraphHasItsNameAndTensorsTheDefaultType(t *testing.T) {
 	if !equalDims(dims, []int64{2, 3}) || !equalDims(strides, []int64{3, 1}) {
 		t.Errorf("dims %v strides %v", dims, strides)
 	}
-	y, err := g.Relu(x)
+	y, err := g.Relu(x, nil)
 	must(t, err)
 	must(t, y.SetOutput(true))
 	if dt, _ := x.DataType(); dt != DataNotSet {
@@ -80,7 +80,7 @@ func TestMatmulAndBiasInferDimsAndStayVirtualUntilMarked(t *testing.T) {
 	defer g.Close()
 	ab, err := g.Matmul(tensor(t, g, "A", 16, 128, 512), tensor(t, g, "B", 16, 512, 64), nil)
 	must(t, err)
-	c, err := g.Bias(ab, tensor(t, g, "D", 1, 128, 64))
+	c, err := g.Bias(ab, tensor(t, g, "D", 1, 128, 64), nil)
 	must(t, err)
 	if dims, _ := c.Dims(); !equalDims(dims, []int64{16, 128, 64}) {
 		t.Errorf("dims %v", dims)
@@ -106,9 +106,14 @@ func TestInputsAndOutputsComeInExecutionOrderAsTheSameTensors(t *testing.T) {
 	must(t, err)
 	defer g.Close()
 	a, b := tensor(t, g, "a", 4, 4), tensor(t, g, "b", 4, 4)
-	sum, err := g.Add(a, b)
+	named, err := g.Relu(a, &PointwiseOptions{Name: "clip", ReluUpperClip: 6})
 	must(t, err)
-	product, err := g.Mul(a, b)
+	if name, _ := named.Name(); name != "clip::Y" {
+		t.Errorf("the relu is named %q", name)
+	}
+	sum, err := g.Add(a, b, nil)
+	must(t, err)
+	product, err := g.Mul(a, b, nil)
 	must(t, err)
 	must(t, sum.SetOutput(true))
 	must(t, product.SetOutput(true))
@@ -141,7 +146,7 @@ func TestSettersOverrideInference(t *testing.T) {
 	if uid, _ := x.UID(); uid != 7 {
 		t.Errorf("uid %d", uid)
 	}
-	y, err := g.Gelu(x)
+	y, err := g.Gelu(x, nil)
 	must(t, err)
 	must(t, y.SetDataType(DataFloat))
 	must(t, y.SetStrides(1, 2))
@@ -160,9 +165,9 @@ func TestPointwiseScalarsAndReductions(t *testing.T) {
 	x := tensor(t, g, "x", 4, 16, 32)
 	half, err := g.Scalar("half", 0.5, DataFloat)
 	must(t, err)
-	act, err := g.Silu(x)
+	act, err := g.Silu(x, nil)
 	must(t, err)
-	scaled, err := g.Scale(act, half)
+	scaled, err := g.Scale(act, half, nil)
 	must(t, err)
 	clipped, err := g.Pointwise(PointwiseReluFwd, scaled, nil, nil, &PointwiseOptions{Name: "relu6", ReluUpperClip: 6})
 	must(t, err)

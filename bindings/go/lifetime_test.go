@@ -37,14 +37,14 @@ func TestATensorOfAClosedGraphCannotJoinAnotherGraph(t *testing.T) {
 	x := tensor(t, first, "x", 4)
 	must(t, first.Close())
 	second := newTestGraph(t)
-	_, err = second.Relu(x)
+	_, err = second.Relu(x, nil)
 	expectError(t, err, StatusBadState, "Graph is closed")
 }
 
 func tensorOfAGraphNobodyHolds(t *testing.T) *Tensor {
 	g, err := NewGraph(&GraphOptions{IODataType: DataHalf})
 	must(t, err)
-	y, err := g.Relu(tensor(t, g, "x", 3, 5))
+	y, err := g.Relu(tensor(t, g, "x", 3, 5), nil)
 	must(t, err)
 	return y
 }

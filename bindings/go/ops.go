@@ -62,47 +62,68 @@ func (g *Graph) Pointwise(mode PointwiseMode, in0, in1, in2 *Tensor, opts *Point
 	})
 }
 
-// binary adds one of the seeds' two-input conveniences.
-func (g *Graph) binary(f func(uintptr, uintptr, uintptr, []uintptr) capi.Enum_SS_fe_status, a, b *Tensor) (*Tensor, error) {
+// binary adds one of the seeds' two-input conveniences; opts (nil: defaults) name the node and
+// set its compute type.
+func (g *Graph) binary(f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
+	a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
 	ap, bp, err := twoPointers(a, b)
 	if err != nil {
 		return nil, err
 	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, ap, bp, out) })
+	native := opts.toNative()
+	if native != nil {
+		defer capi.DeleteFe_pointwise_options(native)
+	}
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, ap, bp, native, out) })
 }
 
-func (g *Graph) unary(f func(uintptr, uintptr, []uintptr) capi.Enum_SS_fe_status, x *Tensor) (*Tensor, error) {
+func (g *Graph) unary(f func(uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status, x *Tensor,
+	opts *PointwiseOptions) (*Tensor, error) {
 	xp, err := x.pointer()
 	if err != nil {
 		return nil, err
 	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, xp, out) })
+	native := opts.toNative()
+	if native != nil {
+		defer capi.DeleteFe_pointwise_options(native)
+	}
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, xp, native, out) })
 }
 
-// Bias is input + bias (broadcast).
-func (g *Graph) Bias(input, bias *Tensor) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_bias, input, bias)
+// Bias is input + bias (broadcast). opts may be nil.
+func (g *Graph) Bias(input, bias *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.binary(capi.Fe_graph_bias, input, bias, opts)
 }
 
-// Scale is input * scale (broadcast).
-func (g *Graph) Scale(input, scale *Tensor) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_scale, input, scale)
+// Scale is input * scale (broadcast). opts may be nil.
+func (g *Graph) Scale(input, scale *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.binary(capi.Fe_graph_scale, input, scale, opts)
 }
 
-// Add is a + b.
-func (g *Graph) Add(a, b *Tensor) (*Tensor, error) { return g.binary(capi.Fe_graph_add, a, b) }
+// Add is a + b. opts may be nil.
+func (g *Graph) Add(a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.binary(capi.Fe_graph_add, a, b, opts)
+}
 
-// Mul is a * b.
-func (g *Graph) Mul(a, b *Tensor) (*Tensor, error) { return g.binary(capi.Fe_graph_mul, a, b) }
+// Mul is a * b. opts may be nil.
+func (g *Graph) Mul(a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.binary(capi.Fe_graph_mul, a, b, opts)
+}
 
-// Relu is max(x, 0).
-func (g *Graph) Relu(x *Tensor) (*Tensor, error) { return g.unary(capi.Fe_graph_relu, x) }
+// Relu is max(x, 0); opts (nil: defaults) may also clip it.
+func (g *Graph) Relu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.unary(capi.Fe_graph_relu, x, opts)
+}
 
-// Gelu is the GELU activation.
-func (g *Graph) Gelu(x *Tensor) (*Tensor, error) { return g.unary(capi.Fe_graph_gelu, x) }
+// Gelu is the GELU activation. opts may be nil.
+func (g *Graph) Gelu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.unary(capi.Fe_graph_gelu, x, opts)
+}
 
-// Silu is x * sigmoid(x).
-func (g *Graph) Silu(x *Tensor) (*Tensor, error) { return g.unary(capi.Fe_graph_silu, x) }
+// Silu is x * sigmoid(x). opts may be nil.
+func (g *Graph) Silu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	return g.unary(capi.Fe_graph_silu, x, opts)
+}
 
 // Reduction reduces input over opts.Axes (required); reduced dims become 1.
 func (g *Graph) Reduction(input *Tensor, mode ReductionMode, opts *ReductionOptions) (*Tensor, error) {

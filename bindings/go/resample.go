@@ -146,7 +146,12 @@ func (g *Graph) Transpose(x *Tensor, permutation []int64, name string) (*Tensor,
 		return nil, err
 	}
 	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_transpose(gp, xp, int64(len(permutation)), permutation, name, out)
+		o := capi.NewFe_transpose_options()
+		defer capi.DeleteFe_transpose_options(o)
+		if name != "" {
+			o.SetName(name)
+		}
+		return capi.Fe_graph_transpose(gp, xp, int64(len(permutation)), permutation, o, out)
 	})
 }
 
@@ -158,7 +163,12 @@ func (g *Graph) Reshape(x *Tensor, dims []int64, name string) (*Tensor, error) {
 		return nil, err
 	}
 	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_reshape(gp, xp, int64(len(dims)), dims, name, out)
+		o := capi.NewFe_reshape_options()
+		defer capi.DeleteFe_reshape_options(o)
+		if name != "" {
+			o.SetName(name)
+		}
+		return capi.Fe_graph_reshape(gp, xp, int64(len(dims)), dims, o, out)
 	})
 }
 
@@ -173,7 +183,12 @@ func (g *Graph) Slice(x *Tensor, start, end []int64, name string) (*Tensor, erro
 		return nil, err
 	}
 	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_slice(gp, xp, int64(len(start)), start, end, name, out)
+		o := capi.NewFe_slice_options()
+		defer capi.DeleteFe_slice_options(o)
+		if name != "" {
+			o.SetName(name)
+		}
+		return capi.Fe_graph_slice(gp, xp, int64(len(start)), start, end, o, out)
 	})
 }
 
@@ -185,6 +200,12 @@ func (g *Graph) Concatenate(inputs []*Tensor, axis, inPlaceIndex int64, name str
 		return nil, err
 	}
 	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_concatenate(gp, int64(len(tp)), tp, axis, inPlaceIndex, name, out)
+		o := capi.NewFe_concatenate_options()
+		defer capi.DeleteFe_concatenate_options(o)
+		if name != "" {
+			o.SetName(name)
+		}
+		o.SetIn_place_index(inPlaceIndex)
+		return capi.Fe_graph_concatenate(gp, int64(len(tp)), tp, axis, o, out)
 	})
 }

@@ -32,7 +32,11 @@ func (t *Tensor) Name() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return capi.Fe_tensor_name(p), nil
+	var name string
+	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_tensor_get_name(p, &name) }); err != nil {
+		return "", err
+	}
+	return name, nil
 }
 
 // SetName renames the tensor (names are unique in a graph).

@@ -20,7 +20,7 @@ func TestWithoutCudnnCallsFailWithLibraryUnavailable(t *testing.T) {
 		expectError(t, err, StatusLibraryUnavailable, "/nonexistent/libcudnn.so.9")
 		// Graphs are still built and validated without it.
 		g := newTestGraph(t)
-		y, err := g.Relu(tensor(t, g, "x", 4))
+		y, err := g.Relu(tensor(t, g, "x", 4), nil)
 		must(t, err)
 		must(t, y.SetOutput(true))
 		must(t, g.Validate())

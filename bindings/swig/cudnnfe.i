@@ -13,6 +13,7 @@
  *   char *buf                     a byte array (the describe/capture buffer protocol)
  *   void *host                    host memory: a direct ByteBuffer (Java), []byte (Go), IntPtr (C#)
  *   const char *                  a string
+ *   const char **out              a string output: String[1] / string[1] / *string
  *   int64_t member[N]             an array of exactly N numbers (conv padding, stride, dilation)
  *   option structs                a class with a field per member, defaults from its _INIT macro
  *                                 (the list of structs is generated from the header)

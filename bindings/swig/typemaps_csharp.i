@@ -65,6 +65,18 @@ FE_CS_NUMBERS(enum SWIGTYPE, int)
 %typemap(csin) char *buf "$csinput"
 %typemap(in) char *buf %{ $1 = (char *)$input; %}
 
+/* const char **out: a string[] whose first element receives a copy of the library's string
+ * (written on success only). The C side writes the pointer into a one-element IntPtr[]. */
+%typemap(ctype) const char ** "void *"
+%typemap(imtype, inattributes=FE_CS_IN_OUT) const char ** "global::System.IntPtr[]"
+%typemap(cstype) const char ** "string[]"
+%typemap(csin,
+         pre="    global::System.IntPtr[] pointer_$csinput = $csinput == null ? null : new global::System.IntPtr[1];",
+         post="      if ($csinput != null && pointer_$csinput[0] != global::System.IntPtr.Zero)\n"
+              "        $csinput[0] = global::System.Runtime.InteropServices.Marshal.PtrToStringAnsi(pointer_$csinput[0]);")
+    const char ** "pointer_$csinput"
+%typemap(in) const char ** %{ $1 = ($1_ltype)$input; %}
+
 /* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
  * const void *data gives them; both are a byte[], pinned for the call. */
 %typemap(ctype) void *buf, const void *data "void *"

@@ -48,6 +48,19 @@ FE_GO_NUMBERS(enum SWIGTYPE, int32)
 %typemap(freearg) char *buf ""
 %typemap(argout) char *buf ""
 
+/* const char **out: a *string that receives a copy of the library's string (written on success
+ * only; always a fresh C allocation that swigCopyString frees, "" when there is none). */
+%typemap(gotype) const char ** "*string"
+%typemap(in) const char ** (const char *value = 0) %{ $1 = $input ? ($1_ltype)&value : NULL; %}
+%typemap(argout, fragment="AllocateString") const char ** %{
+  if ($input) *$input = Swig_AllocateString(value$argnum ? value$argnum : "", value$argnum ? strlen(value$argnum) : 0);
+%}
+%typemap(goargout, fragment="CopyString") const char ** %{
+  if $input != nil {
+    *$1 = swigCopyString(*$input)
+  }
+%}
+
 /* Host memory: a []byte. */
 %typemap(gotype) void *host, const void *host "[]byte"
 %typemap(in) void *host, const void *host %{ $1 = ($1_ltype)$input.array; %}

@@ -154,6 +154,29 @@ FE_JAVA_NUMBERS(enum SWIGTYPE, jintArray, int)
 %typemap(argout) char *buf { fe_java_array_out(jenv, $input, $1, (size_t)length$argnum); }
 %typemap(freearg) char *buf { fe_java_array_free($1, small$argnum); }
 
+/* const char **out: a String[] whose first element receives the library's string (written on
+ * success only; the library keeps ownership, the Java string is a copy). */
+%typemap(jni) const char ** "jobjectArray"
+%typemap(jtype) const char ** "String[]"
+%typemap(jstype) const char ** "String[]"
+%typemap(javain) const char ** "$javainput"
+%typemap(in) const char ** (const char *value = 0) {
+  $1 = NULL;
+  if ($input) {
+    if ((*jenv)->GetArrayLength(jenv, $input) < 1) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaIndexOutOfBoundsException, "an output array needs one element");
+      return $null;
+    }
+    $1 = ($1_ltype)&value;
+  }
+}
+%typemap(argout) const char ** {
+  if ($input && value$argnum) {
+    jstring text = (*jenv)->NewStringUTF(jenv, value$argnum);
+    if (text) (*jenv)->SetObjectArrayElement(jenv, $input, 0, text);
+  }
+}
+
 /* Serialized graphs: void *buf receives the bytes (the same buffer protocol as char *buf) and
  * const void *data gives them; both are a byte[]. */
 %typemap(jni) void *buf, const void *data "jbyteArray"

@@ -65,8 +65,8 @@ static int compile(const char *device_path, const char *plan_path) {
         return 1;
     }
     fclose(f);
-    printf("compiled %s for the GPU in %s: plan %s, %zu bytes in %s\n", fe_graph_name(graph), device_path,
-           fe_graph_engine_tag(graph), size, plan_path);
+    printf("compiled %s for the GPU in %s: plan %s, %zu bytes in %s\n", example_graph_name(graph), device_path,
+           example_engine_tag(graph), size, plan_path);
     free(bytes);
     free(json);
     fe_graph_destroy(graph);
@@ -105,7 +105,7 @@ static int run(fe_handle *handle, const char *plan_path) {
     fe_graph *graph;
     CHECK(fe_graph_deserialize(handle, bytes, size, NULL, &graph)); /* refuses another GPU or cuDNN */
     free(bytes);
-    printf("loaded %s: plan %s\n", fe_graph_name(graph), fe_graph_engine_tag(graph));
+    printf("loaded %s: plan %s\n", example_graph_name(graph), example_engine_tag(graph));
     fe_tensor *x, *w, *y;
     CHECK(fe_graph_tensor_by_name(graph, "image", &x));
     CHECK(fe_graph_tensor_by_name(graph, "weight", &w));

@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
     int64_t padding[2] = {1, 1};
     CHECK(fe_conv_options_set_padding(&conv_options, 2, padding));
     CHECK(fe_graph_conv_fprop(graph, x, w, &conv_options, &conv));
-    CHECK(fe_graph_bias(graph, conv, bias, &biased));
-    CHECK(fe_graph_relu(graph, biased, &y));
+    CHECK(fe_graph_bias(graph, conv, bias, NULL, &biased));
+    CHECK(fe_graph_relu(graph, biased, NULL, &y));
     CHECK(fe_tensor_set_output(y, 1));
 
     fe_handle *handle = example_handle();
@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
         return rc;
     }
     CHECK(fe_graph_build(graph, handle, NULL));
-    printf("one plan for three operations: %s\n", fe_graph_engine_tag(graph));
+    printf("one plan for three operations: %s\n", example_engine_tag(graph));
 
     float *xh, *wh, *bh;
     fe_buffer *xb = example_input(x, &xh), *wb = example_input(w, &wh), *bb = example_input(bias, &bh);

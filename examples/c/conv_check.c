@@ -7,7 +7,7 @@ conv_host conv_host_of(const fe_tensor *tensor, const float *values) {
     size_t n = 0;
     CHECK(fe_tensor_get_ndims(tensor, &n));
     if (n != 4) {
-        fprintf(stderr, "conv_host_of: '%s' has rank %zu; the examples' references are 2-D\n", fe_tensor_name(tensor), n);
+        fprintf(stderr, "conv_host_of: '%s' has rank %zu; the examples' references are 2-D\n", example_tensor_name(tensor), n);
         exit(1);
     }
     CHECK(fe_tensor_get_dims(tensor, t.dims, 4));

@@ -108,8 +108,8 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_build(forward, handle, NULL));
     CHECK(fe_graph_build(dgrad, handle, NULL));
     CHECK(fe_graph_build(wgrad, handle, NULL));
-    printf("plans: forward %s, dgrad %s, wgrad %s\n", fe_graph_engine_tag(forward), fe_graph_engine_tag(dgrad),
-           fe_graph_engine_tag(wgrad));
+    printf("plans: forward %s, dgrad %s, wgrad %s\n", example_engine_tag(forward), example_engine_tag(dgrad),
+           example_engine_tag(wgrad));
 
     float *xh, *wh, *w_true_h;
     fe_buffer *xb = example_input(x, &xh), *wb = example_input(w, &wh), *w_true = example_input(w, &w_true_h);

@@ -90,8 +90,8 @@ static int run(const variant *v, fe_handle *handle, int argc, char **argv) {
             fe_tensor *conv_out, *biased;
             bias = nhwc_tensor(graph, "bias", bias_dims);
             CHECK(fe_graph_conv_fprop(graph, x, w, &conv, &conv_out));
-            CHECK(fe_graph_bias(graph, conv_out, bias, &biased));
-            CHECK(fe_graph_relu(graph, biased, &y));
+            CHECK(fe_graph_bias(graph, conv_out, bias, NULL, &biased));
+            CHECK(fe_graph_relu(graph, biased, NULL, &y));
             break;
         }
         case TRANSPOSED_AS_DGRAD:

@@ -24,7 +24,7 @@
 #define SKIP 77
 #define STR2(x) #x
 #define STR(x) STR2(x)
-/* The soname follows the major version: libcudnnfe.so.0 for 0.x. */
+/* The soname follows the major version: libcudnnfe.so.1 for 1.x. */
 #define SONAME "libcudnnfe.so." STR(FE_VERSION_MAJOR)
 
 /* Every entry point this program calls, resolved by name. */

@@ -21,6 +21,24 @@ static float uniform(void) {
     return (float)((rng_state * 2685821657736338717ULL) >> 40) / (float)(1 << 24) * 2.f - 1.f;
 }
 
+const char *example_graph_name(const fe_graph *graph) {
+    const char *name = NULL;
+    CHECK(fe_graph_get_name(graph, &name));
+    return name;
+}
+
+const char *example_tensor_name(const fe_tensor *tensor) {
+    const char *name = NULL;
+    CHECK(fe_tensor_get_name(tensor, &name));
+    return name;
+}
+
+const char *example_engine_tag(const fe_graph *graph) {
+    const char *tag = NULL;
+    CHECK(fe_graph_engine_tag(graph, &tag));
+    return tag;
+}
+
 fe_handle *example_handle(void) {
     int64_t cudnn = 0;
     fe_status s = fe_cudnn_version(&cudnn);
@@ -74,14 +92,14 @@ static int deviceless_support(fe_graph *graph, int argc, char **argv) {
     CHECK(fe_graph_validate(graph));
     CHECK(fe_graph_build_operation_graph(graph, NULL));
     CHECK(fe_graph_create_execution_plans(graph, NULL, 0));
-    int64_t viable = 0;
+    size_t viable = 0;
     CHECK(fe_graph_viable_count(graph, &viable));
     if (viable == 0) {
         /* Runtime-compiled engines (matmul, pointwise and attention fusions) are only listed when
          * a CUDA driver library can be loaded. */
         printf("no GPU: graph '%s' lowered for the H100 description, but cuDNN lists no engine for it without a CUDA "
                "driver library (libcuda.so.1); not executed\n",
-               fe_graph_name(graph));
+               example_graph_name(graph));
         return 0;
     }
     CHECK(fe_graph_check_support(graph));
@@ -91,30 +109,30 @@ static int deviceless_support(fe_graph *graph, int argc, char **argv) {
 int example_check_deviceless(fe_graph *graph, int argc, char **argv) {
     int rc = deviceless_support(graph, argc, argv);
     if (rc != -1) return rc;
-    int64_t viable = 0;
+    size_t viable = 0;
     CHECK(fe_graph_viable_count(graph, &viable));
     printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); built and run "
            "on a GPU only\n",
-           fe_graph_name(graph), (long long)viable);
+           example_graph_name(graph), (long long)viable);
     return 0;
 }
 
 int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
     int rc = deviceless_support(graph, argc, argv);
     if (rc != -1) return rc;
-    int64_t viable = 0;
+    size_t viable = 0;
     CHECK(fe_graph_viable_count(graph, &viable));
     fe_status s = fe_graph_build_plans(graph, FE_BUILD_POLICY_HEURISTICS_CHOICE);
     if (s != FE_OK) {
         printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); its kernels "
                "are compiled when it is built on a GPU (%s); not executed\n",
-               fe_graph_name(graph), (long long)viable, fe_last_error_message());
+               example_graph_name(graph), (long long)viable, fe_last_error_message());
         return s == FE_STATUS_NOT_SUPPORTED ? 0 : 1;
     }
     int64_t workspace = 0;
     CHECK(fe_graph_workspace_size(graph, &workspace));
     printf("no GPU: built plan %s (workspace %lld bytes) devicelessly for the H100 description; not executed\n",
-           fe_graph_engine_tag(graph), (long long)workspace);
+           example_engine_tag(graph), (long long)workspace);
     return 0;
 }
 

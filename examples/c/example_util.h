@@ -16,6 +16,12 @@
 #define CHECK(call) example_check((call), #call)
 void example_check(fe_status status, const char *call);
 
+/* For printing: the graph's name, the tensor's name and the built graph's engine tag (the
+ * library's strings; a query that fails exits as CHECK does). */
+const char *example_graph_name(const fe_graph *graph);
+const char *example_tensor_name(const fe_tensor *tensor);
+const char *example_engine_tag(const fe_graph *graph);
+
 /* A GPU handle, or NULL (having said why) when this machine has no GPU. */
 fe_handle *example_handle(void);
 

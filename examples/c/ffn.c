@@ -42,7 +42,7 @@ static fe_graph *fused_ffn(fe_tensor *io[4]) {
     io[1] = input(graph, "W1", 1, D, F); /* batch dim 1: broadcast over B */
     io[2] = input(graph, "W2", 1, F, D);
     CHECK(fe_graph_matmul(graph, io[0], io[1], NULL, &hidden));
-    CHECK(fe_graph_gelu(graph, hidden, &h));
+    CHECK(fe_graph_gelu(graph, hidden, NULL, &h));
     CHECK(fe_tensor_set_data_type(h, FE_DATA_HALF)); /* h enters the second matmul in fp16 */
     CHECK(fe_graph_matmul(graph, h, io[2], NULL, &io[3]));
     CHECK(fe_tensor_set_output(io[3], 1));
@@ -56,7 +56,7 @@ static void split_ffn(fe_graph **up, fe_tensor *up_io[3], fe_graph **down, fe_te
     up_io[0] = input(*up, "x", B, N, D);
     up_io[1] = input(*up, "W1", 1, D, F);
     CHECK(fe_graph_matmul(*up, up_io[0], up_io[1], NULL, &hidden));
-    CHECK(fe_graph_gelu(*up, hidden, &up_io[2]));
+    CHECK(fe_graph_gelu(*up, hidden, NULL, &up_io[2]));
     CHECK(fe_tensor_set_output(up_io[2], 1));
     *down = new_graph("ffn_down");
     down_io[0] = input(*down, "h", B, N, F);
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
 
     fe_status status = fe_graph_build(ffn, handle, NULL);
     if (status == FE_OK) {
-        printf("one plan for the whole FFN: %s\n", fe_graph_engine_tag(ffn));
+        printf("one plan for the whole FFN: %s\n", example_engine_tag(ffn));
         fe_buffer *buffers[4] = {xb, w1b, w2b, outb};
         CHECK(fe_graph_execute_buffers(ffn, handle, io, buffers, 4, NULL));
     } else if (status == FE_STATUS_NOT_SUPPORTED) {
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
         split_ffn(&ffn, up_io, &second, down_io);
         CHECK(fe_graph_build(ffn, handle, NULL));
         CHECK(fe_graph_build(second, handle, NULL));
-        printf("plans %s, %s\n", fe_graph_engine_tag(ffn), fe_graph_engine_tag(second));
+        printf("plans %s, %s\n", example_engine_tag(ffn), example_engine_tag(second));
         out = down_io[2];
         hb = example_output(up_io[2]);
         fe_buffer *up_buffers[3] = {xb, w1b, hb}, *down_buffers[3] = {hb, w2b, outb};

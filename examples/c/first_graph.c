@@ -60,7 +60,9 @@ int main(int argc, char **argv) {
         return rc;
     }
     CHECK(fe_graph_build(graph, handle, NULL)); /* heuristics A, then FALLBACK */
-    printf("plan %s\n", fe_graph_engine_tag(graph));
+    const char *tag = NULL;
+    CHECK(fe_graph_engine_tag(graph, &tag)); /* the engine and knobs heuristics chose */
+    printf("plan %s\n", tag);
 
     float *xh, *wh;
     fe_buffer *xb = example_input(x, &xh), *wb = example_input(w, &wh), *yb = example_output(y);

@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
         return rc;
     }
     CHECK(fe_graph_build(graph, handle, NULL));
-    printf("plan %s\n", fe_graph_engine_tag(graph));
+    printf("plan %s\n", example_engine_tag(graph));
 
     float *xh, *gh, *bh;
     fe_buffer *xb = example_input(x, &xh), *gb = example_input(gamma, &gh), *bb = example_input(beta, &bh);

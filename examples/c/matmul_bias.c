@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_tensor(graph, "B", 3, b_dims, NULL, FE_DATA_NOT_SET, &b));
     CHECK(fe_graph_tensor(graph, "D", 3, d_dims, NULL, FE_DATA_NOT_SET, &d));
     CHECK(fe_graph_matmul(graph, a, b, NULL, &ab));
-    CHECK(fe_graph_bias(graph, ab, d, &c));
+    CHECK(fe_graph_bias(graph, ab, d, NULL, &c));
     CHECK(fe_tensor_set_output(c, 1));
 
     fe_handle *handle = example_handle();
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     build.heur_modes = modes;
     build.num_heur_modes = 1;
     CHECK(fe_graph_build(graph, handle, &build));
-    printf("plan %s\n", fe_graph_engine_tag(graph));
+    printf("plan %s\n", example_engine_tag(graph));
 
     float *ah, *bh, *dh;
     fe_buffer *abuf = example_input(a, &ah), *bbuf = example_input(b, &bh), *dbuf = example_input(d, &dh);

@@ -59,7 +59,7 @@ static int pool(fe_handle *handle, const char *name, fe_resample_mode mode, int6
         return rc;
     }
     CHECK(fe_graph_build(graph, handle, NULL));
-    printf("%s: plan %s\n", name, fe_graph_engine_tag(graph));
+    printf("%s: plan %s\n", name, example_engine_tag(graph));
 
     float *xh;
     fe_buffer *xb = example_input(x, &xh), *yb = example_output(y);

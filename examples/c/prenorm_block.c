@@ -70,9 +70,9 @@ static void matmul_stage(struct Stage *s, const char *name, int64_t k, int64_t n
     s->count = 2;
     if (residual) {
         s->tensors[s->count++] = matrix(s->graph, "residual", T, n, FE_DATA_NOT_SET);
-        CHECK(fe_graph_add(s->graph, c, s->tensors[2], &c));
+        CHECK(fe_graph_add(s->graph, c, s->tensors[2], NULL, &c));
     }
-    if (gelu) CHECK(fe_graph_gelu(s->graph, c, &c));
+    if (gelu) CHECK(fe_graph_gelu(s->graph, c, NULL, &c));
     s->tensors[s->count++] = c;
 }
 
@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < STAGES; ++i) {
         CHECK(fe_graph_build(st[i].graph, handle, NULL));
-        printf("%-6s plan %s\n", st[i].name, fe_graph_engine_tag(st[i].graph));
+        printf("%-6s plan %s\n", st[i].name, example_engine_tag(st[i].graph));
     }
 
     /* Inputs and weights. */

@@ -65,16 +65,16 @@ static conv_graph make_conv_graph(const char *name, const int64_t *x_dims, const
         fe_tensor *scaled, *biased, *sum;
         c.scale = nhwc_tensor(c.graph, "bn_scale", channel_dims);
         c.bias = nhwc_tensor(c.graph, "bn_bias", channel_dims);
-        CHECK(fe_graph_scale(c.graph, c.y, c.scale, &scaled));
-        CHECK(fe_graph_bias(c.graph, scaled, c.bias, &biased));
+        CHECK(fe_graph_scale(c.graph, c.y, c.scale, NULL, &scaled));
+        CHECK(fe_graph_bias(c.graph, scaled, c.bias, NULL, &biased));
         if (with_residual) {
             int64_t y_dims[4];
             CHECK(fe_tensor_get_dims(biased, y_dims, 4));
             c.residual = nhwc_tensor(c.graph, "identity", y_dims);
-            CHECK(fe_graph_add(c.graph, biased, c.residual, &sum));
+            CHECK(fe_graph_add(c.graph, biased, c.residual, NULL, &sum));
             biased = sum;
         }
-        CHECK(fe_graph_relu(c.graph, biased, &c.y));
+        CHECK(fe_graph_relu(c.graph, biased, NULL, &c.y));
     }
     CHECK(fe_tensor_set_output(c.y, 1));
     return c;
@@ -197,8 +197,8 @@ static int run_block(const block_shape *b, fe_handle *handle, int argc, char **a
         CHECK(fe_graph_build(conv1.graph, handle, NULL));
         CHECK(fe_graph_build(conv2.graph, handle, NULL));
         if (downsample) CHECK(fe_graph_build(down.graph, handle, NULL));
-        printf("plans: conv1 %s, conv2 %s%s%s\n", fe_graph_engine_tag(conv1.graph), fe_graph_engine_tag(conv2.graph),
-               downsample ? ", downsample " : "", downsample ? fe_graph_engine_tag(down.graph) : "");
+        printf("plans: conv1 %s, conv2 %s%s%s\n", example_engine_tag(conv1.graph), example_engine_tag(conv2.graph),
+               downsample ? ", downsample " : "", downsample ? example_engine_tag(down.graph) : "");
 
         float *xh, *w1h, *w2h, *wdh = NULL, *out1h = NULL, *identity_h = NULL, *yh = NULL;
         fe_buffer *x = example_input(conv1.x, &xh), *w1 = example_input(conv1.w, &w1h);

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
     }
     CHECK(fe_graph_build(forward, handle, NULL));
     CHECK(fe_graph_build(backward, handle, NULL));
-    printf("plans %s, %s\n", fe_graph_engine_tag(forward), fe_graph_engine_tag(backward));
+    printf("plans %s, %s\n", example_engine_tag(forward), example_engine_tag(backward));
 
     float *xh, *gh, *dyh;
     fe_buffer *xb = example_input(x, &xh), *gb = example_input(gamma, &gh), *dyb = example_input(bdy, &dyh);

@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_build(graph, handle, NULL));
     fe_sdpa_implementation lowered;
     CHECK(fe_graph_attention_implementation(graph, NULL, &lowered));
-    printf("plan %s (%s)\n", fe_graph_engine_tag(graph),
+    printf("plan %s (%s)\n", example_engine_tag(graph),
            lowered == FE_SDPA_IMPLEMENTATION_NATIVE ? "native SDPA operation" : "composite pattern");
 
     /* Pages handed out shuffled (a fixed permutation), K and V through different tables. */

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     }
     CHECK(fe_graph_build(fwd, handle, NULL));
     CHECK(fe_graph_build(bwd, handle, NULL));
-    printf("forward plan %s, backward plan %s\n", fe_graph_engine_tag(fwd), fe_graph_engine_tag(bwd));
+    printf("forward plan %s, backward plan %s\n", example_engine_tag(fwd), example_engine_tag(bwd));
 
     float *qh, *kh, *vh, *doh;
     fe_buffer *qb = example_input(q, &qh), *kb = example_input(k, &kh), *vb = example_input(v, &vh);

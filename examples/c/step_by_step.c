@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_tensor(graph, "B", 3, b_dims, NULL, FE_DATA_NOT_SET, &b));
     CHECK(fe_graph_tensor(graph, "D", 3, d_dims, NULL, FE_DATA_NOT_SET, &d));
     CHECK(fe_graph_matmul(graph, a, b, NULL, &ab));
-    CHECK(fe_graph_bias(graph, ab, d, &c));
+    CHECK(fe_graph_bias(graph, ab, d, NULL, &c));
     CHECK(fe_tensor_set_output(c, 1));
     CHECK(fe_tensor_set_uid(a, UID_A));
     CHECK(fe_tensor_set_uid(b, UID_B));
@@ -44,13 +44,14 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_create_execution_plans(graph, modes, 2));
     CHECK(fe_graph_check_support(graph));
     CHECK(fe_graph_build_plans(graph, FE_BUILD_POLICY_ALL));
-    int64_t candidates = 0, viable = 0, plans = 0, workspace = 0;
+    size_t candidates = 0, viable = 0, plans = 0;
+    int64_t workspace = 0;
     CHECK(fe_graph_candidate_count(graph, &candidates));
     CHECK(fe_graph_viable_count(graph, &viable));
     CHECK(fe_graph_plan_count(graph, &plans));
     CHECK(fe_graph_workspace_size(graph, &workspace));
     printf("%lld candidates, %lld viable, %lld plans built; using %s with %lld bytes of workspace\n",
-           (long long)candidates, (long long)viable, (long long)plans, fe_graph_engine_tag(graph),
+           (long long)candidates, (long long)viable, (long long)plans, example_engine_tag(graph),
            (long long)workspace);
 
     float *ah, *bh, *dh;

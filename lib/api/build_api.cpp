@@ -116,27 +116,27 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
     });
 }
 
-FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, int64_t *out_count) {
+FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, size_t *out_count) {
     return guard("fe_graph_candidate_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidate_count();
+        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidate_count());
     });
 }
 
-FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, int64_t *out_count) {
+FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, size_t *out_count) {
     return guard("fe_graph_viable_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.viable_count();
+        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.viable_count());
     });
 }
 
-FE_EXPORT fe_status fe_graph_plan_count(const fe_graph *graph, int64_t *out_count) {
+FE_EXPORT fe_status fe_graph_plan_count(const fe_graph *graph, size_t *out_count) {
     return guard("fe_graph_plan_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = static_cast<int64_t>(state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans.size());
+        *out_count = state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans.size();
     });
 }
 
@@ -156,9 +156,12 @@ FE_EXPORT fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_in
     });
 }
 
-FE_EXPORT const char *fe_graph_engine_tag(const fe_graph *graph) {
-    if (!graph || !graph->build || graph->stage != fe_graph::Stage::Built) return "";
-    return graph->build->executable.chosen().tag.c_str();
+FE_EXPORT fe_status fe_graph_engine_tag(const fe_graph *graph, const char **out_tag) {
+    return guard("fe_graph_engine_tag", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_tag);
+        *out_tag = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().tag.c_str();
+    });
 }
 
 FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, const char *node_name,
@@ -193,11 +196,11 @@ FE_EXPORT fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t b
     });
 }
 
-FE_EXPORT fe_status fe_graph_engine_count(const fe_graph *graph, int64_t *out_count) {
+FE_EXPORT fe_status fe_graph_engine_count(const fe_graph *graph, size_t *out_count) {
     return guard("fe_graph_engine_count", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").lowered.engine_count;
+        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").lowered.engine_count);
     });
 }
 

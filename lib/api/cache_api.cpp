@@ -21,16 +21,16 @@ FE_EXPORT fe_status fe_graph_autotune(fe_graph *graph, fe_handle *handle, int32_
     });
 }
 
-FE_EXPORT fe_status fe_graph_plan_time_us(const fe_graph *graph, int64_t plan_index, double *out_us) {
+FE_EXPORT fe_status fe_graph_plan_time_us(const fe_graph *graph, size_t plan_index, double *out_us) {
     return guard("fe_graph_plan_time_us", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_us);
         FE_CHECK(graph->stage == fe_graph::Stage::Built && graph->build && !graph->build->search.plan_times_us.empty(),
                  FE_STATUS_BAD_STATE, "graph '%s' has not been autotuned", graph->name.c_str());
         const std::vector<double> &times = graph->build->search.plan_times_us;
-        FE_CHECK(plan_index >= 0 && plan_index < static_cast<int64_t>(times.size()), FE_STATUS_INVALID_ARGUMENT,
-                 "plan index %lld is out of range (%zu timed)", static_cast<long long>(plan_index), times.size());
-        *out_us = times[static_cast<size_t>(plan_index)];
+        FE_CHECK(plan_index < times.size(), FE_STATUS_INVALID_ARGUMENT, "plan index %zu is out of range (%zu timed)",
+                 plan_index, times.size());
+        *out_us = times[plan_index];
     });
 }
 

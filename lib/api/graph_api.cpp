@@ -47,7 +47,13 @@ FE_EXPORT fe_status fe_graph_create(const fe_graph_options *options, fe_graph **
 
 FE_EXPORT void fe_graph_destroy(fe_graph *graph) { delete graph; }
 
-FE_EXPORT const char *fe_graph_name(const fe_graph *graph) { return graph ? graph->name.c_str() : ""; }
+FE_EXPORT fe_status fe_graph_get_name(const fe_graph *graph, const char **out_name) {
+    return guard("fe_graph_get_name", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_name);
+        *out_name = graph->name.c_str();
+    });
+}
 
 FE_EXPORT fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims, const int64_t *dims,
                                     const int64_t *strides, fe_data_type data_type, fe_tensor **out_tensor) {
@@ -233,7 +239,13 @@ FE_EXPORT fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output) {
     });
 }
 
-FE_EXPORT const char *fe_tensor_name(const fe_tensor *tensor) { return tensor ? tensor->name.c_str() : ""; }
+FE_EXPORT fe_status fe_tensor_get_name(const fe_tensor *tensor, const char **out_name) {
+    return guard("fe_tensor_get_name", [&] {
+        FE_REQUIRE(tensor);
+        FE_REQUIRE(out_name);
+        *out_name = tensor->name.c_str();
+    });
+}
 
 FE_EXPORT fe_status fe_tensor_get_ndims(const fe_tensor *tensor, size_t *out_ndims) {
     return guard("fe_tensor_get_ndims", [&] {

@@ -6,6 +6,7 @@
 #include <new>
 #include <string>
 
+#include "api/option_names.hpp"
 #include "common/error.hpp"
 
 namespace fe {
@@ -31,12 +32,23 @@ fe_status guard(const char *function, Body &&body) noexcept {
 }
 
 // Copy the caller's option struct over the defaults, honouring struct_size so that callers
-// compiled against an older (shorter) struct keep working.
+// compiled against an older (shorter) struct keep working. A caller compiled against a newer
+// header passes a longer struct: its extra fields are accepted only while they are all zero (a
+// field this library does not know would otherwise be ignored silently). options_name (in
+// option_names.hpp) names the struct in that message; a struct without one does not compile.
 template <typename Options>
 Options read_options(const Options *given, const Options &defaults) {
     if (!given) return defaults;
     FE_CHECK(given->struct_size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
              "options.struct_size is %u: initialize options with their _INIT macro", given->struct_size);
+    if (given->struct_size > sizeof(Options)) {
+        const unsigned char *extra = reinterpret_cast<const unsigned char *>(given) + sizeof(Options);
+        for (size_t i = 0; i < given->struct_size - sizeof(Options); ++i)
+            FE_CHECK(extra[i] == 0, FE_STATUS_INVALID_ARGUMENT,
+                     "%s has struct_size %u but this library knows %zu bytes; the unknown fields are not all zero "
+                     "(built against a newer cudnnfe.h?)",
+                     options_name(given), given->struct_size, sizeof(Options));
+    }
     Options out = defaults;
     size_t n = given->struct_size < sizeof(Options) ? given->struct_size : sizeof(Options);
     std::memcpy(static_cast<void *>(&out), given, n);

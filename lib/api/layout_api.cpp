@@ -85,7 +85,7 @@ FE_EXPORT fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, f
 }
 
 FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
-                                       const char *name, fe_tensor **out_y) {
+                                       const fe_transpose_options *options, fe_tensor **out_y) {
     return guard("fe_graph_transpose", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(x);
@@ -93,13 +93,15 @@ FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t ran
         FE_REQUIRE(out_y);
         FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
                  FE_MAX_DIMS);
-        *out_y = add_node(graph, make_transpose(x, std::vector<int64_t>(perm, perm + rank)), name, "transpose",
+        const fe_transpose_options defaults = FE_TRANSPOSE_OPTIONS_INIT;
+        fe_transpose_options o = read_options(options, defaults);
+        *out_y = add_node(graph, make_transpose(x, std::vector<int64_t>(perm, perm + rank)), o.name, "transpose",
                           {"Y"})[0];
     });
 }
 
 FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
-                                     const char *name, fe_tensor **out_y) {
+                                     const fe_reshape_options *options, fe_tensor **out_y) {
     return guard("fe_graph_reshape", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(x);
@@ -110,12 +112,14 @@ FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims
         for (size_t i = 0; i < ndims; ++i)
             FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
                      static_cast<long long>(dims[i]));
-        *out_y = add_node(graph, make_reshape(x, std::vector<int64_t>(dims, dims + ndims)), name, "reshape", {"Y"})[0];
+        const fe_reshape_options defaults = FE_RESHAPE_OPTIONS_INIT;
+        fe_reshape_options o = read_options(options, defaults);
+        *out_y = add_node(graph, make_reshape(x, std::vector<int64_t>(dims, dims + ndims)), o.name, "reshape", {"Y"})[0];
     });
 }
 
 FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
-                                   const int64_t *end, const char *name, fe_tensor **out_y) {
+                                   const int64_t *end, const fe_slice_options *options, fe_tensor **out_y) {
     return guard("fe_graph_slice", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(x);
@@ -124,14 +128,16 @@ FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, c
         FE_REQUIRE(out_y);
         FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
                  FE_MAX_DIMS);
+        const fe_slice_options defaults = FE_SLICE_OPTIONS_INIT;
+        fe_slice_options o = read_options(options, defaults);
         *out_y = add_node(graph,
                           make_slice(x, std::vector<int64_t>(start, start + rank), std::vector<int64_t>(end, end + rank)),
-                          name, "slice", {"Y"})[0];
+                          o.name, "slice", {"Y"})[0];
     });
 }
 
 FE_EXPORT fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
-                                         int64_t in_place_index, const char *name, fe_tensor **out_y) {
+                                         const fe_concatenate_options *options, fe_tensor **out_y) {
     return guard("fe_graph_concatenate", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(inputs);
@@ -139,9 +145,12 @@ FE_EXPORT fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tenso
         FE_CHECK(count >= 2, FE_STATUS_INVALID_ARGUMENT, "count is %zu; a concatenation takes at least 2 tensors", count);
         for (size_t i = 0; i < count; ++i)
             FE_CHECK(inputs[i] != nullptr, FE_STATUS_NULL_POINTER, "inputs[%zu] is NULL", i);
-        FE_CHECK(in_place_index >= -1 && in_place_index < static_cast<int64_t>(count), FE_STATUS_INVALID_ARGUMENT,
-                 "in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(in_place_index), count - 1);
+        const fe_concatenate_options defaults = FE_CONCATENATE_OPTIONS_INIT;
+        fe_concatenate_options o = read_options(options, defaults);
+        FE_CHECK(o.in_place_index >= -1 && o.in_place_index < static_cast<int64_t>(count), FE_STATUS_INVALID_ARGUMENT,
+                 "options.in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(o.in_place_index),
+                 count - 1);
         std::vector<fe_tensor *> xs(inputs, inputs + count);
-        *out_y = add_node(graph, make_concatenate(xs, axis, in_place_index), name, "concatenate", {"Y"})[0];
+        *out_y = add_node(graph, make_concatenate(xs, axis, o.in_place_index), o.name, "concatenate", {"Y"})[0];
     });
 }

@@ -50,6 +50,16 @@ void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor 
     *out_y = add(graph, std::move(node), o.name, pointwise_mode_name(mode), "Y");
 }
 
+// The pointwise conveniences (bias, add, relu, ...): one node of `mode`, named by the options
+// or automatically after `kind` (NULL: the mode's name).
+void convenience(fe_graph *graph, fe_pointwise_mode mode, const char *kind, fe_tensor *a, fe_tensor *b,
+                 const fe_pointwise_options *options, fe_tensor **out_y) {
+    FE_REQUIRE(graph);
+    FE_REQUIRE(out_y);
+    fe_pointwise_options o = read_options(options, pointwise_defaults());
+    *out_y = add(graph, make_pointwise(mode, a, b, nullptr, o), o.name, kind ? kind : pointwise_mode_name(mode), "Y");
+}
+
 }  // namespace
 
 namespace {
@@ -143,67 +153,63 @@ FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, 
     return guard("fe_graph_pointwise", [&] { pointwise(graph, mode, in0, in1, in2, options, out_y); });
 }
 
-FE_EXPORT fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
+                                  const fe_pointwise_options *options, fe_tensor **out_y) {
     return guard("fe_graph_bias", [&] {
         FE_REQUIRE(input);
         FE_REQUIRE(bias);
-        fe_pointwise_options o = pointwise_defaults();
-        o.name = nullptr;
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_y);
-        *out_y = add(graph, make_pointwise(FE_POINTWISE_ADD, input, bias, nullptr, o), nullptr, "bias", "Y");
+        convenience(graph, FE_POINTWISE_ADD, "bias", input, bias, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale,
+                                   const fe_pointwise_options *options, fe_tensor **out_y) {
     return guard("fe_graph_scale", [&] {
-        FE_REQUIRE(graph);
         FE_REQUIRE(input);
         FE_REQUIRE(scale);
-        FE_REQUIRE(out_y);
-        *out_y = add(graph, make_pointwise(FE_POINTWISE_MUL, input, scale, nullptr, pointwise_defaults()), nullptr,
-                     "scale", "Y");
+        convenience(graph, FE_POINTWISE_MUL, "scale", input, scale, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_pointwise_options *options,
+                                 fe_tensor **out_y) {
     return guard("fe_graph_add", [&] {
         FE_REQUIRE(a);
         FE_REQUIRE(b);
-        pointwise(graph, FE_POINTWISE_ADD, a, b, nullptr, nullptr, out_y);
+        convenience(graph, FE_POINTWISE_ADD, nullptr, a, b, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_pointwise_options *options,
+                                 fe_tensor **out_y) {
     return guard("fe_graph_mul", [&] {
         FE_REQUIRE(a);
         FE_REQUIRE(b);
-        pointwise(graph, FE_POINTWISE_MUL, a, b, nullptr, nullptr, out_y);
+        convenience(graph, FE_POINTWISE_MUL, nullptr, a, b, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
+                                  fe_tensor **out_y) {
     return guard("fe_graph_relu", [&] {
         FE_REQUIRE(input);
-        pointwise(graph, FE_POINTWISE_RELU_FWD, input, nullptr, nullptr, nullptr, out_y);
+        convenience(graph, FE_POINTWISE_RELU_FWD, nullptr, input, nullptr, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
+                                  fe_tensor **out_y) {
     return guard("fe_graph_gelu", [&] {
         FE_REQUIRE(input);
-        pointwise(graph, FE_POINTWISE_GELU_FWD, input, nullptr, nullptr, nullptr, out_y);
+        convenience(graph, FE_POINTWISE_GELU_FWD, nullptr, input, nullptr, options, out_y);
     });
 }
 
-FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, fe_tensor **out_y) {
+FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
+                                  fe_tensor **out_y) {
     return guard("fe_graph_silu", [&] {
-        FE_REQUIRE(graph);
         FE_REQUIRE(input);
-        FE_REQUIRE(out_y);
-        fe_pointwise_options o = pointwise_defaults();
-        o.swish_beta = 1.0;
-        *out_y = add(graph, make_pointwise(FE_POINTWISE_SWISH_FWD, input, nullptr, nullptr, o), nullptr, "silu", "Y");
+        convenience(graph, FE_POINTWISE_SWISH_FWD, "silu", input, nullptr, options, out_y);
     });
 }
 

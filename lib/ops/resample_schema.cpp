@@ -7,6 +7,10 @@ namespace fe::schema {
 namespace {
 
 const fe_resample_options kDefaults = FE_RESAMPLE_OPTIONS_INIT;
+const fe_transpose_options kTransposeDefaults = FE_TRANSPOSE_OPTIONS_INIT;
+const fe_reshape_options kReshapeDefaults = FE_RESHAPE_OPTIONS_INIT;
+const fe_slice_options kSliceDefaults = FE_SLICE_OPTIONS_INIT;
+const fe_concatenate_options kConcatenateDefaults = FE_CONCATENATE_OPTIONS_INIT;
 
 }  // namespace
 
@@ -51,6 +55,27 @@ const Struct kOptions{
     },
     "Resampling's mode, window, stride and padding."};
 
+const Struct kTransposeOptions{
+    "fe_transpose_options", sizeof(fe_transpose_options), &kTransposeDefaults,
+    {FE_SCHEMA_FIELD(fe_transpose_options, name, name, "The op's name; automatic when absent.")},
+    "A transpose's name."};
+const Struct kReshapeOptions{
+    "fe_reshape_options", sizeof(fe_reshape_options), &kReshapeDefaults,
+    {FE_SCHEMA_FIELD(fe_reshape_options, name, name, "The op's name; automatic when absent.")},
+    "A reshape's name."};
+const Struct kSliceOptions{
+    "fe_slice_options", sizeof(fe_slice_options), &kSliceDefaults,
+    {FE_SCHEMA_FIELD(fe_slice_options, name, name, "The op's name; automatic when absent.")},
+    "A slice's name."};
+const Struct kConcatenateOptions{
+    "fe_concatenate_options",
+    sizeof(fe_concatenate_options),
+    &kConcatenateDefaults,
+    {FE_SCHEMA_FIELD(fe_concatenate_options, name, name, "The op's name; automatic when absent."),
+     FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, 9.2e18,
+                     "The input already inside y's buffer (a cache being appended to); -1: none.")},
+    "A concatenation's name and in-place input."};
+
 const Op kResample{"resample",
                    "fe_graph_resample",
                    "Resampling and layout operations",
@@ -84,7 +109,7 @@ const Op kTranspose{"transpose",
                     {{"X", nullptr, "the input"}},
                     {{"Y", nullptr, "packed row-major: y's dim k is x's dim perm[k]"}},
                     {{"perm", Type::dims_array, nullptr, true, "A permutation of x's dims."}},
-                    nullptr,
+                    &kTransposeOptions,
                     {},
                     false,
                     "Transpose (a copy through a permuted view)."};
@@ -95,7 +120,7 @@ const Op kReshape{"reshape",
                   {{"X", nullptr, "packed row-major"}},
                   {{"Y", nullptr, "packed row-major"}},
                   {{"dims", Type::dims_array, nullptr, true, "The result's dims, x's element count."}},
-                  nullptr,
+                  &kReshapeOptions,
                   {},
                   false,
                   "Reshape (cuDNN's reshape, a view inside a fused graph)."};
@@ -107,7 +132,7 @@ const Op kSlice{"slice",
                 {{"Y", nullptr, "a view of x at an offset, with x's strides"}},
                 {{"start", Type::dims_array, nullptr, true, "The first index of each dim."},
                  {"end", Type::dims_array, nullptr, true, "The end (exclusive) of each dim."}},
-                nullptr,
+                &kSliceOptions,
                 {},
                 false,
                 "Slice: a view of a graph input, nothing copied."};
@@ -117,10 +142,8 @@ const Op kConcatenate{"concatenate",
                       "Resampling and layout operations",
                       {{"X0", nullptr, "the first input"}, {"X1", nullptr, "the second input; X2... follow"}},
                       {{"Y", nullptr, "packed row-major unless its strides are set"}},
-                      {{"axis", Type::integer, nullptr, true, "The dim along which inputs are joined."},
-                       {"in_place_index", Type::integer, nullptr, false,
-                        "The input already inside y's buffer; -1 (the default): none."}},
-                      nullptr,
+                      {{"axis", Type::integer, nullptr, true, "The dim along which inputs are joined."}},
+                      &kConcatenateOptions,
                       {},
                       false,
                       "Concatenate two or more tensors along an axis."};

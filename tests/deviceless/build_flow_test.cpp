@@ -28,7 +28,7 @@ TEST_F(BuildFlow, StepByStepBuildsAPlan) {
     ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
     fe_heur_mode modes[] = {FE_HEUR_MODE_A, FE_HEUR_MODE_FALLBACK};
     ASSERT_FE_OK(fe_graph_create_execution_plans(g, modes, 2));
-    int64_t candidates = 0;
+    size_t candidates = 0;
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_GT(candidates, 0);
     ASSERT_FE_OK(fe_graph_check_support(g));
@@ -104,7 +104,7 @@ TEST_F(BuildFlow, WorkspaceLimitDeselectsCandidates) {
     ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
     ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
     ASSERT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
-    int64_t before = 0, after = 0;
+    size_t before = 0, after = 0;
     ASSERT_FE_OK(fe_graph_viable_count(g, &before));
     ASSERT_FE_OK(fe_graph_deselect_workspace_greater_than(g, 0));
     ASSERT_FE_OK(fe_graph_viable_count(g, &after));
@@ -139,7 +139,7 @@ TEST_F(BuildFlow, BuiltGraphCannotChangeButCanRebuild) {
     EXPECT_FE_STATUS(fe_tensor_set_uid(x_, 99), FE_STATUS_BAD_STATE);
     EXPECT_TRUE(LastErrorContains("can no longer change"));
     fe_tensor *z = nullptr;
-    EXPECT_FE_STATUS(fe_graph_relu(g, y_, &z), FE_STATUS_BAD_STATE);
+    EXPECT_FE_STATUS(fe_graph_relu(g, y_, nullptr, &z), FE_STATUS_BAD_STATE);
     EXPECT_FE_OK(build(g));  // building again starts over
 }
 

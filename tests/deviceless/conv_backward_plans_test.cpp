@@ -111,7 +111,7 @@ TEST_F(Deviceless, TransposedConvolutionOfTheSeedIsADgradPlan) {
     int64_t dims[4];
     ASSERT_FE_OK(fe_tensor_get_dims(y, dims, 4));
     EXPECT_EQ(std::vector<int64_t>(dims, dims + 4), (std::vector<int64_t>{16, 64, 28, 28}));
-    EXPECT_STREQ(fe_tensor_name(y), "conv_transpose_0::Y");
+    EXPECT_STREQ(name_of(y), "conv_transpose_0::Y");
     expect_full_plan(g);
     EXPECT_NE(describe(g).find("conv_transpose 'conv_transpose_0' (image=x, weight=w)"), std::string::npos);
 }

@@ -16,7 +16,7 @@ class ConvFusion : public Deviceless {
         expect_full_plan(g);
         std::string text = describe(g);
         EXPECT_NE(text.find("cuDNN: " + std::to_string(operations) + " operation(s)"), std::string::npos) << text;
-        int64_t plans = 0;
+        size_t plans = 0;
         EXPECT_FE_OK(fe_graph_plan_count(g, &plans));
         EXPECT_EQ(plans, 1);
     }
@@ -28,7 +28,7 @@ class ConvFusion : public Deviceless {
         ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
         ASSERT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
         ASSERT_FE_OK(fe_graph_check_support(g));
-        int64_t viable = 0;
+        size_t viable = 0;
         EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
         EXPECT_GE(viable, 1);
         std::string text = describe(g);
@@ -55,10 +55,10 @@ TEST_P(ResNetEpilogue, ConvScaleBiasAddReluIsOneOperationGraph) {
     fe_conv_options o = padded(1);
     fe_tensor *conv = nullptr, *scaled = nullptr, *biased = nullptr, *sum = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_scale(g, conv, scale, &scaled));
-    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
-    ASSERT_FE_OK(fe_graph_add(g, biased, residual, &sum));
-    ASSERT_FE_OK(fe_graph_relu(g, sum, &y));
+    ASSERT_FE_OK(fe_graph_scale(g, conv, scale, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_add(g, biased, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_relu(g, sum, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_one_graph_supported(g, 5);
 }
@@ -77,9 +77,9 @@ TEST_F(ConvFusion, ConvResidualBiasReluIsOneWholePlan) {
     fe_conv_options o = padded(1);
     fe_tensor *conv = nullptr, *sum = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_add(g, conv, residual, &sum));
-    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_add(g, conv, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_one_plan(g, 4);
 }
@@ -106,9 +106,9 @@ TEST_F(ConvFusion, ScaleBiasReluIntoWgradIsOnePlan) {
     fe_tensor *scale = tensor(g, "scale", {1, 64, 1, 1}, true), *bias = tensor(g, "bias", {1, 64, 1, 1}, true);
     fe_conv_options o = padded(1);
     fe_tensor *scaled = nullptr, *biased = nullptr, *act = nullptr, *dw = nullptr;
-    ASSERT_FE_OK(fe_graph_scale(g, x, scale, &scaled));
-    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &act));
+    ASSERT_FE_OK(fe_graph_scale(g, x, scale, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &act));
     ASSERT_FE_OK(fe_graph_conv_wgrad(g, act, dy, 0, nullptr, &o, &dw));
     ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
     int64_t dims[4];

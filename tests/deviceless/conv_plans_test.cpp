@@ -63,8 +63,8 @@ TEST_F(Deviceless, ConvBiasReluIsOneOperationGraphAndOnePlan) {
     ASSERT_FE_OK(fe_conv_options_set_padding(&o, 2, pad));
     fe_tensor *conv = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_bias(g, conv, b, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, conv, b, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_full_plan(g);
     std::string text = describe(g);
@@ -86,7 +86,7 @@ TEST_F(Deviceless, BuildPolicyAllBuildsSeveralPlans) {
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(build(g, FE_BUILD_POLICY_ALL));
-    int64_t plans = 0, candidates = 0;
+    size_t plans = 0, candidates = 0;
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_GT(plans, 1);

@@ -49,14 +49,15 @@ class Deviceless : public ::testing::Test {
     // A precompiled engine must finalize a whole plan.
     void expect_full_plan(fe_graph *g) {
         ASSERT_FE_OK(build(g));
-        int64_t plans = 0, ws = -1, engine = -1;
+        size_t plans = 0;
+        int64_t ws = -1, engine = -1;
         EXPECT_FE_OK(fe_graph_plan_count(g, &plans));
         EXPECT_GE(plans, 1);
         EXPECT_FE_OK(fe_graph_workspace_size(g, &ws));
         EXPECT_GE(ws, 0);
         EXPECT_FE_OK(fe_graph_engine_index(g, &engine));
         EXPECT_GE(engine, 0);
-        EXPECT_EQ(std::string(fe_graph_engine_tag(g)).rfind("eng", 0), 0u);
+        EXPECT_EQ(std::string(engine_tag_of(g)).rfind("eng", 0), 0u);
     }
 
     // Runtime-compiled engines: heuristics and the support check must pass; the final plan
@@ -67,7 +68,7 @@ class Deviceless : public ::testing::Test {
         EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
         EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
         EXPECT_FE_OK(fe_graph_check_support(g));
-        int64_t viable = 0;
+        size_t viable = 0;
         EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
         EXPECT_GE(viable, 1);
         fe_status s = fe_graph_build_plans(g, FE_BUILD_POLICY_HEURISTICS_CHOICE);

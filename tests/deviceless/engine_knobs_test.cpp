@@ -48,17 +48,17 @@ class EngineKnobs : public Deviceless {
     std::string heuristics_choice() {
         fe_graph *g = conv("choice");
         EXPECT_FE_OK(build(g));
-        return fe_graph_engine_tag(g);
+        return engine_tag_of(g);
     }
 };
 
 TEST_F(EngineKnobs, TheHeuristicsChoiceIsWithinItsEnginesKnobRanges) {
     std::string tag = heuristics_choice();
     fe_graph *g = lowered("ranges");
-    int64_t engines = 0;
+    size_t engines = 0;
     ASSERT_FE_OK(fe_graph_engine_count(g, &engines));
     int64_t engine = engine_of_tag(tag);
-    ASSERT_LT(engine, engines) << tag;
+    ASSERT_LT(engine, static_cast<int64_t>(engines)) << tag;
     size_t count = 0;
     EXPECT_FE_STATUS(fe_graph_engine_knobs(g, engine, nullptr, 0, &count), FE_STATUS_BUFFER_TOO_SMALL);
     ASSERT_GT(count, 0u) << tag;
@@ -82,12 +82,12 @@ TEST_F(EngineKnobs, AnAddedConfigBuildsThePlanItNames) {
     fe_graph *g = lowered("added");
     std::vector<fe_knob_choice> knobs = knobs_of_tag(tag);
     ASSERT_FE_OK(fe_graph_add_candidate(g, engine_of_tag(tag), knobs.data(), knobs.size()));
-    int64_t candidates = 0;
+    size_t candidates = 0;
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_EQ(candidates, 1);
     ASSERT_FE_OK(fe_graph_check_support(g));
     ASSERT_FE_OK(fe_graph_build_plans(g, FE_BUILD_POLICY_ALL));
-    EXPECT_EQ(std::string(fe_graph_engine_tag(g)), tag);
+    EXPECT_EQ(std::string(engine_tag_of(g)), tag);
 }
 
 TEST_F(EngineKnobs, NeighboursOfTheChoiceBuildPlansOfTheirOwn) {
@@ -95,7 +95,7 @@ TEST_F(EngineKnobs, NeighboursOfTheChoiceBuildPlansOfTheirOwn) {
     int64_t engine = engine_of_tag(tag);
     fe_graph *g = lowered("neighbours");
     ASSERT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
-    int64_t from_heuristics = 0;
+    size_t from_heuristics = 0;
     ASSERT_FE_OK(fe_graph_candidate_count(g, &from_heuristics));
     size_t count = 0;
     std::vector<fe_knob_range> ranges(64);
@@ -126,12 +126,12 @@ TEST_F(EngineKnobs, NeighboursOfTheChoiceBuildPlansOfTheirOwn) {
     }
     ASSERT_GT(added, 0) << "no neighbour of " << tag << " was accepted (" << refused << " refused, " << duplicates
                         << " duplicates)";
-    int64_t candidates = 0;
+    size_t candidates = 0;
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_EQ(candidates, from_heuristics + added);
     ASSERT_FE_OK(fe_graph_check_support(g));
     ASSERT_FE_OK(fe_graph_build_plans(g, FE_BUILD_POLICY_ALL));
-    int64_t plans = 0;
+    size_t plans = 0;
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     EXPECT_GT(plans, 1);
     std::printf("[ info ] %s: %lld heuristic candidates, %d neighbours added, %d refused, %d duplicates, %lld plans\n",
@@ -141,7 +141,7 @@ TEST_F(EngineKnobs, NeighboursOfTheChoiceBuildPlansOfTheirOwn) {
 
 TEST_F(EngineKnobs, BadRequestsAreRefused) {
     fe_graph *g = conv("bad");
-    int64_t engines = 0;
+    size_t engines = 0;
     EXPECT_FE_STATUS(fe_graph_engine_count(g, &engines), FE_STATUS_BAD_STATE);
     EXPECT_TRUE(LastErrorContains("fe_graph_engine_count: graph 'bad' has no operation graph yet"));
     EXPECT_FE_STATUS(fe_graph_add_candidate(g, 0, nullptr, 0), FE_STATUS_BAD_STATE);
@@ -150,7 +150,7 @@ TEST_F(EngineKnobs, BadRequestsAreRefused) {
     g = lowered("bad");
     ASSERT_FE_OK(fe_graph_engine_count(g, &engines));
     size_t count = 0;
-    EXPECT_FE_STATUS(fe_graph_engine_knobs(g, engines, nullptr, 0, &count), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_engine_knobs(g, static_cast<int64_t>(engines), nullptr, 0, &count), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("fe_graph_engine_knobs: graph 'bad': engine"));
     EXPECT_TRUE(LastErrorContains("is out of range"));
     EXPECT_FE_STATUS(fe_graph_engine_knobs(g, 0, nullptr, 4, &count), FE_STATUS_NULL_POINTER);
@@ -158,7 +158,7 @@ TEST_F(EngineKnobs, BadRequestsAreRefused) {
 
     // An engine that does not run a bf16 convolution.
     int64_t foreign = -1;
-    for (int64_t e = 0; e < engines && foreign < 0; ++e)
+    for (int64_t e = 0; e < static_cast<int64_t>(engines) && foreign < 0; ++e)
         if (fe_graph_engine_knobs(g, e, nullptr, 0, &count) == FE_STATUS_NOT_SUPPORTED) foreign = e;
     ASSERT_GE(foreign, 0) << "every one of " << engines << " engines runs the convolution";
     EXPECT_TRUE(LastErrorContains("does not run it"));

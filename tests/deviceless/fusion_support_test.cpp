@@ -21,7 +21,7 @@ TEST_P(MatmulSupport, SeedMatmulBiasIsSupported) {
     fe_tensor *d = tensor(g, "d", {1, 128, 128});
     fe_tensor *ab = nullptr, *c = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
-    ASSERT_FE_OK(fe_graph_bias(g, ab, d, &c));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, d, nullptr, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
     expect_supported(g);
     EXPECT_NE(describe(g).find("cuDNN: 2 operation(s)"), std::string::npos);
@@ -69,8 +69,8 @@ TEST_F(Deviceless, MatmulBiasGeluIsOneOperationGraph) {
     fe_tensor *bias = tensor(g, "bias", {1, 1, 512});
     fe_tensor *ab = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
-    ASSERT_FE_OK(fe_graph_bias(g, ab, bias, &biased));
-    ASSERT_FE_OK(fe_graph_gelu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_gelu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_supported(g);
     EXPECT_NE(describe(g).find("cuDNN: 3 operation(s)"), std::string::npos);
@@ -83,9 +83,9 @@ TEST_F(Deviceless, PointwiseChainWithScalarIsSupported) {
     fe_tensor *r = tensor(g, "r", {4, 256, 1024});
     fe_tensor *half = nullptr, *sum = nullptr, *act = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_scalar(g, "half", 0.5, FE_DATA_FLOAT, &half));
-    ASSERT_FE_OK(fe_graph_add(g, x, r, &sum));
-    ASSERT_FE_OK(fe_graph_silu(g, sum, &act));
-    ASSERT_FE_OK(fe_graph_scale(g, act, half, &y));
+    ASSERT_FE_OK(fe_graph_add(g, x, r, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_silu(g, sum, nullptr, &act));
+    ASSERT_FE_OK(fe_graph_scale(g, act, half, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_supported(g);
 }
@@ -171,7 +171,7 @@ TEST_F(Deviceless, ChainedMatmulsAreRefusedWithTheWayOut) {
     fe_tensor *x = tensor(g, "x", {2, 64, 128}), *w1 = tensor(g, "w1", {1, 128, 256}), *w2 = tensor(g, "w2", {1, 256, 128});
     fe_tensor *hidden, *h, *out;
     ASSERT_FE_OK(fe_graph_matmul(g, x, w1, nullptr, &hidden));
-    ASSERT_FE_OK(fe_graph_gelu(g, hidden, &h));
+    ASSERT_FE_OK(fe_graph_gelu(g, hidden, nullptr, &h));
     ASSERT_FE_OK(fe_graph_matmul(g, h, w2, nullptr, &out));
     ASSERT_FE_OK(fe_tensor_set_output(out, 1));
     ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));

@@ -22,7 +22,7 @@ class NormDeviceless : public Deviceless {
         EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
         EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
         EXPECT_FE_OK(fe_graph_check_support(g));
-        int64_t viable = 0;
+        size_t viable = 0;
         EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
         EXPECT_GE(viable, 1);
         return viable;
@@ -180,7 +180,7 @@ TEST_F(Deviceless, BatchnormInferenceFusesAfterAConvolution) {
     fe_tensor *c = nullptr, *n = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &c));
     ASSERT_FE_OK(fe_graph_batchnorm_inference(g, c, m, v, s, b, nullptr, &n));
-    ASSERT_FE_OK(fe_graph_relu(g, n, &y));
+    ASSERT_FE_OK(fe_graph_relu(g, n, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     expect_supported(g);
     EXPECT_NE(describe(g).find("cuDNN: 6 operation(s)"), std::string::npos);

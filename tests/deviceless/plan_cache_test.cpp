@@ -66,7 +66,7 @@ TEST_F(PlansThatLast, AnIdenticalGraphReusesThePlanInProcess) {
     Stats after = stats();
     EXPECT_EQ(after.misses - before.misses, 1);
     EXPECT_EQ(after.memory - before.memory, 1);
-    EXPECT_STREQ(fe_graph_engine_tag(second), fe_graph_engine_tag(first));
+    EXPECT_STREQ(engine_tag_of(second), engine_tag_of(first));
     EXPECT_NE(describe(second).find("plan from the in-process plan cache"), std::string::npos) << describe(second);
     EXPECT_LT(warm, cold) << "a cache hit took " << warm << " ms, the build " << cold << " ms";
     std::printf("    cold build %.2f ms, in-process hit %.3f ms\n", cold, warm);
@@ -92,7 +92,7 @@ TEST_F(PlansThatLast, TheCallersKeyGivesAGraphReadyToRun) {
     int32_t built = 0;
     EXPECT_FE_OK(fe_graph_is_built(again, &built));
     EXPECT_EQ(built, 1);
-    EXPECT_STREQ(fe_graph_engine_tag(again), fe_graph_engine_tag(g));
+    EXPECT_STREQ(engine_tag_of(again), engine_tag_of(g));
     fe_tensor *x = nullptr;
     EXPECT_FE_OK(fe_graph_tensor_by_name(again, "X", &x));
     fe_graph *missing = nullptr;

@@ -138,7 +138,9 @@ TEST_F(Deviceless, TransposeOnItsOwnFailsSayingSo) {
     fe_tensor *x = tensor(g, "x", {4, 64, 32});
     const int64_t perm[3] = {0, 2, 1};
     fe_tensor *y = nullptr;
-    ASSERT_FE_OK(fe_graph_transpose(g, x, 3, perm, "t", &y));
+    fe_transpose_options y_options = FE_TRANSPOSE_OPTIONS_INIT;
+    y_options.name = "t";
+    ASSERT_FE_OK(fe_graph_transpose(g, x, 3, perm, &y_options, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
     EXPECT_NE(std::string(fe_last_error_message()).find("permuted view on its own"), std::string::npos)

@@ -27,7 +27,7 @@ class RngSupport : public Deviceless {
             return g;
         }
         fe_tensor *x = tensor(g, "x", {4, 256, 1024}), *y = nullptr;
-        EXPECT_FE_OK(fe_graph_mul(g, x, draw, &y));
+        EXPECT_FE_OK(fe_graph_mul(g, x, draw, nullptr, &y));
         EXPECT_FE_OK(fe_tensor_set_output(y, 1));
         return g;
     }
@@ -77,7 +77,7 @@ TEST_F(RngSupport, MatmulTimesDrawHasNoEngineAndSaysWhy) {
     ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &o, &draw));
     fe_tensor *a = tensor(g, "a", {1, 4, 128, 64}), *b = tensor(g, "b", {1, 4, 64, 128});
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-    ASSERT_FE_OK(fe_graph_mul(g, c, draw, &y));
+    ASSERT_FE_OK(fe_graph_mul(g, c, draw, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
     EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));

@@ -28,7 +28,7 @@ TEST_P(SdpaBackwardSupport, IsSupported) {
     fe_tensor *dq = nullptr, *dk = nullptr, *dv = nullptr;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
-    EXPECT_STREQ(fe_tensor_name(dk), "sdpa_backward_0::dK");
+    EXPECT_STREQ(name_of(dk), "sdpa_backward_0::dK");
     int64_t dk_dims[4];
     ASSERT_FE_OK(fe_tensor_get_dims(dk, dk_dims, 4));
     EXPECT_EQ(dk_dims[1], c.h_k);

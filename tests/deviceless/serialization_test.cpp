@@ -28,7 +28,7 @@ std::string tensor_summary(fe_graph *g) {
         int64_t uid = 0, bytes = 0;
         EXPECT_FE_OK(fe_tensor_get_uid(t, &uid));
         EXPECT_FE_OK(fe_tensor_size_bytes(t, &bytes));
-        out += std::string(fe_tensor_name(t)) + " uid " + std::to_string(uid) + " " + std::to_string(bytes) + "B; ";
+        out += std::string(name_of(t)) + " uid " + std::to_string(uid) + " " + std::to_string(bytes) + "B; ";
     }
     return out;
 }
@@ -42,14 +42,14 @@ TEST_F(PlansThatLast, ARoundTripGivesTheSamePlanAndBindings) {
 
     std::string text = describe_blob(bytes);
     EXPECT_NE(text.find("target: NVIDIA H100 80GB HBM3, sm 900, 132 SMs"), std::string::npos) << text;
-    EXPECT_NE(text.find(fe_graph_engine_tag(g)), std::string::npos) << text;
+    EXPECT_NE(text.find(engine_tag_of(g)), std::string::npos) << text;
 
     fe_graph *back = nullptr;
     ASSERT_FE_OK(deserialize(bytes, &back));
     int32_t built = 0;
     ASSERT_FE_OK(fe_graph_is_built(back, &built));
     EXPECT_EQ(built, 1);
-    EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
+    EXPECT_STREQ(engine_tag_of(back), engine_tag_of(g));
     int64_t ws_a = -1, ws_b = -2;
     EXPECT_FE_OK(fe_graph_workspace_size(g, &ws_a));
     EXPECT_FE_OK(fe_graph_workspace_size(back, &ws_b));

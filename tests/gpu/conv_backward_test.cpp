@@ -111,7 +111,7 @@ TEST_P(ConvDirection, MatchesCpuReference) {
     }
     Bound &out = bound_.back();
     download(out);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
     expect_close(out, ref, conv_atol(c.type, terms), rtol_for(c.type), norm_for(c.type));
 }
 
@@ -183,7 +183,7 @@ TEST_P(ConvTranspose, IsTheDataGradientOfTheMatchingConvolution) {
     ASSERT_EQ(by.dims, c.expected);
     execute(g, {&bx, &bw, &by});
     download(by);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
     // The image plays the forward convolution's result: y = dgrad(image, w) for y's dims.
     std::vector<double> ref = conv_dgrad_reference(bx, bw, c.expected, params_of(spatial, c.pad, c.stride, 1), c.groups);
     int64_t terms = c.weight[0] / c.groups * product(c.weight, 2);

@@ -27,7 +27,7 @@ void expect_one_operation_graph(fe_graph *g, int operations) {
     std::string text(n + 1, '\0');
     ASSERT_FE_OK(fe_graph_describe(g, &text[0], text.size(), &n));
     EXPECT_NE(text.find("cuDNN: " + std::to_string(operations) + " operation(s)"), std::string::npos) << text;
-    int64_t plans = 0;
+    size_t plans = 0;
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     EXPECT_EQ(plans, 1);
 }
@@ -44,10 +44,10 @@ TEST_P(ConvFusion, ResNetEpilogueWithFoldedBatchnorm) {
     fe_conv_options o = padded(1);
     fe_tensor *conv = nullptr, *scaled = nullptr, *biased = nullptr, *sum = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_scale(g, conv, scale, &scaled));
-    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
-    ASSERT_FE_OK(fe_graph_add(g, biased, residual, &sum));
-    ASSERT_FE_OK(fe_graph_relu(g, sum, &y));
+    ASSERT_FE_OK(fe_graph_scale(g, conv, scale, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_add(g, biased, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_relu(g, sum, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     expect_one_operation_graph(g, 5);
@@ -55,7 +55,7 @@ TEST_P(ConvFusion, ResNetEpilogueWithFoldedBatchnorm) {
     Bound &bb = bind(bias, true), &br = bind(residual, true, -4.f, 4.f), &by = bind(y, false);
     execute(g, {&bx, &bw, &bs, &bb, &br, &by});
     download(by);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, kPad1, 1);
     std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
         size_t flat = static_cast<size_t>(((i[0] * by.dims[1] + i[1]) * by.dims[2] + i[2]) * by.dims[3] + i[3]);
@@ -73,9 +73,9 @@ TEST_P(ConvFusion, ResidualBiasReluWithTheScaleInTheWeights) {
     fe_conv_options o = padded(1);
     fe_tensor *conv = nullptr, *sum = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_add(g, conv, residual, &sum));
-    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_add(g, conv, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     expect_one_operation_graph(g, 4);
@@ -83,7 +83,7 @@ TEST_P(ConvFusion, ResidualBiasReluWithTheScaleInTheWeights) {
     Bound &bb = bind(bias, true), &by = bind(y, false);
     execute(g, {&bx, &bw, &br, &bb, &by});
     download(by);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, kPad1, 1);
     std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
         size_t flat = static_cast<size_t>(((i[0] * by.dims[1] + i[1]) * by.dims[2] + i[2]) * by.dims[3] + i[3]);
@@ -109,7 +109,7 @@ TEST_P(ConvFusion, DgradWithReluBackward) {
     Bound &bdy = bind(dy, true), &bw = bind(w, true), &bx = bind(x, true), &bdx = bind(dx, false);
     execute(g, {&bdy, &bw, &bx, &bdx});
     download(bdx);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     std::vector<double> d = conv_dgrad_reference(bdy, bw, bdx.dims, kPad1, 1);
     std::vector<double> ref = elementwise(bdx.dims, [&](const std::vector<int64_t> &i) {
         size_t flat = static_cast<size_t>(((i[0] * bdx.dims[1] + i[1]) * bdx.dims[2] + i[2]) * bdx.dims[3] + i[3]);
@@ -133,9 +133,9 @@ TEST_F(ConvWgradFusion, ScaleBiasReluIntoWgrad) {
     fe_tensor *scale = tensor(g, "scale", {1, 64, 1, 1}, true), *bias = tensor(g, "bias", {1, 64, 1, 1}, true);
     fe_conv_options o = padded(1);
     fe_tensor *scaled = nullptr, *biased = nullptr, *act = nullptr, *dw = nullptr;
-    ASSERT_FE_OK(fe_graph_scale(g, x, scale, &scaled));
-    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &act));
+    ASSERT_FE_OK(fe_graph_scale(g, x, scale, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_bias(g, scaled, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &act));
     ASSERT_FE_OK(fe_graph_conv_wgrad(g, act, dy, 0, nullptr, &o, &dw));
     ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
     build(g);
@@ -144,7 +144,7 @@ TEST_F(ConvWgradFusion, ScaleBiasReluIntoWgrad) {
     Bound &bb = bind(bias, true, -0.5f, 0.5f), &bdw = bind(dw, false);
     execute(g, {&bx, &bdy, &bs, &bb, &bdw});
     download(bdw);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     std::vector<double> a = elementwise(bx.dims, [&](const std::vector<int64_t> &i) {
         return std::max(0.0, static_cast<double>(bx.at(i)) * broadcast_at(bs, i) + broadcast_at(bb, i));
     });

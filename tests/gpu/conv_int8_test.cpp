@@ -51,7 +51,7 @@ TEST_P(ConvInt8, IsExact) {
     ASSERT_FE_OK(fe_tensor_set_data_type(y, out_type));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
-    std::printf("    int8 -> %s plan %s\n", fe_data_type_string(out_type), fe_graph_engine_tag(g));
+    std::printf("    int8 -> %s plan %s\n", fe_data_type_string(out_type), engine_tag_of(g));
     // An int8 result saturates: small operands keep most sums inside [-128, 127].
     int range = out_type == FE_DATA_INT8 ? 1 : 8;
     Bound &bx = int8_input(x, range), &bw = int8_input(w, range), &by = poisoned_output(y);

@@ -38,7 +38,7 @@ TEST_P(ConvNumerics, MatchesCpuReference) {
     Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
     execute(g, {&bx, &bw, &by});
     download(by);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
     expect_close(by, conv_reference(bx, bw, by.dims, p), atol_for(c.type) * 4, rtol_for(c.type), norm_for(c.type));
 }
 
@@ -70,8 +70,8 @@ TEST_P(ConvBiasRelu, FusedMatchesCpuReference) {
     fe_conv_options_set_padding(&o, 2, pad);
     fe_tensor *conv = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
-    ASSERT_FE_OK(fe_graph_bias(g, conv, b, &biased));
-    ASSERT_FE_OK(fe_graph_relu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, conv, b, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     Bound &bx = bind(x, true), &bw = bind(w, true), &bb = bind(b, true), &by = bind(y, false);

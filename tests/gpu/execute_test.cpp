@@ -20,7 +20,7 @@ class Execute : public Gpu {
         d_ = tensor(g_, "d", {1, 64, 48});
         fe_tensor *ab = nullptr;
         ASSERT_FE_OK(fe_graph_matmul(g_, a_, b_, nullptr, &ab));
-        ASSERT_FE_OK(fe_graph_bias(g_, ab, d_, &c_));
+        ASSERT_FE_OK(fe_graph_bias(g_, ab, d_, nullptr, &c_));
         ASSERT_FE_OK(fe_tensor_set_output(c_, 1));
         virtual_ = ab;
     }

@@ -29,12 +29,16 @@ TEST_F(Gpu, MatmulOfTwoSlicesOfOneBuffer) {
     const std::vector<int64_t> a_start = {0, 0, 0}, a_end = {2, 64, 32};
     const std::vector<int64_t> b_start = {0, 0, 32}, b_end = {2, 32, 80};
     fe_tensor *a = nullptr, *b = nullptr, *c = nullptr;
-    ASSERT_FE_OK(fe_graph_slice(g, packed, 3, a_start.data(), a_end.data(), "a", &a));
-    ASSERT_FE_OK(fe_graph_slice(g, packed, 3, b_start.data(), b_end.data(), "b", &b));
+    fe_slice_options a_options = FE_SLICE_OPTIONS_INIT;
+    a_options.name = "a";
+    ASSERT_FE_OK(fe_graph_slice(g, packed, 3, a_start.data(), a_end.data(), &a_options, &a));
+    fe_slice_options b_options = FE_SLICE_OPTIONS_INIT;
+    b_options.name = "b";
+    ASSERT_FE_OK(fe_graph_slice(g, packed, 3, b_start.data(), b_end.data(), &b_options, &b));
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
     build(g);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     Bound &bp = bind(packed, true), &bc = bind(c, false);
     execute(g, {&bp, &bc});
     download(bc);
@@ -47,14 +51,16 @@ TEST_F(Gpu, ConvolutionOfTheSecondHalfOfABatch) {
     fe_tensor *batch = tensor(g, "batch", {8, 32, 16, 16}, true);
     const std::vector<int64_t> start = {4, 0, 0, 0}, end = {8, 32, 16, 16};
     fe_tensor *x = nullptr, *y = nullptr;
-    ASSERT_FE_OK(fe_graph_slice(g, batch, 4, start.data(), end.data(), "second_half", &x));
+    fe_slice_options x_options = FE_SLICE_OPTIONS_INIT;
+    x_options.name = "second_half";
+    ASSERT_FE_OK(fe_graph_slice(g, batch, 4, start.data(), end.data(), &x_options, &x));
     fe_tensor *w = tensor(g, "w", {16, 32, 3, 3}, true);
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     o.pre_padding[0] = o.pre_padding[1] = o.post_padding[0] = o.post_padding[1] = 1;
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     Bound &bb = bind(batch, true), &bw = bind(w, true), &by = bind(y, false);
     execute(g, {&bb, &bw, &by});
     download(by);
@@ -80,7 +86,9 @@ TEST_F(Gpu, AttentionOnSlicesOfAPackedQkvBuffer) {
     for (int i = 0; i < 3; ++i) {
         starts[i] = {0, i * h, 0, 0};
         ends[i] = {b, (i + 1) * h, s, d};
-        ASSERT_FE_OK(fe_graph_slice(g, qkv, 4, starts[i].data(), ends[i].data(), names[i], &views[i]));
+        fe_slice_options views_options = FE_SLICE_OPTIONS_INIT;
+        views_options.name = names[i];
+        ASSERT_FE_OK(fe_graph_slice(g, qkv, 4, starts[i].data(), ends[i].data(), &views_options, &views[i]));
     }
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     const double scale = 1.0 / std::sqrt(static_cast<double>(d));
@@ -89,7 +97,7 @@ TEST_F(Gpu, AttentionOnSlicesOfAPackedQkvBuffer) {
     ASSERT_FE_OK(fe_graph_sdpa(g, views[0], views[1], views[2], &o, &out, &stats));
     ASSERT_FE_OK(fe_tensor_set_output(out, 1));
     build(g);
-    std::printf("    plan %s\n", fe_graph_engine_tag(g));
+    std::printf("    plan %s\n", engine_tag_of(g));
     Bound &bqkv = bind(qkv, true), &bo = bind(out, false);
     execute(g, {&bqkv, &bo});
     download(bo);

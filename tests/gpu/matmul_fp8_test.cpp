@@ -30,7 +30,7 @@ TEST_P(MatmulFp8Numerics, MatchesCpuReference) {
     ASSERT_FE_OK(fe_tensor_set_output(out, 1));
     ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
     build(g);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
 
     const double descale_a = 0.25, descale_b = 0.125, scale_c = 2.0;
     Bound &ba = bind(a, true, -8.f, 8.f), &bb = bind(b, true, -8.f, 8.f);

@@ -28,11 +28,11 @@ TEST_P(MatmulNumerics, MatchesCpuReference) {
         bias_dims[rank - 2] = c.a[rank - 2];
         bias_dims[rank - 1] = c.b[rank - 1];
         d = tensor(g, "d", bias_dims);
-        ASSERT_FE_OK(fe_graph_bias(g, ab, d, &y));
+        ASSERT_FE_OK(fe_graph_bias(g, ab, d, nullptr, &y));
     }
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
     Bound &ba = bind(a, true), &bb = bind(b, true);
     Bound *bd = d ? &bind(d, true) : nullptr;
     Bound &by = bind(y, false);
@@ -70,8 +70,8 @@ TEST_F(Gpu, MatmulBiasGeluMatchesCpuReference) {
     fe_tensor *bias = tensor(g, "bias", {1, 1, 256});
     fe_tensor *ab = nullptr, *biased = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
-    ASSERT_FE_OK(fe_graph_bias(g, ab, bias, &biased));
-    ASSERT_FE_OK(fe_graph_gelu(g, biased, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_gelu(g, biased, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     Bound &ba = bind(a, true), &bb = bind(b, true), &bbias = bind(bias, true), &by = bind(y, false);

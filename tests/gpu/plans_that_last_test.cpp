@@ -55,9 +55,9 @@ class PlansOnGpu : public Gpu {
 
     // Each plan's autotuned time is positive and no plan is faster than one ranked before it;
     // returns the slowest.
-    double expect_times_rise(fe_graph *g, int64_t plans) {
+    double expect_times_rise(fe_graph *g, size_t plans) {
         double previous = 0;
-        for (int64_t i = 0; i < plans; ++i) {
+        for (size_t i = 0; i < plans; ++i) {
             double us = 0;
             EXPECT_FE_OK(fe_graph_plan_time_us(g, i, &us));
             EXPECT_GT(us, 0);
@@ -87,7 +87,7 @@ TEST_F(PlansOnGpu, DeserializedMatmulMatchesTheOriginalBitForBit) {
     fe_tensor *a = tensor(g, "a", {4, 128, 256}), *b = tensor(g, "b", {4, 256, 64}), *d = tensor(g, "d", {1, 1, 64});
     fe_tensor *ab = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &ab));
-    ASSERT_FE_OK(fe_graph_bias(g, ab, d, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, ab, d, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
     Bound &ba = bind(a, true), &bb = bind(b, true), &bd = bind(d, true), &by = bind(y, false);
@@ -136,7 +136,7 @@ TEST_F(PlansOnGpu, DeserializedAttentionRunsWithoutCompiling) {
     fe_graph *back = deserialize(bytes);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_NE(back, nullptr);
-    std::printf("    serialized %zu bytes; deserialized in %.2f ms (plan %s)\n", bytes.size(), ms, fe_graph_engine_tag(back));
+    std::printf("    serialized %zu bytes; deserialized in %.2f ms (plan %s)\n", bytes.size(), ms, engine_tag_of(back));
     ASSERT_FE_OK(fe_buffer_fill_bytes(bo.buffer, 0xFF));
     execute_by_uid(back, {&bq, &bk, &bv, &bo});
     download(bo);
@@ -186,12 +186,12 @@ TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {
     bo.autotune = 1;
     bo.autotune_candidates = 4;
     ASSERT_FE_OK(fe_graph_build(g, handle_, &bo));
-    int64_t plans = 0;
+    size_t plans = 0;
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     EXPECT_GE(plans, 1);
     EXPECT_LE(plans, 4);
     expect_times_rise(g, plans);
-    std::printf("    %lld plans timed; chose %s\n", static_cast<long long>(plans), fe_graph_engine_tag(g));
+    std::printf("    %lld plans timed; chose %s\n", static_cast<long long>(plans), engine_tag_of(g));
     double us = 0;
     EXPECT_EQ(fe_graph_plan_time_us(g, plans, &us), FE_STATUS_INVALID_ARGUMENT);
     Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
@@ -202,7 +202,7 @@ TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {
     std::vector<unsigned char> bytes = serialize(g);
     fe_graph *back = deserialize(bytes);
     ASSERT_NE(back, nullptr);
-    EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
+    EXPECT_STREQ(engine_tag_of(back), engine_tag_of(g));
 }
 
 TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
@@ -219,7 +219,7 @@ TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
     bo.autotune_candidates = 4;
     bo.autotune_knob_search = 2;
     ASSERT_FE_OK(fe_graph_build(g, handle_, &bo));
-    int64_t plans = 0, candidates = 0;
+    size_t plans = 0, candidates = 0;
     ASSERT_FE_OK(fe_graph_plan_count(g, &plans));
     ASSERT_FE_OK(fe_graph_candidate_count(g, &candidates));
     EXPECT_GT(plans, 4) << "the knob search timed no plan beyond the heuristics' four";
@@ -227,7 +227,7 @@ TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
     double best = 0;
     ASSERT_FE_OK(fe_graph_plan_time_us(g, 0, &best));
     std::printf("    %lld candidates, %lld plans timed; chose %s at %.2f us (slowest %.2f us)\n",
-                static_cast<long long>(candidates), static_cast<long long>(plans), fe_graph_engine_tag(g), best,
+                static_cast<long long>(candidates), static_cast<long long>(plans), engine_tag_of(g), best,
                 slowest);
     Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
     execute(g, {&bx, &bw, &by});
@@ -236,7 +236,7 @@ TEST_F(PlansOnGpu, KnobSearchTimesMorePlansAndKeepsACorrectOne) {
     // The searched plan survives serialization, knobs and all.
     fe_graph *back = deserialize(serialize(g));
     ASSERT_NE(back, nullptr);
-    EXPECT_STREQ(fe_graph_engine_tag(back), fe_graph_engine_tag(g));
+    EXPECT_STREQ(engine_tag_of(back), engine_tag_of(g));
     Bound &again = bind(y, false);
     execute_by_uid(back, {&bx, &bw, &again});
     download(again);

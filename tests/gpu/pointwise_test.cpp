@@ -12,9 +12,9 @@ TEST_F(Gpu, PointwiseChainWithScalarMatchesCpuReference) {
         fe_tensor *x = tensor(g, "x", {4, 64, 256}), *r = tensor(g, "r", {4, 64, 256});
         fe_tensor *k = nullptr, *sum = nullptr, *act = nullptr, *y = nullptr;
         ASSERT_FE_OK(fe_graph_scalar(g, "k", 0.5, FE_DATA_FLOAT, &k));
-        ASSERT_FE_OK(fe_graph_add(g, x, r, &sum));
-        ASSERT_FE_OK(fe_graph_silu(g, sum, &act));
-        ASSERT_FE_OK(fe_graph_scale(g, act, k, &y));
+        ASSERT_FE_OK(fe_graph_add(g, x, r, nullptr, &sum));
+        ASSERT_FE_OK(fe_graph_silu(g, sum, nullptr, &act));
+        ASSERT_FE_OK(fe_graph_scale(g, act, k, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
         build(g);
         Bound &bx = bind(x, true, -3, 3), &br = bind(r, true, -3, 3), &by = bind(y, false);

@@ -59,7 +59,7 @@ TEST_P(SdpaBackwardNumerics, MatchesCpuReference) {
     ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
     // Row sums (and, accumulating atomically, the float dQ accumulator) at least.
     EXPECT_GE(workspace, B * H * S * ((c.bias || c.deterministic) ? 1 : D + 1) * 4);
-    std::printf("    %s plan %s, workspace %lld bytes\n", c.name, fe_graph_engine_tag(g), static_cast<long long>(workspace));
+    std::printf("    %s plan %s, workspace %lld bytes\n", c.name, engine_tag_of(g), static_cast<long long>(workspace));
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);

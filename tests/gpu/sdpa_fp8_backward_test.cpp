@@ -44,7 +44,7 @@ TEST_P(SdpaFp8BackwardNumerics, MatchesCpuReference) {
                                             &out[4], &out[5], &out[6]));
     for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     build(g);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
 
     // Inputs stored in [-4, 4]; their descale 1/4 makes them real values in [-1, 1].
     const double in_descale = 0.25, scale_o = 16.0, scale_s = 448.0;

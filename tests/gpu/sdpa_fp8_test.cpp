@@ -47,7 +47,7 @@ TEST_P(SdpaFp8Numerics, MatchesCpuReference) {
     ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &opts, &o, &stats, &amax_s, &amax_o));
     for (fe_tensor *t : {o, stats, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     build(g);
-    std::printf("    %s plan %s\n", c.name, fe_graph_engine_tag(g));
+    std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
 
     Bound &bq = bind(q, true, -4.f, 4.f), &bk = bind(k, true, -4.f, 4.f), &bv = bind(v, true, -4.f, 4.f);
     std::vector<Bound *> all = {&bq, &bk, &bv};

@@ -38,7 +38,7 @@ TEST_P(PagedKvCache, AttentionMatchesGatheredReference) {
     build(g);
     fe_sdpa_implementation used;
     ASSERT_FE_OK(fe_graph_attention_implementation(g, nullptr, &used));
-    std::printf("    paged plan %s (%s)\n", fe_graph_engine_tag(g),
+    std::printf("    paged plan %s (%s)\n", engine_tag_of(g),
                 used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
 
     Bound &bq = bind(q, true), &bk = bind(kc, true), &bv = bind(vc, true), &bo = bind(out, false);

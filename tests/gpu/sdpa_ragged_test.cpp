@@ -45,7 +45,7 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
     ASSERT_FE_OK(fe_tensor_set_ragged_offset(o, oq));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
     build(g);
-    std::printf("    ragged plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", fe_graph_engine_tag(g), len_q[0], len_q[1],
+    std::printf("    ragged plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", engine_tag_of(g), len_q[0], len_q[1],
                 len_q[2], len_kv[0], len_kv[1], len_kv[2]);
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bo = bind(o, false);
@@ -132,7 +132,7 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
         ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     }
     build(g);
-    std::printf("    ragged backward plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", fe_graph_engine_tag(g), len_q[0],
+    std::printf("    ragged backward plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", engine_tag_of(g), len_q[0],
                 len_q[1], len_q[2], len_kv[0], len_kv[1], len_kv[2]);
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);

@@ -91,7 +91,7 @@ TEST_P(SdpaNumerics, MatchesCpuReference) {
     if (c.impl != FE_SDPA_IMPLEMENTATION_AUTO) {
         EXPECT_EQ(impl, c.impl);
     }
-    std::printf("    %s plan %s (%s)\n", c.name, fe_graph_engine_tag(g),
+    std::printf("    %s plan %s (%s)\n", c.name, engine_tag_of(g),
                 impl == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bo = bind(o, false);
     Bound *bs = stats ? &bind(stats, false) : nullptr;

@@ -1,5 +1,5 @@
 // An outside C# program run against the installed assembly and its glue only (the glue, beside
-// the assembly, finds libcudnnfe.so.0 through its run path): the version is the package's (args[0]).
+// the assembly, finds libcudnnfe.so.1 through its run path): the version is the package's (args[0]).
 using System;
 using CudnnFe;
 

@@ -1,5 +1,5 @@
 // An outside Java program run against the installed jar and JNI glue only (the glue finds
-// libcudnnfe.so.0 through its run path): the library's version is the package version (args[0]).
+// libcudnnfe.so.1 through its run path): the library's version is the package version (args[0]).
 import dev.cudnnfe.CudnnFe;
 
 public class VersionClient {

@@ -23,6 +23,24 @@ inline ::testing::AssertionResult LastErrorContains(const std::string &needle) {
     return ::testing::AssertionFailure() << "last error \"" << message << "\" lacks \"" << needle << "\"";
 }
 
+// A tensor's or graph's name and a built graph's engine tag, for messages and comparisons: the
+// library's string, or "" with a test failure when the query fails.
+inline const char *name_of(const fe_tensor *tensor) {
+    const char *name = nullptr;
+    EXPECT_EQ(fe_tensor_get_name(tensor, &name), FE_OK) << fe_last_error_message();
+    return name ? name : "";
+}
+inline const char *name_of(const fe_graph *graph) {
+    const char *name = nullptr;
+    EXPECT_EQ(fe_graph_get_name(graph, &name), FE_OK) << fe_last_error_message();
+    return name ? name : "";
+}
+inline const char *engine_tag_of(const fe_graph *graph) {
+    const char *tag = nullptr;
+    EXPECT_EQ(fe_graph_engine_tag(graph, &tag), FE_OK) << fe_last_error_message();
+    return tag ? tag : "";
+}
+
 namespace cudnnfe_test {
 
 // The captured H100 description: $CUDNNFE_DEVICE_JSON, else the shared/devices copy.

@@ -53,7 +53,7 @@ TEST_F(Conv, DgradTakesTheGivenDimsLaidOutLikeDy) {
     ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 4, dx_dims, &o, &dx));
     EXPECT_EQ(dims(dx), (std::vector<int64_t>{16, 64, 56, 56}));
     EXPECT_EQ(strides(dx), (std::vector<int64_t>{200704, 1, 3584, 64}));  // channels-last like dy
-    EXPECT_STREQ(fe_tensor_name(dx), "conv_dgrad_0::DX");
+    EXPECT_STREQ(name_of(dx), "conv_dgrad_0::DX");
 }
 
 TEST_F(Conv, DgradWithAStrideAcceptsEitherImageSizeThatFits) {
@@ -86,7 +86,7 @@ TEST_F(Conv, WgradInfersTheFilterWithStrideOne) {
     ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 0, nullptr, &o, &dw));
     EXPECT_EQ(dims(dw), (std::vector<int64_t>{128, 64, 3, 3}));
     EXPECT_EQ(strides(dw), (std::vector<int64_t>{576, 1, 192, 64}));  // channels-last like the image
-    EXPECT_STREQ(fe_tensor_name(dw), "conv_wgrad_0::DW");
+    EXPECT_STREQ(name_of(dw), "conv_wgrad_0::DW");
     // 1-D and 3-D, dilated.
     fe_tensor *x1 = tensor("x1", {4, 8, 100}), *dy1 = tensor("dy1", {4, 16, 92}), *dw1 = nullptr;
     fe_conv_options o1 = FE_CONV_OPTIONS_INIT;

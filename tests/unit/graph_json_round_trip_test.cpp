@@ -107,8 +107,8 @@ const std::vector<Case> &cases() {
              o.compute_data_type = FE_DATA_FLOAT;
              fe_tensor *y = nullptr, *z = nullptr, *r = nullptr;
              ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
-             ASSERT_FE_OK(fe_graph_bias(g, y, b, &z));
-             ASSERT_FE_OK(fe_graph_relu(g, z, &r));
+             ASSERT_FE_OK(fe_graph_bias(g, y, b, nullptr, &z));
+             ASSERT_FE_OK(fe_graph_relu(g, z, nullptr, &r));
              out(r);
          }},
         {"conv_grouped_strided_dilated_convolution_mode", FE_DATA_HALF,
@@ -166,8 +166,8 @@ const std::vector<Case> &cases() {
              fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
              o.compute_data_type = FE_DATA_FLOAT;
              ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
-             ASSERT_FE_OK(fe_graph_mul(g, c, s, &d));
-             ASSERT_FE_OK(fe_graph_gelu(g, d, &e));
+             ASSERT_FE_OK(fe_graph_mul(g, c, s, nullptr, &d));
+             ASSERT_FE_OK(fe_graph_gelu(g, d, nullptr, &e));
              ASSERT_FE_OK(fe_tensor_set_name(e, "result"));
              ASSERT_FE_OK(fe_tensor_set_data_type(e, FE_DATA_FLOAT));
              ASSERT_FE_OK(fe_tensor_set_uid(a, 40));
@@ -224,7 +224,9 @@ const std::vector<Case> &cases() {
              const int64_t q_start[3] = {0, 0, 0}, q_end[3] = {2, 64, 32};
              const int64_t k_start[3] = {0, 0, 32}, k_end[3] = {2, 32, 64};
              fe_tensor *q = nullptr, *k = nullptr, *s = nullptr, *r = nullptr, *c = nullptr;
-             ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, q_start, q_end, "q", &q));
+             fe_slice_options q_options = FE_SLICE_OPTIONS_INIT;
+             q_options.name = "q";
+             ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, q_start, q_end, &q_options, &q));
              ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, k_start, k_end, nullptr, &k));
              fe_matmul_options mo = FE_MATMUL_OPTIONS_INIT;
              ASSERT_FE_OK(fe_graph_matmul(g, q, k, &mo, &s));
@@ -234,7 +236,9 @@ const std::vector<Case> &cases() {
              fe_tensor *cache = input(g, "cache", {2, 8, 60, 16});
              fe_tensor *fresh = input(g, "fresh", {2, 8, 4, 16});
              fe_tensor *both[2] = {cache, fresh};
-             ASSERT_FE_OK(fe_graph_concatenate(g, 2, both, 2, 0, nullptr, &c));
+             fe_concatenate_options c_options = FE_CONCATENATE_OPTIONS_INIT;
+             c_options.in_place_index = 0;
+             ASSERT_FE_OK(fe_graph_concatenate(g, 2, both, 2, &c_options, &c));
              out(s);
              out(r);
              out(c);
@@ -579,7 +583,7 @@ TEST(GraphJson, AnEmptyGraphRoundTrips) {
     ASSERT_FE_OK(fe_graph_from_json(text.data(), text.size(), &raw));
     Graph back(raw);
     EXPECT_EQ(to_json(back.get()), text);
-    EXPECT_STREQ(fe_graph_name(back.get()), "empty");
+    EXPECT_STREQ(name_of(back.get()), "empty");
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ TEST_F(Graph, ConvInfersTheSeedsShapeAndKeepsChannelsLast) {
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
     EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 56, 56}));
     EXPECT_EQ(strides(y), (std::vector<int64_t>{100352, 1, 1792, 32}));
-    EXPECT_STREQ(fe_tensor_name(y), "conv_fprop_0::Y");
+    EXPECT_STREQ(name_of(y), "conv_fprop_0::Y");
     fe_tensor *found = nullptr;
     ASSERT_FE_OK(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &found));
     EXPECT_EQ(found, y);
@@ -104,14 +104,14 @@ TEST_F(Graph, ConvErrorsNameTheCause) {
     fe_tensor *none = nullptr;
     EXPECT_FE_STATUS(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &none), FE_STATUS_NOT_FOUND);
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w2, nullptr, &y));
-    EXPECT_STREQ(fe_tensor_name(y), "conv_fprop_0::Y");
+    EXPECT_STREQ(name_of(y), "conv_fprop_0::Y");
 }
 
 TEST_F(Graph, MatmulInferenceAndBroadcast) {
     fe_tensor *a = tensor("a", {16, 128, 512}), *b = tensor("b", {16, 512, 128}), *c = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
     EXPECT_EQ(dims(c), (std::vector<int64_t>{16, 128, 128}));
-    EXPECT_STREQ(fe_tensor_name(c), "matmul_0::C");
+    EXPECT_STREQ(name_of(c), "matmul_0::C");
     fe_tensor *a1 = tensor("a1", {1, 64, 32}), *b1 = tensor("b1", {6, 32, 48}), *c1 = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a1, b1, nullptr, &c1));
     EXPECT_EQ(dims(c1), (std::vector<int64_t>{6, 64, 48}));
@@ -125,18 +125,18 @@ TEST_F(Graph, MatmulInferenceAndBroadcast) {
 
 TEST_F(Graph, PointwiseBroadcastArityAndNames) {
     fe_tensor *x = tensor("x", {8, 32, 56, 56}, true), *b = tensor("b", {1, 32, 1, 1}), *y = nullptr;
-    ASSERT_FE_OK(fe_graph_bias(g, x, b, &y));
+    ASSERT_FE_OK(fe_graph_bias(g, x, b, nullptr, &y));
     EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 56, 56}));
     EXPECT_EQ(strides(y), strides(x));  // laid out like the full-shape operand
-    EXPECT_STREQ(fe_tensor_name(y), "bias_0::Y");
+    EXPECT_STREQ(name_of(y), "bias_0::Y");
     fe_tensor *r = nullptr;
-    ASSERT_FE_OK(fe_graph_relu(g, y, &r));
-    EXPECT_STREQ(fe_tensor_name(r), "relu_0::Y");
+    ASSERT_FE_OK(fe_graph_relu(g, y, nullptr, &r));
+    EXPECT_STREQ(name_of(r), "relu_0::Y");
     fe_tensor *rank2 = tensor("rank2", {32, 1});
-    EXPECT_FE_STATUS(fe_graph_add(g, x, rank2, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_add(g, x, rank2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("pointwise operands need the same rank"));
     fe_tensor *odd = tensor("odd", {1, 31, 1, 1});
-    EXPECT_FE_STATUS(fe_graph_mul(g, x, odd, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_mul(g, x, odd, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("dim 1 is 32 in 'x' and 31 in 'odd'"));
     EXPECT_FE_STATUS(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, b, nullptr, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("exp takes 1 input(s); input 1 must be NULL"));
@@ -145,8 +145,31 @@ TEST_F(Graph, PointwiseBroadcastArityAndNames) {
     fe_pointwise_options named = FE_POINTWISE_OPTIONS_INIT;
     named.name = "my_exp";
     ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, nullptr, nullptr, &named, &y));
-    EXPECT_STREQ(fe_tensor_name(y), "my_exp::Y");
+    EXPECT_STREQ(name_of(y), "my_exp::Y");
     EXPECT_FE_STATUS(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, nullptr, nullptr, &named, &y), FE_STATUS_DUPLICATE);
+}
+
+// The conveniences take the pointwise options too: a name, and the mode's own parameters.
+TEST_F(Graph, PointwiseConveniencesTakeOptions) {
+    fe_tensor *x = tensor("x", {8, 32, 56, 56}, true), *b = tensor("b", {1, 32, 1, 1}), *y = nullptr;
+    fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
+    o.name = "shift";
+    ASSERT_FE_OK(fe_graph_bias(g, x, b, &o, &y));
+    EXPECT_STREQ(name_of(y), "shift::Y");
+    o.name = "relu6";
+    o.relu_upper_clip = 6;
+    fe_tensor *r = nullptr;
+    ASSERT_FE_OK(fe_graph_relu(g, y, &o, &r));
+    EXPECT_STREQ(name_of(r), "relu6::Y");
+    size_t n = 0;
+    ASSERT_EQ(fe_graph_describe(g, nullptr, 0, &n), FE_STATUS_BUFFER_TOO_SMALL);
+    std::string text(n + 1, '\0');
+    ASSERT_FE_OK(fe_graph_describe(g, &text[0], text.size(), &n));
+    EXPECT_NE(text.find("upper_clip=6 "), std::string::npos) << text;
+    o = FE_POINTWISE_OPTIONS_INIT;
+    o.struct_size = 0;
+    EXPECT_FE_STATUS(fe_graph_silu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_silu: options.struct_size is 0"));
 }
 
 TEST_F(Graph, ReductionAxes) {
@@ -165,7 +188,7 @@ TEST_F(Graph, ReductionAxes) {
 TEST_F(Graph, ValidationResolvesTypesAndRejectsLooseEnds) {
     fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-    ASSERT_FE_OK(fe_graph_relu(g, c, &r));
+    ASSERT_FE_OK(fe_graph_relu(g, c, nullptr, &r));
     EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
     EXPECT_TRUE(LastErrorContains("graph 'g' has no outputs"));
     ASSERT_FE_OK(fe_tensor_set_output(r, 1));
@@ -178,7 +201,7 @@ TEST_F(Graph, ValidationResolvesTypesAndRejectsLooseEnds) {
 TEST_F(Graph, ValidationTypesAndOverrides) {
     fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-    ASSERT_FE_OK(fe_graph_relu(g, c, &r));
+    ASSERT_FE_OK(fe_graph_relu(g, c, nullptr, &r));
     ASSERT_FE_OK(fe_tensor_set_output(r, 1));
     ASSERT_FE_OK(fe_graph_validate(g));
     fe_data_type t;
@@ -211,13 +234,13 @@ TEST_F(Graph, UntypedInputNeedsAGraphDefault) {
     int64_t d[2] = {4, 4};
     fe_tensor *x = nullptr, *y = nullptr;
     ASSERT_FE_OK(fe_graph_tensor(bare, "x", 2, d, nullptr, FE_DATA_NOT_SET, &x));
-    ASSERT_FE_OK(fe_graph_relu(bare, x, &y));
+    ASSERT_FE_OK(fe_graph_relu(bare, x, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     EXPECT_FE_STATUS(fe_graph_validate(bare), FE_STATUS_VALIDATION);
     EXPECT_TRUE(LastErrorContains("input 'x' has no data type and the graph has no io_data_type"));
     // A tensor of another graph is refused.
     fe_tensor *z = nullptr;
-    EXPECT_FE_STATUS(fe_graph_relu(g, x, &z), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_graph_relu(g, x, nullptr, &z), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("belongs to another graph"));
     fe_graph_destroy(bare);
 }
@@ -264,7 +287,7 @@ TEST_F(Graph, DescribeShowsShapesOperationsAndUsesTheBufferProtocol) {
 
 TEST(Info, VersionsStatusesAndTypes) {
     EXPECT_EQ(fe_version(), static_cast<uint32_t>(FE_VERSION));
-    EXPECT_STREQ(fe_version_string(), "0.1.0");
+    EXPECT_STREQ(fe_version_string(), "1.0.0");
     EXPECT_STREQ(fe_status_string(FE_STATUS_NOT_SUPPORTED), "FE_STATUS_NOT_SUPPORTED");
     EXPECT_STREQ(fe_status_string(FE_OK), "FE_OK");
     for (int s = 0; s <= FE_STATUS_INTERNAL; ++s)

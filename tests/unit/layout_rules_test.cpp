@@ -36,7 +36,23 @@ TEST_F(Layout, ReshapeKeepsTheElementsPacked) {
     ASSERT_FE_OK(fe_graph_reshape(g, x, 2, to, nullptr, &y));
     EXPECT_EQ(dims(y), (std::vector<int64_t>{6, 4}));
     EXPECT_EQ(strides(y), (std::vector<int64_t>{4, 1}));
-    EXPECT_STREQ(fe_tensor_name(y), "reshape_0::Y");
+    EXPECT_STREQ(name_of(y), "reshape_0::Y");
+}
+
+TEST_F(Layout, LayoutOperationsAreNamedByTheirOptions) {
+    fe_tensor *x = make("x", {2, 3, 4}), *y = nullptr;
+    const int64_t to[2] = {6, 4}, perm[3] = {2, 0, 1};
+    fe_reshape_options r = FE_RESHAPE_OPTIONS_INIT;
+    r.name = "flat";
+    ASSERT_FE_OK(fe_graph_reshape(g, x, 2, to, &r, &y));
+    EXPECT_STREQ(name_of(y), "flat::Y");
+    fe_transpose_options t = FE_TRANSPOSE_OPTIONS_INIT;
+    t.name = "turned";
+    ASSERT_FE_OK(fe_graph_transpose(g, x, 3, perm, &t, &y));
+    EXPECT_STREQ(name_of(y), "turned::Y");
+    t.struct_size = 2;
+    EXPECT_EQ(fe_graph_transpose(g, x, 3, perm, &t, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(said("fe_graph_transpose: options.struct_size is 2")) << fe_last_error_message();
 }
 
 TEST_F(Layout, ReshapeErrors) {
@@ -63,13 +79,15 @@ TEST_F(Layout, SliceIsAViewWithTheInputsStrides) {
     fe_tensor *qkv = make("qkv", {2, 64, 96});
     const int64_t start[3] = {0, 0, 32}, end[3] = {2, 64, 64};
     fe_tensor *k = nullptr;
-    ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, start, end, "k", &k));
+    fe_slice_options k_options = FE_SLICE_OPTIONS_INIT;
+    k_options.name = "k";
+    ASSERT_FE_OK(fe_graph_slice(g, qkv, 3, start, end, &k_options, &k));
     EXPECT_EQ(dims(k), (std::vector<int64_t>{2, 64, 32}));
     EXPECT_EQ(strides(k), (std::vector<int64_t>{64 * 96, 96, 1}));
     fe_data_type type = FE_DATA_NOT_SET;
     ASSERT_FE_OK(fe_tensor_get_data_type(k, &type));
     EXPECT_EQ(type, FE_DATA_HALF);
-    EXPECT_STREQ(fe_tensor_name(k), "k::Y");
+    EXPECT_STREQ(name_of(k), "k::Y");
 }
 
 TEST_F(Layout, SliceErrors) {
@@ -89,7 +107,7 @@ TEST_F(Layout, SliceErrors) {
     EXPECT_EQ(y, kUntouched);
     // Only a graph input can be sliced: its buffer is what the view points into.
     fe_tensor *r = nullptr;
-    ASSERT_FE_OK(fe_graph_relu(g, x, &r));
+    ASSERT_FE_OK(fe_graph_relu(g, x, nullptr, &r));
     EXPECT_EQ(fe_graph_slice(g, r, 2, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("is the result of an operation; a slice views a graph input's buffer")) << fe_last_error_message();
     EXPECT_EQ(y, kUntouched);
@@ -109,10 +127,12 @@ TEST_F(Layout, ConcatenateAddsUpTheAxis) {
     fe_tensor *a = make("a", {2, 8, 60, 16}), *b = make("b", {2, 8, 4, 16});
     fe_tensor *xs[2] = {a, b};
     fe_tensor *y = nullptr;
-    ASSERT_FE_OK(fe_graph_concatenate(g, 2, xs, 2, 0, nullptr, &y));
+    fe_concatenate_options y_options = FE_CONCATENATE_OPTIONS_INIT;
+    y_options.in_place_index = 0;
+    ASSERT_FE_OK(fe_graph_concatenate(g, 2, xs, 2, &y_options, &y));
     EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 8, 64, 16}));
     EXPECT_EQ(strides(y), (std::vector<int64_t>{8 * 64 * 16, 64 * 16, 16, 1}));
-    EXPECT_STREQ(fe_tensor_name(y), "concatenate_0::Y");
+    EXPECT_STREQ(name_of(y), "concatenate_0::Y");
 }
 
 TEST_F(Layout, ConcatenateErrors) {
@@ -120,23 +140,25 @@ TEST_F(Layout, ConcatenateErrors) {
     fe_tensor *f = cudnnfe_test::make_tensor(g, "f", {2, 8, 4}, false, FE_DATA_FLOAT);
     fe_tensor *y = kUntouched;
     fe_tensor *ab[2] = {a, b}, *ac[2] = {a, c}, *af[2] = {a, f}, *an[2] = {a, nullptr};
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 2, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("'b' has dims [2,9,4], 'a' [2,8,4]: only dim 2 (the axis) may differ")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ac, 0, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ac, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("'c' has rank 2, 'a' rank 3")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, af, 0, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, af, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("concatenated tensors share a data type")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 3, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 3, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("axis is 3; the inputs have rank 3")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, 2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    fe_concatenate_options y_options = FE_CONCATENATE_OPTIONS_INIT;
+    y_options.in_place_index = 2;
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, &y_options, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("in_place_index is 2; -1 (none) or 0 to 1")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 1, ab, 1, -1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_EQ(fe_graph_concatenate(g, 1, ab, 1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(said("a concatenation takes at least 2 tensors")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, an, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, an, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_TRUE(said("inputs[1] is NULL")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, nullptr, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
-    EXPECT_EQ(fe_graph_concatenate(nullptr, 2, ab, 1, -1, nullptr, &y), FE_STATUS_NULL_POINTER);
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, -1, nullptr, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, nullptr, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(nullptr, 2, ab, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, nullptr, nullptr), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(y, kUntouched);
 }
 

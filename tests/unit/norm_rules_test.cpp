@@ -68,9 +68,9 @@ TEST_F(Norms, LayernormTrainingInfersStatisticsPerToken) {
     EXPECT_EQ(dims(inv), (std::vector<int64_t>{1024, 1}));
     EXPECT_EQ(type(mean), FE_DATA_FLOAT);
     EXPECT_EQ(type(inv), FE_DATA_FLOAT);
-    EXPECT_STREQ(fe_tensor_name(y), "layernorm_0::Y");
-    EXPECT_STREQ(fe_tensor_name(mean), "layernorm_0::Mean");
-    EXPECT_STREQ(fe_tensor_name(inv), "layernorm_0::InvVariance");
+    EXPECT_STREQ(name_of(y), "layernorm_0::Y");
+    EXPECT_STREQ(name_of(mean), "layernorm_0::Mean");
+    EXPECT_STREQ(name_of(inv), "layernorm_0::InvVariance");
 }
 
 TEST_F(Norms, LayernormOverTheLastDimOfThreeAndImages) {
@@ -103,7 +103,7 @@ TEST_F(Norms, RmsnormHasOnlyTheInverseRms) {
     fe_tensor *y = nullptr, *inv = nullptr;
     fe_norm_options o = training();
     ASSERT_FE_OK(fe_graph_rmsnorm(g, x, s, nullptr, &o, &y, &inv));
-    EXPECT_STREQ(fe_tensor_name(inv), "rmsnorm_0::InvRms");
+    EXPECT_STREQ(name_of(inv), "rmsnorm_0::InvRms");
     EXPECT_EQ(dims(inv), (std::vector<int64_t>{2, 64, 1}));
     // Zero-centred gamma with every dim after the first normalized.
     fe_tensor *rows = tensor("rows", {128, 128}), *s2 = tensor("s2", {1, 128}, FE_DATA_FLOAT);
@@ -127,7 +127,7 @@ TEST_F(Norms, ChannelNormsTakePerChannelScale) {
     bo.running_mean = tensor("rm", {1, 32, 1, 1}, FE_DATA_FLOAT);
     bo.running_var = tensor("rv", {1, 32, 1, 1}, FE_DATA_FLOAT);
     ASSERT_FE_OK(fe_graph_batchnorm(g, x, s, b, &bo, &y, &mean, &inv, &nm, &nv));
-    EXPECT_STREQ(fe_tensor_name(nm), "batchnorm_1::NextRunningMean");
+    EXPECT_STREQ(name_of(nm), "batchnorm_1::NextRunningMean");
     EXPECT_EQ(dims(nv), (std::vector<int64_t>{1, 32, 1, 1}));
     EXPECT_EQ(type(nv), FE_DATA_FLOAT);
 }
@@ -152,7 +152,7 @@ TEST_F(Norms, BackwardGradientsTakeScalesShapeAndType) {
     EXPECT_EQ(dims(ds), (std::vector<int64_t>{1, 64}));
     EXPECT_EQ(type(ds), FE_DATA_FLOAT);
     EXPECT_EQ(type(db), FE_DATA_FLOAT);
-    EXPECT_STREQ(fe_tensor_name(db), "layernorm_backward_0::DBias");
+    EXPECT_STREQ(name_of(db), "layernorm_backward_0::DBias");
     // rmsnorm without a bias gradient: two results only.
     fe_tensor *dx2 = nullptr, *ds2 = nullptr;
     ASSERT_FE_OK(fe_graph_rmsnorm_backward(g, dy, x, s, inv, nullptr, &dx2, &ds2, nullptr));
@@ -370,12 +370,12 @@ TEST_F(Norms, FailedCallsAddNothingAndKeepAutomaticNames) {
     fe_tensor *y = nullptr;
     EXPECT_FE_STATUS(fe_graph_rmsnorm(g, x, wrong, nullptr, nullptr, &y, nullptr), FE_STATUS_INVALID_ARGUMENT);
     ASSERT_FE_OK(fe_graph_rmsnorm(g, x, s, nullptr, nullptr, &y, nullptr));
-    EXPECT_STREQ(fe_tensor_name(y), "rmsnorm_0::Y");
+    EXPECT_STREQ(name_of(y), "rmsnorm_0::Y");
     fe_norm_options o = FE_NORM_OPTIONS_INIT;
     o.name = "ln";
     fe_tensor *b = tensor("b", {1, 32});
     ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &y, nullptr, nullptr));
-    EXPECT_STREQ(fe_tensor_name(y), "ln::Y");
+    EXPECT_STREQ(name_of(y), "ln::Y");
     EXPECT_FE_STATUS(fe_graph_layernorm(g, x, s, b, &o, &y, nullptr, nullptr), FE_STATUS_DUPLICATE);
 }
 
@@ -403,7 +403,7 @@ TEST_F(Norms, SoftmaxInfersRowStatistics) {
     ASSERT_FE_OK(fe_graph_softmax(g, x, &o, &y, &stats));
     EXPECT_EQ(dims(stats), (std::vector<int64_t>{2, 8, 128, 1}));
     EXPECT_EQ(type(stats), FE_DATA_FLOAT);
-    EXPECT_STREQ(fe_tensor_name(stats), "softmax_1::Stats");
+    EXPECT_STREQ(name_of(stats), "softmax_1::Stats");
     fe_tensor *before = y;
     EXPECT_FE_STATUS(fe_graph_softmax(g, x, &o, &y, nullptr), FE_STATUS_NULL_POINTER);
     EXPECT_TRUE(LastErrorContains("fe_graph_softmax: options.generate_stats is set but out_stats is NULL"));

@@ -33,6 +33,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
     size_t size = 0;
     char text[16];
     void *pointer = nullptr;
+    const char *name = nullptr;
     fe_tensor *t = nullptr;
     fe_graph *graph = nullptr;
     fe_buffer *buffer = nullptr;
@@ -68,6 +69,10 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_tensor", [&] { return fe_graph_tensor(g, "y", 3, dims, nullptr, FE_DATA_HALF, nullptr); }},
         {"fe_graph_scalar", [&] { return fe_graph_scalar(g, "s", 1.0, FE_DATA_FLOAT, nullptr); }},
         {"fe_graph_tensor_by_name", [&] { return fe_graph_tensor_by_name(g, nullptr, &t); }},
+        {"fe_graph_get_name", [&] { return fe_graph_get_name(nullptr, &name); }},
+        {"fe_graph_get_name", [&] { return fe_graph_get_name(g, nullptr); }},
+        {"fe_tensor_get_name", [&] { return fe_tensor_get_name(nullptr, &name); }},
+        {"fe_tensor_get_name", [&] { return fe_tensor_get_name(x, nullptr); }},
         {"fe_graph_input_count", [&] { return fe_graph_input_count(nullptr, &size); }},
         {"fe_graph_input", [&] { return fe_graph_input(g, 0, nullptr); }},
         {"fe_graph_output_count", [&] { return fe_graph_output_count(g, nullptr); }},
@@ -107,13 +112,17 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_matmul", [&] { return fe_graph_matmul(g, nullptr, x, nullptr, &t); }},
         {"fe_graph_pointwise", [&] { return fe_graph_pointwise(g, FE_POINTWISE_ADD, x, nullptr, nullptr, nullptr, &t); }},
         {"fe_graph_pointwise", [&] { return fe_graph_pointwise(g, FE_POINTWISE_RELU_FWD, x, nullptr, nullptr, nullptr, nullptr); }},
-        {"fe_graph_bias", [&] { return fe_graph_bias(g, x, nullptr, &t); }},
-        {"fe_graph_scale", [&] { return fe_graph_scale(nullptr, x, x, &t); }},
-        {"fe_graph_add", [&] { return fe_graph_add(g, nullptr, x, &t); }},
-        {"fe_graph_mul", [&] { return fe_graph_mul(g, x, nullptr, &t); }},
-        {"fe_graph_relu", [&] { return fe_graph_relu(g, nullptr, &t); }},
-        {"fe_graph_gelu", [&] { return fe_graph_gelu(g, x, nullptr); }},
-        {"fe_graph_silu", [&] { return fe_graph_silu(nullptr, x, &t); }},
+        {"fe_graph_bias", [&] { return fe_graph_bias(g, x, nullptr, nullptr, &t); }},
+        {"fe_graph_scale", [&] { return fe_graph_scale(nullptr, x, x, nullptr, &t); }},
+        {"fe_graph_add", [&] { return fe_graph_add(g, nullptr, x, nullptr, &t); }},
+        {"fe_graph_mul", [&] { return fe_graph_mul(g, x, nullptr, nullptr, &t); }},
+        {"fe_graph_relu", [&] { return fe_graph_relu(g, nullptr, nullptr, &t); }},
+        {"fe_graph_gelu", [&] { return fe_graph_gelu(g, x, nullptr, nullptr); }},
+        {"fe_graph_silu", [&] { return fe_graph_silu(nullptr, x, nullptr, &t); }},
+        {"fe_graph_transpose", [&] { return fe_graph_transpose(g, x, 3, nullptr, nullptr, &t); }},
+        {"fe_graph_reshape", [&] { return fe_graph_reshape(g, nullptr, 3, dims, nullptr, &t); }},
+        {"fe_graph_slice", [&] { return fe_graph_slice(g, x, 3, dims, nullptr, nullptr, &t); }},
+        {"fe_graph_concatenate", [&] { return fe_graph_concatenate(g, 2, nullptr, 0, nullptr, &t); }},
         {"fe_graph_reduction", [&] { return fe_graph_reduction(g, x, FE_REDUCTION_ADD, nullptr, &t); }},
         {"fe_graph_reduction", [&] { return fe_graph_reduction(g, x, FE_REDUCTION_ADD, &reduction, nullptr); }},
         {"fe_graph_rng", [&] { return fe_graph_rng(g, nullptr, x, nullptr, &t); }},
@@ -131,7 +140,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_check_support", [&] { return fe_graph_check_support(nullptr); }},
         {"fe_graph_build_plans", [&] { return fe_graph_build_plans(nullptr, FE_BUILD_POLICY_ALL); }},
         {"fe_graph_candidate_count", [&] { return fe_graph_candidate_count(g, nullptr); }},
-        {"fe_graph_viable_count", [&] { return fe_graph_viable_count(nullptr, &out64); }},
+        {"fe_graph_viable_count", [&] { return fe_graph_viable_count(nullptr, &size); }},
         {"fe_graph_plan_count", [&] { return fe_graph_plan_count(g, nullptr); }},
         {"fe_graph_engine_count", [&] { return fe_graph_engine_count(g, nullptr); }},
         {"fe_graph_engine_knobs", [&] { return fe_graph_engine_knobs(nullptr, 0, nullptr, 0, &size); }},
@@ -140,6 +149,8 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_add_candidate", [&] { return fe_graph_add_candidate(g, 0, nullptr, 2); }},
         {"fe_graph_workspace_size", [&] { return fe_graph_workspace_size(nullptr, &out64); }},
         {"fe_graph_engine_index", [&] { return fe_graph_engine_index(g, nullptr); }},
+        {"fe_graph_engine_tag", [&] { return fe_graph_engine_tag(nullptr, &name); }},
+        {"fe_graph_engine_tag", [&] { return fe_graph_engine_tag(g, nullptr); }},
         {"fe_graph_is_built", [&] { return fe_graph_is_built(nullptr, &out32); }},
         {"fe_graph_describe", [&] { return fe_graph_describe(g, text, 16, nullptr); }},
         {"fe_graph_autotune", [&] { return fe_graph_autotune(g, nullptr, 1, 1, nullptr); }},
@@ -163,6 +174,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         EXPECT_EQ(message.rfind(std::string(call.function) + ": ", 0), 0u) << message;
         EXPECT_NE(message.find("is NULL"), std::string::npos) << message;
         EXPECT_EQ(t, reinterpret_cast<fe_tensor *>(0x1)) << "an output was written on failure";
+        EXPECT_EQ(name, nullptr) << "an output was written on failure";
     }
     (void)graph;
     (void)type;
@@ -172,9 +184,23 @@ TEST(Destroy, NullIsANoOp) {
     fe_graph_destroy(nullptr);
     fe_handle_destroy(nullptr);
     fe_buffer_destroy(nullptr);
-    EXPECT_STREQ(fe_graph_name(nullptr), "");
-    EXPECT_STREQ(fe_tensor_name(nullptr), "");
-    EXPECT_STREQ(fe_graph_engine_tag(nullptr), "");
+}
+
+// A query whose answer does not exist yet fails with its status rather than answering "".
+TEST_F(NullArguments, EngineTagBeforeAPlanIsABadState) {
+    const char *tag = reinterpret_cast<const char *>(0x1);
+    EXPECT_FE_STATUS(fe_graph_engine_tag(g, &tag), FE_STATUS_BAD_STATE);
+    EXPECT_TRUE(LastErrorContains("fe_graph_engine_tag: graph "));
+    EXPECT_TRUE(LastErrorContains("has no plan yet"));
+    EXPECT_EQ(tag, reinterpret_cast<const char *>(0x1)) << "the output was written on failure";
+}
+
+TEST_F(NullArguments, GettersAnswerThroughTheirOutput) {
+    const char *name = nullptr;
+    ASSERT_FE_OK(fe_graph_get_name(g, &name));
+    EXPECT_STREQ(name, "graph");
+    ASSERT_FE_OK(fe_tensor_get_name(x, &name));
+    EXPECT_STREQ(name, "x");
 }
 
 }  // namespace

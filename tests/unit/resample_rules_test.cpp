@@ -78,8 +78,8 @@ TEST_F(Resample, PoolingInfersTheOutputSizeAndKeepsTheLayout) {
     fe_data_type t = FE_DATA_NOT_SET;
     ASSERT_FE_OK(fe_tensor_get_data_type(index, &t));
     EXPECT_EQ(t, FE_DATA_INT8);
-    EXPECT_STREQ(fe_tensor_name(y), "resample_0::Y");
-    EXPECT_STREQ(fe_tensor_name(index), "resample_0::Index");
+    EXPECT_STREQ(name_of(y), "resample_0::Y");
+    EXPECT_STREQ(name_of(index), "resample_0::Index");
 }
 
 TEST_F(Resample, WithoutIndexOutIndexIsNullable) {
@@ -175,7 +175,7 @@ TEST_F(Resample, BackwardInfersDxFromXOrDxDims) {
     fe_tensor *dx = nullptr;
     ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, nullptr, nullptr, 0, nullptr, &o, &dx));
     EXPECT_EQ(dims(dx), (std::vector<int64_t>{2, 8, 16, 16}));
-    EXPECT_STREQ(fe_tensor_name(dx), "resample_backward_0::DX");
+    EXPECT_STREQ(name_of(dx), "resample_backward_0::DX");
     std::vector<int64_t> odd = {2, 8, 17, 17};  // stride 2: 16 and 17 both give 8
     ASSERT_FE_OK(fe_graph_resample_backward(g, dy, nullptr, nullptr, nullptr, 4, odd.data(), &o, &dx));
     EXPECT_EQ(dims(dx), odd);

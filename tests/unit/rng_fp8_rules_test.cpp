@@ -39,7 +39,7 @@ TEST_F(RngRules, EachDistributionInfersItsDimsAndType) {
     opts.data_type = FE_DATA_FLOAT;
     ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
     EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 64, 128}));
-    EXPECT_STREQ(fe_tensor_name(y), "rng_0::Y");
+    EXPECT_STREQ(name_of(y), "rng_0::Y");
     fe_data_type t = FE_DATA_NOT_SET;
     ASSERT_FE_OK(fe_tensor_get_data_type(y, &t));
     EXPECT_EQ(t, FE_DATA_FLOAT);
@@ -51,7 +51,7 @@ TEST_F(RngRules, EachDistributionInfersItsDimsAndType) {
     opts.mean = 0.5;
     opts.std = 2.0;
     ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
-    EXPECT_STREQ(fe_tensor_name(y), "rng_2::Y");
+    EXPECT_STREQ(name_of(y), "rng_2::Y");
 }
 
 TEST_F(RngRules, ScalarSeedAndOffsetAreAccepted) {
@@ -103,7 +103,7 @@ TEST_F(RngRules, MissingSeedOffsetOrOptionsIsRefused) {
     EXPECT_FE_STATUS(fe_graph_rng(g, seed, offset, &opts, nullptr), FE_STATUS_NULL_POINTER);
     // A failed call uses no automatic name.
     ASSERT_FE_OK(fe_graph_rng(g, seed, offset, &opts, &y));
-    EXPECT_STREQ(fe_tensor_name(y), "rng_0::Y");
+    EXPECT_STREQ(name_of(y), "rng_0::Y");
 }
 
 TEST_F(RngRules, SeedMustBeOneInt64Element) {
@@ -162,8 +162,8 @@ TEST_F(MatmulFp8Rules, InfersCAndAmax) {
     ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax));
     EXPECT_EQ(dims(c), (std::vector<int64_t>{4, 128, 256}));
     EXPECT_EQ(dims(amax), (std::vector<int64_t>{1, 1, 1}));
-    EXPECT_STREQ(fe_tensor_name(c), "matmul_fp8_0::C");
-    EXPECT_STREQ(fe_tensor_name(amax), "matmul_fp8_0::Amax");
+    EXPECT_STREQ(name_of(c), "matmul_fp8_0::C");
+    EXPECT_STREQ(name_of(amax), "matmul_fp8_0::Amax");
     EXPECT_EQ(type(c), FE_DATA_FP8_E4M3);
     EXPECT_EQ(type(amax), FE_DATA_FLOAT);
     ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_BFLOAT16));
@@ -186,7 +186,7 @@ TEST_F(MatmulFp8Rules, MissingArgumentsAreRefused) {
         *missing = kept;
     }
     ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, &amax));
-    EXPECT_STREQ(fe_tensor_name(c), "matmul_fp8_0::C");
+    EXPECT_STREQ(name_of(c), "matmul_fp8_0::C");
 }
 
 TEST_F(MatmulFp8Rules, ShapesMustAgree) {
@@ -242,7 +242,7 @@ TEST_F(BlockScaleRules, QuantizeInfersValuesAndScales) {
     EXPECT_EQ(dims(scale), (std::vector<int64_t>{2, 128, 8}));
     EXPECT_EQ(type(y), FE_DATA_FP8_E4M3);
     EXPECT_EQ(type(scale), FE_DATA_FP8_E8M0);
-    EXPECT_STREQ(fe_tensor_name(scale), "block_scale_quantize_0::Scale");
+    EXPECT_STREQ(name_of(scale), "block_scale_quantize_0::Scale");
     fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
     o.block_size = 16;
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, &o, &y, &scale));

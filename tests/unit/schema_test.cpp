@@ -113,7 +113,20 @@ TEST(Schema, EveryOpEntryPointOfTheHeaderIsDescribed) {
     for (const fe::json::Value &op : schema().find("ops")->array) {
         std::string entry = op.find("entry_point")->string;
         described.insert(entry);
-        EXPECT_NE(header.find(" " + entry + "("), std::string::npos) << entry << " is described but not declared";
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(header, m, std::regex("FE_API fe_status " + entry + R"(\(([^)]*)\))")))
+            << entry << " is described but not declared";
+        // The option and scale structs the entry point takes are the ones described.
+        std::string parameters = m[1].str();
+        std::smatch p;
+        std::string options = std::regex_search(parameters, p, std::regex(R"(const (fe_\w+_options) \*options)"))
+                                  ? p[1].str() : "";
+        const fe::json::Value *described_options = op.find("options");
+        EXPECT_EQ(options, described_options ? described_options->string : "") << entry;
+        std::string scales =
+            std::regex_search(parameters, p, std::regex(R"(const (fe_\w+_scales) \*scales)")) ? p[1].str() : "";
+        const fe::json::Value *described_scales = op.find("scales");
+        EXPECT_EQ(scales, described_scales ? described_scales->string : "") << entry;
     }
     // Functions that add an operation return its result through a `fe_tensor **out_...`.
     std::regex function(R"(FE_API fe_status (fe_graph_\w+)\(([^)]*)\))");

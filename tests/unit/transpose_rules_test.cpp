@@ -25,7 +25,7 @@ TEST_F(Transpose, PermutesDimsAndPacksTheResult) {
     ASSERT_FE_OK(fe_tensor_get_strides(y, strides.data(), 4));
     EXPECT_EQ(dims, (std::vector<int64_t>{2, 4, 5, 3}));
     EXPECT_EQ(strides, (std::vector<int64_t>{60, 15, 3, 1}));
-    EXPECT_STREQ(fe_tensor_name(y), "transpose_0::Y");
+    EXPECT_STREQ(name_of(y), "transpose_0::Y");
 }
 
 TEST_F(Transpose, Errors) {

@@ -9,7 +9,7 @@
 
 namespace {
 
-// "cudnnfe (0.1.0) unstable; ..." or "cudnnfe (0.1.0-1) ...": the upstream part, 0.1.0.
+// "cudnnfe (1.0.0) unstable; ..." or "cudnnfe (1.0.0-1) ...": the upstream part, 1.0.0.
 std::string changelog_version() {
     std::ifstream file(std::string(CUDNNFE_SOURCE_ROOT) + "/debian/changelog");
     std::string first;

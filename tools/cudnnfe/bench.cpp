@@ -173,7 +173,9 @@ int bench_command(int argc, char **argv) {
             worst = std::max(worst, fail_status("bench", status, where(path, source)));
             continue;
         }
-        std::string name = fe_graph_name(graph);
+        const char *graph_name = "?";
+        fe_graph_get_name(graph, &graph_name);
+        std::string name = graph_name;
         fe_build_options options = FE_BUILD_OPTIONS_INIT;
         if (autotune > 0) {
             options.autotune = 1;
@@ -193,12 +195,15 @@ int bench_command(int argc, char **argv) {
         }
         std::string json;
         double flops = graph_json(graph, json) == FE_OK ? graph_flops(json) : 0;
-        int64_t workspace = 0, plans = 0;
+        int64_t workspace = 0;
+        size_t plans = 0;
         fe_graph_workspace_size(graph, &workspace);
         fe_graph_plan_count(graph, &plans);
         char tflops[32] = "-";
         if (flops > 0) std::snprintf(tflops, sizeof tflops, "%.1f", flops / seconds / 1e12);
-        std::string engine = fe_graph_engine_tag(graph) ? fe_graph_engine_tag(graph) : "?";
+        const char *tag = "?";
+        fe_graph_engine_tag(graph, &tag);
+        std::string engine = tag;
         if (autotune > 0) engine += " (best of " + std::to_string(plans) + ")";
         std::printf("%-24s %12s %9s %9.1f %10s  %s\n", name.c_str(), time_text(seconds).c_str(), tflops,
                     bindings.bytes / seconds / 1e9, bytes_text(static_cast<double>(workspace)).c_str(), engine.c_str());

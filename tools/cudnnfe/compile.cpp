@@ -100,7 +100,9 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
         std::fflush(stdout);
         return fail_status("compile", status, where(path, source));
     }
-    std::string name = fe_graph_name(graph);
+    const char *graph_name = "?";
+    fe_graph_get_name(graph, &graph_name);
+    std::string name = graph_name;
     std::printf("%s ... ", name.c_str());
     std::fflush(stdout);
     Clock::time_point start = Clock::now();
@@ -108,7 +110,7 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
     if (s.check_only) {
         status = check_support(graph, s);
         if (status == FE_OK) {
-            int64_t candidates = 0, viable = 0;
+            size_t candidates = 0, viable = 0;
             fe_graph_candidate_count(graph, &candidates);
             fe_graph_viable_count(graph, &viable);
             std::printf("supported (%lld of %lld engine configs viable), checked in %.0f ms\n",
@@ -136,8 +138,9 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
             written.insert(file);
             int64_t workspace = 0;
             fe_graph_workspace_size(graph, &workspace);
-            const char *tag = fe_graph_engine_tag(graph);
-            std::printf("%s in %.0f ms (engine %s, workspace %s) -> %s\n", verb, ms, tag ? tag : "?",
+            const char *tag = "?";
+            fe_graph_engine_tag(graph, &tag);
+            std::printf("%s in %.0f ms (engine %s, workspace %s) -> %s\n", verb, ms, tag,
                         bytes_text(static_cast<double>(workspace)).c_str(), file.c_str());
         }
     }

@@ -48,7 +48,9 @@ bool uid_map(const std::string &graph_json_text, std::vector<UidEntry> &out, std
         fe_tensor *t = nullptr;
         if ((i < inputs ? fe_graph_input(graph, i, &t) : fe_graph_output(graph, i - inputs, &t)) != FE_OK) continue;
         UidEntry e;
-        e.name = fe_tensor_name(t);
+        const char *name = "?";
+        fe_tensor_get_name(t, &name);
+        e.name = name;
         e.role = i < inputs ? "input" : "output";
         int64_t uid = 0;
         if (fe_tensor_get_uid(t, &uid) == FE_OK) e.uid = uid;
@@ -107,7 +109,7 @@ std::string json_report(const std::string &path, const std::string &description,
     out += "  \"file\": " + quote(path) + ",\n";
     out += "  \"format\": " + number_after(first, "format ") + ",\n";
     out += "  \"size_bytes\": " + number_after(first.substr(first.rfind(", ") + 1), " ") + ",\n";
-    // "cudnnfe 0.1.0 with cuDNN 9.19.0"
+    // "cudnnfe 1.0.0 with cuDNN 9.19.0"
     size_t with = built.find(" with cuDNN ");
     out += "  \"library_version\": " +
            (with == std::string::npos ? "null" : quote(built.substr(std::strlen("cudnnfe "), with - std::strlen("cudnnfe ")))) +

@@ -91,7 +91,15 @@ namespace CudnnFe
         public long EngineIndex => Count(NativeApi.fe_graph_engine_index);
 
         /// <summary>The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".</summary>
-        public string EngineTag => NativeApi.fe_graph_engine_tag(Pointer);
+        public string EngineTag
+        {
+            get
+            {
+                var tag = new string[1];
+                Check.Ok(NativeApi.fe_graph_engine_tag(Pointer, tag));
+                return tag[0];
+            }
+        }
 
         public bool IsBuilt
         {

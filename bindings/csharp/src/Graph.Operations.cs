@@ -26,21 +26,49 @@ namespace CudnnFe
                                                                 Optional(in1), Optional(in2), native, y));
         }
 
-        public Tensor Bias(Tensor input, Tensor bias) =>
-            Output(y => NativeApi.fe_graph_bias(Pointer, input.Pointer, bias.Pointer, y));
+        // The pointwise conveniences; options (nullable) name the node, set the compute type and the
+        // mode's parameters (relu's clips).
+        public Tensor Bias(Tensor input, Tensor bias, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_bias(Pointer, input.Pointer, bias.Pointer, native, y));
+        }
 
-        public Tensor Scale(Tensor input, Tensor scale) =>
-            Output(y => NativeApi.fe_graph_scale(Pointer, input.Pointer, scale.Pointer, y));
+        public Tensor Scale(Tensor input, Tensor scale, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_scale(Pointer, input.Pointer, scale.Pointer, native, y));
+        }
 
-        public Tensor Add(Tensor a, Tensor b) => Output(y => NativeApi.fe_graph_add(Pointer, a.Pointer, b.Pointer, y));
+        public Tensor Add(Tensor a, Tensor b, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_add(Pointer, a.Pointer, b.Pointer, native, y));
+        }
 
-        public Tensor Mul(Tensor a, Tensor b) => Output(y => NativeApi.fe_graph_mul(Pointer, a.Pointer, b.Pointer, y));
+        public Tensor Mul(Tensor a, Tensor b, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_mul(Pointer, a.Pointer, b.Pointer, native, y));
+        }
 
-        public Tensor Relu(Tensor input) => Output(y => NativeApi.fe_graph_relu(Pointer, input.Pointer, y));
+        public Tensor Relu(Tensor input, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_relu(Pointer, input.Pointer, native, y));
+        }
 
-        public Tensor Gelu(Tensor input) => Output(y => NativeApi.fe_graph_gelu(Pointer, input.Pointer, y));
+        public Tensor Gelu(Tensor input, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_gelu(Pointer, input.Pointer, native, y));
+        }
 
-        public Tensor Silu(Tensor input) => Output(y => NativeApi.fe_graph_silu(Pointer, input.Pointer, y));
+        public Tensor Silu(Tensor input, PointwiseOptions options = null)
+        {
+            using (fe_pointwise_options native = options?.ToNative())
+                return Output(y => NativeApi.fe_graph_silu(Pointer, input.Pointer, native, y));
+        }
 
         /// <summary>Reduce over the options' axes (required); reduced dims become 1.</summary>
         public Tensor Reduction(Tensor input, ReductionMode mode, ReductionOptions options)

@@ -109,13 +109,21 @@ namespace CudnnFe
         /// <summary>y = x.permute(permutation).</summary>
         public Tensor Transpose(Tensor x, long[] permutation, string name = null)
         {
-            return Output(o => NativeApi.fe_graph_transpose(Pointer, x.Pointer, permutation.Length, permutation, name, o));
+            using (var native = new fe_transpose_options())
+            {
+                if (name != null) native.name = name;
+                return Output(o => NativeApi.fe_graph_transpose(Pointer, x.Pointer, permutation.Length, permutation, native, o));
+            }
         }
 
         /// <summary>y = x viewed under other dims (x packed row-major; the same element count).</summary>
         public Tensor Reshape(Tensor x, long[] dims, string name = null)
         {
-            return Output(o => NativeApi.fe_graph_reshape(Pointer, x.Pointer, dims.Length, dims, name, o));
+            using (var native = new fe_reshape_options())
+            {
+                if (name != null) native.name = name;
+                return Output(o => NativeApi.fe_graph_reshape(Pointer, x.Pointer, dims.Length, dims, native, o));
+            }
         }
 
         /// <summary>y = x[start[0]:end[0], ...] (end exclusive): a view of graph input x read in place,
@@ -124,14 +132,23 @@ namespace CudnnFe
         {
             if (start.Length != end.Length)
                 throw Check.Invalid("Slice: " + start.Length + " start entries but " + end.Length + " end entries");
-            return Output(o => NativeApi.fe_graph_slice(Pointer, x.Pointer, start.Length, start, end, name, o));
+            using (var native = new fe_slice_options())
+            {
+                if (name != null) native.name = name;
+                return Output(o => NativeApi.fe_graph_slice(Pointer, x.Pointer, start.Length, start, end, native, o));
+            }
         }
 
         /// <summary>The inputs joined along axis; inPlaceIndex names the input already inside y's
         /// buffer, -1 for none.</summary>
         public Tensor Concatenate(Tensor[] inputs, long axis, long inPlaceIndex = -1, string name = null)
         {
-            return Output(o => NativeApi.fe_graph_concatenate(Pointer, inputs.Length, Pointers(inputs), axis, inPlaceIndex, name, o));
+            using (var native = new fe_concatenate_options())
+            {
+                if (name != null) native.name = name;
+                native.in_place_index = inPlaceIndex;
+                return Output(o => NativeApi.fe_graph_concatenate(Pointer, inputs.Length, Pointers(inputs), axis, native, o));
+            }
         }
     }
 }

@@ -29,7 +29,15 @@ namespace CudnnFe
 
         internal override void Destroy(IntPtr pointer) => NativeApi.fe_graph_destroy(pointer);
 
-        public string Name => NativeApi.fe_graph_name(Pointer);
+        public string Name
+        {
+            get
+            {
+                var name = new string[1];
+                Check.Ok(NativeApi.fe_graph_get_name(Pointer, name));
+                return name[0];
+            }
+        }
 
         /// <summary>An input of the graph's io type, packed (row-major).</summary>
         public Tensor Tensor(string name, params long[] dims) => Tensor(name, dims, null, DataType.NotSet);

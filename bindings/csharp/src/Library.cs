@@ -8,7 +8,7 @@ namespace CudnnFe
     ///
     /// Loading: the P/Invoke declarations name only the glue library, libcudnnfe_csharp.so, by that
     /// explicit name (found beside CudnnFe.dll, on LD_LIBRARY_PATH or in the system's directories).
-    /// The glue records libcudnnfe.so.0 as a needed library, so the system's loader finds the C
+    /// The glue records libcudnnfe.so.1 as a needed library, so the system's loader finds the C
     /// library by its versioned name: beside the glue first (the glue's run path is its own
     /// directory), then on LD_LIBRARY_PATH and in the system's directories. No dllmap or resolver
     /// is needed on Mono or .NET.

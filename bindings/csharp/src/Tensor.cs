@@ -31,7 +31,12 @@ namespace CudnnFe
 
         public string Name
         {
-            get => NativeApi.fe_tensor_name(Pointer);
+            get
+            {
+                var name = new string[1];
+                Check.Ok(NativeApi.fe_tensor_get_name(Pointer, name));
+                return name[0];
+            }
             set => Check.Ok(NativeApi.fe_tensor_set_name(Pointer, value));
         }
 

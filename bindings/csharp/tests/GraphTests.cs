@@ -104,6 +104,16 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void TheEngineTagOfAGraphNotBuiltIsABadState()
+        {
+            using (var graph = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                graph.Relu(graph.Tensor("x", 2, 3)).SetOutput(true);
+                TestSupport.AssertFails(Status.BadState, "fe_graph_engine_tag", () => { string tag = graph.EngineTag; });
+            }
+        }
+
+        [Test]
         public void PointwiseScalarsAndReductions()
         {
             using (var graph = new Graph(new GraphOptions { IoDataType = DataType.Half }))
@@ -113,6 +123,8 @@ namespace CudnnFe.Tests
                 Tensor clipped = graph.Pointwise(PointwiseMode.ReluFwd, scaled,
                     options: new PointwiseOptions { Name = "relu6", ReluUpperClip = 6 });
                 Assert.AreEqual("relu6::Y", clipped.Name);
+                Assert.AreEqual("clip::Y", graph.Relu(x, new PointwiseOptions { Name = "clip", ReluUpperClip = 6 }).Name);
+                Assert.AreEqual("sum::Y", graph.Add(x, x, new PointwiseOptions { Name = "sum" }).Name);
                 Tensor rowMax = graph.Reduction(clipped, ReductionMode.Max, new ReductionOptions { Axes = new[] { 2 } });
                 Assert.AreEqual(new long[] { 4, 16, 1 }, rowMax.Dims);
             }

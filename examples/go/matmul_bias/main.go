@@ -33,7 +33,7 @@ func run() int {
 	example.Check(err)
 	ab, err := g.Matmul(a, b, nil)
 	example.Check(err)
-	c, err := g.Bias(ab, d)
+	c, err := g.Bias(ab, d, nil)
 	example.Check(err)
 	example.Check(c.SetOutput(true))
 

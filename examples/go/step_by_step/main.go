@@ -34,7 +34,7 @@ func run() int {
 	a, b, d := tensor("A", uidA, batch, m, k), tensor("B", uidB, batch, k, n), tensor("D", uidD, 1, m, n)
 	ab, err := g.Matmul(a, b, nil)
 	example.Check(err)
-	c, err := g.Bias(ab, d)
+	c, err := g.Bias(ab, d, nil)
 	example.Check(err)
 	example.Check(c.SetOutput(true))
 	example.Check(c.SetUID(uidC))

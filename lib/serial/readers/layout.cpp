@@ -37,7 +37,9 @@ void read_transpose(OpReader &r) {
     std::vector<int64_t> perm;
     if (!r.integers("perm", &perm, FE_MAX_DIMS)) r.fail("perm", "missing (the order of x's dims)");
     fe_tensor *x = r.input("X"), *y = nullptr;
-    r.check(fe_graph_transpose(r.graph(), x, perm.size(), perm.data(), r.name(), &y));
+    fe_transpose_options o = FE_TRANSPOSE_OPTIONS_INIT;
+    o.name = r.name();
+    r.check(fe_graph_transpose(r.graph(), x, perm.size(), perm.data(), &o, &y));
 }
 
 void read_reshape(OpReader &r) {
@@ -45,7 +47,9 @@ void read_reshape(OpReader &r) {
     std::vector<int64_t> dims;
     if (!r.integers("dims", &dims, FE_MAX_DIMS)) r.fail("dims", "missing (the result's dims)");
     fe_tensor *x = r.input("X"), *y = nullptr;
-    r.check(fe_graph_reshape(r.graph(), x, dims.size(), dims.data(), r.name(), &y));
+    fe_reshape_options o = FE_RESHAPE_OPTIONS_INIT;
+    o.name = r.name();
+    r.check(fe_graph_reshape(r.graph(), x, dims.size(), dims.data(), &o, &y));
 }
 
 void read_slice(OpReader &r) {
@@ -56,7 +60,9 @@ void read_slice(OpReader &r) {
     if (start.size() != end.size())
         r.fail("end", "has " + std::to_string(end.size()) + " entries, start " + std::to_string(start.size()));
     fe_tensor *x = r.input("X"), *y = nullptr;
-    r.check(fe_graph_slice(r.graph(), x, start.size(), start.data(), end.data(), r.name(), &y));
+    fe_slice_options o = FE_SLICE_OPTIONS_INIT;
+    o.name = r.name();
+    r.check(fe_graph_slice(r.graph(), x, start.size(), start.data(), end.data(), &o, &y));
 }
 
 void read_concatenate(OpReader &r) {
@@ -72,7 +78,10 @@ void read_concatenate(OpReader &r) {
         xs.push_back(x);
     }
     fe_tensor *y = nullptr;
-    r.check(fe_graph_concatenate(r.graph(), xs.size(), xs.data(), axis, in_place_index, r.name(), &y));
+    fe_concatenate_options o = FE_CONCATENATE_OPTIONS_INIT;
+    o.name = r.name();
+    o.in_place_index = in_place_index;
+    r.check(fe_graph_concatenate(r.graph(), xs.size(), xs.data(), axis, &o, &y));
 }
 
 }  // namespace

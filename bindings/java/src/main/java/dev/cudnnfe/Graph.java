@@ -39,7 +39,9 @@ public final class Graph extends NativeObject {
     }
 
     public String name() {
-        return NativeApi.fe_graph_name(pointer());
+        String[] name = new String[1];
+        Check.ok(NativeApi.fe_graph_get_name(pointer(), name));
+        return name[0];
     }
 
     // ---- tensors -------------------------------------------------------------------------------
@@ -139,44 +141,84 @@ public final class Graph extends NativeObject {
     }
 
     public Tensor bias(Tensor input, Tensor bias) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_bias(pointer(), input.pointer(), bias.pointer(), y));
-        return new Tensor(this, y[0]);
+        return bias(input, bias, null);
+    }
+
+    /** input + bias; options (nullable) name the node and set the compute type. */
+    public Tensor bias(Tensor input, Tensor bias, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_bias, input, bias, options);
     }
 
     public Tensor scale(Tensor input, Tensor scale) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_scale(pointer(), input.pointer(), scale.pointer(), y));
-        return new Tensor(this, y[0]);
+        return scale(input, scale, null);
+    }
+
+    public Tensor scale(Tensor input, Tensor scale, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_scale, input, scale, options);
     }
 
     public Tensor add(Tensor a, Tensor b) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_add(pointer(), a.pointer(), b.pointer(), y));
-        return new Tensor(this, y[0]);
+        return add(a, b, null);
+    }
+
+    public Tensor add(Tensor a, Tensor b, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_add, a, b, options);
     }
 
     public Tensor mul(Tensor a, Tensor b) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_mul(pointer(), a.pointer(), b.pointer(), y));
-        return new Tensor(this, y[0]);
+        return mul(a, b, null);
+    }
+
+    public Tensor mul(Tensor a, Tensor b, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_mul, a, b, options);
     }
 
     public Tensor relu(Tensor input) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_relu(pointer(), input.pointer(), y));
-        return new Tensor(this, y[0]);
+        return relu(input, null);
+    }
+
+    /** options (nullable) also carry the clips and the leaky slope. */
+    public Tensor relu(Tensor input, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_relu, input, options);
     }
 
     public Tensor gelu(Tensor input) {
-        long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_gelu(pointer(), input.pointer(), y));
-        return new Tensor(this, y[0]);
+        return gelu(input, null);
+    }
+
+    public Tensor gelu(Tensor input, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_gelu, input, options);
     }
 
     public Tensor silu(Tensor input) {
+        return silu(input, null);
+    }
+
+    public Tensor silu(Tensor input, PointwiseOptions options) {
+        return convenience(NativeApi::fe_graph_silu, input, options);
+    }
+
+    private interface BinaryConvenience {
+        int call(long graph, long a, long b, fe_pointwise_options options, long[] y);
+    }
+
+    private interface UnaryConvenience {
+        int call(long graph, long input, fe_pointwise_options options, long[] y);
+    }
+
+    private Tensor convenience(BinaryConvenience f, Tensor a, Tensor b, PointwiseOptions options) {
         long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_silu(pointer(), input.pointer(), y));
+        try (fe_pointwise_options o = options == null ? null : options.toNative()) {
+            Check.ok(f.call(pointer(), a.pointer(), b.pointer(), o, y));
+        }
+        return new Tensor(this, y[0]);
+    }
+
+    private Tensor convenience(UnaryConvenience f, Tensor input, PointwiseOptions options) {
+        long[] y = new long[1];
+        try (fe_pointwise_options o = options == null ? null : options.toNative()) {
+            Check.ok(f.call(pointer(), input.pointer(), o, y));
+        }
         return new Tensor(this, y[0]);
     }
 
@@ -508,14 +550,20 @@ public final class Graph extends NativeObject {
     /** y = x.permute(permutation). */
     public Tensor transpose(Tensor x, long[] permutation, String name) {
         long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_transpose(pointer(), x.pointer(), permutation.length, permutation, name, y));
+        try (fe_transpose_options o = new fe_transpose_options()) {
+            if (name != null) o.setName(name);
+            Check.ok(NativeApi.fe_graph_transpose(pointer(), x.pointer(), permutation.length, permutation, o, y));
+        }
         return new Tensor(this, y[0]);
     }
 
     /** y = x viewed under other dims (x packed row-major; the same element count). */
     public Tensor reshape(Tensor x, long[] dims, String name) {
         long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_reshape(pointer(), x.pointer(), dims.length, dims, name, y));
+        try (fe_reshape_options o = new fe_reshape_options()) {
+            if (name != null) o.setName(name);
+            Check.ok(NativeApi.fe_graph_reshape(pointer(), x.pointer(), dims.length, dims, o, y));
+        }
         return new Tensor(this, y[0]);
     }
 
@@ -526,7 +574,10 @@ public final class Graph extends NativeObject {
     public Tensor slice(Tensor x, long[] start, long[] end, String name) {
         sameLength("slice", start.length, "start entries", end.length, "end entries");
         long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_slice(pointer(), x.pointer(), start.length, start, end, name, y));
+        try (fe_slice_options o = new fe_slice_options()) {
+            if (name != null) o.setName(name);
+            Check.ok(NativeApi.fe_graph_slice(pointer(), x.pointer(), start.length, start, end, o, y));
+        }
         return new Tensor(this, y[0]);
     }
 
@@ -538,7 +589,11 @@ public final class Graph extends NativeObject {
         long[] pointers = new long[inputs.length];
         for (int i = 0; i < inputs.length; ++i) pointers[i] = inputs[i].pointer();
         long[] y = new long[1];
-        Check.ok(NativeApi.fe_graph_concatenate(pointer(), pointers.length, pointers, axis, inPlaceIndex, name, y));
+        try (fe_concatenate_options o = new fe_concatenate_options()) {
+            if (name != null) o.setName(name);
+            o.setIn_place_index(inPlaceIndex);
+            Check.ok(NativeApi.fe_graph_concatenate(pointer(), pointers.length, pointers, axis, o, y));
+        }
         return new Tensor(this, y[0]);
     }
 
@@ -671,7 +726,9 @@ public final class Graph extends NativeObject {
 
     /** The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0". */
     public String engineTag() {
-        return NativeApi.fe_graph_engine_tag(pointer());
+        String[] tag = new String[1];
+        Check.ok(NativeApi.fe_graph_engine_tag(pointer(), tag));
+        return tag[0];
     }
 
     public boolean isBuilt() {

@@ -10,7 +10,7 @@ package dev.cudnnfe;
  *       java.library.path}.
  * </ol>
  *
- * The glue names libcudnnfe.so.0 as a needed library, so the system's loader then finds the C
+ * The glue names libcudnnfe.so.1 as a needed library, so the system's loader then finds the C
  * library by its versioned name through the glue's run path (in a build tree the glue's own
  * directory; installed, the directory above it, where Debian's layout puts the library beside
  * jni/), on LD_LIBRARY_PATH, or in the system's library directories.
@@ -33,7 +33,7 @@ final class NativeLoader {
         } catch (UnsatisfiedLinkError e) {
             UnsatisfiedLinkError explained = new UnsatisfiedLinkError(e.getMessage()
                     + " (cudnnfe loads libcudnnfe_java.so from -D" + LIBRARY_PROPERTY
-                    + "=<path>, else from java.library.path; it needs libcudnnfe.so.0 beside it or on LD_LIBRARY_PATH)");
+                    + "=<path>, else from java.library.path; it needs libcudnnfe.so.1 beside it or on LD_LIBRARY_PATH)");
             explained.initCause(e);
             throw explained;
         }

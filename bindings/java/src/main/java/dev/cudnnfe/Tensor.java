@@ -25,7 +25,9 @@ public final class Tensor {
     }
 
     public String name() {
-        return NativeApi.fe_tensor_name(pointer());
+        String[] name = new String[1];
+        Check.ok(NativeApi.fe_tensor_get_name(pointer(), name));
+        return name[0];
     }
 
     public Tensor setName(String name) {

@@ -35,6 +35,14 @@ class GraphTest {
     }
 
     @Test
+    void theEngineTagOfAGraphNotBuiltIsABadState() {
+        try (Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            graph.relu(graph.tensor("x", 2, 3)).setOutput(true);
+            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_engine_tag", graph::engineTag);
+        }
+    }
+
+    @Test
     void convInfersTheSeedsShapeAndKeepsChannelsLast() {
         try (Graph graph = TestSupport.seedConvGraph()) {
             Tensor y = graph.tensorByName("conv_fprop_0::Y");
@@ -125,6 +133,8 @@ class GraphTest {
             Tensor clipped = graph.pointwise(PointwiseMode.RELU_FWD, scaled, null, null,
                     new PointwiseOptions().reluUpperClip(6).name("relu6"));
             assertEquals("relu6::Y", clipped.name());
+            assertEquals("bias_out::Y", graph.bias(clipped, half, new PointwiseOptions().name("bias_out")).name());
+            assertEquals("clip::Y", graph.relu(x, new PointwiseOptions().reluUpperClip(6).name("clip")).name());
             Tensor rowMax = graph.reduction(clipped, ReductionMode.MAX, new ReductionOptions().reduceAxes(2));
             assertArrayEquals(new long[] {4, 16, 1}, rowMax.dims());
             Tensor all = graph.reduction(clipped, ReductionMode.ADD, new ReductionOptions().reduceAxes(1, 2));
