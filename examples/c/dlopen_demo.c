@@ -53,10 +53,10 @@ static struct {
     fe_status (*graph_build_operation_graph)(fe_graph *, fe_handle *);
     fe_status (*graph_create_execution_plans)(fe_graph *, const fe_heur_mode *, size_t);
     fe_status (*graph_check_support)(fe_graph *);
-    fe_status (*graph_viable_count)(const fe_graph *, int64_t *);
+    fe_status (*graph_viable_count)(const fe_graph *, size_t *);
     fe_status (*graph_build_plans)(fe_graph *, fe_build_policy);
     fe_status (*graph_workspace_size)(const fe_graph *, int64_t *);
-    const char *(*graph_engine_tag)(const fe_graph *);
+    fe_status (*graph_engine_tag)(const fe_graph *, const char **);
     fe_status (*buffer_create_for_tensor)(int32_t, const fe_tensor *, fe_buffer **);
     void (*buffer_destroy)(fe_buffer *);
     fe_status (*buffer_upload_float)(fe_buffer *, const float *, int64_t, fe_data_type);
@@ -148,12 +148,15 @@ static int build_deviceless(fe_graph *graph, int argc, char **argv) {
     CHECK(fe.graph_build_operation_graph(graph, NULL));
     CHECK(fe.graph_create_execution_plans(graph, NULL, 0));
     CHECK(fe.graph_check_support(graph));
-    int64_t viable = 0, workspace = 0;
+    size_t viable = 0;
+    int64_t workspace = 0;
+    const char *tag = NULL;
     CHECK(fe.graph_viable_count(graph, &viable));
     CHECK(fe.graph_build_plans(graph, FE_BUILD_POLICY_HEURISTICS_CHOICE));
     CHECK(fe.graph_workspace_size(graph, &workspace));
-    printf("no GPU: built plan %s (%lld viable configs, workspace %lld bytes) devicelessly for %s; not executed\n",
-           fe.graph_engine_tag(graph), (long long)viable, (long long)workspace, path);
+    CHECK(fe.graph_engine_tag(graph, &tag));
+    printf("no GPU: built plan %s (%zu viable configs, workspace %lld bytes) devicelessly for %s; not executed\n", tag,
+           viable, (long long)workspace, path);
     return 0;
 }
 
@@ -164,7 +167,9 @@ static int taps(int64_t i, int64_t size) { return 3 - (i == 0) - (i == size - 1)
 static int run_on_gpu(fe_graph *graph, fe_handle *handle, fe_tensor *x, fe_tensor *w, fe_tensor *y) {
     const int64_t N = 8, C = 64, H = 56, W = 56, K = 32;
     CHECK(fe.graph_build(graph, handle, NULL));
-    printf("plan %s\n", fe.graph_engine_tag(graph));
+    const char *tag = NULL;
+    CHECK(fe.graph_engine_tag(graph, &tag));
+    printf("plan %s\n", tag);
     int64_t x_count = N * C * H * W, w_count = K * C * 9, y_count = N * K * H * W;
     float *ones = malloc((size_t)x_count * sizeof(float)), *out = malloc((size_t)y_count * sizeof(float));
     for (int64_t i = 0; i < x_count; ++i) ones[i] = 1.f;
