@@ -5,6 +5,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "serial/json.hpp"
+#include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
 
 namespace fe {
@@ -184,7 +185,7 @@ void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const N
 
 namespace {
 
-const char *phase_name(fe_norm_phase phase) { return phase == FE_NORM_PHASE_TRAINING ? "training" : "inference"; }
+const char *phase_name(fe_norm_phase phase) { return schema::enum_name("fe_norm_phase", phase); }
 
 class NormForward : public NormNode {
   public:

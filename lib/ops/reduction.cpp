@@ -1,26 +1,20 @@
 // Reduction over chosen axes (add, mul, min, max, amax, avg, norm1, norm2).
+#include <cstring>
+
 #include <cudnn_graph.h>
 
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
 
 namespace fe {
 
 const char *reduction_mode_name(fe_reduction_mode mode) {
-    switch (mode) {
-        case FE_REDUCTION_ADD: return "add";
-        case FE_REDUCTION_MUL: return "mul";
-        case FE_REDUCTION_MIN: return "min";
-        case FE_REDUCTION_MAX: return "max";
-        case FE_REDUCTION_AMAX: return "amax";
-        case FE_REDUCTION_AVG: return "avg";
-        case FE_REDUCTION_NORM1: return "norm1";
-        case FE_REDUCTION_NORM2: return "norm2";
-    }
-    return nullptr;
+    const char *name = schema::enum_name("fe_reduction_mode", mode);
+    return std::strcmp(name, "invalid") == 0 ? nullptr : name;
 }
 
 namespace {

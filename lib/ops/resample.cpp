@@ -11,29 +11,15 @@
 #include "ops/resample.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
 
 namespace fe {
 
-const char *resample_mode_name(fe_resample_mode mode) {
-    switch (mode) {
-    case FE_RESAMPLE_MAXPOOL: return "maxpool";
-    case FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING: return "avgpool_include_padding";
-    case FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING: return "avgpool_exclude_padding";
-    case FE_RESAMPLE_NEAREST: return "nearest";
-    case FE_RESAMPLE_BILINEAR: return "bilinear";
-    }
-    return "unknown";
-}
+const char *resample_mode_name(fe_resample_mode mode) { return schema::enum_name("fe_resample_mode", mode); }
 
 const char *resample_padding_name(fe_resample_padding padding) {
-    switch (padding) {
-    case FE_RESAMPLE_PADDING_AUTO: return "auto";
-    case FE_RESAMPLE_PADDING_ZERO: return "zero";
-    case FE_RESAMPLE_PADDING_NEG_INF: return "neg_inf";
-    case FE_RESAMPLE_PADDING_EDGE: return "edge";
-    }
-    return "unknown";
+    return schema::enum_name("fe_resample_padding", padding);
 }
 
 namespace {

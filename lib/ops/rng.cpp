@@ -8,20 +8,14 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
+#include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
 
 namespace fe {
 
 namespace {
 
-const char *distribution_name(fe_rng_distribution d) {
-    switch (d) {
-        case FE_RNG_BERNOULLI: return "bernoulli";
-        case FE_RNG_UNIFORM: return "uniform";
-        case FE_RNG_NORMAL: return "normal";
-    }
-    return "unknown";
-}
+const char *distribution_name(fe_rng_distribution d) { return schema::enum_name("fe_rng_distribution", d); }
 
 void emit_rng(Lowering &lowering, const fe_rng_options &o, const Descriptor &seed, const Descriptor &offset,
               const Descriptor &y, const std::string &label) {

@@ -196,6 +196,23 @@ std::vector<const Enum *> enums() {
     return out;
 }
 
+const Enum *find_enum(const std::string &c_type) {
+    for (const Enum *e : enums())
+        if (c_type == e->c_type) return e;
+    return nullptr;
+}
+
+const char *enum_name(const char *c_type, int32_t value) {
+    static const std::map<std::string, const Enum *> by_type = [] {
+        std::map<std::string, const Enum *> m;
+        for (const Enum *e : enums()) m[e->c_type] = e;
+        return m;
+    }();
+    auto it = by_type.find(c_type);
+    const char *name = it == by_type.end() ? nullptr : it->second->json_name(value);
+    return name ? name : "invalid";
+}
+
 namespace {
 
 void write_default(json::Writer &out, const Field &f, const void *defaults) {

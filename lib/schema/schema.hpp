@@ -139,6 +139,11 @@ std::vector<const Struct *> structs();
 std::vector<const Enum *> enums();
 // fe_data_type's values and JSON names (data_type fields).
 const Enum &data_types();
+// An enum the ops name, by its C type ("fe_resample_mode"); nullptr when none does.
+const Enum *find_enum(const std::string &c_type);
+// The JSON name of `value` of the enum `c_type`, or "invalid": how the ops name their modes in
+// descriptions and the graph JSON, from the one list of names.
+const char *enum_name(const char *c_type, int32_t value);
 
 // Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
 struct Registration {

@@ -75,6 +75,16 @@ void write_option_attributes(json::Writer &out, const schema::Op &op, const void
     }
 }
 
+int32_t read_enum(OpReader &r, const char *key, const schema::Enum &e, int32_t fallback) {
+    std::vector<const char *> names;
+    std::vector<int> values;
+    for (const schema::EnumValue &v : e.values) {
+        names.push_back(v.json_name);
+        values.push_back(v.value);
+    }
+    return r.choice(key, names.data(), values.data(), names.size(), fallback);
+}
+
 void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
     const schema::Struct &s = *op.options;
     if (!op.takes_compute_data_type) r.no_compute_data_type();
@@ -103,17 +113,9 @@ void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
                 else
                     f.set_integer(options, r.data_type(f.name, static_cast<fe_data_type>(f.integer_of(options))));
                 break;
-            case Type::enumeration: {
-                std::vector<const char *> names;
-                std::vector<int> values;
-                for (const schema::EnumValue &v : f.enumeration->values) {
-                    names.push_back(v.json_name);
-                    values.push_back(v.value);
-                }
-                f.set_integer(options, r.choice(f.name, names.data(), values.data(), names.size(),
-                                                static_cast<int>(f.integer_of(options))));
+            case Type::enumeration:
+                f.set_integer(options, read_enum(r, f.name, *f.enumeration, static_cast<int32_t>(f.integer_of(options))));
                 break;
-            }
             case Type::axes: {
                 std::vector<int64_t> axes;
                 if (!r.integers(f.name, &axes, 32)) break;

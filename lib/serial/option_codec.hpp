@@ -23,6 +23,9 @@ void write_option_attributes(json::Writer &out, const schema::Op &op, const void
 // ops that take none, and arrays of unequal length.
 void read_option_fields(OpReader &reader, const schema::Op &op, void *options);
 
+// An attribute that names a value of `e` (an enum parameter of a call, like a reduction's mode).
+int32_t read_enum(OpReader &reader, const char *key, const schema::Enum &e, int32_t fallback);
+
 // The op's description; an internal error when the kind has none (every op has one: the schema
 // test says so).
 const schema::Op &op_schema(const char *kind);

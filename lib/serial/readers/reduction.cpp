@@ -7,14 +7,12 @@ namespace fe {
 namespace {
 
 void read_reduction(OpReader &r) {
-    static const char *const names[] = {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2"};
-    static const int values[] = {FE_REDUCTION_ADD,  FE_REDUCTION_MUL, FE_REDUCTION_MIN,   FE_REDUCTION_MAX,
-                                 FE_REDUCTION_AMAX, FE_REDUCTION_AVG, FE_REDUCTION_NORM1, FE_REDUCTION_NORM2};
     if (!r.has("mode")) r.fail("mode", "missing (a reduction needs its mode)");
-    fe_reduction_mode mode = static_cast<fe_reduction_mode>(r.choice("mode", names, values, 8, 0));
+    const schema::Op &op = op_schema("reduction");
+    auto mode = static_cast<fe_reduction_mode>(read_enum(r, "mode", *op.params[0].enumeration, 0));
     if (!r.has("reduce_axes")) r.fail("reduce_axes", "missing (the dims to reduce)");
     fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
-    read_option_fields(r, op_schema("reduction"), &o);
+    read_option_fields(r, op, &o);
     fe_tensor *x = r.input("X"), *y = nullptr;
     r.check(fe_graph_reduction(r.graph(), x, mode, &o, &y));
 }
