@@ -214,21 +214,7 @@ FE_EXPORT fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid) {
 FE_EXPORT fe_status fe_tensor_set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets) {
     return guard("fe_tensor_set_ragged_offset", [&] {
         FE_REQUIRE(tensor);
-        if (offsets) {
-            tensor->graph->check_owns(offsets, "offsets");
-            FE_CHECK(offsets->is_input() && !offsets->by_value, FE_STATUS_INVALID_ARGUMENT,
-                     "offsets '%s' must be a graph input tensor", offsets->name.c_str());
-            FE_CHECK(offsets->data_type == FE_DATA_INT32 || offsets->data_type == FE_DATA_INT64,
-                     FE_STATUS_INVALID_ARGUMENT, "offsets '%s' is %s; ragged offsets are int32 or int64",
-                     offsets->name.c_str(), data_type_name(offsets->data_type));
-            FE_CHECK(offsets->dims.size() == 4 && !tensor->dims.empty() && offsets->dims[0] == tensor->dims[0] + 1 &&
-                         offsets->dims[1] == 1 && offsets->dims[2] == 1 && offsets->dims[3] == 1,
-                     FE_STATUS_INVALID_ARGUMENT, "offsets '%s' is %s; for '%s' it must be [%lld, 1, 1, 1]",
-                     offsets->name.c_str(), dims_string(offsets->dims).c_str(), tensor->name.c_str(),
-                     static_cast<long long>(tensor->dims.empty() ? 0 : tensor->dims[0] + 1));
-        }
-        tensor->graph->require_editable();
-        tensor->ragged_offset = offsets;
+        tensor->graph->set_ragged_offset(tensor, offsets);
     });
 }
 

@@ -8,26 +8,13 @@
 #include "graph/graph.hpp"
 #include "ops/ops.hpp"
 #include "ops/layout.hpp"
-#include "ops/resample.hpp"
+#include "ops/graph_ops.hpp"
 
 using namespace fe;
 
 namespace {
 
 // Adds the node under a fresh name; a call that fails gives the automatic name back.
-const std::vector<fe_tensor *> &add_node(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name,
-                                         const char *kind, const std::vector<const char *> &ports) {
-    std::map<std::string, int> saved = graph->kind_counters;
-    try {
-        node->name = graph->unique_node_name(given_name, kind);
-        graph->add_node(std::move(node), ports);
-    } catch (...) {
-        graph->kind_counters = saved;
-        throw;
-    }
-    return graph->nodes.back()->outputs;
-}
-
 fe_resample_options resample_options(const fe_resample_options *given) {
     const fe_resample_options defaults = FE_RESAMPLE_OPTIONS_INIT;
     return read_options(given, defaults);
@@ -46,13 +33,7 @@ FE_EXPORT fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_re
         fe_resample_options o = resample_options(options);
         FE_CHECK(!o.generate_index || out_index, FE_STATUS_NULL_POINTER,
                  "options.generate_index is set but out_index is NULL");
-        std::vector<const char *> ports = {"Y"};
-        if (o.generate_index) ports.push_back("Index");
-        const std::vector<fe_tensor *> &outputs = add_node(graph, make_resample(x, o), o.name, "resample", ports);
-        if (o.generate_index) {
-            outputs[1]->data_type = o.index_data_type;
-            outputs[1]->user_data_type = true;
-        }
+        Results outputs = add_resample(*graph, x, o);
         *out_y = outputs[0];
         if (out_index) *out_index = o.generate_index ? outputs[1] : nullptr;
     });
@@ -74,13 +55,9 @@ FE_EXPORT fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, f
             FE_CHECK(dx_ndims >= 4 && dx_ndims <= 5, FE_STATUS_INVALID_ARGUMENT,
                      "dx_dims has %zu dims; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", dx_ndims);
             dims.assign(dx_dims, dx_dims + dx_ndims);
-            for (size_t i = 0; i < dx_ndims; ++i)
-                FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dx_dims[%zu] is %lld; dims must be positive", i,
-                         static_cast<long long>(dims[i]));
         }
         fe_resample_options o = resample_options(options);
-        *out_dx = add_node(graph, make_resample_backward(dy, x, y, index, dims, o), o.name, "resample_backward",
-                           {"DX"})[0];
+        *out_dx = add_resample_backward(*graph, dy, x, y, index, dims, o)[0];
     });
 }
 
@@ -95,8 +72,7 @@ FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t ran
                  FE_MAX_DIMS);
         const fe_transpose_options defaults = FE_TRANSPOSE_OPTIONS_INIT;
         fe_transpose_options o = read_options(options, defaults);
-        *out_y = add_node(graph, make_transpose(x, std::vector<int64_t>(perm, perm + rank)), o.name, "transpose",
-                          {"Y"})[0];
+        *out_y = add_transpose(*graph, x, std::vector<int64_t>(perm, perm + rank), o)[0];
     });
 }
 
@@ -109,12 +85,9 @@ FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims
         FE_REQUIRE(out_y);
         FE_CHECK(ndims >= 1 && ndims <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "ndims is %zu; 1 to %d allowed", ndims,
                  FE_MAX_DIMS);
-        for (size_t i = 0; i < ndims; ++i)
-            FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
-                     static_cast<long long>(dims[i]));
         const fe_reshape_options defaults = FE_RESHAPE_OPTIONS_INIT;
         fe_reshape_options o = read_options(options, defaults);
-        *out_y = add_node(graph, make_reshape(x, std::vector<int64_t>(dims, dims + ndims)), o.name, "reshape", {"Y"})[0];
+        *out_y = add_reshape(*graph, x, std::vector<int64_t>(dims, dims + ndims), o)[0];
     });
 }
 
@@ -130,9 +103,8 @@ FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, c
                  FE_MAX_DIMS);
         const fe_slice_options defaults = FE_SLICE_OPTIONS_INIT;
         fe_slice_options o = read_options(options, defaults);
-        *out_y = add_node(graph,
-                          make_slice(x, std::vector<int64_t>(start, start + rank), std::vector<int64_t>(end, end + rank)),
-                          o.name, "slice", {"Y"})[0];
+        *out_y = add_slice(*graph, x, std::vector<int64_t>(start, start + rank),
+                           std::vector<int64_t>(end, end + rank), o)[0];
     });
 }
 
@@ -147,10 +119,6 @@ FE_EXPORT fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tenso
             FE_CHECK(inputs[i] != nullptr, FE_STATUS_NULL_POINTER, "inputs[%zu] is NULL", i);
         const fe_concatenate_options defaults = FE_CONCATENATE_OPTIONS_INIT;
         fe_concatenate_options o = read_options(options, defaults);
-        FE_CHECK(o.in_place_index >= -1 && o.in_place_index < static_cast<int64_t>(count), FE_STATUS_INVALID_ARGUMENT,
-                 "options.in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(o.in_place_index),
-                 count - 1);
-        std::vector<fe_tensor *> xs(inputs, inputs + count);
-        *out_y = add_node(graph, make_concatenate(xs, axis, o.in_place_index), o.name, "concatenate", {"Y"})[0];
+        *out_y = add_concatenate(*graph, std::vector<fe_tensor *>(inputs, inputs + count), axis, o)[0];
     });
 }

@@ -5,36 +5,12 @@
 
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 
 using namespace fe;
 
 namespace {
-
-// A failed operation call must not use up an automatic name ("relu_0"): the counters are put
-// back unless the node was added.
-class NameReservation {
-  public:
-    explicit NameReservation(fe_graph *graph) : graph_(graph), saved_(graph->kind_counters) {}
-    ~NameReservation() {
-        if (!committed_) graph_->kind_counters = saved_;
-    }
-    void commit() { committed_ = true; }
-
-  private:
-    fe_graph *graph_;
-    std::map<std::string, int> saved_;
-    bool committed_ = false;
-};
-
-fe_tensor *add(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name, const char *kind,
-               const char *port) {
-    NameReservation reservation(graph);
-    node->name = graph->unique_node_name(given_name, kind);
-    graph->add_node(std::move(node), {port});
-    reservation.commit();
-    return graph->nodes.back()->outputs[0];
-}
 
 fe_pointwise_options pointwise_defaults() {
     const fe_pointwise_options defaults = FE_POINTWISE_OPTIONS_INIT;
@@ -46,8 +22,7 @@ void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor 
     FE_REQUIRE(graph);
     FE_REQUIRE(out_y);
     fe_pointwise_options o = read_options(options, pointwise_defaults());
-    auto node = make_pointwise(mode, a, b, c, o);
-    *out_y = add(graph, std::move(node), o.name, pointwise_mode_name(mode), "Y");
+    *out_y = add_pointwise(*graph, mode, a, b, c, o)[0];
 }
 
 // The pointwise conveniences (bias, add, relu, ...): one node of `mode`, named by the options
@@ -57,7 +32,7 @@ void convenience(fe_graph *graph, fe_pointwise_mode mode, const char *kind, fe_t
     FE_REQUIRE(graph);
     FE_REQUIRE(out_y);
     fe_pointwise_options o = read_options(options, pointwise_defaults());
-    *out_y = add(graph, make_pointwise(mode, a, b, nullptr, o), o.name, kind ? kind : pointwise_mode_name(mode), "Y");
+    *out_y = add_pointwise(*graph, mode, a, b, nullptr, o, kind)[0];
 }
 
 }  // namespace
@@ -69,15 +44,12 @@ fe_conv_options conv_options(const fe_conv_options *given) {
     return read_options(given, defaults);
 }
 
-// The dims of a convolution result that the caller gives (dgrad's dx, wgrad's dw).
-std::vector<int64_t> conv_dims(size_t ndims, const int64_t *dims, const char *what) {
+// The dims a caller gives in a C array (dgrad's dx, wgrad's dw); their values are checked where
+// the op is added.
+std::vector<int64_t> dims_of(size_t ndims, const int64_t *dims, const char *what) {
     FE_CHECK(ndims >= 3 && ndims <= 5, FE_STATUS_INVALID_ARGUMENT,
              "%s has %zu dims; a convolution's tensors have 3 to 5 ([N, C, spatial...])", what, ndims);
-    std::vector<int64_t> out(dims, dims + ndims);
-    for (size_t i = 0; i < ndims; ++i)
-        FE_CHECK(out[i] > 0, FE_STATUS_INVALID_ARGUMENT, "%s[%zu] is %lld; dims must be positive", what, i,
-                 static_cast<long long>(out[i]));
-    return out;
+    return std::vector<int64_t>(dims, dims + ndims);
 }
 
 }  // namespace
@@ -90,7 +62,7 @@ FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_te
         FE_REQUIRE(weight);
         FE_REQUIRE(out_y);
         fe_conv_options o = conv_options(options);
-        *out_y = add(graph, make_conv_fprop(image, weight, o), o.name, "conv_fprop", "Y");
+        *out_y = add_conv_fprop(*graph, image, weight, o)[0];
     });
 }
 
@@ -105,8 +77,7 @@ FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_ten
                  "argument 'dx_dims' is NULL: dx's dims cannot be inferred (with a stride above 1 several image "
                  "sizes give the same dy), so give the forward image's dims");
         fe_conv_options o = conv_options(options);
-        *out_dx = add(graph, make_conv_dgrad(loss, weight, conv_dims(dx_ndims, dx_dims, "dx_dims"), o), o.name,
-                      "conv_dgrad", "DX");
+        *out_dx = add_conv_dgrad(*graph, loss, weight, dims_of(dx_ndims, dx_dims, "dx_dims"), o)[0];
     });
 }
 
@@ -118,8 +89,8 @@ FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_te
         FE_REQUIRE(loss);
         FE_REQUIRE(out_dw);
         fe_conv_options o = conv_options(options);
-        std::vector<int64_t> dims = dw_dims ? conv_dims(dw_ndims, dw_dims, "dw_dims") : std::vector<int64_t>();
-        *out_dw = add(graph, make_conv_wgrad(image, loss, dims, o), o.name, "conv_wgrad", "DW");
+        std::vector<int64_t> dims = dw_dims ? dims_of(dw_ndims, dw_dims, "dw_dims") : std::vector<int64_t>();
+        *out_dw = add_conv_wgrad(*graph, image, loss, dims, o)[0];
     });
 }
 
@@ -131,7 +102,7 @@ FE_EXPORT fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, f
         FE_REQUIRE(weight);
         FE_REQUIRE(out_y);
         fe_conv_options o = conv_options(options);
-        *out_y = add(graph, make_conv_transpose(image, weight, o), o.name, "conv_transpose", "Y");
+        *out_y = add_conv_transpose(*graph, image, weight, o)[0];
     });
 }
 
@@ -144,7 +115,7 @@ FE_EXPORT fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
         FE_REQUIRE(out_c);
         const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
         fe_matmul_options o = read_options(options, defaults);
-        *out_c = add(graph, make_matmul(a, b, o), o.name, "matmul", "C");
+        *out_c = add_matmul(*graph, a, b, o)[0];
     });
 }
 
@@ -222,7 +193,7 @@ FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_red
         FE_REQUIRE(out_y);
         const fe_reduction_options defaults = FE_REDUCTION_OPTIONS_INIT;
         fe_reduction_options o = read_options(options, defaults);
-        *out_y = add(graph, make_reduction(input, mode, o), o.name, "reduction", "Y");
+        *out_y = add_reduction(*graph, input, mode, o)[0];
     });
 }
 
@@ -238,25 +209,7 @@ FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, f
         fe_sdpa_options o = read_options(options, defaults);
         FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
                  "options.generate_stats is set but out_stats is NULL");
-        auto node = make_sdpa(q, k, v, o);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(o.name, "sdpa");
-        std::vector<const char *> ports = {"O"};
-        if (o.generate_stats) ports.push_back("Stats");
-        if (o.output_dropout_mask) ports.push_back("DropoutMask");
-        graph->add_node(std::move(node), ports);
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        if (o.generate_stats) {
-            // The stats are float whatever the io type (the user may still override).
-            outputs[1]->data_type = FE_DATA_FLOAT;
-            outputs[1]->user_data_type = true;
-        }
-        if (o.output_dropout_mask) {
-            // cuDNN draws the mask in float (0 or 1); the user may override.
-            outputs.back()->data_type = FE_DATA_FLOAT;
-            outputs.back()->user_data_type = true;
-        }
+        Results outputs = add_sdpa(*graph, q, k, v, o);
         *out_o = outputs[0];
         if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
     });
@@ -281,25 +234,7 @@ FE_EXPORT fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *
         fe_sdpa_fp8_scales s = read_options(scales, no_scales);
         FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
                  "options.generate_stats is set but out_stats is NULL");
-        auto node = make_sdpa_fp8(q, k, v, s, o);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(o.name, "sdpa_fp8");
-        std::vector<const char *> ports = {"O"};
-        if (o.generate_stats) ports.push_back("Stats");
-        ports.push_back("Amax_S");
-        ports.push_back("Amax_O");
-        if (o.output_dropout_mask) ports.push_back("DropoutMask");
-        graph->add_node(std::move(node), ports);
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        // Stats, amax values and a drawn mask are float whatever the io type (the user may override).
-        for (size_t i = 1; i < outputs.size(); ++i) {
-            outputs[i]->data_type = FE_DATA_FLOAT;
-            outputs[i]->user_data_type = true;
-        }
-        if (outputs[0]->data_type == FE_DATA_NOT_SET && q->data_type != FE_DATA_NOT_SET) {
-            outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
-        }
+        Results outputs = add_sdpa_fp8(*graph, q, k, v, s, o);
         size_t amax = o.generate_stats ? 2 : 1;
         *out_o = outputs[0];
         if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
@@ -335,18 +270,7 @@ FE_EXPORT fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe
         fe_sdpa_backward_options opts = read_options(options, defaults);
         const fe_sdpa_fp8_backward_scales no_scales = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
         fe_sdpa_fp8_backward_scales s = read_options(scales, no_scales);
-        auto node = make_sdpa_fp8_backward(q, k, v, o, d_o, stats, s, opts);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(opts.name, "sdpa_fp8_backward");
-        graph->add_node(std::move(node), {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"});
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        for (size_t i = 0; i < 3; ++i)  // gradients in the FP8 type of what they differentiate, unless overridden
-            if (outputs[i]->data_type == FE_DATA_NOT_SET) outputs[i]->data_type = (i == 0 ? q : i == 1 ? k : v)->data_type;
-        for (size_t i = 3; i < 7; ++i) {
-            outputs[i]->data_type = FE_DATA_FLOAT;
-            outputs[i]->user_data_type = true;
-        }
+        Results outputs = add_sdpa_fp8_backward(*graph, q, k, v, o, d_o, stats, s, opts);
         *out_dq = outputs[0];
         *out_dk = outputs[1];
         *out_dv = outputs[2];
@@ -380,18 +304,7 @@ FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_ten
         FE_REQUIRE(out_dv);
         const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
         fe_sdpa_backward_options opts = read_options(options, defaults);
-        auto node = make_sdpa_backward(q, k, v, o, d_o, stats, opts);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(opts.name, "sdpa_backward");
-        std::vector<const char *> ports = {"dQ", "dK", "dV"};
-        if (opts.output_dbias) ports.push_back("dBias");
-        graph->add_node(std::move(node), ports);
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        if (opts.output_dbias && opts.bias && opts.bias->data_type != FE_DATA_NOT_SET) {
-            outputs[3]->data_type = opts.bias->data_type;  // like the bias; the user may override
-            outputs[3]->user_data_type = true;
-        }
+        Results outputs = add_sdpa_backward(*graph, q, k, v, o, d_o, stats, opts);
         *out_dq = outputs[0];
         *out_dk = outputs[1];
         *out_dv = outputs[2];
@@ -402,36 +315,11 @@ FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_ten
 
 namespace {
 
-// Add a node with several result ports; returns its results in port order.
-const std::vector<fe_tensor *> &add_with_ports(fe_graph *graph, std::unique_ptr<Node> node, const char *given_name,
-                                               const char *kind, const std::vector<const char *> &ports) {
-    NameReservation reservation(graph);
-    node->name = graph->unique_node_name(given_name, kind);
-    graph->add_node(std::move(node), ports);
-    reservation.commit();
-    return graph->nodes.back()->outputs;
-}
-
-// Statistics are float whatever the io type (the user may still override).
-void keep_float(fe_tensor *t) {
-    t->data_type = FE_DATA_FLOAT;
-    t->user_data_type = true;
-}
-
-// Gradients of scale and bias take scale's type when it has one (else the graph's defaults).
-void like_scale(fe_tensor *t, const fe_tensor *scale) {
-    if (scale->data_type == FE_DATA_NOT_SET) return;
-    t->data_type = scale->data_type;
-    t->user_data_type = true;
-}
-
-using NormFactory = std::unique_ptr<Node> (*)(fe_tensor *, fe_tensor *, fe_tensor *, const fe_norm_options &);
-
 // What the forward norms other than batchnorm share: y, and in training the statistics.
 // out_mean is nullptr for rmsnorm, which has none.
 void norm_forward(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options *options,
-                  NormFactory make, const char *kind, const char *inv_port, const char *inv_argument,
-                  fe_tensor **out_y, fe_tensor **out_mean, bool has_mean, fe_tensor **out_inv) {
+                  const char *kind, const char *inv_argument, fe_tensor **out_y, fe_tensor **out_mean, bool has_mean,
+                  fe_tensor **out_inv) {
     FE_REQUIRE(graph);
     FE_REQUIRE(x);
     FE_REQUIRE(scale);
@@ -445,22 +333,15 @@ void norm_forward(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bi
         FE_CHECK(out_inv, FE_STATUS_NULL_POINTER,
                  "options.phase is training, which returns the statistics, but %s is NULL", inv_argument);
     }
-    std::vector<const char *> ports = {"Y"};
-    if (training && has_mean) ports.push_back("Mean");
-    if (training) ports.push_back(inv_port);
-    const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make(x, scale, bias, o), o.name, kind, ports);
-    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    Results outputs = add_norm(*graph, kind, x, scale, bias, o);
     *out_y = outputs[0];
     if (out_mean) *out_mean = training && has_mean ? outputs[1] : nullptr;
     if (out_inv) *out_inv = training ? outputs.back() : nullptr;
 }
 
-using NormBackwardFactory = std::unique_ptr<Node> (*)(fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *, fe_tensor *,
-                                                      const fe_norm_backward_options &);
-
 // The backward norms: dx, dscale and (unless out_dbias may be and is NULL) dbias.
 void norm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean, fe_tensor *inv,
-                   const fe_norm_backward_options *options, NormBackwardFactory make, const char *kind,
+                   const fe_norm_backward_options *options, const char *kind,
                    fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias, bool dbias_optional) {
     FE_REQUIRE(graph);
     FE_REQUIRE(dy);
@@ -471,19 +352,12 @@ void norm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scal
     if (!dbias_optional) FE_REQUIRE(out_dbias);
     const fe_norm_backward_options defaults = FE_NORM_BACKWARD_OPTIONS_INIT;
     fe_norm_backward_options o = read_options(options, defaults);
-    std::vector<const char *> ports = {"DX", "DScale"};
-    if (out_dbias) ports.push_back("DBias");
-    const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make(dy, x, scale, mean, inv, o), o.name, kind, ports);
-    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], scale);
+    Results outputs = add_norm_backward(*graph, kind, dy, x, scale, mean, inv, o, out_dbias != nullptr);
     *out_dx = outputs[0];
     *out_dscale = outputs[1];
     if (out_dbias) *out_dbias = outputs[2];
 }
 
-std::unique_ptr<Node> rmsnorm_backward_adapter(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *,
-                                               fe_tensor *inv_rms, const fe_norm_backward_options &o) {
-    return make_rmsnorm_backward(dy, x, scale, inv_rms, o);
-}
 
 }  // namespace
 
@@ -492,7 +366,7 @@ FE_EXPORT fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor 
                                        fe_tensor **out_inv_variance) {
     return guard("fe_graph_layernorm", [&] {
         FE_REQUIRE(bias);
-        norm_forward(graph, x, scale, bias, options, make_layernorm, "layernorm", "InvVariance", "out_inv_variance",
+        norm_forward(graph, x, scale, bias, options, "layernorm", "out_inv_variance",
                      out_y, out_mean, true, out_inv_variance);
     });
 }
@@ -500,8 +374,7 @@ FE_EXPORT fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor 
 FE_EXPORT fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                      const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_inv_rms) {
     return guard("fe_graph_rmsnorm", [&] {
-        norm_forward(graph, x, scale, bias, options, make_rmsnorm, "rmsnorm", "InvRms", "out_inv_rms", out_y, nullptr,
-                     false, out_inv_rms);
+        norm_forward(graph, x, scale, bias, options, "rmsnorm", "out_inv_rms", out_y, nullptr, false, out_inv_rms);
     });
 }
 
@@ -510,8 +383,7 @@ FE_EXPORT fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tens
                                           fe_tensor **out_inv_variance) {
     return guard("fe_graph_instancenorm", [&] {
         FE_REQUIRE(bias);
-        norm_forward(graph, x, scale, bias, options, make_instancenorm, "instancenorm", "InvVariance",
-                     "out_inv_variance", out_y, out_mean, true, out_inv_variance);
+        norm_forward(graph, x, scale, bias, options, "instancenorm", "out_inv_variance", out_y, out_mean, true, out_inv_variance);
     });
 }
 
@@ -519,8 +391,7 @@ FE_EXPORT fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tens
                                           const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
                                           fe_tensor **out_inv_variance) {
     return guard("fe_graph_adalayernorm", [&] {
-        norm_forward(graph, x, scale, bias, options, make_adalayernorm, "adalayernorm", "InvVariance",
-                     "out_inv_variance", out_y, out_mean, true, out_inv_variance);
+        norm_forward(graph, x, scale, bias, options, "adalayernorm", "out_inv_variance", out_y, out_mean, true, out_inv_variance);
     });
 }
 
@@ -544,11 +415,7 @@ FE_EXPORT fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor 
                      "the options give running statistics, which are updated, but %s is NULL",
                      out_next_running_mean ? "out_next_running_var" : "out_next_running_mean");
         }
-        std::vector<const char *> ports = {"Y", "Mean", "InvVariance"};
-        if (running) ports.insert(ports.end(), {"NextRunningMean", "NextRunningVar"});
-        const std::vector<fe_tensor *> &outputs =
-            add_with_ports(graph, make_batchnorm(x, scale, bias, o), o.name, "batchnorm", ports);
-        for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+        Results outputs = add_batchnorm(*graph, x, scale, bias, o);
         *out_y = outputs[0];
         *out_mean = outputs[1];
         *out_inv_variance = outputs[2];
@@ -570,8 +437,7 @@ FE_EXPORT fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, 
         FE_REQUIRE(out_y);
         const fe_batchnorm_inference_options defaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
         fe_batchnorm_inference_options o = read_options(options, defaults);
-        *out_y = add(graph, make_batchnorm_inference(x, mean, inv_variance, scale, bias), o.name,
-                     "batchnorm_inference", "Y");
+        *out_y = add_batchnorm_inference(*graph, x, mean, inv_variance, scale, bias, o)[0];
     });
 }
 
@@ -582,7 +448,7 @@ FE_EXPORT fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, 
     return guard("fe_graph_layernorm_backward", [&] {
         FE_REQUIRE(mean);
         FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_layernorm_backward, "layernorm_backward",
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "layernorm_backward",
                       out_dx, out_dscale, out_dbias, false);
     });
 }
@@ -592,7 +458,7 @@ FE_EXPORT fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe
                                               fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias) {
     return guard("fe_graph_rmsnorm_backward", [&] {
         FE_REQUIRE(inv_rms);
-        norm_backward(graph, dy, x, scale, nullptr, inv_rms, options, rmsnorm_backward_adapter, "rmsnorm_backward",
+        norm_backward(graph, dy, x, scale, nullptr, inv_rms, options, "rmsnorm_backward",
                       out_dx, out_dscale, out_dbias, true);
     });
 }
@@ -604,8 +470,7 @@ FE_EXPORT fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *d
     return guard("fe_graph_instancenorm_backward", [&] {
         FE_REQUIRE(mean);
         FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_instancenorm_backward,
-                      "instancenorm_backward", out_dx, out_dscale, out_dbias, false);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "instancenorm_backward", out_dx, out_dscale, out_dbias, false);
     });
 }
 
@@ -616,8 +481,7 @@ FE_EXPORT fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *d
     return guard("fe_graph_adalayernorm_backward", [&] {
         FE_REQUIRE(mean);
         FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_adalayernorm_backward,
-                      "adalayernorm_backward", out_dx, out_dscale, out_dbias, true);
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "adalayernorm_backward", out_dx, out_dscale, out_dbias, true);
     });
 }
 
@@ -628,7 +492,7 @@ FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, 
     return guard("fe_graph_batchnorm_backward", [&] {
         FE_REQUIRE(mean);
         FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, make_batchnorm_backward, "batchnorm_backward",
+        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "batchnorm_backward",
                       out_dx, out_dscale, out_dbias, false);
     });
 }
@@ -643,10 +507,7 @@ FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_sof
         fe_softmax_options o = read_options(options, defaults);
         FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
                  "options.generate_stats is set but out_stats is NULL");
-        std::vector<const char *> ports = {"Y"};
-        if (o.generate_stats) ports.push_back("Stats");
-        const std::vector<fe_tensor *> &outputs = add_with_ports(graph, make_softmax(x, o), o.name, "softmax", ports);
-        if (o.generate_stats) keep_float(outputs[1]);
+        Results outputs = add_softmax(*graph, x, o);
         *out_y = outputs[0];
         if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
     });
@@ -666,11 +527,7 @@ FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *of
         FE_REQUIRE(out_y);
         const fe_rng_options defaults = FE_RNG_OPTIONS_INIT;
         fe_rng_options o = read_options(options, defaults);
-        *out_y = add(graph, make_rng(seed, offset, o), o.name, "rng", "Y");
-        if (o.data_type != FE_DATA_NOT_SET) {
-            (*out_y)->data_type = o.data_type;
-            (*out_y)->user_data_type = true;
-        }
+        *out_y = add_rng(*graph, seed, offset, o)[0];
     });
 }
 
@@ -688,18 +545,7 @@ FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor
         fe_matmul_options o = read_options(options, defaults);
         const fe_matmul_fp8_scales no_scales = FE_MATMUL_FP8_SCALES_INIT;
         fe_matmul_fp8_scales s = read_options(scales, no_scales);
-        auto node = make_matmul_fp8(a, b, s, o);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(o.name, "matmul_fp8");
-        graph->add_node(std::move(node), {"C", "Amax"});
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        outputs[1]->data_type = FE_DATA_FLOAT;  // amax is float whatever the io type
-        outputs[1]->user_data_type = true;
-        bool fp8_a = a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2;
-        if (outputs[0]->data_type == FE_DATA_NOT_SET && fp8_a) {
-            outputs[0]->data_type = a->data_type;  // C in A's FP8 type unless the user says otherwise
-        }
+        Results outputs = add_matmul_fp8(*graph, a, b, s, o);
         *out_c = outputs[0];
         *out_amax_c = outputs[1];
     });
@@ -714,16 +560,7 @@ FE_EXPORT fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
         FE_REQUIRE(out_scale);
         const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
         fe_block_scale_options o = read_options(options, defaults);
-        auto node = make_block_scale_quantize(x, o);
-        NameReservation reservation(graph);
-        node->name = graph->unique_node_name(o.name, "block_scale_quantize");
-        graph->add_node(std::move(node), {"Y", "Scale"});
-        reservation.commit();
-        const auto &outputs = graph->nodes.back()->outputs;
-        outputs[0]->data_type = FE_DATA_FP8_E4M3;  // the user may set fp8_e5m2
-        outputs[0]->user_data_type = true;
-        outputs[1]->data_type = FE_DATA_FP8_E8M0;
-        outputs[1]->user_data_type = true;
+        Results outputs = add_block_scale_quantize(*graph, x, o);
         *out_y = outputs[0];
         *out_scale = outputs[1];
     });
@@ -738,6 +575,6 @@ FE_EXPORT fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *
         FE_REQUIRE(out_y);
         const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
         fe_block_scale_options o = read_options(options, defaults);
-        *out_y = add(graph, make_block_scale_dequantize(x, scale, o), o.name, "block_scale_dequantize", "Y");
+        *out_y = add_block_scale_dequantize(*graph, x, scale, o)[0];
     });
 }

@@ -104,6 +104,37 @@ std::string fe_graph::unique_node_name(const char *given, const char *kind) {
     }
 }
 
+const std::vector<fe_tensor *> &fe_graph::add_op(std::unique_ptr<fe::Node> node, const char *given_name,
+                                                 const char *kind, const std::vector<const char *> &output_ports) {
+    std::map<std::string, int> saved = kind_counters;
+    try {
+        node->name = unique_node_name(given_name, kind);
+        add_node(std::move(node), output_ports);
+    } catch (...) {
+        kind_counters = saved;
+        throw;
+    }
+    return nodes.back()->outputs;
+}
+
+void fe_graph::set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets) {
+    if (offsets) {
+        check_owns(offsets, "offsets");
+        FE_CHECK(offsets->is_input() && !offsets->by_value, FE_STATUS_INVALID_ARGUMENT,
+                 "offsets '%s' must be a graph input tensor", offsets->name.c_str());
+        FE_CHECK(offsets->data_type == FE_DATA_INT32 || offsets->data_type == FE_DATA_INT64, FE_STATUS_INVALID_ARGUMENT,
+                 "offsets '%s' is %s; ragged offsets are int32 or int64", offsets->name.c_str(),
+                 fe::data_type_name(offsets->data_type));
+        FE_CHECK(offsets->dims.size() == 4 && !tensor->dims.empty() && offsets->dims[0] == tensor->dims[0] + 1 &&
+                     offsets->dims[1] == 1 && offsets->dims[2] == 1 && offsets->dims[3] == 1,
+                 FE_STATUS_INVALID_ARGUMENT, "offsets '%s' is %s; for '%s' it must be [%lld, 1, 1, 1]",
+                 offsets->name.c_str(), fe::dims_string(offsets->dims).c_str(), tensor->name.c_str(),
+                 static_cast<long long>(tensor->dims.empty() ? 0 : tensor->dims[0] + 1));
+    }
+    require_editable();
+    tensor->ragged_offset = offsets;
+}
+
 void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &ports) {
     require_editable();
     for (size_t i = 0; i < node->inputs.size(); ++i)

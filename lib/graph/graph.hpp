@@ -49,9 +49,15 @@ struct fe_graph {
     // adds nothing if it fails.
     void add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &output_ports);
     std::string unique_node_name(const char *given, const char *kind);
+    // Name the node (given, or "<kind>_<n>") and add it with its result ports; a failure leaves
+    // the graph as it was, automatic-name counters included. Returns the node's results.
+    const std::vector<fe_tensor *> &add_op(std::unique_ptr<fe::Node> node, const char *given_name, const char *kind,
+                                           const std::vector<const char *> &output_ports);
     void rename(fe_tensor *tensor, const std::string &name);
     void set_output(fe_tensor *tensor, bool is_output);
     void set_uid(fe_tensor *tensor, int64_t uid);
+    // The packed variable-length layout of `tensor` (fe_tensor_set_ragged_offset); nullptr removes it.
+    void set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets);
     // Any change after a build step throws BAD_STATE; before, it resets to Editing.
     void require_editable();
     void check_owns(const fe_tensor *tensor, const char *what) const;

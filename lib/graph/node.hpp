@@ -60,9 +60,9 @@ struct Node {
     //     struct are written by hand. lib/serial writes the op's kind, name, compute type, inputs
     //     (by the port names json_input gives) and outputs (by output_ports).
     //  2. add its reader to lib/serial/readers/<family>.cpp: read_option_fields fills the options
-    //     from the same description; the reader adds the parameters, calls the op's C entry point
-    //     (so checks and inference run again), and is listed in lib/serial/readers/registry.cpp
-    //     under the kind() it writes.
+    //     from the same description; the reader adds the parameters and adds the op through
+    //     lib/ops/graph_ops.hpp, as the C entry point does (so checks and inference run again),
+    //     and is listed in lib/serial/readers/registry.cpp under the kind() it writes.
     //  3. extend the every-op round trip in tests/unit/graph_json_round_trip_test.cpp and the
     //     op's section of docs/graph-json.md.
     // An op that keeps the default has no JSON form: fe_graph_to_json fails naming it (and the

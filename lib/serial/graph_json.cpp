@@ -407,8 +407,11 @@ class GraphReader {
         auto it = graph_->by_name.find(v->string);
         if (it == graph_->by_name.end())
             f.fail_at(*v, "ragged_offset", format("no tensor named '%s'", v->string.c_str()));
-        fe_status status = fe_tensor_set_ragged_offset(graph_->by_name.at(e.name), it->second);
-        if (status != FE_OK) json_fail(v->line, f.path_of("ragged_offset"), last_error(), status);
+        try {
+            graph_->set_ragged_offset(graph_->by_name.at(e.name), it->second);
+        } catch (const Error &error) {
+            json_fail(v->line, f.path_of("ragged_offset"), error.what(), error.status());
+        }
     }
 
     bool is_listed_output(const std::string &name) const {

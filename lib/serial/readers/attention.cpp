@@ -1,5 +1,6 @@
 // Readers of attention: sdpa, sdpa_fp8, sdpa_backward, sdpa_fp8_backward. The score modifiers
 // are the same attributes and optional inputs in all four (lib/ops/attention.cpp writes them).
+#include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
@@ -17,8 +18,8 @@ fe_sdpa_options forward_options(OpReader &r) {
 
 void read_sdpa(OpReader &r) {
     fe_sdpa_options o = forward_options(r);
-    fe_tensor *q = r.input("Q"), *k = r.input("K"), *v = r.input("V"), *out = nullptr, *stats = nullptr;
-    r.check(fe_graph_sdpa(r.graph(), q, k, v, &o, &out, &stats));
+    fe_tensor *q = r.input("Q"), *k = r.input("K"), *v = r.input("V");
+    r.add([&](fe_graph &g) { add_sdpa(g, q, k, v, o); });
 }
 
 void read_sdpa_fp8(OpReader &r) {
@@ -31,8 +32,7 @@ void read_sdpa_fp8(OpReader &r) {
     s.descale_s = r.input("descale_s");
     s.scale_s = r.input("scale_s");
     s.scale_o = r.input("scale_o");
-    fe_tensor *out = nullptr, *stats = nullptr, *amax_s = nullptr, *amax_o = nullptr;
-    r.check(fe_graph_sdpa_fp8(r.graph(), q, k, v, &s, &o, &out, &stats, &amax_s, &amax_o));
+    r.add([&](fe_graph &g) { add_sdpa_fp8(g, q, k, v, s, o); });
 }
 
 fe_sdpa_backward_options backward_options(OpReader &r) {
@@ -44,8 +44,8 @@ fe_sdpa_backward_options backward_options(OpReader &r) {
 void read_sdpa_backward(OpReader &r) {
     fe_sdpa_backward_options o = backward_options(r);
     fe_tensor *q = r.input("Q"), *k = r.input("K"), *v = r.input("V"), *out = r.input("O"), *d_o = r.input("dO");
-    fe_tensor *stats = r.input("Stats"), *dq = nullptr, *dk = nullptr, *dv = nullptr;
-    r.check(fe_graph_sdpa_backward(r.graph(), q, k, v, out, d_o, stats, &o, &dq, &dk, &dv));
+    fe_tensor *stats = r.input("Stats");
+    r.add([&](fe_graph &g) { add_sdpa_backward(g, q, k, v, out, d_o, stats, o); });
 }
 
 void read_sdpa_fp8_backward(OpReader &r) {
@@ -58,10 +58,7 @@ void read_sdpa_fp8_backward(OpReader &r) {
     static const char *const ports[] = {"descale_q", "descale_k", "descale_v", "descale_o", "descale_do", "descale_s",
                                         "descale_dp", "scale_s",  "scale_dp",  "scale_dq",  "scale_dk",   "scale_dv"};
     for (size_t i = 0; i < 12; ++i) *scales[i] = r.input(ports[i]);
-    fe_tensor *dq = nullptr, *dk = nullptr, *dv = nullptr, *a_dq = nullptr, *a_dk = nullptr, *a_dv = nullptr,
-              *a_dp = nullptr;
-    r.check(fe_graph_sdpa_fp8_backward(r.graph(), q, k, v, out, d_o, stats, &s, &o, &dq, &dk, &dv, &a_dq, &a_dk,
-                                       &a_dv, &a_dp));
+    r.add([&](fe_graph &g) { add_sdpa_fp8_backward(g, q, k, v, out, d_o, stats, s, o); });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Readers of the convolutions: conv_fprop, conv_dgrad, conv_wgrad, conv_transpose.
 #include <vector>
 
+#include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
@@ -20,30 +21,30 @@ bool result_dims(OpReader &r, const char *key, std::vector<int64_t> *dims) { ret
 
 void read_conv_fprop(OpReader &r) {
     fe_conv_options o = conv_options(r);
-    fe_tensor *image = r.input("image"), *weight = r.input("weight"), *y = nullptr;
-    r.check(fe_graph_conv_fprop(r.graph(), image, weight, &o, &y));
+    fe_tensor *image = r.input("image"), *weight = r.input("weight");
+    r.add([&](fe_graph &g) { add_conv_fprop(g, image, weight, o); });
 }
 
 void read_conv_dgrad(OpReader &r) {
     fe_conv_options o = conv_options(r);
-    fe_tensor *loss = r.input("loss"), *weight = r.input("weight"), *dx = nullptr;
+    fe_tensor *loss = r.input("loss"), *weight = r.input("weight");
     std::vector<int64_t> dims;
     if (!result_dims(r, "dx_dims", &dims)) r.fail("dx_dims", "missing (conv_dgrad needs the forward image's dims)");
-    r.check(fe_graph_conv_dgrad(r.graph(), loss, weight, dims.size(), dims.data(), &o, &dx));
+    r.add([&](fe_graph &g) { add_conv_dgrad(g, loss, weight, dims, o); });
 }
 
 void read_conv_wgrad(OpReader &r) {
     fe_conv_options o = conv_options(r);
-    fe_tensor *image = r.input("image"), *loss = r.input("loss"), *dw = nullptr;
+    fe_tensor *image = r.input("image"), *loss = r.input("loss");
     std::vector<int64_t> dims;
-    bool given = result_dims(r, "dw_dims", &dims);
-    r.check(fe_graph_conv_wgrad(r.graph(), image, loss, dims.size(), given ? dims.data() : nullptr, &o, &dw));
+    result_dims(r, "dw_dims", &dims);
+    r.add([&](fe_graph &g) { add_conv_wgrad(g, image, loss, dims, o); });
 }
 
 void read_conv_transpose(OpReader &r) {
     fe_conv_options o = conv_options(r);
-    fe_tensor *image = r.input("image"), *weight = r.input("weight"), *y = nullptr;
-    r.check(fe_graph_conv_transpose(r.graph(), image, weight, &o, &y));
+    fe_tensor *image = r.input("image"), *weight = r.input("weight");
+    r.add([&](fe_graph &g) { add_conv_transpose(g, image, weight, o); });
 }
 
 }  // namespace

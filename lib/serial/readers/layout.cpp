@@ -1,5 +1,6 @@
 // Readers of resampling (forward and backward) and the layout operations: transpose, reshape,
 // slice, concatenate.
+#include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
@@ -19,8 +20,8 @@ fe_resample_options read_resample_options(OpReader &r) {
 
 void read_resample(OpReader &r) {
     fe_resample_options o = read_resample_options(r);
-    fe_tensor *x = r.input("X"), *y = nullptr, *index = nullptr;
-    r.check(fe_graph_resample(r.graph(), x, &o, &y, &index));
+    fe_tensor *x = r.input("X");
+    r.add([&](fe_graph &g) { add_resample(g, x, o); });
 }
 
 void read_resample_backward(OpReader &r) {
@@ -28,48 +29,43 @@ void read_resample_backward(OpReader &r) {
     std::vector<int64_t> dx_dims;
     if (!r.integers("dx_dims", &dx_dims, FE_MAX_DIMS)) r.fail("dx_dims", "missing");
     fe_tensor *dy = r.input("DY"), *x = r.optional_input("X"), *y = r.optional_input("Y");
-    fe_tensor *index = r.optional_input("Index"), *dx = nullptr;
-    r.check(fe_graph_resample_backward(r.graph(), dy, x, y, index, dx_dims.size(), dx_dims.data(), &o, &dx));
+    fe_tensor *index = r.optional_input("Index");
+    r.add([&](fe_graph &g) { add_resample_backward(g, dy, x, y, index, dx_dims, o); });
 }
 
 void read_transpose(OpReader &r) {
-    r.no_compute_data_type();
     std::vector<int64_t> perm;
     if (!r.integers("perm", &perm, FE_MAX_DIMS)) r.fail("perm", "missing (the order of x's dims)");
-    fe_tensor *x = r.input("X"), *y = nullptr;
+    fe_tensor *x = r.input("X");
     fe_transpose_options o = FE_TRANSPOSE_OPTIONS_INIT;
-    o.name = r.name();
-    r.check(fe_graph_transpose(r.graph(), x, perm.size(), perm.data(), &o, &y));
+    read_option_fields(r, op_schema("transpose"), &o);
+    r.add([&](fe_graph &g) { add_transpose(g, x, perm, o); });
 }
 
 void read_reshape(OpReader &r) {
-    r.no_compute_data_type();
     std::vector<int64_t> dims;
     if (!r.integers("dims", &dims, FE_MAX_DIMS)) r.fail("dims", "missing (the result's dims)");
-    fe_tensor *x = r.input("X"), *y = nullptr;
+    fe_tensor *x = r.input("X");
     fe_reshape_options o = FE_RESHAPE_OPTIONS_INIT;
-    o.name = r.name();
-    r.check(fe_graph_reshape(r.graph(), x, dims.size(), dims.data(), &o, &y));
+    read_option_fields(r, op_schema("reshape"), &o);
+    r.add([&](fe_graph &g) { add_reshape(g, x, dims, o); });
 }
 
 void read_slice(OpReader &r) {
-    r.no_compute_data_type();
     std::vector<int64_t> start, end;
     if (!r.integers("start", &start, FE_MAX_DIMS)) r.fail("start", "missing (the first index of each dim)");
     if (!r.integers("end", &end, FE_MAX_DIMS)) r.fail("end", "missing (the end of each dim, exclusive)");
     if (start.size() != end.size())
         r.fail("end", "has " + std::to_string(end.size()) + " entries, start " + std::to_string(start.size()));
-    fe_tensor *x = r.input("X"), *y = nullptr;
+    fe_tensor *x = r.input("X");
     fe_slice_options o = FE_SLICE_OPTIONS_INIT;
-    o.name = r.name();
-    r.check(fe_graph_slice(r.graph(), x, start.size(), start.data(), end.data(), &o, &y));
+    read_option_fields(r, op_schema("slice"), &o);
+    r.add([&](fe_graph &g) { add_slice(g, x, start, end, o); });
 }
 
 void read_concatenate(OpReader &r) {
-    r.no_compute_data_type();
     if (!r.has("axis")) r.fail("axis", "missing (the dim the inputs are joined along)");
     int64_t axis = r.integer("axis", 0);
-    int64_t in_place_index = r.integer("in_place_index", -1);
     std::vector<fe_tensor *> xs;
     for (size_t i = 0; i < 64; ++i) {  // X0, X1, ... up to the first absent port
         std::string port = "X" + std::to_string(i);
@@ -77,11 +73,9 @@ void read_concatenate(OpReader &r) {
         if (!x) break;
         xs.push_back(x);
     }
-    fe_tensor *y = nullptr;
     fe_concatenate_options o = FE_CONCATENATE_OPTIONS_INIT;
-    o.name = r.name();
-    o.in_place_index = in_place_index;
-    r.check(fe_graph_concatenate(r.graph(), xs.size(), xs.data(), axis, &o, &y));
+    read_option_fields(r, op_schema("concatenate"), &o);
+    r.add([&](fe_graph &g) { add_concatenate(g, xs, axis, o); });
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // Readers of matmul and matmul_fp8 (neither has attributes).
+#include "ops/graph_ops.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -7,25 +9,24 @@ namespace {
 
 fe_matmul_options matmul_options(OpReader &r) {
     fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
-    o.name = r.name();
-    o.compute_data_type = r.compute_data_type();
+    read_option_fields(r, op_schema(r.kind().c_str()), &o);
     return o;
 }
 
 void read_matmul(OpReader &r) {
     fe_matmul_options o = matmul_options(r);
-    fe_tensor *a = r.input("A"), *b = r.input("B"), *c = nullptr;
-    r.check(fe_graph_matmul(r.graph(), a, b, &o, &c));
+    fe_tensor *a = r.input("A"), *b = r.input("B");
+    r.add([&](fe_graph &g) { add_matmul(g, a, b, o); });
 }
 
 void read_matmul_fp8(OpReader &r) {
     fe_matmul_options o = matmul_options(r);
-    fe_tensor *a = r.input("A"), *b = r.input("B"), *c = nullptr, *amax = nullptr;
+    fe_tensor *a = r.input("A"), *b = r.input("B");
     fe_matmul_fp8_scales s = FE_MATMUL_FP8_SCALES_INIT;
     s.descale_a = r.input("descale_a");
     s.descale_b = r.input("descale_b");
     s.scale_c = r.input("scale_c");
-    r.check(fe_graph_matmul_fp8(r.graph(), a, b, &s, &o, &c, &amax));
+    r.add([&](fe_graph &g) { add_matmul_fp8(g, a, b, s, o); });
 }
 
 }  // namespace

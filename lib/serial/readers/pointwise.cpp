@@ -1,6 +1,8 @@
 // Readers of the pointwise ops: one op kind per mode ("add", "relu", "gelu_tanh_backward", ...),
 // with the options that mode reads.
 #include "ops/ops.hpp"
+#include "ops/graph_ops.hpp"
+#include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -57,8 +59,8 @@ void read_pointwise(OpReader &r) {
         default: break;
     }
     // The C call checks the arity (a missing IN_1 of a binary mode is its error).
-    fe_tensor *in0 = r.input("IN_0"), *in1 = r.optional_input("IN_1"), *in2 = r.optional_input("IN_2"), *y = nullptr;
-    r.check(fe_graph_pointwise(r.graph(), mode, in0, in1, in2, &o, &y));
+    fe_tensor *in0 = r.input("IN_0"), *in1 = r.optional_input("IN_1"), *in2 = r.optional_input("IN_2");
+    r.add([&](fe_graph &g) { add_pointwise(g, mode, in0, in1, in2, o); });
 }
 
 }  // namespace

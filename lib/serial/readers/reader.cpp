@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "common/error.hpp"
+#include "schema/schema.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -120,9 +121,11 @@ int OpReader::choice(const char *key, const char *const *names, const int *value
 
 void OpReader::fail(const char *key, const std::string &cause) const { attributes_.fail(key, cause); }
 
-void OpReader::check(fe_status status) const {
-    if (status == FE_OK) return;
-    throw Error(status, format("line %d, %s: %s", op_.line, path_.c_str(), last_error()));
+void OpReader::rethrow(const Error &e) const {
+    // The entry point's name first, as a caller of the C API would read it.
+    const schema::Op *op = schema::find_op(kind_);
+    throw Error(e.status(), format("line %d, %s: %s: %s", op_.line, path_.c_str(), op ? op->entry_point : kind_.c_str(),
+                                   e.what()));
 }
 
 void OpReader::refuse_unread() const {

@@ -1,14 +1,15 @@
 // What an op's JSON reader sees: its entry of "ops", the graph being rebuilt, and typed access
 // to its inputs and attributes with errors that name the line and the field. A reader reads
-// what the op's write_json wrote and calls the op's C entry point (lib/api) through check(),
-// so the rebuilt node passes the same checks and inference as one made by a caller. Fields it
-// does not read are refused afterwards as unknown.
+// what the op's write_json wrote and adds the op through add() and lib/ops/graph_ops.hpp, the
+// functions the C entry points use too, so the rebuilt node passes the same checks and
+// inference as one made by a caller. Fields it does not read are refused afterwards as unknown.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "cudnnfe.h"
 #include "graph/graph.hpp"
 #include "serial/fields.hpp"
@@ -50,8 +51,16 @@ class OpReader {
     // An error at attributes.<key>.
     [[noreturn]] void fail(const char *key, const std::string &cause) const;
 
-    // The status of the op's C entry point: anything but FE_OK throws with its status and message.
-    void check(fe_status status) const;
+    // Adds the op through lib/ops/graph_ops.hpp (as its C entry point does); a failure throws
+    // with its status and the message the entry point would give, after the line and path.
+    template <typename Add>
+    void add(Add &&add_op) const {
+        try {
+            add_op(*graph_);
+        } catch (const Error &e) {
+            rethrow(e);
+        }
+    }
 
     // Says why a tensor name the op reads does not exist yet ("" when there is no better reason
     // than its absence); set by the graph reader.
@@ -61,6 +70,7 @@ class OpReader {
     void refuse_unread() const;
 
   private:
+    [[noreturn]] void rethrow(const Error &e) const;
     fe_tensor *lookup(const char *port, bool required);
     void note(std::vector<std::string> &known, const char *key);
 

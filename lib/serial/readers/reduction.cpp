@@ -1,4 +1,5 @@
 // Readers of reduction and softmax.
+#include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
@@ -13,15 +14,15 @@ void read_reduction(OpReader &r) {
     if (!r.has("reduce_axes")) r.fail("reduce_axes", "missing (the dims to reduce)");
     fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
     read_option_fields(r, op, &o);
-    fe_tensor *x = r.input("X"), *y = nullptr;
-    r.check(fe_graph_reduction(r.graph(), x, mode, &o, &y));
+    fe_tensor *x = r.input("X");
+    r.add([&](fe_graph &g) { add_reduction(g, x, mode, o); });
 }
 
 void read_softmax(OpReader &r) {
     fe_softmax_options o = FE_SOFTMAX_OPTIONS_INIT;
     read_option_fields(r, op_schema("softmax"), &o);
-    fe_tensor *x = r.input("X"), *y = nullptr, *stats = nullptr;
-    r.check(fe_graph_softmax(r.graph(), x, &o, &y, &stats));
+    fe_tensor *x = r.input("X");
+    r.add([&](fe_graph &g) { add_softmax(g, x, o); });
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Readers of rng and the block-scale quantize / dequantize.
+#include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
 
@@ -10,8 +11,8 @@ void read_rng(OpReader &r) {
     if (!r.has("dims")) r.fail("dims", "missing (the drawn tensor's dims)");
     fe_rng_options o = FE_RNG_OPTIONS_INIT;
     read_option_fields(r, op_schema("rng"), &o);
-    fe_tensor *seed = r.input("Seed"), *offset = r.input("Offset"), *y = nullptr;
-    r.check(fe_graph_rng(r.graph(), seed, offset, &o, &y));
+    fe_tensor *seed = r.input("Seed"), *offset = r.input("Offset");
+    r.add([&](fe_graph &g) { add_rng(g, seed, offset, o); });
 }
 
 fe_block_scale_options block_options(OpReader &r) {
@@ -22,14 +23,14 @@ fe_block_scale_options block_options(OpReader &r) {
 
 void read_block_scale_quantize(OpReader &r) {
     fe_block_scale_options o = block_options(r);
-    fe_tensor *x = r.input("X"), *y = nullptr, *scale = nullptr;
-    r.check(fe_graph_block_scale_quantize(r.graph(), x, &o, &y, &scale));
+    fe_tensor *x = r.input("X");
+    r.add([&](fe_graph &g) { add_block_scale_quantize(g, x, o); });
 }
 
 void read_block_scale_dequantize(OpReader &r) {
     fe_block_scale_options o = block_options(r);
-    fe_tensor *x = r.input("X"), *scale = r.input("Scale"), *y = nullptr;
-    r.check(fe_graph_block_scale_dequantize(r.graph(), x, scale, &o, &y));
+    fe_tensor *x = r.input("X"), *scale = r.input("Scale");
+    r.add([&](fe_graph &g) { add_block_scale_dequantize(g, x, scale, o); });
 }
 
 }  // namespace

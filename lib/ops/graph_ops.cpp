@@ -1,0 +1,272 @@
+#include "ops/graph_ops.hpp"
+
+#include <cstring>
+
+#include "common/error.hpp"
+#include "ops/layout.hpp"
+#include "ops/ops.hpp"
+#include "ops/resample.hpp"
+
+namespace fe {
+
+namespace {
+
+// Statistics, amax values and drawn masks are float whatever the io type (the user may still
+// override).
+void keep_float(fe_tensor *t) {
+    t->data_type = FE_DATA_FLOAT;
+    t->user_data_type = true;
+}
+
+// Gradients of scale and bias take scale's type when it has one (else the graph's defaults).
+void like_scale(fe_tensor *t, const fe_tensor *scale) {
+    if (scale->data_type == FE_DATA_NOT_SET) return;
+    t->data_type = scale->data_type;
+    t->user_data_type = true;
+}
+
+void check_conv_dims(const std::vector<int64_t> &dims, const char *what) {
+    FE_CHECK(dims.size() >= 3 && dims.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+             "%s has %zu dims; a convolution's tensors have 3 to 5 ([N, C, spatial...])", what, dims.size());
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "%s[%zu] is %lld; dims must be positive", what, i,
+                 static_cast<long long>(dims[i]));
+}
+
+}  // namespace
+
+Results add_conv_fprop(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o) {
+    return g.add_op(make_conv_fprop(image, weight, o), o.name, "conv_fprop", {"Y"});
+}
+
+Results add_conv_dgrad(fe_graph &g, fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
+                       const fe_conv_options &o) {
+    check_conv_dims(dx_dims, "dx_dims");
+    return g.add_op(make_conv_dgrad(loss, weight, dx_dims, o), o.name, "conv_dgrad", {"DX"});
+}
+
+Results add_conv_wgrad(fe_graph &g, fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
+                       const fe_conv_options &o) {
+    if (!dw_dims.empty()) check_conv_dims(dw_dims, "dw_dims");
+    return g.add_op(make_conv_wgrad(image, loss, dw_dims, o), o.name, "conv_wgrad", {"DW"});
+}
+
+Results add_conv_transpose(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o) {
+    return g.add_op(make_conv_transpose(image, weight, o), o.name, "conv_transpose", {"Y"});
+}
+
+Results add_matmul(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_options &o) {
+    return g.add_op(make_matmul(a, b, o), o.name, "matmul", {"C"});
+}
+
+Results add_matmul_fp8(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &s,
+                       const fe_matmul_options &o) {
+    Results outputs = g.add_op(make_matmul_fp8(a, b, s, o), o.name, "matmul_fp8", {"C", "Amax"});
+    keep_float(outputs[1]);
+    bool fp8_a = a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2;
+    if (outputs[0]->data_type == FE_DATA_NOT_SET && fp8_a)
+        outputs[0]->data_type = a->data_type;  // C in A's FP8 type unless the user says otherwise
+    return outputs;
+}
+
+Results add_pointwise(fe_graph &g, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
+                      const fe_pointwise_options &o, const char *naming_kind) {
+    auto node = make_pointwise(mode, in0, in1, in2, o);
+    return g.add_op(std::move(node), o.name, naming_kind ? naming_kind : pointwise_mode_name(mode), {"Y"});
+}
+
+Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o) {
+    return g.add_op(make_reduction(x, mode, o), o.name, "reduction", {"Y"});
+}
+
+Results add_softmax(fe_graph &g, fe_tensor *x, const fe_softmax_options &o) {
+    std::vector<const char *> ports = {"Y"};
+    if (o.generate_stats) ports.push_back("Stats");
+    Results outputs = g.add_op(make_softmax(x, o), o.name, "softmax", ports);
+    if (o.generate_stats) keep_float(outputs[1]);
+    return outputs;
+}
+
+Results add_rng(fe_graph &g, fe_tensor *seed, fe_tensor *offset, const fe_rng_options &o) {
+    Results outputs = g.add_op(make_rng(seed, offset, o), o.name, "rng", {"Y"});
+    if (o.data_type != FE_DATA_NOT_SET) {
+        outputs[0]->data_type = o.data_type;
+        outputs[0]->user_data_type = true;
+    }
+    return outputs;
+}
+
+Results add_block_scale_quantize(fe_graph &g, fe_tensor *x, const fe_block_scale_options &o) {
+    Results outputs = g.add_op(make_block_scale_quantize(x, o), o.name, "block_scale_quantize", {"Y", "Scale"});
+    outputs[0]->data_type = FE_DATA_FP8_E4M3;  // the user may set fp8_e5m2
+    outputs[0]->user_data_type = true;
+    outputs[1]->data_type = FE_DATA_FP8_E8M0;
+    outputs[1]->user_data_type = true;
+    return outputs;
+}
+
+Results add_block_scale_dequantize(fe_graph &g, fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &o) {
+    return g.add_op(make_block_scale_dequantize(x, scale, o), o.name, "block_scale_dequantize", {"Y"});
+}
+
+Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o) {
+    std::vector<const char *> ports = {"O"};
+    if (o.generate_stats) ports.push_back("Stats");
+    if (o.output_dropout_mask) ports.push_back("DropoutMask");
+    Results outputs = g.add_op(make_sdpa(q, k, v, o), o.name, "sdpa", ports);
+    // The stats and a drawn mask (cuDNN draws it in float, 0 or 1) are float.
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,
+                     const fe_sdpa_options &o) {
+    std::vector<const char *> ports = {"O"};
+    if (o.generate_stats) ports.push_back("Stats");
+    ports.push_back("Amax_S");
+    ports.push_back("Amax_O");
+    if (o.output_dropout_mask) ports.push_back("DropoutMask");
+    Results outputs = g.add_op(make_sdpa_fp8(q, k, v, s, o), o.name, "sdpa_fp8", ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    if (outputs[0]->data_type == FE_DATA_NOT_SET && q->data_type != FE_DATA_NOT_SET)
+        outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
+    return outputs;
+}
+
+Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                          fe_tensor *stats, const fe_sdpa_backward_options &options) {
+    std::vector<const char *> ports = {"dQ", "dK", "dV"};
+    if (options.output_dbias) ports.push_back("dBias");
+    Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options), options.name, "sdpa_backward",
+                               ports);
+    if (options.output_dbias && options.bias && options.bias->data_type != FE_DATA_NOT_SET) {
+        outputs[3]->data_type = options.bias->data_type;  // like the bias; the user may override
+        outputs[3]->user_data_type = true;
+    }
+    return outputs;
+}
+
+Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &s,
+                              const fe_sdpa_backward_options &options) {
+    Results outputs = g.add_op(make_sdpa_fp8_backward(q, k, v, o, d_o, stats, s, options), options.name,
+                               "sdpa_fp8_backward", {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"});
+    for (size_t i = 0; i < 3; ++i)  // gradients in the FP8 type of what they differentiate, unless overridden
+        if (outputs[i]->data_type == FE_DATA_NOT_SET) outputs[i]->data_type = (i == 0 ? q : i == 1 ? k : v)->data_type;
+    for (size_t i = 3; i < 7; ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_norm(fe_graph &g, const char *kind, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                 const fe_norm_options &o) {
+    std::unique_ptr<Node> node;
+    bool has_mean = true;
+    if (std::strcmp(kind, "layernorm") == 0) {
+        node = make_layernorm(x, scale, bias, o);
+    } else if (std::strcmp(kind, "rmsnorm") == 0) {
+        node = make_rmsnorm(x, scale, bias, o);
+        has_mean = false;
+    } else if (std::strcmp(kind, "instancenorm") == 0) {
+        node = make_instancenorm(x, scale, bias, o);
+    } else if (std::strcmp(kind, "adalayernorm") == 0) {
+        node = make_adalayernorm(x, scale, bias, o);
+    } else {
+        FE_FAIL(FE_STATUS_INTERNAL, "no norm kind '%s'", kind);
+    }
+    bool training = o.phase == FE_NORM_PHASE_TRAINING;
+    std::vector<const char *> ports = {"Y"};
+    if (training && has_mean) ports.push_back("Mean");
+    if (training) ports.push_back(has_mean ? "InvVariance" : "InvRms");
+    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                          fe_tensor *mean, fe_tensor *inv, const fe_norm_backward_options &o, bool with_dbias) {
+    std::unique_ptr<Node> node;
+    if (std::strcmp(kind, "layernorm_backward") == 0)
+        node = make_layernorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "rmsnorm_backward") == 0)
+        node = make_rmsnorm_backward(dy, x, scale, inv, o);
+    else if (std::strcmp(kind, "instancenorm_backward") == 0)
+        node = make_instancenorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "adalayernorm_backward") == 0)
+        node = make_adalayernorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "batchnorm_backward") == 0)
+        node = make_batchnorm_backward(dy, x, scale, mean, inv, o);
+    else
+        FE_FAIL(FE_STATUS_INTERNAL, "no norm backward kind '%s'", kind);
+    std::vector<const char *> ports = {"DX", "DScale"};
+    if (with_dbias) ports.push_back("DBias");
+    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], scale);
+    return outputs;
+}
+
+Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o) {
+    bool running = o.running_mean || o.running_var;
+    std::vector<const char *> ports = {"Y", "Mean", "InvVariance"};
+    if (running) ports.insert(ports.end(), {"NextRunningMean", "NextRunningVar"});
+    Results outputs = g.add_op(make_batchnorm(x, scale, bias, o), o.name, "batchnorm", ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+                                fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o) {
+    return g.add_op(make_batchnorm_inference(x, mean, inv_variance, scale, bias), o.name, "batchnorm_inference",
+                    {"Y"});
+}
+
+Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o) {
+    std::vector<const char *> ports = {"Y"};
+    if (o.generate_index) ports.push_back("Index");
+    Results outputs = g.add_op(make_resample(x, o), o.name, "resample", ports);
+    if (o.generate_index) {
+        outputs[1]->data_type = o.index_data_type;
+        outputs[1]->user_data_type = true;
+    }
+    return outputs;
+}
+
+Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
+                              const std::vector<int64_t> &dx_dims, const fe_resample_options &o) {
+    FE_CHECK(x || !dx_dims.empty(), FE_STATUS_NULL_POINTER, "x and dx_dims are both NULL: dx's dims come from one of them");
+    if (!dx_dims.empty()) {
+        FE_CHECK(dx_dims.size() >= 4 && dx_dims.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+                 "dx_dims has %zu dims; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", dx_dims.size());
+        for (size_t i = 0; i < dx_dims.size(); ++i)
+            FE_CHECK(dx_dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dx_dims[%zu] is %lld; dims must be positive", i,
+                     static_cast<long long>(dx_dims[i]));
+    }
+    return g.add_op(make_resample_backward(dy, x, y, index, dx_dims, o), o.name, "resample_backward", {"DX"});
+}
+
+Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &perm, const fe_transpose_options &o) {
+    return g.add_op(make_transpose(x, perm), o.name, "transpose", {"Y"});
+}
+
+Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims, const fe_reshape_options &o) {
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
+                 static_cast<long long>(dims[i]));
+    return g.add_op(make_reshape(x, dims), o.name, "reshape", {"Y"});
+}
+
+Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end,
+                  const fe_slice_options &o) {
+    return g.add_op(make_slice(x, start, end), o.name, "slice", {"Y"});
+}
+
+Results add_concatenate(fe_graph &g, const std::vector<fe_tensor *> &xs, int64_t axis,
+                        const fe_concatenate_options &o) {
+    FE_CHECK(xs.size() >= 2, FE_STATUS_INVALID_ARGUMENT, "count is %zu; a concatenation takes at least 2 tensors",
+             xs.size());
+    FE_CHECK(o.in_place_index >= -1 && o.in_place_index < static_cast<int64_t>(xs.size()), FE_STATUS_INVALID_ARGUMENT,
+             "options.in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(o.in_place_index),
+             xs.size() - 1);
+    return g.add_op(make_concatenate(xs, axis, o.in_place_index), o.name, "concatenate", {"Y"});
+}
+
+}  // namespace fe

@@ -1,0 +1,70 @@
+// Each operation added to a graph the one way: its node made and named, the result ports its
+// options ask for, and the types its results take. The C entry points (lib/api, after checking
+// their pointers and reading the caller's option structs) and the graph JSON reader (lib/serial)
+// both add operations through these, so a graph read back is built as the caller's was.
+#pragma once
+
+#include <vector>
+
+#include "cudnnfe.h"
+#include "graph/graph.hpp"
+
+namespace fe {
+
+using Results = const std::vector<fe_tensor *> &;
+
+Results add_conv_fprop(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o);
+// dx_dims / dw_dims: 3 to 5 positive dims; dw_dims may be empty (inferred).
+Results add_conv_dgrad(fe_graph &g, fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
+                       const fe_conv_options &o);
+Results add_conv_wgrad(fe_graph &g, fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
+                       const fe_conv_options &o);
+Results add_conv_transpose(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o);
+
+Results add_matmul(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_options &o);
+Results add_matmul_fp8(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &s,
+                       const fe_matmul_options &o);
+
+// naming_kind: the prefix of automatic names when it is not the mode's ("bias", "silu").
+Results add_pointwise(fe_graph &g, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
+                      const fe_pointwise_options &o, const char *naming_kind = nullptr);
+Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o);
+Results add_softmax(fe_graph &g, fe_tensor *x, const fe_softmax_options &o);
+
+Results add_rng(fe_graph &g, fe_tensor *seed, fe_tensor *offset, const fe_rng_options &o);
+Results add_block_scale_quantize(fe_graph &g, fe_tensor *x, const fe_block_scale_options &o);
+Results add_block_scale_dequantize(fe_graph &g, fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &o);
+
+Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o);
+Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,
+                     const fe_sdpa_options &o);
+Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                          fe_tensor *stats, const fe_sdpa_backward_options &options);
+Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &s,
+                              const fe_sdpa_backward_options &options);
+
+// The forward norms but batchnorm, by kind ("layernorm", "rmsnorm", "instancenorm",
+// "adalayernorm"): Y, and in training the statistics.
+Results add_norm(fe_graph &g, const char *kind, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                 const fe_norm_options &o);
+// The backward norms by kind ("layernorm_backward", ...); mean is unused by rmsnorm_backward.
+// with_dbias: DBias is computed (always, except for the families whose bias is optional).
+Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                          fe_tensor *mean, fe_tensor *inv, const fe_norm_backward_options &o, bool with_dbias);
+Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o);
+Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+                                fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o);
+
+Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o);
+// dx_dims: empty when x gives them.
+Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
+                              const std::vector<int64_t> &dx_dims, const fe_resample_options &o);
+Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &perm, const fe_transpose_options &o);
+Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims, const fe_reshape_options &o);
+Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end,
+                  const fe_slice_options &o);
+Results add_concatenate(fe_graph &g, const std::vector<fe_tensor *> &xs, int64_t axis,
+                        const fe_concatenate_options &o);
+
+}  // namespace fe
