@@ -53,6 +53,28 @@ type ConvOptions struct {
 	OutputPadding []int64
 }
 
+// spatialValues is one per-spatial-dim array of an options struct and its C setter.
+type spatialValues struct {
+	values []int64
+	set    func(count int64, values []int64) capi.Enum_SS_fe_status
+}
+
+// setSpatialValues fills the arrays through their C setters, so that every count means what it
+// means in C: one value applies to every spatial dim, one per spatial dim (2 or 3) fixes their
+// count, and others are refused with the C library's message. Arrays not given are left alone.
+func setSpatialValues(fields []spatialValues) error {
+	for _, f := range fields {
+		if f.values == nil {
+			continue
+		}
+		values, set := f.values, f.set
+		if err := call(func() capi.Enum_SS_fe_status { return set(int64(len(values)), values) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 	if o == nil {
 		return nil, nil
@@ -69,26 +91,17 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 	if o.PostPadding != nil {
 		post = o.PostPadding
 	}
-	// Through the C setters, so that every count means what it means in C: one value applies to
-	// every spatial dim, one per spatial dim (2 or 3) fixes their count, others are refused.
-	for _, field := range []struct {
-		values []int64
-		set    func(capi.Fe_conv_options, int64, []int64) capi.Enum_SS_fe_status
-	}{
-		{pre, capi.Fe_conv_options_set_pre_padding},
-		{post, capi.Fe_conv_options_set_post_padding},
-		{o.Stride, capi.Fe_conv_options_set_stride},
-		{o.Dilation, capi.Fe_conv_options_set_dilation},
-		{o.OutputPadding, capi.Fe_conv_options_set_output_padding},
-	} {
-		if field.values == nil {
-			continue
-		}
-		values, set := field.values, field.set
-		if err := call(func() capi.Enum_SS_fe_status { return set(n, int64(len(values)), values) }); err != nil {
-			capi.DeleteFe_conv_options(n)
-			return nil, err
-		}
+	if err := setSpatialValues([]spatialValues{
+		{pre, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_pre_padding(n, c, v) }},
+		{post, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_post_padding(n, c, v) }},
+		{o.Stride, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_stride(n, c, v) }},
+		{o.Dilation, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_dilation(n, c, v) }},
+		{o.OutputPadding, func(c int64, v []int64) capi.Enum_SS_fe_status {
+			return capi.Fe_conv_options_set_output_padding(n, c, v)
+		}},
+	}); err != nil {
+		capi.DeleteFe_conv_options(n)
+		return nil, err
 	}
 	n.SetMode(capi.Enum_SS_fe_conv_mode(o.Mode.code()))
 	if o.Groups != 0 {

@@ -69,24 +69,18 @@ func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
 	if o.PostPadding != nil {
 		post = o.PostPadding
 	}
-	// The arrays go through the C setters, so that a count means what it means in C.
-	for _, field := range []struct {
-		values []int64
-		set    func(capi.Fe_resample_options, int64, []int64) capi.Enum_SS_fe_status
-	}{
-		{o.Window, capi.Fe_resample_options_set_window},
-		{o.Stride, capi.Fe_resample_options_set_stride},
-		{pre, capi.Fe_resample_options_set_pre_padding},
-		{post, capi.Fe_resample_options_set_post_padding},
-	} {
-		if field.values == nil {
-			continue
-		}
-		values, set := field.values, field.set
-		if err := call(func() capi.Enum_SS_fe_status { return set(n, int64(len(values)), values) }); err != nil {
-			capi.DeleteFe_resample_options(n)
-			return nil, err
-		}
+	if err := setSpatialValues([]spatialValues{
+		{o.Window, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_resample_options_set_window(n, c, v) }},
+		{o.Stride, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_resample_options_set_stride(n, c, v) }},
+		{pre, func(c int64, v []int64) capi.Enum_SS_fe_status {
+			return capi.Fe_resample_options_set_pre_padding(n, c, v)
+		}},
+		{post, func(c int64, v []int64) capi.Enum_SS_fe_status {
+			return capi.Fe_resample_options_set_post_padding(n, c, v)
+		}},
+	}); err != nil {
+		capi.DeleteFe_resample_options(n)
+		return nil, err
 	}
 	if o.ComputeDataType != DataNotSet {
 		n.SetCompute_data_type(o.ComputeDataType.code())
