@@ -6,44 +6,35 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "schema/schema.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
 
 namespace {
+// Each mode's arity; its name (the op kind) is the schema's (lib/ops/pointwise_schema.cpp).
 struct ModeInfo {
     fe_pointwise_mode mode;
-    const char *name;
     int arity;
 };
 const ModeInfo kModes[] = {
-    {FE_POINTWISE_ADD, "add", 2},           {FE_POINTWISE_MUL, "mul", 2},
-    {FE_POINTWISE_MIN, "min", 2},           {FE_POINTWISE_MAX, "max", 2},
-    {FE_POINTWISE_SQRT, "sqrt", 1},         {FE_POINTWISE_ADD_SQUARE, "add_square", 2},
-    {FE_POINTWISE_DIV, "div", 2},           {FE_POINTWISE_MOD, "mod", 2},
-    {FE_POINTWISE_POW, "pow", 2},           {FE_POINTWISE_SUB, "sub", 2},
-    {FE_POINTWISE_ABS, "abs", 1},           {FE_POINTWISE_CEIL, "ceil", 1},
-    {FE_POINTWISE_COS, "cos", 1},           {FE_POINTWISE_EXP, "exp", 1},
-    {FE_POINTWISE_FLOOR, "floor", 1},       {FE_POINTWISE_LOG, "log", 1},
-    {FE_POINTWISE_NEG, "neg", 1},           {FE_POINTWISE_RSQRT, "rsqrt", 1},
-    {FE_POINTWISE_SIN, "sin", 1},           {FE_POINTWISE_TAN, "tan", 1},
-    {FE_POINTWISE_ERF, "erf", 1},           {FE_POINTWISE_IDENTITY, "identity", 1},
-    {FE_POINTWISE_RECIPROCAL, "reciprocal", 1}, {FE_POINTWISE_ATAN2, "atan2", 2},
-    {FE_POINTWISE_RELU_FWD, "relu", 1},     {FE_POINTWISE_TANH_FWD, "tanh", 1},
-    {FE_POINTWISE_SIGMOID_FWD, "sigmoid", 1}, {FE_POINTWISE_ELU_FWD, "elu", 1},
-    {FE_POINTWISE_GELU_FWD, "gelu", 1},     {FE_POINTWISE_SOFTPLUS_FWD, "softplus", 1},
-    {FE_POINTWISE_SWISH_FWD, "swish", 1},   {FE_POINTWISE_GELU_APPROX_TANH_FWD, "gelu_tanh", 1},
-    {FE_POINTWISE_RELU_BWD, "relu_backward", 2}, {FE_POINTWISE_TANH_BWD, "tanh_backward", 2},
-    {FE_POINTWISE_SIGMOID_BWD, "sigmoid_backward", 2}, {FE_POINTWISE_ELU_BWD, "elu_backward", 2},
-    {FE_POINTWISE_GELU_BWD, "gelu_backward", 2}, {FE_POINTWISE_SOFTPLUS_BWD, "softplus_backward", 2},
-    {FE_POINTWISE_SWISH_BWD, "swish_backward", 2},
-    {FE_POINTWISE_GELU_APPROX_TANH_BWD, "gelu_tanh_backward", 2},
-    {FE_POINTWISE_CMP_EQ, "cmp_eq", 2},     {FE_POINTWISE_CMP_NEQ, "cmp_neq", 2},
-    {FE_POINTWISE_CMP_GT, "cmp_gt", 2},     {FE_POINTWISE_CMP_GE, "cmp_ge", 2},
-    {FE_POINTWISE_CMP_LT, "cmp_lt", 2},     {FE_POINTWISE_CMP_LE, "cmp_le", 2},
-    {FE_POINTWISE_LOGICAL_AND, "logical_and", 2}, {FE_POINTWISE_LOGICAL_OR, "logical_or", 2},
-    {FE_POINTWISE_LOGICAL_NOT, "logical_not", 1}, {FE_POINTWISE_GEN_INDEX, "gen_index", 1},
-    {FE_POINTWISE_BINARY_SELECT, "binary_select", 3},
+    {FE_POINTWISE_ADD, 2}, {FE_POINTWISE_MUL, 2}, {FE_POINTWISE_MIN, 2},
+    {FE_POINTWISE_MAX, 2}, {FE_POINTWISE_SQRT, 1}, {FE_POINTWISE_ADD_SQUARE, 2},
+    {FE_POINTWISE_DIV, 2}, {FE_POINTWISE_MOD, 2}, {FE_POINTWISE_POW, 2},
+    {FE_POINTWISE_SUB, 2}, {FE_POINTWISE_ABS, 1}, {FE_POINTWISE_CEIL, 1},
+    {FE_POINTWISE_COS, 1}, {FE_POINTWISE_EXP, 1}, {FE_POINTWISE_FLOOR, 1},
+    {FE_POINTWISE_LOG, 1}, {FE_POINTWISE_NEG, 1}, {FE_POINTWISE_RSQRT, 1},
+    {FE_POINTWISE_SIN, 1}, {FE_POINTWISE_TAN, 1}, {FE_POINTWISE_ERF, 1},
+    {FE_POINTWISE_IDENTITY, 1}, {FE_POINTWISE_RECIPROCAL, 1}, {FE_POINTWISE_ATAN2, 2},
+    {FE_POINTWISE_RELU_FWD, 1}, {FE_POINTWISE_TANH_FWD, 1}, {FE_POINTWISE_SIGMOID_FWD, 1},
+    {FE_POINTWISE_ELU_FWD, 1}, {FE_POINTWISE_GELU_FWD, 1}, {FE_POINTWISE_SOFTPLUS_FWD, 1},
+    {FE_POINTWISE_SWISH_FWD, 1}, {FE_POINTWISE_GELU_APPROX_TANH_FWD, 1}, {FE_POINTWISE_RELU_BWD, 2},
+    {FE_POINTWISE_TANH_BWD, 2}, {FE_POINTWISE_SIGMOID_BWD, 2}, {FE_POINTWISE_ELU_BWD, 2},
+    {FE_POINTWISE_GELU_BWD, 2}, {FE_POINTWISE_SOFTPLUS_BWD, 2}, {FE_POINTWISE_SWISH_BWD, 2},
+    {FE_POINTWISE_GELU_APPROX_TANH_BWD, 2}, {FE_POINTWISE_CMP_EQ, 2}, {FE_POINTWISE_CMP_NEQ, 2},
+    {FE_POINTWISE_CMP_GT, 2}, {FE_POINTWISE_CMP_GE, 2}, {FE_POINTWISE_CMP_LT, 2},
+    {FE_POINTWISE_CMP_LE, 2}, {FE_POINTWISE_LOGICAL_AND, 2}, {FE_POINTWISE_LOGICAL_OR, 2},
+    {FE_POINTWISE_LOGICAL_NOT, 1}, {FE_POINTWISE_GEN_INDEX, 1}, {FE_POINTWISE_BINARY_SELECT, 3},
 };
 
 const ModeInfo *find_mode(fe_pointwise_mode mode) {
@@ -63,7 +54,7 @@ class Pointwise : public Node {
         inputs.resize(static_cast<size_t>(info.arity));
         compute_data_type = o.compute_data_type;
     }
-    const char *kind() const override { return info_.name; }
+    const char *kind() const override { return pointwise_mode_name(info_.mode); }
     const char *input_port(size_t i) const override {
         if (is_backward(info_.mode)) return i == 0 ? "loss (dy)" : "input (x)";
         static const char *ports[] = {"IN_0", "IN_1", "IN_2 (mask)"};
@@ -167,7 +158,7 @@ class Pointwise : public Node {
         const Descriptor *b = inputs.size() > 1 ? &lowering.tensor(inputs[1]) : nullptr;
         const Descriptor *t = inputs.size() > 2 ? &lowering.tensor(inputs[2]) : nullptr;
         emit_pointwise(lowering, info_.mode, x, b, t, lowering.tensor(outputs[0]), lowering.compute_type(*this),
-                       options_, axis, std::string(info_.name) + " '" + name + "'");
+                       options_, axis, std::string(kind()) + " '" + name + "'");
     }
 
   private:
@@ -235,8 +226,7 @@ void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode_value, const Desc
 }
 
 const char *pointwise_mode_name(fe_pointwise_mode mode) {
-    const ModeInfo *m = find_mode(mode);
-    return m ? m->name : nullptr;
+    return find_mode(mode) ? schema::enum_name("fe_pointwise_mode", mode) : nullptr;
 }
 
 std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
@@ -247,10 +237,10 @@ std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_
     for (int i = 0; i < 3; ++i) {
         if (i < info->arity)
             FE_CHECK(given[i] != nullptr, FE_STATUS_NULL_POINTER, "%s takes %d input(s); input %d is NULL",
-                     info->name, info->arity, i);
+                     pointwise_mode_name(mode), info->arity, i);
         else
             FE_CHECK(given[i] == nullptr, FE_STATUS_INVALID_ARGUMENT, "%s takes %d input(s); input %d must be NULL",
-                     info->name, info->arity, i);
+                     pointwise_mode_name(mode), info->arity, i);
     }
     return std::make_unique<Pointwise>(*info, in0, in1, in2, options);
 }

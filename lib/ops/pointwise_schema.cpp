@@ -8,7 +8,7 @@ namespace {
 
 const fe_pointwise_options kDefaults = FE_POINTWISE_OPTIONS_INIT;
 
-// The op kinds; lib/ops/pointwise.cpp names its nodes the same (a unit test compares them).
+// The op kinds: lib/ops/pointwise.cpp names its nodes by them.
 const Enum kPointwiseMode{"fe_pointwise_mode",
                           {
      {"FE_POINTWISE_ADD", "add", FE_POINTWISE_ADD},

@@ -9,32 +9,12 @@ namespace fe {
 
 namespace {
 
-// Every fe_pointwise_mode of include/cudnnfe.h.
-const fe_pointwise_mode kModes[] = {
-    FE_POINTWISE_ADD,         FE_POINTWISE_MUL,          FE_POINTWISE_MIN,
-    FE_POINTWISE_MAX,         FE_POINTWISE_SQRT,         FE_POINTWISE_ADD_SQUARE,
-    FE_POINTWISE_DIV,         FE_POINTWISE_MOD,          FE_POINTWISE_POW,
-    FE_POINTWISE_SUB,         FE_POINTWISE_ABS,          FE_POINTWISE_CEIL,
-    FE_POINTWISE_COS,         FE_POINTWISE_EXP,          FE_POINTWISE_FLOOR,
-    FE_POINTWISE_LOG,         FE_POINTWISE_NEG,          FE_POINTWISE_RSQRT,
-    FE_POINTWISE_SIN,         FE_POINTWISE_TAN,          FE_POINTWISE_ERF,
-    FE_POINTWISE_IDENTITY,    FE_POINTWISE_RECIPROCAL,   FE_POINTWISE_ATAN2,
-    FE_POINTWISE_RELU_FWD,    FE_POINTWISE_TANH_FWD,     FE_POINTWISE_SIGMOID_FWD,
-    FE_POINTWISE_ELU_FWD,     FE_POINTWISE_GELU_FWD,     FE_POINTWISE_SOFTPLUS_FWD,
-    FE_POINTWISE_SWISH_FWD,   FE_POINTWISE_GELU_APPROX_TANH_FWD,
-    FE_POINTWISE_RELU_BWD,    FE_POINTWISE_TANH_BWD,     FE_POINTWISE_SIGMOID_BWD,
-    FE_POINTWISE_ELU_BWD,     FE_POINTWISE_GELU_BWD,     FE_POINTWISE_SOFTPLUS_BWD,
-    FE_POINTWISE_SWISH_BWD,   FE_POINTWISE_GELU_APPROX_TANH_BWD,
-    FE_POINTWISE_CMP_EQ,      FE_POINTWISE_CMP_NEQ,      FE_POINTWISE_CMP_GT,
-    FE_POINTWISE_CMP_GE,      FE_POINTWISE_CMP_LT,       FE_POINTWISE_CMP_LE,
-    FE_POINTWISE_LOGICAL_AND, FE_POINTWISE_LOGICAL_OR,   FE_POINTWISE_LOGICAL_NOT,
-    FE_POINTWISE_GEN_INDEX,   FE_POINTWISE_BINARY_SELECT,
-};
-
+// The mode whose JSON name (the schema's, lib/ops/pointwise_schema.cpp) is the kind.
 fe_pointwise_mode mode_of(const std::string &kind) {
-    for (fe_pointwise_mode m : kModes)
-        if (kind == pointwise_mode_name(m)) return m;
-    FE_FAIL(FE_STATUS_INTERNAL, "'%s' is not a pointwise mode", kind.c_str());
+    int32_t mode = 0;
+    FE_CHECK(op_schema("add").kinds->value_of(kind, &mode), FE_STATUS_INTERNAL, "'%s' is not a pointwise mode",
+             kind.c_str());
+    return static_cast<fe_pointwise_mode>(mode);
 }
 
 void read_pointwise(OpReader &r) {
@@ -66,7 +46,7 @@ void read_pointwise(OpReader &r) {
 }  // namespace
 
 void register_pointwise_readers(ReaderTable &table) {
-    for (fe_pointwise_mode m : kModes) table.add(pointwise_mode_name(m), read_pointwise);
+    for (const schema::EnumValue &mode : op_schema("add").kinds->values) table.add(mode.json_name, read_pointwise);
 }
 
 }  // namespace fe
