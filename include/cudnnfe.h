@@ -1010,6 +1010,22 @@ typedef struct fe_softmax_options {
 FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
                                   fe_tensor **out_y, fe_tensor **out_stats);
 
+typedef struct fe_genstats_options {
+    uint32_t struct_size;
+    const char *name;               /* nullable: "genstats_<n>" */
+    fe_data_type compute_data_type; /* default: the graph's (float) */
+} fe_genstats_options;
+#define FE_GENSTATS_OPTIONS_INIT { (uint32_t)sizeof(fe_genstats_options), NULL, FE_DATA_NOT_SET }
+
+/** Per-channel statistics for batch normalization: out_sum and out_sq_sum receive the sum and the
+ *  sum of squares of x [N, C, spatial...] over the batch and the spatial dims, float
+ *  [1, C, 1, ...] ("<name>::SUM", "<name>::SQ_SUM"; both required). cuDNN fuses it after a
+ *  convolution whose result it reads (the statistics of a convolution's output for the
+ *  batchnorm that follows); whether cuDNN has an engine for a graph is said by the support
+ *  check. options nullable. */
+FE_API fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
+                                   fe_tensor **out_sum, fe_tensor **out_sq_sum);
+
 typedef enum fe_resample_mode FE_ENUM_BASE {
     FE_RESAMPLE_MAXPOOL = 0,
     FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING = 1, /* padded positions count in the divisor */

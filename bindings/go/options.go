@@ -113,6 +113,26 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 	return n, nil
 }
 
+// GenstatsOptions name a genstats op (batch normalization's statistics) and set its math type.
+type GenstatsOptions struct {
+	Name            string
+	ComputeDataType DataType
+}
+
+func (o *GenstatsOptions) toNative() capi.Fe_genstats_options {
+	if o == nil {
+		return nil
+	}
+	n := capi.NewFe_genstats_options()
+	if o.Name != "" {
+		n.SetName(o.Name)
+	}
+	if o.ComputeDataType != DataNotSet {
+		n.SetCompute_data_type(o.ComputeDataType.code())
+	}
+	return n
+}
+
 // MatmulOptions name a matmul and set its math type.
 type MatmulOptions struct {
 	Name            string

@@ -92,6 +92,26 @@ func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
 	return n, nil
 }
 
+// Genstats is batch normalization's statistics of x [N, C, spatial...]: the per-channel sum and
+// sum of squares, float [1, C, 1, ...]. cuDNN runs it fused after the convolution that produces x.
+func (g *Graph) Genstats(x *Tensor, opts *GenstatsOptions) (sum, sqSum *Tensor, err error) {
+	xp, err := x.pointer()
+	if err != nil {
+		return nil, nil, err
+	}
+	native := opts.toNative()
+	if native != nil {
+		defer capi.DeleteFe_genstats_options(native)
+	}
+	outSum, outSq := []uintptr{0}, []uintptr{0}
+	if err := g.do(func(gp uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_genstats(gp, xp, native, outSum, outSq)
+	}); err != nil {
+		return nil, nil, err
+	}
+	return g.wrap(outSum[0]), g.wrap(outSq[0]), nil
+}
+
 // Resample pools or upsamples x's spatial dims; index is the max-pooling index (or nil).
 func (g *Graph) Resample(x *Tensor, opts *ResampleOptions) (y, index *Tensor, err error) {
 	xp, err := x.pointer()

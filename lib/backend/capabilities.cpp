@@ -70,6 +70,10 @@ const std::vector<Capability> kTable = {
      "has no native softmax, and its engines take this composite only fused between two matmuls (the attention "
      "pattern that fe_graph_sdpa builds), not on its own",
      "H100"},
+    {Feature::standalone_genstats, "standalone_genstats", Gate::observed, "genstats on its own", 0, 0, 0, kVerified,
+     "runs genstats fused after the convolution whose result it reads (the convolution's output for batch "
+     "normalization), not on its own",
+     "H100"},
     {Feature::standalone_reshape, "standalone_reshape", Gate::observed, "a reshape on its own", 0, 0, 0, kVerified,
      "runs a reshape as a view inside a fused graph, not as a copy on its own", "H100"},
     {Feature::standalone_transpose, "standalone_transpose", Gate::observed, "a transpose on its own", 0, 0, 0,

@@ -31,6 +31,7 @@ enum class Feature {
     int8_conv_int32_result,
     graph_level_rng,              // a random draw outside fused attention
     standalone_softmax,
+    standalone_genstats,
     standalone_reshape,
     standalone_transpose,
     standalone_concatenate,

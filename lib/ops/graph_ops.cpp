@@ -219,6 +219,12 @@ Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_t
                     {"Y"});
 }
 
+Results add_genstats(fe_graph &g, fe_tensor *x, const fe_genstats_options &o) {
+    Results outputs = g.add_op(make_genstats(x, o), o.name, "genstats", {"SUM", "SQ_SUM"});
+    for (fe_tensor *t : outputs) keep_float(t);
+    return outputs;
+}
+
 Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o) {
     std::vector<const char *> ports = {"Y"};
     if (o.generate_index) ports.push_back("Index");

@@ -56,6 +56,8 @@ Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bi
 Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
                                 fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o);
 
+Results add_genstats(fe_graph &g, fe_tensor *x, const fe_genstats_options &o);
+
 Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o);
 // dx_dims: empty when x gives them.
 Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,

@@ -180,3 +180,41 @@ TEST_F(Deviceless, ChainedMatmulsAreRefusedWithTheWayOut) {
     EXPECT_NE(message.find("two chained matmuls"), std::string::npos) << message;
     EXPECT_NE(message.find("mark 'gelu_0::Y' as an output"), std::string::npos) << message;
 }
+
+namespace {
+
+// Batchnorm statistics of a convolution's output run in the convolution's plan; genstats on its
+// own has no engine, and the support check says where it runs.
+TEST_F(Deviceless, GenstatsAfterAConvolutionIsSupportedAndAloneIsExplained) {
+    for (fe_data_type type : {FE_DATA_HALF, FE_DATA_BFLOAT16}) {
+        fe_graph *g = graph("conv_genstats", type);
+        fe_tensor *x = tensor(g, "x", {4, 32, 32, 32}, true), *w = tensor(g, "w", {64, 32, 3, 3}, true);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        int64_t one = 1;
+        ASSERT_FE_OK(fe_conv_options_set_padding(&o, 1, &one));
+        fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum));
+        for (fe_tensor *t : {y, sum, sq_sum}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        expect_supported(g);
+        EXPECT_NE(describe(g).find("cuDNN: 2 operation(s)"), std::string::npos);
+        int64_t dims[4] = {0};
+        fe_data_type stats_type = FE_DATA_NOT_SET;
+        ASSERT_FE_OK(fe_tensor_get_dims(sum, dims, 4));
+        ASSERT_FE_OK(fe_tensor_get_data_type(sq_sum, &stats_type));
+        EXPECT_EQ(dims[1], 64);
+        EXPECT_EQ(dims[0] * dims[2] * dims[3], 1);
+        EXPECT_EQ(stats_type, FE_DATA_FLOAT);
+    }
+    fe_graph *g = graph("genstats_alone", FE_DATA_HALF);
+    fe_tensor *y = tensor(g, "y", {4, 64, 32, 32}, true), *sum = nullptr, *sq_sum = nullptr;
+    ASSERT_FE_OK(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum));
+    for (fe_tensor *t : {sum, sq_sum}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+    ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+    EXPECT_EQ(fe_graph_check_support(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("runs genstats fused after the convolution whose result it reads"));
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 // Convolution fusions, each one cuDNN plan, against CPU references: the ResNet epilogue with a
 // folded batchnorm (per-channel scale and bias, residual add, relu), the same with the scale
-// folded into the weights, dgrad + relu backward, and scale + bias + relu into wgrad.
+// folded into the weights, dgrad + relu backward, scale + bias + relu into wgrad, and the
+// batchnorm statistics (genstats) of a convolution's output.
 #include <algorithm>
 #include <cmath>
 
@@ -117,6 +118,46 @@ TEST_P(ConvFusion, DgradWithReluBackward) {
     });
     expect_close(bdx, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
 }
+
+// Batch normalization's statistics of a convolution's output, in the same plan:
+// y = conv(x, w); sum[k] = sum of y[:, k, ...], sq_sum[k] = sum of y[:, k, ...]^2.
+class ConvGenstats : public Gpu, public ::testing::WithParamInterface<fe_data_type> {};
+
+TEST_P(ConvGenstats, SumsMatchTheReference) {
+    fe_data_type type = GetParam();
+    fe_graph *g = graph("conv_genstats", type);
+    fe_tensor *x = tensor(g, "x", {4, 32, 32, 32}, true), *w = tensor(g, "w", {64, 32, 3, 3}, true);
+    fe_conv_options o = padded(1);
+    fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    ASSERT_FE_OK(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum));
+    for (fe_tensor *t : {y, sum, sq_sum}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    build(g);
+    expect_one_operation_graph(g, 2);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
+    Bound &bsum = bind(sum, false), &bsq = bind(sq_sum, false);
+    execute(g, {&bx, &bw, &by, &bsum, &bsq});
+    download(by);
+    download(bsum);
+    download(bsq);
+    std::printf("    plan %s\n", engine_tag_of(g));
+    std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, kPad1, 1);
+    expect_close(by, c, atol_for(type), rtol_for(type), norm_for(type));
+    // Per channel over 4 x 32 x 32 = 4096 values: the statistics accumulate in float.
+    std::vector<double> ref_sum(64, 0.0), ref_sq(64, 0.0);
+    for (size_t i = 0; i < c.size(); ++i) {
+        size_t channel = (i / (32 * 32)) % 64;  // the reference is packed NCHW
+        ref_sum[channel] += c[i];
+        ref_sq[channel] += c[i] * c[i];
+    }
+    expect_close(bsum, ref_sum, 0.5, 2e-2, norm_for(type));
+    expect_close(bsq, ref_sq, 0.5, 2e-2, norm_for(type));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, ConvGenstats, ::testing::Values(FE_DATA_HALF, FE_DATA_BFLOAT16),
+                         [](const ::testing::TestParamInfo<fe_data_type> &info) {
+                             return std::string(info.param == FE_DATA_HALF ? "fp16" : "bf16");
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Gpu, ConvFusion, ::testing::Values(FE_DATA_HALF, FE_DATA_BFLOAT16, FE_DATA_FLOAT),
                          [](const ::testing::TestParamInfo<fe_data_type> &info) {

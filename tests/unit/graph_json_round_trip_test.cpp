@@ -111,6 +111,21 @@ const std::vector<Case> &cases() {
              ASSERT_FE_OK(fe_graph_relu(g, z, nullptr, &r));
              out(r);
          }},
+        {"conv_genstats", FE_DATA_HALF,
+         [](fe_graph *g) {
+             fe_tensor *x = input(g, "x", {4, 32, 32, 32}, FE_DATA_NOT_SET, true);
+             fe_tensor *w = input(g, "w", {64, 32, 3, 3}, FE_DATA_NOT_SET, true);
+             fe_conv_options o = conv({1});
+             fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
+             ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+             fe_genstats_options gs = FE_GENSTATS_OPTIONS_INIT;
+             gs.name = "stats";
+             gs.compute_data_type = FE_DATA_FLOAT;
+             ASSERT_FE_OK(fe_graph_genstats(g, y, &gs, &sum, &sq_sum));
+             out(y);
+             out(sum);
+             out(sq_sum);
+         }},
         {"conv_grouped_strided_dilated_convolution_mode", FE_DATA_HALF,
          [](fe_graph *g) {
              fe_tensor *x = input(g, "x", {2, 8, 17, 17});

@@ -82,6 +82,20 @@ namespace CudnnFe
     public sealed partial class Graph
     {
         /// <summary>Pooling or upsampling of x's spatial dims; index receives the max-pooling index (or null).</summary>
+        /// <summary>
+        /// Batch normalization's statistics of x [N, C, spatial...]: returns the per-channel sum and
+        /// gives the sum of squares in sqSum, both float [1, C, 1, ...]. cuDNN runs it fused after the
+        /// convolution that produces x. options may be null.
+        /// </summary>
+        public Tensor Genstats(Tensor x, GenstatsOptions options, out Tensor sqSum)
+        {
+            IntPtr[] sum = new IntPtr[1], sq = new IntPtr[1];
+            using (fe_genstats_options native = options?.ToNative())
+                Check.Ok(NativeApi.fe_graph_genstats(Pointer, x.Pointer, native, sum, sq));
+            sqSum = Wrap(sq[0]);
+            return Wrap(sum[0]);
+        }
+
         public Tensor Resample(Tensor x, ResampleOptions options, out Tensor index)
         {
             IntPtr[] y = new IntPtr[1], i = new IntPtr[1];

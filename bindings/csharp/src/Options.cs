@@ -92,6 +92,21 @@ namespace CudnnFe
         }
     }
 
+    /// <summary>Options of genstats (batch normalization's per-channel sum and sum of squares).</summary>
+    public sealed class GenstatsOptions
+    {
+        public string Name { get; set; }
+        public DataType? ComputeDataType { get; set; }
+
+        internal fe_genstats_options ToNative()
+        {
+            var o = new fe_genstats_options();
+            if (Name != null) o.name = Name;
+            if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
+            return o;
+        }
+    }
+
     /// <summary>Parameters of the pointwise modes that use them.</summary>
     public sealed class PointwiseOptions
     {

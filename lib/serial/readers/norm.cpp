@@ -62,6 +62,13 @@ void read_batchnorm_inference(OpReader &r) {
     r.add([&](fe_graph &g) { add_batchnorm_inference(g, x, mean, inv, scale, bias, o); });
 }
 
+void read_genstats(OpReader &r) {
+    const fe_genstats_options defaults = FE_GENSTATS_OPTIONS_INIT;
+    fe_genstats_options o = options_of(r, defaults);
+    fe_tensor *x = r.input("X");
+    r.add([&](fe_graph &g) { add_genstats(g, x, o); });
+}
+
 }  // namespace
 
 void register_norm_readers(ReaderTable &table) {
@@ -76,6 +83,7 @@ void register_norm_readers(ReaderTable &table) {
     table.add("batchnorm", read_batchnorm);
     table.add("batchnorm_inference", read_batchnorm_inference);
     table.add("batchnorm_backward", read_backward<false>);
+    table.add("genstats", read_genstats);
 }
 
 }  // namespace fe

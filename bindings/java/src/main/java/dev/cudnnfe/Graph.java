@@ -524,6 +524,20 @@ public final class Graph extends NativeObject {
 
     // ---- resampling (pooling) and transpose -----------------------------------------------------
 
+    /**
+     * Batch normalization's statistics of x [N, C, spatial...]: the per-channel sum (first) and sum
+     * of squares (second), float [1, C, 1, ...]. cuDNN runs it fused after the convolution that
+     * produces x. options may be null.
+     */
+    public TensorPair genstats(Tensor x, GenstatsOptions options) {
+        long[] sum = new long[1];
+        long[] sqSum = new long[1];
+        try (fe_genstats_options o = options == null ? null : options.toNative()) {
+            Check.ok(NativeApi.fe_graph_genstats(pointer(), x.pointer(), o, sum, sqSum));
+        }
+        return new TensorPair(new Tensor(this, sum[0]), new Tensor(this, sqSum[0]));
+    }
+
     /** Pooling or upsampling of x's spatial dims; first is y, second the max-pooling index (or null). */
     public TensorPair resample(Tensor x, ResampleOptions options) {
         long[] y = new long[1];

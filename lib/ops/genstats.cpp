@@ -1,0 +1,66 @@
+// Genstats: the per-channel sum and sum of squares of a tensor (batch normalization's
+// statistics), which cuDNN fuses after the convolution that produces the tensor.
+#include <cudnn_graph.h>
+
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "ops/ops.hpp"
+#include "plan/lowering.hpp"
+#include "serial/option_codec.hpp"
+
+namespace fe {
+
+namespace {
+
+class Genstats : public Node {
+  public:
+    Genstats(fe_tensor *x, const fe_genstats_options &o) {
+        inputs = {x};
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "genstats"; }
+    const char *input_port(size_t) const override { return "X"; }
+
+    void infer() override {
+        const fe_tensor *x = inputs[0];
+        FE_CHECK(x->dims.size() >= 3 && x->dims.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+                 "x '%s' has rank %zu; genstats takes [N, C, spatial...] (rank 3 to 5)", x->name.c_str(),
+                 x->dims.size());
+        // One value per channel, laid out like x (channels-last stays channels-last).
+        std::vector<int64_t> stats(x->dims.size(), 1);
+        stats[1] = x->dims[1];
+        for (fe_tensor *out : outputs) assign_inferred_shape(out, stats, x->strides);
+    }
+
+    std::string unsupported_hint() const override {
+        return explanation(Feature::standalone_genstats, cudnn().cudnnGetVersion());
+    }
+
+    void write_json(json::Writer &out) const override {
+        fe_genstats_options o = FE_GENSTATS_OPTIONS_INIT;
+        write_option_attributes(out, op_schema(kind()), &o, 0);
+    }
+
+    void lower(Lowering &lowering) const override {
+        Descriptor op(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR);
+        cudnnGenStatsMode_t mode = CUDNN_GENSTATS_SUM_SQSUM;
+        op.set(CUDNN_ATTR_OPERATION_GENSTATS_MODE, CUDNN_TYPE_GENSTATS_MODE, 1, &mode, "CUDNN_ATTR_OPERATION_GENSTATS_MODE");
+        op.set_data_type(CUDNN_ATTR_OPERATION_GENSTATS_MATH_PREC, lowering.compute_type(*this),
+                         "CUDNN_ATTR_OPERATION_GENSTATS_MATH_PREC");
+        op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_XDESC, lowering.tensor(inputs[0]), "genstats X");
+        op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, lowering.tensor(outputs[0]), "genstats SUM");
+        op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, lowering.tensor(outputs[1]), "genstats SQ_SUM");
+        std::string what = "finalizing genstats '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Node> make_genstats(fe_tensor *x, const fe_genstats_options &options) {
+    return std::make_unique<Genstats>(x, options);
+}
+
+}  // namespace fe
