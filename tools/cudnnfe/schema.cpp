@@ -16,8 +16,7 @@ const char kHelp[] =
     "Print the op schema as one JSON object: for each operation its kind, C entry point, ports\n"
     "and options; for each option struct its fields (type, default, range, documentation); for\n"
     "each enum its values and JSON names (what fe_op_schema_json returns). Needs no cuDNN.\n"
-    "scripts/schema/ turns it into the op reference of docs/graph-json.md and checks that the\n"
-    "Java, C# and Go bindings cover every function, option field and enum value.\n";
+    "scripts/schema/render_docs.py turns it into the op reference of docs/graph-json.md.\n";
 
 }  // namespace
 
