@@ -59,6 +59,18 @@ type spatialValues struct {
 	set    func(count int64, values []int64) capi.Enum_SS_fe_status
 }
 
+// sidePadding is the padding before and after: Padding for both sides, unless PrePadding or
+// PostPadding overrides its side.
+func sidePadding(both, pre, post []int64) ([]int64, []int64) {
+	if pre == nil {
+		pre = both
+	}
+	if post == nil {
+		post = both
+	}
+	return pre, post
+}
+
 // setSpatialValues fills the arrays through their C setters, so that every count means what it
 // means in C: one value applies to every spatial dim, one per spatial dim (2 or 3) fixes their
 // count, and others are refused with the C library's message. Arrays not given are left alone.
@@ -84,13 +96,7 @@ func (o *ConvOptions) toNative() (capi.Fe_conv_options, error) {
 		n.SetName(o.Name)
 	}
 	n.SetSpatial_dims(o.SpatialDims)
-	pre, post := o.Padding, o.Padding
-	if o.PrePadding != nil {
-		pre = o.PrePadding
-	}
-	if o.PostPadding != nil {
-		post = o.PostPadding
-	}
+	pre, post := sidePadding(o.Padding, o.PrePadding, o.PostPadding)
 	if err := setSpatialValues([]spatialValues{
 		{pre, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_pre_padding(n, c, v) }},
 		{post, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_conv_options_set_post_padding(n, c, v) }},

@@ -62,13 +62,7 @@ func (o *ResampleOptions) toNative() (capi.Fe_resample_options, error) {
 	n.SetMode(capi.Enum_SS_fe_resample_mode(o.Mode))
 	n.SetPadding_mode(capi.Enum_SS_fe_resample_padding(o.PaddingMode))
 	n.SetSpatial_dims(o.SpatialDims)
-	pre, post := o.Padding, o.Padding
-	if o.PrePadding != nil {
-		pre = o.PrePadding
-	}
-	if o.PostPadding != nil {
-		post = o.PostPadding
-	}
+	pre, post := sidePadding(o.Padding, o.PrePadding, o.PostPadding)
 	if err := setSpatialValues([]spatialValues{
 		{o.Window, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_resample_options_set_window(n, c, v) }},
 		{o.Stride, func(c int64, v []int64) capi.Enum_SS_fe_status { return capi.Fe_resample_options_set_stride(n, c, v) }},
