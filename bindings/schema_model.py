@@ -1,0 +1,208 @@
+"""The op schema ('cudnnfe schema', bindings/op_schema.json) as the bindings' generators read it.
+
+One place for the conventions every language follows, so that an option means the same in each:
+- an options struct becomes an options class named after the struct (fe_conv_options -> Conv
+  Options), one setter per field; unset fields keep the C defaults (the _INIT macro's values);
+- a per-spatial-dim array (type spatial_array) is set through its C setter
+  (<struct>_set_<field>), which holds the one-value-for-every-dim rule and refuses other counts;
+- a pre_X / post_X pair of spatial arrays also gets a setter X that sets both;
+- a tensor field X_tensor beside a number field X is an overload of X taking a tensor;
+- a graph method per op: the op's inputs (optional ones nullable), its parameters, then its
+  options (nullable); its outputs come back in port order, a conditional one null when its
+  option did not ask for it.
+
+usage from a generator: model = schema_model.load(path); model.structs, model.ops, model.enums
+"""
+import dataclasses
+import json
+import re
+from typing import Optional
+
+
+def words(snake: str) -> list:
+    """'sq_sum' -> ['sq', 'sum']; port names like 'Amax_dQ' or 'InvVariance' split too."""
+    parts = []
+    for chunk in snake.split('_'):
+        parts += re.findall(r'[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[A-Z]', chunk) or [chunk]
+    return [p.lower() for p in parts if p]
+
+
+def pascal(snake: str) -> str:
+    return ''.join(w.capitalize() for w in words(snake))
+
+
+def camel(snake: str) -> str:
+    p = pascal(snake)
+    return p[:1].lower() + p[1:]
+
+
+@dataclasses.dataclass
+class Field:
+    name: str               # C member name
+    type: str               # schema type: name, integer, number, flag, enum, data_type, tensor,
+                            # spatial_array, spatial_count, dims_array, dims_count, axes
+    enum: Optional[str]     # C enum type of enum and data_type fields
+    doc: str
+    default: object
+    minimum: Optional[float]
+    maximum: Optional[float]
+    c_setter: Optional[str]  # the C function that sets this field, when it has one
+    overload_of: Optional[str] = None  # a tensor field that is another form of this field
+
+
+@dataclasses.dataclass
+class Pair:
+    """A setter that sets a pre_X and a post_X array together."""
+    name: str
+    fields: tuple
+
+
+@dataclasses.dataclass
+class Struct:
+    c_type: str
+    class_name: str
+    doc: str
+    fields: list
+    pairs: list
+
+    def field(self, name):
+        return next(f for f in self.fields if f.name == name)
+
+
+@dataclasses.dataclass
+class Port:
+    name: str
+    doc: str
+    optional: bool = False   # an input that may be null
+    when: Optional[str] = None  # an output present only when this option asks for it
+
+
+@dataclasses.dataclass
+class Param:
+    name: str
+    type: str
+    enum: Optional[str]
+    required: bool
+    doc: str
+
+
+@dataclasses.dataclass
+class Op:
+    kind: str
+    entry_point: str
+    family: str
+    doc: str
+    inputs: list
+    outputs: list
+    params: list
+    options: Optional[Struct]
+    scales: Optional[Struct]
+    takes: list
+    kinds: Optional[str]     # pointwise: the enum whose values are the op kinds
+
+    @property
+    def method(self) -> str:
+        """The op's snake_case name, which each language cases its own way."""
+        return self.kind
+
+    def returned(self, port: Port) -> bool:
+        """Whether the entry point returns this output. An output asked for by an output_* flag
+        of the options struct is not returned: the caller finds it by name (<node>::<port>)."""
+        return not (port.when and port.when.startswith('output_') and self.options is not None
+                    and any(f.name == port.when for f in self.options.fields))
+
+    def c_arguments(self) -> list:
+        """The entry point's arguments after the graph, as (role, name, what) in C order: role is
+        'input', 'inputs' (a counted array), 'mode' (the op kind's enum), 'count', 'param',
+        'scales', 'options' or 'output'. Inputs, parameters, scales, options, then the returned
+        outputs; a dims_array parameter is a count and a pointer, and arrays that follow one
+        another share the first one's count (slice's start and end); a flag parameter is how
+        the caller passes a nullable output, so it has no argument of its own."""
+        args = []
+        if self.kinds:
+            args.append(('mode', 'mode', self.kinds))
+        if self.kind == 'concatenate':
+            args += [('count', 'count', None), ('inputs', 'inputs', self.inputs)]
+        else:
+            args += [('input', p.name, p) for p in self.inputs]
+        counted = False
+        for p in self.params:
+            if p.type == 'flag':
+                continue
+            if p.type == 'dims_array':
+                if not counted:
+                    args.append(('count', p.name, p))
+                counted = True
+            args.append(('param', p.name, p))
+        if self.scales is not None:
+            args.append(('scales', 'scales', self.scales))
+        args.append(('options', 'options', self.options))
+        args += [('output', p.name, p) for p in self.outputs if self.returned(p)]
+        return args
+
+
+@dataclasses.dataclass
+class Enum:
+    c_type: str
+    doc: str
+    values: list             # (c_name, json_name, value)
+
+
+@dataclasses.dataclass
+class Model:
+    enums: dict
+    structs: dict
+    ops: list
+
+
+def _struct(raw) -> Struct:
+    fields = []
+    for f in raw['fields']:
+        setter = f"{raw['c_type']}_set_{f['name']}" if f['type'] == 'spatial_array' else None
+        fields.append(Field(f['name'], f['type'], f.get('enum'), f.get('doc', ''), f.get('default'),
+                            f.get('min'), f.get('max'), setter))
+    names = {f.name: f for f in fields}
+    for f in fields:
+        if f.type == 'tensor' and f.name.endswith('_tensor'):
+            base = names.get(f.name[:-len('_tensor')])
+            if base is not None and base.type == 'number':
+                f.overload_of = base.name
+    pairs = []
+    for f in fields:
+        if f.name.startswith('pre_') and f.type == 'spatial_array':
+            rest = f.name[len('pre_'):]
+            post = names.get('post_' + rest)
+            if post is not None and post.type == 'spatial_array' and rest not in names:
+                pairs.append(Pair(rest, (f.name, post.name)))
+    class_name = pascal(raw['c_type'][len('fe_'):])
+    return Struct(raw['c_type'], class_name, raw.get('doc', ''), fields, pairs)
+
+
+def load(path) -> Model:
+    with open(path) as f:
+        raw = json.load(f)
+    enums = {e['c_type']: Enum(e['c_type'], e.get('doc', ''),
+                               [(v['c_name'], v['json_name'], v['value']) for v in e['values']])
+             for e in raw['enums']}
+    structs = {s['c_type']: _struct(s) for s in raw['structs']}
+    ops = []
+    for o in raw['ops']:
+        inputs = [Port(p['name'], p.get('doc', ''), optional=p.get('when') == 'optional')
+                  for p in o['inputs']]
+        outputs = [Port(p['name'], p.get('doc', ''), when=p.get('when')) for p in o['outputs']]
+        params = [Param(p['name'], p['type'], p.get('enum'), p.get('required', False), p.get('doc', ''))
+                  for p in o['params']]
+        ops.append(Op(o['kind'], o['entry_point'], o.get('family', ''), o.get('doc', ''), inputs,
+                      outputs, params, structs.get(o.get('options')), structs.get(o.get('scales')),
+                      o.get('takes', []), o.get('kinds')))
+    return Model(enums, structs, ops)
+
+
+if __name__ == '__main__':
+    import sys
+    model = load(sys.argv[1])
+    for s in model.structs.values():
+        print(s.class_name, [f.name for f in s.fields], [p.name for p in s.pairs],
+              [(f.name, f.overload_of) for f in s.fields if f.overload_of])
+    for op in model.ops:
+        print(op.method, [p.name for p in op.inputs], [p.name for p in op.outputs])

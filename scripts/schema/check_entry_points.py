@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Check that the call shape the bindings' generators derive from the op schema
+(bindings/schema_model.py: Op.c_arguments) is the header's: for every op, the entry point's
+arguments after the graph have the same count and kinds (tensor, array, count, enum, struct).
+Prints one line per op that differs and exits 1 when one does.
+
+usage: check_entry_points.py SCHEMA_JSON HEADER
+"""
+import pathlib
+import re
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / 'bindings'))
+import schema_model  # noqa: E402
+
+
+def c_kind(declaration):
+    """The kind of one C parameter, as c_arguments names roles."""
+    d = ' '.join(declaration.split())
+    if re.match(r'(const )?fe_\w+_(options|scales) \*', d):
+        return 'scales' if '_scales' in d else 'options'
+    if d.startswith('fe_tensor **'):
+        return 'output'
+    if d.startswith('fe_tensor *const *'):
+        return 'inputs'
+    if d.startswith('fe_tensor *'):
+        return 'input'
+    if d.startswith('size_t '):
+        return 'count'
+    if re.match(r'fe_\w+ \w+$', d):
+        return 'enum'
+    return 'param'
+
+
+def expected_kind(role, what):
+    if role == 'mode':
+        return 'enum'
+    if role == 'param' and what.type == 'enum':
+        return 'enum'
+    return role
+
+
+def main():
+    model = schema_model.load(sys.argv[1])
+    text = re.sub(r'/\*.*?\*/', ' ', pathlib.Path(sys.argv[2]).read_text(), flags=re.S)
+    bad = 0
+    for op in model.ops:
+        m = re.search(r'FE_API\s+fe_status\s+' + op.entry_point + r'\s*\((.*?)\)\s*;', text, re.S)
+        if not m:
+            print(f'{op.kind}: {op.entry_point} is not in the header')
+            bad += 1
+            continue
+        header = [c_kind(a) for a in m.group(1).split(',')[1:]]
+        derived = [expected_kind(role, what) for role, _, what in op.c_arguments()]
+        if header != derived:
+            print(f'{op.kind}: the header has ({", ".join(header)}), the schema gives ({", ".join(derived)})')
+            bad += 1
+    print(f'{len(model.ops) - bad} of {len(model.ops)} entry points have the shape the schema gives')
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
