@@ -124,7 +124,7 @@ schema_check() {
 "$BUILD_DIR/tools/cudnnfe/cudnnfe" schema >"$LOGS/schema.json" 2>"$LOGS/schema.err"
 schema_check docs python3 "$ROOT/scripts/schema/render_docs.py" "$LOGS/schema.json" "$ROOT/docs/graph-json.md" --check
 schema_check entry_points python3 "$ROOT/scripts/schema/check_entry_points.py" "$LOGS/schema.json" "$ROOT/include/cudnnfe.h"
-schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings"
+schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings" "$BUILD_DIR"
 
 # The libFuzzer targets of fuzz/ (scripts/fuzz.sh): each counts as one test, a crash fails it.
 # FUZZ_SECONDS per target (30 here, with the build about two minutes in all).

@@ -7,7 +7,10 @@ through the helper the SWIG interface puts in its place); every field of every o
 the binding's enum of the same name. What a binding leaves out on purpose is listed in
 EXCEPTIONS below, each with its reason. Prints one line per gap and exits 1 when there is one.
 
-usage: binding_coverage.py HEADER BINDINGS_DIR
+Each binding's generated layer (written from the op schema into BUILD_DIR/bindings/<language>/
+generated-layer/) counts as part of its layer.
+
+usage: binding_coverage.py HEADER BINDINGS_DIR [BUILD_DIR]
 """
 import pathlib
 import re
@@ -60,9 +63,11 @@ def parse_header(path):
     return functions, structs, enums
 
 
-def sources(root, language):
+def sources(root, language, build):
     folder, suffix = LANGUAGES[language]
     files = sorted((root / folder).glob('*' + suffix))
+    if build is not None:
+        files += sorted((build / 'bindings' / language / 'generated-layer').rglob('*' + suffix))
     if language == 'go':
         files = [f for f in files if not f.name.endswith('_test.go')]
     return '\n'.join(f.read_text() for f in files)
@@ -115,10 +120,11 @@ def excused(language, name):
 
 def main():
     header, bindings = sys.argv[1], pathlib.Path(sys.argv[2])
+    build = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else None
     functions, structs, enums = parse_header(header)
     gaps = []
     for language in LANGUAGES:
-        text = sources(bindings, language)
+        text = sources(bindings, language, build)
         for function in functions:
             if not excused(language, function) and not called(text, language, function):
                 gaps.append(f'{language}: no binding calls {function}')
