@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Write the Java layer that the op schema describes: an options class (or scales class) per struct,
+GraphOps (one graph method per op, which Graph inherits), a result class for an op whose returned
+outputs no existing result type holds, and an enum for a schema enum with no hand-written one.
+
+The conventions common to every language come from bindings/schema_model.py; what is Java's own
+(names, types, the result types that exist) is here.
+
+usage: generate_layer.py SCHEMA_JSON OUT_DIR LIST_FILE HANDWRITTEN_DIR
+"""
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import schema_model  # noqa: E402
+from schema_model import camel, pascal  # noqa: E402
+
+PACKAGE = 'dev.cudnnfe'
+HEADER = ('// Generated from the op schema (cudnnfe schema) by bindings/java/generate_layer.py; '
+          'do not edit.\n')
+
+# The result types that exist, by the outputs they hold (the returned ports, in order; None: a
+# field that port list does not fill). An op returning other outputs gets <Op>Result.
+RESULT_TYPES = {
+    ('Y', 'Stats'): ('TensorPair', ('Y', 'Stats')),
+    ('C', 'Amax'): ('TensorPair', ('C', 'Amax')),
+    ('SUM', 'SQ_SUM'): ('TensorPair', ('SUM', 'SQ_SUM')),
+    ('Y', 'Scale'): ('TensorPair', ('Y', 'Scale')),
+    ('Y', 'Index'): ('TensorPair', ('Y', 'Index')),
+    ('Y', 'Mean', 'InvVariance'): ('NormResult', ('Y', 'Mean', 'InvVariance')),
+    ('Y', 'InvRms'): ('NormResult', ('Y', None, 'InvRms')),
+    ('Y', 'Mean', 'InvVariance', 'NextRunningMean', 'NextRunningVar'):
+        ('BatchnormResult', ('Y', 'Mean', 'InvVariance', 'NextRunningMean', 'NextRunningVar')),
+    ('DX', 'DScale', 'DBias'): ('NormGradients', ('DX', 'DScale', 'DBias')),
+    ('O', 'Stats'): ('SdpaResult', ('O', 'Stats')),
+    ('dQ', 'dK', 'dV'): ('SdpaGradients', ('dQ', 'dK', 'dV')),
+    ('O', 'Stats', 'Amax_S', 'Amax_O'): ('SdpaFp8Result', ('O', 'Stats', 'Amax_S', 'Amax_O')),
+    ('dQ', 'dK', 'dV', 'Amax_dQ', 'Amax_dK', 'Amax_dV', 'Amax_dP'):
+        ('SdpaFp8Gradients', ('dQ', 'dK', 'dV', 'Amax_dQ', 'Amax_dK', 'Amax_dV', 'Amax_dP')),
+}
+
+# Setters of the public API that set fields which go together, for every struct that has them all.
+GROUPED_SETTERS = [
+    ('paddingMask', ('seq_len_q', 'seq_len_kv'), 'Padding mask: per-batch sequence lengths, int32 [b, 1, 1, 1] each.'),
+    ('dropoutMask', ('dropout_mask', 'dropout_scale'), "Dropout with a caller's 0/1 mask, kept values scaled by scale."),
+    ('dropout', ('dropout_probability', 'dropout_seed', 'dropout_offset'),
+     'Dropout drawn by cuDNN (Philox) with one-element int64 seed and offset tensors.'),
+    ('pagedCache', ('page_table_k', 'page_table_v', 'max_seq_len_kv'),
+     'Paged K/V caches: the page tables of K and V and the longest sequence.'),
+    ('runningStatistics', ('running_mean', 'running_var'),
+     'Running statistics (float [1, C, 1, ...]): the call then also returns the updated ones.'),
+]
+
+KEYWORDS = {'abstract', 'boolean', 'byte', 'char', 'class', 'default', 'double', 'final', 'float',
+            'int', 'long', 'new', 'package', 'private', 'public', 'return', 'short', 'static', 'switch',
+            'this', 'throw', 'void', 'in', 'do', 'if', 'for', 'case', 'const', 'goto', 'native'}
+
+
+def ident(snake):
+    name = camel(snake)
+    return name + '_' if name in KEYWORDS else name
+
+
+def doc_text(text):
+    return (text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+            .replace('*/', '*&#47;').replace('@', '&#64;'))
+
+
+def javadoc(text, indent='    '):
+    text = doc_text(text.strip())
+    if not text:
+        return []
+    return [f'{indent}/** {text} */']
+
+
+def enum_class(c_type):
+    return pascal(c_type[len('fe_'):])
+
+
+# ---- options and scales classes -----------------------------------------------------------------
+
+def java_type(struct, field):
+    """(boxed storage type, setter parameter type) of a field."""
+    t = field.type
+    if t == 'name':
+        return 'String', 'String'
+    if t == 'flag':
+        return 'Boolean', 'boolean'
+    if t == 'number':
+        return 'Double', 'double'
+    if t == 'integer':
+        return ('Integer', 'int') if field_size(struct, field) == 4 else ('Long', 'long')
+    if t in ('spatial_count',):
+        return 'Long', 'long'
+    if t == 'enum':
+        return enum_class(field.enum), enum_class(field.enum)
+    if t == 'data_type':
+        return 'DataType', 'DataType'
+    if t == 'tensor':
+        return 'Tensor', 'Tensor'
+    if t in ('spatial_array', 'dims_array'):
+        return 'long[]', 'long...'
+    if t == 'axes':
+        return 'Long', 'int...'
+    raise SystemExit(f'generate_layer.py: no Java type for field type {t} ({field.name})')
+
+
+# Bytes of each struct field, (struct, field) -> size: an integer of 4 bytes is a Java int.
+SIZES = {}
+
+
+def field_size(struct, field):
+    return SIZES[(struct.c_type, field.name)]
+
+
+def store(field, value):
+    """The statement that puts a set value into the native struct o."""
+    setter = 'o.set' + field.name[0].upper() + field.name[1:]
+    t = field.type
+    if t == 'flag':
+        return f'{setter}({value} ? 1 : 0);'
+    if t in ('enum', 'data_type'):
+        return f'{setter}({value}.code);'
+    if t == 'tensor':
+        return f'{setter}({value}.pointer());'
+    if t == 'spatial_array':
+        return f'Check.ok(NativeApi.{field.c_setter}(o, {value}.length, {value}));'
+    return f'{setter}({value});'
+
+
+def count_of(struct, array):
+    """The dims_count field that gives a dims_array field's length: the nearest one before it."""
+    index = struct.fields.index(array)
+    for f in reversed(struct.fields[:index]):
+        if f.type == 'dims_count':
+            return f
+    raise SystemExit(f'generate_layer.py: {struct.c_type}.{array.name} has no count field')
+
+
+def options_class(struct):
+    cls = struct.class_name
+    storage = {}  # field name -> Java member name
+    for f in struct.fields:
+        if f.type != 'dims_count':
+            storage[f.name] = ident(f.name)
+    lines = [HEADER, f'package {PACKAGE};', '']
+    if any(f.type == 'dims_array' for f in struct.fields):
+        lines += ['import java.util.Arrays;', '']
+    lines += ['/**', f' * {doc_text(struct.doc)}',
+              f' * Fields not set keep the C defaults ({struct.c_type.upper()}_INIT).',
+              ' */', f'public final class {cls} {{']
+    for f in struct.fields:
+        if f.name in storage:
+            lines.append(f'    private {java_type(struct, f)[0]} {storage[f.name]};')
+    for f in struct.fields:
+        if f.name not in storage:
+            continue
+        member = storage[f.name]
+        method = ident(f.overload_of) if f.overload_of else member
+        _, param = java_type(struct, f)
+        lines.append('')
+        lines += javadoc(f.doc)
+        if f.type == 'axes':
+            lines += axes_setter(struct, f, member, method)
+            continue
+        value = f'{member}.clone()' if param == 'long...' else member
+        lines += [f'    public {cls} {method}({param} {member}) {{',
+                  f'        this.{member} = {value};', '        return this;', '    }']
+    for pair in struct.pairs:
+        first, second = (storage[n] for n in pair.fields)
+        lines += ['', f'    /** The same {doc_text(pair.name)} before and after. */',
+                  f'    public {cls} {ident(pair.name)}(long... {ident(pair.name)}) {{',
+                  f'        this.{first} = {ident(pair.name)}.clone();',
+                  f'        this.{second} = {ident(pair.name)}.clone();', '        return this;', '    }']
+    names = {f.name: f for f in struct.fields}
+    for method, fields, doc in GROUPED_SETTERS:
+        if not all(n in names for n in fields):
+            continue
+        params = ', '.join(f'{java_type(struct, names[n])[1]} {storage[n]}' for n in fields)
+        lines += ['', f'    /** {doc_text(doc)} */', f'    public {cls} {method}({params}) {{']
+        lines += [f'        this.{storage[n]} = {storage[n]};' for n in fields]
+        lines += ['        return this;', '    }']
+    if any(f.c_setter for f in struct.fields):
+        lines += ['', '    /**',
+                  '     * The native struct with the set fields; its arrays go through the C setters, so the C',
+                  "     * rule holds (one value for every spatial dim, or one per dim) with the C library's message.",
+                  '     */']
+    else:
+        lines += ['', '    /** The native struct with the set fields. */']
+    lines += [
+              f'    {struct.c_type} toNative() {{', f'        {struct.c_type} o = new {struct.c_type}();',
+              '        try {']
+    for f in struct.fields:
+        if f.name not in storage:
+            continue
+        member = storage[f.name]
+        if f.type == 'dims_array':
+            count = count_of(struct, f)
+            capacity = len(f.default)
+            lines += [f'            if ({member} != null) {{',
+                      f'                if ({member}.length > {capacity}) {{',
+                      '                    throw new CudnnFeException(Status.INVALID_ARGUMENT,',
+                      f'                            "{cls}: " + {member}.length + " {f.name}, at most {capacity}");',
+                      '                }',
+                      f'                o.set{cap(count.name)}({member}.length);',
+                      f'                o.set{cap(f.name)}(Arrays.copyOf({member}, {capacity}));',
+                      '            }']
+        else:
+            line = f'            if ({member} != null) {store(f, member)}'
+            if len(line) > 120:
+                line = f'            if ({member} != null) {{\n                {store(f, member)}\n            }}'
+            lines.append(line)
+    lines += ['            return o;', '        } catch (RuntimeException e) {', '            o.close();',
+              '            throw e;', '        }', '    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
+def axes_setter(struct, field, member, method):
+    cls = struct.class_name
+    bits = 8 * field_size(struct, field)
+    return [f'    public {cls} {method}(int... axes) {{',
+            '        long mask = 0;',
+            '        for (int axis : axes) {',
+            f'            if (axis < 0 || axis >= {bits}) {{',
+            '                throw new CudnnFeException(Status.INVALID_ARGUMENT,',
+            f'                        "{cls}: axis " + axis + " is out of range");',
+            '            }',
+            '            mask |= 1L << axis;',
+            '        }',
+            f'        this.{member} = mask;',
+            '        return this;',
+            '    }']
+
+
+def cap(name):
+    return name[0].upper() + name[1:]
+
+
+def scale_member(field):
+    """descale_do -> descaleDO: the scale's role, then what it scales in capitals."""
+    words = field.name.split('_')
+    return words[0] + ''.join(w.upper() for w in words[1:])
+
+
+def scales_class(struct):
+    cls = struct.class_name
+    lines = [HEADER, f'package {PACKAGE};', '', f'/**', f' * {doc_text(struct.doc)}', ' * An unset one passes NULL, which the library names in its error.', ' */',
+             f'public final class {cls} {{']
+    for f in struct.fields:
+        if f.type != 'tensor':
+            raise SystemExit(f'generate_layer.py: scales field {struct.c_type}.{f.name} is not a tensor')
+        lines += javadoc(f.doc)
+        lines.append(f'    public Tensor {scale_member(f)};')
+    lines += ['', f'    {struct.c_type} toNative() {{', f'        {struct.c_type} s = new {struct.c_type}();']
+    for f in struct.fields:
+        lines.append(f'        s.set{cap(f.name)}(GraphBase.optional({scale_member(f)}));')
+    lines += ['        return s;', '    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
+# ---- graph methods ------------------------------------------------------------------------------
+
+def name_only(struct):
+    """An options struct that holds only the op's name is passed as the name."""
+    return struct is not None and [f.name for f in struct.fields] == ['name']
+
+
+def result_type(op, returned):
+    key = tuple(p.name for p in returned)
+    if len(returned) == 1:
+        return 'Tensor', None
+    if key in RESULT_TYPES:
+        return RESULT_TYPES[key]
+    return pascal(op.kind) + 'Result', key
+
+
+def graph_method(op, model):
+    returned = [p for p in op.outputs if op.returned(p)]
+    flags = {p.name: p for p in op.params if p.type == 'flag'}
+    rtype, order = result_type(op, returned)
+    params, tail, docs, tail_docs, call, before = [], [], [], [], [], []
+    arrays = []  # dims arrays sharing one count: (count name, [array names])
+    for role, name, what in op.c_arguments():
+        if role == 'mode':
+            params.append(f'{enum_class(what)} mode')
+            call.append('mode.code')
+        elif role == 'inputs':
+            params.append('Tensor[] inputs')
+            docs.append(f'inputs ({", ".join(p.name for p in what)}, ...): {what[0].doc}')
+            before.append('long[] pointers = new long[inputs.length];')
+            before.append('for (int i = 0; i < inputs.length; ++i) pointers[i] = optional(inputs[i]);')
+            call.append('pointers')
+        elif role == 'count':
+            if name == 'count':
+                call.append('pointers.length')
+            else:
+                arrays.append((name, []))
+                call.append(None)  # filled once the arrays are known
+        elif role == 'input':
+            params.append(f'Tensor {ident(name)}')
+            docs.append(f'{ident(name)} {"(nullable) " if what.optional else ""}{what.doc}')
+            call.append(f'optional({ident(name)})')
+        elif role == 'param':
+            p = what
+            if p.type == 'dims_array':
+                params.append(f'long[] {ident(name)}')
+                arrays[-1][1].append((ident(name), p.required))
+                call.append(ident(name))
+            elif p.type == 'enum':
+                params.append(f'{enum_class(p.enum)} {ident(name)}')
+                call.append(f'{ident(name)}.code')
+            elif p.type == 'integer':
+                params.append(f'long {ident(name)}')
+                call.append(ident(name))
+            elif p.type == 'number':
+                params.append(f'double {ident(name)}')
+                call.append(ident(name))
+            else:
+                raise SystemExit(f'generate_layer.py: no Java type for parameter {op.kind}.{name} ({p.type})')
+            docs.append(f'{ident(name)} {"" if p.type != "dims_array" or p.required else "(nullable) "}{p.doc}')
+        elif role == 'scales':
+            tail.append(f'{what.class_name} scales')
+            tail_docs.append(f'scales {what.doc}')
+            call.append('nativeScales')
+        elif role == 'options':
+            if name_only(what):
+                tail.append('String name')
+                tail_docs.append("name (nullable) the op's name; automatic when null")
+            elif what is not None:
+                tail.append(f'{what.class_name} options')
+                tail_docs.append('options (nullable) the C defaults when null')
+            call.append('nativeOptions')
+        elif role == 'output':
+            call.append(f'out{pascal(name)}')
+    # A flag parameter has no C argument (it says whether a nullable output is asked for); it
+    # comes after the other parameters.
+    for p in op.params:
+        if p.type == 'flag':
+            params.append(f'boolean {ident(p.name)}')
+            docs.append(f'{ident(p.name)} {p.doc}')
+    params += tail
+    docs += tail_docs
+    # Counts of dims arrays.
+    checks = []
+    slots = iter(arrays)
+    for i, c in enumerate(call):
+        if c is None:
+            _, members = next(slots)
+            first, required = members[0]
+            call[i] = f'{first}.length' if required else f'{first} == null ? 0 : {first}.length'
+            for other, _ in members[1:]:
+                checks.append(f'sameLength("{camel(op.kind)}", {first}.length, "{first} entries", '
+                              f'{other}.length, "{other} entries");')
+    lines = ['', '    /**', f'     * {doc_text(op.doc)}']
+    if any(p.when for p in returned):
+        lines.append('     * A conditional output is null when not produced.')
+    for d in docs:
+        lines.append(f'     * @param {doc_text(d)}')
+    for i, p in enumerate(returned):
+        lead = '@return' if i == 0 else '       '
+        lines.append(f'     * {lead} {doc_text(p.name + ": " + p.doc)}')
+    lines.append('     */')
+    lines += wrap(f'    public {rtype} {camel(op.kind)}(', params, ') {')
+    body = checks + before
+    for p in returned:
+        if p.when in flags:
+            body.append(f'long[] out{pascal(p.name)} = {ident(p.when)} ? new long[1] : null;')
+        else:
+            body.append(f'long[] out{pascal(p.name)} = new long[1];')
+    resources = []
+    if op.scales is not None:
+        resources.append(f'{op.scales.c_type} nativeScales = scales == null ? null : scales.toNative()')
+    if name_only(op.options):
+        resources.append(f'{op.options.c_type} nativeOptions = name == null ? null\n'
+                         f'                     : new {op.options.class_name}().name(name).toNative()')
+    elif op.options is not None:
+        resources.append(f'{op.options.c_type} nativeOptions = options == null ? null : options.toNative()')
+    indent = '            ' if resources else '        '
+    invoke = wrap(f'{indent}Check.ok(NativeApi.{op.entry_point}(', ['pointer()'] + call, '));')
+    lines += [f'        {b}' for b in body]
+    if resources:
+        lines.append(f'        try ({(";" + chr(10) + "             ").join(resources)}) {{')
+        lines += invoke
+        lines.append('        }')
+    else:
+        lines += invoke
+
+    def value(port_name):
+        if port_name is None:
+            return 'null'
+        p = next(x for x in returned if x.name == port_name)
+        out = f'out{pascal(p.name)}'
+        if p.when in flags:
+            return f'{out} == null ? null : wrap({out}[0])'
+        return f'wrap({out}[0])' if p.when else f'result({out}[0])'
+
+    if rtype == 'Tensor':
+        lines.append(f'        return {value(returned[0].name)};')
+    else:
+        lines += wrap(f'        return new {rtype}(', [value(n) for n in order], ');')
+    lines.append('    }')
+    return lines
+
+
+def wrap(start, items, end, width=120):
+    """start + items joined by ', ' + end, broken after a comma where a line would pass width; the
+    continuation lines are indented 8 more than the first."""
+    indent = ' ' * (len(start) - len(start.lstrip()) + 8)
+    lines, line = [], start
+    for i, item in enumerate(items):
+        piece = item + (', ' if i + 1 < len(items) else end)
+        if len(line) + len(piece.rstrip()) > width and line.strip() and not line.endswith('('):
+            lines.append(line.rstrip())
+            line = indent
+        line += piece
+    if not items:
+        line += end
+    lines.append(line)
+    return lines
+
+
+def graph_ops(model):
+    lines = [HEADER, f'package {PACKAGE};', '', '/**',
+             ' * One method per op of the schema, in C argument order: inputs, parameters, scales, options',
+             ' * (nullable: the C defaults), returning the outputs the entry point returns. Each result is',
+             ' * virtual until setOutput(true).', ' */',
+             'abstract class GraphOps extends GraphBase {',
+             '    GraphOps(long pointer) {', '        super(pointer);', '    }']
+    for op in model.ops:
+        lines += graph_method(op, model)
+    lines.append('}')
+    return '\n'.join(lines) + '\n'
+
+
+def result_class(op, returned):
+    cls = pascal(op.kind) + 'Result'
+    lines = [HEADER, f'package {PACKAGE};', '', f'/** The outputs of {doc_text(op.kind)}; a conditional one is null when not produced. */',
+             f'public final class {cls} {{']
+    for p in returned:
+        lines += javadoc(p.doc)
+        lines.append(f'    public final Tensor {ident(p.name)};')
+    args = ', '.join(f'Tensor {ident(p.name)}' for p in returned)
+    lines += ['', f'    {cls}({args}) {{']
+    lines += [f'        this.{ident(p.name)} = {ident(p.name)};' for p in returned]
+    lines += ['    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
+def enum_source(enum):
+    cls = enum_class(enum.c_type)
+    names = [c for c, _, _ in enum.values]
+    prefix = names[0]
+    for n in names[1:]:
+        while not n.startswith(prefix):
+            prefix = prefix[:prefix.rstrip('_').rfind('_') + 1] if '_' in prefix.rstrip('_') else ''
+    lines = [HEADER, f'package {PACKAGE};', '', f'/** {doc_text(enum.doc)} */', f'public enum {cls} {{']
+    for i, (c_name, _, value) in enumerate(enum.values):
+        end = ',' if i + 1 < len(enum.values) else ';'
+        lines.append(f'    {c_name[len(prefix):]}({value}){end}')
+    lines += ['', '    public final int code;', '', f'    {cls}(int code) {{', '        this.code = code;', '    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
+def main():
+    schema, out_dir, list_file, handwritten = sys.argv[1:]
+    model = schema_model.load(schema)
+    raw = json.loads(pathlib.Path(schema).read_text())
+    for s in raw['structs']:
+        for f in s['fields']:
+            SIZES[(s['c_type'], f['name'])] = f['size']
+    out = pathlib.Path(out_dir) / 'dev' / 'cudnnfe'
+    if out.exists():
+        for stale in out.glob('*.java'):
+            stale.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    files = {}
+    scales = {op.scales.c_type for op in model.ops if op.scales is not None}
+    for s in model.structs.values():
+        files[s.class_name] = scales_class(s) if s.c_type in scales else options_class(s)
+    files['GraphOps'] = graph_ops(model)
+    for op in model.ops:
+        returned = [p for p in op.outputs if op.returned(p)]
+        if len(returned) > 1 and tuple(p.name for p in returned) not in RESULT_TYPES:
+            files[rtype] = result_class(op, returned)
+    existing = {p.stem for p in pathlib.Path(handwritten).glob('*.java')}
+    for enum in model.enums.values():
+        if enum_class(enum.c_type) not in existing:
+            files[enum_class(enum.c_type)] = enum_source(enum)
+    paths = []
+    for name, text in sorted(files.items()):
+        path = out / f'{name}.java'
+        path.write_text(text)
+        paths.append(path.resolve())
+    pathlib.Path(list_file).write_text(''.join(f'{p}\n' for p in paths))
+
+
+if __name__ == '__main__':
+    main()
