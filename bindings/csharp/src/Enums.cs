@@ -111,4 +111,27 @@ namespace CudnnFe
         Uniform = 1,
         Normal = 2,
     }
+
+    /// <summary>Resampling modes: pooling and upsampling of the spatial dims.</summary>
+    public enum ResampleMode
+    {
+        MaxPool = 0,
+        /// <summary>The padding counts in the average's divisor.</summary>
+        AvgPoolIncludePadding = 1,
+        /// <summary>Only the window's elements inside x count.</summary>
+        AvgPoolExcludePadding = 2,
+        Nearest = 3,
+        Bilinear = 4,
+    }
+
+    /// <summary>What resampling's padding holds.</summary>
+    public enum ResamplePadding
+    {
+        /// <summary>-infinity for max pooling, zero otherwise.</summary>
+        Auto = 0,
+        Zero = 1,
+        NegInf = 2,
+        /// <summary>Repeat the edge value.</summary>
+        Edge = 3,
+    }
 }

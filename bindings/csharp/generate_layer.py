@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""Write the C# binding's generated layer from the op schema: one options class per option or
+scales struct, and the graph method of every op (partial classes beside the hand-written ones).
+
+The conventions (names, pre/post pairs, the entry points' argument order) are schema_model's; what
+is C#'s is here: the property and parameter types, and the few names and result types that
+predate the generator and stay for the callers that use them (COMPATIBLE_NAMES, RESULTS).
+
+The integer fields' C# types are read from SWIG's proxy classes (the list file SWIG's step writes),
+because the schema says 'integer' for int32_t and int64_t alike.
+
+usage: generate_layer.py OP_SCHEMA_JSON SWIG_LIST OUT_DIR LIST_FILE
+"""
+import pathlib
+import re
+import shutil
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+import schema_model  # noqa: E402
+
+HEADER = '// Generated from the op schema by bindings/csharp/generate_layer.py; do not edit.\n'
+
+# C# names that differ from the regular PascalCase of the C field, kept for existing callers.
+COMPATIBLE_NAMES = {
+    ('fe_reduction_options', 'reduce_axes'): 'Axes',
+    ('fe_sdpa_fp8_backward_scales', 'descale_do'): 'DescaleDO',
+    ('fe_sdpa_fp8_backward_scales', 'descale_dp'): 'DescaleDP',
+    ('fe_sdpa_fp8_backward_scales', 'scale_dp'): 'ScaleDP',
+    ('fe_sdpa_fp8_backward_scales', 'scale_dq'): 'ScaleDQ',
+    ('fe_sdpa_fp8_backward_scales', 'scale_dk'): 'ScaleDK',
+    ('fe_sdpa_fp8_backward_scales', 'scale_dv'): 'ScaleDV',
+}
+
+# How an op with several returned outputs gives them back, where a hand-written type or form
+# existed before (bindings/csharp/src/Results.cs): a result class and its property per port, or
+# OUT: the first output returned, the others out parameters after the options. Any other op gets
+# a generated <Op>Result class with one property per returned output.
+OUT = 'out'
+_NORM = {'Y': 'Y', 'Mean': 'Mean', 'InvVariance': 'InvVariance'}
+_NORM_GRADIENTS = {'DX': 'DX', 'DScale': 'DScale', 'DBias': 'DBias'}
+RESULTS = {
+    'layernorm': ('NormResult', _NORM),
+    'instancenorm': ('NormResult', _NORM),
+    'adalayernorm': ('NormResult', _NORM),
+    'rmsnorm': ('NormResult', {'Y': 'Y', 'InvRms': 'InvVariance'}),
+    'batchnorm': ('BatchnormResult', {'Y': 'Y', 'Mean': 'Mean', 'InvVariance': 'InvVariance',
+                                      'NextRunningMean': 'NextRunningMean',
+                                      'NextRunningVar': 'NextRunningVar'}),
+    'layernorm_backward': ('NormGradients', _NORM_GRADIENTS),
+    'rmsnorm_backward': ('NormGradients', _NORM_GRADIENTS),
+    'instancenorm_backward': ('NormGradients', _NORM_GRADIENTS),
+    'adalayernorm_backward': ('NormGradients', _NORM_GRADIENTS),
+    'batchnorm_backward': ('NormGradients', _NORM_GRADIENTS),
+    'sdpa': ('SdpaResult', {'O': 'O', 'Stats': 'Stats'}),
+    'sdpa_backward': ('SdpaGradients', {'dQ': 'DQ', 'dK': 'DK', 'dV': 'DV'}),
+    'sdpa_fp8': ('SdpaFp8Result', {'O': 'O', 'Stats': 'Stats', 'Amax_S': 'AmaxS', 'Amax_O': 'AmaxO'}),
+    'sdpa_fp8_backward': ('SdpaFp8Gradients', {'dQ': 'DQ', 'dK': 'DK', 'dV': 'DV', 'Amax_dQ': 'AmaxDQ',
+                                               'Amax_dK': 'AmaxDK', 'Amax_dV': 'AmaxDV',
+                                               'Amax_dP': 'AmaxDP'}),
+    'genstats': OUT,
+    'resample': OUT,
+    'softmax': OUT,
+    'matmul_fp8': OUT,
+    'block_scale_quantize': OUT,
+}
+
+KEYWORDS = {'abstract', 'as', 'base', 'bool', 'break', 'byte', 'case', 'catch', 'char', 'checked',
+            'class', 'const', 'continue', 'decimal', 'default', 'delegate', 'do', 'double', 'else',
+            'enum', 'event', 'explicit', 'extern', 'false', 'finally', 'fixed', 'float', 'for',
+            'foreach', 'goto', 'if', 'implicit', 'in', 'int', 'interface', 'internal', 'is', 'lock',
+            'long', 'namespace', 'new', 'null', 'object', 'operator', 'out', 'override', 'params',
+            'private', 'protected', 'public', 'readonly', 'ref', 'return', 'sbyte', 'sealed',
+            'short', 'sizeof', 'stackalloc', 'static', 'string', 'struct', 'switch', 'this',
+            'throw', 'true', 'try', 'typeof', 'uint', 'ulong', 'unchecked', 'unsafe', 'ushort',
+            'using', 'virtual', 'void', 'volatile', 'while'}
+
+
+def enum_name(c_type):
+    """fe_resample_padding -> ResamplePadding, the hand-written enum of the same values."""
+    return schema_model.pascal(c_type[len('fe_'):])
+
+
+def identifier(snake):
+    name = schema_model.camel(snake)
+    return '@' + name if name in KEYWORDS else name
+
+
+def xml(text):
+    return text.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+
+
+def summary(text, indent):
+    return f'{indent}/// <summary>{xml(text)}</summary>\n' if text else ''
+
+
+def proxy_types(swig_list):
+    """{(c struct, field): C# type} from SWIG's proxy classes."""
+    types = {}
+    for line in pathlib.Path(swig_list).read_text().split():
+        path = pathlib.Path(line)
+        for c_type, field in re.findall(r'public (\w+(?:\[\])?) (\w+) \{', path.read_text()):
+            types[(path.stem, field)] = c_type
+    return types
+
+
+def write(out_dir, name, body):
+    path = out_dir / name
+    path.write_text(HEADER + 'using System;\n\nnamespace CudnnFe\n{\n' + body + '}\n')
+    return path
+
+
+# Options classes ---------------------------------------------------------------------------------
+
+def property_name(struct, field):
+    return COMPATIBLE_NAMES.get((struct.c_type, field.name), schema_model.pascal(field.name))
+
+
+def counted_array(struct, field):
+    """The dims_array field whose length a dims_count field holds: the next one."""
+    later = struct.fields[struct.fields.index(field) + 1:]
+    return next(f for f in later if f.type == 'dims_array')
+
+
+def property_type(struct, field, proxies):
+    if field.type == 'name':
+        return 'string'
+    if field.type in ('integer', 'spatial_count'):
+        return proxies[(struct.c_type, field.name)] + '?'
+    if field.type == 'number':
+        return 'double?'
+    if field.type == 'flag':
+        return 'bool?' if field.default else 'bool'
+    if field.type == 'enum':
+        return enum_name(field.enum) + '?'
+    if field.type == 'data_type':
+        return 'DataType?'
+    if field.type == 'tensor':
+        return 'Tensor'
+    if field.type in ('spatial_array', 'dims_array'):
+        return 'long[]'
+    if field.type == 'axes':
+        return 'int[]'
+    raise SystemExit(f'generate_layer.py: no C# type for {struct.c_type}.{field.name} ({field.type})')
+
+
+def field_doc(struct, field):
+    doc = field.doc
+    if field.overload_of:
+        doc += f' Replaces {property_name(struct, struct.field(field.overload_of))}.'
+    if field.type == 'axes':
+        doc += ' Each from 0 to 31.'
+    return doc
+
+
+def assignment(struct, field, pairs):
+    """The ToNative lines that set one field, from its property (or its pair's)."""
+    p, c = property_name(struct, field), field.name
+    if field.type == 'name':
+        return [f'if ({p} != null) o.{c} = {p};']
+    if field.type in ('integer', 'number', 'spatial_count'):
+        return [f'if ({p}.HasValue) o.{c} = {p}.Value;']
+    if field.type == 'flag':
+        if field.default:
+            return [f'if ({p}.HasValue) o.{c} = {p}.Value ? 1 : 0;']
+        return [f'if ({p}) o.{c} = 1;']
+    if field.type in ('enum', 'data_type'):
+        return [f'if ({p}.HasValue) o.{c} = ({field.enum}){p}.Value;']
+    if field.type == 'tensor':
+        return [f'if ({p} != null) o.{c} = {p}.Pointer;']
+    if field.type == 'axes':
+        return [f'if ({p} != null) o.{c} = OptionValues.AxisMask({p}, "{struct.class_name}.{p}");']
+    if field.type == 'dims_count':
+        array = counted_array(struct, field)
+        a = property_name(struct, array)
+        return [f'if ({a} != null) o.{c} = {a}.Length;']
+    if field.type == 'dims_array':
+        size = len(field.default)
+        return [f'if ({p} != null) o.{c} = OptionValues.Fixed({p}, {size}, "{struct.class_name}.{p}");']
+    if field.type == 'spatial_array':
+        pair = pairs.get(field.name)
+        if pair is None:
+            return [f'if ({p} != null) Check.Ok(NativeApi.{field.c_setter}(o, {p}.Length, {p}));']
+        local = identifier(field.name)
+        return [f'long[] {local} = {p} ?? {schema_model.pascal(pair.name)};',
+                f'if ({local} != null) Check.Ok(NativeApi.{field.c_setter}(o, {local}.Length, {local}));']
+    raise SystemExit(f'generate_layer.py: cannot set {struct.c_type}.{field.name} ({field.type})')
+
+
+def options_class(struct, proxies):
+    pairs = {name: pair for pair in struct.pairs for name in pair.fields}
+    lines = [summary(struct.doc, '    '),
+             '    /// <remarks>Properties left unset keep the C defaults.</remarks>\n',
+             f'    public sealed partial class {struct.class_name}\n    {{\n']
+    for field in struct.fields:
+        if field.type == 'dims_count':
+            continue  # the length of its array
+        lines.append(summary(field_doc(struct, field), '        '))
+        lines.append(f'        public {property_type(struct, field, proxies)} '
+                     f'{property_name(struct, field)} {{ get; set; }}\n')
+    for pair in struct.pairs:
+        names = ' and '.join(property_name(struct, struct.field(f)) for f in pair.fields)
+        lines.append(summary(f'Sets {names} alike; each of them overrides it.', '        '))
+        lines.append(f'        public long[] {schema_model.pascal(pair.name)} {{ get; set; }}\n')
+    body = [line for field in struct.fields for line in assignment(struct, field, pairs)]
+    lines.append(f'\n        internal {struct.c_type} ToNative()\n        {{\n'
+                 f'            var o = new {struct.c_type}();\n            try\n            {{\n')
+    lines += [f'                {line}\n' for line in body]
+    lines.append('                return o;\n            }\n            catch\n            {\n'
+                 '                o.Dispose();\n                throw;\n            }\n        }\n    }\n')
+    return ''.join(lines)
+
+
+# Graph methods -----------------------------------------------------------------------------------
+
+class Method:
+    """One op's C# method: its parameters, the C call's arguments and how it returns."""
+
+    def __init__(self, op):
+        self.op = op
+        self.returned = [p for p in op.outputs if op.returned(p)]
+        self.flags = {p.name: identifier(p.name) for p in op.params if p.type == 'flag'}
+        self.result = RESULTS.get(op.kind)
+        if self.result is None and len(self.returned) > 1:
+            self.result = (schema_model.pascal(op.kind) + 'Result',
+                           {p.name: schema_model.pascal(p.name) for p in self.returned})
+
+    @property
+    def name(self):
+        return schema_model.pascal(self.op.kind)
+
+    def return_type(self):
+        return 'Tensor' if len(self.returned) == 1 or self.result == OUT else self.result[0]
+
+    def parameters(self):
+        """(type, name, default or None, doc) in C# order."""
+        params, arrays = [], []
+        for role, name, what in self.op.c_arguments():
+            if role == 'mode':
+                params.append((enum_name(what), 'mode', None, 'The operation.'))
+            elif role == 'input':
+                params.append(('Tensor', identifier(name), 'null' if what.optional else None,
+                               what.doc + (' (may be null)' if what.optional else '')))
+            elif role == 'inputs':
+                params.append(('Tensor[]', 'inputs', None, ', '.join(p.doc for p in what)))
+            elif role == 'param':
+                params.append(self.param(what))
+            elif role == 'scales':
+                params.append((what.class_name, 'scales', None, what.doc))
+            elif role == 'options':
+                params.append((what.class_name, 'options', 'null', 'Null: the C defaults.'))
+        # A flag asks for a nullable output; it goes after the other parameters.
+        at = next(i for i, q in enumerate(params) if q[1] in ('scales', 'options'))
+        params[at:at] = [('bool', self.flags[p.name], None, p.doc) for p in self.op.params if p.type == 'flag']
+        if self.result == OUT:
+            params += [('out Tensor', identifier(p.name), None, p.doc) for p in self.returned[1:]]
+        # Only trailing parameters can have defaults.
+        trailing = True
+        for i in reversed(range(len(params))):
+            trailing = trailing and params[i][2] is not None
+            if not trailing:
+                params[i] = params[i][:2] + (None,) + params[i][3:]
+        return params
+
+    def param(self, p):
+        if p.type == 'dims_array':
+            return ('long[]', identifier(p.name), None if p.required else 'null', p.doc)
+        if p.type == 'enum':
+            return (enum_name(p.enum), identifier(p.name), None, p.doc)
+        if p.type == 'integer':
+            return ('long', identifier(p.name), None, p.doc)
+        if p.type == 'number':
+            return ('double', identifier(p.name), None, p.doc)
+        raise SystemExit(f'generate_layer.py: no C# parameter for {self.op.kind}.{p.name} ({p.type})')
+
+    def arguments(self):
+        args, counted = ['Pointer'], None
+        for role, name, what in self.op.c_arguments():
+            if role == 'mode':
+                args.append(f'({what})mode')
+            elif role == 'input':
+                args.append(f'Optional({identifier(name)})' if what.optional else f'{identifier(name)}.Pointer')
+            elif role == 'count' and name == 'count':
+                args.append('inputs.Length')
+            elif role == 'inputs':
+                args.append('Pointers(inputs)')
+            elif role == 'count':
+                counted = identifier(name)
+                args.append(f'{counted}?.Length ?? 0')
+            elif role == 'param':
+                args.append(f'({what.enum}){identifier(name)}' if what.type == 'enum' else identifier(name))
+            elif role == 'scales':
+                args.append('nativeScales')
+            elif role == 'options':
+                args.append('nativeOptions')
+            elif role == 'output':
+                args.append(out_local(name))
+        return args
+
+    def shared_counts(self):
+        """Arrays that share the count of the array before them (slice's start and end)."""
+        checks, first = [], None
+        for role, name, what in self.op.c_arguments():
+            if role == 'count' and name != 'count':
+                first = name
+            elif role == 'param' and what.type == 'dims_array' and first and name != first:
+                checks.append((identifier(first), identifier(name)))
+        return checks
+
+    def code(self):
+        op, params = self.op, self.parameters()
+        lines = [summary(op.doc, '        ')]
+        lines += [f'        /// <param name="{name.lstrip("@")}">{xml(doc)}</param>\n'
+                  for _, name, _, doc in params if doc]
+        signature = ', '.join(f'{t} {n}' + (f' = {d}' if d is not None else '') for t, n, d, _ in params)
+        lines.append(f'        public {self.return_type()} {self.name}({signature})\n        {{\n')
+        for first, other in self.shared_counts():
+            lines.append(f'            OptionValues.SameCount("{self.name}", "{first.lstrip("@")}", {first}, '
+                         f'"{other.lstrip("@")}", {other});\n')
+        for p in self.returned:
+            local = out_local(p.name)
+            if p.when in self.flags:
+                lines.append(f'            IntPtr[] {local} = {self.flags[p.when]} ? new IntPtr[1] : null;\n')
+            else:
+                lines.append(f'            var {local} = new IntPtr[1];\n')
+        if op.scales is not None:
+            lines.append(f'            using ({op.scales.c_type} nativeScales = scales?.ToNative())\n')
+        lines.append(f'            using ({op.options.c_type} nativeOptions = options?.ToNative())\n')
+        call = f'NativeApi.{op.entry_point}({", ".join(self.arguments())})'
+        lines.append(f'                Check.Ok({call});\n')
+        lines += self.returns()
+        lines.append('        }\n')
+        return ''.join(lines)
+
+    def returns(self):
+        def wrap(p):
+            local = out_local(p.name)
+            if p.when in self.flags:
+                return f'{local} == null ? null : Wrap({local}[0])'
+            return f'Wrap({local}[0])'
+        if len(self.returned) == 1:
+            return [f'            return {wrap(self.returned[0])};\n']
+        if self.result == OUT:
+            lines = [f'            {identifier(p.name)} = {wrap(p)};\n' for p in self.returned[1:]]
+            return lines + [f'            return {wrap(self.returned[0])};\n']
+        class_name, properties = self.result
+        values = ', '.join(f'{properties[p.name]} = {wrap(p)}' for p in self.returned)
+        return [f'            return new {class_name} {{ {values} }};\n']
+
+
+def out_local(port):
+    return 'out' + schema_model.pascal(port)
+
+
+def result_class(method):
+    class_name, properties = method.result
+    lines = [summary(f'The outputs of {method.name}.', '    '),
+             f'    public sealed class {class_name}\n    {{\n']
+    for p in method.returned:
+        doc = p.doc + ('; null when not asked for' if p.when else '')
+        lines.append(summary(doc, '        '))
+        lines.append(f'        public Tensor {properties[p.name]} {{ get; internal set; }}\n')
+    lines.append('    }\n')
+    return ''.join(lines)
+
+
+def graph_file(family, methods):
+    body = '\n'.join(m.code() for m in methods)
+    return (f'    // {family}: each result is virtual until SetOutput(true), named "<op name>::<port>".\n'
+            f'    public sealed partial class Graph\n    {{\n{body}    }}\n')
+
+
+def main():
+    schema, swig_list, out_dir, list_file = sys.argv[1:]
+    model = schema_model.load(schema)
+    proxies = proxy_types(swig_list)
+    out = pathlib.Path(out_dir)
+    shutil.rmtree(out, ignore_errors=True)  # no stale file of an op the schema dropped
+    out.mkdir(parents=True)
+    written = [write(out, s.class_name + '.g.cs', options_class(s, proxies)) for s in model.structs.values()]
+    families = {}
+    for op in model.ops:
+        families.setdefault(op.family, []).append(Method(op))
+    for family, methods in families.items():
+        file_name = 'Graph.' + ''.join(schema_model.pascal(w) for w in re.findall(r'\w+', family)) + '.g.cs'
+        written.append(write(out, file_name, graph_file(family, methods)))
+        for m in methods:
+            if m.result not in (None, OUT) and m.op.kind not in RESULTS:
+                written.append(write(out, m.result[0] + '.g.cs', result_class(m)))
+    pathlib.Path(list_file).write_text(''.join(f'{p.resolve()}\n' for p in sorted(written)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
