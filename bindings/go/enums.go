@@ -136,3 +136,58 @@ const (
 	LogInfo  LogLevel = 3
 	LogDebug LogLevel = 4
 )
+
+// NormPhase says whether a normalization also returns the statistics its backward pass reads.
+type NormPhase int32
+
+const (
+	NormInference NormPhase = 0 // y only
+	NormTraining  NormPhase = 1 // y and the float statistics
+)
+
+// SdpaImplementation is how attention is lowered.
+type SdpaImplementation int32
+
+const (
+	// SdpaAuto: native where it takes every option given and has an engine for the GPU, else
+	// composite.
+	SdpaAuto      SdpaImplementation = 0
+	SdpaComposite SdpaImplementation = 1
+	// SdpaNative fails at build, naming the option or version, when the native operation cannot
+	// take the graph.
+	SdpaNative SdpaImplementation = 2
+)
+
+// RngDistribution is a distribution of random numbers drawn by cuDNN (Philox).
+type RngDistribution int32
+
+const (
+	RngBernoulli RngDistribution = 0 // 1 with probability A, else 0
+	RngUniform   RngDistribution = 1 // uniform in [A, B)
+	RngNormal    RngDistribution = 2 // mean A, standard deviation B
+)
+
+// ResampleMode is a pooling or upsampling mode.
+type ResampleMode int32
+
+const (
+	ResampleMaxPool ResampleMode = 0
+	// ResampleAvgPoolIncludePadding counts the padding in the average's divisor.
+	ResampleAvgPoolIncludePadding ResampleMode = 1
+	// ResampleAvgPoolExcludePadding counts only the window's elements inside x.
+	ResampleAvgPoolExcludePadding ResampleMode = 2
+	ResampleNearest               ResampleMode = 3
+	ResampleBilinear              ResampleMode = 4
+)
+
+// ResamplePadding is what resampling's padding holds.
+type ResamplePadding int32
+
+const (
+	// ResamplePaddingAuto is -infinity for max pooling, zero otherwise.
+	ResamplePaddingAuto   ResamplePadding = 0
+	ResamplePaddingZero   ResamplePadding = 1
+	ResamplePaddingNegInf ResamplePadding = 2
+	// ResamplePaddingEdge repeats the edge value.
+	ResamplePaddingEdge ResamplePadding = 3
+)

@@ -7,7 +7,11 @@ that the examples' relative `replace` directives hold. Then: gofmt check, go vet
 (`go test -c`), and one binary per --binary NAME=PACKAGE_DIR. Go's caches live in the build
 directory; nothing is fetched (GOPROXY=off: the module needs only the standard library).
 
-usage: go_build.py GO GOFMT SOURCE_ROOT BUILD_ROOT STAGE GENERATED_FILES... --test OUT [--binary NAME=DIR]...
+The layer generated from the op schema (--layer FILE, generate_layer.py) joins the package's own
+sources.
+
+usage: go_build.py GO GOFMT SOURCE_ROOT BUILD_ROOT STAGE GENERATED_FILES... --layer FILE... --test OUT
+       [--binary NAME=DIR]...
 """
 import argparse
 import os
@@ -41,6 +45,7 @@ def main() -> int:
     parser.add_argument('build_root', type=pathlib.Path)
     parser.add_argument('stage', type=pathlib.Path)
     parser.add_argument('generated', nargs='+', type=pathlib.Path)
+    parser.add_argument('--layer', nargs='+', type=pathlib.Path, default=[])
     parser.add_argument('--test', required=True)
     parser.add_argument('--binary', action='append', default=[])
     args = parser.parse_args()
@@ -49,6 +54,8 @@ def main() -> int:
     module = args.stage / 'bindings/go'
     for path in args.generated:
         shutil.copy(path, module / 'internal/capi' / path.name)
+    for path in args.layer:
+        shutil.copy(path, module / path.name)
 
     go_home = args.build_root / 'bindings/go/go-cache'
     env = dict(os.environ,

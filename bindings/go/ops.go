@@ -2,12 +2,15 @@ package cudnnfe
 
 import "cudnnfe.dev/cudnnfe/internal/capi"
 
-// Operations add a node and return its result, virtual until SetOutput(true), named
-// "<op name>::<port>". Option arguments may be nil.
+// The seeds' pointwise conveniences, each its own C entry point (fe_graph_bias, fe_graph_relu,
+// ...); every op's regular method (Pointwise among them) is generated from the op schema. Results
+// are virtual until SetOutput(true), named "<op name>::<port>". Option arguments may be nil.
 
-// ConvFprop is a forward convolution: image [N, C, spatial...], weight [K, C, filter...].
-func (g *Graph) ConvFprop(image, weight *Tensor, opts *ConvOptions) (*Tensor, error) {
-	ip, wp, err := twoPointers(image, weight)
+// binary adds one of the seeds' two-input conveniences; opts (nil: defaults) name the node and
+// set its compute type.
+func (g *Graph) binary(f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
+	a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	p, err := pointers([]*Tensor{a, b})
 	if err != nil {
 		return nil, err
 	}
@@ -16,65 +19,9 @@ func (g *Graph) ConvFprop(image, weight *Tensor, opts *ConvOptions) (*Tensor, er
 		return nil, err
 	}
 	if native != nil {
-		defer capi.DeleteFe_conv_options(native)
-	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_conv_fprop(p, ip, wp, native, out)
-	})
-}
-
-// Matmul is C = A x B over the last two dims, with broadcast batch dims.
-func (g *Graph) Matmul(a, b *Tensor, opts *MatmulOptions) (*Tensor, error) {
-	ap, bp, err := twoPointers(a, b)
-	if err != nil {
-		return nil, err
-	}
-	native := opts.toNative()
-	if native != nil {
-		defer capi.DeleteFe_matmul_options(native)
-	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_matmul(p, ap, bp, native, out)
-	})
-}
-
-// Pointwise applies mode: unary modes use in0, binary in0 and in1, BinarySelect in0, in1 and the
-// mask in2; unused inputs are nil.
-func (g *Graph) Pointwise(mode PointwiseMode, in0, in1, in2 *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	p0, err := in0.pointer()
-	if err != nil {
-		return nil, err
-	}
-	p1, err := optionalTensor(in1)
-	if err != nil {
-		return nil, err
-	}
-	p2, err := optionalTensor(in2)
-	if err != nil {
-		return nil, err
-	}
-	native := opts.toNative()
-	if native != nil {
 		defer capi.DeleteFe_pointwise_options(native)
 	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_pointwise(p, capi.Enum_SS_fe_pointwise_mode(mode), p0, p1, p2, native, out)
-	})
-}
-
-// binary adds one of the seeds' two-input conveniences; opts (nil: defaults) name the node and
-// set its compute type.
-func (g *Graph) binary(f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
-	a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	ap, bp, err := twoPointers(a, b)
-	if err != nil {
-		return nil, err
-	}
-	native := opts.toNative()
-	if native != nil {
-		defer capi.DeleteFe_pointwise_options(native)
-	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, ap, bp, native, out) })
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(gp, p[0], p[1], native, out) })
 }
 
 func (g *Graph) unary(f func(uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status, x *Tensor,
@@ -83,11 +30,14 @@ func (g *Graph) unary(f func(uintptr, uintptr, capi.Fe_pointwise_options, []uint
 	if err != nil {
 		return nil, err
 	}
-	native := opts.toNative()
+	native, err := opts.toNative()
+	if err != nil {
+		return nil, err
+	}
 	if native != nil {
 		defer capi.DeleteFe_pointwise_options(native)
 	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(p, xp, native, out) })
+	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(gp, xp, native, out) })
 }
 
 // Bias is input + bias (broadcast). opts may be nil.
@@ -123,90 +73,4 @@ func (g *Graph) Gelu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
 // Silu is x * sigmoid(x). opts may be nil.
 func (g *Graph) Silu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
 	return g.unary(capi.Fe_graph_silu, x, opts)
-}
-
-// Reduction reduces input over opts.Axes (required); reduced dims become 1.
-func (g *Graph) Reduction(input *Tensor, mode ReductionMode, opts *ReductionOptions) (*Tensor, error) {
-	xp, err := input.pointer()
-	if err != nil {
-		return nil, err
-	}
-	native, err := opts.toNative()
-	if err != nil {
-		return nil, err
-	}
-	if native != nil {
-		defer capi.DeleteFe_reduction_options(native)
-	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_reduction(p, xp, capi.Enum_SS_fe_reduction_mode(mode), native, out)
-	})
-}
-
-// Sdpa is scaled dot-product attention, forward. stats is nil unless opts.GenerateStats.
-func (g *Graph) Sdpa(q, k, v *Tensor, opts *SdpaOptions) (o, stats *Tensor, err error) {
-	qp, kp, vp, err := threePointers(q, k, v)
-	if err != nil {
-		return nil, nil, err
-	}
-	native, err := opts.toNative()
-	if err != nil {
-		return nil, nil, err
-	}
-	if native != nil {
-		defer capi.DeleteFe_sdpa_options(native)
-	}
-	outO, outStats := []uintptr{0}, []uintptr{0}
-	err = g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_sdpa(p, qp, kp, vp, native, outO, outStats)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return g.wrap(outO[0]), g.wrap(outStats[0]), nil
-}
-
-// SdpaBackward computes dQ, dK, dV from the forward's Q, K, V, output O, stats and the gradient dO.
-func (g *Graph) SdpaBackward(q, k, v, o, dO, stats *Tensor, opts *SdpaBackwardOptions) (dq, dk, dv *Tensor, err error) {
-	qp, kp, vp, err := threePointers(q, k, v)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	op, dop, sp, err := threePointers(o, dO, stats)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	native, err := opts.toNative()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if native != nil {
-		defer capi.DeleteFe_sdpa_backward_options(native)
-	}
-	outQ, outK, outV := []uintptr{0}, []uintptr{0}, []uintptr{0}
-	err = g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_sdpa_backward(p, qp, kp, vp, op, dop, sp, native, outQ, outK, outV)
-	})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return g.wrap(outQ[0]), g.wrap(outK[0]), g.wrap(outV[0]), nil
-}
-
-func twoPointers(a, b *Tensor) (uintptr, uintptr, error) {
-	ap, err := a.pointer()
-	if err != nil {
-		return 0, 0, err
-	}
-	bp, err := b.pointer()
-	return ap, bp, err
-}
-
-func threePointers(a, b, c *Tensor) (uintptr, uintptr, uintptr, error) {
-	ap, bp, err := twoPointers(a, b)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	cp, err := c.pointer()
-	return ap, bp, cp, err
 }
