@@ -482,7 +482,7 @@ def main():
     for op in model.ops:
         returned = [p for p in op.outputs if op.returned(p)]
         if len(returned) > 1 and tuple(p.name for p in returned) not in RESULT_TYPES:
-            files[rtype] = result_class(op, returned)
+            files[pascal(op.kind) + 'Result'] = result_class(op, returned)
     existing = {p.stem for p in pathlib.Path(handwritten).glob('*.java')}
     for enum in model.enums.values():
         if enum_class(enum.c_type) not in existing:
