@@ -19,6 +19,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import schema_model  # noqa: E402
 
+WIDTH = 120
 HEADER = '// Generated from the op schema by bindings/csharp/generate_layer.py; do not edit.\n'
 
 # C# names that differ from the regular PascalCase of the C field, kept for existing callers.
@@ -92,6 +93,32 @@ def xml(text):
 
 def summary(text, indent):
     return f'{indent}/// <summary>{xml(text)}</summary>\n' if text else ''
+
+
+def wrap(indent, head, items, tail, width=WIDTH):
+    """head + items joined by ', ' + tail, broken into lines of at most width where it can be, the
+    continuation lines aligned under the first item."""
+    lines, line = [], indent + head
+    for i, item in enumerate(items):
+        text = item + (', ' if i + 1 < len(items) else tail)
+        if len(line) + len(text.rstrip()) > width and line.strip() != head.strip():
+            lines.append(line.rstrip())
+            line = ' ' * len(indent + head)
+        line += text
+    if not items:
+        line += tail
+    return '\n'.join(lines + [line]) + '\n'
+
+
+def statement(indent, text, width=WIDTH):
+    """One line, or an 'if (...)' and its statement on the next line when it is too long."""
+    if len(indent) + len(text) > width and text.startswith('if ('):
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += {'(': 1, ')': -1}.get(ch, 0)
+            if ch == ')' and depth == 0:
+                return f'{indent}{text[:i + 1]}\n{indent}    {text[i + 2:]}\n'
+    return f'{indent}{text}\n'
 
 
 def proxy_types(swig_list):
@@ -205,7 +232,7 @@ def options_class(struct, proxies):
     body = [line for field in struct.fields for line in assignment(struct, field, pairs)]
     lines.append(f'\n        internal {struct.c_type} ToNative()\n        {{\n'
                  f'            var o = new {struct.c_type}();\n            try\n            {{\n')
-    lines += [f'                {line}\n' for line in body]
+    lines += [statement(' ' * 16, line) for line in body]
     lines.append('                return o;\n            }\n            catch\n            {\n'
                  '                o.Dispose();\n                throw;\n            }\n        }\n    }\n')
     return ''.join(lines)
@@ -312,8 +339,9 @@ class Method:
         lines = [summary(op.doc, '        ')]
         lines += [f'        /// <param name="{name.lstrip("@")}">{xml(doc)}</param>\n'
                   for _, name, _, doc in params if doc]
-        signature = ', '.join(f'{t} {n}' + (f' = {d}' if d is not None else '') for t, n, d, _ in params)
-        lines.append(f'        public {self.return_type()} {self.name}({signature})\n        {{\n')
+        signature = [f'{t} {n}' + (f' = {d}' if d is not None else '') for t, n, d, _ in params]
+        lines.append(wrap(' ' * 8, f'public {self.return_type()} {self.name}(', signature, ')'))
+        lines.append('        {\n')
         for first, other in self.shared_counts():
             lines.append(f'            OptionValues.SameCount("{self.name}", "{first.lstrip("@")}", {first}, '
                          f'"{other.lstrip("@")}", {other});\n')
@@ -326,26 +354,25 @@ class Method:
         if op.scales is not None:
             lines.append(f'            using ({op.scales.c_type} nativeScales = scales?.ToNative())\n')
         lines.append(f'            using ({op.options.c_type} nativeOptions = options?.ToNative())\n')
-        call = f'NativeApi.{op.entry_point}({", ".join(self.arguments())})'
-        lines.append(f'                Check.Ok({call});\n')
+        lines.append(wrap(' ' * 16, f'Check.Ok(NativeApi.{op.entry_point}(', self.arguments(), '));'))
         lines += self.returns()
         lines.append('        }\n')
         return ''.join(lines)
 
     def returns(self):
-        def wrap(p):
+        def wrapped(p):
             local = out_local(p.name)
             if p.when in self.flags:
                 return f'{local} == null ? null : Wrap({local}[0])'
             return f'Wrap({local}[0])'
         if len(self.returned) == 1:
-            return [f'            return {wrap(self.returned[0])};\n']
+            return [f'            return {wrapped(self.returned[0])};\n']
         if self.result == OUT:
-            lines = [f'            {identifier(p.name)} = {wrap(p)};\n' for p in self.returned[1:]]
-            return lines + [f'            return {wrap(self.returned[0])};\n']
+            lines = [f'            {identifier(p.name)} = {wrapped(p)};\n' for p in self.returned[1:]]
+            return lines + [f'            return {wrapped(self.returned[0])};\n']
         class_name, properties = self.result
-        values = ', '.join(f'{properties[p.name]} = {wrap(p)}' for p in self.returned)
-        return [f'            return new {class_name} {{ {values} }};\n']
+        values = [f'{properties[p.name]} = {wrapped(p)}' for p in self.returned]
+        return [wrap(' ' * 12, f'return new {class_name} {{ ', values, ' };')]
 
 
 def out_local(port):
