@@ -105,7 +105,8 @@ def sentence(text):
 
 
 def lower_first(text):
-    return text[:1].lower() + text[1:]
+    """'A matmul's name' -> 'a matmul's name'; an initialism ('FP8 ...') stays."""
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
 
 
 def comment(text, indent=''):
@@ -120,8 +121,9 @@ def comment(text, indent=''):
 class StructWriter:
     """A schema struct as a Go struct of plain fields and its toNative."""
 
-    def __init__(self, struct, sizes):
+    def __init__(self, struct, sizes, scales=False):
         self.s = struct
+        self.scales = scales
         self.sizes = sizes
         self.paired = {name for pair in struct.pairs for name in pair.fields}
 
@@ -166,7 +168,9 @@ class StructWriter:
 
     def declaration(self):
         s = self.s
-        doc = f'{s.class_name} are {s.c_type}: {lower_first(sentence(s.doc))} A zero field keeps the C default.'
+        rest = ('A nil field passes NULL, which the library names.' if self.scales
+                else 'A zero field keeps the C default.')
+        doc = f'{s.class_name} are {s.c_type}: {lower_first(sentence(s.doc))} {rest}'
         out = comment(doc) + f'type {s.class_name} struct {{\n'
         for f in s.fields:
             if f.type == 'dims_count':
@@ -479,7 +483,7 @@ def main():
         out = ''
         for s in model.structs.values():
             if (s.c_type in scales) == which:
-                w = StructWriter(s, sizes)
+                w = StructWriter(s, sizes, which)
                 out += w.declaration() + '\n' + w.to_native() + '\n'
         return out
 
