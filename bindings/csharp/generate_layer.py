@@ -261,7 +261,7 @@ class Method:
 
     def parameters(self):
         """(type, name, default or None, doc) in C# order."""
-        params, arrays = [], []
+        params = []
         for role, name, what in self.op.c_arguments():
             if role == 'mode':
                 params.append((enum_name(what), 'mode', None, 'The operation.'))
