@@ -497,21 +497,6 @@ FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, 
     });
 }
 
-FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
-                                      fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-    return guard("fe_graph_genstats", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(out_sum);
-        FE_REQUIRE(out_sq_sum);
-        const fe_genstats_options defaults = FE_GENSTATS_OPTIONS_INIT;
-        fe_genstats_options o = read_options(options, defaults);
-        Results outputs = add_genstats(*graph, x, o);
-        *out_sum = outputs[0];
-        *out_sq_sum = outputs[1];
-    });
-}
-
 FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
                                      fe_tensor **out_y, fe_tensor **out_stats) {
     return guard("fe_graph_softmax", [&] {

@@ -130,7 +130,10 @@ size_t family_rank(const char *family) {
 
 }  // namespace
 
-Registration::Registration(const Op &op) { registry().push_back(&op); }
+Registration::Registration(const Op &op, AddFunction add) {
+    op.add = add;
+    registry().push_back(&op);
+}
 
 const std::vector<const Op *> &ops() {
     // Sorted once, after every static registration ran (first use is never during them).
