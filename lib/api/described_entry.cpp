@@ -1,7 +1,6 @@
 // add_described: an op's entry point from its description.
 #include "api/described_entry.hpp"
 
-#include <cctype>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -11,12 +10,6 @@
 namespace fe {
 
 namespace {
-
-std::string lower(const char *port) {
-    std::string s = port;
-    for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // A struct of the description's type: its defaults under the caller's bytes.
 class CallerStruct {
@@ -32,15 +25,21 @@ class CallerStruct {
     std::vector<std::max_align_t> bytes_;
 };
 
-// Whether an output with a condition exists: its option (a flag, an enum like phase, a tensor)
-// is set, or, for a condition the options do not hold, the caller asked for it.
-bool produced(const schema::Op &op, const schema::Port &port, const void *options, bool asked) {
-    if (!port.when) return true;
-    const schema::Field *f = op.options ? op.options->field(port.when) : nullptr;
-    if (!f) return asked;
-    if (f->type == schema::Type::tensor) return f->tensor_of(options) != nullptr;
-    return f->integer_of(options) != 0;
+// The option that makes an output exist (a flag, an enum like phase, a tensor), or nullptr when
+// its condition is not in the options (a flag parameter: whether the caller passes the output).
+const schema::Field *condition_field(const schema::Op &op, const schema::Port &port) {
+    return port.when && op.options ? op.options->field(port.when) : nullptr;
 }
+
+// A value outside an enum asks for nothing here: adding the op refuses it with its own message.
+bool option_set(const schema::Field &f, const void *options) {
+    if (f.type == schema::Type::tensor) return f.tensor_of(options) != nullptr;
+    int64_t value = f.integer_of(options);
+    if (f.enumeration) return value != 0 && f.enumeration->json_name(static_cast<int32_t>(value)) != nullptr;
+    return value != 0;
+}
+
+bool is_optional(const schema::Port &port) { return port.when && std::strcmp(port.when, "optional") == 0; }
 
 }  // namespace
 
@@ -48,35 +47,60 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
                         const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
     return guard(op.entry_point, [&] {
         FE_REQUIRE(graph);
-        FE_CHECK(arguments.inputs.size() == op.inputs.size(), FE_STATUS_INTERNAL, "%zu inputs given, %zu described",
-                 arguments.inputs.size(), op.inputs.size());
+        std::vector<const schema::Port *> returned;
+        for (const schema::Port &port : op.outputs)
+            if (!condition_field(op, port) || std::strncmp(port.when, "output_", 7) != 0) returned.push_back(&port);
+        FE_CHECK(arguments.inputs.size() == op.inputs.size() && outputs.size() == returned.size(), FE_STATUS_INTERNAL,
+                 "%s: %zu inputs and %zu outputs given, %zu and %zu described", op.kind, arguments.inputs.size(),
+                 outputs.size(), op.inputs.size(), returned.size());
         schema::Call call;
         size_t i = 0;
         for (fe_tensor *input : arguments.inputs) {
             const schema::Port &port = op.inputs[i++];
-            bool optional = port.when && std::strcmp(port.when, "optional") == 0;
-            FE_CHECK(input || optional, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", lower(port.name).c_str());
+            FE_CHECK(input || is_optional(port), FE_STATUS_NULL_POINTER, "argument '%s' is NULL",
+                     schema::argument_name(port, false).c_str());
             call.inputs.push_back(input);
         }
-        std::vector<const schema::Port *> returned;
-        for (const schema::Port &port : op.outputs) returned.push_back(&port);
-        FE_CHECK(outputs.size() == returned.size(), FE_STATUS_INTERNAL, "%zu outputs given, %zu described",
-                 outputs.size(), returned.size());
-        i = 0;
-        for (fe_tensor **out : outputs) {
-            const schema::Port &port = *returned[i++];
-            FE_CHECK(out || port.when, FE_STATUS_NULL_POINTER, "argument 'out_%s' is NULL", lower(port.name).c_str());
-        }
-        call.params = arguments.params;
+        if (op.scales) FE_CHECK(arguments.scales, FE_STATUS_NULL_POINTER, "argument 'scales' is NULL");
         CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
         call.scales = scales.data();
         call.options = caller_options.data();
+        // Every output is required but those with a condition: one the options ask for is
+        // required, one they do not ask for is returned as NULL, and one whose condition is a
+        // flag parameter is computed when the caller passes it.
+        std::vector<bool> produced;
+        i = 0;
+        for (fe_tensor **out : outputs) {
+            const schema::Port &port = *returned[i++];
+            std::string argument = schema::argument_name(port, true);
+            if (!port.when) {
+                FE_CHECK(out, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", argument.c_str());
+                produced.push_back(true);
+            } else if (const schema::Field *f = condition_field(op, port)) {
+                bool asked = option_set(*f, call.options);
+                FE_CHECK(out || !asked, FE_STATUS_NULL_POINTER, "options.%s asks for the %s output, but %s is NULL", port.when,
+                         port.name, argument.c_str());
+                produced.push_back(asked);
+            } else {
+                produced.push_back(out != nullptr);
+            }
+        }
+        size_t given = 0;
+        for (const schema::Param &p : op.params) {
+            if (p.type != schema::Type::flag) {
+                call.params.push_back(arguments.params.at(given++));
+                continue;
+            }
+            schema::Call::Param flag;
+            for (size_t k = 0; k < returned.size(); ++k)
+                if (returned[k]->when && std::strcmp(returned[k]->when, p.name) == 0) flag.value = produced[k];
+            call.params.push_back(flag);
+        }
         const std::vector<fe_tensor *> &results = op.add(*graph, call);
         size_t next = 0;
         i = 0;
         for (fe_tensor **out : outputs) {
-            const schema::Port &port = *returned[i++];
-            fe_tensor *result = produced(op, port, call.options, out != nullptr) ? results.at(next++) : nullptr;
+            fe_tensor *result = produced[i++] ? results.at(next++) : nullptr;
             if (out) *out = result;
         }
     });

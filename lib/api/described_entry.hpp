@@ -7,8 +7,9 @@
 //       return add_described(kGenstats, graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
-// The header names the arguments after the description's ports (input X is `x`, output SUM is
-// `out_sum`), which is how a NULL one is named in the message.
+// The header names the arguments after the description's ports (schema::argument_name: input
+// X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
+// it), which is how a NULL one is named in the message.
 #pragma once
 
 #include <initializer_list>

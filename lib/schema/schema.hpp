@@ -99,6 +99,10 @@ struct Port {
     const char *doc;
 };
 
+// The entry point's argument for a port: the port's name in snake case ("InvVariance":
+// inv_variance, "dQ": dq, "dO": d_o, since `do` is a C keyword), "out_" first for an output.
+std::string argument_name(const Port &port, bool output);
+
 // An entry-point argument that is neither a tensor nor in the options struct (conv_dgrad's
 // dx_dims, a reduction's mode, a transpose's perm): a JSON attribute of its own.
 struct Param {
