@@ -75,6 +75,7 @@ class Port:
     doc: str
     optional: bool = False   # an input that may be null
     when: Optional[str] = None  # an output present only when this option asks for it
+    argument: str = ''       # the entry point's argument (schema::argument_name)
 
 
 @dataclasses.dataclass
@@ -187,9 +188,10 @@ def load(path) -> Model:
     structs = {s['c_type']: _struct(s) for s in raw['structs']}
     ops = []
     for o in raw['ops']:
-        inputs = [Port(p['name'], p.get('doc', ''), optional=p.get('when') == 'optional')
-                  for p in o['inputs']]
-        outputs = [Port(p['name'], p.get('doc', ''), when=p.get('when')) for p in o['outputs']]
+        inputs = [Port(p['name'], p.get('doc', ''), optional=p.get('when') == 'optional',
+                       argument=p.get('argument', '')) for p in o['inputs']]
+        outputs = [Port(p['name'], p.get('doc', ''), when=p.get('when'), argument=p.get('argument', ''))
+                   for p in o['outputs']]
         params = [Param(p['name'], p['type'], p.get('enum'), p.get('required', False), p.get('doc', ''))
                   for p in o['params']]
         ops.append(Op(o['kind'], o['entry_point'], o.get('family', ''), o.get('doc', ''), inputs,

@@ -495,11 +495,11 @@ typedef struct fe_pointwise_options {
     { (uint32_t)sizeof(fe_pointwise_options), NULL, FE_DATA_NOT_SET, 0.0, 1e300, 0.0, 1.0, \
       1.0, 1.0, 0 }
 
-/** A pointwise operation. Unary modes use in0; binary modes in0 and in1 (broadcast to a common
- *  shape; same rank required); BINARY_SELECT uses in0, in1 and the boolean mask in2. Unused
+/** A pointwise operation. Unary modes use in_0; binary modes in_0 and in_1 (broadcast to a common
+ *  shape; same rank required); BINARY_SELECT uses in_0, in_1 and the boolean mask in_2. Unused
  *  inputs must be NULL. options nullable. */
-FE_API fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0,
-                                    fe_tensor *in1, fe_tensor *in2,
+FE_API fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in_0,
+                                    fe_tensor *in_1, fe_tensor *in_2,
                                     const fe_pointwise_options *options, fe_tensor **out_y);
 /* Conveniences of the seeds, each one pointwise node: bias and add are FE_POINTWISE_ADD, scale
  * and mul FE_POINTWISE_MUL, relu RELU_FWD, gelu GELU_FWD, silu SWISH_FWD (silu with the default
@@ -530,10 +530,10 @@ typedef struct fe_reduction_options {
 #define FE_REDUCTION_OPTIONS_INIT \
     { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u }
 
-/** Reduce `input` over the axes in options->reduce_axes (required: options is not nullable
+/** Reduce `x` over the axes in options->reduce_axes (required: options is not nullable
  *  here, and at least one axis must be named). The result keeps the rank, with 1 in the
  *  reduced dimensions. */
-FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
+FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,
                                     const fe_reduction_options *options, fe_tensor **out_y);
 
 /* Random numbers drawn by cuDNN (Philox), one value per element of the result. */
@@ -586,13 +586,13 @@ typedef struct fe_matmul_fp8_scales {
  *  lowered); batch dims broadcast as in fe_graph_matmul. scales is required (see
  *  fe_matmul_fp8_scales); options nullable (fe_matmul_options: name, compute type, default
  *  float). out_c receives "<node>::C", [..., M, N], in A's FP8 type unless its type is set
- *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax_c receives "<node>::Amax",
+ *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax receives "<node>::Amax",
  *  float, C's rank with all dims 1: the largest absolute value of the real product before
  *  scale_c (for the next step's scale); mark it as an output. Both are owned by the graph. */
 FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
                                      const fe_matmul_fp8_scales *scales,
                                      const fe_matmul_options *options, fe_tensor **out_c,
-                                     fe_tensor **out_amax_c);
+                                     fe_tensor **out_amax);
 
 /* Block scaling (MXFP8): values quantized in blocks of `block_size` consecutive elements of
  * the last dim, each block with its own power-of-two scale. */

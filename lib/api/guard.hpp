@@ -2,6 +2,8 @@
 // turns any exception into a status and a one-line thread-local message naming the function.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -34,25 +36,32 @@ fe_status guard(const char *function, Body &&body) noexcept {
 // Copy the caller's option struct over the defaults, honouring struct_size so that callers
 // compiled against an older (shorter) struct keep working. A caller compiled against a newer
 // header passes a longer struct: its extra fields are accepted only while they are all zero (a
-// field this library does not know would otherwise be ignored silently). options_name (in
-// option_names.hpp) names the struct in that message; a struct without one does not compile.
+// field this library does not know would otherwise be ignored silently); `name` names the
+// struct in that message. Every option struct starts with its uint32_t struct_size.
+inline void read_struct(const char *name, size_t size, const void *defaults, const void *given, void *out) {
+    std::memcpy(out, defaults, size);
+    if (!given) return;
+    uint32_t given_size;
+    std::memcpy(&given_size, given, sizeof given_size);
+    FE_CHECK(given_size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
+             "options.struct_size is %u: initialize options with their _INIT macro", given_size);
+    const unsigned char *bytes = static_cast<const unsigned char *>(given);
+    for (size_t i = size; i < given_size; ++i)
+        FE_CHECK(bytes[i] == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "%s has struct_size %u but this library knows %zu bytes; the unknown fields are not all zero "
+                 "(built against a newer cudnnfe.h?)",
+                 name, given_size, size);
+    std::memcpy(out, given, given_size < size ? given_size : size);
+    uint32_t own_size = static_cast<uint32_t>(size);
+    std::memcpy(out, &own_size, sizeof own_size);
+}
+
+// read_struct for a struct of the header; options_name (option_names.hpp) names it, so a struct
+// without its line there does not compile.
 template <typename Options>
 Options read_options(const Options *given, const Options &defaults) {
-    if (!given) return defaults;
-    FE_CHECK(given->struct_size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
-             "options.struct_size is %u: initialize options with their _INIT macro", given->struct_size);
-    if (given->struct_size > sizeof(Options)) {
-        const unsigned char *extra = reinterpret_cast<const unsigned char *>(given) + sizeof(Options);
-        for (size_t i = 0; i < given->struct_size - sizeof(Options); ++i)
-            FE_CHECK(extra[i] == 0, FE_STATUS_INVALID_ARGUMENT,
-                     "%s has struct_size %u but this library knows %zu bytes; the unknown fields are not all zero "
-                     "(built against a newer cudnnfe.h?)",
-                     options_name(given), given->struct_size, sizeof(Options));
-    }
-    Options out = defaults;
-    size_t n = given->struct_size < sizeof(Options) ? given->struct_size : sizeof(Options);
-    std::memcpy(static_cast<void *>(&out), given, n);
-    out.struct_size = static_cast<uint32_t>(sizeof(Options));
+    Options out;
+    read_struct(options_name(given), sizeof(Options), &defaults, given, &out);
     return out;
 }
 

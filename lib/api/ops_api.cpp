@@ -1,8 +1,10 @@
 // Operation entry points: each validates its arguments, builds the node, infers its result.
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "api/described_entry.hpp"
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
 #include "ops/graph_ops.hpp"
@@ -11,6 +13,13 @@
 using namespace fe;
 
 namespace {
+
+// An op's description, found once per entry point.
+const schema::Op &described(const char *kind) {
+    const schema::Op *op = schema::find_op(kind);
+    if (!op || !op->add) std::abort();  // every op has one: the schema test says so
+    return *op;
+}
 
 fe_pointwise_options pointwise_defaults() {
     const fe_pointwise_options defaults = FE_POINTWISE_OPTIONS_INIT;
@@ -39,11 +48,6 @@ void convenience(fe_graph *graph, fe_pointwise_mode mode, const char *kind, fe_t
 
 namespace {
 
-fe_conv_options conv_options(const fe_conv_options *given) {
-    const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
-    return read_options(given, defaults);
-}
-
 // The dims a caller gives in a C array (dgrad's dx, wgrad's dw); their values are checked where
 // the op is added.
 std::vector<int64_t> dims_of(size_t ndims, const int64_t *dims, const char *what) {
@@ -56,67 +60,45 @@ std::vector<int64_t> dims_of(size_t ndims, const int64_t *dims, const char *what
 
 FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
                                         const fe_conv_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_conv_fprop", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(image);
-        FE_REQUIRE(weight);
-        FE_REQUIRE(out_y);
-        fe_conv_options o = conv_options(options);
-        *out_y = add_conv_fprop(*graph, image, weight, o)[0];
-    });
+    static const schema::Op &op = described("conv_fprop");
+    return add_described(op, graph, {image, weight}, options, {out_y});
 }
 
 FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight, size_t dx_ndims,
                                         const int64_t *dx_dims, const fe_conv_options *options, fe_tensor **out_dx) {
-    return guard("fe_graph_conv_dgrad", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(loss);
-        FE_REQUIRE(weight);
-        FE_REQUIRE(out_dx);
+    static const schema::Op &op = described("conv_dgrad");
+    fe_status checked = guard("fe_graph_conv_dgrad", [&] {
         FE_CHECK(dx_dims != nullptr, FE_STATUS_NULL_POINTER,
                  "argument 'dx_dims' is NULL: dx's dims cannot be inferred (with a stride above 1 several image "
                  "sizes give the same dy), so give the forward image's dims");
-        fe_conv_options o = conv_options(options);
-        *out_dx = add_conv_dgrad(*graph, loss, weight, dims_of(dx_ndims, dx_dims, "dx_dims"), o)[0];
+        dims_of(dx_ndims, dx_dims, "dx_dims");
     });
+    if (checked != FE_OK) return checked;
+    return add_described(op, graph, DescribedArguments{{loss, weight}, {{dims_of(dx_ndims, dx_dims, "dx_dims"), 0}}},
+                         options, {out_dx});
 }
 
 FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss, size_t dw_ndims,
                                         const int64_t *dw_dims, const fe_conv_options *options, fe_tensor **out_dw) {
-    return guard("fe_graph_conv_wgrad", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(image);
-        FE_REQUIRE(loss);
-        FE_REQUIRE(out_dw);
-        fe_conv_options o = conv_options(options);
-        std::vector<int64_t> dims = dw_dims ? dims_of(dw_ndims, dw_dims, "dw_dims") : std::vector<int64_t>();
-        *out_dw = add_conv_wgrad(*graph, image, loss, dims, o)[0];
+    static const schema::Op &op = described("conv_wgrad");
+    std::vector<int64_t> dims;
+    fe_status checked = guard("fe_graph_conv_wgrad", [&] {
+        if (dw_dims) dims = dims_of(dw_ndims, dw_dims, "dw_dims");
     });
+    if (checked != FE_OK) return checked;
+    return add_described(op, graph, DescribedArguments{{image, loss}, {{dims, 0}}}, options, {out_dw});
 }
 
 FE_EXPORT fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
                                             const fe_conv_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_conv_transpose", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(image);
-        FE_REQUIRE(weight);
-        FE_REQUIRE(out_y);
-        fe_conv_options o = conv_options(options);
-        *out_y = add_conv_transpose(*graph, image, weight, o)[0];
-    });
+    static const schema::Op &op = described("conv_transpose");
+    return add_described(op, graph, {image, weight}, options, {out_y});
 }
 
 FE_EXPORT fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_matmul_options *options,
                                     fe_tensor **out_c) {
-    return guard("fe_graph_matmul", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(a);
-        FE_REQUIRE(b);
-        FE_REQUIRE(out_c);
-        const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
-        fe_matmul_options o = read_options(options, defaults);
-        *out_c = add_matmul(*graph, a, b, o)[0];
-    });
+    static const schema::Op &op = described("matmul");
+    return add_described(op, graph, {a, b}, options, {out_c});
 }
 
 FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
@@ -184,63 +166,31 @@ FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, const fe_po
     });
 }
 
-FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *input, fe_reduction_mode mode,
+FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,
                                        const fe_reduction_options *options, fe_tensor **out_y) {
     return guard("fe_graph_reduction", [&] {
         FE_REQUIRE(graph);
-        FE_REQUIRE(input);
+        FE_REQUIRE(x);
         FE_REQUIRE(options);
         FE_REQUIRE(out_y);
         const fe_reduction_options defaults = FE_REDUCTION_OPTIONS_INIT;
         fe_reduction_options o = read_options(options, defaults);
-        *out_y = add_reduction(*graph, input, mode, o)[0];
+        *out_y = add_reduction(*graph, x, mode, o)[0];
     });
 }
 
 FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                   const fe_sdpa_options *options, fe_tensor **out_o, fe_tensor **out_stats) {
-    return guard("fe_graph_sdpa", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(q);
-        FE_REQUIRE(k);
-        FE_REQUIRE(v);
-        FE_REQUIRE(out_o);
-        const fe_sdpa_options defaults = FE_SDPA_OPTIONS_INIT;
-        fe_sdpa_options o = read_options(options, defaults);
-        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
-                 "options.generate_stats is set but out_stats is NULL");
-        Results outputs = add_sdpa(*graph, q, k, v, o);
-        *out_o = outputs[0];
-        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
-    });
+    static const schema::Op &op = described("sdpa");
+    return add_described(op, graph, {q, k, v}, options, {out_o, out_stats});
 }
 
 FE_EXPORT fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                       const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
                                       fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
                                       fe_tensor **out_amax_o) {
-    return guard("fe_graph_sdpa_fp8", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(q);
-        FE_REQUIRE(k);
-        FE_REQUIRE(v);
-        FE_REQUIRE(scales);
-        FE_REQUIRE(out_o);
-        FE_REQUIRE(out_amax_s);
-        FE_REQUIRE(out_amax_o);
-        const fe_sdpa_options defaults = FE_SDPA_OPTIONS_INIT;
-        fe_sdpa_options o = read_options(options, defaults);
-        const fe_sdpa_fp8_scales no_scales = FE_SDPA_FP8_SCALES_INIT;
-        fe_sdpa_fp8_scales s = read_options(scales, no_scales);
-        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
-                 "options.generate_stats is set but out_stats is NULL");
-        Results outputs = add_sdpa_fp8(*graph, q, k, v, s, o);
-        size_t amax = o.generate_stats ? 2 : 1;
-        *out_o = outputs[0];
-        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
-        *out_amax_s = outputs[amax];
-        *out_amax_o = outputs[amax + 1];
-    });
+    static const schema::Op &op = described("sdpa_fp8");
+    return add_described(op, graph, DescribedArguments{{q, k, v}, {}, scales}, options, {out_o, out_stats, out_amax_s, out_amax_o});
 }
 
 FE_EXPORT fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
@@ -250,35 +200,8 @@ FE_EXPORT fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe
                                                fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
                                                fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
                                                fe_tensor **out_amax_dp) {
-    return guard("fe_graph_sdpa_fp8_backward", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(q);
-        FE_REQUIRE(k);
-        FE_REQUIRE(v);
-        FE_REQUIRE(o);
-        FE_REQUIRE(d_o);
-        FE_REQUIRE(stats);
-        FE_REQUIRE(scales);
-        FE_REQUIRE(out_dq);
-        FE_REQUIRE(out_dk);
-        FE_REQUIRE(out_dv);
-        FE_REQUIRE(out_amax_dq);
-        FE_REQUIRE(out_amax_dk);
-        FE_REQUIRE(out_amax_dv);
-        FE_REQUIRE(out_amax_dp);
-        const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
-        fe_sdpa_backward_options opts = read_options(options, defaults);
-        const fe_sdpa_fp8_backward_scales no_scales = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
-        fe_sdpa_fp8_backward_scales s = read_options(scales, no_scales);
-        Results outputs = add_sdpa_fp8_backward(*graph, q, k, v, o, d_o, stats, s, opts);
-        *out_dq = outputs[0];
-        *out_dk = outputs[1];
-        *out_dv = outputs[2];
-        *out_amax_dq = outputs[3];
-        *out_amax_dk = outputs[4];
-        *out_amax_dv = outputs[5];
-        *out_amax_dp = outputs[6];
-    });
+    static const schema::Op &op = described("sdpa_fp8_backward");
+    return add_described(op, graph, DescribedArguments{{q, k, v, o, d_o, stats}, {}, scales}, options, {out_dq, out_dk, out_dv, out_amax_dq, out_amax_dk, out_amax_dv, out_amax_dp});
 }
 
 FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
@@ -291,241 +214,97 @@ FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
 FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
                                            fe_tensor *d_o, fe_tensor *stats, const fe_sdpa_backward_options *options,
                                            fe_tensor **out_dq, fe_tensor **out_dk, fe_tensor **out_dv) {
-    return guard("fe_graph_sdpa_backward", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(q);
-        FE_REQUIRE(k);
-        FE_REQUIRE(v);
-        FE_REQUIRE(o);
-        FE_REQUIRE(d_o);
-        FE_REQUIRE(stats);
-        FE_REQUIRE(out_dq);
-        FE_REQUIRE(out_dk);
-        FE_REQUIRE(out_dv);
-        const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
-        fe_sdpa_backward_options opts = read_options(options, defaults);
-        Results outputs = add_sdpa_backward(*graph, q, k, v, o, d_o, stats, opts);
-        *out_dq = outputs[0];
-        *out_dk = outputs[1];
-        *out_dv = outputs[2];
-    });
+    static const schema::Op &op = described("sdpa_backward");
+    return add_described(op, graph, {q, k, v, o, d_o, stats}, options, {out_dq, out_dk, out_dv});
 }
 
 // ---- Normalizations ----------------------------------------------------------------------------
 
-namespace {
-
-// What the forward norms other than batchnorm share: y, and in training the statistics.
-// out_mean is nullptr for rmsnorm, which has none.
-void norm_forward(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options *options,
-                  const char *kind, const char *inv_argument, fe_tensor **out_y, fe_tensor **out_mean, bool has_mean,
-                  fe_tensor **out_inv) {
-    FE_REQUIRE(graph);
-    FE_REQUIRE(x);
-    FE_REQUIRE(scale);
-    FE_REQUIRE(out_y);
-    const fe_norm_options defaults = FE_NORM_OPTIONS_INIT;
-    fe_norm_options o = read_options(options, defaults);
-    bool training = o.phase == FE_NORM_PHASE_TRAINING;
-    if (training) {
-        FE_CHECK(!has_mean || out_mean, FE_STATUS_NULL_POINTER,
-                 "options.phase is training, which returns the statistics, but out_mean is NULL");
-        FE_CHECK(out_inv, FE_STATUS_NULL_POINTER,
-                 "options.phase is training, which returns the statistics, but %s is NULL", inv_argument);
-    }
-    Results outputs = add_norm(*graph, kind, x, scale, bias, o);
-    *out_y = outputs[0];
-    if (out_mean) *out_mean = training && has_mean ? outputs[1] : nullptr;
-    if (out_inv) *out_inv = training ? outputs.back() : nullptr;
-}
-
-// The backward norms: dx, dscale and (unless out_dbias may be and is NULL) dbias.
-void norm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean, fe_tensor *inv,
-                   const fe_norm_backward_options *options, const char *kind,
-                   fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias, bool dbias_optional) {
-    FE_REQUIRE(graph);
-    FE_REQUIRE(dy);
-    FE_REQUIRE(x);
-    FE_REQUIRE(scale);
-    FE_REQUIRE(out_dx);
-    FE_REQUIRE(out_dscale);
-    if (!dbias_optional) FE_REQUIRE(out_dbias);
-    const fe_norm_backward_options defaults = FE_NORM_BACKWARD_OPTIONS_INIT;
-    fe_norm_backward_options o = read_options(options, defaults);
-    Results outputs = add_norm_backward(*graph, kind, dy, x, scale, mean, inv, o, out_dbias != nullptr);
-    *out_dx = outputs[0];
-    *out_dscale = outputs[1];
-    if (out_dbias) *out_dbias = outputs[2];
-}
-
-
-}  // namespace
-
 FE_EXPORT fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                        const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
                                        fe_tensor **out_inv_variance) {
-    return guard("fe_graph_layernorm", [&] {
-        FE_REQUIRE(bias);
-        norm_forward(graph, x, scale, bias, options, "layernorm", "out_inv_variance",
-                     out_y, out_mean, true, out_inv_variance);
-    });
+    static const schema::Op &op = described("layernorm");
+    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
 }
 
 FE_EXPORT fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                      const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_inv_rms) {
-    return guard("fe_graph_rmsnorm", [&] {
-        norm_forward(graph, x, scale, bias, options, "rmsnorm", "out_inv_rms", out_y, nullptr, false, out_inv_rms);
-    });
+    static const schema::Op &op = described("rmsnorm");
+    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_inv_rms});
 }
 
 FE_EXPORT fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                           const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
                                           fe_tensor **out_inv_variance) {
-    return guard("fe_graph_instancenorm", [&] {
-        FE_REQUIRE(bias);
-        norm_forward(graph, x, scale, bias, options, "instancenorm", "out_inv_variance", out_y, out_mean, true, out_inv_variance);
-    });
+    static const schema::Op &op = described("instancenorm");
+    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
 }
 
 FE_EXPORT fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                           const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
                                           fe_tensor **out_inv_variance) {
-    return guard("fe_graph_adalayernorm", [&] {
-        norm_forward(graph, x, scale, bias, options, "adalayernorm", "out_inv_variance", out_y, out_mean, true, out_inv_variance);
-    });
+    static const schema::Op &op = described("adalayernorm");
+    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
 }
 
 FE_EXPORT fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                        const fe_batchnorm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
                                        fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
                                        fe_tensor **out_next_running_var) {
-    return guard("fe_graph_batchnorm", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(scale);
-        FE_REQUIRE(bias);
-        FE_REQUIRE(out_y);
-        FE_REQUIRE(out_mean);
-        FE_REQUIRE(out_inv_variance);
-        const fe_batchnorm_options defaults = FE_BATCHNORM_OPTIONS_INIT;
-        fe_batchnorm_options o = read_options(options, defaults);
-        bool running = o.running_mean || o.running_var;
-        if (running) {
-            FE_CHECK(out_next_running_mean && out_next_running_var, FE_STATUS_NULL_POINTER,
-                     "the options give running statistics, which are updated, but %s is NULL",
-                     out_next_running_mean ? "out_next_running_var" : "out_next_running_mean");
-        }
-        Results outputs = add_batchnorm(*graph, x, scale, bias, o);
-        *out_y = outputs[0];
-        *out_mean = outputs[1];
-        *out_inv_variance = outputs[2];
-        if (out_next_running_mean) *out_next_running_mean = running ? outputs[3] : nullptr;
-        if (out_next_running_var) *out_next_running_var = running ? outputs[4] : nullptr;
-    });
+    static const schema::Op &op = described("batchnorm");
+    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance, out_next_running_mean, out_next_running_var});
 }
 
 FE_EXPORT fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
                                                  fe_tensor *inv_variance, fe_tensor *scale, fe_tensor *bias,
                                                  const fe_batchnorm_inference_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_batchnorm_inference", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(mean);
-        FE_REQUIRE(inv_variance);
-        FE_REQUIRE(scale);
-        FE_REQUIRE(bias);
-        FE_REQUIRE(out_y);
-        const fe_batchnorm_inference_options defaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
-        fe_batchnorm_inference_options o = read_options(options, defaults);
-        *out_y = add_batchnorm_inference(*graph, x, mean, inv_variance, scale, bias, o)[0];
-    });
+    static const schema::Op &op = described("batchnorm_inference");
+    return add_described(op, graph, {x, mean, inv_variance, scale, bias}, options, {out_y});
 }
 
 FE_EXPORT fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                                 fe_tensor *mean, fe_tensor *inv_variance,
                                                 const fe_norm_backward_options *options, fe_tensor **out_dx,
                                                 fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    return guard("fe_graph_layernorm_backward", [&] {
-        FE_REQUIRE(mean);
-        FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "layernorm_backward",
-                      out_dx, out_dscale, out_dbias, false);
-    });
+    static const schema::Op &op = described("layernorm_backward");
+    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
 }
 
 FE_EXPORT fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                               fe_tensor *inv_rms, const fe_norm_backward_options *options,
                                               fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    return guard("fe_graph_rmsnorm_backward", [&] {
-        FE_REQUIRE(inv_rms);
-        norm_backward(graph, dy, x, scale, nullptr, inv_rms, options, "rmsnorm_backward",
-                      out_dx, out_dscale, out_dbias, true);
-    });
+    static const schema::Op &op = described("rmsnorm_backward");
+    return add_described(op, graph, {dy, x, scale, inv_rms}, options, {out_dx, out_dscale, out_dbias});
 }
 
 FE_EXPORT fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                                    fe_tensor *mean, fe_tensor *inv_variance,
                                                    const fe_norm_backward_options *options, fe_tensor **out_dx,
                                                    fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    return guard("fe_graph_instancenorm_backward", [&] {
-        FE_REQUIRE(mean);
-        FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "instancenorm_backward", out_dx, out_dscale, out_dbias, false);
-    });
+    static const schema::Op &op = described("instancenorm_backward");
+    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
 }
 
 FE_EXPORT fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                                    fe_tensor *mean, fe_tensor *inv_variance,
                                                    const fe_norm_backward_options *options, fe_tensor **out_dx,
                                                    fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    return guard("fe_graph_adalayernorm_backward", [&] {
-        FE_REQUIRE(mean);
-        FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "adalayernorm_backward", out_dx, out_dscale, out_dbias, true);
-    });
+    static const schema::Op &op = described("adalayernorm_backward");
+    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
 }
 
 FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                                 fe_tensor *mean, fe_tensor *inv_variance,
                                                 const fe_norm_backward_options *options, fe_tensor **out_dx,
                                                 fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    return guard("fe_graph_batchnorm_backward", [&] {
-        FE_REQUIRE(mean);
-        FE_REQUIRE(inv_variance);
-        norm_backward(graph, dy, x, scale, mean, inv_variance, options, "batchnorm_backward",
-                      out_dx, out_dscale, out_dbias, false);
-    });
-}
-
-FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
-                                      fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-    return guard("fe_graph_genstats", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(out_sum);
-        FE_REQUIRE(out_sq_sum);
-        const fe_genstats_options defaults = FE_GENSTATS_OPTIONS_INIT;
-        fe_genstats_options o = read_options(options, defaults);
-        Results outputs = add_genstats(*graph, x, o);
-        *out_sum = outputs[0];
-        *out_sq_sum = outputs[1];
-    });
+    static const schema::Op &op = described("batchnorm_backward");
+    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
 }
 
 FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
                                      fe_tensor **out_y, fe_tensor **out_stats) {
-    return guard("fe_graph_softmax", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(out_y);
-        const fe_softmax_options defaults = FE_SOFTMAX_OPTIONS_INIT;
-        fe_softmax_options o = read_options(options, defaults);
-        FE_CHECK(!o.generate_stats || out_stats, FE_STATUS_NULL_POINTER,
-                 "options.generate_stats is set but out_stats is NULL");
-        Results outputs = add_softmax(*graph, x, o);
-        *out_y = outputs[0];
-        if (out_stats) *out_stats = o.generate_stats ? outputs[1] : nullptr;
-    });
+    static const schema::Op &op = described("softmax");
+    return add_described(op, graph, {x}, options, {out_y, out_stats});
 }
 
 // Random draws and FP8 matmul.
@@ -548,48 +327,19 @@ FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *of
 
 FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
                                         const fe_matmul_fp8_scales *scales, const fe_matmul_options *options,
-                                        fe_tensor **out_c, fe_tensor **out_amax_c) {
-    return guard("fe_graph_matmul_fp8", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(a);
-        FE_REQUIRE(b);
-        FE_REQUIRE(scales);
-        FE_REQUIRE(out_c);
-        FE_REQUIRE(out_amax_c);
-        const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
-        fe_matmul_options o = read_options(options, defaults);
-        const fe_matmul_fp8_scales no_scales = FE_MATMUL_FP8_SCALES_INIT;
-        fe_matmul_fp8_scales s = read_options(scales, no_scales);
-        Results outputs = add_matmul_fp8(*graph, a, b, s, o);
-        *out_c = outputs[0];
-        *out_amax_c = outputs[1];
-    });
+                                        fe_tensor **out_c, fe_tensor **out_amax) {
+    static const schema::Op &op = described("matmul_fp8");
+    return add_described(op, graph, DescribedArguments{{a, b}, {}, scales}, options, {out_c, out_amax});
 }
 
 FE_EXPORT fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x, const fe_block_scale_options *options,
                                                   fe_tensor **out_y, fe_tensor **out_scale) {
-    return guard("fe_graph_block_scale_quantize", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(out_y);
-        FE_REQUIRE(out_scale);
-        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
-        fe_block_scale_options o = read_options(options, defaults);
-        Results outputs = add_block_scale_quantize(*graph, x, o);
-        *out_y = outputs[0];
-        *out_scale = outputs[1];
-    });
+    static const schema::Op &op = described("block_scale_quantize");
+    return add_described(op, graph, {x}, options, {out_y, out_scale});
 }
 
 FE_EXPORT fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
                                                     const fe_block_scale_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_block_scale_dequantize", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(scale);
-        FE_REQUIRE(out_y);
-        const fe_block_scale_options defaults = FE_BLOCK_SCALE_OPTIONS_INIT;
-        fe_block_scale_options o = read_options(options, defaults);
-        *out_y = add_block_scale_dequantize(*graph, x, scale, o)[0];
-    });
+    static const schema::Op &op = described("block_scale_dequantize");
+    return add_described(op, graph, {x, scale}, options, {out_y});
 }

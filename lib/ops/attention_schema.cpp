@@ -1,5 +1,6 @@
 // Attention's descriptions (lib/schema/schema.hpp): sdpa, sdpa_fp8, sdpa_backward,
 // sdpa_fp8_backward, with fe_sdpa_options, fe_sdpa_backward_options and the FP8 scales.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -177,8 +178,24 @@ const Op kSdpaFp8Backward{"sdpa_fp8_backward",
                           nullptr,
                           &kFp8BackwardScales};
 
-const Registration kRegistered[] = {Registration(kSdpa), Registration(kSdpaFp8), Registration(kSdpaBackward),
-                                    Registration(kSdpaFp8Backward)};
+const std::vector<fe_tensor *> &add_sdpa_call(fe_graph &g, const Call &c) {
+    return add_sdpa(g, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_sdpa_options>());
+}
+const std::vector<fe_tensor *> &add_sdpa_fp8_call(fe_graph &g, const Call &c) {
+    return add_sdpa_fp8(g, c.inputs[0], c.inputs[1], c.inputs[2], c.scales_as<fe_sdpa_fp8_scales>(),
+                        c.options_as<fe_sdpa_options>());
+}
+const std::vector<fe_tensor *> &add_sdpa_backward_call(fe_graph &g, const Call &c) {
+    return add_sdpa_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4], c.inputs[5],
+                             c.options_as<fe_sdpa_backward_options>());
+}
+const std::vector<fe_tensor *> &add_sdpa_fp8_backward_call(fe_graph &g, const Call &c) {
+    return add_sdpa_fp8_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4], c.inputs[5],
+                                 c.scales_as<fe_sdpa_fp8_backward_scales>(), c.options_as<fe_sdpa_backward_options>());
+}
+
+const Registration kRegistered[] = {Registration(kSdpa, add_sdpa_call), Registration(kSdpaFp8, add_sdpa_fp8_call), Registration(kSdpaBackward, add_sdpa_backward_call),
+                                    Registration(kSdpaFp8Backward, add_sdpa_fp8_backward_call)};
 
 }  // namespace
 

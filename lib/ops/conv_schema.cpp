@@ -1,5 +1,6 @@
 // The convolutions' descriptions (lib/schema/schema.hpp): conv_fprop, conv_dgrad, conv_wgrad,
 // conv_transpose and fe_conv_options.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -82,8 +83,22 @@ const Op kConvTranspose{"conv_transpose",
                         true,
                         "Transposed convolution (upsampling), lowered as a data gradient."};
 
-const Registration kRegistered[] = {Registration(kConvFprop), Registration(kConvDgrad), Registration(kConvWgrad),
-                                    Registration(kConvTranspose)};
+// How a call adds each convolution (the C entry points and the graph JSON reader both call).
+const std::vector<fe_tensor *> &add_fprop(fe_graph &g, const Call &c) {
+    return add_conv_fprop(g, c.inputs[0], c.inputs[1], c.options_as<fe_conv_options>());
+}
+const std::vector<fe_tensor *> &add_dgrad(fe_graph &g, const Call &c) {
+    return add_conv_dgrad(g, c.inputs[0], c.inputs[1], c.params[0].dims, c.options_as<fe_conv_options>());
+}
+const std::vector<fe_tensor *> &add_wgrad(fe_graph &g, const Call &c) {
+    return add_conv_wgrad(g, c.inputs[0], c.inputs[1], c.params[0].dims, c.options_as<fe_conv_options>());
+}
+const std::vector<fe_tensor *> &add_transpose(fe_graph &g, const Call &c) {
+    return add_conv_transpose(g, c.inputs[0], c.inputs[1], c.options_as<fe_conv_options>());
+}
+
+const Registration kRegistered[] = {Registration(kConvFprop, add_fprop), Registration(kConvDgrad, add_dgrad), Registration(kConvWgrad, add_wgrad),
+                                    Registration(kConvTranspose, add_transpose)};
 
 }  // namespace
 

@@ -1,12 +1,17 @@
 // Genstats: the per-channel sum and sum of squares of a tensor (batch normalization's
-// statistics), which cuDNN fuses after the convolution that produces the tensor.
+// statistics), which cuDNN fuses after the convolution that produces the tensor. The whole op in
+// one file: its node, its description and its entry point; the graph JSON reader, the docs and
+// the bindings' layers come from the description.
 #include <cudnn_graph.h>
 
+#include "api/described_entry.hpp"
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
 
 namespace fe {
@@ -57,10 +62,46 @@ class Genstats : public Node {
     }
 };
 
-}  // namespace
+const fe_genstats_options kDefaults = FE_GENSTATS_OPTIONS_INIT;
 
-std::unique_ptr<Node> make_genstats(fe_tensor *x, const fe_genstats_options &options) {
-    return std::make_unique<Genstats>(x, options);
+const schema::Struct kOptions{
+    "fe_genstats_options",
+    sizeof(fe_genstats_options),
+    &kDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_genstats_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_genstats_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+    },
+    "Genstats' name and math type."};
+
+const schema::Op kGenstats{"genstats",
+                           "fe_graph_genstats",
+                           "Normalizations",
+                           {{"X", nullptr, "[N, C, spatial...], usually a convolution's result"}},
+                           {{"SUM", nullptr, "float [1, C, 1, ...]: the sum per channel"},
+                            {"SQ_SUM", nullptr, "float [1, C, 1, ...]: the sum of squares per channel"}},
+                           {},
+                           &kOptions,
+                           {},
+                           true,
+                           "Batch normalization's statistics: per-channel sum and sum of squares."};
+
+// Both statistics are float whatever x's type.
+const std::vector<fe_tensor *> &add_genstats(fe_graph &g, const schema::Call &call) {
+    const auto &o = call.options_as<fe_genstats_options>();
+    const std::vector<fe_tensor *> &outputs =
+        g.add_op(std::make_unique<Genstats>(call.inputs[0], o), o.name, "genstats", {"SUM", "SQ_SUM"});
+    for (fe_tensor *t : outputs) keep_float(t);
+    return outputs;
 }
 
+const schema::Registration kRegistered(kGenstats, add_genstats);
+
+}  // namespace
+
 }  // namespace fe
+
+FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
+                                      fe_tensor **out_sum, fe_tensor **out_sq_sum) {
+    return fe::add_described(fe::kGenstats, graph, {x}, options, {out_sum, out_sq_sum});
+}

@@ -9,14 +9,12 @@
 
 namespace fe {
 
-namespace {
-
-// Statistics, amax values and drawn masks are float whatever the io type (the user may still
-// override).
 void keep_float(fe_tensor *t) {
     t->data_type = FE_DATA_FLOAT;
     t->user_data_type = true;
 }
+
+namespace {
 
 // Gradients of scale and bias take scale's type when it has one (else the graph's defaults).
 void like_scale(fe_tensor *t, const fe_tensor *scale) {
@@ -217,12 +215,6 @@ Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_t
                                 fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o) {
     return g.add_op(make_batchnorm_inference(x, mean, inv_variance, scale, bias), o.name, "batchnorm_inference",
                     {"Y"});
-}
-
-Results add_genstats(fe_graph &g, fe_tensor *x, const fe_genstats_options &o) {
-    Results outputs = g.add_op(make_genstats(x, o), o.name, "genstats", {"SUM", "SQ_SUM"});
-    for (fe_tensor *t : outputs) keep_float(t);
-    return outputs;
 }
 
 Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o) {

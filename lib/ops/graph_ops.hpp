@@ -13,6 +13,10 @@ namespace fe {
 
 using Results = const std::vector<fe_tensor *> &;
 
+// Statistics, amax values and drawn masks are float whatever the io type (the user may still
+// override).
+void keep_float(fe_tensor *t);
+
 Results add_conv_fprop(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o);
 // dx_dims / dw_dims: 3 to 5 positive dims; dw_dims may be empty (inferred).
 Results add_conv_dgrad(fe_graph &g, fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
@@ -55,8 +59,6 @@ Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tenso
 Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o);
 Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
                                 fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o);
-
-Results add_genstats(fe_graph &g, fe_tensor *x, const fe_genstats_options &o);
 
 Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o);
 // dx_dims: empty when x gives them.

@@ -1,5 +1,6 @@
 // The matmuls' descriptions (lib/schema/schema.hpp): matmul, matmul_fp8, fe_matmul_options and
 // fe_matmul_fp8_scales.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -55,7 +56,15 @@ const Op kMatmulFp8{"matmul_fp8",
                     nullptr,
                     &kFp8Scales};
 
-const Registration kRegistered[] = {Registration(kMatmul), Registration(kMatmulFp8)};
+const std::vector<fe_tensor *> &add_plain(fe_graph &g, const Call &c) {
+    return add_matmul(g, c.inputs[0], c.inputs[1], c.options_as<fe_matmul_options>());
+}
+const std::vector<fe_tensor *> &add_fp8(fe_graph &g, const Call &c) {
+    return add_matmul_fp8(g, c.inputs[0], c.inputs[1], c.scales_as<fe_matmul_fp8_scales>(),
+                          c.options_as<fe_matmul_options>());
+}
+
+const Registration kRegistered[] = {Registration(kMatmul, add_plain), Registration(kMatmulFp8, add_fp8)};
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // adalayernorm and their backward passes, batchnorm (training, inference, backward), with
 // fe_norm_options, fe_norm_backward_options, fe_batchnorm_options and
 // fe_batchnorm_inference_options.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -78,7 +79,7 @@ const std::vector<Port> kBackwardInputs = {{"dY", nullptr, "y's gradient"},
                                            {"mean", nullptr, "the forward mean"},
                                            {"inv_variance", nullptr, "the forward inverse standard deviation"}};
 const Param kOutputDbias{"output_dbias", Type::flag, nullptr, false,
-                         "Compute the bias's gradient (false when the forward had no bias); default true."};
+                         "Compute the bias's gradient (false when the forward had no bias); default true.", 1};
 
 const Op kLayernorm{"layernorm", "fe_graph_layernorm", "Normalizations",
                     {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
@@ -129,11 +130,35 @@ const Op kBatchnormInference{"batchnorm_inference", "fe_graph_batchnorm_inferenc
 const Op kBatchnormBackward{"batchnorm_backward", "fe_graph_batchnorm_backward", "Normalizations", kBackwardInputs,
                             kBackwardOutputs, {}, &kBackwardOptions, {"name"}, false, "Batch normalization backward."};
 
+// How a call adds each normalization: the forward norms and the backward ones share a function
+// that takes the kind; rmsnorm_backward has no mean input.
+const std::vector<fe_tensor *> &add_forward(fe_graph &g, const Call &c, const char *kind) {
+    return add_norm(g, kind, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_norm_options>());
+}
+template <const Op &op>
+const std::vector<fe_tensor *> &add_forward_of(fe_graph &g, const Call &c) {
+    return add_forward(g, c, op.kind);
+}
+template <const Op &op>
+const std::vector<fe_tensor *> &add_backward_of(fe_graph &g, const Call &c) {
+    bool rms = c.inputs.size() == 4;
+    bool with_dbias = op.params.empty() || c.params[0].value != 0;
+    return add_norm_backward(g, op.kind, c.inputs[0], c.inputs[1], c.inputs[2], rms ? nullptr : c.inputs[3],
+                             c.inputs[rms ? 3 : 4], c.options_as<fe_norm_backward_options>(), with_dbias);
+}
+const std::vector<fe_tensor *> &add_batchnorm_call(fe_graph &g, const Call &c) {
+    return add_batchnorm(g, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_batchnorm_options>());
+}
+const std::vector<fe_tensor *> &add_batchnorm_inference_call(fe_graph &g, const Call &c) {
+    return add_batchnorm_inference(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4],
+                                   c.options_as<fe_batchnorm_inference_options>());
+}
+
 const Registration kRegistered[] = {
-    Registration(kLayernorm),         Registration(kRmsnorm),           Registration(kInstancenorm),
-    Registration(kAdalayernorm),      Registration(kLayernormBackward), Registration(kRmsnormBackward),
-    Registration(kInstancenormBackward), Registration(kAdalayernormBackward), Registration(kBatchnorm),
-    Registration(kBatchnormInference), Registration(kBatchnormBackward)};
+    Registration(kLayernorm, add_forward_of<kLayernorm>),         Registration(kRmsnorm, add_forward_of<kRmsnorm>),           Registration(kInstancenorm, add_forward_of<kInstancenorm>),
+    Registration(kAdalayernorm, add_forward_of<kAdalayernorm>),      Registration(kLayernormBackward, add_backward_of<kLayernormBackward>), Registration(kRmsnormBackward, add_backward_of<kRmsnormBackward>),
+    Registration(kInstancenormBackward, add_backward_of<kInstancenormBackward>), Registration(kAdalayernormBackward, add_backward_of<kAdalayernormBackward>), Registration(kBatchnorm, add_batchnorm_call),
+    Registration(kBatchnormInference, add_batchnorm_inference_call), Registration(kBatchnormBackward, add_backward_of<kBatchnormBackward>)};
 
 }  // namespace
 

@@ -56,7 +56,6 @@ std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe
                                                fe_tensor *scale, fe_tensor *bias);
 std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                               fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_genstats(fe_tensor *x, const fe_genstats_options &options);
 std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options);
 // Random draws (rng.cpp) and FP8 matmul with its scales and amax (matmul_fp8.cpp).
 std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options);

@@ -1,5 +1,6 @@
 // Descriptions of reduction and softmax (lib/schema/schema.hpp), with fe_reduction_options and
 // fe_softmax_options.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -64,7 +65,11 @@ const Op kSoftmax{"softmax",
                   true,
                   "Softmax over the last dim."};
 
-const Registration kRegistered[] = {Registration(kReduction), Registration(kSoftmax)};
+const std::vector<fe_tensor *> &add_softmax_call(fe_graph &g, const Call &c) {
+    return add_softmax(g, c.inputs[0], c.options_as<fe_softmax_options>());
+}
+
+const Registration kRegistered[] = {Registration(kReduction), Registration(kSoftmax, add_softmax_call)};
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // Descriptions of resampling and the layout operations (lib/schema/schema.hpp): resample,
 // resample_backward, transpose, reshape, slice, concatenate, and fe_resample_options.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -148,8 +149,15 @@ const Op kConcatenate{"concatenate",
                       false,
                       "Concatenate two or more tensors along an axis."};
 
+const std::vector<fe_tensor *> &add_transpose_call(fe_graph &g, const Call &c) {
+    return add_transpose(g, c.inputs[0], c.params[0].dims, c.options_as<fe_transpose_options>());
+}
+const std::vector<fe_tensor *> &add_reshape_call(fe_graph &g, const Call &c) {
+    return add_reshape(g, c.inputs[0], c.params[0].dims, c.options_as<fe_reshape_options>());
+}
+
 const Registration kRegistered[] = {Registration(kResample), Registration(kResampleBackward),
-                                    Registration(kTranspose), Registration(kReshape),
+                                    Registration(kTranspose, add_transpose_call), Registration(kReshape, add_reshape_call),
                                     Registration(kSlice),     Registration(kConcatenate)};
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Descriptions of random draws and block scaling (lib/schema/schema.hpp): rng,
 // block_scale_quantize, block_scale_dequantize, fe_rng_options and fe_block_scale_options.
+#include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
 namespace fe::schema {
@@ -78,7 +79,17 @@ const Op kDequantize{"block_scale_dequantize",
                      true,
                      "Block-scale dequantize (MXFP8)."};
 
-const Registration kRegistered[] = {Registration(kRng), Registration(kQuantize), Registration(kDequantize)};
+const std::vector<fe_tensor *> &add_rng_call(fe_graph &g, const Call &c) {
+    return add_rng(g, c.inputs[0], c.inputs[1], c.options_as<fe_rng_options>());
+}
+const std::vector<fe_tensor *> &add_quantize_call(fe_graph &g, const Call &c) {
+    return add_block_scale_quantize(g, c.inputs[0], c.options_as<fe_block_scale_options>());
+}
+const std::vector<fe_tensor *> &add_dequantize_call(fe_graph &g, const Call &c) {
+    return add_block_scale_dequantize(g, c.inputs[0], c.inputs[1], c.options_as<fe_block_scale_options>());
+}
+
+const Registration kRegistered[] = {Registration(kRng, add_rng_call), Registration(kQuantize, add_quantize_call), Registration(kDequantize, add_dequantize_call)};
 
 }  // namespace
 

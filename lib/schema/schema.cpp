@@ -2,6 +2,7 @@
 #include "schema/schema.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <map>
 
@@ -130,7 +131,10 @@ size_t family_rank(const char *family) {
 
 }  // namespace
 
-Registration::Registration(const Op &op) { registry().push_back(&op); }
+Registration::Registration(const Op &op, AddFunction add) {
+    op.add = add;
+    registry().push_back(&op);
+}
 
 const std::vector<const Op *> &ops() {
     // Sorted once, after every static registration ran (first use is never during them).
@@ -232,10 +236,10 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
     }
 }
 
-void write_ports(json::Writer &out, const char *key, const std::vector<Port> &ports) {
+void write_ports(json::Writer &out, const char *key, const std::vector<Port> &ports, bool output) {
     out.key(key).begin_array();
     for (const Port &p : ports) {
-        out.begin_object().field("name", p.name);
+        out.begin_object().field("name", p.name).field("argument", argument_name(p, output));
         if (p.when) out.field("when", p.when);
         out.field("doc", p.doc).end_object();
     }
@@ -243,6 +247,22 @@ void write_ports(json::Writer &out, const char *key, const std::vector<Port> &po
 }
 
 }  // namespace
+
+std::string argument_name(const Port &port, bool output) {
+    auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+    auto is_lower = [](char c) { return std::islower(static_cast<unsigned char>(c)) != 0; };
+    auto is_upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
+    const std::string name = port.name;
+    std::string words;
+    for (size_t i = 0; i < name.size(); ++i) {
+        // A new word starts at an upper-case letter between a lower-case one and another.
+        if (i > 0 && is_upper(name[i]) && is_lower(name[i - 1]) && i + 1 < name.size() && is_lower(name[i + 1]))
+            words += '_';
+        words += lower(name[i]);
+    }
+    if (words == "do") words = "d_o";
+    return output ? "out_" + words : words;
+}
 
 std::string to_json() {
     std::string text;
@@ -279,8 +299,8 @@ std::string to_json() {
     for (const Op *op : ops()) {
         out.begin_object().field("kind", op->kind).field("entry_point", op->entry_point).field("family", op->family);
         if (op->kinds) out.field("kinds", op->kinds->c_type);
-        write_ports(out, "inputs", op->inputs);
-        write_ports(out, "outputs", op->outputs);
+        write_ports(out, "inputs", op->inputs, false);
+        write_ports(out, "outputs", op->outputs, true);
         out.key("params").begin_array();
         for (const Param &p : op->params) {
             out.begin_object().field("name", p.name).field("type", type_name(p.type));

@@ -99,6 +99,10 @@ struct Port {
     const char *doc;
 };
 
+// The entry point's argument for a port: the port's name in snake case ("InvVariance":
+// inv_variance, "dQ": dq, "dO": d_o, since `do` is a C keyword), "out_" first for an output.
+std::string argument_name(const Port &port, bool output);
+
 // An entry-point argument that is neither a tensor nor in the options struct (conv_dgrad's
 // dx_dims, a reduction's mode, a transpose's perm): a JSON attribute of its own.
 struct Param {
@@ -107,7 +111,33 @@ struct Param {
     const Enum *enumeration;
     bool required;
     const char *doc;
+    int64_t fallback = 0;  // the value of an optional integer, enumeration or flag left out
 };
+
+struct Op;
+
+// One call of an op, in the order of its description: what the C entry point or the graph JSON
+// reader received, and what the op's add function (Registration) reads.
+struct Call {
+    struct Param {
+        std::vector<int64_t> dims;  // dims_array: empty when absent
+        int64_t value = 0;          // integer, enumeration or flag
+    };
+    int32_t kind_value = 0;             // a family described by `kinds`: the mode
+    std::vector<fe_tensor *> inputs;    // Op::inputs; nullptr for an optional input left out
+    std::vector<Param> params;          // Op::params
+    const void *scales = nullptr;       // Op::scales' struct
+    const void *options = nullptr;      // Op::options' struct, the defaults under the caller's fields
+
+    template <typename Options>
+    const Options &options_as() const { return *static_cast<const Options *>(options); }
+    template <typename Scales>
+    const Scales &scales_as() const { return *static_cast<const Scales *>(scales); }
+};
+
+// Adds an op to a graph from a call (lib/ops/graph_ops.hpp's functions, through a few lines
+// per op): the one way both the C entry points and the graph JSON reader add it.
+using AddFunction = const std::vector<fe_tensor *> &(*)(fe_graph &graph, const Call &call);
 
 struct Op {
     const char *kind;         // Node::kind() and the JSON "op"
@@ -127,6 +157,9 @@ struct Op {
     const Enum *kinds = nullptr;
     // A second struct argument of tensors (FP8 scales): each field is an input port.
     const Struct *scales = nullptr;
+    // Set by the op's Registration: how a call adds it (nullptr: the graph JSON reader has a
+    // reader of its own for it, lib/serial/readers).
+    mutable AddFunction add = nullptr;
 
     bool takes_field(const char *field) const;
 };
@@ -148,7 +181,7 @@ const char *enum_name(const char *c_type, int32_t value);
 
 // Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
 struct Registration {
-    explicit Registration(const Op &op);
+    explicit Registration(const Op &op, AddFunction add = nullptr);
 };
 
 // All of it as JSON (what `cudnnfe schema` prints, through fe_schema_json).

@@ -140,10 +140,15 @@ void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
             }
             case Type::dims_array: {
                 std::vector<int64_t> values;
-                if (!r.integers(f.name, &values, FE_MAX_DIMS)) break;
+                const Field *count = count_field(s, Type::dims_count);
+                if (!r.integers(f.name, &values, FE_MAX_DIMS)) {
+                    // A count whose default is below its range: the caller must give the dims.
+                    if (count && count->integer_of(options) < count->min)
+                        r.fail(f.name, std::string("missing (") + f.doc + ")");
+                    break;
+                }
                 for (size_t i = 0; i < values.size(); ++i) f.array_of(options)[i] = values[i];
-                if (const Field *count = count_field(s, Type::dims_count))
-                    count->set_integer(options, static_cast<int64_t>(values.size()));
+                if (count) count->set_integer(options, static_cast<int64_t>(values.size()));
                 break;
             }
             case Type::spatial_count:

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Check that the call shape the bindings' generators derive from the op schema
 (bindings/schema_model.py: Op.c_arguments) is the header's: for every op, the entry point's
-arguments after the graph have the same count and kinds (tensor, array, count, enum, struct).
+arguments after the graph have the same count and kinds (tensor, array, count, enum, struct), and
+each tensor argument is named as the schema names it (schema::argument_name), which is how an
+entry point made from its description names a NULL argument.
 Prints one line per op that differs and exits 1 when one does.
 
 usage: check_entry_points.py SCHEMA_JSON HEADER
@@ -50,11 +52,18 @@ def main():
             print(f'{op.kind}: {op.entry_point} is not in the header')
             bad += 1
             continue
-        header = [c_kind(a) for a in m.group(1).split(',')[1:]]
+        declarations = m.group(1).split(',')[1:]
+        header = [c_kind(a) for a in declarations]
         derived = [expected_kind(role, what) for role, _, what in op.c_arguments()]
         if header != derived:
             print(f'{op.kind}: the header has ({", ".join(header)}), the schema gives ({", ".join(derived)})')
             bad += 1
+            continue
+        names = [re.search(r'(\w+)\s*$', a).group(1) for a in declarations]
+        for (role, _, what), name in zip(op.c_arguments(), names):
+            if role in ('input', 'output') and what.argument != name:
+                print(f'{op.kind}: the header names {what.name} `{name}`, the schema `{what.argument}`')
+                bad += 1
     print(f'{len(model.ops) - bad} of {len(model.ops)} entry points have the shape the schema gives')
     return 1 if bad else 0
 

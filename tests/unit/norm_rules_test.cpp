@@ -278,21 +278,18 @@ TEST_F(Norms, TrainingNeedsItsStatisticsOutputs) {
     fe_tensor *y = kUntouched, *mean = kUntouched, *inv = kUntouched;
     fe_norm_options o = training();
     EXPECT_FE_STATUS(fe_graph_layernorm(g, x, s, b, &o, &y, nullptr, &inv), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(LastErrorContains("fe_graph_layernorm: options.phase is training, which returns the statistics, but "
-                                  "out_mean is NULL"));
+    EXPECT_TRUE(LastErrorContains("fe_graph_layernorm: options.phase asks for the Mean output, but out_mean is NULL"));
     EXPECT_FE_STATUS(fe_graph_layernorm(g, x, s, b, &o, &y, &mean, nullptr), FE_STATUS_NULL_POINTER);
     EXPECT_TRUE(LastErrorContains("out_inv_variance is NULL"));
     EXPECT_FE_STATUS(fe_graph_rmsnorm(g, x, s, nullptr, &o, &y, nullptr), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(LastErrorContains("fe_graph_rmsnorm: options.phase is training, which returns the statistics, but "
-                                  "out_inv_rms is NULL"));
+    EXPECT_TRUE(LastErrorContains("fe_graph_rmsnorm: options.phase asks for the InvRms output, but out_inv_rms is NULL"));
     fe_tensor *img = tensor("img", {8, 4, 2, 2}), *cs = tensor("cs", {1, 4, 1, 1});
     fe_batchnorm_options bo = FE_BATCHNORM_OPTIONS_INIT;
     bo.running_mean = tensor("rm", {1, 4, 1, 1}, FE_DATA_FLOAT);
     bo.running_var = tensor("rv", {1, 4, 1, 1}, FE_DATA_FLOAT);
     fe_tensor *nm = kUntouched;
     EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bo, &y, &mean, &inv, &nm, nullptr), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(LastErrorContains("the options give running statistics, which are updated, but out_next_running_var "
-                                  "is NULL"));
+    EXPECT_TRUE(LastErrorContains("options.running_var asks for the NextRunningVar output, but out_next_running_var is NULL"));
     EXPECT_EQ(y, kUntouched);
     EXPECT_EQ(mean, kUntouched);
     EXPECT_EQ(nm, kUntouched);
@@ -406,7 +403,7 @@ TEST_F(Norms, SoftmaxInfersRowStatistics) {
     EXPECT_STREQ(name_of(stats), "softmax_1::Stats");
     fe_tensor *before = y;
     EXPECT_FE_STATUS(fe_graph_softmax(g, x, &o, &y, nullptr), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(LastErrorContains("fe_graph_softmax: options.generate_stats is set but out_stats is NULL"));
+    EXPECT_TRUE(LastErrorContains("fe_graph_softmax: options.generate_stats asks for the Stats output, but out_stats is NULL"));
     fe_tensor *x1 = tensor("x1", {64});
     EXPECT_FE_STATUS(fe_graph_softmax(g, x1, nullptr, &y, nullptr), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("x 'x1' has rank 1; softmax takes [rows..., n] with at least 2 dims"));

@@ -177,7 +177,7 @@ TEST_F(MatmulFp8Rules, MissingArgumentsAreRefused) {
     EXPECT_TRUE(LastErrorContains("fe_graph_matmul_fp8"));
     EXPECT_TRUE(LastErrorContains("'scales' is NULL"));
     EXPECT_FE_STATUS(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &c, nullptr), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(LastErrorContains("'out_amax_c' is NULL"));
+    EXPECT_TRUE(LastErrorContains("'out_amax' is NULL"));
     for (fe_tensor **missing : {&scales.descale_a, &scales.descale_b, &scales.scale_c}) {
         fe_tensor *kept = *missing;
         *missing = nullptr;

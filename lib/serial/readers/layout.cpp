@@ -1,5 +1,5 @@
-// Readers of resampling (forward and backward) and the layout operations: transpose, reshape,
-// slice, concatenate.
+// Readers of resampling (forward and backward), slice and concatenate: what their descriptions
+// cannot say (attributes a written graph always has, start and end of one length, X0, X1, ...).
 #include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
@@ -31,24 +31,6 @@ void read_resample_backward(OpReader &r) {
     fe_tensor *dy = r.input("DY"), *x = r.optional_input("X"), *y = r.optional_input("Y");
     fe_tensor *index = r.optional_input("Index");
     r.add([&](fe_graph &g) { add_resample_backward(g, dy, x, y, index, dx_dims, o); });
-}
-
-void read_transpose(OpReader &r) {
-    std::vector<int64_t> perm;
-    if (!r.integers("perm", &perm, FE_MAX_DIMS)) r.fail("perm", "missing (the order of x's dims)");
-    fe_tensor *x = r.input("X");
-    fe_transpose_options o = FE_TRANSPOSE_OPTIONS_INIT;
-    read_option_fields(r, op_schema("transpose"), &o);
-    r.add([&](fe_graph &g) { add_transpose(g, x, perm, o); });
-}
-
-void read_reshape(OpReader &r) {
-    std::vector<int64_t> dims;
-    if (!r.integers("dims", &dims, FE_MAX_DIMS)) r.fail("dims", "missing (the result's dims)");
-    fe_tensor *x = r.input("X");
-    fe_reshape_options o = FE_RESHAPE_OPTIONS_INIT;
-    read_option_fields(r, op_schema("reshape"), &o);
-    r.add([&](fe_graph &g) { add_reshape(g, x, dims, o); });
 }
 
 void read_slice(OpReader &r) {
@@ -83,8 +65,6 @@ void read_concatenate(OpReader &r) {
 void register_layout_readers(ReaderTable &table) {
     table.add("resample", read_resample);
     table.add("resample_backward", read_resample_backward);
-    table.add("transpose", read_transpose);
-    table.add("reshape", read_reshape);
     table.add("slice", read_slice);
     table.add("concatenate", read_concatenate);
 }

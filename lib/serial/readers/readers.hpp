@@ -1,6 +1,6 @@
-// The op readers, one file per family under lib/serial/readers/; registry.cpp lists them.
-// To add an op family: write register_<family>_readers in its file, declare it here, call it
-// from registry.cpp and add the file to meson.build.
+// The op readers. Most ops need none: their description (an add function in the schema) is
+// read by read_described_op. The few whose JSON needs more than the description says have a
+// reader of their own, one file per family under lib/serial/readers/, listed in registry.cpp.
 #pragma once
 
 #include <string>
@@ -25,14 +25,11 @@ class ReaderTable {
     std::vector<std::pair<const char *, OpReadFunction>> entries_;
 };
 
-void register_conv_readers(ReaderTable &table);
-void register_matmul_readers(ReaderTable &table);
+// The reader of an op whose description has an add function (described.cpp).
+void read_described_op(OpReader &reader);
+
 void register_pointwise_readers(ReaderTable &table);
 void register_reduction_readers(ReaderTable &table);
 void register_layout_readers(ReaderTable &table);
-void register_norm_readers(ReaderTable &table);
-void register_attention_readers(ReaderTable &table);
-void register_rng_readers(ReaderTable &table);
-void register_block_scale_readers(ReaderTable &table);
 
 }  // namespace fe

@@ -1,4 +1,4 @@
-// Readers of reduction and softmax.
+// The reader of reduction: its mode and reduced axes are required in the JSON.
 #include "ops/graph_ops.hpp"
 #include "serial/option_codec.hpp"
 #include "serial/readers/readers.hpp"
@@ -18,18 +18,10 @@ void read_reduction(OpReader &r) {
     r.add([&](fe_graph &g) { add_reduction(g, x, mode, o); });
 }
 
-void read_softmax(OpReader &r) {
-    fe_softmax_options o = FE_SOFTMAX_OPTIONS_INIT;
-    read_option_fields(r, op_schema("softmax"), &o);
-    fe_tensor *x = r.input("X");
-    r.add([&](fe_graph &g) { add_softmax(g, x, o); });
-}
-
 }  // namespace
 
 void register_reduction_readers(ReaderTable &table) {
     table.add("reduction", read_reduction);
-    table.add("softmax", read_softmax);
 }
 
 }  // namespace fe

@@ -1,4 +1,6 @@
-// Every op kind the graph JSON reads, by the name Node::kind() writes.
+// Every op kind the graph JSON reads, by the name Node::kind() writes: a reader of its own, or
+// else the reader of its description.
+#include "schema/schema.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {
@@ -7,14 +9,8 @@ namespace {
 
 ReaderTable make_table() {
     ReaderTable table;
-    register_conv_readers(table);
-    register_matmul_readers(table);
     register_pointwise_readers(table);
     register_reduction_readers(table);
-    register_norm_readers(table);
-    register_attention_readers(table);
-    register_rng_readers(table);
-    register_block_scale_readers(table);
     register_layout_readers(table);
     return table;
 }
@@ -23,7 +19,9 @@ ReaderTable make_table() {
 
 OpReadFunction find_op_reader(const std::string &kind) {
     static const ReaderTable table = make_table();
-    return table.find(kind);
+    if (OpReadFunction own = table.find(kind)) return own;
+    const schema::Op *op = schema::find_op(kind);
+    return op && op->add ? read_described_op : nullptr;
 }
 
 }  // namespace fe

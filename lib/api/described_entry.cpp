@@ -1,0 +1,109 @@
+// add_described: an op's entry point from its description.
+#include "api/described_entry.hpp"
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "graph/graph.hpp"
+
+namespace fe {
+
+namespace {
+
+// A struct of the description's type: its defaults under the caller's bytes.
+class CallerStruct {
+  public:
+    CallerStruct(const schema::Struct *s, const void *given) {
+        if (!s) return;
+        bytes_.resize((s->size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+        read_struct(s->c_type, s->size, s->defaults, given, bytes_.data());
+    }
+    const void *data() const { return bytes_.empty() ? nullptr : bytes_.data(); }
+
+  private:
+    std::vector<std::max_align_t> bytes_;
+};
+
+// The option that makes an output exist (a flag, an enum like phase, a tensor), or nullptr when
+// its condition is not in the options (a flag parameter: whether the caller passes the output).
+const schema::Field *condition_field(const schema::Op &op, const schema::Port &port) {
+    return port.when && op.options ? op.options->field(port.when) : nullptr;
+}
+
+// A value outside an enum asks for nothing here: adding the op refuses it with its own message.
+bool option_set(const schema::Field &f, const void *options) {
+    if (f.type == schema::Type::tensor) return f.tensor_of(options) != nullptr;
+    int64_t value = f.integer_of(options);
+    if (f.enumeration) return value != 0 && f.enumeration->json_name(static_cast<int32_t>(value)) != nullptr;
+    return value != 0;
+}
+
+bool is_optional(const schema::Port &port) { return port.when && std::strcmp(port.when, "optional") == 0; }
+
+}  // namespace
+
+fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedArguments &arguments,
+                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
+    return guard(op.entry_point, [&] {
+        FE_REQUIRE(graph);
+        std::vector<const schema::Port *> returned;
+        for (const schema::Port &port : op.outputs)
+            if (!condition_field(op, port) || std::strncmp(port.when, "output_", 7) != 0) returned.push_back(&port);
+        FE_CHECK(arguments.inputs.size() == op.inputs.size() && outputs.size() == returned.size(), FE_STATUS_INTERNAL,
+                 "%s: %zu inputs and %zu outputs given, %zu and %zu described", op.kind, arguments.inputs.size(),
+                 outputs.size(), op.inputs.size(), returned.size());
+        schema::Call call;
+        size_t i = 0;
+        for (fe_tensor *input : arguments.inputs) {
+            const schema::Port &port = op.inputs[i++];
+            FE_CHECK(input || is_optional(port), FE_STATUS_NULL_POINTER, "argument '%s' is NULL",
+                     schema::argument_name(port, false).c_str());
+            call.inputs.push_back(input);
+        }
+        if (op.scales) FE_CHECK(arguments.scales, FE_STATUS_NULL_POINTER, "argument 'scales' is NULL");
+        CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
+        call.scales = scales.data();
+        call.options = caller_options.data();
+        // Every output is required but those with a condition: one the options ask for is
+        // required, one they do not ask for is returned as NULL, and one whose condition is a
+        // flag parameter is computed when the caller passes it.
+        std::vector<bool> produced;
+        i = 0;
+        for (fe_tensor **out : outputs) {
+            const schema::Port &port = *returned[i++];
+            std::string argument = schema::argument_name(port, true);
+            if (!port.when) {
+                FE_CHECK(out, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", argument.c_str());
+                produced.push_back(true);
+            } else if (const schema::Field *f = condition_field(op, port)) {
+                bool asked = option_set(*f, call.options);
+                FE_CHECK(out || !asked, FE_STATUS_NULL_POINTER, "options.%s asks for the %s output, but %s is NULL", port.when,
+                         port.name, argument.c_str());
+                produced.push_back(asked);
+            } else {
+                produced.push_back(out != nullptr);
+            }
+        }
+        size_t given = 0;
+        for (const schema::Param &p : op.params) {
+            if (p.type != schema::Type::flag) {
+                call.params.push_back(arguments.params.at(given++));
+                continue;
+            }
+            schema::Call::Param flag;
+            for (size_t k = 0; k < returned.size(); ++k)
+                if (returned[k]->when && std::strcmp(returned[k]->when, p.name) == 0) flag.value = produced[k];
+            call.params.push_back(flag);
+        }
+        const std::vector<fe_tensor *> &results = op.add(*graph, call);
+        size_t next = 0;
+        i = 0;
+        for (fe_tensor **out : outputs) {
+            fe_tensor *result = produced[i++] ? results.at(next++) : nullptr;
+            if (out) *out = result;
+        }
+    });
+}
+
+}  // namespace fe

@@ -1,0 +1,40 @@
+// The body of an op's C entry point, from its description (lib/schema): an op whose file holds
+// its node, its description and its entry point needs nothing else in lib/api.
+//
+//   FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x,
+//                                         const fe_genstats_options *options,
+//                                         fe_tensor **out_sum, fe_tensor **out_sq_sum) {
+//       return add_described(kGenstats, graph, {x}, options, {out_sum, out_sq_sum});
+//   }
+//
+// The header names the arguments after the description's ports (schema::argument_name: input
+// X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
+// it), which is how a NULL one is named in the message.
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+#include "api/guard.hpp"
+#include "schema/schema.hpp"
+
+namespace fe {
+
+struct DescribedArguments {
+    std::initializer_list<fe_tensor *> inputs;  // Op::inputs, in order
+    std::vector<schema::Call::Param> params;     // Op::params, in order
+    const void *scales = nullptr;                // the caller's scales struct (Op::scales)
+};
+
+// Checks the pointers, reads the caller's options (nullable) and scales over the struct's
+// defaults with read_options' struct_size rules, adds the op through its add function and
+// returns the outputs the entry point returns. An output whose port has a `when` is nullable.
+fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedArguments &arguments,
+                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept;
+
+inline fe_status add_described(const schema::Op &op, fe_graph *graph, std::initializer_list<fe_tensor *> inputs,
+                               const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
+    return add_described(op, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
+}
+
+}  // namespace fe
