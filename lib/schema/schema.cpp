@@ -131,8 +131,9 @@ size_t family_rank(const char *family) {
 
 }  // namespace
 
-Registration::Registration(const Op &op, AddFunction add) {
+Registration::Registration(const Op &op, AddFunction add, const void *example_options) {
     op.add = add;
+    op.example_options = example_options;
     registry().push_back(&op);
 }
 
@@ -236,11 +237,31 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
     }
 }
 
+// The example options' attributes that differ from the defaults, as the graph JSON spells them.
+void write_example_attributes(json::Writer &out, const Op &op) {
+    out.key("example_attributes").begin_object();
+    for (const Field &f : op.options->fields) {
+        if (std::memcmp(static_cast<const unsigned char *>(op.example_options) + f.offset,
+                        static_cast<const unsigned char *>(op.options->defaults) + f.offset, f.size) == 0)
+            continue;
+        out.key(f.name);
+        if (f.type == Type::enumeration || f.type == Type::data_type) {
+            const Enum &e = f.enumeration ? *f.enumeration : data_types();
+            const char *name = e.json_name(static_cast<int32_t>(f.integer_of(op.example_options)));
+            out.string(name ? name : "invalid");
+        } else {
+            write_default(out, f, op.example_options);
+        }
+    }
+    out.end_object();
+}
+
 void write_ports(json::Writer &out, const char *key, const std::vector<Port> &ports, bool output) {
     out.key(key).begin_array();
     for (const Port &p : ports) {
         out.begin_object().field("name", p.name).field("argument", argument_name(p, output));
         if (p.when) out.field("when", p.when);
+        if (!p.example.empty()) out.key("example").integers(p.example.data(), p.example.size());
         out.field("doc", p.doc).end_object();
     }
     out.end_array();
@@ -308,6 +329,7 @@ std::string to_json() {
             out.field("required", p.required).field("doc", p.doc).end_object();
         }
         out.end_array();
+        if (op->options && op->example_options) write_example_attributes(out, *op);
         if (op->options) {
             out.field("options", op->options->c_type).key("takes").begin_array();
             for (const Field &f : op->options->fields)

@@ -97,6 +97,10 @@ struct Port {
     // option (a flag or tensor field) that makes it exist, e.g. "generate_stats".
     const char *when;
     const char *doc;
+    // An input's dims in a small graph the op accepts with its default options (empty: none).
+    // When every required input has them, the round-trip test builds that graph from the
+    // description alone, so the op needs no hand-written case there.
+    std::vector<int64_t> example = {};
 };
 
 // The entry point's argument for a port: the port's name in snake case ("InvVariance":
@@ -160,6 +164,9 @@ struct Op {
     // Set by the op's Registration: how a call adds it (nullptr: the graph JSON reader has a
     // reader of its own for it, lib/serial/readers).
     mutable AddFunction add = nullptr;
+    // Set by the Registration: options (of `options`' struct) for the example graph when the
+    // defaults do not make one (a required count); see Port::example.
+    mutable const void *example_options = nullptr;
 
     bool takes_field(const char *field) const;
 };
@@ -181,7 +188,7 @@ const char *enum_name(const char *c_type, int32_t value);
 
 // Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
 struct Registration {
-    explicit Registration(const Op &op, AddFunction add = nullptr);
+    explicit Registration(const Op &op, AddFunction add = nullptr, const void *example_options = nullptr);
 };
 
 // All of it as JSON (what `cudnnfe schema` prints, through fe_schema_json).

@@ -605,6 +605,17 @@ TEST(GraphJson, AnEmptyGraphRoundTrips) {
 
 namespace {
 
+// Every op whose description gives example inputs, built from the description alone.
+TEST(GraphJson, EveryOpWithAnExampleRoundTrips) {
+    for (const cudnnfe_test::ExampleGraph &example : cudnnfe_test::example_graphs()) {
+        SCOPED_TRACE(example.kind);
+        fe_graph *raw = nullptr;
+        ASSERT_FE_OK(fe_graph_from_json(example.json.data(), example.json.size(), &raw)) << example.json;
+        Graph g(raw);
+        expect_round_trip(g.get());
+    }
+}
+
 // Runs after the cases above in this binary's order: each op kind the schema describes was
 // written by at least one of them (and matched its description).
 TEST(GraphJson, ZzEveryOpOfTheSchemaHasACase) {

@@ -1,5 +1,6 @@
 #include "schema_conformance.hpp"
 
+#include <cctype>
 #include <map>
 #include <vector>
 
@@ -103,6 +104,57 @@ std::set<std::string> schema_kinds() {
     std::set<std::string> kinds;
     for (const auto &entry : allowed_by_kind()) kinds.insert(entry.first);
     return kinds;
+}
+
+std::vector<ExampleGraph> example_graphs() {
+    auto lower = [](std::string s) {
+        for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    std::vector<ExampleGraph> out;
+    for (const fe::json::Value &op : schema_value().find("ops")->array) {
+        if (op.find("kinds") || op.find("scales")) continue;
+        bool complete = true;
+        for (const fe::json::Value &p : op.find("params")->array) complete = complete && !p.find("required")->boolean;
+        std::string tensors, inputs, outputs, names;
+        for (const fe::json::Value &p : op.find("inputs")->array) {
+            if (p.find("when")) continue;  // optional inputs stay out
+            const fe::json::Value *example = p.find("example");
+            if (!example) {
+                complete = false;
+                break;
+            }
+            std::string name = lower(p.find("name")->string), dims;
+            for (const fe::json::Value &d : example->array) dims += (dims.empty() ? "" : ",") + std::to_string(d.integer);
+            tensors += (tensors.empty() ? "" : ",") + ("{\"name\":\"" + name + "\",\"dims\":[" + dims + "]}");
+            inputs += (inputs.empty() ? "" : ",") + ("\"" + p.find("name")->string + "\":\"" + name + "\"");
+        }
+        if (!complete) continue;
+        for (const fe::json::Value &p : op.find("outputs")->array) {
+            if (p.find("when")) continue;
+            std::string name = "out_" + lower(p.find("name")->string);
+            outputs += (outputs.empty() ? "" : ",") + ("\"" + p.find("name")->string + "\":\"" + name + "\"");
+            names += (names.empty() ? "" : ",") + ("\"" + name + "\"");
+        }
+        std::string attributes;
+        if (const fe::json::Value *example = op.find("example_attributes")) {
+            for (const auto &member : example->object) {
+                const fe::json::Value &v = member.second;
+                std::string value = v.type == fe::json::Type::String ? "\"" + v.string + "\""
+                                    : v.type == fe::json::Type::Bool ? (v.boolean ? "true" : "false")
+                                    : v.is_integer                   ? std::to_string(v.integer)
+                                                                     : std::to_string(v.number);
+                attributes += (attributes.empty() ? "" : ",") + ("\"" + member.first + "\":" + value);
+            }
+        }
+        const std::string &kind = op.find("kind")->string;
+        out.push_back({kind, "{\"format\":\"cudnnfe.graph\",\"version\":1,\"name\":\"example_" + kind +
+                                 "\",\"io_data_type\":\"float\",\"tensors\":[" + tensors + "],\"ops\":[{\"op\":\"" + kind +
+                                 "\",\"inputs\":{" + inputs + "},\"outputs\":{" + outputs + "},\"attributes\":{" + attributes +
+                                 "}}],\"outputs\":[" + names +
+                                 "]}"});
+    }
+    return out;
 }
 
 }  // namespace cudnnfe_test

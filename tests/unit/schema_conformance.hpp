@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cudnnfe_test {
 
@@ -14,5 +15,13 @@ namespace cudnnfe_test {
 void expect_ops_match_schema(const std::string &graph_json, std::set<std::string> *kinds);
 // Every op kind the schema describes (a family with one kind per mode contributes every mode).
 std::set<std::string> schema_kinds();
+
+// The graph JSON of one op with its default options, from its description alone: for every op
+// whose required inputs all have example dims (and which has no required parameter), a float
+// graph with those inputs and its unconditional outputs marked as outputs.
+struct ExampleGraph {
+    std::string kind, json;
+};
+std::vector<ExampleGraph> example_graphs();
 
 }  // namespace cudnnfe_test
