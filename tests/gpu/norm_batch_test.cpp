@@ -1,6 +1,6 @@
 // Batch and instance normalization on the GPU against the double references: batchnorm training
-// with the running-statistics update done in place, inference, backward; instancenorm forward
-// and backward. Channels-last half images with float scale, bias and statistics.
+// with the running-statistics update done in place, inference, backward, bn_finalize from
+// per-channel sums; instancenorm forward and backward. Channels-last half images with float scale, bias and statistics.
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -57,6 +57,58 @@ TEST_F(NormGpu, BatchnormTrainingUpdatesRunningStatisticsInPlace) {
         << "the running variance does not follow the unbiased update"
         << (biased.mismatches == 0 ? " (it matches the biased one: update the header and this test)" : "");
     expect_stats_close(brv, want_var);
+}
+
+// bn_finalize from genstats-like sums of `count` values per channel: sums drawn so that every
+// channel's mean is in [-1, 1] and its mean square in [2, 3] (a variance of 1 to 3).
+TEST_F(NormGpu, BnFinalizeFoldsStatisticsIntoScaleAndBias) {
+    const double momentum = 0.25, epsilon = 1e-4, count = 4 * 8 * 8;
+    fe_graph *g = graph("bn_finalize", FE_DATA_FLOAT);
+    fe_tensor *sum = float_tensor(g, "sum", kChannel, true), *sq = float_tensor(g, "sq_sum", kChannel, true);
+    fe_tensor *s = float_tensor(g, "scale", kChannel, true), *b = float_tensor(g, "bias", kChannel, true);
+    fe_tensor *rm = float_tensor(g, "running_mean", kChannel, true);
+    fe_tensor *rv = float_tensor(g, "running_var", kChannel, true);
+    fe_bn_finalize_options o = FE_BN_FINALIZE_OPTIONS_INIT;
+    o.accum_count = static_cast<int64_t>(count);
+    o.epsilon = epsilon;
+    o.momentum = momentum;
+    fe_tensor *eq_scale = nullptr, *eq_bias = nullptr, *mean = nullptr, *inv = nullptr, *next_mean = nullptr,
+              *next_var = nullptr;
+    ASSERT_FE_OK(fe_graph_bn_finalize(g, sum, sq, s, b, rm, rv, &o, &eq_scale, &eq_bias, &mean, &inv, &next_mean,
+                                      &next_var));
+    set_outputs({eq_scale, eq_bias, mean, inv, next_mean, next_var});
+    build(g);
+    std::printf("    plan %s\n", engine_tag_of(g));
+    Bound &bsum = bind(sum, true, static_cast<float>(-count), static_cast<float>(count));
+    Bound &bsq = bind(sq, true, static_cast<float>(2 * count), static_cast<float>(3 * count));
+    Bound &bs = bind(s, true, 0.5f, 1.5f), &bb = bind(b, true, -1, 1);
+    Bound &brm = bind(rm, true, -1, 1), &brv = bind(rv, true, 0.5f, 2);
+    Bound &bes = bind(eq_scale, false), &beb = bind(eq_bias, false), &bm = bind(mean, false);
+    Bound &bi = bind(inv, false), &bnm = bind(next_mean, false), &bnv = bind(next_var, false);
+    execute(g, {&bsum, &bsq, &bs, &bb, &brm, &brv, &bes, &beb, &bm, &bi, &bnm, &bnv});
+    for (Bound *out : {&bes, &beb, &bm, &bi, &bnm, &bnv}) download(*out);
+
+    std::vector<double> want_scale, want_bias, want_mean, want_inv, want_next_mean, want_next_var, biased_next_var;
+    for (int64_t c = 0; c < kChannel[1]; ++c) {
+        std::vector<int64_t> i = {0, c, 0, 0};
+        double m = bsum.at(i) / count, var = bsq.at(i) / count - m * m, r = 1.0 / std::sqrt(var + epsilon);
+        want_mean.push_back(m);
+        want_inv.push_back(r);
+        want_scale.push_back(bs.at(i) * r);
+        want_bias.push_back(bb.at(i) - m * bs.at(i) * r);
+        want_next_mean.push_back((1 - momentum) * brm.at(i) + momentum * m);
+        want_next_var.push_back((1 - momentum) * brv.at(i) + momentum * var * count / (count - 1));
+        biased_next_var.push_back((1 - momentum) * brv.at(i) + momentum * var);
+    }
+    expect_stats_close(bm, want_mean);
+    expect_stats_close(bi, want_inv);
+    expect_stats_close(bes, want_scale);
+    expect_stats_close(beb, want_bias);
+    expect_stats_close(bnm, want_next_mean);
+    Comparison biased = compare(bnv, biased_next_var, 1e-4, 1e-4);
+    EXPECT_EQ(compare(bnv, want_next_var, 1e-4, 1e-4).mismatches, 0)
+        << "the running variance does not follow the unbiased update"
+        << (biased.mismatches == 0 ? " (it matches the biased one: update the header and this test)" : "");
 }
 
 TEST_F(NormGpu, BatchnormInferenceFromGivenStatistics) {

@@ -411,6 +411,52 @@ TEST_F(Norms, SoftmaxInfersRowStatistics) {
 }
 
 // Every required pointer of the norm entry points.
+// bn_finalize: six per-channel inputs, six float per-channel outputs, and the count of summed
+// values, epsilon and momentum checked.
+TEST_F(Norms, BnFinalizeInfersPerChannelFloatOutputsAndChecksItsOptions) {
+    fe_tensor *sum = tensor("sum", {1, 16, 1, 1}, FE_DATA_FLOAT), *sq = tensor("sq", {1, 16, 1, 1}, FE_DATA_FLOAT);
+    fe_tensor *scale = tensor("scale", {1, 16, 1, 1}), *bias = tensor("bias", {1, 16, 1, 1});
+    fe_tensor *rm = tensor("rm", {1, 16, 1, 1}, FE_DATA_FLOAT), *rv = tensor("rv", {1, 16, 1, 1}, FE_DATA_FLOAT);
+    fe_tensor *out[6] = {kUntouched, kUntouched, kUntouched, kUntouched, kUntouched, kUntouched};
+    auto finalize = [&](fe_tensor *s, fe_tensor *b, fe_tensor *m, const fe_bn_finalize_options *o) {
+        return fe_graph_bn_finalize(g, s, sq, b, bias, m, rv, o, &out[0], &out[1], &out[2], &out[3], &out[4], &out[5]);
+    };
+    // Without the count, the statistics cannot be finalized.
+    EXPECT_FE_STATUS(finalize(sum, scale, rm, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_bn_finalize: accum_count is 0; it is how many values each sum adds up"));
+    EXPECT_EQ(out[0], kUntouched);
+    fe_bn_finalize_options o = FE_BN_FINALIZE_OPTIONS_INIT;
+    o.accum_count = 8 * 28 * 28;
+    fe_tensor *image_sized = tensor("image_sized", {8, 16, 28, 28}, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(finalize(image_sized, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("sum 'image_sized' is [8,16,28,28]; the statistics are per channel"));
+    fe_tensor *narrow = tensor("narrow", {1, 8, 1, 1});
+    EXPECT_FE_STATUS(finalize(sum, narrow, rm, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("scale 'narrow' is [1,8,1,1]; it must be [1,16,1,1]"));
+    fe_tensor *half_mean = tensor("half_mean", {1, 16, 1, 1}, FE_DATA_HALF);
+    EXPECT_FE_STATUS(finalize(sum, scale, half_mean, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("running_mean 'half_mean' is half; it must be float"));
+    o.momentum = 1.5;
+    EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("momentum is 1.5; it must be in [0, 1]"));
+    o.momentum = 0.1;
+    o.epsilon = -1.0;
+    EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("epsilon is -1; it must be finite and >= 0"));
+    o.epsilon = 1e-5;
+    o.epsilon_tensor = tensor("device_eps", {1}, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("epsilon_tensor 'device_eps' is a device tensor"));
+    EXPECT_EQ(out[0], kUntouched);
+    ASSERT_FE_OK(fe_graph_scalar(g, "eps", 1e-3, FE_DATA_FLOAT, &o.epsilon_tensor));
+    ASSERT_FE_OK(finalize(sum, scale, rm, &o));
+    for (fe_tensor *t : out) {
+        EXPECT_EQ(dims(t), (std::vector<int64_t>{1, 16, 1, 1}));
+        EXPECT_EQ(type(t), FE_DATA_FLOAT);
+    }
+    EXPECT_STREQ(name_of(out[0]), "bn_finalize_0::EQ_SCALE");
+}
+
 TEST_F(Norms, NullArgumentsAreRefusedWithTheFunctionsName) {
     fe_tensor *x = tensor("x", {8, 4, 2, 2}), *s = tensor("s", {1, 4, 1, 1}), *stats = tensor("st", {1, 4, 1, 1});
     fe_tensor *t = nullptr, *u = nullptr, *v = nullptr, *w = nullptr, *z = nullptr;
@@ -435,6 +481,10 @@ TEST_F(Norms, NullArgumentsAreRefusedWithTheFunctionsName) {
         {"fe_graph_batchnorm", [&] { return fe_graph_batchnorm(g, x, s, nullptr, nullptr, &t, &u, &v, &w, &z); }},
         {"fe_graph_batchnorm", [&] { return fe_graph_batchnorm(g, x, s, s, nullptr, &t, nullptr, &v, &w, &z); }},
         {"fe_graph_batchnorm", [&] { return fe_graph_batchnorm(g, x, s, s, nullptr, &t, &u, nullptr, &w, &z); }},
+        {"fe_graph_bn_finalize",
+         [&] { return fe_graph_bn_finalize(g, s, s, s, nullptr, s, s, nullptr, &t, &u, &v, &w, &z, &t); }},
+        {"fe_graph_bn_finalize",
+         [&] { return fe_graph_bn_finalize(g, s, s, s, s, s, s, nullptr, &t, &u, &v, &w, nullptr, &t); }},
         {"fe_graph_batchnorm_inference",
          [&] { return fe_graph_batchnorm_inference(g, x, nullptr, stats, s, s, nullptr, &t); }},
         {"fe_graph_batchnorm_inference",

@@ -1,0 +1,183 @@
+// bn_finalize: batch normalization's statistics finalized from genstats' per-channel sums (mean,
+// inverse standard deviation, running statistics) and folded into the scale and bias that the
+// next convolution applies (y = x * eq_scale + eq_bias). The whole op in one file: its node, its
+// description and its entry point; the graph JSON reader, the docs and the bindings' layers
+// come from the description.
+#include <cudnn_graph.h>
+
+#include <cmath>
+
+#include "api/described_entry.hpp"
+#include "common/error.hpp"
+#include "ops/graph_ops.hpp"
+#include "ops/norm.hpp"
+#include "schema/schema.hpp"
+#include "serial/json.hpp"
+#include "serial/option_codec.hpp"
+
+namespace fe {
+
+namespace {
+
+std::vector<int64_t> no_stats_dims(const fe_tensor *, const fe_tensor *) { return {}; }
+
+const NormFamily kFinalize = {"bn_finalize", CUDNN_BATCH_NORM, true, false, false, Feature::cudnn_9, no_stats_dims};
+
+class BnFinalize : public NormNode {
+  public:
+    BnFinalize(const std::vector<fe_tensor *> &tensors, const fe_bn_finalize_options &o)
+        : NormNode(kFinalize), options_(o) {
+        static const char *const ports[] = {"SUM", "SQ_SUM", "scale", "bias", "running_mean", "running_var"};
+        for (size_t i = 0; i < 6; ++i) add_input(tensors[i], ports[i]);
+        epsilon_ = add_input(o.epsilon_tensor, "epsilon");
+        momentum_ = add_input(o.momentum_tensor, "momentum");
+    }
+    const char *kind() const override { return "bn_finalize"; }
+
+    void infer() override {
+        const fe_tensor *sum = inputs[0];
+        const std::vector<int64_t> &dims = sum->dims;
+        bool per_channel = dims.size() >= 3 && dims.size() <= 5 && dims[0] == 1;
+        for (size_t i = 2; i < dims.size(); ++i) per_channel = per_channel && dims[i] == 1;
+        FE_CHECK(per_channel, FE_STATUS_INVALID_ARGUMENT,
+                 "sum '%s' is %s; the statistics are per channel, [1, C, 1, ...] (rank 3 to 5)", sum->name.c_str(),
+                 dims_string(dims).c_str());
+        for (size_t i = 1; i < 6; ++i) check_same_dims(inputs[i], dims, ports_[i]);
+        for (size_t i : {0, 1, 4, 5}) check_data_type(inputs[i], ports_[i], true);
+        for (size_t i : {2, 3}) check_data_type(inputs[i], ports_[i], false);
+        // The running variance is unbiased (count / (count - 1)), so one value is too few.
+        FE_CHECK(options_.accum_count >= 2, FE_STATUS_INVALID_ARGUMENT,
+                 "accum_count is %lld; it is how many values each sum adds up (N x spatial), at least 2",
+                 static_cast<long long>(options_.accum_count));
+        if (epsilon_ >= 0)
+            check_scalar_tensor(input(epsilon_), "epsilon_tensor", dims.size());
+        else
+            check_epsilon(options_.epsilon);
+        if (momentum_ >= 0)
+            check_scalar_tensor(input(momentum_), "momentum_tensor", dims.size());
+        else
+            FE_CHECK(std::isfinite(options_.momentum) && options_.momentum >= 0.0 && options_.momentum <= 1.0,
+                     FE_STATUS_INVALID_ARGUMENT, "momentum is %g; it must be in [0, 1]", options_.momentum);
+        for (fe_tensor *out : outputs) assign_inferred_shape(out, dims, sum->strides);
+    }
+
+    void write_json(json::Writer &out) const override {
+        write_option_attributes(out, op_schema(kind()), &options_, 0);
+    }
+
+    std::string attributes() const override {
+        std::string a = format("accum_count=%lld", static_cast<long long>(options_.accum_count));
+        a += epsilon_ >= 0 ? " epsilon=<tensor>" : format(" epsilon=%g", options_.epsilon);
+        a += momentum_ >= 0 ? " momentum=<tensor>" : format(" momentum=%g", options_.momentum);
+        return a;
+    }
+
+    void lower(Lowering &lowering) const override {
+        const fe_tensor *sum = inputs[0];
+        Descriptor op(CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR);
+        cudnnBnFinalizeStatsMode_t mode = CUDNN_BN_FINALIZE_STATISTICS_TRAINING;
+        op.set(CUDNN_ATTR_OPERATION_BN_FINALIZE_STATS_MODE, CUDNN_TYPE_BN_FINALIZE_STATS_MODE, 1, &mode,
+               "CUDNN_ATTR_OPERATION_BN_FINALIZE_STATS_MODE");
+        op.set_data_type(CUDNN_ATTR_OPERATION_BN_FINALIZE_MATH_PREC, lowering.compute_type(*this),
+                         "CUDNN_ATTR_OPERATION_BN_FINALIZE_MATH_PREC");
+        static const cudnnBackendAttributeName_t kInputs[] = {
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SUM_DESC,           CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SQ_SUM_DESC,
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_SCALE_DESC,           CUDNN_ATTR_OPERATION_BN_FINALIZE_BIAS_DESC,
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_MEAN_DESC, CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_VAR_DESC};
+        for (size_t i = 0; i < 6; ++i) op.set_desc(kInputs[i], lowering.tensor(inputs[i]), ports_[i]);
+        static const cudnnBackendAttributeName_t kOutputs[] = {
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_SCALE_DESC,        CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_BIAS_DESC,
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_MEAN_DESC,      CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_INV_STD_DESC,
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC,
+            CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_VAR_DESC};
+        for (size_t i = 0; i < 6; ++i) op.set_desc(kOutputs[i], lowering.tensor(outputs[i]), "bn_finalize output");
+        op.set_desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC, scalar(lowering, epsilon_, options_.epsilon, sum),
+                    "bn_finalize epsilon");
+        op.set_desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC,
+                    scalar(lowering, momentum_, options_.momentum, sum), "bn_finalize momentum");
+        std::vector<int64_t> dims, strides;
+        lowering.lowered_shape(sum, &dims, &strides);
+        op.set_desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC,
+                    lowering.internal_scalar(static_cast<double>(options_.accum_count), FE_DATA_INT64, dims.size()),
+                    "bn_finalize accum_count");
+        std::string what = "finalizing bn_finalize '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    fe_bn_finalize_options options_;
+    int epsilon_ = -1, momentum_ = -1;
+};
+
+const fe_bn_finalize_options kDefaults = FE_BN_FINALIZE_OPTIONS_INIT;
+
+const schema::Struct kOptions{
+    "fe_bn_finalize_options",
+    sizeof(fe_bn_finalize_options),
+    &kDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_bn_finalize_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_RANGE(fe_bn_finalize_options, accum_count, integer, 2, 9.2e18,
+                        "How many values each sum adds up (N x spatial); required."),
+        FE_SCHEMA_RANGE(fe_bn_finalize_options, epsilon, number, 0, 1e308, "Added to the variance."),
+        FE_SCHEMA_TENSOR(fe_bn_finalize_options, epsilon_tensor, "epsilon",
+                         "Epsilon as a float scalar passed by value; it replaces epsilon."),
+        FE_SCHEMA_RANGE(fe_bn_finalize_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
+        FE_SCHEMA_TENSOR(fe_bn_finalize_options, momentum_tensor, "momentum",
+                         "Momentum as a float scalar passed by value; it replaces momentum."),
+    },
+    "bn_finalize's count of summed values, epsilon and momentum."};
+
+// A per-channel statistic of 8 channels.
+const std::vector<int64_t> kStats = {1, 8, 1, 1};
+
+const schema::Op kBnFinalize{
+    "bn_finalize",
+    "fe_graph_bn_finalize",
+    "Normalizations",
+    {{"SUM", nullptr, "float [1, C, 1, ...]: genstats' sum", kStats},
+     {"SQ_SUM", nullptr, "float [1, C, 1, ...]: genstats' sum of squares", kStats},
+     {"scale", nullptr, "like sum", kStats},
+     {"bias", nullptr, "like sum", kStats},
+     {"running_mean", nullptr, "float, like sum", kStats},
+     {"running_var", nullptr, "float, like sum", kStats}},
+    {{"EQ_SCALE", nullptr, "scale / sqrt(var + epsilon)"},
+     {"EQ_BIAS", nullptr, "bias - mean * eq_scale"},
+     {"MEAN", nullptr, "sum / accum_count"},
+     {"INV_VARIANCE", nullptr, "1 / sqrt(var + epsilon)"},
+     {"NEXT_RUNNING_MEAN", nullptr, "the updated running mean"},
+     {"NEXT_RUNNING_VAR", nullptr, "the updated running variance (unbiased)"}},
+    {},
+    &kOptions,
+    {},
+    false,
+    "Batch normalization's statistics from genstats' sums, folded into an equivalent scale and bias."};
+
+const fe_bn_finalize_options kExample = {sizeof(fe_bn_finalize_options), nullptr, 64, 1e-5, nullptr, 0.1, nullptr};
+
+// Every output is float whatever the inputs' types.
+const std::vector<fe_tensor *> &add_bn_finalize(fe_graph &g, const schema::Call &call) {
+    const auto &o = call.options_as<fe_bn_finalize_options>();
+    const std::vector<fe_tensor *> &outputs =
+        g.add_op(std::make_unique<BnFinalize>(call.inputs, o), o.name, "bn_finalize",
+                 {"EQ_SCALE", "EQ_BIAS", "MEAN", "INV_VARIANCE", "NEXT_RUNNING_MEAN", "NEXT_RUNNING_VAR"});
+    for (fe_tensor *t : outputs) keep_float(t);
+    return outputs;
+}
+
+const schema::Registration kRegistered(kBnFinalize, add_bn_finalize, &kExample);
+
+}  // namespace
+
+}  // namespace fe
+
+FE_EXPORT fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
+                                         fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
+                                         const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
+                                         fe_tensor **out_eq_bias, fe_tensor **out_mean, fe_tensor **out_inv_variance,
+                                         fe_tensor **out_next_running_mean, fe_tensor **out_next_running_var) {
+    return fe::add_described(fe::kBnFinalize, graph, {sum, sq_sum, scale, bias, running_mean, running_var}, options,
+                             {out_eq_scale, out_eq_bias, out_mean, out_inv_variance, out_next_running_mean,
+                              out_next_running_var});
+}
