@@ -47,6 +47,7 @@ class Field:
     minimum: Optional[float]
     maximum: Optional[float]
     c_setter: Optional[str]  # the C function that sets this field, when it has one
+    size: int = 0            # bytes in the C struct: an integer of 4 is 32-bit
     overload_of: Optional[str] = None  # a tensor field that is another form of this field
 
 
@@ -161,7 +162,7 @@ def _struct(raw) -> Struct:
     for f in raw['fields']:
         setter = f"{raw['c_type']}_set_{f['name']}" if f['type'] == 'spatial_array' else None
         fields.append(Field(f['name'], f['type'], f.get('enum'), f.get('doc', ''), f.get('default'),
-                            f.get('min'), f.get('max'), setter))
+                            f.get('min'), f.get('max'), setter, f.get('size', 0)))
     names = {f.name: f for f in fields}
     for f in fields:
         if f.type == 'tensor' and f.name.endswith('_tensor'):

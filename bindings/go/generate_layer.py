@@ -17,7 +17,6 @@ bindings/schema_model.py; this file holds only how Go spells them:
 usage: generate_layer.py SCHEMA_JSON OUT_DIR [--gofmt GOFMT]
 """
 import argparse
-import json
 import pathlib
 import subprocess
 import sys
@@ -121,10 +120,9 @@ def comment(text, indent=''):
 class StructWriter:
     """A schema struct as a Go struct of plain fields and its toNative."""
 
-    def __init__(self, struct, sizes, scales=False):
+    def __init__(self, struct, scales=False):
         self.s = struct
         self.scales = scales
-        self.sizes = sizes
         self.paired = {name for pair in struct.pairs for name in pair.fields}
 
     def field_name(self, f):
@@ -138,7 +136,7 @@ class StructWriter:
         return (f.minimum is None or f.minimum <= 0) and (f.maximum is None or f.maximum >= 0)
 
     def int_type(self, f):
-        return 'int32' if self.sizes.get((self.s.c_type, f.name)) == 4 else 'int64'
+        return 'int32' if f.size == 4 else 'int64'
 
     def go_type(self, f):
         if f.type == 'enum':
@@ -474,16 +472,13 @@ def main():
     parser.add_argument('--gofmt')
     args = parser.parse_args()
     model = schema_model.load(args.schema)
-    with open(args.schema) as f:
-        raw = json.load(f)
-    sizes = {(s['c_type'], f['name']): f.get('size') for s in raw['structs'] for f in s['fields']}
     scales = {op.scales.c_type for op in model.ops if op.scales is not None}
 
     def structs(which):
         out = ''
         for s in model.structs.values():
             if (s.c_type in scales) == which:
-                w = StructWriter(s, sizes, which)
+                w = StructWriter(s, which)
                 out += w.declaration() + '\n' + w.to_native() + '\n'
         return out
 

@@ -8,7 +8,6 @@ The conventions common to every language come from bindings/schema_model.py; wha
 
 usage: generate_layer.py SCHEMA_JSON OUT_DIR LIST_FILE HANDWRITTEN_DIR
 """
-import json
 import pathlib
 import sys
 
@@ -106,12 +105,9 @@ def java_type(struct, field):
     raise SystemExit(f'generate_layer.py: no Java type for field type {t} ({field.name})')
 
 
-# Bytes of each struct field, (struct, field) -> size: an integer of 4 bytes is a Java int.
-SIZES = {}
-
-
 def field_size(struct, field):
-    return SIZES[(struct.c_type, field.name)]
+    """Bytes of a struct field: an integer of 4 bytes is a Java int."""
+    return field.size
 
 
 def store(field, value):
@@ -465,10 +461,6 @@ def enum_source(enum):
 def main():
     schema, out_dir, list_file, handwritten = sys.argv[1:]
     model = schema_model.load(schema)
-    raw = json.loads(pathlib.Path(schema).read_text())
-    for s in raw['structs']:
-        for f in s['fields']:
-            SIZES[(s['c_type'], f['name'])] = f['size']
     out = pathlib.Path(out_dir) / 'dev' / 'cudnnfe'
     if out.exists():
         for stale in out.glob('*.java'):
