@@ -2,6 +2,7 @@
 #include "api/guard.hpp"
 #include "plan/build_graph.hpp"
 #include "plan/build_state.hpp"
+#include "plan/device_properties.hpp"
 #include "plan/engine_knobs.hpp"
 #include "runtime/handle.hpp"
 
@@ -58,7 +59,7 @@ FE_EXPORT fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *h
     return guard("fe_graph_build_operation_graph", [&] {
         FE_REQUIRE(graph);
         step(graph, [&] {
-            build_operation_graph(*graph, handle ? handle->cudnn : nullptr);
+            build_operation_graph(*graph, handle ? handle->cudnn : nullptr, target_generation(*graph, handle));
             note_target(*graph, handle, "step by step");
         });
     });

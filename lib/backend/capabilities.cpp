@@ -176,7 +176,7 @@ std::string refusal(Feature feature, int64_t version, int sm) {
                        loaded_text(version) + ")";
             if (sm != 0 && c.sm_min != 0 && sm < c.sm_min)
                 return std::string(c.subject) + " needs a " + generation_text(c.sm_min) +
-                       " or later GPU; this one is " + generation_text(sm);
+                       " or later GPU; the target is " + generation_text(sm);
             return "";
         case Gate::known_bad:
             if (!in_bad_range(c, version)) return "";

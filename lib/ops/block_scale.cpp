@@ -47,7 +47,6 @@ class BlockScaleNode : public Node {
         dims.back() = n / block_size_;
         return dims;
     }
-    void check_version() const { require(Feature::block_scaling, cudnn().cudnnGetVersion()); }
     void check_scale_type(const fe_tensor *scale) const {
         FE_CHECK(scale->data_type == FE_DATA_FP8_E8M0, FE_STATUS_NOT_SUPPORTED,
                  "scale '%s' is %s; MXFP8 block scales are fp8_e8m0", scale->name.c_str(),
@@ -79,7 +78,6 @@ class BlockScaleQuantize : public BlockScaleNode {
     }
 
     void lower(Lowering &lowering) const override {
-        check_version();
         const fe_tensor *x = inputs[0], *y = outputs[0];
         FE_CHECK(x->data_type == FE_DATA_FLOAT || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16,
                  FE_STATUS_NOT_SUPPORTED, "X '%s' is %s; block-scale quantize reads float, half or bfloat16",
@@ -94,6 +92,7 @@ class BlockScaleQuantize : public BlockScaleNode {
                  "cuDNN takes a rank-3 block-scale quantize only with its scales in the reordered F8_128x4 layout, "
                  "which this library does not produce; give X as rank 4 (e.g. [1, %lld, %lld, %lld])",
                  static_cast<long long>(dims[0]), static_cast<long long>(dims[1]), static_cast<long long>(dims[2]));
+        lowering.require(Feature::block_scaling);
         Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR);
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_XDESC, lowering.tensor(x), "block-scale quantize X");
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_YDESC, lowering.tensor(y), "block-scale quantize Y");
@@ -125,12 +124,12 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
 
     void lower(Lowering &lowering) const override {
-        check_version();
         const fe_tensor *x = inputs[0];
         FE_CHECK(is_fp8(x->data_type), FE_STATUS_NOT_SUPPORTED,
                  "X '%s' is %s; MXFP8 dequantize reads fp8_e4m3 or fp8_e5m2", x->name.c_str(),
                  data_type_name(x->data_type));
         check_scale_type(inputs[1]);
+        lowering.require(Feature::block_scaling);
         Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR);
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_XDESC, lowering.tensor(x), "block-scale dequantize X");
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_SCALE_DESC, lowering.tensor(inputs[1]),

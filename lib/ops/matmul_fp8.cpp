@@ -76,6 +76,7 @@ class MatmulFp8 : public Node {
     }
 
     void lower(Lowering &lowering) const override {
+        lowering.require(Feature::fp8_matmul);
         for (int i : {kA, kB}) {
             const fe_tensor *t = inputs[static_cast<size_t>(i)];
             FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,

@@ -80,6 +80,7 @@ class SdpaFp8Backward : public AttentionNode {
     }
 
     void lower(Lowering &lowering) const override {
+        lowering.require(Feature::fp8_attention);
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV], *d_o = inputs[kDO];
         for (const fe_tensor *t : {q, k, v, static_cast<const fe_tensor *>(inputs[kO]), d_o})
             FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,

@@ -147,7 +147,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
 
     // A full build.
     count(CacheEvent::Miss);
-    build_operation_graph(graph, handle ? handle->cudnn : nullptr);
+    build_operation_graph(graph, handle ? handle->cudnn : nullptr, target_generation(graph, handle));
     note_target(graph, handle, options.c_str());
     create_execution_plans(graph, modes_of(o));
     if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);

@@ -33,8 +33,10 @@ struct BuildState {
     std::string options_text;  // the build options that shaped the plans
 };
 
-// The build steps (each throws fe::Error with the graph's name in the message).
-void build_operation_graph(fe_graph &graph, cudnnHandle_t handle);
+// The build steps (each throws fe::Error with the graph's name in the message). target_sm: the
+// GPU generation the graph is lowered for (target_generation), which the capability table's
+// GPU gates read; 0 when not known.
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm);
 void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes);
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
 void check_support(fe_graph &graph);

@@ -1,10 +1,13 @@
 // Capturing cuDNN's description of a live GPU, for deviceless builds on other machines.
 #include "plan/device_properties.hpp"
 
+#include <cstdlib>
+
 #include "backend/capabilities.hpp"
 #include "backend/descriptor.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/graph.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {
@@ -61,6 +64,18 @@ std::string device_fingerprint(const std::string &device_json) {
     return json_field(device_json, "deviceName") + ", sm " + json_field(device_json, "deviceVer") + ", " +
            json_field(device_json, "multiProcessorCount") + " SMs, " +
            json_field(device_json, "maxSharedMemoryPerBlockOptin") + " B shared";
+}
+
+int device_generation(const std::string &device_json) {
+    std::string text = json_field(device_json, "deviceVer");
+    char *end = nullptr;
+    long version = std::strtol(text.c_str(), &end, 10);
+    return text.empty() || *end != '\0' || version <= 0 || version > 10000 ? 0 : static_cast<int>(version / 10);
+}
+
+int target_generation(const fe_graph &graph, fe_handle *handle) {
+    if (!graph.device_properties_json.empty()) return device_generation(graph.device_properties_json);
+    return handle ? device_generation(handle_device_json(*handle)) : 0;
 }
 
 const std::string &handle_device_json(fe_handle &handle) {

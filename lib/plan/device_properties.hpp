@@ -5,6 +5,7 @@
 #include <string>
 
 struct fe_handle;
+struct fe_graph;
 
 namespace fe {
 
@@ -14,6 +15,14 @@ std::string capture_device_properties(int32_t device);
 // capability, the SM count and the shared memory per block. Not the device number, clocks or
 // driver version, so a description captured on a GPU matches that GPU's handle later.
 std::string device_fingerprint(const std::string &device_json);
+
+// The compute capability of a described GPU, major * 10 + minor (90 for an H100), from cuDNN's
+// "deviceVer" (900); 0 when the description has none.
+int device_generation(const std::string &device_json);
+
+// The GPU a build of `graph` is for: its device properties (deviceless) or the handle's GPU; 0
+// when it has neither (the build then fails, saying so).
+int target_generation(const fe_graph &graph, fe_handle *handle);
 
 // The handle's GPU description and fingerprint, captured at first need and kept.
 const std::string &handle_device_json(fe_handle &handle);

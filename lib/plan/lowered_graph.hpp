@@ -39,6 +39,7 @@ struct LoweredGraph {
     int64_t next_internal_uid = 0;                // uids of tensors made during lowering
     std::vector<AttentionLowering> attention;
     bool composite_attention_only = false;  // set when AUTO's native choice had no engine
+    int target_sm = 0;  // the target GPU's compute capability (90: sm90); 0: not known
 };
 
 }  // namespace fe

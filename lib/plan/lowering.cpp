@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/half.hpp"
 
 namespace fe {
+
+void Lowering::require(Feature feature) const {
+    fe::require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target_sm);
+}
 
 Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(state) {
     for (const auto &node : graph.nodes) lift_rank3_ = lift_rank3_ || node->wants_rank3_lift();

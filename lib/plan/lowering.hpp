@@ -4,6 +4,7 @@
 
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
 #include "plan/build_state.hpp"
 
 namespace fe {
@@ -41,6 +42,9 @@ class Lowering {
     const Descriptor *unread_alias(const fe_tensor *like, const fe_tensor *bound);
 
     fe_data_type compute_type(const Node &node) const { return graph_.resolved_compute(node); }
+    // Refuses (NOT_SUPPORTED, the capability table's words) what the loaded cuDNN or the target
+    // GPU's generation does not run.
+    void require(Feature feature) const;
     // Attention's choice between cuDNN's native SDPA operation and the composite pattern.
     bool composite_attention_only() const { return state_.lowered.composite_attention_only; }
     void record_attention(const Node &node, bool native, bool automatic) {

@@ -55,7 +55,8 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
 namespace {
 
 // Lower every node into one operation graph and finalize it.
-void lower_graph(fe_graph &graph, cudnnHandle_t handle, BuildState *state) {
+void lower_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm, BuildState *state) {
+    state->lowered.target_sm = target_sm;
     if (!graph.device_properties_json.empty()) {
         require(Feature::deviceless_plans, static_cast<int64_t>(cudnn().cudnnGetVersion()));
         Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
@@ -101,7 +102,7 @@ bool chose_native_automatically(const BuildState &state) {
 
 }  // namespace
 
-void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm) {
     graph.validate();
     FE_CHECK(graph.stage == fe_graph::Stage::Validated, FE_STATUS_BAD_STATE,
              "graph '%s' already has an operation graph", graph.name.c_str());
@@ -113,7 +114,7 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
     auto state = std::make_unique<BuildState>();
     std::string native_failure;
     try {
-        lower_graph(graph, handle, state.get());
+        lower_graph(graph, handle, target_sm, state.get());
         if (chose_native_automatically(*state) && !has_engine_config(*state)) native_failure = "no engine config";
     } catch (const Error &e) {
         if (!chose_native_automatically(*state)) throw;
@@ -124,7 +125,7 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle) {
                     graph.name.c_str(), native_failure.c_str());
         state = std::make_unique<BuildState>();
         state->lowered.composite_attention_only = true;
-        lower_graph(graph, handle, state.get());
+        lower_graph(graph, handle, target_sm, state.get());
     }
     lay_out_bindings(graph, *state);
     FE_LOG_INFO("graph '%s': operation graph of %zu operations, %lld engines", graph.name.c_str(),

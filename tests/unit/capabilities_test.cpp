@@ -99,7 +99,7 @@ TEST(Capabilities, MessagesNameTheFeatureAndBothVersions) {
 
 TEST(Capabilities, GpuGenerationsAreCheckedWhereTheGpuIsKnown) {
     EXPECT_EQ(fe::refusal(Feature::block_scaling, 91900, 90),
-              "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; this one is Hopper (sm90)");
+              "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is Hopper (sm90)");
     EXPECT_EQ(fe::refusal(Feature::block_scaling, 91900, 100), "");
     EXPECT_EQ(fe::refusal(Feature::block_scaling, 91900, 120), "");
     EXPECT_EQ(fe::refusal(Feature::block_scaling, 91900), "") << "an unknown GPU is left to cuDNN";
