@@ -397,6 +397,22 @@ def graph_file(family, methods):
             f'    public sealed partial class Graph\n    {{\n{body}    }}\n')
 
 
+def hand_written_enums():
+    """The enums bindings/csharp/src declares (their member names predate the schema)."""
+    names = set()
+    for source in (pathlib.Path(__file__).resolve().parent / 'src').glob('*.cs'):
+        names.update(re.findall(r'\bpublic enum (\w+)', source.read_text()))
+    return names
+
+
+def enum_source(enum):
+    """A schema enum that has no hand-written C# enum: members named after the JSON names."""
+    lines = [f'    public enum {enum_name(enum.c_type)}', '    {']
+    lines += [f'        {schema_model.pascal(json_name)} = {value},' for _, json_name, value in enum.values]
+    lines += ['    }']
+    return summary(enum.doc, '    ') + '\n'.join(lines) + '\n'
+
+
 def main():
     schema, swig_list, out_dir, list_file = sys.argv[1:]
     model = schema_model.load(schema)
@@ -405,6 +421,9 @@ def main():
     shutil.rmtree(out, ignore_errors=True)  # no stale file of an op the schema dropped
     out.mkdir(parents=True)
     written = [write(out, s.class_name + '.g.cs', options_class(s, proxies)) for s in model.structs.values()]
+    existing = hand_written_enums()
+    written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()
+                if enum_name(e.c_type) not in existing]
     families = {}
     for op in model.ops:
         families.setdefault(op.family, []).append(Method(op))
