@@ -16,7 +16,7 @@ void check_cudnn(cudnnStatus_t code, const char *what, int status) {
     fail(s, text);
 }
 
-Descriptor::Descriptor(cudnnBackendDescriptorType_t type) {
+Descriptor::Descriptor(cudnnBackendDescriptorType_t type) : type_(type) {
     check_cudnn(cudnn().cudnnBackendCreateDescriptor(type, &raw_), "cudnnBackendCreateDescriptor");
 }
 
@@ -28,6 +28,8 @@ Descriptor &Descriptor::operator=(Descriptor &&other) noexcept {
     if (this != &other) {
         if (raw_) cudnn().cudnnBackendDestroyDescriptor(raw_);
         raw_ = other.raw_;
+        type_ = other.type_;
+        references_ = std::move(other.references_);
         other.raw_ = nullptr;
     }
     return *this;
@@ -39,6 +41,10 @@ Descriptor &Descriptor::set(cudnnBackendAttributeName_t name, cudnnBackendAttrib
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string what = std::string("setting ") + label;
         check_cudnn(st, what.c_str());
+    }
+    if (type == CUDNN_TYPE_BACKEND_DESCRIPTOR) {
+        const auto *raw = static_cast<const cudnnBackendDescriptor_t *>(values);
+        references_.insert(references_.end(), raw, raw + count);
     }
     return *this;
 }

@@ -15,12 +15,19 @@ class Descriptor {
     Descriptor() = default;
     explicit Descriptor(cudnnBackendDescriptorType_t type);
     ~Descriptor();
-    Descriptor(Descriptor &&other) noexcept : raw_(other.raw_) { other.raw_ = nullptr; }
+    Descriptor(Descriptor &&other) noexcept
+        : raw_(other.raw_), type_(other.type_), references_(std::move(other.references_)) {
+        other.raw_ = nullptr;
+    }
     Descriptor &operator=(Descriptor &&other) noexcept;
     Descriptor(const Descriptor &) = delete;
     Descriptor &operator=(const Descriptor &) = delete;
 
     cudnnBackendDescriptor_t get() const { return raw_; }
+    cudnnBackendDescriptorType_t type() const { return type_; }
+    // The descriptors set as attributes of this one, in the order set (an operation's tensors):
+    // what a plan read from disk is compared with.
+    const std::vector<cudnnBackendDescriptor_t> &references() const { return references_; }
     explicit operator bool() const { return raw_ != nullptr; }
 
     Descriptor &set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
@@ -49,6 +56,8 @@ class Descriptor {
 
   private:
     cudnnBackendDescriptor_t raw_ = nullptr;
+    cudnnBackendDescriptorType_t type_ = CUDNN_BACKEND_POINTWISE_DESCRIPTOR;
+    std::vector<cudnnBackendDescriptor_t> references_;
 };
 
 // Raise FE_STATUS_CUDNN_ERROR (or `status`) for a failing cuDNN call.

@@ -12,6 +12,7 @@
 #include "plan/blob.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
+#include "plan/plan_check.hpp"
 #include "serial/graph_json.hpp"
 #include "plan/plan_cache.hpp"
 #include "plan/plan_json.hpp"
@@ -66,7 +67,8 @@ void target_of(const fe_graph &graph, fe_handle *handle, std::string *device_jso
 // Load an entry of the cache directory, or nullptr (a missing entry, or one rejected as
 // corrupt, stale or for another key, which is then removed).
 std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, const std::string &key,
-                                                      const fe_graph &graph, fe_handle *handle, bool want_autotuned) {
+                                                      fe_graph &graph, fe_handle *handle, bool want_autotuned,
+                                                      const std::string &device_json) {
     std::vector<unsigned char> bytes = read_cache_file(path);
     if (bytes.empty()) return nullptr;
     try {
@@ -74,10 +76,9 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
         FE_CHECK(key_text(blob.graph_json, blob.build_options, blob.fingerprint) == key, FE_STATUS_INVALID_ARGUMENT,
                  "it holds another graph or target");
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
-        auto record = std::make_shared<PlanRecord>(blob.record);
-        record->plan = plan_from_json(blob.plan_json, handle && graph.device_properties_json.empty() ? handle->cudnn : nullptr,
-                                      graph.device_properties_json);
-        return record;
+        bool deviceless = !graph.device_properties_json.empty();
+        return checked_record(graph, blob.record, blob.plan_json, deviceless || !handle ? nullptr : handle->cudnn,
+                              graph.device_properties_json, device_generation(device_json));
     } catch (const Error &e) {
         FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
         count(CacheEvent::Rejected);
@@ -125,7 +126,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
         }
         std::string path = directory.empty() ? "" : cache_file(directory, key);
         if (!record && !path.empty()) {
-            record = load_from_directory(path, key, graph, handle, o.autotune != 0);
+            record = load_from_directory(path, key, graph, handle, o.autotune != 0, device_json);
             if (record) {
                 origin = "cache directory";
                 count(CacheEvent::DiskHit);

@@ -37,6 +37,11 @@ struct BuildState {
 // GPU generation the graph is lowered for (target_generation), which the capability table's
 // GPU gates read; 0 when not known.
 void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm);
+// The operation graph and binding layout a build made for a validated graph (uids assigned)
+// whose attention was lowered as `attention` records (node name, native), without searching
+// engines: what a plan read from disk is checked against.
+std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, int target_sm,
+                                           const std::vector<std::pair<std::string, bool>> &attention);
 void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes);
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
 void check_support(fe_graph &graph);

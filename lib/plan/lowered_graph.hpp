@@ -27,8 +27,19 @@ struct AttentionLowering {
     bool automatic = false;  // chosen by AUTO (so a build may fall back to composite)
 };
 
+// A tensor as lowering gave it to cuDNN: what a plan read from disk must state for its uid.
+struct LoweredTensor {
+    int64_t uid = 0;
+    std::vector<int64_t> dims, strides;
+    fe_data_type type = FE_DATA_NOT_SET;
+    bool is_virtual = false, by_value = false;
+    int64_t alignment = 0;
+    cudnnBackendDescriptor_t raw = nullptr;  // to find the tensors an operation references
+};
+
 struct LoweredGraph {
     std::deque<Descriptor> tensor_descriptors;  // deque: references stay valid as it grows
+    std::vector<LoweredTensor> tensor_table;    // one per tensor descriptor
     std::unordered_map<const fe_tensor *, size_t> tensor_index;
     std::deque<Descriptor> attribute_descriptors;  // conv / pointwise / matmul / reduction
     std::vector<Descriptor> operations;

@@ -77,10 +77,11 @@ static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
     }
 }
 
-static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                                         fe_data_type type, int64_t uid, bool is_virtual, bool by_value,
-                                         const std::string &name, const Descriptor *ragged_offset = nullptr,
-                                         int64_t alignment = 16) {
+// A finalized tensor descriptor, recorded in `table` as what it states.
+static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, const std::vector<int64_t> &dims,
+                                         const std::vector<int64_t> &strides, fe_data_type type, int64_t uid,
+                                         bool is_virtual, bool by_value, const std::string &name,
+                                         const Descriptor *ragged_offset = nullptr, int64_t alignment = 16) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
@@ -92,6 +93,7 @@ static Descriptor make_tensor_descriptor(const std::vector<int64_t> &dims, const
     if (ragged_offset) d.set_desc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *ragged_offset, "CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC");
     std::string what = "finalizing the tensor descriptor of '" + name + "'";
     d.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    table.push_back({uid, dims, strides, type, is_virtual, by_value, alignment, d.get()});
     return d;
 }
 
@@ -103,7 +105,7 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
-        make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged);
+        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();
@@ -120,7 +122,7 @@ const Descriptor &Lowering::tensor_view(const fe_tensor *t, const std::vector<in
              "'%s' is read by another operation in its own layout and, here, transposed; give each its own tensor",
              t->name.c_str());
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
-    Descriptor d = make_tensor_descriptor(dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged);
+    Descriptor d = make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();
@@ -130,7 +132,7 @@ const Descriptor &Lowering::internal_tensor(const std::vector<int64_t> &dims, co
                                             fe_data_type type) {
     int64_t uid = state_.lowered.next_internal_uid++;
     state_.lowered.tensor_descriptors.push_back(
-        make_tensor_descriptor(dims, strides, type, uid, true, false, "internal #" + std::to_string(uid)));
+        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, type, uid, true, false, "internal #" + std::to_string(uid)));
     return state_.lowered.tensor_descriptors.back();
 }
 
@@ -141,7 +143,7 @@ const Descriptor &Lowering::internal_scalar(double value, fe_data_type type, siz
     state_.lowered.internal_scalars.push_back(scalar);
     std::vector<int64_t> ones(rank < 3 ? 3 : rank, 1);
     state_.lowered.tensor_descriptors.push_back(
-        make_tensor_descriptor(ones, ones, type, scalar.uid, false, true, format("constant %g", value)));
+        make_tensor_descriptor(state_.lowered.tensor_table, ones, ones, type, scalar.uid, false, true, format("constant %g", value)));
     return state_.lowered.tensor_descriptors.back();
 }
 
@@ -155,7 +157,7 @@ const Descriptor &Lowering::workspace_tensor(const std::vector<int64_t> &dims, c
     state_.executable.workspace_tensor_bytes += (t.bytes + 255) / 256 * 256;
     state_.executable.workspace_tensors.push_back(t);
     state_.lowered.tensor_descriptors.push_back(
-        make_tensor_descriptor(dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
+        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
     return state_.lowered.tensor_descriptors.back();
 }
 
@@ -166,7 +168,7 @@ const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *s
     // The input's buffer is 16-byte aligned; the slice only as far as its offset allows.
     int64_t alignment = 16;
     while (byte_offset % alignment != 0) alignment /= 2;
-    Descriptor d = make_tensor_descriptor(dims, strides, view->data_type, view->uid, false, false, view->name, nullptr,
+    Descriptor d = make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, view->data_type, view->uid, false, false, view->name, nullptr,
                                           alignment);
     SliceView v;
     v.uid = view->uid;
@@ -186,7 +188,7 @@ const Descriptor *Lowering::unread_alias(const fe_tensor *like, const fe_tensor 
     v.uid = state_.lowered.next_internal_uid++;
     v.source_uid = bound->uid;
     state_.executable.slice_views.push_back(v);
-    state_.lowered.tensor_descriptors.push_back(make_tensor_descriptor(dims, strides, like->data_type, v.uid, false, false,
+    state_.lowered.tensor_descriptors.push_back(make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, like->data_type, v.uid, false, false,
                                                                "alias of '" + bound->name + "'"));
     return &state_.lowered.tensor_descriptors.back();
 }

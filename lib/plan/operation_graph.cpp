@@ -134,4 +134,33 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm)
     graph.stage = fe_graph::Stage::OperationGraph;
 }
 
+namespace {
+
+// Whether lowering chose native or composite attention for each node as `recorded` says.
+bool same_attention(const BuildState &state, const std::vector<std::pair<std::string, bool>> &recorded) {
+    if (state.lowered.attention.size() != recorded.size()) return false;
+    for (const AttentionLowering &a : state.lowered.attention) {
+        auto it = std::find_if(recorded.begin(), recorded.end(), [&](const auto &r) { return r.first == a.node->name; });
+        if (it == recorded.end() || it->second != a.native) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, int target_sm,
+                                           const std::vector<std::pair<std::string, bool>> &attention) {
+    auto state = std::make_unique<BuildState>();
+    lower_graph(graph, handle, target_sm, state.get());
+    if (!same_attention(*state, attention)) {  // AUTO fell back to the composite when it was built
+        state = std::make_unique<BuildState>();
+        state->lowered.composite_attention_only = true;
+        lower_graph(graph, handle, target_sm, state.get());
+        FE_CHECK(same_attention(*state, attention), FE_STATUS_INVALID_ARGUMENT,
+                 "graph '%s': the plan lowers attention in a way this graph does not", graph.name.c_str());
+    }
+    lay_out_bindings(graph, *state);
+    return state;
+}
+
 }  // namespace fe

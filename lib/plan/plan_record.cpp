@@ -13,7 +13,10 @@ namespace fe {
 std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph) {
     FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
-    const BuildState &state = *graph.build;
+    return record_of(*graph.build);
+}
+
+std::shared_ptr<PlanRecord> record_of(const BuildState &state) {
     auto record = std::make_shared<PlanRecord>();
     const Plan &plan = state.executable.chosen();
     record->plan = plan.plan;

@@ -31,6 +31,8 @@ struct PlanRecord {
 
 // The record of a built graph's chosen plan.
 std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph);
+// The record of a build state's chosen plan.
+std::shared_ptr<PlanRecord> record_of(const BuildState &state);
 
 // Lay out the part of the binding that follows the slots and scalars, as a build and an
 // adopted record both do: the workspace tensors' and slice views' uids, each view's source

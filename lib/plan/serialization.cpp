@@ -10,6 +10,7 @@
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
 #include "serial/graph_json.hpp"
+#include "plan/plan_check.hpp"
 #include "plan/plan_json.hpp"
 #include "plan/plan_record.hpp"
 #include "runtime/handle.hpp"
@@ -73,10 +74,11 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
     }
     graph->validate();
     graph->assign_uids();
-    auto record = std::make_shared<PlanRecord>(blob.record);
-    record->plan = plan_from_json(blob.plan_json, options.device_properties_json ? nullptr : handle->cudnn,
-                                  options.device_properties_json ? device_json : std::string());
-    adopt_record(*graph, std::move(record), "serialized graph");
+    bool deviceless = options.device_properties_json != nullptr;
+    adopt_record(*graph,
+                 checked_record(*graph, blob.record, blob.plan_json, deviceless ? nullptr : handle->cudnn,
+                                deviceless ? device_json : std::string(), device_generation(device_json)),
+                 "serialized graph");
     BuildState &state = *graph->build;
     state.device_json = device_json;
     state.fingerprint = fingerprint;

@@ -1,0 +1,33 @@
+// A plan read from disk (a serialized graph, a cache directory entry) is trusted only as far as
+// it matches its graph. The graph is lowered again, as its build did but without searching
+// engines or compiling, and the plan's operation graph, as cuDNN's JSON of the plan states it,
+// must hold the same tensors (uid, dims, strides, type, alignment, virtual, by value) and the
+// same operations over the same tensors, unscaled. Everything else a build records (constants,
+// workspace tensors, slice views, the binding layout) comes from the new lowering, not from the
+// file, and the workspace is the one cuDNN computes for the loaded plan. A plan that executes
+// then reads and writes only what its graph's tensors and workspace hold.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "graph/graph.hpp"
+#include "plan/plan_record.hpp"
+
+namespace fe {
+
+// The largest workspace a loaded plan may ask for (1 TiB): a larger one is a corrupt file.
+constexpr int64_t kMaxLoadedWorkspace = int64_t(1) << 40;
+
+// Throws FE_STATUS_INVALID_ARGUMENT naming the first difference between `plan_json` and what
+// `lowered` holds.
+void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_json);
+
+// A record for `graph` (validated, uids assigned) from a plan read from disk: `stored` gives
+// only what is descriptive (engine, tag, autotuning); the plan is loaded from `plan_json` for
+// the handle's GPU or, with no handle, the GPU `device_json` describes, once it has been
+// checked against the graph's lowering for `target_sm`.
+std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
+                                                 cudnnHandle_t handle, const std::string &device_json, int target_sm);
+
+}  // namespace fe

@@ -1,0 +1,215 @@
+// A serialized graph edited by a writer who fixes the checksum: a plan that disagrees with its
+// graph is refused (larger tensors, a larger batch in the graph, scaled results), a recorded
+// workspace is not trusted, and single-bit edits of the plan either are refused or load a graph
+// that binds exactly what the original did. The same check guards the cache directory.
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "plans_that_last.hpp"
+
+using cudnnfe_test::PlansThatLast;
+
+namespace {
+
+// The blob's sections by tag, and the bytes before them: enough to edit one and write it back
+// with its checksum (FNV-1a 64 over every byte before the checksum).
+struct EditableBlob {
+    std::vector<unsigned char> head;                                  // magic and versions
+    std::vector<std::pair<uint32_t, std::vector<unsigned char>>> sections;
+
+    static constexpr uint32_t kGraph = 0x47525048, kPlan = 0x504C414E, kLayout = 0x4C41594F;
+
+    explicit EditableBlob(const std::vector<unsigned char> &bytes) : head(bytes.begin(), bytes.begin() + 24) {
+        size_t at = 24;
+        while (at + 8 < bytes.size()) {
+            uint32_t tag = 0;
+            uint64_t length = 0;
+            std::memcpy(&tag, &bytes[at], 4);
+            std::memcpy(&length, &bytes[at + 4], 8);
+            at += 12;
+            sections.emplace_back(tag, std::vector<unsigned char>(bytes.begin() + static_cast<ptrdiff_t>(at),
+                                                                 bytes.begin() + static_cast<ptrdiff_t>(at + length)));
+            at += length;
+        }
+    }
+    std::vector<unsigned char> &section(uint32_t tag) {
+        for (auto &s : sections)
+            if (s.first == tag) return s.second;
+        ADD_FAILURE() << "no section " << tag;
+        return sections.front().second;
+    }
+    std::string text(uint32_t tag) {
+        const std::vector<unsigned char> &s = section(tag);
+        return std::string(s.begin(), s.end());
+    }
+    void set_text(uint32_t tag, const std::string &text) { section(tag).assign(text.begin(), text.end()); }
+    // Replaces every occurrence of `from`; fails the test when there is none.
+    void replace(uint32_t tag, const std::string &from, const std::string &to) {
+        std::string t = text(tag);
+        size_t n = 0;
+        for (size_t at = t.find(from); at != std::string::npos; at = t.find(from, at + to.size()), ++n)
+            t.replace(at, from.size(), to);
+        EXPECT_GT(n, 0u) << "'" << from << "' is not in section " << tag;
+        set_text(tag, t);
+    }
+    std::vector<unsigned char> bytes() const {
+        std::vector<unsigned char> out = head;
+        for (const auto &s : sections) {
+            uint64_t length = s.second.size();
+            const auto *tag = reinterpret_cast<const unsigned char *>(&s.first);
+            const auto *len = reinterpret_cast<const unsigned char *>(&length);
+            out.insert(out.end(), tag, tag + 4);
+            out.insert(out.end(), len, len + 8);
+            out.insert(out.end(), s.second.begin(), s.second.end());
+        }
+        uint64_t hash = 14695981039346656037ull;
+        for (unsigned char c : out) hash = (hash ^ c) * 1099511628211ull;
+        const auto *h = reinterpret_cast<const unsigned char *>(&hash);
+        out.insert(out.end(), h, h + 8);
+        return out;
+    }
+};
+
+class ForgedPlans : public PlansThatLast {
+  protected:
+    // The seed's convolution (batch 16) built for the H100 description, serialized.
+    std::vector<unsigned char> built_blob() {
+        fe_graph *g = seed_conv("forged", 16);
+        fe_build_options o = options();
+        o.use_plan_cache = 0;
+        EXPECT_FE_OK(fe_graph_build(g, nullptr, &o));
+        EXPECT_FE_OK(fe_graph_workspace_size(g, &workspace_));
+        return serialize(g);
+    }
+    void expect_refused(const std::vector<unsigned char> &bytes, const char *cause) {
+        fe_graph *out = nullptr;
+        EXPECT_EQ(deserialize(bytes, &out), FE_STATUS_INVALID_ARGUMENT) << "a forged plan loaded";
+        EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains(cause)) << fe_last_error_message();
+    }
+    int64_t workspace_ = -1;
+};
+
+TEST_F(ForgedPlans, AnUnchangedBlobLoads) {
+    std::vector<unsigned char> bytes = built_blob();
+    EXPECT_EQ(EditableBlob(bytes).bytes(), bytes) << "the test's blob editor does not write what it read";
+    fe_graph *out = nullptr;
+    ASSERT_FE_OK(deserialize(bytes, &out));
+}
+
+// Executing such a plan would read and write 64 times past the caller's buffers.
+TEST_F(ForgedPlans, APlanWithLargerTensorsIsRefused) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kPlan, "\"dim\":[16,", "\"dim\":[1024,");
+    expect_refused(blob.bytes(), "is [1024,64,56,56]");
+}
+
+TEST_F(ForgedPlans, AGraphWithALargerBatchThanItsPlanIsRefused) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kGraph, "\"dims\":[16,", "\"dims\":[32,");
+    expect_refused(blob.bytes(), "[32,64,56,56]");
+}
+
+TEST_F(ForgedPlans, AScaledPlanIsRefused) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kPlan, "\"alpha\":1.0", "\"alpha\":2.0");
+    expect_refused(blob.bytes(), "has alpha 2; the graph's operations are unscaled");
+    EditableBlob beta(built_blob());
+    beta.replace(EditableBlob::kPlan, "\"beta\":0.0", "\"beta\":1.0");
+    expect_refused(beta.bytes(), "has beta 1");
+}
+
+TEST_F(ForgedPlans, AnOperationOverOtherTensorsIsRefused) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kPlan, "\"W\":\"2\"", "\"W\":\"1\"");
+    expect_refused(blob.bytes(), "over tensors");
+}
+
+// The layout section's first field is the plan's workspace: a loaded graph asks cuDNN instead.
+TEST_F(ForgedPlans, ARecordedWorkspaceIsNotTrusted) {
+    EditableBlob blob(built_blob());
+    int64_t huge = int64_t(1) << 62;
+    std::memcpy(blob.section(EditableBlob::kLayout).data(), &huge, sizeof huge);
+    fe_graph *out = nullptr;
+    ASSERT_FE_OK(deserialize(blob.bytes(), &out));
+    int64_t workspace = -1;
+    ASSERT_FE_OK(fe_graph_workspace_size(out, &workspace));
+    EXPECT_EQ(workspace, workspace_);
+}
+
+// Every sampled bit of the plan flipped (checksum fixed): refused, or a graph that binds the
+// original's tensors with the original's workspace.
+TEST_F(ForgedPlans, FlippedBitsInThePlanAreRefusedOrHarmless) {
+    std::vector<unsigned char> original = built_blob();
+    fe_graph *reference = nullptr;
+    ASSERT_FE_OK(deserialize(original, &reference));
+    size_t reference_json = 0;
+    ASSERT_EQ(fe_graph_to_json(reference, nullptr, 0, &reference_json), FE_STATUS_BUFFER_TOO_SMALL);
+    size_t plan_bytes = EditableBlob(original).section(EditableBlob::kPlan).size(), loaded = 0, refused = 0;
+    for (size_t at = 0; at < plan_bytes; at += 13) {
+        EditableBlob blob(original);
+        blob.section(EditableBlob::kPlan)[at] ^= static_cast<unsigned char>(1u << (at % 8));
+        fe_graph *out = nullptr;
+        fe_status s = deserialize(blob.bytes(), &out);
+        if (s != FE_OK) {
+            ++refused;
+            EXPECT_TRUE(s == FE_STATUS_INVALID_ARGUMENT || s == FE_STATUS_NOT_SUPPORTED)
+                << "byte " << at << ": " << fe_last_error_message();
+            continue;
+        }
+        ++loaded;
+        int64_t workspace = -1;
+        size_t json = 0;
+        EXPECT_FE_OK(fe_graph_workspace_size(out, &workspace));
+        EXPECT_EQ(workspace, workspace_) << "byte " << at;
+        EXPECT_EQ(fe_graph_to_json(out, nullptr, 0, &json), FE_STATUS_BUFFER_TOO_SMALL);
+        EXPECT_EQ(json, reference_json) << "byte " << at;
+    }
+    std::printf("    %zu plan edits: %zu refused, %zu loaded the original's bindings\n", loaded + refused, refused,
+                loaded);
+}
+
+// A cache directory entry forged the same way is a miss: rejected, removed and rebuilt.
+TEST_F(ForgedPlans, AForgedCacheEntryIsRejectedAndRebuilt) {
+    char dir_template[] = "/tmp/cudnnfe-forged-XXXXXX";
+    ASSERT_NE(mkdtemp(dir_template), nullptr);
+    std::string dir = dir_template;
+    setenv("CUDNNFE_CACHE_DIR", dir.c_str(), 1);
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("cached", 16), nullptr, &o));
+    std::string entry;
+    if (DIR *d = opendir(dir.c_str())) {
+        while (dirent *e = readdir(d))
+            if (e->d_name[0] != '.') entry = dir + "/" + e->d_name;
+        closedir(d);
+    }
+    ASSERT_FALSE(entry.empty());
+    std::vector<unsigned char> bytes;
+    {
+        std::ifstream in(entry, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    EditableBlob blob(bytes);
+    blob.replace(EditableBlob::kPlan, "\"dim\":[16,", "\"dim\":[1024,");
+    std::vector<unsigned char> forged = blob.bytes();
+    std::ofstream(entry, std::ios::binary).write(reinterpret_cast<const char *>(forged.data()),
+                                                 static_cast<std::streamsize>(forged.size()));
+    fe_plan_cache_clear();
+    Stats before = stats();
+    fe_graph *rebuilt = seed_conv("cached", 16);
+    ASSERT_FE_OK(fe_graph_build(rebuilt, nullptr, &o));
+    Stats after = stats();
+    unsetenv("CUDNNFE_CACHE_DIR");
+    EXPECT_EQ(after.rejected - before.rejected, 1);
+    EXPECT_EQ(after.disk - before.disk, 0);
+    EXPECT_EQ(describe(rebuilt).find("plan from the cache directory"), std::string::npos) << describe(rebuilt);
+    std::remove(entry.c_str());
+    rmdir(dir.c_str());
+}
+
+}  // namespace
