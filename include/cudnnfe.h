@@ -1382,7 +1382,12 @@ typedef struct fe_deserialize_options {
  *  from fe_graph_serialize's bytes: no heuristics, no compilation. handle nullable when
  *  options has device properties. options nullable. Truncated or corrupted bytes return
  *  FE_STATUS_INVALID_ARGUMENT; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
- *  FE_STATUS_NOT_SUPPORTED naming the mismatch. */
+ *  FE_STATUS_NOT_SUPPORTED naming the mismatch. The bytes are untrusted input: the graph they
+ *  carry is rebuilt through the API and lowered again, and the plan is accepted only when its
+ *  operation graph has that lowering's tensors (uids, dims, strides, types, alignment) and
+ *  operations; anything else is FE_STATUS_INVALID_ARGUMENT ("the plan does not match its
+ *  graph: ..."). Constants and the workspace come from the lowering and the loaded plan, never
+ *  from the bytes. Cache directory entries are checked the same way (a mismatch is a miss). */
 FE_API fe_status fe_graph_deserialize(fe_handle *handle, const void *data, size_t size,
                                       const fe_deserialize_options *options,
                                       fe_graph **out_graph);
