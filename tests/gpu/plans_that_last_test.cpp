@@ -1,6 +1,7 @@
 // Serialized, cached and autotuned plans execute correctly on the GPU: a deserialized graph
 // gives bit-identical results to the graph it came from (which matches a CPU reference), a
-// plan loaded from the cache directory runs, and autotuning keeps the fastest correct plan.
+// plan loaded from the cache directory runs, a forged plan is refused, and autotuning keeps the
+// fastest correct plan.
 #include <dirent.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "blob_editor.hpp"
 #include "reference.hpp"
 
 using namespace cudnnfe_test;
@@ -141,6 +143,30 @@ TEST_F(PlansOnGpu, DeserializedAttentionRunsWithoutCompiling) {
     execute_by_uid(back, {&bq, &bk, &bv, &bo});
     download(bo);
     EXPECT_TRUE(same_bits(bo, first)) << "the deserialized attention plan computed something else";
+}
+
+// A runtime-compiled attention plan whose tensors were enlarged, checksum fixed: refused before
+// it could read and write past the caller's buffers; the untouched blob still runs.
+TEST_F(PlansOnGpu, AForgedAttentionPlanIsRefused) {
+    fe_graph *g = graph("sdpa_forged", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {1, 2, 256, 64}), *k = tensor(g, "k", {1, 2, 256, 64}),
+              *v = tensor(g, "v", {1, 2, 256, 64});
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    fe_tensor *out = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    build(g);
+    std::vector<unsigned char> bytes = serialize(g);
+    EditableBlob blob(bytes);
+    blob.replace(EditableBlob::kPlan, "\"dim\":[1,2,256,64]", "\"dim\":[64,2,256,64]");
+    fe_deserialize_options options = FE_DESERIALIZE_OPTIONS_INIT;
+    std::vector<unsigned char> forged = blob.bytes();
+    fe_graph *back = nullptr;
+    EXPECT_EQ(fe_graph_deserialize(handle_, forged.data(), forged.size(), &options, &back), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
+    fe_graph *loaded = deserialize(bytes);
+    ASSERT_NE(loaded, nullptr);
 }
 
 TEST_F(PlansOnGpu, ThePlanFromTheCacheDirectoryRuns) {
