@@ -1398,8 +1398,14 @@ FE_API fe_status fe_serialized_describe(const void *data, size_t size, char *buf
 FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_size,
                                   size_t *out_length);
 /** A new graph from JSON text (one graph object of docs/graph-json.md). Errors name the line
- *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". */
+ *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". Text longer
+ *  than FE_GRAPH_JSON_MAX_BYTES is refused unread (FE_STATUS_INVALID_ARGUMENT): reading costs
+ *  memory in proportion to the text. */
 FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph);
+/** The longest graph JSON fe_graph_from_json reads, and a serialized graph may embed (64 MiB). */
+#define FE_GRAPH_JSON_MAX_BYTES ((size_t)64 << 20)
+/** A serialized graph's recorded workspace is below this (1 TiB, more than any GPU holds). */
+#define FE_SERIALIZED_MAX_WORKSPACE_BYTES ((int64_t)1 << 40)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Execution. Every non-virtual tensor must be bound exactly once to a 16-byte-aligned device  */
