@@ -1230,7 +1230,8 @@ typedef struct fe_build_options {
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
  *  fe_graph_set_device_properties). options nullable. On FE_STATUS_NOT_SUPPORTED the message
- *  names the graph, what was tried and cuDNN's own reason. */
+ *  names the graph, what was tried and cuDNN's own reason. A failed build leaves the graph as
+ *  it was: a built graph keeps its plan and its device properties. */
 FE_API fe_status fe_graph_build(fe_graph *graph, fe_handle *handle,
                                 const fe_build_options *options);
 
