@@ -1382,8 +1382,11 @@ typedef struct fe_deserialize_options {
 /** A graph ready to execute (by uid, positionally, or with fe_graph_tensor_by_name handles)
  *  from fe_graph_serialize's bytes: no heuristics, no compilation. handle nullable when
  *  options has device properties. options nullable. Truncated or corrupted bytes return
- *  FE_STATUS_INVALID_ARGUMENT; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
- *  FE_STATUS_NOT_SUPPORTED naming the mismatch. */
+ *  FE_STATUS_INVALID_ARGUMENT, as does a plan cuDNN cannot load, a recorded workspace that is
+ *  negative, FE_SERIALIZED_MAX_WORKSPACE_BYTES or more, or not the plan's own, and an embedded
+ *  graph over FE_GRAPH_JSON_MAX_BYTES; a version or GPU mismatch under FE_MISMATCH_REFUSE
+ *  returns FE_STATUS_NOT_SUPPORTED naming the mismatch. Blobs written by a cudnnfe of another
+ *  major version are refused (FE_STATUS_NOT_SUPPORTED) under either policy. */
 FE_API fe_status fe_graph_deserialize(fe_handle *handle, const void *data, size_t size,
                                       const fe_deserialize_options *options,
                                       fe_graph **out_graph);

@@ -77,6 +77,7 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
         auto record = std::make_shared<PlanRecord>(blob.record);
         record->plan = plan_from_json(blob.plan_json, handle && graph.device_properties_json.empty() ? handle->cudnn : nullptr,
                                       graph.device_properties_json);
+        check_recorded_workspace(*record);
         return record;
     } catch (const Error &e) {
         FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
