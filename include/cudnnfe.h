@@ -1351,11 +1351,18 @@ FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *di
 /** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). */
 FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
 /** Counters of the calling process (for tests and tools): in-process hits, persistent hits,
- *  misses (full builds), entries rejected as corrupt or stale. Each nullable. */
+ *  misses (full builds), entries rejected as corrupt or stale. Each nullable.
+ *  The in-process cache holds at most 1024 plans and 1024 graphs under cache keys
+ *  (fe_build_options.cache_key), each about 32 KB; past that the least recently used entry is
+ *  dropped (graphs already built keep their plans). The environment variable
+ *  CUDNNFE_PLAN_CACHE_ENTRIES (a positive integer, read at each store) sets another bound. */
 FE_API fe_status fe_plan_cache_stats(int64_t *out_memory_hits, int64_t *out_disk_hits,
                                      int64_t *out_misses, int64_t *out_rejected);
 /** Drop every in-process cache entry (graphs already built keep their plans). */
 FE_API fe_status fe_plan_cache_clear(void);
+/** In-process cache entries (plans and keyed graphs) dropped so far to stay within the bound
+ *  above, in the calling process. */
+FE_API fe_status fe_plan_cache_evictions(int64_t *out_evictions);
 
 /** Write a built graph as a self-contained, versioned blob: magic, format version, library
  *  and cuDNN versions, device fingerprint, the graph (as fe_graph_to_json), the chosen plan,
