@@ -1230,7 +1230,8 @@ typedef struct fe_build_options {
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
  *  fe_graph_set_device_properties). options nullable. On FE_STATUS_NOT_SUPPORTED the message
- *  names the graph, what was tried and cuDNN's own reason. */
+ *  names the graph, what was tried and cuDNN's own reason. A failed build leaves the graph as
+ *  it was: a built graph keeps its plan and its device properties. */
 FE_API fe_status fe_graph_build(fe_graph *graph, fe_handle *handle,
                                 const fe_build_options *options);
 
@@ -1350,11 +1351,18 @@ FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *di
 /** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). */
 FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
 /** Counters of the calling process (for tests and tools): in-process hits, persistent hits,
- *  misses (full builds), entries rejected as corrupt or stale. Each nullable. */
+ *  misses (full builds), entries rejected as corrupt or stale. Each nullable.
+ *  The in-process cache holds at most 1024 plans and 1024 graphs under cache keys
+ *  (fe_build_options.cache_key), each about 32 KB; past that the least recently used entry is
+ *  dropped (graphs already built keep their plans). The environment variable
+ *  CUDNNFE_PLAN_CACHE_ENTRIES (a positive integer, read at each store) sets another bound. */
 FE_API fe_status fe_plan_cache_stats(int64_t *out_memory_hits, int64_t *out_disk_hits,
                                      int64_t *out_misses, int64_t *out_rejected);
 /** Drop every in-process cache entry (graphs already built keep their plans). */
 FE_API fe_status fe_plan_cache_clear(void);
+/** In-process cache entries (plans and keyed graphs) dropped so far to stay within the bound
+ *  above, in the calling process. */
+FE_API fe_status fe_plan_cache_evictions(int64_t *out_evictions);
 
 /** Write a built graph as a self-contained, versioned blob: magic, format version, library
  *  and cuDNN versions, device fingerprint, the graph (as fe_graph_to_json), the chosen plan,
@@ -1381,13 +1389,17 @@ typedef struct fe_deserialize_options {
 /** A graph ready to execute (by uid, positionally, or with fe_graph_tensor_by_name handles)
  *  from fe_graph_serialize's bytes: no heuristics, no compilation. handle nullable when
  *  options has device properties. options nullable. Truncated or corrupted bytes return
- *  FE_STATUS_INVALID_ARGUMENT; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
- *  FE_STATUS_NOT_SUPPORTED naming the mismatch. The bytes are untrusted input: the graph they
- *  carry is rebuilt through the API and lowered again, and the plan is accepted only when its
- *  operation graph has that lowering's tensors (uids, dims, strides, types, alignment) and
- *  operations; anything else is FE_STATUS_INVALID_ARGUMENT ("the plan does not match its
- *  graph: ..."). Constants and the workspace come from the lowering and the loaded plan, never
- *  from the bytes. Cache directory entries are checked the same way (a mismatch is a miss). */
+ *  FE_STATUS_INVALID_ARGUMENT, as does a plan cuDNN cannot load, a recorded workspace that is
+ *  negative, FE_SERIALIZED_MAX_WORKSPACE_BYTES or more, or not the plan's own, and an embedded
+ *  graph over FE_GRAPH_JSON_MAX_BYTES; a version or GPU mismatch under FE_MISMATCH_REFUSE
+ *  returns FE_STATUS_NOT_SUPPORTED naming the mismatch. Blobs written by a cudnnfe of another
+ *  major version are refused (FE_STATUS_NOT_SUPPORTED) under either policy. The bytes are
+ *  untrusted input: the graph they carry is rebuilt through the API and lowered again, and the
+ *  plan is accepted only when its operation graph has that lowering's tensors (uids, dims,
+ *  strides, types, alignment) and operations; anything else is FE_STATUS_INVALID_ARGUMENT ("the
+ *  plan does not match its graph: ..."). Constants and binding layout come from the lowering,
+ *  never from the bytes. Cache directory entries are checked the same way (a mismatch is a
+ *  miss). */
 FE_API fe_status fe_graph_deserialize(fe_handle *handle, const void *data, size_t size,
                                       const fe_deserialize_options *options,
                                       fe_graph **out_graph);
@@ -1403,8 +1415,14 @@ FE_API fe_status fe_serialized_describe(const void *data, size_t size, char *buf
 FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_size,
                                   size_t *out_length);
 /** A new graph from JSON text (one graph object of docs/graph-json.md). Errors name the line
- *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". */
+ *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". Text longer
+ *  than FE_GRAPH_JSON_MAX_BYTES is refused unread (FE_STATUS_INVALID_ARGUMENT): reading costs
+ *  memory in proportion to the text. */
 FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph);
+/** The longest graph JSON fe_graph_from_json reads, and a serialized graph may embed (64 MiB). */
+#define FE_GRAPH_JSON_MAX_BYTES ((size_t)64 << 20)
+/** A serialized graph's recorded workspace is below this (1 TiB, more than any GPU holds). */
+#define FE_SERIALIZED_MAX_WORKSPACE_BYTES ((int64_t)1 << 40)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Execution. Every non-virtual tensor must be bound exactly once to a 16-byte-aligned device  */

@@ -36,6 +36,31 @@ void step(fe_graph *graph, Step &&body) {
     }
 }
 
+// What fe_graph_build replaces: a built graph's plan and the target's description. Taken
+// before the build and put back when it fails, so that a failed rebuild leaves the graph built
+// as it was (a graph not built yet drops its half-built state, as a failed step does).
+class BuildRollback {
+  public:
+    explicit BuildRollback(fe_graph &graph)
+        : graph_(graph), device_properties_json_(graph.device_properties_json),
+          was_built_(graph.stage == fe_graph::Stage::Built) {
+        if (!was_built_) return;
+        built_ = std::move(graph.build);  // building again starts over
+        graph.stage = fe_graph::Stage::Editing;
+    }
+    void restore() {
+        graph_.device_properties_json = std::move(device_properties_json_);
+        graph_.build = std::move(built_);
+        graph_.stage = was_built_ ? fe_graph::Stage::Built : fe_graph::Stage::Editing;
+    }
+
+  private:
+    fe_graph &graph_;
+    std::string device_properties_json_;
+    bool was_built_;
+    std::unique_ptr<BuildState> built_;
+};
+
 }  // namespace
 
 FE_EXPORT fe_status fe_graph_set_device_properties(fe_graph *graph, const char *json) {
@@ -103,17 +128,19 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
         FE_CHECK(o.autotune_knob_search >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "options.autotune_knob_search is %d: the number of search rounds is 0 (off) or more",
                  o.autotune_knob_search);
-        if (graph->stage == fe_graph::Stage::Built) {  // building again: start over
-            graph->build.reset();
-            graph->stage = fe_graph::Stage::Editing;
+        FE_CHECK(!o.device_properties_json || *o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
+                 "options.device_properties_json is not a JSON object");
+        BuildRollback rollback(*graph);
+        try {
+            if (o.device_properties_json) {
+                graph->require_editable();
+                graph->device_properties_json = o.device_properties_json;
+            }
+            build_graph(*graph, handle, o);
+        } catch (...) {
+            rollback.restore();
+            throw;
         }
-        if (o.device_properties_json) {
-            FE_CHECK(*o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
-                     "options.device_properties_json is not a JSON object");
-            graph->require_editable();
-            graph->device_properties_json = o.device_properties_json;
-        }
-        step(graph, [&] { build_graph(*graph, handle, o); });
     });
 }
 

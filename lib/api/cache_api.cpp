@@ -76,6 +76,13 @@ FE_EXPORT fe_status fe_plan_cache_clear(void) {
     return guard("fe_plan_cache_clear", [&] { memory_clear(); });
 }
 
+FE_EXPORT fe_status fe_plan_cache_evictions(int64_t *out_evictions) {
+    return guard("fe_plan_cache_evictions", [&] {
+        FE_REQUIRE(out_evictions);
+        *out_evictions = memory_evictions();
+    });
+}
+
 FE_EXPORT fe_status fe_graph_serialize(const fe_graph *graph, void *buf, size_t buf_size, size_t *out_size) {
     return guard("fe_graph_serialize", [&] {
         FE_REQUIRE(graph);

@@ -92,26 +92,29 @@ fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe
 
 std::string fe_graph::unique_node_name(const char *given, const char *kind) {
     if (given && *given) {
-        for (const auto &n : nodes)
-            FE_CHECK(n->name != given, FE_STATUS_DUPLICATE, "the graph already has an operation named '%s'", given);
+        FE_CHECK(!node_names.count(given), FE_STATUS_DUPLICATE, "the graph already has an operation named '%s'", given);
         return given;
     }
     for (;;) {
         std::string candidate = std::string(kind) + "_" + std::to_string(kind_counters[kind]++);
-        bool taken = false;
-        for (const auto &n : nodes) taken = taken || n->name == candidate;
-        if (!taken) return candidate;
+        if (!node_names.count(candidate)) return candidate;
     }
 }
 
 const std::vector<fe_tensor *> &fe_graph::add_op(std::unique_ptr<fe::Node> node, const char *given_name,
                                                  const char *kind, const std::vector<const char *> &output_ports) {
-    std::map<std::string, int> saved = kind_counters;
+    // Only this kind's counter can move; saving the whole map would copy it for every op.
+    auto counter = kind_counters.find(kind);
+    bool had_counter = counter != kind_counters.end();
+    int saved = had_counter ? counter->second : 0;
     try {
         node->name = unique_node_name(given_name, kind);
         add_node(std::move(node), output_ports);
     } catch (...) {
-        kind_counters = saved;
+        if (had_counter)
+            kind_counters[kind] = saved;
+        else
+            kind_counters.erase(kind);
         throw;
     }
     return nodes.back()->outputs;
@@ -156,6 +159,7 @@ void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const 
         by_name[t->name] = t.get();
         tensors.push_back(std::move(t));
     }
+    node_names.insert(node->name);
     nodes.push_back(std::move(node));
 }
 
@@ -186,11 +190,17 @@ void fe_graph::set_uid(fe_tensor *tensor, int64_t uid) {
     require_editable();
     FE_CHECK(!tensor->by_value, FE_STATUS_INVALID_ARGUMENT,
              "'%s' is a scalar passed by value and is never bound, so it takes no uid", tensor->name.c_str());
-    for (const auto &t : tensors)
-        FE_CHECK(t.get() == tensor || !(t->user_uid && t->uid == uid), FE_STATUS_DUPLICATE,
-                 "uid %lld is already used by '%s'", static_cast<long long>(uid), t->name.c_str());
+    set_scalar_uid(tensor, uid);
+}
+
+void fe_graph::set_scalar_uid(fe_tensor *tensor, int64_t uid) {
+    auto taken = by_user_uid.find(uid);
+    FE_CHECK(taken == by_user_uid.end() || taken->second == tensor, FE_STATUS_DUPLICATE,
+             "uid %lld is already used by '%s'", static_cast<long long>(uid), taken->second->name.c_str());
+    if (tensor->user_uid) by_user_uid.erase(tensor->uid);
     tensor->uid = uid;
     tensor->has_uid = tensor->user_uid = true;
+    by_user_uid[uid] = tensor;
 }
 
 fe_data_type fe_graph::resolved_compute(const fe::Node &node) const {

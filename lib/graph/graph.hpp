@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "graph/node.hpp"
@@ -33,6 +34,10 @@ struct fe_graph {
     std::vector<fe_tensor *> outputs;                 // set_output order
     std::vector<std::unique_ptr<fe::Node>> nodes;     // in creation (= topological) order
     std::unordered_map<std::string, fe_tensor *> by_name;
+    // Indexes of what names and uids are taken, so that adding an op or a uid is not a scan
+    // of the graph (reading a graph of many ops stays linear).
+    std::unordered_set<std::string> node_names;
+    std::unordered_map<int64_t, fe_tensor *> by_user_uid;
     std::map<std::string, int> kind_counters;
 
     Stage stage = Stage::Editing;
@@ -56,6 +61,9 @@ struct fe_graph {
     void rename(fe_tensor *tensor, const std::string &name);
     void set_output(fe_tensor *tensor, bool is_output);
     void set_uid(fe_tensor *tensor, int64_t uid);
+    // set_uid without its checks of the stage and the kind: also numbers a scalar passed by
+    // value, which the API gives no uid but a serialized graph records (its plan binds by it).
+    void set_scalar_uid(fe_tensor *tensor, int64_t uid);
     // The packed variable-length layout of `tensor` (fe_tensor_set_ragged_offset); nullptr removes it.
     void set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets);
     // Any change after a build step throws BAD_STATE; before, it resets to Editing.

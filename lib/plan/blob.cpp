@@ -63,6 +63,13 @@ class Reader {
     const char *what_;
 };
 
+// A recorded size in [0, FE_SERIALIZED_MAX_WORKSPACE_BYTES): execution would allocate it.
+void check_workspace_bound(int64_t bytes, const char *what) {
+    FE_CHECK(bytes >= 0 && bytes < FE_SERIALIZED_MAX_WORKSPACE_BYTES, FE_STATUS_INVALID_ARGUMENT,
+             "the serialized graph is corrupted (it records %s of %lld bytes; the bound is 0 to %lld)", what,
+             static_cast<long long>(bytes), static_cast<long long>(FE_SERIALIZED_MAX_WORKSPACE_BYTES));
+}
+
 std::vector<unsigned char> write_layout(const PlanRecord &r) {
     Writer w;
     w.i64(r.workspace);
@@ -126,8 +133,8 @@ void read_layout(Reader r, PlanRecord &out) {
                      "the serialized graph is corrupted (a negative slice offset)");
             out.slice_views.push_back(v);
         }
-    FE_CHECK(out.workspace >= 0 && out.workspace_tensor_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
-             "the serialized graph is corrupted (a negative workspace size)");
+    check_workspace_bound(out.workspace, "a workspace");
+    check_workspace_bound(out.workspace_tensor_bytes, "workspace tensors");
     for (const WorkspaceTensor &t : out.workspace_tensors)
         FE_CHECK(t.offset >= 0 && t.bytes >= 0 && t.offset <= out.workspace_tensor_bytes &&
                      t.bytes <= out.workspace_tensor_bytes - t.offset,

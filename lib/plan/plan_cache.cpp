@@ -9,9 +9,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <list>
 #include <mutex>
 #include <random>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -23,10 +26,55 @@ namespace fe {
 
 namespace {
 
+// A map of at most `capacity` entries that drops the least recently used one first. Not
+// thread-safe: MemoryCache's mutex guards it.
+template <typename Value>
+class LruMap {
+  public:
+    // The value under `key`, now the most recently used; nullptr when absent.
+    const Value *find(const std::string &key) {
+        auto it = index_.find(key);
+        if (it == index_.end()) return nullptr;
+        order_.splice(order_.begin(), order_, it->second);
+        return &it->second->second;
+    }
+
+    // Store (or replace) the value under `key`; returns how many entries were dropped.
+    size_t store(const std::string &key, Value value, size_t capacity) {
+        auto it = index_.find(key);
+        if (it != index_.end()) {
+            it->second->second = std::move(value);
+            order_.splice(order_.begin(), order_, it->second);
+        } else {
+            order_.emplace_front(key, std::move(value));
+            // The index's keys view the list's own strings (list nodes never move), so a key
+            // of tens of kilobytes of graph JSON is held once.
+            index_.emplace(order_.front().first, order_.begin());
+        }
+        size_t dropped = 0;
+        while (order_.size() > capacity) {
+            index_.erase(order_.back().first);
+            order_.pop_back();
+            ++dropped;
+        }
+        return dropped;
+    }
+
+    void clear() {
+        index_.clear();
+        order_.clear();
+    }
+
+  private:
+    using Entry = std::pair<std::string, Value>;
+    std::list<Entry> order_;  // most recently used first
+    std::unordered_map<std::string_view, typename std::list<Entry>::iterator> index_;
+};
+
 struct MemoryCache {
     std::mutex mutex;
-    std::unordered_map<std::string, std::shared_ptr<const PlanRecord>> by_key;
-    std::unordered_map<std::string, KeyedEntry> by_user_key;
+    LruMap<std::shared_ptr<const PlanRecord>> by_key;
+    LruMap<KeyedEntry> by_user_key;
 };
 
 MemoryCache &memory() {
@@ -35,34 +83,60 @@ MemoryCache &memory() {
 }
 
 std::atomic<int64_t> g_counters[4];
+std::atomic<int64_t> g_evictions{0};
+
+constexpr size_t kDefaultMemoryEntries = 1024;
+
+// Entries each in-process map keeps: CUDNNFE_PLAN_CACHE_ENTRIES when it is a positive integer.
+// Read at each store (a store follows a build, which costs far more), so a process can change it.
+size_t memory_capacity() {
+    const char *text = std::getenv("CUDNNFE_PLAN_CACHE_ENTRIES");
+    if (!text || !*text) return kDefaultMemoryEntries;
+    char *end = nullptr;
+    long long entries = std::strtoll(text, &end, 10);
+    if (*end != '\0' || entries <= 0) {
+        FE_LOG_WARN("CUDNNFE_PLAN_CACHE_ENTRIES='%s' is not a positive integer; keeping %zu entries", text,
+                    kDefaultMemoryEntries);
+        return kDefaultMemoryEntries;
+    }
+    return static_cast<size_t>(entries);
+}
+
+void count_evictions(size_t dropped) {
+    if (dropped == 0) return;
+    g_evictions.fetch_add(static_cast<int64_t>(dropped));
+    FE_LOG_INFO("plan cache: dropped %zu least recently used in-process entr%s", dropped, dropped == 1 ? "y" : "ies");
+}
 
 }  // namespace
 
 std::shared_ptr<const PlanRecord> memory_lookup(const std::string &key) {
     MemoryCache &m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
-    auto it = m.by_key.find(key);
-    return it == m.by_key.end() ? nullptr : it->second;
+    const std::shared_ptr<const PlanRecord> *record = m.by_key.find(key);
+    return record ? *record : nullptr;
 }
 
 void memory_store(const std::string &key, std::shared_ptr<const PlanRecord> record) {
+    size_t capacity = memory_capacity();
     MemoryCache &m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
-    m.by_key[key] = std::move(record);
+    count_evictions(m.by_key.store(key, std::move(record), capacity));
 }
 
 void keyed_store(const std::string &user_key, KeyedEntry entry) {
+    size_t capacity = memory_capacity();
     MemoryCache &m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
-    m.by_user_key[user_key] = std::move(entry);
+    count_evictions(m.by_user_key.store(user_key, std::move(entry), capacity));
 }
 
 bool keyed_lookup(const std::string &user_key, KeyedEntry *out) {
     MemoryCache &m = memory();
     std::lock_guard<std::mutex> lock(m.mutex);
-    auto it = m.by_user_key.find(user_key);
-    if (it == m.by_user_key.end()) return false;
-    *out = it->second;
+    const KeyedEntry *entry = m.by_user_key.find(user_key);
+    if (!entry) return false;
+    *out = *entry;
     return true;
 }
 
@@ -72,6 +146,8 @@ void memory_clear() {
     m.by_key.clear();
     m.by_user_key.clear();
 }
+
+int64_t memory_evictions() { return g_evictions.load(); }
 
 void count(CacheEvent event) { g_counters[static_cast<int>(event)].fetch_add(1); }
 

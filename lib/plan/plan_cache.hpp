@@ -11,6 +11,8 @@
 namespace fe {
 
 // ---- in-process ----
+// Each map below keeps at most CUDNNFE_PLAN_CACHE_ENTRIES entries (default 1024), dropping the
+// least recently used first; a lookup counts as a use.
 std::shared_ptr<const PlanRecord> memory_lookup(const std::string &key);
 void memory_store(const std::string &key, std::shared_ptr<const PlanRecord> record);
 
@@ -26,6 +28,8 @@ void keyed_store(const std::string &user_key, KeyedEntry entry);
 bool keyed_lookup(const std::string &user_key, KeyedEntry *out);
 
 void memory_clear();
+// Entries dropped so far to stay within the bound.
+int64_t memory_evictions();
 
 // ---- counters ----
 enum class CacheEvent { MemoryHit, DiskHit, Miss, Rejected };

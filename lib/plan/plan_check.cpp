@@ -198,10 +198,10 @@ std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanReco
     check_plan_matches(state->lowered, plan_json);
     Plan plan;
     plan.plan = plan_from_json(plan_json, handle, device_json);
-    plan.workspace = plan.plan->get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
-    FE_CHECK(plan.workspace >= 0 && plan.workspace <= kMaxLoadedWorkspace, FE_STATUS_INVALID_ARGUMENT,
-             "the plan asks for %lld bytes of workspace (at most %lld are taken)", static_cast<long long>(plan.workspace),
-             static_cast<long long>(kMaxLoadedWorkspace));
+    PlanRecord loaded = stored;
+    loaded.plan = plan.plan;
+    check_recorded_workspace(loaded);  // the record agrees with the plan cuDNN loaded
+    plan.workspace = stored.workspace;
     plan.engine_index = stored.engine_index;
     plan.tag = stored.tag;
     state->executable.plans.push_back(std::move(plan));

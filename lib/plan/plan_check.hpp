@@ -4,8 +4,8 @@
 // must hold the same tensors (uid, dims, strides, type, alignment, virtual, by value) and the
 // same operations over the same tensors, unscaled. Everything else a build records (constants,
 // workspace tensors, slice views, the binding layout) comes from the new lowering, not from the
-// file, and the workspace is the one cuDNN computes for the loaded plan. A plan that executes
-// then reads and writes only what its graph's tensors and workspace hold.
+// file, and the recorded workspace must be the one cuDNN computes for the loaded plan. A plan
+// that executes then reads and writes only what its graph's tensors and workspace hold.
 #pragma once
 
 #include <memory>
@@ -15,9 +15,6 @@
 #include "plan/plan_record.hpp"
 
 namespace fe {
-
-// The largest workspace a loaded plan may ask for (1 TiB): a larger one is a corrupt file.
-constexpr int64_t kMaxLoadedWorkspace = int64_t(1) << 40;
 
 // Throws FE_STATUS_INVALID_ARGUMENT naming the first difference between `plan_json` and what
 // `lowered` holds.

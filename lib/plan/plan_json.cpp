@@ -1,5 +1,7 @@
 #include "plan/plan_json.hpp"
 
+#include <new>
+
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 
@@ -21,6 +23,37 @@ std::string plan_to_json(const Descriptor &plan) {
     return json;
 }
 
+namespace {
+
+// Hand cuDNN the plan's JSON and finalize it. The JSON comes from a blob or a cache file whose
+// target and cuDNN version already matched, so any failure here (a status, or an exception
+// cuDNN lets through its C API on malformed JSON) means the bytes are corrupt.
+void load_plan_json(Descriptor &plan, const std::string &json) {
+    const char *corrupt = "the serialized plan is corrupt: cuDNN cannot load it";
+    try {
+        plan.set(CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, static_cast<int64_t>(json.size()),
+                 json.data(), "CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION");
+        plan.finalize("loading a serialized execution plan", FE_STATUS_INVALID_ARGUMENT);
+    } catch (const Error &e) {
+        fail(FE_STATUS_INVALID_ARGUMENT, format("%s (%s)", corrupt, e.what()));
+    } catch (const std::bad_alloc &) {
+        throw;
+    } catch (const std::exception &e) {
+        fail(FE_STATUS_INVALID_ARGUMENT, format("%s (it threw: %s)", corrupt, e.what()));
+    } catch (...) {
+        fail(FE_STATUS_INVALID_ARGUMENT, format("%s (it threw an unknown exception)", corrupt));
+    }
+}
+
+}  // namespace
+
+void check_recorded_workspace(const PlanRecord &record) {
+    int64_t needed = record.plan->get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+    FE_CHECK(record.workspace == needed, FE_STATUS_INVALID_ARGUMENT,
+             "the serialized graph is corrupted (it records a workspace of %lld bytes; its plan needs %lld)",
+             static_cast<long long>(record.workspace), static_cast<long long>(needed));
+}
+
 std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnHandle_t handle,
                                                  const std::string &device_properties_json) {
     Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
@@ -39,9 +72,7 @@ std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnH
         props.finalize("loading the device properties JSON", FE_STATUS_INVALID_ARGUMENT);
         plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP, props, "CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP");
     }
-    plan.set(CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, CUDNN_TYPE_CHAR, static_cast<int64_t>(json.size()),
-             json.data(), "CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION");
-    plan.finalize("loading a serialized execution plan", FE_STATUS_NOT_SUPPORTED);
+    load_plan_json(plan, json);
     return std::make_shared<const Descriptor>(std::move(plan));
 }
 

@@ -7,14 +7,20 @@
 #include <string>
 
 #include "backend/descriptor.hpp"
+#include "plan/plan_record.hpp"
 
 namespace fe {
 
 std::string plan_to_json(const Descriptor &plan);
 
 // Finalize a plan from its JSON for the handle's GPU or, with no handle, for the GPU the
-// device-properties JSON describes. Throws FE_STATUS_NOT_SUPPORTED with cuDNN's reason.
+// device-properties JSON describes. A plan cuDNN cannot load throws FE_STATUS_INVALID_ARGUMENT
+// ("the serialized plan is corrupt") with cuDNN's reason.
 std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnHandle_t handle,
                                                  const std::string &device_properties_json);
+
+// Execution allocates the workspace a record states: a loaded record must state what its plan
+// reports (else FE_STATUS_INVALID_ARGUMENT, the serialized graph is corrupted).
+void check_recorded_workspace(const PlanRecord &record);
 
 }  // namespace fe

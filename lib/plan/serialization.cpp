@@ -39,6 +39,15 @@ std::string version_text(uint64_t v) {
                   static_cast<unsigned long long>(v / 100 % 100), static_cast<unsigned long long>(v % 100));
 }
 
+// Blobs of this major version, up to this release: a later release may record more than this
+// one knows to read, another major version may lay the record out differently.
+void check_library_version(uint32_t written_by) {
+    uint32_t oldest = FE_VERSION_MAJOR * 10000;
+    FE_CHECK(written_by >= oldest && written_by <= FE_VERSION, FE_STATUS_NOT_SUPPORTED,
+             "the serialized graph was written by cudnnfe %s; this cudnnfe reads those written by cudnnfe %s to %s",
+             version_text(written_by).c_str(), version_text(oldest).c_str(), version_text(FE_VERSION).c_str());
+}
+
 }  // namespace
 
 fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t size,
@@ -46,6 +55,7 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
     FE_CHECK(options.on_mismatch == FE_MISMATCH_REFUSE || options.on_mismatch == FE_MISMATCH_REBUILD,
              FE_STATUS_INVALID_ARGUMENT, "unknown mismatch policy %d", static_cast<int>(options.on_mismatch));
     Blob blob = read_blob(data, size);
+    check_library_version(blob.library_version);
     std::string device_json = options.device_properties_json ? options.device_properties_json : "";
     FE_CHECK(handle || !device_json.empty(), FE_STATUS_NULL_POINTER,
              "argument 'handle' is NULL and options give no device properties");

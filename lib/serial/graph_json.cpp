@@ -4,6 +4,7 @@
 #include "serial/graph_json.hpp"
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/error.hpp"
 #include "serial/fields.hpp"
@@ -275,12 +276,11 @@ class GraphReader {
     // and the record of its plan names them by that number.
     void set_scalar_uid(Fields &f, fe_tensor *t, const json::Value &uid) {
         int64_t value = uid_of(f, uid);
-        for (const auto &other : graph_->tensors)
-            if (other.get() != t && other->has_uid && other->uid == value)
-                f.fail_at(uid, "uid", format("uid %lld is already used by '%s'", static_cast<long long>(value),
-                                             other->name.c_str()));
-        t->uid = value;
-        t->has_uid = t->user_uid = true;
+        try {
+            graph_->set_scalar_uid(t, value);
+        } catch (const Error &error) {
+            f.fail_at(uid, "uid", error.what());
+        }
     }
 
     void make_op(size_t index) {
@@ -414,12 +414,15 @@ class GraphReader {
         }
     }
 
-    bool is_listed_output(const std::string &name) const {
-        const json::Value *outputs = root_.find("outputs");
-        if (!outputs || outputs->type != json::Type::Array) return false;
-        for (const json::Value &o : outputs->array)
-            if (o.type == json::Type::String && o.string == name) return true;
-        return false;
+    bool is_listed_output(const std::string &name) {
+        if (!listed_outputs_read_) {
+            const json::Value *outputs = root_.find("outputs");
+            if (outputs && outputs->type == json::Type::Array)
+                for (const json::Value &o : outputs->array)
+                    if (o.type == json::Type::String) listed_outputs_.insert(o.string);
+            listed_outputs_read_ = true;
+        }
+        return listed_outputs_.count(name) != 0;
     }
 
     void mark_outputs(const json::Value *outputs) {
@@ -448,12 +451,23 @@ class GraphReader {
     std::unordered_map<std::string, int> produced_by_;
     std::vector<TensorEntry> entries_;
     std::unordered_map<std::string, size_t> entry_of_;
+    // "outputs" as a set: looked up once per op result.
+    std::unordered_set<std::string> listed_outputs_;
+    bool listed_outputs_read_ = false;
     size_t next_op_ = 0;
 };
 
 }  // namespace
 
+void check_graph_json_size(size_t bytes) {
+    FE_CHECK(bytes <= FE_GRAPH_JSON_MAX_BYTES, FE_STATUS_INVALID_ARGUMENT,
+             "the graph JSON is %zu bytes; a graph may take at most %zu bytes (%zu MiB)", bytes,
+             static_cast<size_t>(FE_GRAPH_JSON_MAX_BYTES), static_cast<size_t>(FE_GRAPH_JSON_MAX_BYTES) >> 20);
+}
+
 std::unique_ptr<fe_graph> graph_from_json(std::string_view text) {
+    // Refused before parsing: the parsed values take many times the text's size.
+    check_graph_json_size(text.size());
     json::Value root = json::parse(text);
     return GraphReader(root).read();
 }

@@ -14,7 +14,11 @@ namespace fe {
 void write_graph_json(const fe_graph &graph, std::string &out);
 std::string graph_to_json(const fe_graph &graph);
 
-// A new graph, built through the same calls as the C API (every check and inference runs).
+// Throws FE_STATUS_INVALID_ARGUMENT when `bytes` is over FE_GRAPH_JSON_MAX_BYTES.
+void check_graph_json_size(size_t bytes);
+
+// A new graph, built through the same calls as the C API (every check and inference runs);
+// text over FE_GRAPH_JSON_MAX_BYTES is refused unread.
 std::unique_ptr<fe_graph> graph_from_json(std::string_view text);
 
 // Data type names as the JSON spells them ("half", "fp8_e4m3", "not_set").

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <unordered_set>
 
 #include "common/error.hpp"
 
@@ -29,6 +30,27 @@ const char *type_name(Type type) {
 // ---- reading -------------------------------------------------------------------------------
 
 namespace {
+
+// The member names of one object seen so far. Small objects (nearly all) are scanned; past
+// kScanLimit members the names go into a hash set, so a wide object costs linear time.
+class MemberNames {
+  public:
+    // False when `key` was seen already; `members` are the object's members before it.
+    bool insert(const std::string &key, const std::vector<std::pair<std::string, Value>> &members) {
+        if (members.size() < kScanLimit) {
+            for (const auto &member : members)
+                if (member.first == key) return false;
+            return true;
+        }
+        if (hashed_.empty())
+            for (const auto &member : members) hashed_.insert(member.first);
+        return hashed_.insert(key).second;
+    }
+
+  private:
+    static constexpr size_t kScanLimit = 16;
+    std::unordered_set<std::string> hashed_;
+};
 
 class Parser {
   public:
@@ -117,13 +139,13 @@ class Parser {
             ++p_;
             return;
         }
+        MemberNames names;
         for (;;) {
             skip_space();
             if (p_ == end_ || *p_ != '"') fail("expected a member name in quotes, found %s", what_is_here().c_str());
             std::string key;
             string(key);
-            for (const auto &member : v.object)
-                if (member.first == key) fail("the member \"%s\" appears twice", printable(key).c_str());
+            if (!names.insert(key, v.object)) fail("the member \"%s\" appears twice", printable(key).c_str());
             skip_space();
             if (p_ == end_ || *p_ != ':') fail("expected ':' after \"%s\", found %s", printable(key).c_str(), what_is_here().c_str());
             ++p_;

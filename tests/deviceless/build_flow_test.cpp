@@ -143,4 +143,36 @@ TEST_F(BuildFlow, BuiltGraphCannotChangeButCanRebuild) {
     EXPECT_FE_OK(build(g));  // building again starts over
 }
 
+std::string graph_json(fe_graph *g) {
+    size_t n = 0;
+    fe_graph_to_json(g, nullptr, 0, &n);
+    std::string text(n + 1, '\0');
+    EXPECT_FE_OK(fe_graph_to_json(g, &text[0], text.size(), &n));
+    text.resize(n);
+    return text;
+}
+
+// A rebuild that fails (here on a malformed device description) leaves the graph as it was:
+// built, with its plan and the device description it was built for.
+TEST_F(BuildFlow, AFailedRebuildLeavesTheGraphAsItWas) {
+    fe_graph *g = seed_conv("kept");
+    ASSERT_FE_OK(build(g));
+    std::string tag = engine_tag_of(g), before = graph_json(g);
+    int64_t workspace = -1;
+    ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
+    fe_build_options o = FE_BUILD_OPTIONS_INIT;
+    o.device_properties_json = "{\"deviceName\": 3";
+    o.use_plan_cache = 0;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    int32_t built = 0;
+    EXPECT_FE_OK(fe_graph_is_built(g, &built));
+    EXPECT_EQ(built, 1) << "the failed build dropped the plan";
+    EXPECT_EQ(engine_tag_of(g), tag);
+    int64_t workspace_after = -2;
+    EXPECT_FE_OK(fe_graph_workspace_size(g, &workspace_after));
+    EXPECT_EQ(workspace_after, workspace);
+    EXPECT_EQ(graph_json(g), before) << "the failed build kept the device description it was given";
+    EXPECT_FE_OK(build(g));  // and it still builds
+}
+
 }  // namespace

@@ -101,6 +101,53 @@ TEST_F(PlansThatLast, TheCallersKeyGivesAGraphReadyToRun) {
     EXPECT_EQ(fe_graph_from_cache(nullptr, nullptr, &missing), FE_STATUS_NULL_POINTER);
 }
 
+int64_t evictions() {
+    int64_t n = -1;
+    EXPECT_FE_OK(fe_plan_cache_evictions(&n));
+    return n;
+}
+
+// Bounded to two plans: the least recently used one goes, a lookup counts as a use.
+TEST_F(PlansThatLast, TheInProcessCacheDropsTheLeastRecentlyUsedPlan) {
+    ScopedEnv bound("CUDNNFE_PLAN_CACHE_ENTRIES", "2");
+    fe_build_options o = options();
+    int64_t evicted = evictions();
+    build_ms(seed_conv("lru", 1), o);
+    build_ms(seed_conv("lru", 2), o);
+    Stats before = stats();
+    build_ms(seed_conv("lru", 1), o);  // a hit: batch 1 is now the most recent
+    build_ms(seed_conv("lru", 3), o);  // a miss: batch 2 goes
+    EXPECT_EQ(evictions() - evicted, 1);
+    Stats after = stats();
+    EXPECT_EQ(after.memory - before.memory, 1);
+    EXPECT_EQ(after.misses - before.misses, 1);
+    build_ms(seed_conv("lru", 1), o);
+    EXPECT_EQ(stats().memory - after.memory, 1) << "the most recently used plan was dropped";
+    build_ms(seed_conv("lru", 2), o);
+    EXPECT_EQ(stats().misses - after.misses, 1) << "the least recently used plan was kept";
+}
+
+TEST_F(PlansThatLast, TheCallersKeysAreBoundedToo) {
+    ScopedEnv bound("CUDNNFE_PLAN_CACHE_ENTRIES", "2");
+    fe_build_options o = options();
+    int64_t evicted = evictions();
+    for (const char *key : {"a", "b"}) {
+        o.cache_key = key;
+        build_ms(seed_conv("keyed_lru"), o);
+    }
+    fe_graph *again = nullptr;
+    ASSERT_FE_OK(fe_graph_from_cache(nullptr, "a", &again));  // "a" is now the most recent
+    graphs_.push_back(again);
+    o.cache_key = "c";
+    build_ms(seed_conv("keyed_lru"), o);
+    EXPECT_EQ(evictions() - evicted, 1);
+    EXPECT_FE_STATUS(fe_graph_from_cache(nullptr, "b", &again), FE_STATUS_NOT_FOUND);
+    for (const char *key : {"a", "c"}) {
+        ASSERT_FE_OK(fe_graph_from_cache(nullptr, key, &again)) << key;
+        graphs_.push_back(again);
+    }
+}
+
 TEST_F(PlansThatLast, TheCacheDirectoryServesANewProcessAndReplacesCorruptEntries) {
     std::string dir = make_temp_dir();
     ASSERT_FALSE(dir.empty());

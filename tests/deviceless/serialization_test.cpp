@@ -1,6 +1,7 @@
 // fe_graph_serialize / fe_graph_deserialize on a plan built devicelessly for the H100: the
 // round trip, every corruption an error (never a crash), and mismatched targets.
 #include <cstring>
+#include <stdexcept>
 
 #include "plans_that_last.hpp"
 
@@ -32,6 +33,54 @@ std::string tensor_summary(fe_graph *g) {
     }
     return out;
 }
+
+// A blob taken apart by the layout of lib/plan/blob.hpp, to change one field and seal it again
+// (so that the checksum passes and the change itself is what is read).
+struct BlobParts {
+    static constexpr size_t kHeader = 24;  // magic, format, cudnnfe version, cuDNN version
+    static constexpr uint32_t kPlan = 0x504C414E, kLayout = 0x4C41594F;
+    std::vector<unsigned char> header;
+    std::vector<std::pair<uint32_t, std::vector<unsigned char>>> sections;
+
+    explicit BlobParts(const std::vector<unsigned char> &bytes) : header(bytes.begin(), bytes.begin() + kHeader) {
+        size_t at = kHeader;
+        while (at < bytes.size() - 8) {
+            uint32_t tag = static_cast<uint32_t>(read(bytes, at, 4));
+            size_t length = static_cast<size_t>(read(bytes, at + 4, 8));
+            sections.emplace_back(tag, std::vector<unsigned char>(bytes.begin() + at + 12, bytes.begin() + at + 12 + length));
+            at += 12 + length;
+        }
+    }
+    static uint64_t read(const std::vector<unsigned char> &b, size_t at, int n) {
+        uint64_t v = 0;
+        for (int i = 0; i < n; ++i) v |= uint64_t(b[at + i]) << (8 * i);
+        return v;
+    }
+    static void write(std::vector<unsigned char> &b, size_t at, uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) b[at + i] = static_cast<unsigned char>(v >> (8 * i));
+    }
+    std::vector<unsigned char> &section(uint32_t tag) {
+        for (auto &s : sections)
+            if (s.first == tag) return s.second;
+        throw std::runtime_error("no such section");
+    }
+    std::vector<unsigned char> seal() const {
+        std::vector<unsigned char> out = header;
+        for (const auto &s : sections) {
+            size_t at = out.size();
+            out.resize(at + 12);
+            write(out, at, s.first, 4);
+            write(out, at + 4, s.second.size(), 8);
+            out.insert(out.end(), s.second.begin(), s.second.end());
+        }
+        uint64_t h = 14695981039346656037ull;
+        for (unsigned char c : out) h = (h ^ c) * 1099511628211ull;
+        size_t at = out.size();
+        out.resize(at + 8);
+        write(out, at, h, 8);
+        return out;
+    }
+};
 
 TEST_F(PlansThatLast, ARoundTripGivesTheSamePlanAndBindings) {
     fe_graph *g = seed_conv("seed_conv");
@@ -96,6 +145,64 @@ TEST_F(PlansThatLast, CorruptedOrTruncatedBytesAreErrors) {
     std::vector<unsigned char> garbage(100, 'x');
     EXPECT_EQ(deserialize(garbage, &out), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_NE(std::string(fe_last_error_message()).find("magic"), std::string::npos) << fe_last_error_message();
+}
+
+// A plan cuDNN cannot load (cut short, not JSON, JSON of something else) is a corrupt blob: the
+// caller's bytes are wrong, not the library.
+TEST_F(PlansThatLast, ACorruptPlanIsAnInvalidArgument) {
+    fe_graph *g = seed_conv("corrupt_plan");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+    std::vector<unsigned char> plan = BlobParts(bytes).section(BlobParts::kPlan);
+    std::string half(plan.begin(), plan.begin() + static_cast<ptrdiff_t>(plan.size() / 2));
+    for (const std::string &bad : {half, std::string("not json"), std::string("{\"engine\": 1}"), std::string("[]")}) {
+        BlobParts parts(bytes);
+        parts.section(BlobParts::kPlan).assign(bad.begin(), bad.end());
+        fe_graph *out = nullptr;
+        EXPECT_FE_STATUS(deserialize(parts.seal(), &out), FE_STATUS_INVALID_ARGUMENT) << bad.substr(0, 40);
+        EXPECT_TRUE(LastErrorContains("fe_graph_deserialize: the serialized plan is corrupt")) << bad.substr(0, 40);
+    }
+}
+
+TEST_F(PlansThatLast, ABlobOfAnotherLibraryVersionIsRefused) {
+    fe_graph *g = seed_conv("other_library");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+    for (uint32_t version : {uint32_t(100), uint32_t(FE_VERSION + 1), uint32_t(FE_VERSION + 10000)}) {
+        BlobParts parts(bytes);
+        BlobParts::write(parts.header, 12, version, 4);
+        fe_graph *out = nullptr;
+        for (fe_mismatch_policy policy : {FE_MISMATCH_REFUSE, FE_MISMATCH_REBUILD}) {
+            EXPECT_FE_STATUS(deserialize(parts.seal(), &out, "", policy), FE_STATUS_NOT_SUPPORTED) << version;
+            std::string written = std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+                                  std::to_string(version % 100);
+            EXPECT_TRUE(LastErrorContains("the serialized graph was written by cudnnfe " + written +
+                                          "; this cudnnfe reads those written by cudnnfe"));
+        }
+    }
+}
+
+// Execution allocates the recorded workspace: it must be sane and the plan's own.
+TEST_F(PlansThatLast, ARecordedWorkspaceOutOfBoundsOrNotThePlansIsRefused) {
+    fe_graph *g = seed_conv("workspace");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    int64_t workspace = 0;
+    ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
+    std::vector<unsigned char> bytes = serialize(g);
+    struct Case { int64_t recorded; const char *message; };
+    for (Case c : {Case{int64_t(1) << 62, "it records a workspace of 4611686018427387904 bytes; the bound is 0 to"},
+                   Case{-1, "it records a workspace of -1 bytes"},
+                   Case{FE_SERIALIZED_MAX_WORKSPACE_BYTES, "the bound is 0 to 1099511627776"},
+                   Case{workspace + 256, "its plan needs"}}) {
+        BlobParts parts(bytes);
+        BlobParts::write(parts.section(BlobParts::kLayout), 0, static_cast<uint64_t>(c.recorded), 8);
+        fe_graph *out = nullptr;
+        EXPECT_FE_STATUS(deserialize(parts.seal(), &out), FE_STATUS_INVALID_ARGUMENT) << c.recorded;
+        EXPECT_TRUE(LastErrorContains(c.message)) << c.recorded;
+    }
 }
 
 TEST_F(PlansThatLast, AnotherGpuIsRefusedOrRebuilt) {

@@ -191,6 +191,35 @@ print(\"valid\")'"
     head -c 1000 "$WORK/plans/small_conv.plan" >"$WORK/truncated.plan"
     expect inspect_truncated 1 'fe_serialized_describe: the serialized graph is corrupted or truncated' -- \
         "$TOOL" inspect "$WORK/truncated.plan"
+    # Terminal control sequences in a blob's strings are printed escaped, never as they are.
+    python3 - "$WORK/plans/small_conv.plan" "$WORK/escapes.plan" <<'PY'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+out, at = bytearray(data[:24]), 24
+while at < len(data) - 8:
+    tag, length = struct.unpack_from('<IQ', data, at)
+    body = data[at + 12:at + 12 + length]
+    if tag == 0x46505254:  # FPRT: the target's name
+        body = b'\x1b]0;retitled\x07\x1b[2J' + body
+    if tag == 0x4F505453:  # OPTS: a C1 CSI, raw and as UTF-8, and DEL
+        body = body + b' \x9b31m \xc2\x9b32m \x7f'
+    out += struct.pack('<IQ', tag, len(body)) + body
+    at += 12 + length
+h = 14695981039346656037
+for c in out:
+    h = ((h ^ c) * 1099511628211) & 0xffffffffffffffff
+open(sys.argv[2], 'wb').write(bytes(out) + struct.pack('<Q', h))
+PY
+    expect inspect_escapes_controls 0 '^target: \\x1b\]0;retitled\\x07\\x1b\[2JNVIDIA H100' \
+        '^build options: .* \\x9b31m \\xc2\\x9b32m \\x7f$' -- "$TOOL" inspect "$WORK/escapes.plan"
+    expect inspect_prints_no_controls 0 '^clean$' -- sh -c "\"$TOOL\" inspect \"$WORK/escapes.plan\" | LC_ALL=C grep -c \"\$(printf '[\\001-\\011\\013-\\037\\177-\\237]')\" | grep -qx 0 && echo clean"
+    expect inspect_json_escapes_controls 0 '^valid$' -- sh -c "\"$TOOL\" inspect --json \"$WORK/escapes.plan\" | python3 -c '
+import json, sys
+raw = sys.stdin.buffer.read()
+assert not any(b < 32 and b != 10 or 127 <= b < 160 for b in raw), raw
+r = json.loads(raw)
+assert r[\"device\"].startswith(\"\\x1b]0;retitled\"), r[\"device\"]
+print(\"valid\")'"
     if [ -d "$GRAPHS" ] && ls "$GRAPHS"/*.json >/dev/null 2>&1; then
         n=$(ls "$GRAPHS"/*.json | wc -l)
         expect compile_check_only_examples 0 "^$n of $n graphs supported$" '^\[1/[0-9]+\] [a-z_0-9]+ \.\.\. supported \([0-9]+ of [0-9]+ engine configs viable\)' -- \

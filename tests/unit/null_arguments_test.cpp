@@ -163,6 +163,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_autotune", [&] { return fe_graph_autotune(g, nullptr, 1, 1, nullptr); }},
         {"fe_graph_plan_time_us", [&] { return fe_graph_plan_time_us(g, 0, nullptr); }},
         {"fe_graph_from_cache", [&] { return fe_graph_from_cache(nullptr, nullptr, &graph); }},
+        {"fe_plan_cache_evictions", [&] { return fe_plan_cache_evictions(nullptr); }},
         {"fe_handle_set_cache_directory", [&] { return fe_handle_set_cache_directory(nullptr, "plans"); }},
         {"fe_handle_set_cache_limit", [&] { return fe_handle_set_cache_limit(nullptr, 1); }},
         {"fe_graph_serialize", [&] { return fe_graph_serialize(nullptr, text, 16, &size); }},

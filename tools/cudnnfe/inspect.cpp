@@ -1,4 +1,5 @@
 // cudnnfe inspect: what a serialized plan holds, as text or as JSON.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,69 @@ const char kHelp[] =
     "\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
+
+enum class EscapeStyle { Text, Json };
+
+// The length of the UTF-8 sequence at text[at] and its code point, or 0 when the bytes there
+// are not UTF-8.
+size_t utf8_sequence(const std::string &text, size_t at, uint32_t *code_point) {
+    unsigned char lead = static_cast<unsigned char>(text[at]);
+    size_t length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length == 0 || at + length > text.size()) return 0;
+    uint32_t cp = lead & (0x7f >> length);
+    for (size_t i = 1; i < length; ++i) {
+        unsigned char c = static_cast<unsigned char>(text[at + i]);
+        if ((c & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (c & 0x3f);
+    }
+    *code_point = cp;
+    return length;
+}
+
+// `text` with everything a terminal acts on written as an escape: C0 controls but the line
+// break, DEL, C1 controls (however encoded) and bytes that are not UTF-8. A blob comes from
+// anywhere, and printing its strings must not move the cursor, retitle the window or worse.
+// Text style writes \xNN per byte; JSON style writes \u00NN (and \ufffd for a stray byte),
+// which are valid inside the JSON strings where such bytes can only occur.
+std::string terminal_safe(const std::string &text, EscapeStyle style) {
+    std::string out;
+    out.reserve(text.size());
+    char escape[16];
+    auto escape_byte = [&](unsigned char c) {
+        std::snprintf(escape, sizeof escape, style == EscapeStyle::Text ? "\\x%02x" : "\\u%04x", c);
+        out += escape;
+    };
+    for (size_t at = 0; at < text.size();) {
+        unsigned char c = static_cast<unsigned char>(text[at]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\n') || c == 0x7f)
+                escape_byte(c);
+            else
+                out += static_cast<char>(c);
+            ++at;
+            continue;
+        }
+        uint32_t cp = 0;
+        size_t length = utf8_sequence(text, at, &cp);
+        if (length == 0) {
+            if (style == EscapeStyle::Text)
+                escape_byte(c);
+            else
+                out += "\\ufffd";
+            ++at;
+        } else if (cp < 0xa0) {  // a C1 control, or an overlong form of a control
+            if (style == EscapeStyle::Json)
+                escape_byte(static_cast<unsigned char>(cp));
+            else
+                for (size_t i = 0; i < length; ++i) escape_byte(static_cast<unsigned char>(text[at + i]));
+            at += length;
+        } else {
+            out.append(text, at, length);
+            at += length;
+        }
+    }
+    return out;
+}
 
 struct UidEntry {
     std::string name, role, data_type;
@@ -172,16 +236,16 @@ int inspect_command(int argc, char **argv) {
     std::string uid_error;
     uid_map(graph_section(description), uids, uid_error);
     if (args.has("--json")) {
-        std::fputs(json_report(path, description, uids, uid_error).c_str(), stdout);
+        std::fputs(terminal_safe(json_report(path, description, uids, uid_error), EscapeStyle::Json).c_str(), stdout);
         return kExitOk;
     }
     std::printf("%s: ", path.c_str());
-    std::fputs(description.c_str(), stdout);
+    std::fputs(terminal_safe(description, EscapeStyle::Text).c_str(), stdout);
     if (description.empty() || description.back() != '\n') std::putchar('\n');
     std::printf("uid map:\n");
-    if (!uid_error.empty()) std::printf("  not available (%s)\n", uid_error.c_str());
+    if (!uid_error.empty()) std::printf("  not available (%s)\n", terminal_safe(uid_error, EscapeStyle::Text).c_str());
     for (const UidEntry &e : uids)
-        std::printf("  %-6s %-24s uid=%-4s %-9s %s\n", e.role.c_str(), e.name.c_str(),
+        std::printf("  %-6s %-24s uid=%-4s %-9s %s\n", e.role.c_str(), terminal_safe(e.name, EscapeStyle::Text).c_str(),
                     e.uid >= 0 ? std::to_string(e.uid).c_str() : "-", e.data_type.c_str(),
                     dims_text(e.dims, "[", "]", ", ").c_str());
     return kExitOk;
