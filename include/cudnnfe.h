@@ -1346,9 +1346,18 @@ FE_API fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key,
 /** Persistent plan cache shared by processes: plans built with a handle that has a cache
  *  directory are stored there and loaded by later builds of identical graphs, in any process.
  *  NULL turns it off for this handle. Without this call, the environment variable
- *  CUDNNFE_CACHE_DIR (when set and not empty) gives the directory. */
+ *  CUDNNFE_CACHE_DIR (when set and not empty) gives the directory.
+ *  The directory must be owned by the calling user (or root) and, if group or others can write
+ *  to it, have the sticky bit: otherwise this call fails with FE_STATUS_INVALID_ARGUMENT, and a
+ *  build (e.g. through CUDNNFE_CACHE_DIR) goes on without the directory and logs why at warn
+ *  level. Missing directories are created with mode 0700. Entries are opened without following
+ *  links or waiting on special files; one that is not a regular file, or is over 256 MiB, is a
+ *  miss (a regular file is removed). Each plan is written to a temporary file with an
+ *  unpredictable name, created in the directory, then renamed. */
 FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *directory);
-/** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). */
+/** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). Every
+ *  regular entry and temporary file counts by its own size (links are not followed); temporary
+ *  files older than 10 minutes (left by killed writers) are removed at the next write. */
 FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
 /** Counters of the calling process (for tests and tools): in-process hits, persistent hits,
  *  misses (full builds), entries rejected as corrupt or stale. Each nullable.

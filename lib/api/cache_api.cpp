@@ -1,5 +1,6 @@
 // Autotuning, plan cache and serialization entry points.
 #include <cstring>
+#include <string>
 
 #include "api/guard.hpp"
 #include "plan/autotune.hpp"
@@ -53,6 +54,8 @@ FE_EXPORT fe_status fe_handle_set_cache_directory(fe_handle *handle, const char 
             return;
         }
         FE_CHECK(*directory != '\0', FE_STATUS_INVALID_ARGUMENT, "the directory is empty (NULL turns the cache off)");
+        std::string unsafe = unsafe_directory_reason(directory);
+        FE_CHECK(unsafe.empty(), FE_STATUS_INVALID_ARGUMENT, "%s: %s", directory, unsafe.c_str());
         handle->cache_mode = fe_handle::CacheDirectory::Set;
         handle->cache_directory = directory;
     });

@@ -38,11 +38,22 @@ std::string options_text(const fe_build_options &o) {
     return text;
 }
 
-std::string cache_directory(const fe_handle *handle) {
+std::string configured_cache_directory(const fe_handle *handle) {
     if (handle && handle->cache_mode == fe_handle::CacheDirectory::Off) return "";
     if (handle && handle->cache_mode == fe_handle::CacheDirectory::Set) return handle->cache_directory;
     const char *env = std::getenv("CUDNNFE_CACHE_DIR");
     return env ? env : "";
+}
+
+// The cache directory this build reads and writes, or "" for none. One that other users could
+// plant entries in is left out (and the log says why): a cache never stops a build.
+std::string cache_directory(const fe_handle *handle) {
+    std::string directory = configured_cache_directory(handle);
+    if (directory.empty()) return directory;
+    std::string unsafe = unsafe_directory_reason(directory);
+    if (unsafe.empty()) return directory;
+    FE_LOG_WARN("fe_graph_build: plan cache directory %s is not used: %s", directory.c_str(), unsafe.c_str());
+    return "";
 }
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <list>
 #include <mutex>
 #include <random>
@@ -168,27 +169,81 @@ std::string cache_file(const std::string &directory, const std::string &key) {
     return directory + "/" + name;
 }
 
+namespace {
+
+// Plans are kilobytes; a file larger than this is not one of ours and is never read.
+constexpr int64_t kMaxEntryBytes = int64_t(256) << 20;
+// A writer finishes in well under a second: an older temporary file was left by a killed one.
+constexpr time_t kStaleTemporarySeconds = 10 * 60;
+
+const char kEntrySuffix[] = ".fegraph";
+const char kTemporaryMarker[] = ".fegraph.tmp.";
+
+bool ends_with(const std::string &text, const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return text.size() >= n && text.compare(text.size() - n, n, suffix) == 0;
+}
+
+bool is_temporary_name(const std::string &name) { return name.find(kTemporaryMarker) != std::string::npos; }
+
+// Reads exactly `size` bytes, or fewer when the file was shortened meanwhile.
+std::vector<unsigned char> read_bytes(int fd, size_t size) {
+    std::vector<unsigned char> bytes(size);
+    size_t got = 0;
+    while (got < bytes.size()) {
+        ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<size_t>(n);
+    }
+    bytes.resize(got);
+    return bytes;
+}
+
+}  // namespace
+
 std::vector<unsigned char> read_cache_file(const std::string &path) {
+    // O_NOFOLLOW: a planted link is not followed. O_NONBLOCK: a planted FIFO does not wait for
+    // a writer. The fstat that follows then refuses anything but a regular file of sane size.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno != ENOENT) FE_LOG_WARN("plan cache: %s is not used: %s", path.c_str(), std::strerror(errno));
+        return {};
+    }
     std::vector<unsigned char> bytes;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return bytes;
     struct stat st;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-        bytes.resize(static_cast<size_t>(st.st_size));
-        size_t got = 0;
-        while (got < bytes.size()) {
-            ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-            if (n <= 0) break;
-            got += static_cast<size_t>(n);
-        }
-        bytes.resize(got);
+    if (::fstat(fd, &st) != 0) {
+        FE_LOG_WARN("plan cache: %s is not used: %s", path.c_str(), std::strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        // Not ours: left in place; the next write of this key renames a plan over it.
+        FE_LOG_WARN("plan cache: %s is not used: it is not a regular file", path.c_str());
+    } else if (st.st_size > kMaxEntryBytes) {
+        FE_LOG_WARN("plan cache: removed %s: %lld bytes, more than an entry may hold (%lld)", path.c_str(),
+                    static_cast<long long>(st.st_size), static_cast<long long>(kMaxEntryBytes));
+        ::unlink(path.c_str());
+    } else {
+        bytes = read_bytes(fd, static_cast<size_t>(st.st_size));
     }
     ::close(fd);
     return bytes;
 }
 
+std::string unsafe_directory_reason(const std::string &directory) {
+    struct stat st;
+    if (::stat(directory.c_str(), &st) != 0) return errno == ENOENT ? "" : std::strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "it is not a directory";
+    uid_t self = ::geteuid();
+    if (st.st_uid != self && st.st_uid != 0)
+        return format("it is owned by user %u, not by this process's user %u", static_cast<unsigned>(st.st_uid),
+                      static_cast<unsigned>(self));
+    if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+        return "other users can write to it and it has no sticky bit";
+    return "";
+}
+
 namespace {
 
+// Missing components are created 0700: plans are read back as trusted input.
 bool make_directories(const std::string &directory) {
     std::string path;
     size_t at = 0;
@@ -196,40 +251,84 @@ bool make_directories(const std::string &directory) {
         at = directory.find('/', at + 1);
         path = directory.substr(0, at);
         if (path.empty()) continue;
-        if (::mkdir(path.c_str(), 0775) != 0 && errno != EEXIST) return false;
+        if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return false;
     }
     return true;
 }
 
-// Remove the least recently written entries until the directory holds at most limit bytes.
-void trim(const std::string &directory, int64_t limit_bytes) {
+bool older_than(const struct timespec &a, const struct timespec &b) {
+    return a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec;
+}
+
+struct DirectoryFile {
+    std::string path;
+    int64_t bytes;
+    struct timespec written;
+};
+
+// The directory's regular files by their own size (lstat: a link is neither followed nor
+// counted), entries and temporary files apart. Stale temporary files are removed on the way.
+void scan(const std::string &directory, std::vector<DirectoryFile> *entries, int64_t *total_bytes) {
     DIR *dir = ::opendir(directory.c_str());
     if (!dir) return;
-    struct Entry { std::string path; int64_t bytes; struct timespec written; };
-    std::vector<Entry> entries;
-    int64_t total = 0;
+    time_t now = ::time(nullptr);
     while (struct dirent *e = ::readdir(dir)) {
         std::string name = e->d_name;
-        if (name.size() < 8 || name.compare(name.size() - 8, 8, ".fegraph") != 0) continue;
+        bool temporary = is_temporary_name(name);
+        if (!temporary && !ends_with(name, kEntrySuffix)) continue;
         std::string path = directory + "/" + name;
         struct stat st;
-        if (::stat(path.c_str(), &st) != 0) continue;
-        entries.push_back({path, static_cast<int64_t>(st.st_size), st.st_mtim});
-        total += st.st_size;
+        if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (temporary && now - st.st_mtim.tv_sec > kStaleTemporarySeconds) {
+            ::unlink(path.c_str());
+            FE_LOG_INFO("plan cache: removed %s, left by a writer that did not finish", path.c_str());
+            continue;
+        }
+        *total_bytes += st.st_size;
+        // A fresh temporary file belongs to a writer at work: counted, not removed.
+        if (!temporary) entries->push_back({path, static_cast<int64_t>(st.st_size), st.st_mtim});
     }
     ::closedir(dir);
+}
+
+// Remove the least recently written entries until the directory holds at most limit bytes.
+void trim(const std::string &directory, int64_t limit_bytes) {
+    std::vector<DirectoryFile> entries;
+    int64_t total = 0;
+    scan(directory, &entries, &total);
     if (total <= limit_bytes) return;
-    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-        return a.written.tv_sec != b.written.tv_sec ? a.written.tv_sec < b.written.tv_sec
-                                                    : a.written.tv_nsec < b.written.tv_nsec;
-    });
-    for (const Entry &e : entries) {
+    std::sort(entries.begin(), entries.end(),
+              [](const DirectoryFile &a, const DirectoryFile &b) { return older_than(a.written, b.written); });
+    for (const DirectoryFile &e : entries) {
         if (total <= limit_bytes) break;
         // Another process may have removed it already; either way it is gone.
         ::unlink(e.path.c_str());
         total -= e.bytes;
         FE_LOG_INFO("plan cache: removed %s to stay under %lld bytes", e.path.c_str(), static_cast<long long>(limit_bytes));
     }
+}
+
+// A new file next to `path` whose name no other process can predict, created (O_EXCL,
+// O_NOFOLLOW) rather than opened, so nothing planted there is written through. -1 on failure.
+int create_temporary(const std::string &path, std::string *temporary) {
+    static std::atomic<uint64_t> sequence{0};
+    std::random_device random;
+    char suffix[96];
+    std::snprintf(suffix, sizeof suffix, ".tmp.%d.%llu.%08x%08x", static_cast<int>(::getpid()),
+                  static_cast<unsigned long long>(sequence.fetch_add(1)), random(), random());
+    *temporary = path + suffix;
+    return ::open(temporary->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+bool write_all(int fd, const std::vector<unsigned char> &bytes) {
+    size_t written = 0;
+    while (written < bytes.size()) {
+        ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        written += static_cast<size_t>(n);
+    }
+    return true;
 }
 
 }  // namespace
@@ -240,26 +339,21 @@ void write_cache_file(const std::string &directory, const std::string &path, con
         FE_LOG_WARN("plan cache: cannot create %s: %s", directory.c_str(), std::strerror(errno));
         return;
     }
-    // Unique per process and call, in the same directory, so rename() replaces atomically:
-    // readers see the old entry or the new one, never a partial file.
-    static std::atomic<uint64_t> sequence{0};
-    std::random_device random;
-    char suffix[64];
-    std::snprintf(suffix, sizeof suffix, ".tmp.%d.%llu.%u", static_cast<int>(::getpid()),
-                  static_cast<unsigned long long>(sequence.fetch_add(1)), random());
-    std::string temporary = path + suffix;
-    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0664);
+    // Checked again: another process may have made the directory since the build checked it.
+    std::string unsafe = unsafe_directory_reason(directory);
+    if (!unsafe.empty()) {
+        FE_LOG_WARN("plan cache: %s is not used: %s", directory.c_str(), unsafe.c_str());
+        return;
+    }
+    // In the entry's own directory, so rename() replaces atomically: readers see the old entry
+    // or the new one, never a partial file.
+    std::string temporary;
+    int fd = create_temporary(path, &temporary);
     if (fd < 0) {
         FE_LOG_WARN("plan cache: cannot write %s: %s", temporary.c_str(), std::strerror(errno));
         return;
     }
-    size_t written = 0;
-    while (written < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n <= 0) break;
-        written += static_cast<size_t>(n);
-    }
-    bool ok = written == bytes.size() && ::fsync(fd) == 0;
+    bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
     ::close(fd);
     if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
         FE_LOG_WARN("plan cache: writing %s failed: %s", path.c_str(), std::strerror(errno));

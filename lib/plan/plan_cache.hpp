@@ -37,13 +37,20 @@ void count(CacheEvent event);
 void cache_stats(int64_t *memory_hits, int64_t *disk_hits, int64_t *misses, int64_t *rejected);
 
 // ---- the directory ----
+// Why other users could plant or replace entries in `directory` (owned by someone other than
+// this process's user or root; writable by group or others without the sticky bit), or "" when
+// it is safe or does not exist yet.
+std::string unsafe_directory_reason(const std::string &directory);
 // The file holding `key` in `directory` (named by the key's hash).
 std::string cache_file(const std::string &directory, const std::string &key);
-// The bytes of an entry, or empty when there is none.
+// The bytes of an entry, or empty when there is none or it is not usable: a link or special file
+// (neither followed nor waited on) or a file over 256 MiB (removed). Never blocks.
 std::vector<unsigned char> read_cache_file(const std::string &path);
-// Write atomically (a unique temporary file renamed over the entry), then remove the oldest
-// entries while the directory holds more than limit_bytes. Failures are logged, not raised:
-// a cache that cannot be written only costs a rebuild.
+// Write atomically (a temporary file with an unpredictable name, created in the directory and
+// renamed over the entry), then remove temporary files left over 10 minutes ago and the oldest
+// entries while the directory's regular files hold more than limit_bytes. Missing directories
+// are created 0700. Failures are logged, not raised: a cache that cannot be written only costs
+// a rebuild.
 void write_cache_file(const std::string &directory, const std::string &path,
                       const std::vector<unsigned char> &bytes, int64_t limit_bytes);
 void remove_cache_file(const std::string &path);

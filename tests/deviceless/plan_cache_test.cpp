@@ -1,13 +1,17 @@
 // The plan cache: identical graphs reuse a plan in this process, under the caller's key, and
-// from a cache directory shared by processes (corrupt entries rebuilt and replaced).
+// from a cache directory shared by processes (corrupt entries rebuilt and replaced; planted
+// links, special files, oversized files and unsafe directories neither trusted nor followed).
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "plans_that_last.hpp"
 
@@ -234,6 +238,227 @@ TEST_F(PlansThatLast, ProcessesShareOneDirectory) {
     EXPECT_EQ(valid, 3);
     remove_dir(dir);
     std::remove(device.c_str());
+}
+
+
+// ---- a directory others may have written to ----
+
+const int64_t kGiB = int64_t(1) << 30;
+
+// A sparse file of `bytes` (no disk used), its modification time `age_seconds` in the past
+// (negative: in the future).
+void make_sparse_file(const std::string &path, int64_t bytes, long age_seconds) {
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0) << path;
+    ASSERT_EQ(ftruncate(fd, bytes), 0) << path;
+    struct timespec times[2];
+    clock_gettime(CLOCK_REALTIME, &times[0]);
+    times[0].tv_sec -= age_seconds;
+    times[1] = times[0];
+    ASSERT_EQ(futimens(fd, times), 0) << path;
+    close(fd);
+}
+
+bool is_regular_file(const std::string &path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int64_t size_of(const std::string &path) {
+    struct stat st;
+    return lstat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+}
+
+std::vector<std::string> plan_entries(const std::string &dir) {
+    std::vector<std::string> out;
+    for (const std::string &f : entries(dir))
+        if (f.size() > 8 && f.compare(f.size() - 8, 8, ".fegraph") == 0 && is_regular_file(f)) out.push_back(f);
+    return out;
+}
+
+// What the library writes to stderr (its log at warn level) while `body` runs.
+template <typename Body>
+std::string library_warnings(Body body) {
+    std::fflush(stderr);
+    char path[] = "/tmp/cudnnfe-log-XXXXXX";
+    int capture = mkstemp(path);
+    int saved = dup(2);
+    dup2(capture, 2);
+    fe_log_set_level(FE_LOG_WARN);
+    body();
+    fe_log_set_level(FE_LOG_OFF);
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(capture);
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path);
+    return text;
+}
+
+// A link named like an entry, to a file larger than the limit: trim counts the link by its own
+// size, so the legitimate entries stay (following it evicted all of them).
+TEST_F(PlansThatLast, TrimCountsALinkByItsOwnSizeAndNeverFollowsIt) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    for (int64_t n : {1, 2}) ASSERT_FE_OK(fe_graph_build(seed_conv("linked", n), nullptr, &o));
+    std::string big = dir + ".big";
+    make_sparse_file(big, 2 * kGiB, -86400);  // newest of all, so evicted last if followed
+    std::string link = dir + "/ffffffffffffffffffffffffffffffff.fegraph";
+    ASSERT_EQ(symlink(big.c_str(), link.c_str()), 0);
+    ASSERT_FE_OK(fe_graph_build(seed_conv("linked", 3), nullptr, &o));
+    EXPECT_EQ(plan_entries(dir).size(), 3u) << "trim evicted legitimate entries";
+    EXPECT_EQ(size_of(big), 2 * kGiB);
+    remove_dir(dir);
+    std::remove(big.c_str());
+}
+
+// A killed writer leaves its temporary file behind: the next write removes it once it is older
+// than 10 minutes, and leaves a fresh one (a writer at work) alone.
+TEST_F(PlansThatLast, StaleTemporaryFilesAreRemoved) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    std::string stale = dir + "/0000000000000000000000000000000a.fegraph.tmp.12345.0.678";
+    std::string fresh = dir + "/0000000000000000000000000000000b.fegraph.tmp.12345.1.678";
+    make_sparse_file(stale, 4096, 11 * 60);
+    make_sparse_file(fresh, 4096, 0);
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("stale", 1), nullptr, &o));
+    EXPECT_FALSE(is_regular_file(stale)) << "a stale temporary file was left: " << stale;
+    EXPECT_TRUE(is_regular_file(fresh)) << "a fresh temporary file was removed: " << fresh;
+    EXPECT_EQ(plan_entries(dir).size(), 1u);
+    remove_dir(dir);
+}
+
+// Temporary files take disk space too: a 2 GiB one pushes the directory over its 1 GiB limit,
+// so the older entries go.
+TEST_F(PlansThatLast, TemporaryFilesCountAgainstTheLimit) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("temporaries", 1), nullptr, &o));
+    std::vector<std::string> first = plan_entries(dir);
+    ASSERT_EQ(first.size(), 1u);
+    make_sparse_file(dir + "/0000000000000000000000000000000c.fegraph.tmp.12345.2.678", 2 * kGiB, 0);
+    ASSERT_FE_OK(fe_graph_build(seed_conv("temporaries", 2), nullptr, &o));
+    EXPECT_FALSE(is_regular_file(first[0])) << "the temporary file was not counted against the limit";
+    remove_dir(dir);
+}
+
+TEST_F(PlansThatLast, TheCacheDirectoryIsCreatedOwnerOnly) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir + "/plans/cache");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("private"), nullptr, &o));
+    for (const std::string &created : {dir + "/plans", dir + "/plans/cache"}) {
+        struct stat st;
+        ASSERT_EQ(stat(created.c_str(), &st), 0) << created;
+        EXPECT_EQ(st.st_mode & 07777, 0700u) << created;
+    }
+    remove_dir(dir + "/plans/cache");
+    remove_dir(dir + "/plans");
+    remove_dir(dir);
+}
+
+// Anyone could plant entries in a directory others can write to without the sticky bit: the
+// build goes on without it, and the log says why.
+TEST_F(PlansThatLast, ADirectoryOthersCanWriteIsNotUsed) {
+    std::string dir = make_temp_dir();
+    ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string log = library_warnings([&] { ASSERT_FE_OK(fe_graph_build(seed_conv("open"), nullptr, &o)); });
+    EXPECT_TRUE(plan_entries(dir).empty()) << "a plan was written to a directory anyone can write to";
+    EXPECT_NE(log.find(dir), std::string::npos) << log;
+    EXPECT_NE(log.find("sticky"), std::string::npos) << log;
+    // With the sticky bit (as /tmp has) others cannot replace our entries: it is used.
+    ASSERT_EQ(chmod(dir.c_str(), 01777), 0);
+    fe_plan_cache_clear();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("open"), nullptr, &o));
+    EXPECT_EQ(plan_entries(dir).size(), 1u);
+    remove_dir(dir);
+}
+
+TEST_F(PlansThatLast, ADirectoryOfAnotherUserIsNotUsed) {
+    std::string dir = make_temp_dir();
+    if (geteuid() != 0 || chown(dir.c_str(), 65534, 65534) != 0) {
+        remove_dir(dir);
+        GTEST_SKIP() << "giving a directory to another user needs root";
+    }
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string log = library_warnings([&] { ASSERT_FE_OK(fe_graph_build(seed_conv("theirs"), nullptr, &o)); });
+    EXPECT_TRUE(plan_entries(dir).empty()) << "a plan was written to another user's directory";
+    EXPECT_NE(log.find(dir), std::string::npos) << log;
+    EXPECT_NE(log.find("owned by user 65534"), std::string::npos) << log;
+    remove_dir(dir);
+}
+
+// The entry's path after one build of the graph, with the in-process cache cleared so the next
+// build reads the directory.
+std::string entry_after_one_build(fe_graph *graph, const std::string &dir, const fe_build_options &o) {
+    EXPECT_FE_OK(fe_graph_build(graph, nullptr, &o));
+    std::vector<std::string> files = plan_entries(dir);
+    EXPECT_EQ(files.size(), 1u);
+    fe_plan_cache_clear();
+    return files.empty() ? "" : files[0];
+}
+
+// A FIFO in place of an entry is a miss: opening it must not wait for a writer.
+TEST_F(PlansThatLast, AFifoInPlaceOfAnEntryIsAMiss) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string entry = entry_after_one_build(seed_conv("fifo"), dir, o);
+    ASSERT_FALSE(entry.empty());
+    ASSERT_EQ(std::remove(entry.c_str()), 0);
+    ASSERT_EQ(mkfifo(entry.c_str(), 0600), 0);
+    // If the build blocks on the FIFO for 10 s, a writer opens and closes it: the build goes on
+    // and the test fails instead of hanging.
+    std::atomic<bool> done{false}, blocked{false};
+    std::thread watchdog([&] {
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!done && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        while (!done) {
+            int fd = open(entry.c_str(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0) {
+                blocked = true;
+                close(fd);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    Stats before = stats();
+    fe_status status = fe_graph_build(seed_conv("fifo"), nullptr, &o);
+    done = true;
+    watchdog.join();
+    EXPECT_FE_OK(status);
+    EXPECT_FALSE(blocked) << "the build waited for a writer on a FIFO in the cache directory";
+    EXPECT_EQ(stats().misses - before.misses, 1);
+    EXPECT_TRUE(is_regular_file(entry)) << "the rebuilt plan did not replace the FIFO";
+    remove_dir(dir);
+}
+
+// A sparse 64 GiB file in place of an entry is a miss, replaced by the rebuilt plan: never read
+// into memory (which failed every build of the graph with FE_STATUS_OUT_OF_MEMORY).
+TEST_F(PlansThatLast, AnOversizedEntryIsAMissAndIsReplaced) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string entry = entry_after_one_build(seed_conv("huge"), dir, o);
+    ASSERT_FALSE(entry.empty());
+    ASSERT_EQ(truncate(entry.c_str(), 64 * kGiB), 0);
+    Stats before = stats();
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FE_OK(fe_graph_build(seed_conv("huge"), nullptr, &o));
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(stats().misses - before.misses, 1);
+    EXPECT_LT(size_of(entry), int64_t(1) << 20) << "the oversized entry was not replaced";
+    EXPECT_LT(seconds, 30.0);
+    remove_dir(dir);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // plan loaded from the cache directory runs, a forged plan is refused, and autotuning keeps the
 // fastest correct plan.
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -198,6 +199,20 @@ TEST_F(PlansOnGpu, ThePlanFromTheCacheDirectoryRuns) {
                  norm_for(FE_DATA_BFLOAT16));
     std::string cleanup = "rm -rf " + dir;
     EXPECT_EQ(std::system(cleanup.c_str()), 0);
+}
+
+TEST_F(PlansOnGpu, ACacheDirectoryOthersCanWriteIsRefused) {
+    char pattern[] = "/tmp/cudnnfe-gpu-cache-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    std::string dir = pattern;
+    ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+    EXPECT_EQ(fe_handle_set_cache_directory(handle_, dir.c_str()), FE_STATUS_INVALID_ARGUMENT);
+    std::string message = fe_last_error_message();
+    EXPECT_EQ(message, "fe_handle_set_cache_directory: " + dir + ": other users can write to it and it has no sticky bit");
+    ASSERT_EQ(chmod(dir.c_str(), 01777), 0);
+    EXPECT_FE_OK(fe_handle_set_cache_directory(handle_, dir.c_str()));
+    EXPECT_FE_OK(fe_handle_set_cache_directory(handle_, nullptr));
+    rmdir(dir.c_str());
 }
 
 TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {

@@ -242,6 +242,16 @@ print(\"valid\")'"
             "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" -- \
             "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished"
     fi
+    # A link planted at the name the temporary file used to have (plan name + ".tmp" + pid; exec
+    # keeps the shell's pid) is neither followed nor renamed into place.
+    mkdir -p "$WORK/planted"
+    echo unrelated >"$WORK/victim"
+    expect compile_ignores_planted_link 0 '^2 of 2 graphs compiled' -- sh -c \
+        'ln -s "$1/victim" "$1/planted/small_conv.plan.tmp$$" && exec "$2" compile "$3" --device "$4" -o "$1/planted"' \
+        sh "$WORK" "$TOOL" "$FIXTURES/two_graphs.json" "$DEVICE_JSON"
+    expect planted_link_not_followed 0 -- sh -c \
+        'test "$(cat "$1/victim")" = unrelated && test -f "$1/planted/small_conv.plan" -a ! -L "$1/planted/small_conv.plan"' \
+        sh "$WORK"
     expect check_only_writes_nothing 0 '^\[1/2\] small_conv \.\.\. supported' '^2 of 2 graphs supported$' -- \
         "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" --check-only -o "$WORK/nothing"
     expect check_only_wrote_nothing 0 -- test ! -e "$WORK/nothing"

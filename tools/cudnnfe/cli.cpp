@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -152,18 +154,49 @@ bool read_file(const std::string &path, std::string &out, std::string &error) {
     return true;
 }
 
+namespace {
+
+// A new file next to `path` whose name no other process can predict, created rather than opened
+// (O_EXCL | O_NOFOLLOW), so a link planted there is never written through. -1 on failure.
+int create_temporary(const std::string &path, std::string &temporary) {
+    std::random_device random;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        char suffix[32];
+        std::snprintf(suffix, sizeof suffix, ".tmp.%08x%08x", random(), random());
+        temporary = path + suffix;
+        int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+bool write_all(int fd, const void *data, size_t size) {
+    const char *bytes = static_cast<const char *>(data);
+    size_t written = 0;
+    while (written < size) {
+        ssize_t n = ::write(fd, bytes + written, size - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        written += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
 bool write_file(const std::string &path, const void *data, size_t size, std::string &error) {
-    std::string temporary = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
-    FILE *f = std::fopen(temporary.c_str(), "wb");
-    if (!f) {
+    std::string temporary;
+    int fd = create_temporary(path, temporary);
+    if (fd < 0) {
         error = "cannot write " + path + ": " + std::strerror(errno);
         return false;
     }
-    bool ok = std::fwrite(data, 1, size, f) == size;
-    ok = std::fclose(f) == 0 && ok;
+    bool ok = write_all(fd, data, size);
+    ok = ::close(fd) == 0 && ok;
+    // In the target's own directory, so rename() replaces it atomically.
     if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
         error = "cannot write " + path + ": " + std::strerror(errno);
-        std::remove(temporary.c_str());
+        ::unlink(temporary.c_str());
         return false;
     }
     return true;

@@ -57,7 +57,9 @@ int parse_or_exit(const char *command, const char *help, int argc, char **argv, 
 
 // The whole file; false with `error` ("cannot read X: No such file or directory").
 bool read_file(const std::string &path, std::string &out, std::string &error);
-// Writes through a temporary file and a rename, so a reader never sees half a file.
+// Writes through a temporary file and a rename, so a reader never sees half a file. The
+// temporary file is created with an unpredictable name (O_EXCL | O_NOFOLLOW) next to the
+// target, so nothing planted in the directory is written through.
 bool write_file(const std::string &path, const void *data, size_t size, std::string &error);
 // mkdir -p.
 bool make_directories(const std::string &path, std::string &error);
