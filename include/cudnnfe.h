@@ -27,7 +27,18 @@
  *    (dims, strides, uids), device memory sizes and cuDNN's own numbers: an engine index is
  *    cuDNN's global engine id, 0 to fe_graph_engine_count - 1.
  *  - Dimensions and strides are `const int64_t *` with an element count (at most FE_MAX_DIMS);
- *    device pointers and CUDA streams are `void *`.
+ *    device pointers and CUDA streams are `void *`. Dims and strides are positive, and a
+ *    tensor's elements must be addressable: dims and strides whose span passes 2^63 elements
+ *    are refused (FE_STATUS_INVALID_ARGUMENT).
+ *  - Every value is checked at the call that takes it: numbers in options must be finite unless
+ *    their comment says otherwise (NaN and infinities are refused with
+ *    FE_STATUS_INVALID_ARGUMENT), enum values must be the enum's, and names (of graphs, tensors
+ *    and operations) must be UTF-8 text, as the graph JSON, the plan cache and serialized
+ *    blobs store them.
+ *  - Destroying an object twice, or using one after it was destroyed (a tensor after its graph
+ *    was destroyed, a graph after fe_graph_destroy), is undefined behaviour in C, as with
+ *    free(): the library cannot tell a freed pointer from a live one. The Java, C# and Go
+ *    bindings make both safe (a second close does nothing; use after close throws).
  *  - Option structs begin with `struct_size`; initialize them with their FE_X_INIT macro
  *    (FE_CONV_OPTIONS_INIT, ...), so that code compiled against an older header keeps working
  *    when fields are appended. A struct_size larger than the library's struct (a caller built
@@ -334,7 +345,9 @@ FE_API fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims
                                  fe_data_type data_type, fe_tensor **out_tensor);
 /** Add a scalar passed by value (a host constant baked into the plan). It takes the rank of
  *  the pointwise operation that uses it (all dims 1) and broadcasts; give operations of
- *  different ranks their own scalars. */
+ *  different ranks their own scalars. value must fit data_type: a whole number within the range
+ *  of int32 and int64, at most the largest finite value of half, bfloat16 and float (their
+ *  infinities and NaN are accepted); FE_STATUS_INVALID_ARGUMENT otherwise. */
 FE_API fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value,
                                  fe_data_type data_type, fe_tensor **out_tensor);
 FE_API fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name,
@@ -346,14 +359,20 @@ FE_API fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor *
 FE_API fe_status fe_graph_output_count(const fe_graph *graph, size_t *out_count);
 FE_API fe_status fe_graph_output(const fe_graph *graph, size_t index, fe_tensor **out_tensor);
 
-/** Packed (row-major) strides for dims. */
+/** Packed (row-major) strides for dims (positive; FE_STATUS_INVALID_ARGUMENT for a dim that is
+ *  not, or when the tensor would hold more than 2^63 elements). */
 FE_API fe_status fe_strides_packed(size_t ndims, const int64_t *dims, int64_t *out_strides);
-/** Channels-last strides (NHWC, NDHWC, NWC) for dims given as N, C, spatial... */
+/** Channels-last strides (NHWC, NDHWC, NWC) for dims given as N, C, spatial..., with the same
+ *  rules as fe_strides_packed. */
 FE_API fe_status fe_strides_channels_last(size_t ndims, const int64_t *dims,
                                           int64_t *out_strides);
 
 /* Tensor setters: allowed until the graph is built. Op outputs get their dims, strides and
- * type by inference unless set here. */
+ * type by inference unless set here. Names are UTF-8 and unique in the graph; fe_tensor_set_dims
+ * checks, as fe_graph_tensor does, that the tensor stays addressable with the strides it keeps.
+ * The strides of a graph output must give each element its own address (sorted by stride, each
+ * dim's stride at least the extent of the dims inside it): fe_graph_validate refuses an output
+ * whose elements would overlap (inputs may overlap, e.g. to broadcast). */
 FE_API fe_status fe_tensor_set_name(fe_tensor *tensor, const char *name);
 FE_API fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const int64_t *dims);
 FE_API fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const int64_t *strides);
@@ -483,8 +502,8 @@ typedef struct fe_pointwise_options {
     uint32_t struct_size;
     const char *name;
     fe_data_type compute_data_type;
-    double relu_lower_clip;       /* RELU: default 0 */
-    double relu_upper_clip;       /* RELU: default +inf (no clip) */
+    double relu_lower_clip;       /* RELU: default 0; finite or -inf (no clip) */
+    double relu_upper_clip;       /* RELU: default +inf (no clip); finite or +inf */
     double relu_lower_clip_slope; /* RELU: leaky slope below the lower clip, default 0 */
     double elu_alpha;             /* default 1 */
     double softplus_beta;         /* default 1 */
@@ -548,7 +567,7 @@ typedef struct fe_rng_options {
     const char *name;
     fe_rng_distribution distribution; /* default FE_RNG_BERNOULLI */
     double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
-    double min, max;                  /* UNIFORM: min < max; default [0, 1) */
+    double min, max;                  /* UNIFORM: min < max, both finite; default [0, 1) */
     double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
     size_t ndims;                     /* the result's rank, 1 to FE_MAX_DIMS */
     int64_t dims[FE_MAX_DIMS];        /* the result's dims (positive); packed row-major */
@@ -645,14 +664,15 @@ typedef struct fe_sdpa_options {
     uint32_t struct_size;
     const char *name;
     int32_t generate_stats;       /* training: also return the softmax stats (log-sum-exp) */
-    double attn_scale;            /* scores are Q.K^T * attn_scale; 0: no scaling */
+    double attn_scale;            /* scores are Q.K^T * attn_scale (finite); 0: no scaling */
     fe_tensor *attn_scale_tensor; /* nullable: the scale as a one-element float tensor instead */
     fe_causal_mask causal_mask;
     fe_data_type compute_data_type; /* default: the graph's (float) */
     /* Additive bias on the scores, [1 or b, 1 or h_q, s_q, s_kv] (nullable). */
     fe_tensor *bias;
     /* Sliding window: > 0 keeps keys j with j > i - window (i the query, aligned like the
-     * causal mask, top-left when there is none); 0: no window. */
+     * causal mask, top-left when there is none); 0: no window. At most 2147483647 (INT32_MAX,
+     * as cuDNN takes it). */
     int64_t sliding_window;
     /* Padding mask: per-batch actual lengths, int32 [b, 1, 1, 1] (both or neither). Scores of
      * keys at or past seq_len_kv[b] are masked; output rows at or past seq_len_q[b] are
@@ -663,7 +683,8 @@ typedef struct fe_sdpa_options {
      * fe_alibi_slopes computes the usual slopes on the host for upload. */
     fe_tensor *alibi_slopes;
     /* Dropout with a caller's mask: the probabilities are multiplied by dropout_scale (usually
-     * 1 / (1 - p)) and by the mask, [b or 1, h_q or 1, s_q, s_kv] of 0/1 values (nullable). */
+     * 1 / (1 - p); finite, and positive with a mask) and by the mask,
+     * [b or 1, h_q or 1, s_q, s_kv] of 0/1 values (nullable). */
     fe_tensor *dropout_mask;
     double dropout_scale;
     /* Dropout drawn by cuDNN (Philox): probability p of dropping in (0, 1), with int64 seed and
@@ -689,8 +710,11 @@ typedef struct fe_sdpa_options {
       NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                \
       FE_SDPA_IMPLEMENTATION_AUTO }
 
+/** The most heads fe_alibi_slopes computes slopes for. */
+#define FE_MAX_ALIBI_HEADS 65536
 /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
- *  power of two take the interleaved extra slopes) into out[0..heads). */
+ *  power of two take the interleaved extra slopes) into out[0..heads). heads is 1 to
+ *  FE_MAX_ALIBI_HEADS; others return FE_STATUS_INVALID_ARGUMENT. */
 FE_API fe_status fe_alibi_slopes(int64_t heads, float *out);
 
 /** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
@@ -1048,7 +1072,8 @@ typedef struct fe_bn_finalize_options {
  *  (next = (1 - momentum) * running + momentum * statistic, the variance unbiased). scale, bias,
  *  running_mean and running_var are [1, C, 1, ...] like sum; every output is float
  *  [1, C, 1, ...] and required. options->accum_count must be given (NULL options are refused
- *  for want of it). */
+ *  for want of it). As with fe_graph_batchnorm, bind the same memory to a running input and its
+ *  next output to update it in place. */
 FE_API fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
                                       fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
                                       const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
@@ -1435,7 +1460,12 @@ FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **
 
 /* ------------------------------------------------------------------------------------------ */
 /* Execution. Every non-virtual tensor must be bound exactly once to a 16-byte-aligned device  */
-/* pointer (scalars made by fe_graph_scalar are bound by the library). workspace is nullable:  */
+/* pointer (scalars made by fe_graph_scalar are bound by the library). An output's memory      */
+/* (the bytes its tensor spans) must not overlap an input's or another output's: such a call   */
+/* returns FE_STATUS_INVALID_ARGUMENT naming both. Inputs may share memory, and the pairs an   */
+/* operation documents as updated in place may too (batchnorm's and bn_finalize's running      */
+/* statistics and their next values, concatenate's in_place_index input inside y).            */
+/* workspace is nullable:                                                                      */
 /* the handle's managed workspace is used (grown if needed). A caller's workspace must hold at */
 /* least fe_graph_workspace_size bytes. The work is enqueued on the handle's stream.           */
 /* Executing allocates nothing except when the handle's workspace must grow.                   */

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "api/guard.hpp"
+#include "common/values.hpp"
 #include "graph/graph.hpp"
 
 using namespace fe;
@@ -37,7 +38,10 @@ FE_EXPORT fe_status fe_graph_create(const fe_graph_options *options, fe_graph **
         check_data_type(o.intermediate_data_type, true);
         check_data_type(o.compute_data_type, true);
         auto graph = std::make_unique<fe_graph>();
-        if (o.name && *o.name) graph->name = o.name;
+        if (o.name && *o.name) {
+            require_utf8(o.name, "options.name");
+            graph->name = o.name;
+        }
         graph->io_data_type = o.io_data_type;
         graph->intermediate_data_type = o.intermediate_data_type;
         graph->compute_data_type = o.compute_data_type;
@@ -130,7 +134,9 @@ FE_EXPORT fe_status fe_strides_packed(size_t ndims, const int64_t *dims, int64_t
     return guard("fe_strides_packed", [&] {
         FE_REQUIRE(dims);
         FE_REQUIRE(out_strides);
-        std::vector<int64_t> s = packed_strides(copy_dims(ndims, dims, "dims"));
+        std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
+        require_positive_dims(d);
+        std::vector<int64_t> s = packed_strides(d);
         std::copy(s.begin(), s.end(), out_strides);
     });
 }
@@ -141,15 +147,9 @@ FE_EXPORT fe_status fe_strides_channels_last(size_t ndims, const int64_t *dims, 
         FE_REQUIRE(out_strides);
         std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
         FE_CHECK(ndims >= 3, FE_STATUS_INVALID_ARGUMENT, "channels-last needs [N, C, spatial...]; rank %zu given", ndims);
-        // Memory order N, spatial..., C: C is innermost.
-        int64_t running = 1;
-        out_strides[1] = running;
-        running *= d[1];
-        for (size_t i = ndims; i-- > 2;) {
-            out_strides[i] = running;
-            running *= d[i];
-        }
-        out_strides[0] = running;
+        require_positive_dims(d);
+        std::vector<int64_t> s = channels_last_strides(d);
+        std::copy(s.begin(), s.end(), out_strides);
     });
 }
 
@@ -170,7 +170,11 @@ FE_EXPORT fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const in
             FE_CHECK(d[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dim %zu of '%s' is %lld; dims must be positive", i,
                      tensor->name.c_str(), static_cast<long long>(d[i]));
         tensor->graph->require_editable();
-        if (d.size() != tensor->dims.size() && !tensor->user_strides) tensor->strides = packed_strides(d);
+        std::vector<int64_t> strides =
+            d.size() != tensor->dims.size() && !tensor->user_strides ? packed_strides(d) : tensor->strides;
+        // As fe_graph_tensor does: the tensor must stay addressable with the strides it keeps.
+        if (strides.size() == d.size()) span_bytes(d, strides, FE_DATA_DOUBLE);
+        tensor->strides = strides;
         tensor->dims = d;
         tensor->user_dims = true;
     });

@@ -1,9 +1,12 @@
 #include "graph/graph.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <set>
 
 #include "common/error.hpp"
+#include "common/values.hpp"
 
 using fe::Error;
 
@@ -40,10 +43,37 @@ static void check_shape(const std::string &name, const std::vector<int64_t> &dim
     fe::span_bytes(dims, strides, FE_DATA_DOUBLE);  // throws when the tensor cannot be addressed
 }
 
+// Names end up in the graph JSON (cache keys and serialized blobs), which must read them back.
+static void check_tensor_name(const std::string &name) {
+    FE_CHECK(!name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    fe::require_utf8(name, "tensor name");
+}
+
+// The largest finite magnitude a floating type holds; 0 for the integer types.
+static double largest_finite(fe_data_type type) {
+    switch (type) {
+        case FE_DATA_DOUBLE: return DBL_MAX;
+        case FE_DATA_FLOAT: return FLT_MAX;
+        case FE_DATA_BFLOAT16: return 3.38953138925153547590470800371487866880e+38;
+        case FE_DATA_HALF: return 65504.0;
+        default: return 0.0;
+    }
+}
+
+// Whether `value` converts to `type` without leaving its range: integers must be whole numbers
+// within the type (converting anything else is undefined), floating types take any value up to
+// their largest finite one, infinities and NaN included.
+static bool scalar_fits(double value, fe_data_type type) {
+    if (type == FE_DATA_INT32) return value == std::trunc(value) && value >= -2147483648.0 && value <= 2147483647.0;
+    if (type == FE_DATA_INT64)
+        return value == std::trunc(value) && value >= -9223372036854775808.0 && value < 9223372036854775808.0;
+    return !std::isfinite(value) || std::fabs(value) <= largest_finite(type);
+}
+
 fe_tensor *fe_graph::add_input(const std::string &tensor_name, const std::vector<int64_t> &dims,
                                const std::vector<int64_t> &strides, fe_data_type type) {
     require_editable();
-    FE_CHECK(!tensor_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    check_tensor_name(tensor_name);
     FE_CHECK(!by_name.count(tensor_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
              tensor_name.c_str());
     FE_CHECK(type == FE_DATA_NOT_SET || fe::data_type_valid(type), FE_STATUS_INVALID_ARGUMENT,
@@ -71,9 +101,11 @@ fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe
                  type == FE_DATA_DOUBLE || type == FE_DATA_INT32 || type == FE_DATA_INT64,
              FE_STATUS_INVALID_ARGUMENT, "scalar '%s' must be float, double, half, bfloat16, int32 or int64, not %s",
              tensor_name.c_str(), fe::data_type_name(type));
-    FE_CHECK(!tensor_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    check_tensor_name(tensor_name);
     FE_CHECK(!by_name.count(tensor_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
              tensor_name.c_str());
+    FE_CHECK(scalar_fits(value, type), FE_STATUS_INVALID_ARGUMENT, "scalar '%s' is %g, which %s cannot hold",
+             tensor_name.c_str(), value, fe::data_type_name(type));
     auto t = std::make_unique<fe_tensor>();
     t->graph = this;
     t->name = tensor_name;
@@ -92,6 +124,7 @@ fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe
 
 std::string fe_graph::unique_node_name(const char *given, const char *kind) {
     if (given && *given) {
+        fe::require_utf8(given, "operation name");
         FE_CHECK(!node_names.count(given), FE_STATUS_DUPLICATE, "the graph already has an operation named '%s'", given);
         return given;
     }
@@ -165,7 +198,7 @@ void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const 
 
 void fe_graph::rename(fe_tensor *tensor, const std::string &new_name) {
     require_editable();
-    FE_CHECK(!new_name.empty(), FE_STATUS_INVALID_ARGUMENT, "a tensor name must not be empty");
+    check_tensor_name(new_name);
     if (new_name == tensor->name) return;
     FE_CHECK(!by_name.count(new_name), FE_STATUS_DUPLICATE, "the graph already has a tensor named '%s'",
              new_name.c_str());
@@ -246,6 +279,8 @@ void fe_graph::validate() {
     for (fe_tensor *t : inputs)
         FE_CHECK(consumed.count(t), FE_STATUS_VALIDATION, "input '%s' is not used by any operation",
                  t->name.c_str());
+    // cuDNN refuses such outputs too, but only at finalize and in its own words.
+    for (fe_tensor *t : outputs) fe::require_distinct_elements(t->name, t->dims, t->strides);
     for (auto &node : nodes)
         for (fe_tensor *out : node->outputs)
             FE_CHECK(out->is_output || consumed.count(out), FE_STATUS_VALIDATION,

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/tensor.hpp"
@@ -41,6 +42,9 @@ struct Node {
     // True for operations that only view their input's memory (slice): cuDNN never sees an input
     // that nothing else reads, so it stays out of the variant pack.
     virtual bool only_views_inputs() const { return false; }
+    // (input, output) port pairs that the op documents as updatable in place: execution lets
+    // their buffers overlap (a running statistic and its next value). Others must not.
+    virtual std::vector<std::pair<size_t, size_t>> in_place_ports() const { return {}; }
     // Names of the input ports, for messages and descriptions.
     virtual const char *input_port(size_t index) const;
     // What decides whether cuDNN has an engine for this node (types, sizes, options), for the

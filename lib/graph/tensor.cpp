@@ -68,6 +68,55 @@ std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
     return strides;
 }
 
+std::vector<int64_t> channels_last_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> strides(dims.size());
+    int64_t running = 1;
+    strides[1] = running;
+    running = size_product(running, dims[1], dims);
+    for (size_t i = dims.size(); i-- > 2;) {
+        strides[i] = running;
+        running = size_product(running, dims[i], dims);
+    }
+    strides[0] = running;
+    size_product(running, dims[0], dims);  // the whole tensor must be addressable too
+    return strides;
+}
+
+void require_positive_dims(const std::vector<int64_t> &dims) {
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dim %zu is %lld; dims must be positive", i,
+                 static_cast<long long>(dims[i]));
+}
+
+int64_t element_count(const std::vector<int64_t> &dims) {
+    int64_t n = 1;
+    for (int64_t x : dims)
+        if (__builtin_mul_overflow(n, x, &n)) return INT64_MAX;
+    return n;
+}
+
+void require_distinct_elements(const std::string &name, const std::vector<int64_t> &dims,
+                               const std::vector<int64_t> &strides) {
+    // Innermost first; dims of one element take no room. Each dim's stride must step past every
+    // element of the dims inside it: then no two indices share an address. (Layouts that
+    // interleave dims without overlapping fail this too; cuDNN takes none of them.)
+    std::vector<size_t> order;
+    for (size_t i = 0; i < dims.size() && i < strides.size(); ++i)
+        if (dims[i] > 1) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return strides[a] < strides[b]; });
+    int64_t extent = 1;  // one past the last offset the inner dims reach
+    for (size_t i : order) {
+        FE_CHECK(strides[i] >= extent, FE_STATUS_INVALID_ARGUMENT,
+                 "output '%s' has dims %s and strides %s: stride %zu is %lld, but the dims inside it reach offset "
+                 "%lld, so distinct elements would share memory",
+                 name.c_str(), dims_string(dims).c_str(), dims_string(strides).c_str(), i,
+                 static_cast<long long>(strides[i]), static_cast<long long>(extent - 1));
+        FE_CHECK(!__builtin_add_overflow(extent, size_product(dims[i] - 1, strides[i], dims), &extent),
+                 FE_STATUS_INVALID_ARGUMENT, "output '%s' has dims %s and strides %s, which span more than 2^63 elements",
+                 name.c_str(), dims_string(dims).c_str(), dims_string(strides).c_str());
+    }
+}
+
 std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
                                          const std::vector<int64_t> &like) {
     if (like.size() != dims.size()) return packed_strides(dims);
@@ -96,12 +145,13 @@ int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> 
                  FE_STATUS_INVALID_ARGUMENT, "dims %s with strides %s span more than 2^63 elements",
                  dims_string(dims).c_str(), dims_string(strides).c_str());
     }
+    FE_CHECK(last < INT64_MAX, FE_STATUS_INVALID_ARGUMENT, "dims %s with strides %s span more than 2^63 elements",
+             dims_string(dims).c_str(), dims_string(strides).c_str());
     return size_product(last + 1, static_cast<int64_t>(data_type_size(type)), dims);
 }
 
 void shape_single_element(fe_tensor *tensor, const char *what, size_t rank) {
-    int64_t n = 1;
-    for (int64_t x : tensor->dims) n = __builtin_mul_overflow(n, x, &n) ? INT64_MAX : n;
+    int64_t n = element_count(tensor->dims);
     FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld", what, tensor->name.c_str(),
              static_cast<long long>(n));
     if (tensor->dims.size() != rank) {

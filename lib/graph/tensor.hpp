@@ -53,6 +53,17 @@ std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims);
 // largest stride in `like` is outermost. Keeps channels-last channels-last.
 std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
                                          const std::vector<int64_t> &like);
+// Channels-last strides (N, spatial..., C in memory) for dims given as [N, C, spatial...].
+std::vector<int64_t> channels_last_strides(const std::vector<int64_t> &dims);
+// Throws INVALID_ARGUMENT unless every dim is positive ("dim 1 is -3; dims must be positive").
+void require_positive_dims(const std::vector<int64_t> &dims);
+// The number of elements, INT64_MAX when the product does not fit (overlapping strides let a
+// tensor's dims multiply past int64 while its span stays small).
+int64_t element_count(const std::vector<int64_t> &dims);
+// Throws INVALID_ARGUMENT when two distinct elements of an output with these dims and strides
+// would share an address (`name` names it in the message).
+void require_distinct_elements(const std::string &name, const std::vector<int64_t> &dims,
+                               const std::vector<int64_t> &strides);
 // Bytes a buffer needs for these dims and strides.
 int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                    fe_data_type type);

@@ -5,6 +5,8 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "common/values.hpp"
+#include "schema/schema.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -103,15 +105,30 @@ AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, c
         return {b, h_q, h_k, s_q, s_kv, d, d_v};
 }
 
+void AttentionNode::check_option_values() const {
+    require_finite(options_.attn_scale, "options.attn_scale");
+    require_finite(options_.dropout_scale, "options.dropout_scale");
+    // cuDNN takes the window as an int32 (the diagonal offset is added to it when lowered).
+    FE_CHECK(options_.sliding_window >= 0 && options_.sliding_window <= INT32_MAX, FE_STATUS_INVALID_ARGUMENT,
+             "options.sliding_window is %lld; at most %d (0: no window)", static_cast<long long>(options_.sliding_window),
+             INT32_MAX);
+    FE_CHECK(schema::enum_name("fe_sdpa_implementation", options_.implementation) != std::string("invalid"),
+             FE_STATUS_INVALID_ARGUMENT, "options.implementation is %d, not an fe_sdpa_implementation",
+             static_cast<int>(options_.implementation));
+    FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
+             FE_STATUS_INVALID_ARGUMENT, "options.causal_mask is %d, not an fe_causal_mask",
+             static_cast<int>(options_.causal_mask));
+}
+
 void AttentionNode::check_options(const AttentionDims &dims) {
+    check_option_values();
     int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
         if (scale_ >= 0) {
             fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
             if (scale->by_value) {
                 shape_single_element(scale, "attn_scale_tensor", 4);
             } else {
-                int64_t n = 1;
-                for (int64_t x : scale->dims) n *= x;
+                int64_t n = element_count(scale->dims);
                 FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
                          scale->name.c_str(), static_cast<long long>(n));
             }
@@ -152,8 +169,7 @@ void AttentionNode::check_options(const AttentionDims &dims) {
                      "give dropout either a probability (drawn by cuDNN) or a dropout_mask, not both");
             for (int index : {seed_, offset_}) {
                 fe_tensor *t = inputs[static_cast<size_t>(index)];
-                int64_t n = 1;
-                for (int64_t x : t->dims) n *= x;
+                int64_t n = element_count(t->dims);
                 FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
                          FE_STATUS_INVALID_ARGUMENT, "'%s' must be one int64 element (it is %s %s)", t->name.c_str(),
                          data_type_name(t->data_type), dims_string(t->dims).c_str());
@@ -180,10 +196,6 @@ void AttentionNode::check_options(const AttentionDims &dims) {
                      "'%s' is %s; sequence lengths are [%lld, 1, 1, 1]", t->name.c_str(), dims_string(t->dims).c_str(),
                      static_cast<long long>(b));
         }
-        FE_CHECK(options_.sliding_window >= 0, FE_STATUS_INVALID_ARGUMENT, "sliding_window is negative (%lld)",
-                 static_cast<long long>(options_.sliding_window));
-        FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
-                 FE_STATUS_INVALID_ARGUMENT, "unknown causal mask %d", static_cast<int>(options_.causal_mask));
 }
 
 void AttentionNode::check_types(const std::vector<const fe_tensor *> &tensors) {

@@ -74,8 +74,10 @@ class AttentionNode : public Node {
     std::string combination() const override;
     // Q, K, V: ranks, unit head-dim stride, distinct tensors, consistent sizes.
     AttentionDims check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const;
-    // The optional inputs against those sizes.
+    // The optional inputs against those sizes (check_option_values first).
     void check_options(const AttentionDims &d);
+    // The plain values: finite scales, a window cuDNN can take, known enum values.
+    void check_option_values() const;
     // Q, K, V (and dO, O) in half or bfloat16, one type.
     static void check_types(const std::vector<const fe_tensor *> &tensors);
     std::string option_attributes() const;

@@ -66,6 +66,12 @@ class BatchNormTraining : public NormNode {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
+    // Documented: the same memory may hold a running statistic and its next value.
+    std::vector<std::pair<size_t, size_t>> in_place_ports() const override {
+        if (!updates_running_stats()) return {};
+        return {{static_cast<size_t>(running_mean_), 3}, {static_cast<size_t>(running_var_), 4}};
+    }
+
     std::string attributes() const override {
         std::string a = epsilon_ >= 0 ? "epsilon=<tensor>" : format("epsilon=%g", options_.epsilon);
         if (updates_running_stats())

@@ -34,6 +34,9 @@ class BnFinalize : public NormNode {
     }
     const char *kind() const override { return "bn_finalize"; }
 
+    // As batchnorm's: a running statistic and its next value may share memory.
+    std::vector<std::pair<size_t, size_t>> in_place_ports() const override { return {{4, 4}, {5, 5}}; }
+
     void infer() override {
         const fe_tensor *sum = inputs[0];
         const std::vector<int64_t> &dims = sum->dims;

@@ -77,6 +77,12 @@ class Concatenate : public Node {
         lowering.add_operation(std::move(op));
     }
 
+    // The in-place input already lies inside y's buffer: that is the point of it.
+    std::vector<std::pair<size_t, size_t>> in_place_ports() const override {
+        if (in_place_index_ < 0) return {};
+        return {{static_cast<size_t>(in_place_index_), 0}};
+    }
+
   private:
     // cuDNN counts the axis in the lowered shape (rank at least 3; see Lowering::lowered_shape).
     int64_t lowered_axis(const Lowering &lowering) const {

@@ -2,8 +2,10 @@
 #include <cudnn_graph.h>
 
 #include <cfloat>
+#include <cmath>
 
 #include "common/error.hpp"
+#include "common/values.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
@@ -229,8 +231,23 @@ const char *pointwise_mode_name(fe_pointwise_mode mode) {
     return find_mode(mode) ? schema::enum_name("fe_pointwise_mode", mode) : nullptr;
 }
 
+namespace {
+
+// NaN is no clip, slope or coefficient; an infinite clip on its own side is no clip at all.
+void check_parameters(const fe_pointwise_options &o) {
+    require_finite_or(-HUGE_VAL, o.relu_lower_clip, "options.relu_lower_clip");
+    require_finite_or(HUGE_VAL, o.relu_upper_clip, "options.relu_upper_clip");
+    require_finite(o.relu_lower_clip_slope, "options.relu_lower_clip_slope");
+    require_finite(o.elu_alpha, "options.elu_alpha");
+    require_finite(o.softplus_beta, "options.softplus_beta");
+    require_finite(o.swish_beta, "options.swish_beta");
+}
+
+}  // namespace
+
 std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
                                      const fe_pointwise_options &options) {
+    check_parameters(options);
     const ModeInfo *info = find_mode(mode);
     FE_CHECK(info != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown pointwise mode %d", static_cast<int>(mode));
     fe_tensor *given[3] = {in0, in1, in2};

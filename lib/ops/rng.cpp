@@ -5,6 +5,7 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "common/values.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
@@ -60,6 +61,11 @@ class Rng : public Node {
 
     void infer() override {
         const fe_rng_options &o = options_;
+        require_finite(o.probability, "options.probability");
+        require_finite(o.min, "options.min");
+        require_finite(o.max, "options.max");
+        require_finite(o.mean, "options.mean");
+        require_finite(o.std, "options.std");
         switch (o.distribution) {
             case FE_RNG_BERNOULLI:
                 FE_CHECK(o.probability >= 0.0 && o.probability <= 1.0, FE_STATUS_INVALID_ARGUMENT,
@@ -85,8 +91,7 @@ class Rng : public Node {
         const char *ports[] = {"seed", "offset"};
         for (size_t i = 0; i < 2; ++i) {
             fe_tensor *t = inputs[i];
-            int64_t n = 1;
-            for (int64_t x : t->dims) n *= x;
+            int64_t n = element_count(t->dims);
             FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
                      FE_STATUS_INVALID_ARGUMENT, "%s '%s' must be one int64 element (it is %s %s)", ports[i],
                      t->name.c_str(), data_type_name(t->data_type), dims_string(t->dims).c_str());
@@ -104,6 +109,11 @@ class Rng : public Node {
 
     std::string attributes() const override {
         const fe_rng_options &o = options_;
+        require_finite(o.probability, "options.probability");
+        require_finite(o.min, "options.min");
+        require_finite(o.max, "options.max");
+        require_finite(o.mean, "options.mean");
+        require_finite(o.std, "options.std");
         switch (o.distribution) {
             case FE_RNG_BERNOULLI: return format("bernoulli(p=%g)", o.probability);
             case FE_RNG_UNIFORM: return format("uniform(min=%g max=%g)", o.min, o.max);

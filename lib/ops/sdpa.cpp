@@ -129,9 +129,10 @@ class Sdpa : public AttentionNode {
 }  // namespace
 
 void alibi_slopes(int64_t heads, float *out) {
-    FE_CHECK(heads > 0, FE_STATUS_INVALID_ARGUMENT, "heads is %lld; it must be positive", static_cast<long long>(heads));
-    int64_t power = 1;
-    while (power * 2 <= heads) power *= 2;
+    FE_CHECK(heads >= 1 && heads <= FE_MAX_ALIBI_HEADS, FE_STATUS_INVALID_ARGUMENT,
+             "heads is %lld; 1 to %d are allowed", static_cast<long long>(heads), FE_MAX_ALIBI_HEADS);
+    // The largest power of two not above heads (its highest set bit).
+    const int64_t power = int64_t(1) << (63 - __builtin_clzll(static_cast<unsigned long long>(heads)));
     for (int64_t i = 0; i < power; ++i)
         out[i] = static_cast<float>(std::pow(2.0, -8.0 * static_cast<double>(i + 1) / static_cast<double>(power)));
     // Heads past the largest power of two take every other slope of the 2x denser sequence.

@@ -64,11 +64,17 @@ static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
             break;
         }
         case FE_DATA_INT32: {
+            // Converting a double outside the type is undefined; the entry points refuse such
+            // values, and this keeps a derived one (a window minus a diagonal) from slipping by.
+            FE_CHECK(value >= -2147483648.0 && value <= 2147483647.0, FE_STATUS_INVALID_ARGUMENT,
+                     "the value %g does not fit the int32 cuDNN takes", value);
             int32_t v = static_cast<int32_t>(value);
             std::memcpy(out, &v, sizeof v);
             break;
         }
         case FE_DATA_INT64: {
+            FE_CHECK(value >= -9223372036854775808.0 && value < 9223372036854775808.0, FE_STATUS_INVALID_ARGUMENT,
+                     "the value %g does not fit the int64 cuDNN takes", value);
             int64_t v = static_cast<int64_t>(value);
             std::memcpy(out, &v, sizeof v);
             break;

@@ -61,7 +61,25 @@ bool read_only_through_views(const fe_graph &graph, const fe_tensor *t) {
 
 }  // namespace
 
+namespace {
+
+// The (input slot, output slot) pairs whose ops document them as updated in place, sorted.
+std::vector<std::pair<int32_t, int32_t>> in_place_slot_pairs(const fe_graph &graph) {
+    std::vector<std::pair<int32_t, int32_t>> pairs;
+    for (const auto &node : graph.nodes)
+        for (const auto &ports : node->in_place_ports()) {
+            const fe_tensor *in = node->inputs.at(ports.first), *out = node->outputs.at(ports.second);
+            if (in && in->slot >= 0 && out->slot >= 0) pairs.emplace_back(in->slot, out->slot);
+        }
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+}
+
+}  // namespace
+
 void finish_binding_layout(fe_graph &graph, BuildState &state) {
+    state.executable.input_slots = graph.inputs.size();
+    state.executable.shared_slots = in_place_slot_pairs(graph);
     for (const WorkspaceTensor &w : state.executable.workspace_tensors) state.executable.uids.push_back(w.uid);
     for (SliceView &v : state.executable.slice_views) {
         auto it = std::lower_bound(state.executable.uid_to_slot.begin(), state.executable.uid_to_slot.end(),

@@ -69,6 +69,9 @@ struct ExecutablePlan {
     std::vector<void *> by_value_pointers;
     std::vector<std::pair<int64_t, int32_t>> uid_to_slot;  // sorted by uid
     std::vector<int64_t> slot_bytes;                        // bytes each slot's tensor spans
+    size_t input_slots = 0;  // slots [0, input_slots) bind inputs, the rest outputs
+    // (input slot, output slot) pairs whose buffers may overlap (in-place updates), sorted.
+    std::vector<std::pair<int32_t, int32_t>> shared_slots;
     uint64_t build_id = 0;  // unique per build in this process (variant-pack caches key on it)
 
     const Plan &chosen() const { return plans.front(); }

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "graph/graph.hpp"
+#include "runtime/binding_overlap.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/executable_plan.hpp"
 #include "runtime/handle.hpp"
@@ -16,7 +17,9 @@ namespace fe {
 namespace {
 
 // Every check below is O(bindings) with no allocation once the handle's scratch has grown to
-// the graph's size; names are only touched when building an error message.
+// the graph's size, but the overlap check, which compares each output with the other bindings
+// and runs only when they differ from the cached variant pack's; names are only touched when
+// building an error message.
 
 const ExecutablePlan &built_state(fe_graph &graph) {
     const ExecutablePlan *plan = graph.executable();
@@ -42,6 +45,21 @@ void bind_slot(const ExecutablePlan &state, fe_handle &handle, int32_t slot, voi
     void *&target = handle.pointers[static_cast<size_t>(slot)];
     FE_CHECK(target == nullptr, FE_STATUS_DUPLICATE, "'%s' is bound twice (%s)", t->name.c_str(), how);
     target = pointer;
+}
+
+// An output sharing bytes with an input or another output races inside cuDNN's kernels;
+// only the pairs an op documents as in place may share.
+void check_no_overlap(const ExecutablePlan &state, const fe_handle &handle) {
+    BoundSlots bound{handle.pointers.data(), state.slot_bytes.data(), state.input_slots, state.slots.size()};
+    std::pair<int32_t, int32_t> clash = find_overlapping_slots(bound, state.shared_slots);
+    if (clash.first < 0) return;
+    const fe_tensor *a = state.slots[static_cast<size_t>(clash.first)], *b = state.slots[static_cast<size_t>(clash.second)];
+    FE_FAIL(FE_STATUS_INVALID_ARGUMENT,
+            "the memory bound to %s '%s' (%p) overlaps the memory bound to output '%s' (%p); an output needs its "
+            "own memory unless its operation updates that input in place",
+            static_cast<size_t>(clash.first) < state.input_slots ? "input" : "output", a->name.c_str(),
+            handle.pointers[static_cast<size_t>(clash.first)], b->name.c_str(),
+            handle.pointers[static_cast<size_t>(clash.second)]);
 }
 
 void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *workspace) {
@@ -83,6 +101,8 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
                  handle.cached_pointers.size() == total &&
                  std::equal(handle.cached_pointers.begin(), handle.cached_pointers.end(), handle.pointers.begin());
     if (!reuse) {
+        // Bindings the cached pack holds passed this check when it was made.
+        check_no_overlap(state, handle);
         const int64_t *uids = state.uids.data();
         void *const *pointers = handle.pointers.data();
         size_t count = total;

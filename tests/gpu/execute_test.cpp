@@ -144,6 +144,23 @@ TEST_F(Execute, BindingErrorsAreReportedAndNothingRuns) {
     check_output(*bc_);
 }
 
+TEST_F(Execute, AnOutputOverlappingAnInputIsRefused) {
+    prepare();
+    fe_tensor *t[] = {a_, b_, d_, c_};
+    // C written over B while B is read: a race inside the kernel, refused before it runs.
+    void *on_input[] = {ptr(ba_), ptr(bb_), ptr(bd_), static_cast<char *>(ptr(bb_)) + 256};
+    EXPECT_FE_STATUS(fe_graph_execute(g_, handle_, t, on_input, 4, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_execute: the memory bound to input 'b'"));
+    EXPECT_TRUE(LastErrorContains("overlaps the memory bound to output 'bias_0::Y'"));
+    EXPECT_FE_STATUS(fe_graph_execute_positional(g_, handle_, on_input, 4, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    // Nothing ran: the output still holds its poison, and separate memory runs.
+    download(*bc_);
+    EXPECT_TRUE(std::isnan(bc_->host[0]));
+    void *separate[] = {ptr(ba_), ptr(bb_), ptr(bd_), ptr(bc_)};
+    ASSERT_FE_OK(fe_graph_execute(g_, handle_, t, separate, 4, nullptr));
+    check_output(*bc_);
+}
+
 TEST_F(Execute, UnbuiltGraphIsRefused) {
     void *p[4] = {nullptr, nullptr, nullptr, nullptr};
     EXPECT_FE_STATUS(fe_graph_execute_positional(g_, handle_, p, 4, nullptr), FE_STATUS_BAD_STATE);
