@@ -71,16 +71,21 @@ const char *cudnn_operation_name(cudnnBackendDescriptorType_t type) {
     FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "the plan does not match its graph: %s", what.c_str());
 }
 
+// Not the JSON cuDNN writes for a plan at all.
+[[noreturn]] void corrupt(const std::string &what) {
+    FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "the serialized plan is corrupt: %s", what.c_str());
+}
+
 const json::Value &member(const json::Value &object, const char *key, json::Type type, const char *where) {
     const json::Value *v = object.type == json::Type::Object ? object.find(key) : nullptr;
-    if (!v || v->type != type) mismatch(format("%s has no %s of the expected type", where, key));
+    if (!v || v->type != type) corrupt(format("%s has no %s of the expected type", where, key));
     return *v;
 }
 
 std::vector<int64_t> integers(const json::Value &array, const char *what, const std::string &uid) {
     std::vector<int64_t> out;
     for (const json::Value &v : array.array) {
-        if (!v.is_integer) mismatch(format("tensor %s's %s holds a non-integer", uid.c_str(), what));
+        if (!v.is_integer) corrupt(format("tensor %s's %s holds a non-integer", uid.c_str(), what));
         out.push_back(v.integer);
     }
     return out;
@@ -147,7 +152,7 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
     try {
         plan = json::parse(plan_json);
     } catch (const Error &e) {
-        mismatch(std::string("its JSON does not read: ") + e.what());
+        corrupt(std::string("its JSON does not read: ") + e.what());
     }
     const json::Value &graph = member(plan, "operationGraph", json::Type::Object, "the plan");
     const json::Value &tensors = member(graph, "tensors", json::Type::Array, "the operation graph");

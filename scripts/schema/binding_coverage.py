@@ -21,7 +21,6 @@ EXCEPTIONS = {
     ('*', 'fe_last_error_message'): 'read by each binding\'s error check (Check / call)',
     ('*', 'fe_conv_options_set_padding'): 'Padding goes through the pre and post padding setters',
     ('*', 'fe_resample_options_set_padding'): 'Padding goes through the pre and post padding setters',
-    ('*', 'fe_plan_cache_evictions'): 'not bound yet: a diagnostic counter of the in-process cache bound (C only for now)',
 }
 
 # Functions the SWIG interface replaces by a helper of its own (bindings/swig/cudnnfe.i): calling

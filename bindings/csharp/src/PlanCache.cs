@@ -18,16 +18,25 @@ namespace CudnnFe
             public long Misses { get; internal set; }
             /// <summary>Entries rejected as corrupt or stale.</summary>
             public long Rejected { get; internal set; }
+            /// <summary>In-process entries dropped, least recently used first, to keep the cache bounded.</summary>
+            public long Evictions { get; internal set; }
 
             public override string ToString() =>
-                "PlanCache.Counters(MemoryHits=" + MemoryHits + ", DiskHits=" + DiskHits + ", Misses=" + Misses + ", Rejected=" + Rejected + ")";
+                "PlanCache.Counters(MemoryHits=" + MemoryHits + ", DiskHits=" + DiskHits + ", Misses=" + Misses +
+                ", Rejected=" + Rejected + ", Evictions=" + Evictions + ")";
         }
 
         public static Counters Stats()
         {
             long[] memory = new long[1], disk = new long[1], misses = new long[1], rejected = new long[1];
+            long[] evictions = new long[1];
             Check.Ok(NativeApi.fe_plan_cache_stats(memory, disk, misses, rejected));
-            return new Counters { MemoryHits = memory[0], DiskHits = disk[0], Misses = misses[0], Rejected = rejected[0] };
+            Check.Ok(NativeApi.fe_plan_cache_evictions(evictions));
+            return new Counters
+            {
+                MemoryHits = memory[0], DiskHits = disk[0], Misses = misses[0], Rejected = rejected[0],
+                Evictions = evictions[0],
+            };
         }
 
         /// <summary>Drop every in-process entry (graphs already built keep their plans).</summary>

@@ -18,18 +18,21 @@ public final class PlanCache {
         public final long misses;
         /** Entries rejected as corrupt or stale. */
         public final long rejected;
+        /** In-process entries dropped, least recently used first, to keep the cache bounded. */
+        public final long evictions;
 
-        Stats(long memoryHits, long diskHits, long misses, long rejected) {
+        Stats(long memoryHits, long diskHits, long misses, long rejected, long evictions) {
             this.memoryHits = memoryHits;
             this.diskHits = diskHits;
             this.misses = misses;
             this.rejected = rejected;
+            this.evictions = evictions;
         }
 
         @Override
         public String toString() {
             return "PlanCache.Stats(memoryHits=" + memoryHits + ", diskHits=" + diskHits + ", misses=" + misses
-                    + ", rejected=" + rejected + ")";
+                    + ", rejected=" + rejected + ", evictions=" + evictions + ")";
         }
     }
 
@@ -38,8 +41,10 @@ public final class PlanCache {
         long[] disk = new long[1];
         long[] misses = new long[1];
         long[] rejected = new long[1];
+        long[] evictions = new long[1];
         Check.ok(NativeApi.fe_plan_cache_stats(memory, disk, misses, rejected));
-        return new Stats(memory[0], disk[0], misses[0], rejected[0]);
+        Check.ok(NativeApi.fe_plan_cache_evictions(evictions));
+        return new Stats(memory[0], disk[0], misses[0], rejected[0], evictions[0]);
     }
 
     /** Drop every in-process entry (graphs already built keep their plans). */
