@@ -6,7 +6,7 @@
 #   FUZZ_SEED      libFuzzer's -seed (default 1: the same mutations each run, so a failure in CI
 #                  repeats); 0 picks a random one
 #   BUILD_DIR      where the build goes ($BUILD_DIR/fuzz; default build)
-#   FUZZ_TARGETS   the targets to run (default: graph_from_json deserialize)
+#   FUZZ_TARGETS   the targets to run (default: graph_from_json deserialize api_calls)
 #
 # Prints one line per target: "PASS <target> ...", "FAIL <target> ..." (with the crashing input
 # kept under $BUILD_DIR/fuzz/artifacts/) or "SKIP <target>: why"; exits non-zero when one failed.
@@ -17,7 +17,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 OUT="$BUILD_DIR/fuzz"
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 SEED=${FUZZ_SEED:-1}
-TARGETS=${FUZZ_TARGETS:-graph_from_json deserialize}
+TARGETS=${FUZZ_TARGETS:-graph_from_json deserialize api_calls}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
 skip_all() {

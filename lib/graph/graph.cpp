@@ -247,6 +247,11 @@ void fe_graph::validate() {
     FE_CHECK(!nodes.empty(), FE_STATUS_VALIDATION, "graph '%s' has no operations", name.c_str());
     FE_CHECK(!outputs.empty(), FE_STATUS_VALIDATION,
              "graph '%s' has no outputs: mark a result with fe_tensor_set_output", name.c_str());
+    // A tensor whose dims were given a new rank keeps the strides it was given: both must be set.
+    for (const auto &t : tensors)
+        FE_CHECK(t->strides.size() == t->dims.size(), FE_STATUS_VALIDATION,
+                 "'%s' has %zu dims but %zu strides: give it strides of its new rank (fe_tensor_set_strides)",
+                 t->name.c_str(), t->dims.size(), t->strides.size());
     for (fe_tensor *t : inputs) {
         if (t->data_type == FE_DATA_NOT_SET) {
             FE_CHECK(io_data_type != FE_DATA_NOT_SET, FE_STATUS_VALIDATION,

@@ -35,7 +35,7 @@ class ConvDgrad : public Node {
         return transposed_ ? "image" : "loss";
     }
 
-    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    size_t spatial() const { return spatial_dims_of(inputs[0]); }
     bool wants_rank3_lift() const override { return spatial() == 1; }
 
     void infer() override {

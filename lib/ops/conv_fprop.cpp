@@ -23,7 +23,7 @@ class ConvFprop : public Node {
     const char *kind() const override { return "conv_fprop"; }
     const char *input_port(size_t i) const override { return i == 0 ? "image" : "weight"; }
 
-    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    size_t spatial() const { return spatial_dims_of(inputs[0]); }
     bool wants_rank3_lift() const override { return spatial() == 1; }
 
     void infer() override {

@@ -1,6 +1,7 @@
 // Factories for the op families; each is implemented in its own file under lib/ops/.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,14 @@
 #include "graph/node.hpp"
 
 namespace fe {
+
+// The spatial dims of an [N, C, spatial...] tensor (a convolution's or pooling's image): its
+// rank - 2, kept within 0 and FE_MAX_SPATIAL_DIMS even when its dims were changed after the op
+// was added (validation then refuses the rank; describing the op must not overrun).
+inline size_t spatial_dims_of(const fe_tensor *image) {
+    size_t rank = image->dims.size();
+    return rank < 2 ? 0 : std::min<size_t>(rank - 2, FE_MAX_SPATIAL_DIMS);
+}
 
 class Descriptor;
 class Lowering;

@@ -180,7 +180,7 @@ class Resample : public Node {
     }
     const char *kind() const override { return "resample"; }
     const char *input_port(size_t) const override { return "X"; }
-    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    size_t spatial() const { return spatial_dims_of(inputs[0]); }
 
     void infer() override {
         const fe_tensor *x = inputs[0];
@@ -229,7 +229,7 @@ class ResampleBackward : public Node {
         static const char *const names[] = {"DY", "X", "Y", "Index"};
         return names[i < 4 ? i : 0];
     }
-    size_t spatial() const { return inputs[0]->dims.size() - 2; }
+    size_t spatial() const { return spatial_dims_of(inputs[0]); }
 
     std::vector<int64_t> dx_dims() const { return inputs[1] ? inputs[1]->dims : dx_dims_; }
 

@@ -326,4 +326,47 @@ TEST_F(Values, InputsMayOverlapThemselves) {
     EXPECT_FE_OK(fe_graph_validate(g));
 }
 
+// ---- what the API-call fuzz target found: tensors reshaped after the op that reads them ----
+
+std::string describe_text(const fe_graph *graph) {
+    size_t n = 0;
+    fe_graph_describe(graph, nullptr, 0, &n);
+    std::string text(n + 1, '\0');
+    EXPECT_FE_OK(fe_graph_describe(graph, &text[0], text.size(), &n));
+    return text;
+}
+
+// A convolution's or pooling's image given rank 1 after the op was added: describing the op
+// reads no spatial dims past the options' arrays, and validation refuses the rank.
+TEST_F(Values, ImagesReshapedAfterTheirOpAreDescribedSafelyAndRefused) {
+    fe_tensor *x = tensor("x", {8, 64, 56, 56}), *w = tensor("w", {32, 64, 3, 3}), *y = nullptr, *p = nullptr;
+    fe_conv_options conv = FE_CONV_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &conv, &y));
+    fe_resample_options pool = FE_RESAMPLE_OPTIONS_INIT;
+    int64_t window[2] = {2, 2};
+    ASSERT_FE_OK(fe_resample_options_set_window(&pool, 2, window));
+    ASSERT_FE_OK(fe_resample_options_set_stride(&pool, 2, window));
+    ASSERT_FE_OK(fe_graph_resample(g, x, &pool, &p, nullptr));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(p, 1));
+    int64_t one[1] = {16};
+    ASSERT_FE_OK(fe_tensor_set_dims(x, 1, one));
+    EXPECT_NE(describe_text(g).find("conv_fprop"), std::string::npos);
+    EXPECT_NE(fe_graph_validate(g), FE_OK);
+}
+
+// New dims of another rank on a tensor whose strides were given: validation asks for strides of
+// the new rank instead of writing a graph whose JSON cannot be read back.
+TEST_F(Values, DimsOfANewRankNeedStridesOfThatRank) {
+    int64_t dims[4] = {8, 64, 56, 56}, strides[4] = {200704, 1, 3584, 64};
+    fe_tensor *x = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "x", 4, dims, strides, FE_DATA_NOT_SET, &x));
+    ASSERT_FE_OK(fe_graph_relu(g, x, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    int64_t flat[1] = {8 * 64 * 56 * 56};
+    ASSERT_FE_OK(fe_tensor_set_dims(x, 1, flat));
+    EXPECT_EQ(fe_graph_validate(g), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("'x' has 1 dims but 4 strides: give it strides of its new rank"));
+}
+
 }  // namespace
