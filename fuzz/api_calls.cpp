@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cudnnfe.h"
+#include "fuzz_support.hpp"
 
 namespace {
 
@@ -203,21 +204,10 @@ struct Session {
     }
 };
 
-bool write(const fe_graph *g, std::string *out) {
-    size_t n = 0;
-    if (fe_graph_to_json(g, nullptr, 0, &n) != FE_STATUS_BUFFER_TOO_SMALL) return false;
-    out->assign(n + 1, '\0');
-    if (fe_graph_to_json(g, &(*out)[0], out->size(), &n) != FE_OK) return false;
-    out->resize(n);
-    return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-    // Making and validating graphs never needs cuDNN; make sure nothing loads it.
-    setenv("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9", 1);
-    setenv("CUDNNFE_CUDART_LIBRARY", "/nonexistent/libcudart.so", 1);
+    fuzz::forbid_cuda_libraries();
     return 0;
 }
 
@@ -249,11 +239,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (fe_graph_validate(g) == FE_OK) {
         std::string first, second;
-        if (!write(g, &first)) finding("a validated graph does not write");
+        if (!fuzz::graph_json(g, &first)) finding("a validated graph does not write");
         fe_graph *back = nullptr;
         if (fe_graph_from_json(first.data(), first.size(), &back) != FE_OK) finding("its JSON does not read back");
         if (fe_graph_validate(back) != FE_OK) finding("the graph read back does not validate");
-        if (!write(back, &second) || first != second) finding("the round trip changed the text");
+        if (!fuzz::graph_json(back, &second) || first != second) finding("the round trip changed the text");
         fe_graph_destroy(back);
     }
     size_t n = 0;

@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "cudnnfe.h"
+#include "fuzz_support.hpp"
 #include "graph/graph.hpp"
 #include "plan/blob.hpp"
 #include "serial/graph_json.hpp"
@@ -76,8 +77,7 @@ bool mutate_section(std::vector<uint8_t> &blob, size_t max_size, unsigned seed) 
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-    setenv("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9", 1);
-    setenv("CUDNNFE_CUDART_LIBRARY", "/nonexistent/libcudart.so", 1);
+    fuzz::forbid_cuda_libraries();
     return 0;
 }
 

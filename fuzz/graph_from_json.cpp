@@ -7,17 +7,9 @@
 #include <string>
 
 #include "cudnnfe.h"
+#include "fuzz_support.hpp"
 
 namespace {
-
-bool write(const fe_graph *g, std::string *out) {
-    size_t n = 0;
-    if (fe_graph_to_json(g, nullptr, 0, &n) != FE_STATUS_BUFFER_TOO_SMALL) return false;
-    out->assign(n + 1, '\0');
-    if (fe_graph_to_json(g, &(*out)[0], out->size(), &n) != FE_OK) return false;
-    out->resize(n);
-    return true;
-}
 
 [[noreturn]] void finding(const char *what) {
     std::fprintf(stderr, "graph JSON property broken: %s (%s)\n", what, fe_last_error_message());
@@ -27,10 +19,10 @@ bool write(const fe_graph *g, std::string *out) {
 // Write g, read the text back, and compare.
 void check_round_trip(const fe_graph *g) {
     std::string first, second;
-    if (!write(g, &first)) finding("a graph read from JSON does not write");
+    if (!fuzz::graph_json(g, &first)) finding("a graph read from JSON does not write");
     fe_graph *back = nullptr;
     if (fe_graph_from_json(first.data(), first.size(), &back) != FE_OK) finding("the written text does not read");
-    if (!write(back, &second)) finding("the re-read graph does not write");
+    if (!fuzz::graph_json(back, &second)) finding("the re-read graph does not write");
     if (first != second) finding("the round trip changed the text");
     fe_graph_destroy(back);
 }
@@ -38,9 +30,7 @@ void check_round_trip(const fe_graph *g) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-    // Reading and validating never need cuDNN; make sure nothing loads it.
-    setenv("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9", 1);
-    setenv("CUDNNFE_CUDART_LIBRARY", "/nonexistent/libcudart.so", 1);
+    fuzz::forbid_cuda_libraries();
     return 0;
 }
 
