@@ -105,6 +105,35 @@ passed=$((passed + tool_p))
 failed=$((failed + tool_f))
 skipped=$((skipped + tool_s))
 
+# The unit, deviceless and tool suites again, built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (scripts/sanitized_build.sh): any report fails the suite. Leaks inside
+# NVIDIA's libraries are suppressed by scripts/lsan.supp, which names them.
+echo "=== sanitizers"
+SANITIZED="$BUILD_DIR/sanitized"
+sanitizer_env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+               UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+               LSAN_OPTIONS=suppressions="$ROOT/scripts/lsan.supp":print_suppressions=0)
+if bash "$ROOT/scripts/sanitized_build.sh" "$SANITIZED" >"$LOGS/sanitized_build.log" 2>&1; then
+    run_gtest unit_sanitized "$SANITIZED/tests/unit/cudnnfe_unit_tests" CUDNNFE_LIBRARY_PATH="$SANITIZED/libcudnnfe.so" \
+        "${sanitizer_env[@]}"
+    run_gtest deviceless_sanitized "$SANITIZED/tests/deviceless/cudnnfe_deviceless_tests" \
+        LD_LIBRARY_PATH="$SANITIZED/tests/deviceless/stub-driver:$LD_LIBRARY_PATH" "${sanitizer_env[@]}"
+    echo "=== tool_sanitized"
+    env "${sanitizer_env[@]}" BUILD_DIR="$SANITIZED" bash "$ROOT/tests/tool/tool_test.sh" "$SANITIZED/tools/cudnnfe/cudnnfe" \
+        >"$LOGS/tool_sanitized.log" 2>&1
+    read -r san_p san_f san_s < <(tail -1 "$LOGS/tool_sanitized.log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+    if [ -z "${san_p:-}" ]; then san_p=0; san_f=1; san_s=0; tail -20 "$LOGS/tool_sanitized.log"; fi
+    grep -E '^(FAIL|skip) ' "$LOGS/tool_sanitized.log" | sed 's/^/    /'
+    echo "    $san_p passed, $san_f failed, $san_s skipped"
+    passed=$((passed + san_p))
+    failed=$((failed + san_f))
+    skipped=$((skipped + san_s))
+else
+    failed=$((failed + 1))
+    echo "    the sanitized build failed:"
+    tail -20 "$LOGS/sanitized_build.log"
+fi
+
 # The op schema against what is written by hand from it: the op reference of docs/graph-json.md
 # must be its rendering, and the Java, C# and Go layers must cover every function, option field
 # and enum value of the header. Each check counts as one test.

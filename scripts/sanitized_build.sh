@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Build the unit and deviceless suites and the cudnnfe tool with AddressSanitizer and
+# UndefinedBehaviorSanitizer into DIR (no bindings, no GPU tier), for scripts/test.sh.
+#
+#   scripts/sanitized_build.sh DIR
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=$1
+if [ ! -f "$DIR/build.ninja" ]; then
+    # b_lundef=false: the library links the sanitizer runtimes the programs provide.
+    meson setup "$DIR" "$ROOT" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized \
+        -Dbindings=disabled -Dtests=true
+fi
+ninja -C "$DIR" libcudnnfe.so.1.0.0 tests/unit/cudnnfe_unit_tests tests/deviceless/cudnnfe_deviceless_tests \
+    tests/deviceless/cache_writer tools/cudnnfe/cudnnfe
