@@ -20,6 +20,7 @@ run_gtest() {
     local name=$1 binary=$2
     shift 2
     echo "=== $name"
+    local started=$SECONDS
     env "$@" "$binary" --gtest_color=no >"$LOGS/$name.log" 2>&1
     local rc=$?
     local p f s
@@ -35,7 +36,7 @@ run_gtest() {
     if [ "$s" -gt 0 ]; then
         grep -A1 -m1 'Skipped$' "$LOGS/$name.log" | tail -1 | sed "s/^/    skipped $s: /"
     fi
-    echo "    $p passed, $f failed, $s skipped"
+    echo "    $p passed, $f failed, $s skipped ($((SECONDS - started)) s)"
     passed=$((passed + p))
     failed=$((failed + f))
     skipped=$((skipped + s))
@@ -57,6 +58,8 @@ else
     run_gtest deviceless "$BUILD_DIR/tests/deviceless/cudnnfe_deviceless_tests" \
         LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
 fi
+run_gtest concurrency "$BUILD_DIR/tests/deviceless/cudnnfe_concurrency_tests" \
+    LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
 run_gtest gpu "$BUILD_DIR/tests/gpu/cudnnfe_gpu_tests"
 
 echo "=== examples"
@@ -118,6 +121,8 @@ if bash "$ROOT/scripts/sanitized_build.sh" "$SANITIZED" >"$LOGS/sanitized_build.
         "${sanitizer_env[@]}"
     run_gtest deviceless_sanitized "$SANITIZED/tests/deviceless/cudnnfe_deviceless_tests" \
         LD_LIBRARY_PATH="$SANITIZED/tests/deviceless/stub-driver:$LD_LIBRARY_PATH" "${sanitizer_env[@]}"
+    run_gtest concurrency_sanitized "$SANITIZED/tests/deviceless/cudnnfe_concurrency_tests" \
+        LD_LIBRARY_PATH="$SANITIZED/tests/deviceless/stub-driver:$LD_LIBRARY_PATH" "${sanitizer_env[@]}"
     echo "=== tool_sanitized"
     env "${sanitizer_env[@]}" BUILD_DIR="$SANITIZED" bash "$ROOT/tests/tool/tool_test.sh" "$SANITIZED/tools/cudnnfe/cudnnfe" \
         >"$LOGS/tool_sanitized.log" 2>&1
@@ -132,6 +137,19 @@ else
     failed=$((failed + 1))
     echo "    the sanitized build failed:"
     tail -20 "$LOGS/sanitized_build.log"
+fi
+
+# The concurrency suite built with ThreadSanitizer (scripts/thread_sanitized_build.sh): a data
+# race, a lock-order inversion or a signal-unsafe call fails it.
+echo "=== thread sanitizer"
+THREAD_SANITIZED="$BUILD_DIR/thread-sanitized"
+if bash "$ROOT/scripts/thread_sanitized_build.sh" "$THREAD_SANITIZED" >"$LOGS/thread_sanitized_build.log" 2>&1; then
+    run_gtest concurrency_thread_sanitized "$THREAD_SANITIZED/tests/deviceless/cudnnfe_concurrency_tests" \
+        LD_LIBRARY_PATH="$THREAD_SANITIZED/tests/deviceless/stub-driver:$LD_LIBRARY_PATH" TSAN_OPTIONS=halt_on_error=1
+else
+    failed=$((failed + 1))
+    echo "    the thread-sanitized build failed:"
+    tail -20 "$LOGS/thread_sanitized_build.log"
 fi
 
 # The op schema against what is written by hand from it: the op reference of docs/graph-json.md
@@ -185,6 +203,6 @@ passed=$((passed + pkg_p))
 failed=$((failed + pkg_f))
 skipped=$((skipped + pkg_s))
 
-echo "($skipped skipped; logs in $LOGS)"
+echo "($skipped skipped; logs in $LOGS; $SECONDS s in all)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

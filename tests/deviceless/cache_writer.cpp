@@ -1,5 +1,8 @@
-// One of several processes filling one plan cache directory at once (plan_cache_test.cpp):
-// builds the same three convolution graphs twice; prints "ok" when every build succeeded.
+// One of several processes filling one plan cache directory at once (plan_cache_test.cpp).
+//   cache_writer OFFSET         builds the same three convolution graphs twice; prints "ok" when
+//                               every build succeeded
+//   cache_writer forever FIRST  builds graphs of batch FIRST, FIRST+1, ... (each a new entry)
+//                               until it is killed
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -36,6 +39,9 @@ int main(int argc, char **argv) {
     if (!path || !*path) return 2;
     std::ifstream in(path);
     std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (argc > 2 && std::string(argv[1]) == "forever") {
+        for (int64_t n = std::atoll(argv[2]);; ++n) build(json, n);
+    }
     int offset = argc > 1 ? std::atoi(argv[1]) : 0;
     bool ok = true;
     for (int round = 0; round < 2; ++round) {

@@ -1,5 +1,5 @@
-// Memory does not grow with work: graphs made and destroyed, and builds of a runtime-compiled
-// engine (on the stub driver the compiled kernel cannot load, but cuDNN compiles it: the part that
+// Memory does not grow with work: graphs made and destroyed, whole plans built, and builds of a
+// runtime-compiled engine (on the stub driver the compiled kernel cannot load, but cuDNN compiles it: the part that
 // leaked, about 0.5 MB a build, while cuDNN loaded and unloaded NVRTC each time).
 #include <fstream>
 #include <string>
@@ -57,6 +57,31 @@ TEST_F(MemoryGrowth, GraphsMadeAndDestroyedGiveTheirMemoryBack) {
     long after = resident_kb();
     std::printf("    100000 graphs: %ld KB resident before, %ld KB after\n", before, after);
     EXPECT_LT(after - before, 2048) << "100k graphs made and destroyed kept " << after - before << " KB";
+}
+
+// A thousand whole plans built (a precompiled engine, no plan cache): the resident size stays
+// where the first builds left it.
+TEST_F(MemoryGrowth, AThousandPlanBuildsGiveTheirMemoryBack) {
+    auto build_conv = [&](int64_t n) {
+        fe_graph *g = graph("conv", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {n, 64, 56, 56}, true), *w = tensor(g, "w", {32, 64, 3, 3}, true), *y = nullptr;
+        fe_conv_options co = FE_CONV_OPTIONS_INIT;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        fe_build_options o = FE_BUILD_OPTIONS_INIT;
+        o.device_properties_json = json_.c_str();
+        o.use_plan_cache = 0;
+        ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+        fe_graph_destroy(g);
+        graphs_.pop_back();
+    };
+    for (int i = 0; i < 50; ++i) build_conv(1 + i % 8);
+    long before = resident_kb();
+    constexpr int kBuilds = 1000;
+    for (int i = 0; i < kBuilds; ++i) build_conv(1 + i % 8);
+    long after = resident_kb();
+    std::printf("    %d plan builds: %ld KB resident before, %ld KB after\n", kBuilds, before, after);
+    EXPECT_LT(after - before, 4096) << kBuilds << " plan builds kept " << after - before << " KB";
 }
 
 TEST_F(MemoryGrowth, RuntimeCompiledBuildsDoNotLeak) {

@@ -3,7 +3,10 @@
 // links, special files, oversized files and unsafe directories neither trusted nor followed).
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "plans_that_last.hpp"
@@ -51,6 +55,14 @@ double build_ms(fe_graph *g, const fe_build_options &o) {
     auto t0 = std::chrono::steady_clock::now();
     EXPECT_FE_OK(fe_graph_build(g, nullptr, &o));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A program built next to this test.
+std::string sibling_program(const char *name) {
+    char self[4096] = {0};
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    std::string path = len > 0 ? std::string(self, static_cast<size_t>(len)) : std::string();
+    return path.substr(0, path.rfind('/') + 1) + name;
 }
 
 // Environment variable set for one test.
@@ -204,12 +216,7 @@ TEST_F(PlansThatLast, TheDirectoryStaysUnderItsLimit) {
 
 // Several processes fill one directory at once; every entry read back afterwards is valid.
 TEST_F(PlansThatLast, ProcessesShareOneDirectory) {
-    // The writer program is built next to this test.
-    char self[4096] = {0};
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    ASSERT_GT(len, 0);
-    std::string writer = std::string(self, static_cast<size_t>(len));
-    writer = writer.substr(0, writer.rfind('/')) + "/cache_writer";
+    std::string writer = sibling_program("cache_writer");
     if (access(writer.c_str(), X_OK) != 0) GTEST_SKIP() << "the cache_writer program is not built at " << writer;
     std::string dir = make_temp_dir();
     std::string device = dir + "/../" + dir.substr(dir.rfind('/') + 1) + ".json";
@@ -239,7 +246,6 @@ TEST_F(PlansThatLast, ProcessesShareOneDirectory) {
     remove_dir(dir);
     std::remove(device.c_str());
 }
-
 
 // ---- a directory others may have written to ----
 
@@ -459,6 +465,80 @@ TEST_F(PlansThatLast, AnOversizedEntryIsAMissAndIsReplaced) {
     EXPECT_LT(size_of(entry), int64_t(1) << 20) << "the oversized entry was not replaced";
     EXPECT_LT(seconds, 30.0);
     remove_dir(dir);
+}
+
+// Writers killed with SIGKILL every few hundred milliseconds while they write entries; a reader
+// that lists the directory all along never finds an entry that does not load.
+TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
+    std::string writer = sibling_program("cache_writer");
+    if (access(writer.c_str(), X_OK) != 0) GTEST_SKIP() << "the cache_writer program is not built at " << writer;
+    std::string dir = make_temp_dir();
+    std::string device = dir + ".json";
+    std::ofstream(device) << json_;
+    std::string cache_env = "CUDNNFE_CACHE_DIR=" + dir, device_env = "CUDNNFE_DEVICE_JSON_TEXT_FILE=" + device;
+    std::vector<std::string> environment;
+    for (char **e = environ; *e; ++e) environment.push_back(*e);
+    environment.push_back(cache_env);
+    environment.push_back(device_env);
+    int spawned = 0;
+    auto spawn = [&]() -> pid_t {
+        // Each writer starts at batch sizes no other writer has built, so it keeps writing.
+        std::string first = std::to_string(1 + 200 * spawned++);
+        std::vector<char *> argv = {&writer[0], const_cast<char *>("forever"), &first[0], nullptr};
+        std::vector<char *> envp;
+        for (std::string &e : environment) envp.push_back(&e[0]);
+        envp.push_back(nullptr);
+        posix_spawn_file_actions_t quiet;
+        posix_spawn_file_actions_init(&quiet);
+        posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+        pid_t pid = -1;
+        EXPECT_EQ(posix_spawn(&pid, writer.c_str(), &quiet, nullptr, argv.data(), envp.data()), 0);
+        posix_spawn_file_actions_destroy(&quiet);
+        return pid;
+    };
+    std::vector<pid_t> writers;
+    for (int w = 0; w < 3; ++w) writers.push_back(spawn());
+
+    std::atomic<bool> stop{false};
+    std::set<std::string> checked;
+    std::vector<std::string> invalid;
+    std::thread reader([&] {
+        while (!stop.load()) {
+            for (const std::string &f : plan_entries(dir)) {
+                if (checked.count(f)) continue;
+                std::vector<unsigned char> bytes = read_file(f);
+                fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
+                o.device_properties_json = json_.c_str();
+                fe_graph *g = nullptr;
+                if (fe_graph_deserialize(nullptr, bytes.data(), bytes.size(), &o, &g) != FE_OK)
+                    invalid.push_back(f + ": " + fe_last_error_message());
+                fe_graph_destroy(g);
+                checked.insert(f);
+            }
+        }
+    });
+    int kills = 0;
+    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (unsigned turn = 0; std::chrono::steady_clock::now() < until; ++turn) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(150 + 37 * (turn % 7)));
+        pid_t &victim = writers[turn % writers.size()];
+        kill(victim, SIGKILL);
+        waitpid(victim, nullptr, 0);
+        ++kills;
+        victim = spawn();
+    }
+    for (pid_t pid : writers) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+    }
+    stop = true;
+    reader.join();
+    EXPECT_TRUE(invalid.empty()) << invalid.size() << " invalid entries, the first " << invalid.front();
+    EXPECT_GE(checked.size(), 10u) << "the writers wrote too few entries to say anything";
+    std::printf("    %d writers killed, %zu entries read back while written, all valid\n", kills, checked.size());
+    remove_dir(dir);
+    std::remove(device.c_str());
 }
 
 }  // namespace
