@@ -1,6 +1,6 @@
 // Memory does not grow with work: graphs made and destroyed, whole plans built, and builds of a
-// runtime-compiled engine (on the stub driver the compiled kernel cannot load, but cuDNN compiles it: the part that
-// leaked, about 0.5 MB a build, while cuDNN loaded and unloaded NVRTC each time).
+// runtime-compiled engine (on the stub driver the compiled kernel cannot load, but cuDNN compiles
+// it: the part that leaked, about 0.5 MB a build, while cuDNN loaded and unloaded NVRTC each time).
 #include <fstream>
 #include <string>
 
