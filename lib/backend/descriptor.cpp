@@ -30,6 +30,7 @@ Descriptor &Descriptor::operator=(Descriptor &&other) noexcept {
         raw_ = other.raw_;
         type_ = other.type_;
         references_ = std::move(other.references_);
+        values_ = std::move(other.values_);
         other.raw_ = nullptr;
     }
     return *this;
@@ -45,8 +46,54 @@ Descriptor &Descriptor::set(cudnnBackendAttributeName_t name, cudnnBackendAttrib
     if (type == CUDNN_TYPE_BACKEND_DESCRIPTOR) {
         const auto *raw = static_cast<const cudnnBackendDescriptor_t *>(values);
         references_.insert(references_.end(), raw, raw + count);
+    } else {
+        record(name, type, count, values);
     }
     return *this;
+}
+
+namespace {
+
+// The elements of a set attribute as numbers; false for a type that holds none (text, pointers).
+bool as_numbers(cudnnBackendAttributeType_t type, int64_t count, const void *values, std::vector<double> *out) {
+    auto copy = [&](auto *typed) {
+        out->assign(typed, typed + count);
+        return true;
+    };
+    switch (type) {
+        case CUDNN_TYPE_INT64: return copy(static_cast<const int64_t *>(values));
+        case CUDNN_TYPE_INT32: return copy(static_cast<const int32_t *>(values));
+        case CUDNN_TYPE_DOUBLE: return copy(static_cast<const double *>(values));
+        case CUDNN_TYPE_FLOAT: return copy(static_cast<const float *>(values));
+        case CUDNN_TYPE_BOOLEAN: return copy(static_cast<const bool *>(values));
+        case CUDNN_TYPE_HANDLE:
+        case CUDNN_TYPE_VOID_PTR:
+        case CUDNN_TYPE_CHAR:
+        case CUDNN_TYPE_BACKEND_DESCRIPTOR: return false;
+        default:  // the enum types: int-sized values
+            static_assert(sizeof(cudnnPointwiseMode_t) == sizeof(int32_t), "cuDNN enums are int-sized");
+            return copy(static_cast<const int32_t *>(values));
+    }
+}
+
+}  // namespace
+
+void Descriptor::record(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int64_t count,
+                        const void *values) {
+    std::vector<double> numbers;
+    if (count < 0 || count > 64 || !values || !as_numbers(type, count, values, &numbers)) return;
+    for (Value &v : values_)
+        if (v.name == name) {
+            v.numbers = std::move(numbers);
+            return;
+        }
+    values_.push_back(Value{name, std::move(numbers)});
+}
+
+const Descriptor::Value *Descriptor::value(cudnnBackendAttributeName_t name) const {
+    for (const Value &v : values_)
+        if (v.name == name) return &v;
+    return nullptr;
 }
 
 cudnnStatus_t Descriptor::try_finalize() { return cudnn().cudnnBackendFinalize(raw_); }

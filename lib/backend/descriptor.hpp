@@ -16,7 +16,8 @@ class Descriptor {
     explicit Descriptor(cudnnBackendDescriptorType_t type);
     ~Descriptor();
     Descriptor(Descriptor &&other) noexcept
-        : raw_(other.raw_), type_(other.type_), references_(std::move(other.references_)) {
+        : raw_(other.raw_), type_(other.type_), references_(std::move(other.references_)),
+          values_(std::move(other.values_)) {
         other.raw_ = nullptr;
     }
     Descriptor &operator=(Descriptor &&other) noexcept;
@@ -29,6 +30,14 @@ class Descriptor {
     // what a plan read from disk is compared with.
     const std::vector<cudnnBackendDescriptor_t> &references() const { return references_; }
     explicit operator bool() const { return raw_ != nullptr; }
+    // The numbers and enum values set on this descriptor, by attribute: what a plan read from
+    // disk is compared with.
+    struct Value {
+        cudnnBackendAttributeName_t name;
+        std::vector<double> numbers;
+    };
+    const std::vector<Value> &values() const { return values_; }
+    const Value *value(cudnnBackendAttributeName_t name) const;
 
     Descriptor &set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
                     int64_t count, const void *values, const char *label);
@@ -55,9 +64,13 @@ class Descriptor {
     int64_t get_int64(cudnnBackendAttributeName_t name, const char *label) const;
 
   private:
+    void record(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type, int64_t count,
+                const void *values);
+
     cudnnBackendDescriptor_t raw_ = nullptr;
     cudnnBackendDescriptorType_t type_ = CUDNN_BACKEND_POINTWISE_DESCRIPTOR;
     std::vector<cudnnBackendDescriptor_t> references_;
+    std::vector<Value> values_;
 };
 
 // Raise FE_STATUS_CUDNN_ERROR (or `status`) for a failing cuDNN call.

@@ -1,5 +1,6 @@
 // A serialized graph edited by a writer who fixes the checksum: a plan that disagrees with its
-// graph is refused (larger tensors, a larger batch in the graph, scaled results, other tensors),
+// graph is refused (larger tensors, a larger batch in the graph, scaled results, other tensors,
+// other operation attributes),
 // and single-bit edits of the plan either are refused or load a graph
 // that binds exactly what the original did. The same check guards the cache directory.
 #include <dirent.h>
@@ -34,6 +35,22 @@ class ForgedPlans : public PlansThatLast {
         EXPECT_EQ(deserialize(bytes, &out), FE_STATUS_INVALID_ARGUMENT) << "a forged plan loaded";
         EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
         EXPECT_TRUE(LastErrorContains(cause)) << fe_last_error_message();
+    }
+    // The seed's convolution + bias + relu (batch 16), serialized: a pointwise chain in the plan.
+    std::vector<unsigned char> built_fused_blob() {
+        fe_graph *g = graph("forged_fused", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "X", {16, 64, 56, 56}, true), *w = tensor(g, "W", {32, 64, 3, 3}, true);
+        fe_tensor *b = tensor(g, "B", {1, 32, 1, 1}, true), *y = nullptr, *biased = nullptr, *z = nullptr;
+        fe_conv_options co = FE_CONV_OPTIONS_INIT;
+        co.pre_padding[0] = co.pre_padding[1] = co.post_padding[0] = co.post_padding[1] = 1;
+        EXPECT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &y));
+        EXPECT_FE_OK(fe_graph_bias(g, y, b, nullptr, &biased));
+        EXPECT_FE_OK(fe_graph_relu(g, biased, nullptr, &z));
+        EXPECT_FE_OK(fe_tensor_set_output(z, 1));
+        fe_build_options o = options();
+        o.use_plan_cache = 0;
+        EXPECT_FE_OK(fe_graph_build(g, nullptr, &o));
+        return serialize(g);
     }
     int64_t workspace_ = -1;
 };
@@ -71,6 +88,40 @@ TEST_F(ForgedPlans, AnOperationOverOtherTensorsIsRefused) {
     EditableBlob blob(built_blob());
     blob.replace(EditableBlob::kPlan, "\"W\":\"2\"", "\"W\":\"1\"");
     expect_refused(blob.bytes(), "over tensors");
+}
+
+// The operations' own attributes: padding, strides, dilation, mode and math precision of the
+// convolution; the mode and clips of the pointwise operations.
+TEST_F(ForgedPlans, AnOperationWithOtherAttributesIsRefused) {
+    const std::pair<const char *, const char *> conv_edits[] = {
+        {"\"pad\":[1,1]", "\"pad\":[0,0]"},
+        {"\"stride\":[1,1]", "\"stride\":[2,2]"},
+        {"\"dilation\":[1,1]", "\"dilation\":[2,1]"},
+        {"\"mode\":\"CUDNN_CROSS_CORRELATION\"", "\"mode\":\"CUDNN_CONVOLUTION\""},
+        {"\"mathPrec\":\"CUDNN_DATA_FLOAT\"", "\"mathPrec\":\"CUDNN_DATA_HALF\""},
+    };
+    std::vector<unsigned char> conv = built_blob();
+    for (const auto &edit : conv_edits) {
+        EditableBlob blob(conv);
+        blob.replace(EditableBlob::kPlan, edit.first, edit.second);
+        SCOPED_TRACE(edit.second);
+        expect_refused(blob.bytes(), "where the graph's lowering has another");
+    }
+    const std::pair<const char *, const char *> pointwise_edits[] = {
+        {"\"pointwiseMode\":\"CUDNN_POINTWISE_ADD\"", "\"pointwiseMode\":\"CUDNN_POINTWISE_SUB\""},
+        {"\"pointwiseMode\":\"CUDNN_POINTWISE_RELU_FWD\"", "\"pointwiseMode\":\"CUDNN_POINTWISE_TANH_FWD\""},
+        {"\"lowerClip\":0.0", "\"lowerClip\":-1.0"},
+        {"\"lowerClipSlope\":0.0", "\"lowerClipSlope\":0.5"},
+    };
+    std::vector<unsigned char> fused = built_fused_blob();
+    fe_graph *out = nullptr;
+    ASSERT_FE_OK(deserialize(fused, &out)) << "the unedited fused blob must load";
+    for (const auto &edit : pointwise_edits) {
+        EditableBlob blob(fused);
+        blob.replace(EditableBlob::kPlan, edit.first, edit.second);
+        SCOPED_TRACE(edit.second);
+        expect_refused(blob.bytes(), "where the graph's lowering has another");
+    }
 }
 
 // Every sampled bit of the plan flipped (checksum fixed): refused, or a graph that binds the
