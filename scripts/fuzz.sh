@@ -7,10 +7,12 @@
 #                  repeats); 0 picks a random one
 #   BUILD_DIR      where the build goes ($BUILD_DIR/fuzz; default build)
 #   FUZZ_TARGETS   the targets to run (default: graph_from_json deserialize api_calls)
+#   FUZZ_JOBS      targets fuzzed at once (default: the number of cores)
 #
 # Prints one line per target: "PASS <target> ...", "FAIL <target> ..." (with the crashing input
 # kept under $BUILD_DIR/fuzz/artifacts/) or "SKIP <target>: why"; exits non-zero when one failed.
-# New inputs the fuzzer finds go to a working copy of the corpus, never into the repository.
+# New inputs the fuzzer finds go to a working copy of the corpus, never into the repository;
+# scripts/fuzz_merge.sh folds the ones that add coverage back into fuzz/corpus/.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
@@ -53,27 +55,50 @@ if ! make -C "$ROOT/fuzz" -j2 OUT="$OUT" CUDA_INCLUDE="$CUDA_HOME/include" >"$OU
     exit 1
 fi
 
-failed=0
-for target in $TARGETS; do
-    binary="$OUT/fuzz_$target"
-    corpus="$OUT/corpus/$target"
-    artifacts="$OUT/artifacts/$target"
+# One target: fuzz it, then write its verdict to $OUT/<target>.verdict.
+fuzz_target() {
+    local target=$1
+    local binary="$OUT/fuzz_$target" corpus="$OUT/corpus/$target" artifacts="$OUT/artifacts/$target"
     mkdir -p "$corpus" "$artifacts"
     cp -n "$ROOT/fuzz/corpus/$target/"* "$corpus/" 2>/dev/null
-    options=(-max_total_time="$SECONDS_EACH" -seed="$SEED" -timeout=10 -rss_limit_mb=2048 -max_len=65536
-             -artifact_prefix="$artifacts/" -print_final_stats=1)
+    local options=(-max_total_time="$SECONDS_EACH" -seed="$SEED" -timeout=10 -rss_limit_mb=2048 -max_len=65536
+                   -artifact_prefix="$artifacts/" -print_final_stats=1)
     [ -f "$ROOT/fuzz/$target.dict" ] && options+=(-dict="$ROOT/fuzz/$target.dict")
-    log="$OUT/$target.log"
+    local log="$OUT/$target.log"
     "$binary" "${options[@]}" "$corpus" >"$log" 2>&1
-    rc=$?
+    local rc=$?
+    local runs
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo "?")
+    local found
+    found=$(find "$corpus" -type f | wc -l)
     if [ $rc -eq 0 ]; then
-        echo "PASS $target: $runs inputs in ${SECONDS_EACH}s, no crash"
+        echo "PASS $target: $runs inputs in ${SECONDS_EACH}s, no crash; corpus of $found inputs" >"$OUT/$target.verdict"
     else
-        failed=$((failed + 1))
+        local crash
         crash=$(ls -t "$artifacts" 2>/dev/null | head -1)
-        echo "FAIL $target: exit $rc; input kept as $artifacts/$crash (replay: $binary $artifacts/$crash)"
-        grep -E 'ERROR:|runtime error|SUMMARY|property broken' "$log" | head -5 | sed 's/^/    /'
+        {
+            echo "FAIL $target: exit $rc; input kept as $artifacts/$crash (replay: $binary $artifacts/$crash)"
+            grep -E 'ERROR:|runtime error|SUMMARY|property broken' "$log" | head -5 | sed 's/^/    /'
+        } >"$OUT/$target.verdict"
+    fi
+}
+
+# The targets run side by side, as many at once as there are cores.
+jobs_at_once=${FUZZ_JOBS:-$(nproc)}
+for target in $TARGETS; do
+    rm -f "$OUT/$target.verdict"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n; done
+    fuzz_target "$target" &
+done
+wait
+failed=0
+for target in $TARGETS; do
+    if [ -f "$OUT/$target.verdict" ]; then
+        cat "$OUT/$target.verdict"
+        grep -q '^PASS' "$OUT/$target.verdict" || failed=$((failed + 1))
+    else
+        echo "FAIL $target: no verdict (see $OUT/$target.log)"
+        failed=$((failed + 1))
     fi
 done
 [ $failed -eq 0 ]
