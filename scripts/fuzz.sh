@@ -16,6 +16,8 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+# Absolute: the fuzz build runs in fuzz/, where a relative path would land in the source tree.
+BUILD_DIR=$(mkdir -p "$BUILD_DIR" && cd "$BUILD_DIR" && pwd)
 OUT="$BUILD_DIR/fuzz"
 SECONDS_EACH=${FUZZ_SECONDS:-60}
 SEED=${FUZZ_SEED:-1}

@@ -6,6 +6,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+# Absolute: the fuzz build runs in fuzz/, where a relative path would land in the source tree.
+BUILD_DIR=$(mkdir -p "$BUILD_DIR" && cd "$BUILD_DIR" && pwd)
 OUT="$BUILD_DIR/fuzz"
 for target in ${FUZZ_TARGETS:-graph_from_json deserialize api_calls}; do
     found="$OUT/corpus/$target"
