@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -138,8 +139,11 @@ OperationKey node_key(const json::Value &node, const std::unordered_map<std::str
             for (const json::Value &v : m.second.array) add(v);
         else
             add(m.second);
-        bool scale = m.first == "alpha" || m.first == "alpha1" || m.first == "alpha2";
-        if ((scale || m.first == "beta") &&
+        // A pointwise node's alpha and beta are its ELU, softplus and swish coefficients (checked
+        // with its attributes); elsewhere they scale the result.
+        bool pointwise = key.first == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR";
+        bool scale = m.first == "alpha1" || m.first == "alpha2" || (!pointwise && m.first == "alpha");
+        if ((scale || (!pointwise && m.first == "beta")) &&
             (m.second.type != json::Type::Number || m.second.number != (scale ? 1.0 : 0.0)))
             mismatch(format("%s has %s %s; the graph's operations are unscaled", key.first.c_str(), m.first.c_str(),
                             m.second.type == json::Type::Number ? format("%g", m.second.number).c_str() : "?"));
@@ -178,9 +182,8 @@ const NodeAttribute kNodeAttributes[] = {
     {"POINTWISE", "upperClip", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, kNone},
     {"POINTWISE", "lowerClip", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, kNone},
     {"POINTWISE", "lowerClipSlope", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, kNone},
-    {"POINTWISE", "eluAlpha", Written::Numbers, CUDNN_ATTR_POINTWISE_ELU_ALPHA, kNone},
-    {"POINTWISE", "softplusBeta", Written::Numbers, CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA, kNone},
-    {"POINTWISE", "swishBeta", Written::Numbers, CUDNN_ATTR_POINTWISE_SWISH_BETA, kNone},
+    {"POINTWISE", "alpha", Written::Numbers, CUDNN_ATTR_POINTWISE_ELU_ALPHA, kNone},
+    {"POINTWISE", "beta", Written::Numbers, CUDNN_ATTR_POINTWISE_SWISH_BETA, CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA},
     {"POINTWISE", "axis", Written::Numbers, CUDNN_ATTR_POINTWISE_AXIS, kNone},
 };
 #undef FE_CONVOLUTION_ATTRIBUTES
@@ -274,9 +277,14 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
     const json::Value &tensors = member(graph, "tensors", json::Type::Array, "the operation graph");
     const json::Value &nodes = member(graph, "nodes", json::Type::Array, "the operation graph");
 
+    // The tensors the operations use: cuDNN's plan lists no other (lowering may have made
+    // descriptors that no operation ended up using).
+    std::unordered_set<cudnnBackendDescriptor_t> used;
+    for (const Descriptor &op : lowered.operations) used.insert(op.references().begin(), op.references().end());
     std::unordered_map<std::string, const LoweredTensor *> expected;
     std::unordered_map<cudnnBackendDescriptor_t, int64_t> uid_of_raw;
     for (const LoweredTensor &t : lowered.tensor_table) {
+        if (!used.count(t.raw)) continue;
         expected[std::to_string(t.uid)] = &t;
         uid_of_raw[t.raw] = t.uid;
     }
