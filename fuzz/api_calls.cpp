@@ -241,7 +241,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::string first, second;
         if (!fuzz::graph_json(g, &first)) finding("a validated graph does not write");
         fe_graph *back = nullptr;
-        if (fe_graph_from_json(first.data(), first.size(), &back) != FE_OK) finding("its JSON does not read back");
+        if (fe_graph_from_json(first.data(), first.size(), &back) != FE_OK) {
+            std::fprintf(stderr, "the graph's JSON:\n%s\n", first.c_str());
+            finding("its JSON does not read back");
+        }
         if (fe_graph_validate(back) != FE_OK) finding("the graph read back does not validate");
         if (!fuzz::graph_json(back, &second) || first != second) finding("the round trip changed the text");
         fe_graph_destroy(back);

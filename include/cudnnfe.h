@@ -372,7 +372,8 @@ FE_API fe_status fe_strides_channels_last(size_t ndims, const int64_t *dims,
  * checks, as fe_graph_tensor does, that the tensor stays addressable with the strides it keeps.
  * The strides of a graph output must give each element its own address (sorted by stride, each
  * dim's stride at least the extent of the dims inside it): fe_graph_validate refuses an output
- * whose elements would overlap (inputs may overlap, e.g. to broadcast). */
+ * whose elements would overlap (inputs may overlap, e.g. to broadcast). A scalar passed by value
+ * (fe_graph_scalar) keeps its dims and strides. */
 FE_API fe_status fe_tensor_set_name(fe_tensor *tensor, const char *name);
 FE_API fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const int64_t *dims);
 FE_API fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const int64_t *strides);

@@ -169,6 +169,10 @@ FE_EXPORT fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const in
         for (size_t i = 0; i < ndims; ++i)
             FE_CHECK(d[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dim %zu of '%s' is %lld; dims must be positive", i,
                      tensor->name.c_str(), static_cast<long long>(d[i]));
+        // One value: its shape is not the caller's to choose (nor written in the graph JSON).
+        FE_CHECK(!tensor->by_value || d == tensor->dims, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is a scalar passed by value: its dims stay %s", tensor->name.c_str(),
+                 dims_string(tensor->dims).c_str());
         tensor->graph->require_editable();
         std::vector<int64_t> strides =
             d.size() != tensor->dims.size() && !tensor->user_strides ? packed_strides(d) : tensor->strides;
@@ -190,6 +194,9 @@ FE_EXPORT fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const
                      tensor->name.c_str(), static_cast<long long>(s[i]));
         FE_CHECK(ndims == tensor->dims.size(), FE_STATUS_INVALID_ARGUMENT, "'%s' has %zu dims; %zu strides given",
                  tensor->name.c_str(), tensor->dims.size(), ndims);
+        FE_CHECK(!tensor->by_value || s == tensor->strides, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is a scalar passed by value: its strides stay %s", tensor->name.c_str(),
+                 dims_string(tensor->strides).c_str());
         tensor->graph->require_editable();
         tensor->strides = s;
         tensor->user_strides = true;

@@ -185,6 +185,20 @@ TEST_F(Values, ScalarsMustFitTheirType) {
     EXPECT_FE_OK(fe_graph_scalar(g, "dbl", 1e300, FE_DATA_DOUBLE, &t));
 }
 
+// A scalar passed by value is one value: its shape cannot be changed (the graph JSON does not
+// record one, so a transpose of a scalar given dims [7] validated and then did not read back).
+TEST_F(Values, AScalarKeepsItsShape) {
+    fe_tensor *t = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "s", 1e-5, FE_DATA_FLOAT, &t));
+    int64_t seven[1] = {7}, one[1] = {1}, two[1] = {2};
+    EXPECT_FE_STATUS(fe_tensor_set_dims(t, 1, seven), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_tensor_set_dims: 's' is a scalar passed by value: its dims stay [1]"));
+    EXPECT_FE_STATUS(fe_tensor_set_strides(t, 1, two), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("its strides stay [1]"));
+    EXPECT_FE_OK(fe_tensor_set_dims(t, 1, one));
+    EXPECT_FE_OK(fe_tensor_set_strides(t, 1, one));
+}
+
 // ---- ALiBi's heads ----
 
 TEST_F(Values, AlibiSlopesBoundTheHeadsCount) {
