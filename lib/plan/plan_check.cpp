@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "schema/schema.hpp"
 #include "plan/build_state.hpp"
 #include "plan/plan_json.hpp"
@@ -160,9 +161,9 @@ struct NodeAttribute {
     const char *key;
     Written written;
     cudnnBackendAttributeName_t name;
-    cudnnBackendAttributeName_t alternative;  // what may be written under the same key instead
+    int alternative;  // an attribute name that may be written under the same key instead; kNone: none
 };
-constexpr cudnnBackendAttributeName_t kNone = static_cast<cudnnBackendAttributeName_t>(-1);
+constexpr int kNone = -1;
 
 #define FE_CONVOLUTION_ATTRIBUTES(operation)                                                                    \
     {operation, "mode", Written::ConvolutionMode, CUDNN_ATTR_CONVOLUTION_CONV_MODE, kNone},                     \
@@ -237,8 +238,9 @@ bool value_matches(const NodeAttribute &a, const json::Value &written, const std
 void check_node_attributes(const json::Value &node, const Descriptor &op,
                            const std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> &attributes) {
     const std::string &operation = member(node, "operation", json::Type::String, "a node").string;
-    auto set_value = [&](cudnnBackendAttributeName_t name) -> const Descriptor::Value * {
-        if (name == kNone) return nullptr;
+    auto set_value = [&](int attribute) -> const Descriptor::Value * {
+        if (attribute == kNone) return nullptr;
+        auto name = static_cast<cudnnBackendAttributeName_t>(attribute);
         if (const Descriptor::Value *v = op.value(name)) return v;
         for (cudnnBackendDescriptor_t raw : op.references()) {
             auto it = attributes.find(raw);
@@ -333,10 +335,11 @@ std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanReco
     check_plan_matches(state->lowered, plan_json);
     Plan plan;
     plan.plan = plan_from_json(plan_json, handle, device_json);
-    PlanRecord loaded = stored;
-    loaded.plan = plan.plan;
-    check_recorded_workspace(loaded);  // the record agrees with the plan cuDNN loaded
-    plan.workspace = stored.workspace;
+    plan.workspace = loaded_plan_workspace(*plan.plan);
+    if (plan.workspace != stored.workspace)
+        FE_LOG_INFO("graph '%s': the plan records a workspace of %lld bytes and needs %lld here; %lld is used",
+                    graph.name.c_str(), static_cast<long long>(stored.workspace),
+                    static_cast<long long>(plan.workspace), static_cast<long long>(plan.workspace));
     plan.engine_index = stored.engine_index;
     plan.tag = stored.tag;
     state->executable.plans.push_back(std::move(plan));

@@ -47,11 +47,12 @@ void load_plan_json(Descriptor &plan, const std::string &json) {
 
 }  // namespace
 
-void check_recorded_workspace(const PlanRecord &record) {
-    int64_t needed = record.plan->get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
-    FE_CHECK(record.workspace == needed, FE_STATUS_INVALID_ARGUMENT,
-             "the serialized graph is corrupted (it records a workspace of %lld bytes; its plan needs %lld)",
-             static_cast<long long>(record.workspace), static_cast<long long>(needed));
+int64_t loaded_plan_workspace(const Descriptor &plan) {
+    int64_t needed = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
+    FE_CHECK(needed >= 0 && needed < FE_SERIALIZED_MAX_WORKSPACE_BYTES, FE_STATUS_INVALID_ARGUMENT,
+             "the serialized plan is corrupt (cuDNN reports a workspace of %lld bytes for it)",
+             static_cast<long long>(needed));
+    return needed;
 }
 
 std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnHandle_t handle,

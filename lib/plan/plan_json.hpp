@@ -19,8 +19,9 @@ std::string plan_to_json(const Descriptor &plan);
 std::shared_ptr<const Descriptor> plan_from_json(const std::string &json, cudnnHandle_t handle,
                                                  const std::string &device_properties_json);
 
-// Execution allocates the workspace a record states: a loaded record must state what its plan
-// reports (else FE_STATUS_INVALID_ARGUMENT, the serialized graph is corrupted).
-void check_recorded_workspace(const PlanRecord &record);
+// The workspace a loaded plan needs on this machine, as cuDNN reports it: what execution
+// allocates, whatever the record says (the machine that wrote it may have been answered
+// otherwise, e.g. a build without a GPU). Out of bounds: FE_STATUS_INVALID_ARGUMENT.
+int64_t loaded_plan_workspace(const Descriptor &plan);
 
 }  // namespace fe

@@ -184,8 +184,10 @@ TEST_F(PlansThatLast, ABlobOfAnotherLibraryVersionIsRefused) {
     }
 }
 
-// Execution allocates the recorded workspace: it must be sane and the plan's own.
-TEST_F(PlansThatLast, ARecordedWorkspaceOutOfBoundsOrNotThePlansIsRefused) {
+// A recorded workspace out of bounds is refused; one the plan does not need is replaced by what
+// the plan needs here (execution allocates that), as happens when a plan built without a GPU is
+// loaded on one.
+TEST_F(PlansThatLast, ARecordedWorkspaceOutOfBoundsIsRefusedAndThePlansOwnIsUsed) {
     fe_graph *g = seed_conv("workspace");
     fe_build_options o = options();
     ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
@@ -195,13 +197,21 @@ TEST_F(PlansThatLast, ARecordedWorkspaceOutOfBoundsOrNotThePlansIsRefused) {
     struct Case { int64_t recorded; const char *message; };
     for (Case c : {Case{int64_t(1) << 62, "it records a workspace of 4611686018427387904 bytes; the bound is 0 to"},
                    Case{-1, "it records a workspace of -1 bytes"},
-                   Case{FE_SERIALIZED_MAX_WORKSPACE_BYTES, "the bound is 0 to 1099511627776"},
-                   Case{workspace + 256, "its plan needs"}}) {
+                   Case{FE_SERIALIZED_MAX_WORKSPACE_BYTES, "the bound is 0 to 1099511627776"}}) {
         BlobParts parts(bytes);
         BlobParts::write(parts.section(BlobParts::kLayout), 0, static_cast<uint64_t>(c.recorded), 8);
         fe_graph *out = nullptr;
         EXPECT_FE_STATUS(deserialize(parts.seal(), &out), FE_STATUS_INVALID_ARGUMENT) << c.recorded;
         EXPECT_TRUE(LastErrorContains(c.message)) << c.recorded;
+    }
+    for (int64_t recorded : {workspace + 256, int64_t(0)}) {
+        BlobParts parts(bytes);
+        BlobParts::write(parts.section(BlobParts::kLayout), 0, static_cast<uint64_t>(recorded), 8);
+        fe_graph *out = nullptr;
+        ASSERT_FE_OK(deserialize(parts.seal(), &out)) << recorded;
+        int64_t used = -1;
+        ASSERT_FE_OK(fe_graph_workspace_size(out, &used));
+        EXPECT_EQ(used, workspace) << "recorded " << recorded;
     }
 }
 
