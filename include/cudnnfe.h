@@ -78,7 +78,7 @@ extern "C" {
 #endif
 
 #define FE_VERSION_MAJOR 1
-#define FE_VERSION_MINOR 0
+#define FE_VERSION_MINOR 1
 #define FE_VERSION_PATCH 0
 /** FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH */
 #define FE_VERSION (FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH)
@@ -1470,6 +1470,15 @@ FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **
 /* the handle's managed workspace is used (grown if needed). A caller's workspace must hold at */
 /* least fe_graph_workspace_size bytes. The work is enqueued on the handle's stream.           */
 /* Executing allocates nothing except when the handle's workspace must grow.                   */
+/*                                                                                             */
+/* CUDA graphs. An execute may be captured (cudaStreamBeginCapture on the handle's stream):    */
+/* it then neither allocates nor synchronizes. Growing the managed workspace would do both, so */
+/* an execute that needs it to grow while the stream captures fails with FE_STATUS_BAD_STATE;  */
+/* call fe_graph_warmup before capturing, or pass a workspace. A captured graph keeps the      */
+/* addresses it was given, the managed workspace's too: do not let that workspace grow (warm   */
+/* up with the largest graph first) while such a CUDA graph may still be launched. A graph     */
+/* whose workspace accumulator is cleared by execute (see fe_graph_populate_cuda_graph) keeps  */
+/* that clearing in the capture, as a memset node.                                             */
 /* ------------------------------------------------------------------------------------------ */
 
 /** Bind by tensor handles. */
@@ -1488,6 +1497,33 @@ FE_API fe_status fe_graph_execute_by_uid(fe_graph *graph, fe_handle *handle,
 FE_API fe_status fe_graph_execute_positional(fe_graph *graph, fe_handle *handle,
                                              void *const *device_pointers, size_t count,
                                              void *workspace);
+
+/** The first execute's one-time work done now, so that executes captured into a CUDA graph
+ *  find it done: the handle's managed workspace grows to the graph's need and the handle's
+ *  device is made current. No kernel runs; nothing is enqueued. */
+FE_API fe_status fe_graph_warmup(fe_graph *graph, fe_handle *handle);
+
+/** Add the built graph's work to `cuda_graph` (a cudaGraph_t that has no nodes yet), bound as
+ *  fe_graph_execute binds, instead of running it: cuDNN adds its own kernel nodes (needs
+ *  cuDNN 9.5 and an engine whose behaviour notes include native CUDA-graph support; otherwise
+ *  FE_STATUS_NOT_SUPPORTED names the engine and the alternative, stream capture). Instantiate
+ *  and launch the CUDA graph yourself, or add it to a larger one as a child graph node.
+ *  `workspace` must be given when the graph needs one (fe_graph_workspace_size > 0) and outlive
+ *  the CUDA graph: the handle's managed workspace may move. A graph whose execute clears a
+ *  workspace accumulator first (attention backward before cuDNN 9.6) is refused: capture
+ *  fe_graph_execute instead. Nothing runs and nothing is enqueued. */
+FE_API fe_status fe_graph_populate_cuda_graph(fe_graph *graph, fe_handle *handle,
+                                              fe_tensor *const *tensors,
+                                              void *const *device_pointers, size_t count,
+                                              void *workspace, void *cuda_graph);
+/** Rebind a CUDA graph that fe_graph_populate_cuda_graph filled with this graph's work to new
+ *  pointers (and workspace), in place; then apply it to an instantiated graph with
+ *  cudaGraphExecUpdate. A CUDA graph populated by another graph is refused
+ *  (FE_STATUS_INVALID_ARGUMENT). */
+FE_API fe_status fe_graph_update_cuda_graph(fe_graph *graph, fe_handle *handle,
+                                            fe_tensor *const *tensors,
+                                            void *const *device_pointers, size_t count,
+                                            void *workspace, void *cuda_graph);
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,46 @@ func (g *Graph) ExecutePositional(h *Handle, devicePointers []uintptr, workspace
 	})
 }
 
+// Warmup does the first execute's one-time work now (the handle's workspace grown), before
+// executes are captured into a CUDA graph.
+func (g *Graph) Warmup(h *Handle) error {
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_warmup(p, hp) })
+}
+
+// PopulateCUDAGraph adds the graph's work, bound as Execute binds, to an empty CUDA graph (a
+// cudaGraph_t); the workspace, when the graph needs one, must be given and outlive the CUDA graph.
+func (g *Graph) PopulateCUDAGraph(h *Handle, tensors []*Tensor, devicePointers []uintptr, workspace, cudaGraph uintptr) error {
+	return g.cudaGraphCall("PopulateCUDAGraph", capi.Fe_graph_populate_cuda_graph, h, tensors, devicePointers, workspace, cudaGraph)
+}
+
+// UpdateCUDAGraph rebinds a CUDA graph populated by PopulateCUDAGraph to new pointers, in place.
+func (g *Graph) UpdateCUDAGraph(h *Handle, tensors []*Tensor, devicePointers []uintptr, workspace, cudaGraph uintptr) error {
+	return g.cudaGraphCall("UpdateCUDAGraph", capi.Fe_graph_update_cuda_graph, h, tensors, devicePointers, workspace, cudaGraph)
+}
+
+func (g *Graph) cudaGraphCall(name string,
+	call func(uintptr, uintptr, []uintptr, []uintptr, int64, uintptr, uintptr) capi.Enum_SS_fe_status,
+	h *Handle, tensors []*Tensor, devicePointers []uintptr, workspace, cudaGraph uintptr) error {
+	if len(tensors) != len(devicePointers) {
+		return invalid("%s: %d tensors but %d device pointers", name, len(tensors), len(devicePointers))
+	}
+	hp, err := h.pointer()
+	if err != nil {
+		return err
+	}
+	tp, err := tensorPointers(tensors)
+	if err != nil {
+		return err
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return call(p, hp, tp, devicePointers, int64(len(tp)), workspace, cudaGraph)
+	})
+}
+
 func tensorPointers(tensors []*Tensor) ([]uintptr, error) {
 	pointers := make([]uintptr, len(tensors))
 	for i, t := range tensors {

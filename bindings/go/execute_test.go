@@ -89,6 +89,36 @@ func TestExecutingBeforeBuildingIsBadState(t *testing.T) {
 	must(t, h.SetStream(0))
 }
 
+// The CUDA-graph calls pass their arguments as C takes them: an unbuilt graph is BAD_STATE, a NULL
+// CUDA graph is refused naming the call, and warming up a built graph works.
+func TestCUDAGraphCallsCheckTheirArguments(t *testing.T) {
+	if !gpuAvailable() {
+		t.Skip("no GPU here")
+	}
+	h, err := NewHandle(0)
+	must(t, err)
+	defer h.Close()
+	g := newTestGraph(t)
+	expectError(t, g.Warmup(h), StatusBadState, "fe_graph_warmup")
+	x := tensor(t, g, "x", 64, 64)
+	y, err := g.Relu(x, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	must(t, g.Build(h, nil))
+	must(t, g.Warmup(h))
+	in, err := NewDeviceBufferFor(0, x)
+	must(t, err)
+	defer in.Close()
+	out, err := NewDeviceBufferFor(0, y)
+	must(t, err)
+	defer out.Close()
+	ip, _ := in.DevicePointer()
+	op, _ := out.DevicePointer()
+	tensors, pointers := []*Tensor{x, y}, []uintptr{ip, op}
+	expectError(t, g.PopulateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_populate_cuda_graph: cuda_graph")
+	expectError(t, g.UpdateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_update_cuda_graph: cuda_graph")
+}
+
 // upload fills a buffer with uniform values in [-1, 1) as half, returning what the device holds.
 func upload(t *testing.T, b *DeviceBuffer, count int) []float32 {
 	values := make([]float32, count)

@@ -47,3 +47,45 @@ FE_EXPORT fe_status fe_graph_execute_positional(fe_graph *graph, fe_handle *hand
         execute_positional(*graph, *handle, device_pointers, count, workspace);
     });
 }
+
+FE_EXPORT fe_status fe_graph_warmup(fe_graph *graph, fe_handle *handle) {
+    return guard("fe_graph_warmup", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        warmup(*graph, *handle);
+    });
+}
+
+namespace {
+
+fe_status cuda_graph_call(const char *function, Action::Kind kind, fe_graph *graph, fe_handle *handle,
+                          fe_tensor *const *tensors, void *const *device_pointers, size_t count, void *workspace,
+                          void *cuda_graph) {
+    return guard(function, [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(handle);
+        FE_REQUIRE(cuda_graph);
+        FE_CHECK(count == 0 || (tensors && device_pointers), FE_STATUS_NULL_POINTER,
+                 "tensors or device_pointers is NULL with %zu bindings", count);
+        Action action;
+        action.kind = kind;
+        action.cuda_graph = cuda_graph;
+        execute_by_tensors(*graph, *handle, tensors, device_pointers, count, workspace, action);
+    });
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_populate_cuda_graph(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
+                                                 void *const *device_pointers, size_t count, void *workspace,
+                                                 void *cuda_graph) {
+    return cuda_graph_call("fe_graph_populate_cuda_graph", Action::Populate, graph, handle, tensors, device_pointers,
+                           count, workspace, cuda_graph);
+}
+
+FE_EXPORT fe_status fe_graph_update_cuda_graph(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
+                                               void *const *device_pointers, size_t count, void *workspace,
+                                               void *cuda_graph) {
+    return cuda_graph_call("fe_graph_update_cuda_graph", Action::Update, graph, handle, tensors, device_pointers,
+                           count, workspace, cuda_graph);
+}

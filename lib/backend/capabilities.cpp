@@ -93,6 +93,15 @@ const std::vector<Capability> kTable = {
     {Feature::max_pool_backward_layout, "max_pool_backward_layout", Gate::observed,
      "max pooling backward in other layouts than channels-last", 0, 0, 0, kVerified,
      "runs max pooling backward only channels-last (NHWC strides for dy, index and dx)", "H100"},
+    {Feature::native_cuda_graph, "native_cuda_graph", Gate::minimum_version,
+     "adding a plan's work to a CUDA graph (fe_graph_populate_cuda_graph)", 90500, 0, 0, 0,
+     "the first cuDNN that populates and updates CUDA graphs itself, for the engines whose behaviour notes say so",
+     nullptr},
+    {Feature::sdpa_backward_zeroes_dq_accumulator, "sdpa_backward_zeroes_dq_accumulator", Gate::minimum_version,
+     "attention backward engines that clear their float dQ accumulator", 90600, 0, 0, 0,
+     "the first cuDNN whose attention backward engines clear the float dQ accumulator themselves; before it, "
+     "execute clears it on every call",
+     nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

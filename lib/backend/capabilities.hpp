@@ -39,6 +39,8 @@ enum class Feature {
     upsampling,                   // nearest and bilinear resampling
     max_pool_backward_from_x_and_y_channels_last,
     max_pool_backward_layout,
+    native_cuda_graph,            // a plan's work added to a caller's CUDA graph by cuDNN
+    sdpa_backward_zeroes_dq_accumulator,  // the engines clear the float dQ accumulator themselves
 };
 
 // How the library treats a fact of the table.

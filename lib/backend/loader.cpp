@@ -91,6 +91,9 @@ CudnnLoad load_cudnn() {
     bind(lib, "cudnnBackendSetAttribute", &t.cudnnBackendSetAttribute, &missing);
     bind(lib, "cudnnBackendGetAttribute", &t.cudnnBackendGetAttribute, &missing);
     bind(lib, "cudnnBackendExecute", &t.cudnnBackendExecute, &missing);
+    std::string optional;  // absent before cuDNN 9.5: the capability table says so when used
+    bind(lib, "cudnnBackendPopulateCudaGraph", &t.cudnnBackendPopulateCudaGraph, &optional);
+    bind(lib, "cudnnBackendUpdateCudaGraph", &t.cudnnBackendUpdateCudaGraph, &optional);
     if (!missing.empty()) {
         out.error = "the loaded cuDNN lacks " + missing + " (cuDNN 9 is required)";
         return out;
@@ -135,6 +138,8 @@ CudaLoad load_cuda() {
     bind(lib, "cudaGraphLaunch", &t.cudaGraphLaunch, &missing);
     bind(lib, "cudaGraphExecDestroy", &t.cudaGraphExecDestroy, &missing);
     bind(lib, "cudaGraphDestroy", &t.cudaGraphDestroy, &missing);
+    bind(lib, "cudaStreamIsCapturing", &t.cudaStreamIsCapturing, &missing);
+    bind(lib, "cudaGraphGetNodes", &t.cudaGraphGetNodes, &missing);
     bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
     bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);
     bind(lib, "cudaGetErrorName", &t.cudaGetErrorName, &missing);

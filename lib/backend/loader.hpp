@@ -36,12 +36,14 @@ struct CudaRuntime {
     int (*cudaGraphLaunch)(void *, void *);
     int (*cudaGraphExecDestroy)(void *);
     int (*cudaGraphDestroy)(void *);
+    int (*cudaStreamIsCapturing)(void *, int *);
+    int (*cudaGraphGetNodes)(void *, void **, size_t *);
     int (*cudaGetLastError)(void);
     const char *(*cudaGetErrorString)(int);
     const char *(*cudaGetErrorName)(int);
 };
 enum { kCudaMemcpyHostToDevice = 1, kCudaMemcpyDeviceToHost = 2, kCudaMemcpyDeviceToDevice = 3 };
-enum { kCudaStreamNonBlocking = 1, kCudaStreamCaptureModeThreadLocal = 1 };
+enum { kCudaStreamNonBlocking = 1, kCudaStreamCaptureModeThreadLocal = 1, kCudaStreamCaptureStatusNone = 0 };
 enum {
     kCudaErrorMemoryAllocation = 2,
     kCudaErrorStubLibrary = 34,
@@ -68,6 +70,11 @@ struct Cudnn {
                                               void *);
     cudnnStatus_t (*cudnnBackendExecute)(cudnnHandle_t, cudnnBackendDescriptor_t,
                                          cudnnBackendDescriptor_t);
+    // Native CUDA graphs (Feature::native_cuda_graph); null in a cuDNN without them.
+    cudnnStatus_t (*cudnnBackendPopulateCudaGraph)(cudnnHandle_t, cudnnBackendDescriptor_t,
+                                                   cudnnBackendDescriptor_t, cudaGraph_t);
+    cudnnStatus_t (*cudnnBackendUpdateCudaGraph)(cudnnHandle_t, cudnnBackendDescriptor_t,
+                                                 cudnnBackendDescriptor_t, cudaGraph_t);
 };
 
 // Loaded tables; throw fe::Error(FE_STATUS_LIBRARY_UNAVAILABLE) naming what was tried.

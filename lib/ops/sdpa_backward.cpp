@@ -3,6 +3,8 @@
 // then dV = P^T.dO, dS = P * (dO.V^T - rowsum(dO * O)) * scale, dK = dS^T.Q, dQ = dS.K.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/attention.hpp"
 #include "serial/option_codec.hpp"
@@ -222,9 +224,12 @@ class SdpaBackward : public AttentionNode {
             emit_matmul(lowering, *ds, k_plain, lowering.tensor(outputs[0]), compute, label("dS.K"), by_queries);
             return;
         }
-        // dQ = dS . K, accumulated (atomically, by key blocks) in float in the workspace, then converted.
+        // dQ = dS . K, accumulated (atomically, by key blocks) in float in the workspace, then
+        // converted. Newer engines clear the accumulator themselves; execute clears it for older ones.
         const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
-        const Descriptor &dq_accumulator = lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, true);
+        bool engine_clears = refusal(Feature::sdpa_backward_zeroes_dq_accumulator, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty();
+        const Descriptor &dq_accumulator =
+            lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, !engine_clears);
         emit_matmul(lowering, *ds, k_plain, dq_accumulator, compute, label("dS.K"), by_queries);
         pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }

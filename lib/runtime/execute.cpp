@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -62,14 +63,38 @@ void check_no_overlap(const ExecutablePlan &state, const fe_handle &handle) {
             handle.pointers[static_cast<size_t>(clash.second)]);
 }
 
-void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *workspace) {
+// The managed workspace grows by freeing and allocating, which a stream capturing a CUDA graph
+// must not see: the capture would fail, or the graph would keep the freed address.
+void *managed_workspace(const fe_graph &graph, fe_handle &handle, int64_t bytes) {
+    if (bytes > handle.workspace_bytes) {
+        int capturing = kCudaStreamCaptureStatusNone;
+        check_cuda(cuda().cudaStreamIsCapturing(handle.stream, &capturing), "cudaStreamIsCapturing");
+        FE_CHECK(capturing == kCudaStreamCaptureStatusNone, FE_STATUS_BAD_STATE,
+                 "graph '%s' needs %lld bytes of workspace and the handle's stream is capturing a CUDA graph, "
+                 "where the managed workspace cannot grow: call fe_graph_warmup before the capture, or pass a "
+                 "workspace",
+                 graph.name.c_str(), static_cast<long long>(bytes));
+    }
+    return handle.ensure_workspace(bytes);
+}
+
+// Binds what the library places (workspace tensors, slices), makes or reuses the variant pack,
+// and returns the workspace the pack holds.
+void *prepare(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *workspace,
+              const Action &action) {
     for (size_t i = 0; i < state.slots.size(); ++i)
         FE_CHECK(handle.pointers[i] != nullptr, FE_STATUS_INVALID_ARGUMENT,
                  "no device pointer is bound to '%s' (uid %lld)", state.slots[i]->name.c_str(),
                  static_cast<long long>(state.slots[i]->uid));
-    const Plan &plan = state.chosen();
     int64_t workspace_bytes = state.total_workspace();
-    if (workspace == nullptr && workspace_bytes > 0) workspace = handle.ensure_workspace(workspace_bytes);
+    if (action.kind != Action::Execute) {
+        // A CUDA graph keeps the addresses it was given; the managed workspace may move.
+        FE_CHECK(workspace != nullptr || workspace_bytes == 0, FE_STATUS_NULL_POINTER,
+                 "graph '%s' needs a workspace of %lld bytes that lives as long as the CUDA graph; the handle's "
+                 "managed workspace can move, so pass one",
+                 graph.name.c_str(), static_cast<long long>(workspace_bytes));
+    }
+    if (workspace == nullptr && workspace_bytes > 0) workspace = managed_workspace(graph, handle, workspace_bytes);
     FE_CHECK(workspace == nullptr || (reinterpret_cast<uintptr_t>(workspace) & 15u) == 0, FE_STATUS_MISALIGNED,
              "the workspace pointer %p is not 16-byte aligned", workspace);
     handle.make_current();
@@ -80,9 +105,15 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
         for (size_t i = 0; i < state.workspace_tensors.size(); ++i) {
             const WorkspaceTensor &w = state.workspace_tensors[i];
             handle.pointers[first + i] = base + w.offset;
-            if (w.zero_before_run)
-                check_cuda(cuda().cudaMemsetAsync(base + w.offset, 0, static_cast<size_t>(w.bytes), handle.stream),
-                           "cudaMemsetAsync (zeroing an accumulator in the workspace)");
+            if (!w.zero_before_run) continue;
+            FE_CHECK(action.kind == Action::Execute, FE_STATUS_NOT_SUPPORTED,
+                     "graph '%s' clears an accumulator in its workspace before cuDNN runs (%s), which a CUDA graph "
+                     "populated by cuDNN would not do: capture fe_graph_execute on a stream instead",
+                     graph.name.c_str(),
+                     refusal(Feature::sdpa_backward_zeroes_dq_accumulator, static_cast<int64_t>(cudnn().cudnnGetVersion()))
+                         .c_str());
+            check_cuda(cuda().cudaMemsetAsync(base + w.offset, 0, static_cast<size_t>(w.bytes), handle.stream),
+                       "cudaMemsetAsync (zeroing an accumulator in the workspace)");
         }
     }
 
@@ -126,19 +157,69 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
         handle.cached_workspace = workspace;
         handle.cached_build_id = state.build_id;
     }
-    cudnnStatus_t st = cudnn().cudnnBackendExecute(handle.cudnn, plan.plan->get(), handle.cached_pack.get());
+    return workspace;
+}
+
+// A caller's CUDA graph for populate: empty, so that the graph holds this plan's work only.
+void require_empty(const fe_graph &graph, void *cuda_graph) {
+    size_t nodes = 0;
+    check_cuda(cuda().cudaGraphGetNodes(cuda_graph, nullptr, &nodes), "cudaGraphGetNodes (the CUDA graph given)");
+    FE_CHECK(nodes == 0, FE_STATUS_INVALID_ARGUMENT,
+             "the CUDA graph given for graph '%s' already has %zu nodes; populate an empty one (cudaGraphCreate) "
+             "and add it to a larger graph as a child graph node",
+             graph.name.c_str(), nodes);
+}
+
+void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *workspace, const Action &action) {
+    if (action.kind != Action::Execute) {
+        require(Feature::native_cuda_graph, static_cast<int64_t>(cudnn().cudnnGetVersion()));
+        FE_CHECK(action.cuda_graph != nullptr, FE_STATUS_NULL_POINTER, "the CUDA graph is NULL");
+        if (action.kind == Action::Populate) require_empty(graph, action.cuda_graph);
+    }
+    prepare(graph, state, handle, workspace, action);
+    const Plan &plan = state.chosen();
+    const Cudnn &api = cudnn();
+    cudnnStatus_t st = CUDNN_STATUS_SUCCESS;
+    const char *call = "cudnnBackendExecute";
+    switch (action.kind) {
+        case Action::Execute:
+            st = api.cudnnBackendExecute(handle.cudnn, plan.plan->get(), handle.cached_pack.get());
+            break;
+        case Action::Populate:
+            call = "cudnnBackendPopulateCudaGraph";
+            st = api.cudnnBackendPopulateCudaGraph(handle.cudnn, plan.plan->get(), handle.cached_pack.get(),
+                                                   static_cast<cudaGraph_t>(action.cuda_graph));
+            break;
+        case Action::Update:
+            call = "cudnnBackendUpdateCudaGraph";
+            st = api.cudnnBackendUpdateCudaGraph(handle.cudnn, plan.plan->get(), handle.cached_pack.get(),
+                                                 static_cast<cudaGraph_t>(action.cuda_graph));
+            break;
+    }
     if (st != CUDNN_STATUS_SUCCESS) {
         handle.cached_build_id = 0;
-        std::string what = "graph '" + graph.name + "': cudnnBackendExecute";
+        FE_CHECK(st != CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API, FE_STATUS_NOT_SUPPORTED,
+                 "graph '%s': its plan's engine (%s) cannot add its work to a CUDA graph itself (its behaviour notes "
+                 "lack CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API): capture fe_graph_execute on a stream "
+                 "instead",
+                 graph.name.c_str(), plan.tag.c_str());
+        FE_CHECK(!(action.kind == Action::Update && st == CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH),
+                 FE_STATUS_INVALID_ARGUMENT,
+                 "graph '%s': the CUDA graph given was not populated with this graph's plan (%s)", graph.name.c_str(),
+                 cudnn_last_error_text().c_str());
+        std::string what = "graph '" + graph.name + "': " + call;
         check_cudnn(st, what.c_str());
     }
-    FE_LOG_DEBUG("graph '%s' executed with %s", graph.name.c_str(), plan.tag.c_str());
+    FE_LOG_DEBUG("graph '%s' %s with %s", graph.name.c_str(),
+                 action.kind == Action::Execute ? "executed" : action.kind == Action::Populate ? "populated a CUDA graph"
+                                                                                               : "updated a CUDA graph",
+                 plan.tag.c_str());
 }
 
 }  // namespace
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
-                        size_t count, void *workspace) {
+                        size_t count, void *workspace, const Action &action) {
     const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
@@ -150,11 +231,11 @@ void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
                  t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
         bind_slot(state, handle, t->slot, pointers[i], "by tensor");
     }
-    run(graph, state, handle, workspace);
+    run(graph, state, handle, workspace, action);
 }
 
 void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
-                        size_t count, void *workspace) {
+                        size_t count, void *workspace, const Action &action) {
     const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
@@ -174,11 +255,11 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
                  t->name.c_str(), static_cast<long long>(b->bytes), static_cast<long long>(need));
         bind_slot(state, handle, t->slot, b->pointer, "by tensor");
     }
-    run(graph, state, handle, workspace);
+    run(graph, state, handle, workspace, action);
 }
 
 void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
-                     void *workspace) {
+                     void *workspace, const Action &action) {
     const ExecutablePlan &state = built_state(graph);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
@@ -189,17 +270,28 @@ void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, vo
                  static_cast<long long>(uids[i]));
         bind_slot(state, handle, it->second, pointers[i], "by uid");
     }
-    run(graph, state, handle, workspace);
+    run(graph, state, handle, workspace, action);
 }
 
-void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace) {
+void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace, const Action &action) {
     const ExecutablePlan &state = built_state(graph);
     FE_CHECK(count == state.slots.size(), FE_STATUS_INVALID_ARGUMENT,
              "graph '%s' takes %zu pointers (%zu inputs, then %zu outputs), %zu given", graph.name.c_str(),
              state.slots.size(), graph.inputs.size(), graph.outputs.size(), count);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) bind_slot(state, handle, static_cast<int32_t>(i), pointers[i], "positionally");
-    run(graph, state, handle, workspace);
+    run(graph, state, handle, workspace, action);
+}
+
+}  // namespace fe
+
+namespace fe {
+
+void warmup(fe_graph &graph, fe_handle &handle) {
+    const ExecutablePlan &state = built_state(graph);
+    int64_t bytes = state.total_workspace();
+    if (bytes > 0) managed_workspace(graph, handle, bytes);
+    handle.make_current();
 }
 
 }  // namespace fe

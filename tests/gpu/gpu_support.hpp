@@ -118,7 +118,9 @@ class Gpu : public ::testing::Test {
 
     void build(fe_graph *g) { ASSERT_FE_OK(fe_graph_build(g, handle_, nullptr)); }
 
-    // Execute with buffers for every bound tensor of graph g, wait, download outputs.
+    // Execute with buffers for every bound tensor of graph g, wait, download outputs. The
+    // workspace is poisoned too (all bits set), so a plan that needs part of it cleared must
+    // clear it itself.
     void execute(fe_graph *g, std::vector<Bound *> all) {
         std::vector<fe_tensor *> tensors;
         std::vector<fe_buffer *> buffers;
@@ -126,8 +128,23 @@ class Gpu : public ::testing::Test {
             tensors.push_back(b->tensor);
             buffers.push_back(b->buffer);
         }
-        ASSERT_FE_OK(fe_graph_execute_buffers(g, handle_, tensors.data(), buffers.data(), tensors.size(), nullptr));
-        ASSERT_FE_OK(fe_handle_synchronize(handle_));
+        int64_t bytes = 0;
+        ASSERT_FE_OK(fe_graph_workspace_size(g, &bytes));
+        fe_buffer *workspace = nullptr;
+        void *workspace_pointer = nullptr;
+        if (bytes > 0) {
+            ASSERT_FE_OK(fe_buffer_create(0, bytes, &workspace));
+            std::vector<unsigned char> poison(static_cast<size_t>(bytes), 0xFF);
+            ASSERT_FE_OK(fe_buffer_upload(workspace, poison.data(), bytes));
+            ASSERT_FE_OK(fe_buffer_device_pointer(workspace, &workspace_pointer));
+        }
+        fe_status s = fe_graph_execute_buffers(g, handle_, tensors.data(), buffers.data(), tensors.size(),
+                                               workspace_pointer);
+        std::string message = s == FE_OK ? "" : fe_last_error_message();
+        fe_status synced = fe_handle_synchronize(handle_);
+        fe_buffer_destroy(workspace);
+        ASSERT_EQ(s, FE_OK) << message;
+        ASSERT_FE_OK(synced);
     }
 
     void download(Bound &b) { ASSERT_FE_OK(fe_buffer_download_float(b.buffer, b.host.data(), b.span(), b.type)); }

@@ -51,6 +51,35 @@ namespace CudnnFe
                                                            workspace));
         }
 
+        /// <summary>The first execute's one-time work done now (the handle's workspace grown), before
+        /// capturing executes into a CUDA graph.</summary>
+        public void Warmup(Handle handle)
+        {
+            Check.Ok(NativeApi.fe_graph_warmup(Pointer, handle.Pointer));
+        }
+
+        /// <summary>Add this graph's work, bound as <see cref="Execute(Handle, Tensor[], IntPtr[], IntPtr)"/>
+        /// binds, to an empty CUDA graph (a cudaGraph_t); the workspace, when the graph needs one, must be
+        /// given and outlive the CUDA graph.</summary>
+        public void PopulateCudaGraph(Handle handle, Tensor[] tensors, IntPtr[] devicePointers, IntPtr workspace,
+                                      IntPtr cudaGraph)
+        {
+            if (tensors.Length != devicePointers.Length)
+                throw Check.Invalid("PopulateCudaGraph: " + tensors.Length + " tensors but " + devicePointers.Length + " device pointers");
+            Check.Ok(NativeApi.fe_graph_populate_cuda_graph(Pointer, handle.Pointer, Pointers(tensors), devicePointers,
+                                                            tensors.Length, workspace, cudaGraph));
+        }
+
+        /// <summary>Rebind a CUDA graph populated by <see cref="PopulateCudaGraph"/> to new pointers, in place.</summary>
+        public void UpdateCudaGraph(Handle handle, Tensor[] tensors, IntPtr[] devicePointers, IntPtr workspace,
+                                    IntPtr cudaGraph)
+        {
+            if (tensors.Length != devicePointers.Length)
+                throw Check.Invalid("UpdateCudaGraph: " + tensors.Length + " tensors but " + devicePointers.Length + " device pointers");
+            Check.Ok(NativeApi.fe_graph_update_cuda_graph(Pointer, handle.Pointer, Pointers(tensors), devicePointers,
+                                                          tensors.Length, workspace, cudaGraph));
+        }
+
         private static IntPtr[] Pointers(Tensor[] tensors)
         {
             var pointers = new IntPtr[tensors.Length];

@@ -70,6 +70,33 @@ namespace CudnnFe.Tests
             }
         }
 
+        /// <summary>The CUDA-graph calls pass their arguments as C takes them: an unbuilt graph is
+        /// BadState, a NULL CUDA graph is refused naming the call, and warming up a built graph works.</summary>
+        [Test]
+        public void CudaGraphCallsCheckTheirArguments()
+        {
+            TestSupport.NeedGpu();
+            using (var handle = new Handle(0))
+            using (var graph = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                TestSupport.AssertFails(Status.BadState, "fe_graph_warmup", () => graph.Warmup(handle));
+                var x = graph.Tensor("x", 64, 64);
+                var y = graph.Relu(x).SetOutput(true);
+                graph.Build(handle);
+                graph.Warmup(handle);
+                using (var input = DeviceBuffer.For(0, x))
+                using (var output = DeviceBuffer.For(0, y))
+                {
+                    var tensors = new[] { x, y };
+                    var pointers = new[] { input.DevicePointer, output.DevicePointer };
+                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_populate_cuda_graph: cuda_graph",
+                        () => graph.PopulateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
+                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_update_cuda_graph: cuda_graph",
+                        () => graph.UpdateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
+                }
+            }
+        }
+
         /// <summary>Uniform values in [-1, 1) uploaded as half, returned as the device holds them.</summary>
         private static float[] Upload(DeviceBuffer buffer, int count, Random random)
         {

@@ -555,6 +555,36 @@ public final class Graph extends GraphOps {
                 devicePointers.length, workspace));
     }
 
+    // ---- CUDA graphs ---------------------------------------------------------------------------
+
+    /** The first execute's one-time work done now (the handle's workspace grown), before capturing
+     *  executes into a CUDA graph. */
+    public void warmup(Handle handle) {
+        Check.ok(NativeApi.fe_graph_warmup(pointer(), handle.pointer()));
+    }
+
+    /** Add this graph's work, bound as {@link #execute(Handle, Tensor[], long[], long)} binds, to an
+     *  empty CUDA graph ({@code cudaGraph_t} as a long); the workspace, when the graph needs one, must
+     *  be given and outlive the CUDA graph. */
+    public void populateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
+                                  long cudaGraph) {
+        sameLength("populateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
+        long[] pointers = new long[tensors.length];
+        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
+        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), handle.pointer(), pointers, devicePointers,
+                pointers.length, workspace, cudaGraph));
+    }
+
+    /** Rebind a CUDA graph populated by {@link #populateCudaGraph} to new pointers, in place. */
+    public void updateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
+                                long cudaGraph) {
+        sameLength("updateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
+        long[] pointers = new long[tensors.length];
+        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
+        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), handle.pointer(), pointers, devicePointers,
+                pointers.length, workspace, cudaGraph));
+    }
+
     private static long optional(Handle handle) {
         return handle == null ? 0 : handle.pointer();
     }

@@ -91,6 +91,29 @@ class ExecuteTest {
         }
     }
 
+    /** The CUDA-graph calls pass their arguments as C takes them: an unbuilt graph is BAD_STATE, a
+     *  NULL CUDA graph is refused naming the call, and warming up a built graph works. */
+    @Test
+    void cudaGraphCallsCheckTheirArguments() {
+        assumeTrue(TestSupport.gpuAvailable(), "no GPU here");
+        try (Handle handle = new Handle(0);
+             Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_warmup", () -> graph.warmup(handle));
+            Tensor x = graph.tensor("x", 64, 64);
+            Tensor y = graph.relu(x).setOutput(true);
+            graph.build(handle);
+            graph.warmup(handle);
+            try (DeviceBuffer in = DeviceBuffer.forTensor(0, x); DeviceBuffer out = DeviceBuffer.forTensor(0, y)) {
+                Tensor[] tensors = {x, y};
+                long[] pointers = {in.devicePointer(), out.devicePointer()};
+                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_populate_cuda_graph: cuda_graph",
+                        () -> graph.populateCudaGraph(handle, tensors, pointers, 0, 0));
+                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_update_cuda_graph: cuda_graph",
+                        () -> graph.updateCudaGraph(handle, tensors, pointers, 0, 0));
+            }
+        }
+    }
+
     /** Uniform values in [-1, 1) uploaded as half, returned as the device holds them. */
     private static float[] upload(DeviceBuffer buffer, int count, Random random) {
         float[] values = new float[count];

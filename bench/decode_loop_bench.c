@@ -1,0 +1,306 @@
+/*
+ * decode_loop_bench: the host's cost of one LLM decode step, three ways.
+ *
+ * A step runs 32 layers; each layer is attention of one new token over a paged K/V cache
+ * (batch 8, 32 query heads sharing 8 K/V heads, head dim 128, 64-token pages, up to 2048 tokens,
+ * bf16) followed by two matmuls [8 x 4096] x [4096 x 4096]. Every layer has its own weights and
+ * activations (random data) and reads one shared K/V cache; the layers are chained through their
+ * activations: 96 executions of two built graphs per step.
+ *
+ *   execute   fe_graph_execute for each of the 96, every step;
+ *   capture   the 96 executes captured once on the handle's stream (after fe_graph_warmup),
+ *             then one cudaGraphLaunch per step;
+ *   populate  each execution added by fe_graph_populate_cuda_graph as a child graph of one
+ *             CUDA graph, then one cudaGraphLaunch per step (skipped, with the reason, for an
+ *             engine that cannot populate a CUDA graph itself).
+ *
+ * Per way: host time per step (issuing a step, median over rounds of 20 steps) and step time
+ * (issuing and waiting, median over rounds), the ways interleaved round by round; and whether
+ * each way's final activations equal plain execution's, byte for byte.
+ *
+ *   decode_loop_bench [ROUNDS]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cudnnfe.h"
+
+#define FE(call)                                                                                      \
+    do {                                                                                              \
+        fe_status s_ = (call);                                                                        \
+        if (s_ != FE_OK) {                                                                            \
+            printf("error=%s message=\"%s\" at=%s\n", fe_status_string(s_), fe_last_error_message(), #call); \
+            exit(1);                                                                                  \
+        }                                                                                             \
+    } while (0)
+#define CUDA(call)                                                                                    \
+    do {                                                                                              \
+        cudaError_t e_ = (call);                                                                      \
+        if (e_ != cudaSuccess) {                                                                      \
+            printf("error=%s at=%s\n", cudaGetErrorString(e_), #call);                                \
+            exit(1);                                                                                  \
+        }                                                                                             \
+    } while (0)
+
+enum { LAYERS = 32, B = 8, HQ = 32, HK = 8, D = 128, HIDDEN = HQ * D, PAGE = 64, MAX_KV = 2048,
+       PAGES_PER_SEQ = MAX_KV / PAGE, PAGES = B * PAGES_PER_SEQ, STEPS = 20, CALLS = 3 * LAYERS };
+
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void *device_random(size_t bytes) {
+    void *p;
+    CUDA(cudaMalloc(&p, bytes));
+    /* bf16 values in [-1, 1): the high halves of floats. */
+    size_t n = bytes / 2;
+    unsigned short *host = malloc(n * 2);
+    for (size_t i = 0; i < n; ++i) {
+        float f = (float)rand() / (float)RAND_MAX * 2.f - 1.f;
+        unsigned int u;
+        memcpy(&u, &f, 4);
+        host[i] = (unsigned short)(u >> 16);
+    }
+    CUDA(cudaMemcpy(p, host, n * 2, cudaMemcpyHostToDevice));
+    free(host);
+    return p;
+}
+
+static void *device_int32(const int *values, int n) {
+    void *p;
+    CUDA(cudaMalloc(&p, (size_t)n * 4));
+    CUDA(cudaMemcpy(p, values, (size_t)n * 4, cudaMemcpyHostToDevice));
+    return p;
+}
+
+static fe_tensor *tensor4(fe_graph *g, const char *name, int64_t a, int64_t b, int64_t c, int64_t d, fe_data_type t) {
+    int64_t dims[4] = {a, b, c, d};
+    fe_tensor *out;
+    FE(fe_graph_tensor(g, name, 4, dims, NULL, t, &out));
+    return out;
+}
+
+/* One execution of the step: a graph, its tensors and the pointers bound to them. */
+struct Call {
+    fe_graph *graph;
+    fe_tensor *tensors[8];
+    void *pointers[8];
+    size_t count;
+    void *workspace;
+};
+
+struct Graphs {
+    fe_graph *attention, *matmul;
+    fe_tensor *q, *k, *v, *tk, *tv, *lq, *lkv, *o;
+    fe_tensor *a, *w, *y;
+};
+
+static void build_graphs(struct Graphs *g, fe_handle *handle) {
+    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
+    go.name = "decode_attention";
+    go.io_data_type = FE_DATA_BFLOAT16;
+    FE(fe_graph_create(&go, &g->attention));
+    g->q = tensor4(g->attention, "q", B, HQ, 1, D, FE_DATA_NOT_SET);
+    g->k = tensor4(g->attention, "k_cache", PAGES, HK, PAGE, D, FE_DATA_NOT_SET);
+    g->v = tensor4(g->attention, "v_cache", PAGES, HK, PAGE, D, FE_DATA_NOT_SET);
+    g->tk = tensor4(g->attention, "page_table_k", B, 1, PAGES_PER_SEQ, 1, FE_DATA_INT32);
+    g->tv = tensor4(g->attention, "page_table_v", B, 1, PAGES_PER_SEQ, 1, FE_DATA_INT32);
+    g->lq = tensor4(g->attention, "seq_len_q", B, 1, 1, 1, FE_DATA_INT32);
+    g->lkv = tensor4(g->attention, "seq_len_kv", B, 1, 1, 1, FE_DATA_INT32);
+    fe_sdpa_options so = FE_SDPA_OPTIONS_INIT;
+    so.attn_scale = 0.08838834764831845;
+    so.page_table_k = g->tk;
+    so.page_table_v = g->tv;
+    so.max_seq_len_kv = MAX_KV;
+    so.seq_len_q = g->lq;
+    so.seq_len_kv = g->lkv;
+    FE(fe_graph_sdpa(g->attention, g->q, g->k, g->v, &so, &g->o, NULL));
+    FE(fe_tensor_set_output(g->o, 1));
+    FE(fe_graph_build(g->attention, handle, NULL));
+
+    go.name = "decode_matmul";
+    FE(fe_graph_create(&go, &g->matmul));
+    int64_t ad[3] = {1, B, HIDDEN}, wd[3] = {1, HIDDEN, HIDDEN};
+    FE(fe_graph_tensor(g->matmul, "a", 3, ad, NULL, FE_DATA_NOT_SET, &g->a));
+    FE(fe_graph_tensor(g->matmul, "w", 3, wd, NULL, FE_DATA_NOT_SET, &g->w));
+    FE(fe_graph_matmul(g->matmul, g->a, g->w, NULL, &g->y));
+    FE(fe_tensor_set_output(g->y, 1));
+    FE(fe_graph_build(g->matmul, handle, NULL));
+}
+
+/* Each way's host time per step (us) and step time (us), per round. */
+struct Way {
+    const char *name;
+    double host[64], step[64];
+    int rounds;
+    const char *skipped;
+    char reason[512];
+};
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 9;
+    if (rounds < 1 || rounds > 64) rounds = 9;
+    srand(11);
+    fe_handle *handle;
+    FE(fe_handle_create(0, &handle));
+    cudaStream_t stream;
+    CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    FE(fe_handle_set_stream(handle, stream));
+    struct Graphs g;
+    build_graphs(&g, handle);
+
+    /* Per layer: caches, weights, activations; one shared set of page tables and lengths. */
+    int pages_k[PAGES], pages_v[PAGES], ones[B], lengths[B];
+    for (int i = 0; i < PAGES; ++i) pages_k[i] = (i * 37 + 11) % PAGES, pages_v[i] = (i * 53 + 5) % PAGES;
+    for (int b = 0; b < B; ++b) ones[b] = 1, lengths[b] = 512 + rand() % (MAX_KV - 512);
+    void *tk = device_int32(pages_k, PAGES), *tv = device_int32(pages_v, PAGES);
+    void *lq = device_int32(ones, B), *lkv = device_int32(lengths, B);
+    size_t cache_bytes = (size_t)PAGES * HK * PAGE * D * 2, weight_bytes = (size_t)HIDDEN * HIDDEN * 2;
+    size_t act_bytes = (size_t)B * HIDDEN * 2;
+    void *k_cache = device_random(cache_bytes), *v_cache = device_random(cache_bytes);
+    void *act[LAYERS + 1], *attn[LAYERS], *mid[LAYERS], *w1[LAYERS], *w2[LAYERS];
+    act[0] = device_random(act_bytes);
+    for (int l = 0; l < LAYERS; ++l) {
+        w1[l] = device_random(weight_bytes);
+        w2[l] = device_random(weight_bytes);
+        attn[l] = device_random(act_bytes);
+        mid[l] = device_random(act_bytes);
+        act[l + 1] = device_random(act_bytes);
+    }
+    int64_t ws_attention = 0, ws_matmul = 0;
+    FE(fe_graph_workspace_size(g.attention, &ws_attention));
+    FE(fe_graph_workspace_size(g.matmul, &ws_matmul));
+    int64_t ws_bytes = ws_attention > ws_matmul ? ws_attention : ws_matmul;
+    void *workspace = NULL;
+    if (ws_bytes > 0) CUDA(cudaMalloc(&workspace, (size_t)ws_bytes));
+
+    /* The step's 96 calls. The layers share the K/V cache (2 x 34 MB); what differs per layer,
+       weights and activations, is what a CUDA graph must keep apart. */
+    struct Call calls[CALLS];
+    for (int l = 0; l < LAYERS; ++l) {
+        struct Call *c = &calls[3 * l];
+        c[0] = (struct Call){g.attention, {g.q, g.k, g.v, g.tk, g.tv, g.lq, g.lkv, g.o},
+                             {act[l], k_cache, v_cache, tk, tv, lq, lkv, attn[l]}, 8, workspace};
+        c[1] = (struct Call){g.matmul, {g.a, g.w, g.y}, {attn[l], w1[l], mid[l]}, 3, workspace};
+        c[2] = (struct Call){g.matmul, {g.a, g.w, g.y}, {mid[l], w2[l], act[l + 1]}, 3, workspace};
+    }
+    const char *tag_a = NULL, *tag_m = NULL;
+    FE(fe_graph_engine_tag(g.attention, &tag_a));
+    FE(fe_graph_engine_tag(g.matmul, &tag_m));
+    printf("attention plan %s (workspace %lld bytes), matmul plan %s (workspace %lld bytes)\n", tag_a,
+           (long long)ws_attention, tag_m, (long long)ws_matmul);
+
+    /* Reference: one plainly executed step's final activations. */
+    for (int i = 0; i < CALLS; ++i)
+        FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
+                            calls[i].workspace));
+    CUDA(cudaStreamSynchronize(stream));
+    unsigned char *want = malloc(act_bytes), *got = malloc(act_bytes);
+    CUDA(cudaMemcpy(want, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
+
+    /* capture: the 96 executes on the stream, once. */
+    FE(fe_graph_warmup(g.attention, handle));
+    FE(fe_graph_warmup(g.matmul, handle));
+    cudaGraph_t captured;
+    cudaGraphExec_t captured_exec;
+    CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < CALLS; ++i)
+        FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
+                            calls[i].workspace));
+    CUDA(cudaStreamEndCapture(stream, &captured));
+    CUDA(cudaGraphInstantiate(&captured_exec, captured, 0));
+
+    /* populate: each call a child graph of one CUDA graph, in order. */
+    struct Way ways[3];
+    memset(ways, 0, sizeof ways);
+    ways[0].name = "execute", ways[1].name = "capture", ways[2].name = "populate";
+    cudaGraph_t populated = NULL;
+    cudaGraphExec_t populated_exec = NULL;
+    CUDA(cudaGraphCreate(&populated, 0));
+    cudaGraphNode_t previous = NULL;
+    for (int i = 0; i < CALLS && !ways[2].skipped; ++i) {
+        cudaGraph_t child;
+        CUDA(cudaGraphCreate(&child, 0));
+        fe_status s = fe_graph_populate_cuda_graph(calls[i].graph, handle, calls[i].tensors, calls[i].pointers,
+                                                   calls[i].count, calls[i].workspace, child);
+        if (s != FE_OK) {
+            snprintf(ways[2].reason, sizeof ways[2].reason, "%s", fe_last_error_message());
+            ways[2].skipped = ways[2].reason;
+        } else {
+            cudaGraphNode_t node;
+            CUDA(cudaGraphAddChildGraphNode(&node, populated, previous ? &previous : NULL, previous ? 1 : 0, child));
+            previous = node;
+        }
+        CUDA(cudaGraphDestroy(child));
+    }
+    if (!ways[2].skipped) CUDA(cudaGraphInstantiate(&populated_exec, populated, 0));
+
+    /* Each way's result equals plain execution's. */
+    const char *same[3] = {"yes", "-", "-"};
+    for (int w = 1; w < 3; ++w) {
+        if (ways[w].skipped) continue;
+        CUDA(cudaMemset(act[LAYERS], 0xFF, act_bytes));
+        CUDA(cudaGraphLaunch(w == 1 ? captured_exec : populated_exec, stream));
+        CUDA(cudaStreamSynchronize(stream));
+        CUDA(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
+        same[w] = memcmp(got, want, act_bytes) == 0 ? "yes" : "NO";
+    }
+
+    /* Rounds, the ways interleaved: STEPS steps issued back to back, then waited for. */
+    for (int r = 0; r < rounds; ++r)
+        for (int w = 0; w < 3; ++w) {
+            if (ways[w].skipped) continue;
+            CUDA(cudaStreamSynchronize(stream));
+            double t0 = now_us();
+            for (int s = 0; s < STEPS; ++s) {
+                if (w == 0) {
+                    for (int i = 0; i < CALLS; ++i)
+                        FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers,
+                                            calls[i].count, calls[i].workspace));
+                } else {
+                    CUDA(cudaGraphLaunch(w == 1 ? captured_exec : populated_exec, stream));
+                }
+            }
+            double t1 = now_us();
+            CUDA(cudaStreamSynchronize(stream));
+            double t2 = now_us();
+            ways[w].host[ways[w].rounds] = (t1 - t0) / STEPS;
+            ways[w].step[ways[w].rounds] = (t2 - t0) / STEPS;
+            ways[w].rounds++;
+        }
+
+    struct cudaDeviceProp prop;
+    CUDA(cudaGetDeviceProperties(&prop, 0));
+    int64_t cudnn = 0;
+    fe_cudnn_version(&cudnn);
+    printf("device=\"%s\" cudnn=%lld layers=%d calls_per_step=%d rounds=%d steps_per_round=%d\n", prop.name,
+           (long long)cudnn, LAYERS, CALLS, rounds, STEPS);
+    double host0 = 0;
+    for (int w = 0; w < 3; ++w) {
+        if (ways[w].skipped) {
+            printf("way=%s skipped=\"%s\"\n", ways[w].name, ways[w].skipped);
+            continue;
+        }
+        double host = median(ways[w].host, ways[w].rounds), step = median(ways[w].step, ways[w].rounds);
+        if (w == 0) host0 = host;
+        printf("way=%s host_us_per_step=%.1f step_us=%.1f host_ratio_vs_execute=%.2f same_result=%s\n", ways[w].name,
+               host, step, host0 / host, same[w]);
+    }
+    return 0;
+}
