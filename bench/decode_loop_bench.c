@@ -65,20 +65,26 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* A device buffer of random bf16 values in [-1, 1) (the high halves of floats). Buffers of one
+   size get the same random values: drawing 2 GB of them on the host would take longer than the
+   benchmark. */
 static void *device_random(size_t bytes) {
+    static unsigned short *host = NULL;
+    static size_t host_bytes = 0;
+    if (bytes > host_bytes) {
+        free(host);
+        host = malloc(bytes);
+        for (size_t i = 0; i < bytes / 2; ++i) {
+            float f = (float)rand() / (float)RAND_MAX * 2.f - 1.f;
+            unsigned int u;
+            memcpy(&u, &f, 4);
+            host[i] = (unsigned short)(u >> 16);
+        }
+        host_bytes = bytes;
+    }
     void *p;
     CUDA(cudaMalloc(&p, bytes));
-    /* bf16 values in [-1, 1): the high halves of floats. */
-    size_t n = bytes / 2;
-    unsigned short *host = malloc(n * 2);
-    for (size_t i = 0; i < n; ++i) {
-        float f = (float)rand() / (float)RAND_MAX * 2.f - 1.f;
-        unsigned int u;
-        memcpy(&u, &f, 4);
-        host[i] = (unsigned short)(u >> 16);
-    }
-    CUDA(cudaMemcpy(p, host, n * 2, cudaMemcpyHostToDevice));
-    free(host);
+    CUDA(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
     return p;
 }
 
