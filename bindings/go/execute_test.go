@@ -115,8 +115,8 @@ func TestCUDAGraphCallsCheckTheirArguments(t *testing.T) {
 	ip, _ := in.DevicePointer()
 	op, _ := out.DevicePointer()
 	tensors, pointers := []*Tensor{x, y}, []uintptr{ip, op}
-	expectError(t, g.PopulateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_populate_cuda_graph: cuda_graph")
-	expectError(t, g.UpdateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_update_cuda_graph: cuda_graph")
+	expectError(t, g.PopulateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL")
+	expectError(t, g.UpdateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL")
 }
 
 // upload fills a buffer with uniform values in [-1, 1) as half, returning what the device holds.

@@ -89,9 +89,9 @@ namespace CudnnFe.Tests
                 {
                     var tensors = new[] { x, y };
                     var pointers = new[] { input.DevicePointer, output.DevicePointer };
-                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_populate_cuda_graph: cuda_graph",
+                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL",
                         () => graph.PopulateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
-                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_update_cuda_graph: cuda_graph",
+                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL",
                         () => graph.UpdateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
                 }
             }

@@ -106,9 +106,9 @@ class ExecuteTest {
             try (DeviceBuffer in = DeviceBuffer.forTensor(0, x); DeviceBuffer out = DeviceBuffer.forTensor(0, y)) {
                 Tensor[] tensors = {x, y};
                 long[] pointers = {in.devicePointer(), out.devicePointer()};
-                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_populate_cuda_graph: cuda_graph",
+                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL",
                         () -> graph.populateCudaGraph(handle, tensors, pointers, 0, 0));
-                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_update_cuda_graph: cuda_graph",
+                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL",
                         () -> graph.updateCudaGraph(handle, tensors, pointers, 0, 0));
             }
         }
