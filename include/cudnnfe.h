@@ -1218,6 +1218,27 @@ FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *
 /* Building.                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
+/** An engine's numerical notes (cuDNN's CUDNN_NUMERICAL_NOTE_*), one bit each in a mask. */
+typedef enum fe_numerical_note FE_ENUM_BASE {
+    FE_NUMERICAL_NOTE_TENSOR_CORE = 1,
+    FE_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS = 2,
+    FE_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION = 4,
+    FE_NUMERICAL_NOTE_FFT = 8,
+    FE_NUMERICAL_NOTE_NONDETERMINISTIC = 16, /* deselect it for bitwise-repeatable results */
+    FE_NUMERICAL_NOTE_WINOGRAD = 32,
+    FE_NUMERICAL_NOTE_WINOGRAD_TILE_4X4 = 64,
+    FE_NUMERICAL_NOTE_WINOGRAD_TILE_6X6 = 128,
+    FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13 = 256,
+    FE_NUMERICAL_NOTE_STRICT_NAN_PROP = 512
+} fe_numerical_note;
+/** An engine's behaviour notes (cuDNN's CUDNN_BEHAVIOR_NOTE_*), one bit each in a mask. */
+typedef enum fe_behavior_note FE_ENUM_BASE {
+    FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION = 1,
+    FE_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8X32_REORDER = 2,
+    FE_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8X32_REORDER = 4,
+    /* fe_graph_populate_cuda_graph works with this engine's plans */
+    FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API = 8
+} fe_behavior_note;
 typedef struct fe_build_options {
     uint32_t struct_size;
     const fe_heur_mode *heur_modes; /* nullable: {A, FALLBACK} */
@@ -1248,10 +1269,19 @@ typedef struct fe_build_options {
      * the ones they leave out, for a longer build (tens of plans more, each built and
      * timed). */
     int32_t autotune_knob_search;
+    /* Engines by their notes (masks of fe_numerical_note / fe_behavior_note bits; 0: no
+     * condition), as fe_graph_select_by_notes selects them: a candidate whose engine has a
+     * deselected note, or lacks a required one, is not built. E.g. deselect
+     * FE_NUMERICAL_NOTE_NONDETERMINISTIC for bitwise-repeatable results, require
+     * FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API for fe_graph_populate_cuda_graph. */
+    int64_t deselect_numerical_notes;
+    int64_t deselect_behavior_notes;
+    int64_t require_numerical_notes;
+    int64_t require_behavior_notes;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL, 1, NULL, 0, 0, 0 }
+      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0 }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
@@ -1273,6 +1303,19 @@ FE_API fe_status fe_graph_create_execution_plans(fe_graph *graph, const fe_heur_
                                                  size_t num_modes);
 /** Drop candidates that need more than max_bytes of workspace. */
 FE_API fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, int64_t max_bytes);
+/** Candidate `index`'s tag and its engine's notes (masks of fe_numerical_note and
+ *  fe_behavior_note bits), in heuristics' rank order, before any plan is built (also without a
+ *  GPU). Outputs nullable; the tag lives as long as the graph's candidates. */
+FE_API fe_status fe_graph_candidate_notes(const fe_graph *graph, size_t index, const char **out_tag,
+                                          int64_t *out_numerical_notes, int64_t *out_behavior_notes);
+/** Drop the candidates whose engine has any note of deselect_numerical / deselect_behavior,
+ *  or lacks any note of require_numerical / require_behavior (masks of the note bits; 0: no
+ *  condition). E.g. deterministic results: deselect FE_NUMERICAL_NOTE_NONDETERMINISTIC; plans
+ *  fe_graph_populate_cuda_graph takes: require FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API.
+ *  A bit that is no note is refused (FE_STATUS_INVALID_ARGUMENT). */
+FE_API fe_status fe_graph_select_by_notes(fe_graph *graph, int64_t deselect_numerical,
+                                          int64_t deselect_behavior, int64_t require_numerical,
+                                          int64_t require_behavior);
 /** FE_OK if at least one candidate is viable; FE_STATUS_NOT_SUPPORTED (with the reason)
  *  otherwise. */
 FE_API fe_status fe_graph_check_support(fe_graph *graph);

@@ -56,6 +56,40 @@ func (g *Graph) DeselectWorkspaceGreaterThan(maxBytes int64) error {
 	})
 }
 
+// CandidateNotes is a candidate engine config's tag and its engine's notes.
+type CandidateNotes struct {
+	Tag       string
+	Numerical NumericalNote
+	Behavior  BehaviorNote
+}
+
+// CandidateNotes gives candidate index's tag and engine notes, in heuristics' rank order (no
+// plan needed).
+func (g *Graph) CandidateNotes(index int64) (CandidateNotes, error) {
+	p, err := g.pointer()
+	if err != nil {
+		return CandidateNotes{}, err
+	}
+	var tag string
+	numerical, behavior := []int64{0}, []int64{0}
+	if err := call(func() capi.Enum_SS_fe_status {
+		return capi.Fe_graph_candidate_notes(p, index, &tag, numerical, behavior)
+	}); err != nil {
+		return CandidateNotes{}, err
+	}
+	return CandidateNotes{tag, NumericalNote(numerical[0]), BehaviorNote(behavior[0])}, nil
+}
+
+// SelectByNotes drops the candidates whose engine has any deselected note or lacks any required
+// one (masks: notes ORed together; 0 for none).
+func (g *Graph) SelectByNotes(deselectNumerical NumericalNote, deselectBehavior BehaviorNote,
+	requireNumerical NumericalNote, requireBehavior BehaviorNote) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_select_by_notes(p, int64(deselectNumerical), int64(deselectBehavior),
+			int64(requireNumerical), int64(requireBehavior))
+	})
+}
+
 // CheckSupport fails with StatusNotSupported, and cuDNN's reason, if no candidate is viable.
 func (g *Graph) CheckSupport() error {
 	return g.do(capi.Fe_graph_check_support)

@@ -62,6 +62,51 @@ func TestTheConvolutionBuildsStepByStep(t *testing.T) {
 	}
 }
 
+// The candidates' engine notes, read before any plan, select them as in C.
+func TestCandidatesCarryTheirNotesAndAreSelectedByThem(t *testing.T) {
+	json := needDeviceless(t)
+	g := seedConvGraph(t)
+	defer g.Close()
+	must(t, g.SetDeviceProperties(json))
+	must(t, g.Validate())
+	must(t, g.BuildOperationGraph(nil))
+	must(t, g.CreateExecutionPlans(HeurA, HeurFallback))
+	count, err := g.CandidateCount()
+	must(t, err)
+	compiled := int64(0)
+	for i := int64(0); i < count; i++ {
+		notes, err := g.CandidateNotes(i)
+		must(t, err)
+		if len(notes.Tag) < 3 || notes.Tag[:3] != "eng" {
+			t.Errorf("tag %q", notes.Tag)
+		}
+		if notes.Behavior&BehaviorNoteRuntimeCompilation != 0 {
+			compiled++
+		}
+	}
+	expectError(t, g.SelectByNotes(0, 0, 0, BehaviorNote(16)), StatusInvalidArgument, "fe_graph_select_by_notes: require_behavior is 0x10")
+	must(t, g.SelectByNotes(0, BehaviorNoteRuntimeCompilation, 0, 0))
+	if viable, _ := g.ViableCount(); viable != count-compiled {
+		t.Errorf("%d viable, expected %d of %d", viable, count-compiled, count)
+	}
+	// The same selection as a build option: the plan's engine is not runtime-compiled.
+	built := seedConvGraph(t)
+	defer built.Close()
+	must(t, built.Build(nil, &BuildOptions{DevicePropertiesJSON: json, NoPlanCache: true,
+		DeselectBehaviorNotes: BehaviorNoteRuntimeCompilation}))
+	tag, err := built.EngineTag()
+	must(t, err)
+	n, err := built.CandidateCount()
+	must(t, err)
+	for i := int64(0); i < n; i++ {
+		notes, err := built.CandidateNotes(i)
+		must(t, err)
+		if notes.Tag == tag && notes.Behavior&BehaviorNoteRuntimeCompilation != 0 {
+			t.Errorf("the plan's engine is runtime-compiled: %+v", notes)
+		}
+	}
+}
+
 func TestMatmulWithBiasIsSupported(t *testing.T) {
 	json := needDeviceless(t)
 	g, err := NewGraph(&GraphOptions{Name: "matmul_bias", IODataType: DataHalf})

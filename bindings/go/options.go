@@ -53,6 +53,13 @@ type BuildOptions struct {
 	// AutotuneKnobSearch: autotuning also times the configs one knob away from the fastest plans,
 	// for up to this many rounds (0: off).
 	AutotuneKnobSearch int32
+	// Engines with any of the Deselect notes, or without all of the Require notes, are not built
+	// (e.g. deselect NumericalNoteNondeterministic for repeatable results, require
+	// BehaviorNoteSupportsCUDAGraphNativeAPI for PopulateCUDAGraph).
+	DeselectNumericalNotes NumericalNote
+	DeselectBehaviorNotes  BehaviorNote
+	RequireNumericalNotes  NumericalNote
+	RequireBehaviorNotes   BehaviorNote
 }
 
 func (o *BuildOptions) toNative() capi.Fe_build_options {
@@ -79,6 +86,10 @@ func (o *BuildOptions) toNative() capi.Fe_build_options {
 	n.SetAutotune(boolInt(o.Autotune))
 	n.SetAutotune_candidates(int(o.AutotuneCandidates))
 	n.SetAutotune_knob_search(int(o.AutotuneKnobSearch))
+	n.SetDeselect_numerical_notes(int64(o.DeselectNumericalNotes))
+	n.SetDeselect_behavior_notes(int64(o.DeselectBehaviorNotes))
+	n.SetRequire_numerical_notes(int64(o.RequireNumericalNotes))
+	n.SetRequire_behavior_notes(int64(o.RequireBehaviorNotes))
 	return n
 }
 

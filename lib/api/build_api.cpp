@@ -104,6 +104,46 @@ FE_EXPORT fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, in
     });
 }
 
+namespace {
+
+constexpr int64_t kNumericalNotes = (int64_t(1) << 10) - 1;  // FE_NUMERICAL_NOTE_* bits
+constexpr int64_t kBehaviorNotes = (int64_t(1) << 4) - 1;    // FE_BEHAVIOR_NOTE_* bits
+
+void require_notes_mask(int64_t mask, int64_t known, const char *name, const char *type) {
+    FE_CHECK((mask & ~known) == 0, FE_STATUS_INVALID_ARGUMENT, "%s is %#llx; its bits must be %s values (%#llx)", name,
+             static_cast<unsigned long long>(mask), type, static_cast<unsigned long long>(known));
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_select_by_notes(fe_graph *graph, int64_t deselect_numerical, int64_t deselect_behavior,
+                                             int64_t require_numerical, int64_t require_behavior) {
+    return guard("fe_graph_select_by_notes", [&] {
+        FE_REQUIRE(graph);
+        require_notes_mask(deselect_numerical, kNumericalNotes, "deselect_numerical", "fe_numerical_note");
+        require_notes_mask(deselect_behavior, kBehaviorNotes, "deselect_behavior", "fe_behavior_note");
+        require_notes_mask(require_numerical, kNumericalNotes, "require_numerical", "fe_numerical_note");
+        require_notes_mask(require_behavior, kBehaviorNotes, "require_behavior", "fe_behavior_note");
+        select_by_notes(*graph, static_cast<uint64_t>(deselect_numerical), static_cast<uint64_t>(deselect_behavior),
+                        static_cast<uint64_t>(require_numerical), static_cast<uint64_t>(require_behavior));
+    });
+}
+
+FE_EXPORT fe_status fe_graph_candidate_notes(const fe_graph *graph, size_t index, const char **out_tag,
+                                             int64_t *out_numerical_notes, int64_t *out_behavior_notes) {
+    return guard("fe_graph_candidate_notes", [&] {
+        FE_REQUIRE(graph);
+        const std::vector<Candidate> &candidates =
+            state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidates;
+        FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
+                 index, candidates.size(), graph->name.c_str());
+        const Candidate &c = candidates[index];
+        if (out_tag) *out_tag = c.tag.c_str();
+        if (out_numerical_notes) *out_numerical_notes = static_cast<int64_t>(c.numerical_notes);
+        if (out_behavior_notes) *out_behavior_notes = static_cast<int64_t>(c.behavior_notes);
+    });
+}
+
 FE_EXPORT fe_status fe_graph_check_support(fe_graph *graph) {
     return guard("fe_graph_check_support", [&] {
         FE_REQUIRE(graph);
@@ -128,6 +168,14 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
         FE_CHECK(o.autotune_knob_search >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "options.autotune_knob_search is %d: the number of search rounds is 0 (off) or more",
                  o.autotune_knob_search);
+        require_notes_mask(o.deselect_numerical_notes, kNumericalNotes, "options.deselect_numerical_notes",
+                           "fe_numerical_note");
+        require_notes_mask(o.deselect_behavior_notes, kBehaviorNotes, "options.deselect_behavior_notes",
+                           "fe_behavior_note");
+        require_notes_mask(o.require_numerical_notes, kNumericalNotes, "options.require_numerical_notes",
+                           "fe_numerical_note");
+        require_notes_mask(o.require_behavior_notes, kBehaviorNotes, "options.require_behavior_notes",
+                           "fe_behavior_note");
         FE_CHECK(!o.device_properties_json || *o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
                  "options.device_properties_json is not a JSON object");
         BuildRollback rollback(*graph);

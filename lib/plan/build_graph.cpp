@@ -35,6 +35,11 @@ std::string options_text(const fe_build_options &o) {
     text += format("; policy %d; max workspace %lld", static_cast<int>(o.policy), static_cast<long long>(o.max_workspace_bytes));
     if (o.autotune) text += format("; autotune %d", o.autotune_candidates > 0 ? o.autotune_candidates : 8);
     if (o.autotune && o.autotune_knob_search > 0) text += format("; knob search %d", o.autotune_knob_search);
+    if (o.deselect_numerical_notes || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
+        text += format("; notes -%llx -%llx +%llx +%llx", static_cast<unsigned long long>(o.deselect_numerical_notes),
+                       static_cast<unsigned long long>(o.deselect_behavior_notes),
+                       static_cast<unsigned long long>(o.require_numerical_notes),
+                       static_cast<unsigned long long>(o.require_behavior_notes));
     return text;
 }
 
@@ -163,6 +168,10 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     note_target(graph, handle, options.c_str());
     create_execution_plans(graph, modes_of(o));
     if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);
+    if (o.deselect_numerical_notes || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
+        select_by_notes(graph, static_cast<uint64_t>(o.deselect_numerical_notes),
+                        static_cast<uint64_t>(o.deselect_behavior_notes), static_cast<uint64_t>(o.require_numerical_notes),
+                        static_cast<uint64_t>(o.require_behavior_notes));
     check_support(graph);
     if (o.autotune) {
         FE_CHECK(handle && graph.device_properties_json.empty(), FE_STATUS_BAD_STATE,

@@ -44,6 +44,10 @@ std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle
                                            const std::vector<std::pair<std::string, bool>> &attention);
 void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes);
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
+// Deselect the candidates whose engine has any note of the *_deselect masks or lacks one of the
+// *_require masks (bit (1 << cuDNN's note value)).
+void select_by_notes(fe_graph &graph, uint64_t numerical_deselect, uint64_t behavior_deselect,
+                     uint64_t numerical_require, uint64_t behavior_require);
 void check_support(fe_graph &graph);
 void build_plans(fe_graph &graph, fe_build_policy policy);
 // Finalize one candidate's plan; false, with cuDNN's reason in c.reason, when it does not build.

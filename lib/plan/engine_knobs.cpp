@@ -106,6 +106,31 @@ std::string describe_config(const Descriptor &config, int64_t *engine_index, std
     return tag_of(*engine_index, *knobs);
 }
 
+void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior) {
+    const Cudnn &api = cudnn();
+    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    cudnnBackendDescriptor_t raw_engine = engine.get();
+    int64_t count = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
+                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
+                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
+    cudnnBackendNumericalNote_t numerical_notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
+    check_cudnn(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
+                                             CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &count, numerical_notes),
+                "reading CUDNN_ATTR_ENGINE_NUMERICAL_NOTE");
+    *numerical = 0;
+    for (int64_t i = 0; i < count && i < CUDNN_NUMERICAL_NOTE_TYPE_COUNT; ++i)
+        if (numerical_notes[i] >= 0 && numerical_notes[i] < 64) *numerical |= uint64_t(1) << numerical_notes[i];
+    cudnnBackendBehaviorNote_t behavior_notes[CUDNN_BEHAVIOR_NOTE_TYPE_COUNT];
+    count = 0;
+    check_cudnn(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE,
+                                             CUDNN_BEHAVIOR_NOTE_TYPE_COUNT, &count, behavior_notes),
+                "reading CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE");
+    *behavior = 0;
+    for (int64_t i = 0; i < count && i < CUDNN_BEHAVIOR_NOTE_TYPE_COUNT; ++i)
+        if (behavior_notes[i] >= 0 && behavior_notes[i] < 64) *behavior |= uint64_t(1) << behavior_notes[i];
+}
+
 std::vector<KnobRange> engine_knobs(const fe_graph &graph, int64_t engine_index) {
     Descriptor engine = finalized_engine(graph, engine_index);
     const Cudnn &api = cudnn();
@@ -179,6 +204,7 @@ CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std:
     c.knobs = std::move(knobs);
     c.tag = std::move(tag);
     c.workspace = config.get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
+    read_notes(config, &c.numerical_notes, &c.behavior_notes);
     c.config = std::move(config);
     state.search.candidates.push_back(std::move(c));
     return CandidateResult::Added;

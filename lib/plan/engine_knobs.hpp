@@ -19,6 +19,8 @@ struct KnobRange {
 // The tag of a finalized engine config ("eng<index>_k<type>=<value>..."), its engine's global
 // index and its knob settings (sorted by type).
 std::string describe_config(const Descriptor &config, int64_t *engine_index, std::vector<Knob> *knobs);
+// The numerical and behaviour notes of a config's engine, as masks of bit (1 << note).
+void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior);
 
 // The knobs engine `engine_index` has for the graph's operation graph. Raises
 // FE_STATUS_NOT_SUPPORTED (with cuDNN's reason) when the engine does not run the graph.

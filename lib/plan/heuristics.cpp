@@ -49,6 +49,7 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
             c.tag = describe_config(configs[static_cast<size_t>(i)], &c.engine_index, &c.knobs);
             c.workspace = configs[static_cast<size_t>(i)].get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE,
                                                                    "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
+            read_notes(configs[static_cast<size_t>(i)], &c.numerical_notes, &c.behavior_notes);
         } catch (const Error &e) {
             // A config whose properties cannot be read cannot be trusted to build either.
             FE_LOG_DEBUG("skipping a config of mode %s: %s", heur_mode_name(mode), e.what());
@@ -102,6 +103,24 @@ void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes) {
             c.reason = format("needs %lld bytes of workspace, over the limit of %lld",
                               static_cast<long long>(c.workspace), static_cast<long long>(max_bytes));
         }
+}
+
+void select_by_notes(fe_graph &graph, uint64_t numerical_deselect, uint64_t behavior_deselect,
+                     uint64_t numerical_require, uint64_t behavior_require) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
+    for (Candidate &c : graph.build->search.candidates) {
+        if (!c.viable) continue;
+        uint64_t numerical_bad = c.numerical_notes & numerical_deselect, behavior_bad = c.behavior_notes & behavior_deselect;
+        uint64_t numerical_missing = numerical_require & ~c.numerical_notes;
+        uint64_t behavior_missing = behavior_require & ~c.behavior_notes;
+        if (!(numerical_bad | behavior_bad | numerical_missing | behavior_missing)) continue;
+        c.viable = false;
+        c.reason = format("its engine's notes (numerical %#llx, behaviour %#llx) %s",
+                          static_cast<unsigned long long>(c.numerical_notes),
+                          static_cast<unsigned long long>(c.behavior_notes),
+                          (numerical_bad | behavior_bad) ? "include a deselected note" : "lack a required note");
+    }
 }
 
 void check_support(fe_graph &graph) {

@@ -18,6 +18,9 @@ struct Candidate {
     std::vector<Knob> knobs;  // sorted by type
     std::string tag;          // "eng<index>_k<knob>=<value>..."
     int64_t workspace = 0;
+    // The engine's numerical and behaviour notes, bit (1 << cuDNN's note value) each: the
+    // fe_numerical_note and fe_behavior_note masks.
+    uint64_t numerical_notes = 0, behavior_notes = 0;
     bool viable = true;
     std::string reason;  // why not viable / why its plan did not build
 };

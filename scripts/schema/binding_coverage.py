@@ -101,7 +101,7 @@ def enum_values(text, language, c_type):
         m = re.search(r'public enum ' + name + r'\s*\{(.*?)\n\}', text, re.S)
         return {int(v) for v in re.findall(r'\b[A-Z][A-Z0-9_]*\((-?\d+)\)', m.group(1))} if m else set()
     if language == 'csharp':
-        m = re.search(r'public enum ' + name + r'\s*\{(.*?)\}', text, re.S)
+        m = re.search(r'public enum ' + name + r'\s*(?::\s*\w+\s*)?\{(.*?)\}', text, re.S)
         return {int(v) for v in re.findall(r'=\s*(-?\d+)', m.group(1))} if m else set()
     values = {int(v) for v in re.findall(r'\b\w+\s+' + name + r'\s*=\s*(-?\d+)', text)}
     codes = re.search(name[0].lower() + name[1:] + r'Codes\s*=\s*\[\.\.\.\]int32\{([^}]*)\}', text)

@@ -197,3 +197,116 @@ TEST_F(EngineKnobs, KnobSearchOptionIsCheckedAndNeedsAGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+class EngineNotes : public EngineKnobs {
+  protected:
+    fe_graph *with_candidates(const char *name) {
+        fe_graph *g = conv(name);
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_validate(g));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+        return g;
+    }
+};
+
+// Every candidate's engine notes are readable before a plan is built; deselecting the
+// runtime-compiled engines leaves the precompiled ones, which build a whole plan without a GPU.
+TEST_F(EngineNotes, CandidatesCarryTheirNotesAndAreSelectedByThem) {
+    fe_graph *g = with_candidates("notes");
+    size_t count = 0;
+    ASSERT_FE_OK(fe_graph_candidate_count(g, &count));
+    ASSERT_GT(count, 1u);
+    size_t compiled = 0;
+    std::vector<int64_t> behavior(count);
+    for (size_t i = 0; i < count; ++i) {
+        const char *tag = nullptr;
+        int64_t numerical = 0;
+        ASSERT_FE_OK(fe_graph_candidate_notes(g, i, &tag, &numerical, &behavior[i]));
+        EXPECT_EQ(std::string(tag).rfind("eng", 0), 0u) << tag;
+        EXPECT_EQ(numerical & ~int64_t(1023), 0) << tag;
+        EXPECT_EQ(behavior[i] & ~int64_t(15), 0) << tag;
+        if (behavior[i] & FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION) ++compiled;
+    }
+    ASSERT_GT(compiled, 0u) << "no runtime-compiled candidate for this convolution on the H100";
+    ASSERT_LT(compiled, count) << "no precompiled candidate for this convolution on the H100";
+    ASSERT_FE_OK(fe_graph_select_by_notes(g, 0, FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, 0, 0));
+    size_t viable = 0;
+    ASSERT_FE_OK(fe_graph_viable_count(g, &viable));
+    EXPECT_EQ(viable, count - compiled);
+    ASSERT_FE_OK(fe_graph_check_support(g));
+    ASSERT_FE_OK(fe_graph_build_plans(g, FE_BUILD_POLICY_HEURISTICS_CHOICE));
+    int64_t engine = -1;
+    ASSERT_FE_OK(fe_graph_engine_index(g, &engine));
+    for (size_t i = 0; i < count; ++i) {
+        const char *tag = nullptr;
+        ASSERT_FE_OK(fe_graph_candidate_notes(g, i, &tag, nullptr, nullptr));
+        if (std::string(tag) == engine_tag_of(g))
+            EXPECT_EQ(behavior[i] & FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, 0) << "the plan is runtime-compiled: " << tag;
+    }
+    std::printf("    %zu candidates, %zu runtime-compiled; built %s without them\n", count, compiled, engine_tag_of(g));
+}
+
+// A required note no candidate has leaves none, and the support check says why.
+TEST_F(EngineNotes, RequiringANoteNoEngineHasLeavesNone) {
+    fe_graph *g = with_candidates("required");
+    size_t count = 0;
+    ASSERT_FE_OK(fe_graph_candidate_count(g, &count));
+    ASSERT_FE_OK(fe_graph_select_by_notes(g, 0, 0, FE_NUMERICAL_NOTE_FFT | FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13, 0));
+    size_t viable = 0;
+    ASSERT_FE_OK(fe_graph_viable_count(g, &viable));
+    EXPECT_EQ(viable, 0u);
+    EXPECT_FE_STATUS(fe_graph_check_support(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("lack a required note")) << fe_last_error_message();
+}
+
+// The same selection as a build option: a plan from a precompiled engine; the option is part of
+// the plan cache's key; a bit that is no note is refused.
+TEST_F(EngineNotes, TheBuildOptionsSelectByNotesToo) {
+    fe_build_options o = FE_BUILD_OPTIONS_INIT;
+    o.device_properties_json = json_.c_str();
+    fe_plan_cache_clear();
+    int64_t memory_before = 0, disk = 0, misses_before = 0, rejected = 0;
+    ASSERT_FE_OK(fe_plan_cache_stats(&memory_before, &disk, &misses_before, &rejected));
+    ASSERT_FE_OK(fe_graph_build(conv("plain"), nullptr, &o));
+    o.deselect_behavior_notes = FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION;
+    fe_graph *g = conv("precompiled");
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    int64_t memory = 0, misses = 0;
+    ASSERT_FE_OK(fe_plan_cache_stats(&memory, &disk, &misses, &rejected));
+    EXPECT_EQ(misses - misses_before, 2) << "the build with notes reused the plan built without them";
+    EXPECT_EQ(memory, memory_before);
+    size_t count = 0;
+    ASSERT_FE_OK(fe_graph_candidate_count(g, &count));
+    for (size_t i = 0; i < count; ++i) {
+        const char *tag = nullptr;
+        int64_t behavior = 0;
+        ASSERT_FE_OK(fe_graph_candidate_notes(g, i, &tag, nullptr, &behavior));
+        if (std::string(tag) == engine_tag_of(g)) EXPECT_EQ(behavior & FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, 0) << tag;
+    }
+    o.require_numerical_notes = int64_t(1) << 40;
+    EXPECT_FE_STATUS(fe_graph_build(conv("bad_mask"), nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_build: options.require_numerical_notes is 0x10000000000"))
+        << fe_last_error_message();
+}
+
+TEST_F(EngineNotes, BadRequestsAreRefused) {
+    fe_graph *early = conv("early");
+    EXPECT_FE_STATUS(fe_graph_select_by_notes(early, 0, FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, 0, 0),
+                     FE_STATUS_BAD_STATE);
+    EXPECT_TRUE(LastErrorContains("fe_graph_select_by_notes: graph 'early' has no candidates yet"));
+    EXPECT_FE_STATUS(fe_graph_candidate_notes(early, 0, nullptr, nullptr, nullptr), FE_STATUS_BAD_STATE);
+    fe_graph *g = with_candidates("bad");
+    EXPECT_FE_STATUS(fe_graph_select_by_notes(g, 1024, 0, 0, 0), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("deselect_numerical is 0x400; its bits must be fe_numerical_note values"));
+    EXPECT_FE_STATUS(fe_graph_select_by_notes(g, 0, 0, 0, 16), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("require_behavior is 0x10"));
+    size_t count = 0;
+    ASSERT_FE_OK(fe_graph_candidate_count(g, &count));
+    EXPECT_FE_STATUS(fe_graph_candidate_notes(g, count, nullptr, nullptr, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("past the"));
+}
+
+}  // namespace

@@ -323,6 +323,24 @@ TEST_F(CudaGraphs, AConvolutionPopulatesOrIsRefusedWithTheAlternativeThatWorks) 
     ASSERT_EQ(cuda_graphs().cudaGraphLaunch(exec_, stream_), 0);
     ASSERT_EQ(cuda_graphs().cudaStreamSynchronize(stream_), 0);
     EXPECT_EQ(bytes_of(by), direct) << "the captured convolution differs from direct execution";
+
+    // Among the candidates, those whose engine supports it populate the CUDA graph themselves.
+    fe_graph *native = graph("conv_native", FE_DATA_HALF);
+    fe_tensor *nx = tensor(native, "x", {4, 64, 28, 28}, true), *nw = tensor(native, "w", {32, 64, 3, 3}, true);
+    fe_tensor *ny = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(native, nx, nw, &o, &ny));
+    ASSERT_FE_OK(fe_tensor_set_output(ny, 1));
+    ASSERT_FE_OK(fe_graph_validate(native));
+    ASSERT_FE_OK(fe_graph_build_operation_graph(native, handle_));
+    ASSERT_FE_OK(fe_graph_create_execution_plans(native, nullptr, 0));
+    ASSERT_FE_OK(fe_graph_select_by_notes(native, 0, 0, 0, FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API));
+    if (fe_graph_check_support(native) != FE_OK) {
+        std::printf("    no candidate engine of this convolution supports native CUDA graphs: %s\n",
+                    fe_last_error_message());
+        return;
+    }
+    ASSERT_FE_OK(fe_graph_build_plans(native, FE_BUILD_POLICY_HEURISTICS_CHOICE));
+    expect_populated_graph_matches_execute(native, {&bind(nx, true), &bind(nw, true)}, {&bind(ny, false)});
 }
 
 TEST_F(CudaGraphs, PopulateAndUpdateAttention) {

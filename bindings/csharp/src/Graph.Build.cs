@@ -35,6 +35,22 @@ namespace CudnnFe
         public void DeselectWorkspaceGreaterThan(long maxBytes) =>
             Check.Ok(NativeApi.fe_graph_deselect_workspace_greater_than(Pointer, maxBytes));
 
+        /// <summary>Candidate <paramref name="index"/>'s tag and engine notes, in heuristics' rank
+        /// order (no plan needed).</summary>
+        public CandidateNotes GetCandidateNotes(long index)
+        {
+            var tag = new string[1];
+            long[] numerical = { 0 }, behavior = { 0 };
+            Check.Ok(NativeApi.fe_graph_candidate_notes(Pointer, index, tag, numerical, behavior));
+            return new CandidateNotes(tag[0], (NumericalNote)numerical[0], (BehaviorNote)behavior[0]);
+        }
+
+        /// <summary>Drop the candidates whose engine has any deselected note or lacks any required one.</summary>
+        public void SelectByNotes(NumericalNote deselectNumerical, BehaviorNote deselectBehavior,
+                                  NumericalNote requireNumerical, BehaviorNote requireBehavior) =>
+            Check.Ok(NativeApi.fe_graph_select_by_notes(Pointer, (long)deselectNumerical, (long)deselectBehavior,
+                                                        (long)requireNumerical, (long)requireBehavior));
+
         /// <summary>Throws NotSupported, with cuDNN's reason, if no candidate is viable.</summary>
         public void CheckSupport() => Check.Ok(NativeApi.fe_graph_check_support(Pointer));
 

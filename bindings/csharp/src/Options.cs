@@ -46,6 +46,12 @@ namespace CudnnFe
         public int? AutotuneCandidates { get; set; }
         /// <summary>Autotuning also times the configs one knob away from the fastest plans, for up to this many rounds (0: off).</summary>
         public int? AutotuneKnobSearch { get; set; }
+        /// <summary>Engines with any of these notes are not built (e.g. Nondeterministic for repeatable results).</summary>
+        public NumericalNote DeselectNumericalNotes { get; set; }
+        public BehaviorNote DeselectBehaviorNotes { get; set; }
+        /// <summary>Only engines with all of these notes are built (e.g. SupportsCudaGraphNativeApi).</summary>
+        public NumericalNote RequireNumericalNotes { get; set; }
+        public BehaviorNote RequireBehaviorNotes { get; set; }
 
         internal fe_build_options ToNative()
         {
@@ -59,6 +65,10 @@ namespace CudnnFe
             if (Autotune.HasValue) o.autotune = Autotune.Value ? 1 : 0;
             if (AutotuneCandidates.HasValue) o.autotune_candidates = AutotuneCandidates.Value;
             if (AutotuneKnobSearch.HasValue) o.autotune_knob_search = AutotuneKnobSearch.Value;
+            o.deselect_numerical_notes = (long)DeselectNumericalNotes;
+            o.deselect_behavior_notes = (long)DeselectBehaviorNotes;
+            o.require_numerical_notes = (long)RequireNumericalNotes;
+            o.require_behavior_notes = (long)RequireBehaviorNotes;
             return o;
         }
     }

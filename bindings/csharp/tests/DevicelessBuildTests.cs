@@ -61,6 +61,42 @@ namespace CudnnFe.Tests
             }
         }
 
+        /// <summary>The candidates' engine notes, read before any plan, select them as in C.</summary>
+        [Test]
+        public void CandidatesCarryTheirNotesAndAreSelectedByThem()
+        {
+            using (Graph graph = TestSupport.SeedConvGraph())
+            {
+                graph.SetDeviceProperties(json);
+                graph.Validate();
+                graph.BuildOperationGraph(null);
+                graph.CreateExecutionPlans(HeurMode.A, HeurMode.Fallback);
+                long count = graph.CandidateCount, compiled = 0;
+                for (long i = 0; i < count; ++i)
+                {
+                    CandidateNotes notes = graph.GetCandidateNotes(i);
+                    StringAssert.StartsWith("eng", notes.Tag);
+                    if ((notes.Behavior & BehaviorNote.RuntimeCompilation) != 0) ++compiled;
+                }
+                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_select_by_notes: deselect_numerical is 0x400",
+                    () => graph.SelectByNotes((NumericalNote)1024, BehaviorNote.None, NumericalNote.None, BehaviorNote.None));
+                graph.SelectByNotes(NumericalNote.None, BehaviorNote.RuntimeCompilation, NumericalNote.None, BehaviorNote.None);
+                Assert.AreEqual(count - compiled, graph.ViableCount);
+            }
+            // The same selection as a build option: the plan's engine is not runtime-compiled.
+            using (Graph graph = TestSupport.SeedConvGraph())
+            {
+                graph.Build(null, new BuildOptions { DevicePropertiesJson = json, UsePlanCache = false,
+                                                     DeselectBehaviorNotes = BehaviorNote.RuntimeCompilation });
+                for (long i = 0; i < graph.CandidateCount; ++i)
+                {
+                    CandidateNotes notes = graph.GetCandidateNotes(i);
+                    if (notes.Tag == graph.EngineTag)
+                        Assert.AreEqual(BehaviorNote.None, notes.Behavior & BehaviorNote.RuntimeCompilation, notes.ToString());
+                }
+            }
+        }
+
         [Test]
         public void MatmulWithBiasIsSupported()
         {

@@ -14,6 +14,8 @@ public final class BuildOptions {
     private Boolean autotune;
     private Integer autotuneCandidates;
     private Integer autotuneKnobSearch;
+    private java.util.Set<NumericalNote> deselectNumericalNotes, requireNumericalNotes;
+    private java.util.Set<BehaviorNote> deselectBehaviorNotes, requireBehaviorNotes;
 
     public BuildOptions heurModes(HeurMode... modes) {
         this.heurModes = modes.clone();
@@ -67,6 +69,20 @@ public final class BuildOptions {
         return this;
     }
 
+    /** Engines with any of these notes are not built (e.g. NONDETERMINISTIC for repeatable results). */
+    public BuildOptions deselectNotes(java.util.Set<NumericalNote> numerical, java.util.Set<BehaviorNote> behavior) {
+        this.deselectNumericalNotes = numerical;
+        this.deselectBehaviorNotes = behavior;
+        return this;
+    }
+
+    /** Only engines with all of these notes are built (e.g. SUPPORTS_CUDA_GRAPH_NATIVE_API). */
+    public BuildOptions requireNotes(java.util.Set<NumericalNote> numerical, java.util.Set<BehaviorNote> behavior) {
+        this.requireNumericalNotes = numerical;
+        this.requireBehaviorNotes = behavior;
+        return this;
+    }
+
     fe_build_options toNative() {
         fe_build_options o = new fe_build_options();
         if (heurModes != null) o.set_heur_modes(HeurMode.codes(heurModes), heurModes.length);
@@ -78,6 +94,10 @@ public final class BuildOptions {
         if (autotune != null) o.setAutotune(autotune ? 1 : 0);
         if (autotuneCandidates != null) o.setAutotune_candidates(autotuneCandidates);
         if (autotuneKnobSearch != null) o.setAutotune_knob_search(autotuneKnobSearch);
+        if (deselectNumericalNotes != null) o.setDeselect_numerical_notes(NumericalNote.mask(deselectNumericalNotes));
+        if (deselectBehaviorNotes != null) o.setDeselect_behavior_notes(BehaviorNote.mask(deselectBehaviorNotes));
+        if (requireNumericalNotes != null) o.setRequire_numerical_notes(NumericalNote.mask(requireNumericalNotes));
+        if (requireBehaviorNotes != null) o.setRequire_behavior_notes(BehaviorNote.mask(requireBehaviorNotes));
         return o;
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Tensors and operations; once built, a runnable plan. Building is single-threaded; a built graph
@@ -327,6 +328,22 @@ public final class Graph extends GraphOps {
 
     public void deselectWorkspaceGreaterThan(long maxBytes) {
         Check.ok(NativeApi.fe_graph_deselect_workspace_greater_than(pointer(), maxBytes));
+    }
+
+    /** Candidate {@code index}'s tag and engine notes, in heuristics' rank order (no plan needed). */
+    public CandidateNotes candidateNotes(long index) {
+        String[] tag = new String[1];
+        long[] numerical = new long[1], behavior = new long[1];
+        Check.ok(NativeApi.fe_graph_candidate_notes(pointer(), index, tag, numerical, behavior));
+        return new CandidateNotes(tag[0], NumericalNote.of(numerical[0]), BehaviorNote.of(behavior[0]));
+    }
+
+    /** Drop the candidates whose engine has any deselected note or lacks any required one. */
+    public void selectByNotes(Set<NumericalNote> deselectNumerical, Set<BehaviorNote> deselectBehavior,
+                              Set<NumericalNote> requireNumerical, Set<BehaviorNote> requireBehavior) {
+        Check.ok(NativeApi.fe_graph_select_by_notes(pointer(), NumericalNote.mask(deselectNumerical),
+                BehaviorNote.mask(deselectBehavior), NumericalNote.mask(requireNumerical),
+                BehaviorNote.mask(requireBehavior)));
     }
 
     /** Throws NOT_SUPPORTED, with cuDNN's reason, if no candidate is viable. */

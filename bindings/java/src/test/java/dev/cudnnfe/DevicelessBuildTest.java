@@ -56,6 +56,43 @@ class DevicelessBuildTest {
         }
     }
 
+    /** The candidates' engine notes, read before any plan, select them as in C. */
+    @Test
+    void candidatesCarryTheirNotesAndAreSelectedByThem() {
+        try (Graph graph = TestSupport.seedConvGraph()) {
+            graph.setDeviceProperties(json);
+            graph.validate();
+            graph.buildOperationGraph(null);
+            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_select_by_notes",
+                    () -> graph.selectByNotes(java.util.EnumSet.noneOf(NumericalNote.class),
+                            java.util.EnumSet.of(BehaviorNote.RUNTIME_COMPILATION),
+                            java.util.EnumSet.noneOf(NumericalNote.class), java.util.EnumSet.noneOf(BehaviorNote.class)));
+            graph.createExecutionPlans(HeurMode.A, HeurMode.FALLBACK);
+            long count = graph.candidateCount(), compiled = 0;
+            for (long i = 0; i < count; ++i) {
+                CandidateNotes notes = graph.candidateNotes(i);
+                assertTrue(notes.tag.startsWith("eng"), notes.toString());
+                if (notes.behavior.contains(BehaviorNote.RUNTIME_COMPILATION)) ++compiled;
+            }
+            graph.selectByNotes(java.util.EnumSet.noneOf(NumericalNote.class),
+                    java.util.EnumSet.of(BehaviorNote.RUNTIME_COMPILATION), java.util.EnumSet.noneOf(NumericalNote.class),
+                    java.util.EnumSet.noneOf(BehaviorNote.class));
+            assertEquals(count - compiled, graph.viableCount());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_candidate_notes: index",
+                    () -> graph.candidateNotes(count));
+        }
+        // The same selection as a build option: the plan's engine is not runtime-compiled.
+        try (Graph graph = TestSupport.seedConvGraph()) {
+            graph.build(null, new BuildOptions().devicePropertiesJson(json).usePlanCache(false).deselectNotes(
+                    java.util.EnumSet.noneOf(NumericalNote.class), java.util.EnumSet.of(BehaviorNote.RUNTIME_COMPILATION)));
+            for (long i = 0; i < graph.candidateCount(); ++i) {
+                CandidateNotes notes = graph.candidateNotes(i);
+                if (notes.tag.equals(graph.engineTag()))
+                    assertFalse(notes.behavior.contains(BehaviorNote.RUNTIME_COMPILATION), notes.toString());
+            }
+        }
+    }
+
     @Test
     void matmulWithBiasIsSupported() {
         try (Graph graph = new Graph(new GraphOptions().name("matmul_bias").ioDataType(DataType.HALF))) {
