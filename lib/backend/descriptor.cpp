@@ -66,6 +66,15 @@ bool as_numbers(cudnnBackendAttributeType_t type, int64_t count, const void *val
         case CUDNN_TYPE_DOUBLE: return copy(static_cast<const double *>(values));
         case CUDNN_TYPE_FLOAT: return copy(static_cast<const float *>(values));
         case CUDNN_TYPE_BOOLEAN: return copy(static_cast<const bool *>(values));
+        case CUDNN_TYPE_FRACTION: {  // numerator, denominator of each
+            const auto *fractions = static_cast<const cudnnFraction_t *>(values);
+            out->clear();
+            for (int64_t i = 0; i < count; ++i) {
+                out->push_back(static_cast<double>(fractions[i].numerator));
+                out->push_back(static_cast<double>(fractions[i].denominator));
+            }
+            return true;
+        }
         case CUDNN_TYPE_HANDLE:
         case CUDNN_TYPE_VOID_PTR:
         case CUDNN_TYPE_CHAR:

@@ -1,8 +1,6 @@
 #include "plan/plan_check.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -10,8 +8,8 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "schema/schema.hpp"
 #include "plan/build_state.hpp"
+#include "plan/plan_attributes.hpp"
 #include "plan/plan_json.hpp"
 #include "serial/json.hpp"
 
@@ -151,119 +149,6 @@ OperationKey node_key(const json::Value &node, const std::unordered_map<std::str
     }
     std::sort(key.second.begin(), key.second.end());
     return key;
-}
-
-// The attributes of a node that cuDNN writes in its plan JSON, by operation, with the backend
-// attributes lowering sets for them (on the operation or a descriptor it references).
-enum class Written { Numbers, DataType, ConvolutionMode, PointwiseMode };
-struct NodeAttribute {
-    const char *operation;  // cuDNN's operation name, without its CUDNN_BACKEND_OPERATION_ prefix
-    const char *key;
-    Written written;
-    cudnnBackendAttributeName_t name;
-    int alternative;  // an attribute name that may be written under the same key instead; kNone: none
-};
-constexpr int kNone = -1;
-
-#define FE_CONVOLUTION_ATTRIBUTES(operation)                                                                    \
-    {operation, "mode", Written::ConvolutionMode, CUDNN_ATTR_CONVOLUTION_CONV_MODE, kNone},                     \
-        {operation, "mathPrec", Written::DataType, CUDNN_ATTR_CONVOLUTION_COMP_TYPE, kNone},                    \
-        {operation, "pad", Written::Numbers, CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_ATTR_CONVOLUTION_POST_PADDINGS}, \
-        {operation, "prePad", Written::Numbers, CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, kNone},                    \
-        {operation, "postPad", Written::Numbers, CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, kNone},                  \
-        {operation, "stride", Written::Numbers, CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, kNone},                  \
-        {operation, "dilation", Written::Numbers, CUDNN_ATTR_CONVOLUTION_DILATIONS, kNone}
-
-const NodeAttribute kNodeAttributes[] = {
-    FE_CONVOLUTION_ATTRIBUTES("CONVOLUTION_FORWARD"),
-    FE_CONVOLUTION_ATTRIBUTES("CONVOLUTION_BACKWARD_DATA"),
-    FE_CONVOLUTION_ATTRIBUTES("CONVOLUTION_BACKWARD_FILTER"),
-    {"POINTWISE", "pointwiseMode", Written::PointwiseMode, CUDNN_ATTR_POINTWISE_MODE, kNone},
-    {"POINTWISE", "mathPrec", Written::DataType, CUDNN_ATTR_POINTWISE_MATH_PREC, kNone},
-    {"POINTWISE", "upperClip", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_UPPER_CLIP, kNone},
-    {"POINTWISE", "lowerClip", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP, kNone},
-    {"POINTWISE", "lowerClipSlope", Written::Numbers, CUDNN_ATTR_POINTWISE_RELU_LOWER_CLIP_SLOPE, kNone},
-    {"POINTWISE", "alpha", Written::Numbers, CUDNN_ATTR_POINTWISE_ELU_ALPHA, kNone},
-    {"POINTWISE", "beta", Written::Numbers, CUDNN_ATTR_POINTWISE_SWISH_BETA, CUDNN_ATTR_POINTWISE_SOFTPLUS_BETA},
-    {"POINTWISE", "axis", Written::Numbers, CUDNN_ATTR_POINTWISE_AXIS, kNone},
-};
-#undef FE_CONVOLUTION_ATTRIBUTES
-
-const NodeAttribute *node_attribute(const std::string &operation, const std::string &key) {
-    const char *prefix = "CUDNN_BACKEND_OPERATION_";
-    if (operation.rfind(prefix, 0) != 0) return nullptr;
-    std::string short_name = operation.substr(std::strlen(prefix));
-    const std::string suffix = "_DESCRIPTOR";
-    if (short_name.size() > suffix.size()) short_name.resize(short_name.size() - suffix.size());
-    for (const NodeAttribute &a : kNodeAttributes)
-        if (short_name == a.operation && key == a.key) return &a;
-    return nullptr;
-}
-
-bool same_number(double a, double b) {
-    return a == b || std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
-}
-
-// What cuDNN writes for a recorded value of `written`; "" for a value it has no name for.
-std::string written_name(Written written, double value) {
-    switch (written) {
-        case Written::DataType: return cudnn_data_type_name(static_cast<fe_data_type>(value));
-        case Written::ConvolutionMode:
-            return value == CUDNN_CONVOLUTION ? "CUDNN_CONVOLUTION"
-                   : value == CUDNN_CROSS_CORRELATION ? "CUDNN_CROSS_CORRELATION" : "";
-        case Written::PointwiseMode: {
-            // fe_pointwise_mode's values are cuDNN's, and so are its names after the prefix.
-            static const schema::Enum *modes = schema::find_enum("fe_pointwise_mode");
-            for (const schema::EnumValue &v : modes ? modes->values : std::vector<schema::EnumValue>{})
-                if (v.value == value) return std::string("CUDNN_") + (v.c_name + std::strlen("FE_"));
-            return "";
-        }
-        case Written::Numbers: return "";
-    }
-    return "";
-}
-
-bool value_matches(const NodeAttribute &a, const json::Value &written, const std::vector<double> &set) {
-    if (a.written != Written::Numbers)
-        return written.type == json::Type::String && set.size() == 1 && written.string == written_name(a.written, set[0]);
-    if (written.type == json::Type::Number) return set.size() == 1 && same_number(written.number, set[0]);
-    if (written.type != json::Type::Array || written.array.size() != set.size()) return false;
-    for (size_t i = 0; i < set.size(); ++i)
-        if (written.array[i].type != json::Type::Number || !same_number(written.array[i].number, set[i])) return false;
-    return true;
-}
-
-// The attributes a plan node carries against what lowering set on the operation `op` and the
-// descriptors it references.
-void check_node_attributes(const json::Value &node, const Descriptor &op,
-                           const std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> &attributes) {
-    const std::string &operation = member(node, "operation", json::Type::String, "a node").string;
-    auto set_value = [&](int attribute) -> const Descriptor::Value * {
-        if (attribute == kNone) return nullptr;
-        auto name = static_cast<cudnnBackendAttributeName_t>(attribute);
-        if (const Descriptor::Value *v = op.value(name)) return v;
-        for (cudnnBackendDescriptor_t raw : op.references()) {
-            auto it = attributes.find(raw);
-            if (it == attributes.end()) continue;
-            if (const Descriptor::Value *v = it->second->value(name)) return v;
-        }
-        return nullptr;
-    };
-    for (const auto &m : node.object) {
-        const NodeAttribute *a = node_attribute(operation, m.first);
-        if (!a) continue;
-        const Descriptor::Value *first = set_value(a->name), *second = set_value(a->alternative);
-        if (!first && !second)
-            mismatch(format("%s sets %s, which the graph's lowering leaves unset", operation.c_str(), m.first.c_str()));
-        if ((first && value_matches(*a, m.second, first->numbers)) ||
-            (second && value_matches(*a, m.second, second->numbers)))
-            continue;
-        std::string written = m.second.type == json::Type::String ? m.second.string
-                              : m.second.type == json::Type::Number ? format("%g", m.second.number)
-                                                                     : std::string("another value");
-        mismatch(format("%s has %s %s where the graph's lowering has another", operation.c_str(), m.first.c_str(),
-                        written.c_str()));
-    }
 }
 
 }  // namespace

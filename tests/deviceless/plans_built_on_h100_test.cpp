@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "blob_editor.hpp"
 #include "deviceless_support.hpp"
 
 using cudnnfe_test::Deviceless;
+using cudnnfe_test::EditableBlob;
 
 namespace {
 
@@ -57,6 +59,39 @@ TEST_F(PlansBuiltOnH100, PassTheCheckAgainstTheirGraphs) {
     }
     std::printf("    %zu plans: %d loaded, %d passed the check and need a GPU to load\n", files.size(), loaded,
                 need_a_driver);
+}
+
+// Each family's own attributes, edited in a genuine plan (checksum fixed up), are refused before
+// cuDNN sees the plan: resampling's mode, window, stride and padding mode, a reduction's
+// operator, bn_finalize's mode, a matmul's precision.
+TEST_F(PlansBuiltOnH100, EditedOperationAttributesAreRefused) {
+    struct Edit {
+        const char *file, *from, *to;
+    };
+    const Edit edits[] = {
+        {"max_pool", "\"mode\":\"CUDNN_RESAMPLE_MAXPOOL\"", "\"mode\":\"CUDNN_RESAMPLE_AVGPOOL_INCLUDE_PADDING\""},
+        {"max_pool", "\"windowDim\":[[3,1],[3,1]]", "\"windowDim\":[[5,1],[3,1]]"},
+        {"max_pool", "\"paddingMode\":\"CUDNN_NEG_INF_PAD\"", "\"paddingMode\":\"CUDNN_ZERO_PAD\""},
+        {"pool_backward", "\"stride\":[[2,1],[2,1]]", "\"stride\":[[1,1],[2,1]]"},
+        {"reduction_row_max", "CUDNN_REDUCE_TENSOR_MAX", "CUDNN_REDUCE_TENSOR_MIN"},
+        {"bn_finalize", "CUDNN_BN_FINALIZE_STATISTICS_TRAINING", "CUDNN_BN_FINALIZE_STATISTICS_INFERENCE"},
+        {"matmul", "\"mathPrec\":\"CUDNN_DATA_FLOAT\"", "\"mathPrec\":\"CUDNN_DATA_HALF\""},
+    };
+    for (const Edit &e : edits) {
+        std::ifstream in(kPlans + "/" + e.file + ".fegraph", std::ios::binary);
+        std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        ASSERT_FALSE(bytes.empty()) << e.file;
+        EditableBlob blob(bytes);
+        blob.replace(EditableBlob::kPlan, e.from, e.to);
+        std::vector<unsigned char> edited = blob.bytes();
+        fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
+        o.device_properties_json = json_.c_str();
+        fe_graph *g = nullptr;
+        EXPECT_EQ(fe_graph_deserialize(nullptr, edited.data(), edited.size(), &o, &g), FE_STATUS_INVALID_ARGUMENT)
+            << e.file << ": " << e.to;
+        EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << e.to << ": " << fe_last_error_message();
+        fe_graph_destroy(g);
+    }
 }
 
 }  // namespace

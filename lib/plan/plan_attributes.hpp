@@ -1,0 +1,22 @@
+// The attributes of an operation in a plan read from disk (cuDNN's plan JSON) against the values
+// lowering set for the graph: modes, math precisions, paddings, strides, windows, clips,
+// probabilities. Keys cuDNN writes that are not in the table are not compared; the tensors and
+// operation types are compared by plan_check.cpp.
+#pragma once
+
+#include <cudnn_graph.h>
+
+#include <unordered_map>
+
+#include "backend/descriptor.hpp"
+#include "serial/json.hpp"
+
+namespace fe {
+
+// FE_STATUS_INVALID_ARGUMENT ("the plan does not match its graph: ...") when a node's attribute
+// differs from what lowering set on `op` or on the descriptors it references (`attributes`, by
+// raw handle), or when the node sets one that lowering left unset.
+void check_node_attributes(const json::Value &node, const Descriptor &op,
+                           const std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> &attributes);
+
+}  // namespace fe
