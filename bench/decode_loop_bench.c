@@ -11,8 +11,9 @@
  *   capture   the 96 executes captured once on the handle's stream (after fe_graph_warmup),
  *             then one cudaGraphLaunch per step;
  *   populate  each execution added by fe_graph_populate_cuda_graph as a child graph of one
- *             CUDA graph, then one cudaGraphLaunch per step (skipped, with the reason, for an
- *             engine that cannot populate a CUDA graph itself).
+ *             CUDA graph, then one cudaGraphLaunch per step; the matmul is built for this way
+ *             from the engines that populate CUDA graphs themselves (require_behavior_notes), so
+ *             its plan may differ (skipped, with the reason, when none does).
  *
  * Per way: host time per step (issuing a step, median over rounds of 20 steps) and step time
  * (issuing and waiting, median over rounds), the ways interleaved round by round; and how far
@@ -139,7 +140,26 @@ struct Graphs {
     fe_graph *attention, *matmul;
     fe_tensor *q, *k, *v, *tk, *tv, *lq, *lkv, *o;
     fe_tensor *a, *w, *y;
+    /* The matmul again, built only from engines that populate CUDA graphs themselves (NULL when
+       none does), for the populate way. */
+    fe_graph *matmul_native;
+    fe_tensor *na, *nw, *ny;
+    char native_reason[512];
 };
+
+static fe_graph *matmul_graph(const char *name, fe_tensor **a, fe_tensor **w, fe_tensor **y) {
+    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
+    go.name = name;
+    go.io_data_type = FE_DATA_BFLOAT16;
+    fe_graph *g;
+    FE(fe_graph_create(&go, &g));
+    int64_t ad[3] = {1, B, HIDDEN}, wd[3] = {1, HIDDEN, HIDDEN};
+    FE(fe_graph_tensor(g, "a", 3, ad, NULL, FE_DATA_NOT_SET, a));
+    FE(fe_graph_tensor(g, "w", 3, wd, NULL, FE_DATA_NOT_SET, w));
+    FE(fe_graph_matmul(g, *a, *w, NULL, y));
+    FE(fe_tensor_set_output(*y, 1));
+    return g;
+}
 
 static void build_graphs(struct Graphs *g, fe_handle *handle) {
     fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
@@ -164,14 +184,18 @@ static void build_graphs(struct Graphs *g, fe_handle *handle) {
     FE(fe_tensor_set_output(g->o, 1));
     FE(fe_graph_build(g->attention, handle, NULL));
 
-    go.name = "decode_matmul";
-    FE(fe_graph_create(&go, &g->matmul));
-    int64_t ad[3] = {1, B, HIDDEN}, wd[3] = {1, HIDDEN, HIDDEN};
-    FE(fe_graph_tensor(g->matmul, "a", 3, ad, NULL, FE_DATA_NOT_SET, &g->a));
-    FE(fe_graph_tensor(g->matmul, "w", 3, wd, NULL, FE_DATA_NOT_SET, &g->w));
-    FE(fe_graph_matmul(g->matmul, g->a, g->w, NULL, &g->y));
-    FE(fe_tensor_set_output(g->y, 1));
+    g->matmul = matmul_graph("decode_matmul", &g->a, &g->w, &g->y);
     FE(fe_graph_build(g->matmul, handle, NULL));
+
+    g->matmul_native = matmul_graph("decode_matmul_native", &g->na, &g->nw, &g->ny);
+    fe_build_options native = FE_BUILD_OPTIONS_INIT;
+    native.require_behavior_notes = FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API;
+    g->native_reason[0] = 0;
+    if (fe_graph_build(g->matmul_native, handle, &native) != FE_OK) {
+        snprintf(g->native_reason, sizeof g->native_reason, "%s", fe_last_error_message());
+        fe_graph_destroy(g->matmul_native);
+        g->matmul_native = NULL;
+    }
 }
 
 /* Each way's host time per step (us) and step time (us), per round. */
@@ -219,7 +243,9 @@ int main(int argc, char **argv) {
     int64_t ws_attention = 0, ws_matmul = 0;
     FE(fe_graph_workspace_size(g.attention, &ws_attention));
     FE(fe_graph_workspace_size(g.matmul, &ws_matmul));
-    int64_t ws_bytes = ws_attention > ws_matmul ? ws_attention : ws_matmul;
+    int64_t ws_bytes = ws_attention > ws_matmul ? ws_attention : ws_matmul, ws_native = 0;
+    if (g.matmul_native) FE(fe_graph_workspace_size(g.matmul_native, &ws_native));
+    if (ws_native > ws_bytes) ws_bytes = ws_native;
     void *workspace = NULL;
     if (ws_bytes > 0) CUDA(cudaMalloc(&workspace, (size_t)ws_bytes));
 
@@ -238,6 +264,12 @@ int main(int argc, char **argv) {
     FE(fe_graph_engine_tag(g.matmul, &tag_m));
     printf("attention plan %s (workspace %lld bytes), matmul plan %s (workspace %lld bytes)\n", tag_a,
            (long long)ws_attention, tag_m, (long long)ws_matmul);
+    if (g.matmul_native) {
+        const char *tag_n = NULL;
+        FE(fe_graph_engine_tag(g.matmul_native, &tag_n));
+        printf("populate way: matmul plan %s (workspace %lld bytes), chosen for native CUDA-graph support\n", tag_n,
+               (long long)ws_native);
+    }
 
     /* Reference: one plainly executed step's final activations. */
     for (int i = 0; i < CALLS; ++i)
@@ -276,11 +308,21 @@ int main(int argc, char **argv) {
     cudaGraphExec_t populated_exec = NULL;
     CUDA(cudaGraphCreate(&populated, 0));
     cudaGraphNode_t previous = NULL;
+    if (!g.matmul_native) {
+        snprintf(ways[2].reason, sizeof ways[2].reason, "no matmul engine populates CUDA graphs itself: %s",
+                 g.native_reason);
+        ways[2].skipped = ways[2].reason;
+    }
     for (int i = 0; i < CALLS && !ways[2].skipped; ++i) {
         cudaGraph_t child;
         CUDA(cudaGraphCreate(&child, 0));
-        fe_status s = fe_graph_populate_cuda_graph(calls[i].graph, handle, calls[i].tensors, calls[i].pointers,
-                                                   calls[i].count, calls[i].workspace, child);
+        /* The matmuls through the engine chosen for native CUDA-graph support. */
+        struct Call c = calls[i];
+        if (c.graph == g.matmul) {
+            c.graph = g.matmul_native;
+            c.tensors[0] = g.na, c.tensors[1] = g.nw, c.tensors[2] = g.ny;
+        }
+        fe_status s = fe_graph_populate_cuda_graph(c.graph, handle, c.tensors, c.pointers, c.count, c.workspace, child);
         if (s != FE_OK) {
             snprintf(ways[2].reason, sizeof ways[2].reason, "%s", fe_last_error_message());
             ways[2].skipped = ways[2].reason;
