@@ -1561,8 +1561,8 @@ FE_API fe_status fe_graph_populate_cuda_graph(fe_graph *graph, fe_handle *handle
                                               void *workspace, void *cuda_graph);
 /** Rebind a CUDA graph that fe_graph_populate_cuda_graph filled with this graph's work to new
  *  pointers (and workspace), in place; then apply it to an instantiated graph with
- *  cudaGraphExecUpdate. A CUDA graph populated by another graph is refused
- *  (FE_STATUS_INVALID_ARGUMENT). */
+ *  cudaGraphExecUpdate. A CUDA graph this graph's plan did not populate is refused, with
+ *  cuDNN's reason (FE_STATUS_INVALID_ARGUMENT when cuDNN reports the mismatch as such). */
 FE_API fe_status fe_graph_update_cuda_graph(fe_graph *graph, fe_handle *handle,
                                             fe_tensor *const *tensors,
                                             void *const *device_pointers, size_t count,
