@@ -72,16 +72,22 @@ std::vector<int64_t> values_of(const KnobRange &r) {
     return values;
 }
 
+// The engine a config runs.
+Descriptor engine_of(const Descriptor &config) {
+    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+    cudnnBackendDescriptor_t raw_engine = engine.get();
+    int64_t count = 0;
+    check_cudnn(cudnn().cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
+                                                 CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
+                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
+    return engine;
+}
+
 }  // namespace
 
 std::string describe_config(const Descriptor &config, int64_t *engine_index, std::vector<Knob> *knobs) {
     const Cudnn &api = cudnn();
-    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-    cudnnBackendDescriptor_t raw_engine = engine.get();
-    int64_t count = 0;
-    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
-                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
-                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
+    Descriptor engine = engine_of(config);
     *engine_index = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX, "CUDNN_ATTR_ENGINE_GLOBAL_INDEX");
 
     DescriptorArray choices(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, CUDNN_KNOB_TYPE_COUNTS);
@@ -108,12 +114,8 @@ std::string describe_config(const Descriptor &config, int64_t *engine_index, std
 
 void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior) {
     const Cudnn &api = cudnn();
-    Descriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-    cudnnBackendDescriptor_t raw_engine = engine.get();
+    Descriptor engine = engine_of(config);
     int64_t count = 0;
-    check_cudnn(api.cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE,
-                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw_engine),
-                "reading CUDNN_ATTR_ENGINECFG_ENGINE");
     cudnnBackendNumericalNote_t numerical_notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT];
     check_cudnn(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
                                              CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &count, numerical_notes),

@@ -586,20 +586,22 @@ public final class Graph extends GraphOps {
     public void populateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
                                   long cudaGraph) {
         sameLength("populateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
-        long[] pointers = new long[tensors.length];
-        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
-        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), handle.pointer(), pointers, devicePointers,
-                pointers.length, workspace, cudaGraph));
+        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), handle.pointer(), pointers(tensors), devicePointers,
+                tensors.length, workspace, cudaGraph));
     }
 
     /** Rebind a CUDA graph populated by {@link #populateCudaGraph} to new pointers, in place. */
     public void updateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
                                 long cudaGraph) {
         sameLength("updateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
+        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), handle.pointer(), pointers(tensors), devicePointers,
+                tensors.length, workspace, cudaGraph));
+    }
+
+    private static long[] pointers(Tensor[] tensors) {
         long[] pointers = new long[tensors.length];
         for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
-        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), handle.pointer(), pointers, devicePointers,
-                pointers.length, workspace, cudaGraph));
+        return pointers;
     }
 
     private static long optional(Handle handle) {
