@@ -226,6 +226,7 @@ typedef struct fe_handle fe_handle; /* a GPU, a stream, a cuDNN handle and a man
 typedef struct fe_graph fe_graph;   /* tensors and operations; after build, a runnable plan */
 typedef struct fe_tensor fe_tensor; /* a tensor of a graph; owned by the graph */
 typedef struct fe_buffer fe_buffer; /* device memory allocated by cudnnfe */
+typedef struct fe_kernel_cache fe_kernel_cache; /* compiled kernels that dynamic-shape builds share */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Library information and errors. These never fail and need no cuDNN.                        */
@@ -1278,10 +1279,29 @@ typedef struct fe_build_options {
     int64_t deselect_behavior_notes;
     int64_t require_numerical_notes;
     int64_t require_behavior_notes;
+    /* Engines not to build (nullable): a comma-separated list of engine names ("eng6": every
+     * knob setting of engine 6) and engine-config tags ("eng6_k24=26": that setting only), as
+     * fe_graph_deselect_engines takes them. */
+    const char *deselect_engines;
+    /* Engine configs that use more than this many bytes of shared memory per block are not
+     * built (0: no limit), as fe_graph_deselect_shared_memory_greater_than does (configs cuDNN
+     * reports no shared memory for are kept). */
+    int64_t max_shared_memory_bytes;
+    /* 1: only engines that give bitwise-repeatable results (the same as deselecting
+     * FE_NUMERICAL_NOTE_NONDETERMINISTIC), stated once for every build with these options. */
+    int32_t deterministic;
+    /* Threads that finalize plans at the same time when several are built (FE_BUILD_POLICY_ALL,
+     * autotuning): 0 or 1 one at a time, n > 1 up to n (at most 64), as
+     * fe_graph_build_plans_on_threads. The plans and their order do not depend on it. */
+    int32_t build_threads;
+    /* Dynamic shapes (nullable): graphs built with the same kernel cache share compiled kernels,
+     * so a graph of the same structure with other dims builds without compiling again (see
+     * fe_kernel_cache_create). */
+    fe_kernel_cache *kernel_cache;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0 }
+      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
@@ -1316,11 +1336,54 @@ FE_API fe_status fe_graph_candidate_notes(const fe_graph *graph, size_t index, c
 FE_API fe_status fe_graph_select_by_notes(fe_graph *graph, int64_t deselect_numerical,
                                           int64_t deselect_behavior, int64_t require_numerical,
                                           int64_t require_behavior);
+/** Drop the candidates of the engines named in `engines`, a comma-separated list of engine
+ *  names ("eng6": every knob setting of engine 6) and engine-config tags ("eng6_k24=26": that
+ *  setting only), e.g. to avoid an engine known to be slow or wrong for a shape. A name of
+ *  another form is refused (FE_STATUS_INVALID_ARGUMENT); one no candidate has is not an error. */
+FE_API fe_status fe_graph_deselect_engines(fe_graph *graph, const char *engines);
+/** Drop the candidates whose engine config uses more than max_bytes of shared memory per block
+ *  (max_bytes >= 0), as cuDNN reports it (cuDNN 9.2), e.g. to leave shared memory to kernels
+ *  that run beside cuDNN's. cuDNN reports it for the engines it compiles at run time; a config
+ *  it reports none for (fe_config_info.shared_memory_bytes -1: cuDNN 9.19's precompiled
+ *  engines) is kept. */
+FE_API fe_status fe_graph_deselect_shared_memory_greater_than(fe_graph *graph, int64_t max_bytes);
+
+/** What an engine config is: a candidate of the plan search or a built plan. */
+typedef struct fe_config_info {
+    uint32_t struct_size;        /* set by the caller: sizeof(fe_config_info) */
+    const char *tag;             /* "eng6_k24=26"; lives as long as the graph's candidates or plans */
+    int64_t engine_index;        /* cuDNN's global engine index */
+    int64_t workspace_bytes;     /* the workspace cuDNN asks for (without cudnnfe's own part) */
+    int64_t shared_memory_bytes; /* per block, as cuDNN reports it; -1 where it does not (cuDNN
+                                  * 9.19 reports it for runtime-compiled engines only) */
+    int64_t numerical_notes;     /* mask of fe_numerical_note bits */
+    int64_t behavior_notes;      /* mask of fe_behavior_note bits */
+    int32_t viable;              /* 1 unless deselected or refused (plans: always 1) */
+} fe_config_info;
+#define FE_CONFIG_INFO_INIT { (uint32_t)sizeof(fe_config_info), NULL, -1, 0, -1, 0, 0, 0 }
+/** Candidate `index` (in heuristics' rank order, before any plan is built, also without a GPU):
+ *  its tag, engine, workspace, shared memory, notes and whether it is still viable. */
+FE_API fe_status fe_graph_candidate_info(const fe_graph *graph, size_t index, fe_config_info *out_info);
+/** Built plan `plan_index` (0 .. fe_graph_plan_count - 1; after autotuning, fastest first). */
+FE_API fe_status fe_graph_plan_info(const fe_graph *graph, size_t plan_index, fe_config_info *out_info);
+
 /** FE_OK if at least one candidate is viable; FE_STATUS_NOT_SUPPORTED (with the reason)
  *  otherwise. */
 FE_API fe_status fe_graph_check_support(fe_graph *graph);
 /** Finalize plans from the viable candidates, according to policy. */
 FE_API fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy);
+/** fe_graph_build_plans with up to `threads` plans finalized at the same time (threads >= 1,
+ *  at most 64): for FE_BUILD_POLICY_ALL, where each plan's kernels may be compiled; the plans
+ *  and their order are those of fe_graph_build_plans. */
+FE_API fe_status fe_graph_build_plans_on_threads(fe_graph *graph, fe_build_policy policy, int32_t threads);
+/** Build the plan of candidate `candidate_index` only (after the support check, or after other
+ *  plans were built: it is added after them). FE_STATUS_NOT_SUPPORTED, with cuDNN's reason,
+ *  when it does not build; FE_STATUS_INVALID_ARGUMENT for a deselected candidate or one built
+ *  already. The first plan built executes until fe_graph_select_plan says otherwise. */
+FE_API fe_status fe_graph_build_plan_at_index(fe_graph *graph, size_t candidate_index);
+/** Make built plan `plan_index` the one fe_graph_execute (and populate, warmup, workspace size,
+ *  serialization) uses: run any plan by its index. */
+FE_API fe_status fe_graph_select_plan(fe_graph *graph, size_t plan_index);
 
 /* Engines and knobs: cuDNN's search space beyond what heuristics offer. Heuristics rank a few
  * knob settings (tile and cluster shapes, workspace modes, ...) of a few engines; these calls
@@ -1428,6 +1491,43 @@ FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *di
  *  regular entry and temporary file counts by its own size (links are not followed); temporary
  *  files older than 10 minutes (left by killed writers) are removed at the next write. */
 FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Dynamic shapes: the kernel cache.                                                          */
+/* ------------------------------------------------------------------------------------------ */
+/* A graph built with a kernel cache (fe_build_options.kernel_cache or fe_graph_set_kernel_cache)
+ * is built with dynamic shapes: cuDNN compiles kernels that take their dims at run time and
+ * keeps them in the cache, so a later graph of the same structure (operations, data types,
+ * layouts) with other dims builds from the cache in milliseconds instead of compiling again.
+ * Each graph still has its own dims and is executed as usual. cuDNN 9.5 or later
+ * (FE_STATUS_NOT_SUPPORTED otherwise, naming the version); the operation families cuDNN builds
+ * with dynamic shapes are listed in docs/capabilities.md. A cache may be shared by graphs of
+ * several structures and used by several threads; the graphs keep it alive. */
+
+/** An empty kernel cache. */
+FE_API fe_status fe_kernel_cache_create(fe_kernel_cache **out_cache);
+/** Release the caller's reference (graphs built with the cache keep theirs). NULL is a no-op. */
+FE_API fe_status fe_kernel_cache_destroy(fe_kernel_cache *cache);
+/** cuDNN's JSON form of the cache (cuDNN 9.10), for another process on the same kind of GPU with
+ *  the same cuDNN. Same buffer protocol as fe_graph_describe. FE_STATUS_BAD_STATE for a cache no
+ *  graph has been built with yet. */
+FE_API fe_status fe_kernel_cache_serialize(const fe_kernel_cache *cache, char *buf, size_t buf_size,
+                                           size_t *out_length);
+/** A kernel cache from fe_kernel_cache_serialize's text (untrusted: checked to be a JSON object
+ *  of at most 256 MiB before cuDNN reads it; cuDNN's own refusal is FE_STATUS_INVALID_ARGUMENT). */
+FE_API fe_status fe_kernel_cache_deserialize(const char *json, size_t length, fe_kernel_cache **out_cache);
+/** Store the cache in the handle's persistent cache directory (fe_handle_set_cache_directory or
+ *  CUDNNFE_CACHE_DIR) under `name` (letters, digits, '-', '_' and '.', at most 64), written as
+ *  plan entries are: a temporary file renamed into place, counted against the directory's
+ *  limit. Keyed by the GPU kind and the cuDNN version, so another GPU or cuDNN does not read it.
+ *  FE_STATUS_BAD_STATE when there is no directory. handle nullable (CUDNNFE_CACHE_DIR only). */
+FE_API fe_status fe_kernel_cache_store(const fe_kernel_cache *cache, fe_handle *handle, const char *name);
+/** Load the cache stored under `name` for the handle's GPU and cuDNN, or FE_STATUS_NOT_FOUND
+ *  (no entry, or one rejected as corrupt: it is removed and the log says why). */
+FE_API fe_status fe_kernel_cache_load(fe_handle *handle, const char *name, fe_kernel_cache **out_cache);
+/** Build the graph with dynamic shapes from this cache (nullable: without). Before
+ *  fe_graph_build_operation_graph; fe_graph_build's options->kernel_cache does the same. */
+FE_API fe_status fe_graph_set_kernel_cache(fe_graph *graph, fe_kernel_cache *cache);
 /** Counters of the calling process (for tests and tools): in-process hits, persistent hits,
  *  misses (full builds), entries rejected as corrupt or stale. Each nullable.
  *  The in-process cache holds at most 1024 plans and 1024 graphs under cache keys

@@ -1,9 +1,13 @@
 // Build entry points: one-call build, the step-by-step form, queries and description.
+#include <algorithm>
+#include <cstring>
+
 #include "api/guard.hpp"
 #include "plan/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
 #include "plan/engine_knobs.hpp"
+#include "plan/kernel_cache.hpp"
 #include "runtime/handle.hpp"
 
 using namespace fe;
@@ -144,6 +148,81 @@ FE_EXPORT fe_status fe_graph_candidate_notes(const fe_graph *graph, size_t index
     });
 }
 
+FE_EXPORT fe_status fe_graph_deselect_engines(fe_graph *graph, const char *engines) {
+    return guard("fe_graph_deselect_engines", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(engines);
+        deselect_engines(*graph, engines);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_deselect_shared_memory_greater_than(fe_graph *graph, int64_t max_bytes) {
+    return guard("fe_graph_deselect_shared_memory_greater_than", [&] {
+        FE_REQUIRE(graph);
+        deselect_shared_memory_greater_than(*graph, max_bytes);
+    });
+}
+
+namespace {
+
+// Fill the caller's fe_config_info up to its struct_size (a caller built against an older header
+// gets the fields it knows).
+void write_config_info(const fe_config_info &info, fe_config_info *out) {
+    uint32_t size = out->struct_size;
+    FE_CHECK(size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
+             "out_info->struct_size is %u: initialize it with FE_CONFIG_INFO_INIT", size);
+    std::memcpy(reinterpret_cast<unsigned char *>(out) + sizeof(uint32_t),
+                reinterpret_cast<const unsigned char *>(&info) + sizeof(uint32_t),
+                std::min<size_t>(size, sizeof info) - sizeof(uint32_t));
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_candidate_info(const fe_graph *graph, size_t index, fe_config_info *out_info) {
+    return guard("fe_graph_candidate_info", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_info);
+        const std::vector<Candidate> &candidates =
+            state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidates;
+        FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
+                 index, candidates.size(), graph->name.c_str());
+        const Candidate &c = candidates[index];
+        fe_config_info info = FE_CONFIG_INFO_INIT;
+        info.tag = c.tag.c_str();
+        info.engine_index = c.engine_index;
+        info.workspace_bytes = c.workspace;
+        info.shared_memory_bytes = c.shared_memory;
+        info.numerical_notes = static_cast<int64_t>(c.numerical_notes);
+        info.behavior_notes = static_cast<int64_t>(c.behavior_notes);
+        info.viable = c.viable ? 1 : 0;
+        write_config_info(info, out_info);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_plan_info(const fe_graph *graph, size_t plan_index, fe_config_info *out_info) {
+    return guard("fe_graph_plan_info", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_info);
+        const std::vector<Plan> &plans = state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans;
+        FE_CHECK(plan_index < plans.size(), FE_STATUS_INVALID_ARGUMENT, "plan %zu is past the %zu plans of graph '%s'",
+                 plan_index, plans.size(), graph->name.c_str());
+        const Plan &p = plans[plan_index];
+        FE_CHECK(p.facts_known, FE_STATUS_NOT_SUPPORTED,
+                 "graph '%s': cuDNN does not give back the engine config of plan %zu (%s), read from a cache or a "
+                 "serialized graph, so its notes are not known",
+                 graph->name.c_str(), plan_index, p.tag.c_str());
+        fe_config_info info = FE_CONFIG_INFO_INIT;
+        info.tag = p.tag.c_str();
+        info.engine_index = p.engine_index;
+        info.workspace_bytes = p.workspace;
+        info.shared_memory_bytes = p.shared_memory;
+        info.numerical_notes = static_cast<int64_t>(p.numerical_notes);
+        info.behavior_notes = static_cast<int64_t>(p.behavior_notes);
+        info.viable = 1;
+        write_config_info(info, out_info);
+    });
+}
+
 FE_EXPORT fe_status fe_graph_check_support(fe_graph *graph) {
     return guard("fe_graph_check_support", [&] {
         FE_REQUIRE(graph);
@@ -155,6 +234,27 @@ FE_EXPORT fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy
     return guard("fe_graph_build_plans", [&] {
         FE_REQUIRE(graph);
         build_plans(*graph, policy);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_build_plans_on_threads(fe_graph *graph, fe_build_policy policy, int32_t threads) {
+    return guard("fe_graph_build_plans_on_threads", [&] {
+        FE_REQUIRE(graph);
+        build_plans(*graph, policy, threads);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_build_plan_at_index(fe_graph *graph, size_t candidate_index) {
+    return guard("fe_graph_build_plan_at_index", [&] {
+        FE_REQUIRE(graph);
+        build_plan_at_index(*graph, candidate_index);
+    });
+}
+
+FE_EXPORT fe_status fe_graph_select_plan(fe_graph *graph, size_t plan_index) {
+    return guard("fe_graph_select_plan", [&] {
+        FE_REQUIRE(graph);
+        select_plan(*graph, plan_index);
     });
 }
 
@@ -178,15 +278,25 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
                            "fe_behavior_note");
         FE_CHECK(!o.device_properties_json || *o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
                  "options.device_properties_json is not a JSON object");
+        FE_CHECK(o.max_shared_memory_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "options.max_shared_memory_bytes is %lld: a limit in bytes, or 0 for none",
+                 static_cast<long long>(o.max_shared_memory_bytes));
+        FE_CHECK(o.deterministic == 0 || o.deterministic == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "options.deterministic is %d: 0 or 1", o.deterministic);
+        FE_CHECK(o.build_threads >= 0 && o.build_threads <= 64, FE_STATUS_INVALID_ARGUMENT,
+                 "options.build_threads is %d: 0 or 1 (one at a time) to 64", o.build_threads);
         BuildRollback rollback(*graph);
+        std::shared_ptr<KernelCache> kernel_cache_before = graph->kernel_cache;
         try {
             if (o.device_properties_json) {
                 graph->require_editable();
                 graph->device_properties_json = o.device_properties_json;
             }
+            if (o.kernel_cache) graph->kernel_cache = o.kernel_cache->cache;
             build_graph(*graph, handle, o);
         } catch (...) {
             rollback.restore();
+            graph->kernel_cache = std::move(kernel_cache_before);
             throw;
         }
     });

@@ -102,6 +102,16 @@ const std::vector<Capability> kTable = {
      "the first cuDNN whose attention backward engines clear the float dQ accumulator themselves; before it, "
      "execute clears it on every call",
      nullptr},
+    {Feature::kernel_cache, "kernel_cache", Gate::minimum_version,
+     "dynamic shapes with a kernel cache (fe_kernel_cache)", 90500, 0, 0, 0,
+     "the first cuDNN that binds a kernel cache to an operation graph, so graphs of other dims reuse its kernels",
+     nullptr},
+    {Feature::kernel_cache_serialization, "kernel_cache_serialization", Gate::minimum_version,
+     "writing a kernel cache out and reading it back (fe_kernel_cache_serialize)", 91000, 0, 0, 0,
+     "the first cuDNN with the kernel cache's JSON form", nullptr},
+    {Feature::engine_shared_memory, "engine_shared_memory", Gate::minimum_version,
+     "an engine config's shared memory (fe_config_info, fe_graph_deselect_shared_memory_greater_than)", 90200, 0, 0,
+     0, "the first cuDNN that reports the shared memory an engine config uses", nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

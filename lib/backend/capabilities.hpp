@@ -41,6 +41,9 @@ enum class Feature {
     max_pool_backward_layout,
     native_cuda_graph,            // a plan's work added to a caller's CUDA graph by cuDNN
     sdpa_backward_zeroes_dq_accumulator,  // the engines clear the float dQ accumulator themselves
+    kernel_cache,                 // dynamic-shape builds that share compiled kernels
+    kernel_cache_serialization,   // a kernel cache written out and read back as JSON
+    engine_shared_memory,         // an engine config's shared memory, as cuDNN reports it
 };
 
 // How the library treats a fact of the table.

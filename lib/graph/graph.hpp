@@ -15,6 +15,7 @@
 namespace fe {
 struct BuildState;      // lib/plan: lowering's products, the plan search, the executable plan
 struct ExecutablePlan;  // lib/runtime: the built plans and their binding layout
+struct KernelCache;     // lib/plan: compiled kernels that dynamic-shape builds share
 }
 
 struct fe_graph {
@@ -28,6 +29,8 @@ struct fe_graph {
     fe_data_type intermediate_data_type = FE_DATA_FLOAT;
     fe_data_type compute_data_type = FE_DATA_FLOAT;
     std::string device_properties_json;
+    // Set: the graph is built with dynamic shapes from this kernel cache.
+    std::shared_ptr<fe::KernelCache> kernel_cache;
 
     std::vector<std::unique_ptr<fe_tensor>> tensors;  // every tensor, owned here
     std::vector<fe_tensor *> inputs;                  // user-declared, creation order (no scalars)

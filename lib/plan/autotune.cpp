@@ -39,7 +39,7 @@ constexpr size_t kBasesPerRound = 3;
 // build or needs more workspace than allowed.
 bool plan_of_last_candidate(fe_graph &graph, int64_t max_workspace, Plan *out) {
     Candidate &c = graph.build->search.candidates.back();
-    if (!plan_of(c, out)) {
+    if (!plan_of(c, graph.kernel_cache, out)) {
         c.viable = false;
         return false;
     }
@@ -172,6 +172,7 @@ double autotune(fe_graph &graph, fe_handle &handle, int32_t warmup, int32_t iter
         times.push_back(medians[i]);
     }
     state.executable.plans = std::move(plans);
+    state.executable.chosen_index = 0;
     state.search.plan_times_us = std::move(times);
     state.executable.build_id = next_build_id();  // the chosen plan changed: no cached variant pack applies
     FE_LOG_INFO("graph '%s': autotuned: %s at %.2f us (heuristics' first choice: %.2f us)", graph.name.c_str(),

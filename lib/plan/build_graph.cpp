@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "plan/blob.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
+#include "plan/kernel_cache.hpp"
 #include "plan/plan_check.hpp"
 #include "serial/graph_json.hpp"
 #include "plan/plan_cache.hpp"
@@ -28,18 +30,30 @@ std::vector<fe_heur_mode> modes_of(const fe_build_options &o) {
     return std::vector<fe_heur_mode>(o.heur_modes, o.heur_modes + o.num_heur_modes);
 }
 
-// Everything in the options that changes which plan is built (not the cache switches).
-std::string options_text(const fe_build_options &o) {
+// The numerical notes a build deselects: the options' mask, with the nondeterministic note when
+// the options ask for deterministic engines.
+int64_t deselected_numerical_notes(const fe_build_options &o) {
+    return o.deselect_numerical_notes | (o.deterministic ? int64_t(FE_NUMERICAL_NOTE_NONDETERMINISTIC) : 0);
+}
+
+// Everything in the options that changes which plan is built (not the cache switches or the
+// number of threads building plans).
+std::string options_text(const fe_build_options &o, bool dynamic_shapes) {
     std::string text = "modes";
     for (fe_heur_mode m : modes_of(o)) text += format(" %d", static_cast<int>(m));
     text += format("; policy %d; max workspace %lld", static_cast<int>(o.policy), static_cast<long long>(o.max_workspace_bytes));
     if (o.autotune) text += format("; autotune %d", o.autotune_candidates > 0 ? o.autotune_candidates : 8);
     if (o.autotune && o.autotune_knob_search > 0) text += format("; knob search %d", o.autotune_knob_search);
-    if (o.deselect_numerical_notes || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
-        text += format("; notes -%llx -%llx +%llx +%llx", static_cast<unsigned long long>(o.deselect_numerical_notes),
+    int64_t deselect_numerical = deselected_numerical_notes(o);
+    if (deselect_numerical || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
+        text += format("; notes -%llx -%llx +%llx +%llx", static_cast<unsigned long long>(deselect_numerical),
                        static_cast<unsigned long long>(o.deselect_behavior_notes),
                        static_cast<unsigned long long>(o.require_numerical_notes),
                        static_cast<unsigned long long>(o.require_behavior_notes));
+    if (o.deselect_engines && *o.deselect_engines) text += std::string("; not engines ") + o.deselect_engines;
+    if (o.max_shared_memory_bytes > 0)
+        text += format("; max shared memory %lld", static_cast<long long>(o.max_shared_memory_bytes));
+    if (dynamic_shapes) text += "; dynamic shapes";
     return text;
 }
 
@@ -105,14 +119,24 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
 
 }  // namespace
 
+std::string persistent_cache_directory(const fe_handle *handle) { return cache_directory(handle); }
+int64_t persistent_cache_limit(const fe_handle *handle) { return cache_limit(handle); }
+
 void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
     BuildState &state = *graph.build;
     target_of(graph, handle, &state.device_json, &state.fingerprint);
     state.options_text = options;
+    if (graph.kernel_cache) {
+        KernelCache &cache = *graph.kernel_cache;
+        std::lock_guard<std::mutex> lock(cache.mutex);
+        if (cache.fingerprint.empty()) cache.fingerprint = state.fingerprint;
+        FE_CHECK(cache.fingerprint == state.fingerprint, FE_STATUS_INVALID_ARGUMENT,
+                 "graph '%s': its kernel cache holds kernels for another kind of GPU than this build's", graph.name.c_str());
+    }
 }
 
 void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
-    std::string options = options_text(o);
+    std::string options = options_text(o, graph.kernel_cache != nullptr);
     std::string directory = cache_directory(handle);
     bool cached = o.use_plan_cache || o.cache_key || !directory.empty();
     std::string key, graph_json, device_json, fingerprint;
@@ -168,23 +192,27 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     note_target(graph, handle, options.c_str());
     create_execution_plans(graph, modes_of(o));
     if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);
-    if (o.deselect_numerical_notes || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
-        select_by_notes(graph, static_cast<uint64_t>(o.deselect_numerical_notes),
+    int64_t deselect_numerical = deselected_numerical_notes(o);
+    if (deselect_numerical || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
+        select_by_notes(graph, static_cast<uint64_t>(deselect_numerical),
                         static_cast<uint64_t>(o.deselect_behavior_notes), static_cast<uint64_t>(o.require_numerical_notes),
                         static_cast<uint64_t>(o.require_behavior_notes));
+    if (o.deselect_engines && *o.deselect_engines) deselect_engines(graph, o.deselect_engines);
+    if (o.max_shared_memory_bytes > 0) deselect_shared_memory_greater_than(graph, o.max_shared_memory_bytes);
     check_support(graph);
+    int32_t threads = o.build_threads > 1 ? o.build_threads : 1;
     if (o.autotune) {
         FE_CHECK(handle && graph.device_properties_json.empty(), FE_STATUS_BAD_STATE,
                  "graph '%s': autotuning times plans on a GPU: build with a handle and no device properties",
                  graph.name.c_str());
         keep_best_candidates(graph, o.autotune_candidates > 0 ? o.autotune_candidates : 8);
-        build_plans(graph, FE_BUILD_POLICY_ALL);
+        build_plans(graph, FE_BUILD_POLICY_ALL, threads);
         KnobSearch search;
         search.rounds = o.autotune_knob_search;
         search.max_workspace = o.max_workspace_bytes;
         autotune(graph, *handle, -1, 0, search);
     } else {
-        build_plans(graph, o.policy);
+        build_plans(graph, o.policy, threads);
     }
     if (!cached) return;
 

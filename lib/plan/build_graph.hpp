@@ -2,6 +2,9 @@
 // build steps, optional autotuning, and storing what was built.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "graph/graph.hpp"
 
 struct fe_handle;
@@ -13,6 +16,11 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &opt
 // Record the target (device JSON, fingerprint) in a graph's build state; called once its
 // operation graph exists (serialization and the cache read them).
 void note_target(fe_graph &graph, fe_handle *handle, const char *options_text);
+
+// The persistent cache directory a build with this handle reads and writes ("" for none: not
+// configured, or unsafe, which the log says), and the bytes it may hold.
+std::string persistent_cache_directory(const fe_handle *handle);
+int64_t persistent_cache_limit(const fe_handle *handle);
 
 // A graph ready to execute from the caller's key, or nullptr.
 fe_graph *graph_from_user_key(fe_handle *handle, const char *key);

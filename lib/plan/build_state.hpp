@@ -48,10 +48,18 @@ void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);
 // *_require masks (bit (1 << cuDNN's note value)).
 void select_by_notes(fe_graph &graph, uint64_t numerical_deselect, uint64_t behavior_deselect,
                      uint64_t numerical_require, uint64_t behavior_require);
+// Drop the candidates of the engines `names` lists (comma-separated "eng<N>" and engine-config
+// tags; INVALID_ARGUMENT for another form).
+void deselect_engines(fe_graph &graph, const std::string &names);
+void deselect_shared_memory_greater_than(fe_graph &graph, int64_t max_bytes);
 void check_support(fe_graph &graph);
-void build_plans(fe_graph &graph, fe_build_policy policy);
-// Finalize one candidate's plan; false, with cuDNN's reason in c.reason, when it does not build.
-bool plan_of(Candidate &c, Plan *out);
+// threads: 1 to 64; more than one builds FE_BUILD_POLICY_ALL's plans concurrently.
+void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads = 1);
+void build_plan_at_index(fe_graph &graph, size_t candidate_index);
+void select_plan(fe_graph &graph, size_t plan_index);
+// Finalize one candidate's plan (with the graph's kernel cache, nullable); false, with cuDNN's
+// reason in c.reason, when it does not build.
+bool plan_of(Candidate &c, const std::shared_ptr<KernelCache> &cache, Plan *out);
 // Whether heuristics (mode A) give at least one engine config for the operation graph.
 bool has_engine_config(BuildState &state);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -133,6 +134,32 @@ void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavio
         if (behavior_notes[i] >= 0 && behavior_notes[i] < 64) *behavior |= uint64_t(1) << behavior_notes[i];
 }
 
+int64_t read_shared_memory(const Descriptor &config) {
+    if (!refusal(Feature::engine_shared_memory, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty()) return -1;
+    int32_t bytes = -1;
+    int64_t count = 0;
+    cudnnStatus_t st = cudnn().cudnnBackendGetAttribute(config.get(), CUDNN_ATTR_ENGINECFG_SHARED_MEMORY_USED,
+                                                        CUDNN_TYPE_INT32, 1, &count, &bytes);
+    return st == CUDNN_STATUS_SUCCESS && count == 1 ? bytes : -1;
+}
+
+bool read_plan_config_facts(const Descriptor &plan, Plan *out) {
+    Descriptor config(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    cudnnBackendDescriptor_t raw = config.get();
+    int64_t count = 0;
+    if (cudnn().cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
+                                         CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw) != CUDNN_STATUS_SUCCESS ||
+        count != 1)
+        return false;
+    try {
+        read_notes(config, &out->numerical_notes, &out->behavior_notes);
+    } catch (const Error &) {
+        return false;
+    }
+    out->shared_memory = read_shared_memory(config);
+    return true;
+}
+
 std::vector<KnobRange> engine_knobs(const fe_graph &graph, int64_t engine_index) {
     Descriptor engine = finalized_engine(graph, engine_index);
     const Cudnn &api = cudnn();
@@ -207,6 +234,7 @@ CandidateResult add_engine_candidate(fe_graph &graph, int64_t engine_index, std:
     c.tag = std::move(tag);
     c.workspace = config.get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
     read_notes(config, &c.numerical_notes, &c.behavior_notes);
+    c.shared_memory = read_shared_memory(config);
     c.config = std::move(config);
     state.search.candidates.push_back(std::move(c));
     return CandidateResult::Added;

@@ -21,6 +21,11 @@ struct KnobRange {
 std::string describe_config(const Descriptor &config, int64_t *engine_index, std::vector<Knob> *knobs);
 // The numerical and behaviour notes of a config's engine, as masks of bit (1 << note).
 void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior);
+// The shared memory per block a config uses, as cuDNN reports it (cuDNN 9.2); -1 where it does not.
+int64_t read_shared_memory(const Descriptor &config);
+// The notes and shared memory of a finalized plan's config, for a plan reused from a cache or a
+// blob; false where cuDNN does not give the config back.
+bool read_plan_config_facts(const Descriptor &plan, Plan *out);
 
 // The knobs engine `engine_index` has for the graph's operation graph. Raises
 // FE_STATUS_NOT_SUPPORTED (with cuDNN's reason) when the engine does not run the graph.

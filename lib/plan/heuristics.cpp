@@ -1,6 +1,7 @@
 // Heuristic queries: candidates (engine configs) per mode, their engines, knobs and workspace.
 #include <set>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -50,6 +51,7 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
             c.workspace = configs[static_cast<size_t>(i)].get_int64(CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE,
                                                                    "CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE");
             read_notes(configs[static_cast<size_t>(i)], &c.numerical_notes, &c.behavior_notes);
+            c.shared_memory = read_shared_memory(configs[static_cast<size_t>(i)]);
         } catch (const Error &e) {
             // A config whose properties cannot be read cannot be trusted to build either.
             FE_LOG_DEBUG("skipping a config of mode %s: %s", heur_mode_name(mode), e.what());
@@ -120,6 +122,85 @@ void select_by_notes(fe_graph &graph, uint64_t numerical_deselect, uint64_t beha
                           static_cast<unsigned long long>(c.numerical_notes),
                           static_cast<unsigned long long>(c.behavior_notes),
                           (numerical_bad | behavior_bad) ? "include a deselected note" : "lack a required note");
+    }
+}
+
+namespace {
+
+bool all_digits(const std::string &text, size_t from, size_t to) {
+    if (from >= to) return false;
+    for (size_t i = from; i < to; ++i)
+        if (text[i] < '0' || text[i] > '9') return false;
+    return true;
+}
+
+// "eng<N>" or a tag "eng<N>_k<type>=<value>..." (values may be negative).
+bool is_engine_name(const std::string &name) {
+    if (name.compare(0, 3, "eng") != 0) return false;
+    size_t at = name.find('_');
+    if (!all_digits(name, 3, at == std::string::npos ? name.size() : at)) return false;
+    while (at != std::string::npos) {
+        size_t next = name.find('_', at + 1), end = next == std::string::npos ? name.size() : next;
+        size_t eq = name.find('=', at + 1);
+        if (name.compare(at + 1, 1, "k") != 0 || eq == std::string::npos || eq > end || !all_digits(name, at + 2, eq))
+            return false;
+        size_t value = eq + 1 < end && name[eq + 1] == '-' ? eq + 2 : eq + 1;
+        if (!all_digits(name, value, end)) return false;
+        at = next;
+    }
+    return true;
+}
+
+bool names_candidate(const std::string &name, const Candidate &c) {
+    if (name.find('_') != std::string::npos) return name == c.tag;
+    return name == format("eng%lld", static_cast<long long>(c.engine_index));
+}
+
+}  // namespace
+
+void deselect_engines(fe_graph &graph, const std::string &names) {
+    std::vector<std::string> list;
+    size_t from = 0;
+    while (from <= names.size()) {
+        size_t comma = names.find(',', from);
+        if (comma == std::string::npos) comma = names.size();
+        std::string name = names.substr(from, comma - from);
+        name.erase(0, name.find_first_not_of(' '));
+        name.erase(name.find_last_not_of(' ') + 1);
+        FE_CHECK(is_engine_name(name), FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is not an engine name: give eng<N> (every setting of engine N) or a tag such as eng6_k24=26",
+                 name.c_str());
+        list.push_back(name);
+        from = comma + 1;
+    }
+    FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
+    for (Candidate &c : graph.build->search.candidates) {
+        if (!c.viable) continue;
+        for (const std::string &name : list)
+            if (names_candidate(name, c)) {
+                c.viable = false;
+                c.reason = "its engine is deselected by name (" + name + ")";
+                break;
+            }
+    }
+}
+
+void deselect_shared_memory_greater_than(fe_graph &graph, int64_t max_bytes) {
+    FE_CHECK(max_bytes >= 0, FE_STATUS_INVALID_ARGUMENT, "max_bytes is %lld: a shared-memory limit is 0 or more",
+             static_cast<long long>(max_bytes));
+    FE_CHECK(graph.stage == fe_graph::Stage::Candidates && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no candidates yet: call fe_graph_create_execution_plans first", graph.name.c_str());
+    require(Feature::engine_shared_memory, static_cast<int64_t>(cudnn().cudnnGetVersion()));
+    for (Candidate &c : graph.build->search.candidates) {
+        if (!c.viable) continue;
+        // cuDNN 9.19 reports the shared memory of runtime-compiled engines only; the others are
+        // kept, as the reference frontend keeps them (the header says so).
+        if (c.shared_memory > max_bytes) {
+            c.viable = false;
+            c.reason = format("uses %lld bytes of shared memory, over the limit of %lld",
+                              static_cast<long long>(c.shared_memory), static_cast<long long>(max_bytes));
+        }
     }
 }
 

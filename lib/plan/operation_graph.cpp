@@ -1,11 +1,13 @@
 // Lowering a validated graph into one cuDNN operation graph, and fixing its binding layout.
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "plan/kernel_cache.hpp"
 #include "plan/lowering.hpp"
 #include "plan/plan_record.hpp"
 
@@ -87,8 +89,19 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm, BuildStat
     if (handle)
         op_graph.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle,
                      "CUDNN_ATTR_OPERATIONGRAPH_HANDLE");
-    std::string what = "graph '" + graph.name + "': finalizing the operation graph";
+    if (graph.kernel_cache) {
+        require(Feature::kernel_cache, static_cast<int64_t>(cudnn().cudnnGetVersion()));
+        bool dynamic = true;
+        op_graph.set(CUDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, CUDNN_TYPE_BOOLEAN, 1, &dynamic,
+                     "CUDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED");
+    }
+    std::string what = "graph '" + graph.name + "': finalizing the operation graph" +
+                       (graph.kernel_cache ? " with dynamic shapes" : "");
     op_graph.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    if (graph.kernel_cache) {
+        std::lock_guard<std::mutex> lock(graph.kernel_cache->mutex);
+        prepare_kernel_cache(*graph.kernel_cache, op_graph);
+    }
     state->lowered.engine_count =
         op_graph.get_int64(CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, "CUDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT");
     state->lowered.operation_graph = std::move(op_graph);

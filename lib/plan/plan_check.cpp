@@ -10,6 +10,7 @@
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
 #include "plan/plan_attributes.hpp"
+#include "plan/engine_knobs.hpp"
 #include "plan/plan_json.hpp"
 #include "serial/json.hpp"
 
@@ -227,6 +228,7 @@ std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanReco
                     static_cast<long long>(plan.workspace), static_cast<long long>(plan.workspace));
     plan.engine_index = stored.engine_index;
     plan.tag = stored.tag;
+    plan.facts_known = read_plan_config_facts(*plan.plan, &plan);
     state->executable.plans.push_back(std::move(plan));
     std::shared_ptr<PlanRecord> record = record_of(*state);
     record->candidates = stored.candidates;

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "graph/tensor.hpp"
+#include "plan/engine_knobs.hpp"
 
 namespace fe {
 
@@ -165,6 +166,7 @@ void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, con
     plan.workspace = record->workspace;
     plan.engine_index = record->engine_index;
     plan.tag = record->tag;
+    plan.facts_known = read_plan_config_facts(*plan.plan, &plan);
     state->executable.plans.push_back(std::move(plan));
     if (record->autotuned) state->search.plan_times_us.push_back(record->time_us);
     state->search.reused_candidates = record->candidates;

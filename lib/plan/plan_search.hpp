@@ -21,6 +21,7 @@ struct Candidate {
     // The engine's numerical and behaviour notes, bit (1 << cuDNN's note value) each: the
     // fe_numerical_note and fe_behavior_note masks.
     uint64_t numerical_notes = 0, behavior_notes = 0;
+    int64_t shared_memory = -1;  // per block, as cuDNN reports it; -1: not reported
     bool viable = true;
     std::string reason;  // why not viable / why its plan did not build
 };

@@ -1,15 +1,36 @@
-// Finalizing execution plans from the viable candidates.
+// Finalizing execution plans from the viable candidates: in rank order, on one thread or
+// several, all of them or the first that builds; or one candidate chosen by the caller.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
+#include "plan/engine_knobs.hpp"
+#include "plan/kernel_cache.hpp"
 
 namespace fe {
 
-bool plan_of(Candidate &c, Plan *out) {
+namespace {
+
+cudnnStatus_t finalize_plan(Descriptor &plan, KernelCache *cache) {
+    if (!cache) return plan.try_finalize();
+    // cuDNN adds the plan's kernels to the cache while it finalizes the plan.
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, cache->descriptor, "CUDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE");
+    return plan.try_finalize();
+}
+
+}  // namespace
+
+bool plan_of(Candidate &c, const std::shared_ptr<KernelCache> &cache, Plan *out) {
     Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
-    cudnnStatus_t st = plan.try_finalize();
+    cudnnStatus_t st = finalize_plan(plan, cache.get());
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
         c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
@@ -19,29 +40,88 @@ bool plan_of(Candidate &c, Plan *out) {
     out->engine_index = c.engine_index;
     out->tag = c.tag;
     out->knobs = c.knobs;
+    out->numerical_notes = c.numerical_notes;
+    out->behavior_notes = c.behavior_notes;
+    out->shared_memory = c.shared_memory;
+    out->kernel_cache = cache;
     out->plan = std::make_shared<const Descriptor>(std::move(plan));
     return true;
 }
 
-void build_plans(fe_graph &graph, fe_build_policy policy) {
+namespace {
+
+constexpr int32_t kMaxBuildThreads = 64;
+
+// Every viable candidate's plan, on up to `threads` threads; plans[i] is set where candidate
+// viable[i] built. cuDNN finalizes independent plans concurrently (each may compile kernels).
+void build_all(std::vector<Candidate *> &viable, const std::shared_ptr<KernelCache> &cache, int32_t threads,
+               std::vector<Plan> *plans, std::vector<char> *built) {
+    plans->assign(viable.size(), Plan());
+    built->assign(viable.size(), 0);
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto work = [&] {
+        for (size_t i = next++; i < viable.size(); i = next++) {
+            try {
+                (*built)[i] = plan_of(*viable[i], cache, &(*plans)[i]) ? 1 : 0;
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+            }
+        }
+    };
+    size_t workers = std::min(viable.size(), static_cast<size_t>(std::max(threads, 1)));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+void note_failure(const fe_graph &graph, BuildState &state, const Candidate &c, size_t *failures) {
+    FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
+    if ((*failures)++ == 0) state.search.plan_failures = c.tag + ": " + c.reason;
+}
+
+}  // namespace
+
+void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
     FE_CHECK(graph.stage == fe_graph::Stage::Supported && graph.build, FE_STATUS_BAD_STATE,
              "graph '%s' has not passed the support check: call fe_graph_check_support first", graph.name.c_str());
     FE_CHECK(policy == FE_BUILD_POLICY_HEURISTICS_CHOICE || policy == FE_BUILD_POLICY_ALL, FE_STATUS_INVALID_ARGUMENT,
              "unknown build policy %d", static_cast<int>(policy));
+    FE_CHECK(threads >= 1 && threads <= kMaxBuildThreads, FE_STATUS_INVALID_ARGUMENT,
+             "threads is %d: plans are built on 1 to %d threads", threads, kMaxBuildThreads);
     BuildState &state = *graph.build;
     state.executable.plans.clear();
+    state.executable.chosen_index = 0;
     state.search.plan_failures.clear();
     size_t failures = 0;
-    for (Candidate &c : state.search.candidates) {
-        if (!c.viable) continue;
-        Plan p;
-        if (!plan_of(c, &p)) {
-            FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
-            if (failures++ == 0) state.search.plan_failures = c.tag + ": " + c.reason;
-            continue;
+    if (policy == FE_BUILD_POLICY_ALL && threads > 1) {
+        std::vector<Candidate *> viable;
+        for (Candidate &c : state.search.candidates)
+            if (c.viable) viable.push_back(&c);
+        std::vector<Plan> plans;
+        std::vector<char> built;
+        build_all(viable, graph.kernel_cache, threads, &plans, &built);
+        for (size_t i = 0; i < viable.size(); ++i) {
+            if (built[i])
+                state.executable.plans.push_back(std::move(plans[i]));
+            else
+                note_failure(graph, state, *viable[i], &failures);
         }
-        state.executable.plans.push_back(std::move(p));
-        if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
+    } else {
+        for (Candidate &c : state.search.candidates) {
+            if (!c.viable) continue;
+            Plan p;
+            if (!plan_of(c, graph.kernel_cache, &p)) {
+                note_failure(graph, state, c, &failures);
+                continue;
+            }
+            state.executable.plans.push_back(std::move(p));
+            if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
+        }
     }
     if (state.executable.plans.empty())
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s",
@@ -49,6 +129,44 @@ void build_plans(fe_graph &graph, fe_build_policy policy) {
     FE_LOG_INFO("graph '%s': built %zu plan(s); using %s with %lld bytes of workspace", graph.name.c_str(),
                 state.executable.plans.size(), state.executable.chosen().tag.c_str(), static_cast<long long>(state.executable.chosen().workspace));
     graph.stage = fe_graph::Stage::Built;
+}
+
+void build_plan_at_index(fe_graph &graph, size_t index) {
+    FE_CHECK((graph.stage == fe_graph::Stage::Supported || graph.stage == fe_graph::Stage::Built) && graph.build &&
+                 !graph.build->search.candidates.empty(),
+             FE_STATUS_BAD_STATE, "graph '%s' has not passed the support check: call fe_graph_check_support first",
+             graph.name.c_str());
+    BuildState &state = *graph.build;
+    std::vector<Candidate> &candidates = state.search.candidates;
+    FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
+             index, candidates.size(), graph.name.c_str());
+    Candidate &c = candidates[index];
+    FE_CHECK(c.viable, FE_STATUS_INVALID_ARGUMENT, "graph '%s': candidate %zu (%s) is not viable: %s", graph.name.c_str(),
+             index, c.tag.c_str(), c.reason.c_str());
+    for (const Plan &p : state.executable.plans)
+        FE_CHECK(p.tag != c.tag, FE_STATUS_INVALID_ARGUMENT, "graph '%s': candidate %zu (%s) has a plan already",
+                 graph.name.c_str(), index, c.tag.c_str());
+    Plan p;
+    if (!plan_of(c, graph.kernel_cache, &p))
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': candidate %zu (%s) did not build a plan: %s", graph.name.c_str(),
+                index, c.tag.c_str(), c.reason.c_str());
+    if (graph.stage != fe_graph::Stage::Built) {
+        state.executable.plans.clear();
+        state.executable.chosen_index = 0;
+    }
+    state.executable.plans.push_back(std::move(p));
+    graph.stage = fe_graph::Stage::Built;
+}
+
+void select_plan(fe_graph &graph, size_t plan_index) {
+    FE_CHECK(graph.stage == fe_graph::Stage::Built && graph.build, FE_STATUS_BAD_STATE,
+             "graph '%s' has no plans yet: build it first", graph.name.c_str());
+    ExecutablePlan &executable = graph.build->executable;
+    FE_CHECK(plan_index < executable.plans.size(), FE_STATUS_INVALID_ARGUMENT, "plan %zu is past the %zu plans of graph '%s'",
+             plan_index, executable.plans.size(), graph.name.c_str());
+    if (executable.chosen_index == plan_index) return;
+    executable.chosen_index = plan_index;
+    executable.build_id = next_build_id();  // a cached variant pack belongs to the plan it was made for
 }
 
 }  // namespace fe

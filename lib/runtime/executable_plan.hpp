@@ -14,6 +14,8 @@
 
 namespace fe {
 
+struct KernelCache;
+
 // One knob setting of an engine config (type: cudnnBackendKnobType_t).
 struct Knob {
     int32_t type = 0;
@@ -27,6 +29,13 @@ struct Plan {
     int64_t engine_index = -1;
     std::vector<Knob> knobs;  // empty for a plan reused from a cache or blob
     std::string tag;
+    // The engine's notes (fe_numerical_note / fe_behavior_note masks) and the config's shared
+    // memory (-1: not reported); read from the plan for one reused from a cache or blob.
+    uint64_t numerical_notes = 0, behavior_notes = 0;
+    int64_t shared_memory = -1;
+    bool facts_known = true;  // false: cuDNN did not give a reused plan's config back
+    // A dynamic-shape plan's kernels live in its kernel cache.
+    std::shared_ptr<KernelCache> kernel_cache;
 };
 
 // A tensor cuDNN needs in memory that no user binds (e.g. attention backward's row sums): it
@@ -49,7 +58,8 @@ struct SliceView {
 };
 
 struct ExecutablePlan {
-    std::vector<Plan> plans;  // built; index 0 executes
+    std::vector<Plan> plans;  // built
+    size_t chosen_index = 0;  // the plan that executes (fe_graph_select_plan; autotuning's fastest)
 
     // Made by lowering, bound at execution.
     std::vector<WorkspaceTensor> workspace_tensors;
@@ -74,7 +84,7 @@ struct ExecutablePlan {
     std::vector<std::pair<int32_t, int32_t>> shared_slots;
     uint64_t build_id = 0;  // unique per build in this process (variant-pack caches key on it)
 
-    const Plan &chosen() const { return plans.front(); }
+    const Plan &chosen() const { return plans[chosen_index]; }
     // Where the workspace tensors start: after the plan's own workspace, aligned.
     int64_t workspace_tensor_base() const { return (chosen().workspace + 255) / 256 * 256; }
     // The workspace a caller provides: the plan's plus the workspace tensors.

@@ -177,6 +177,21 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_select_by_notes", [&] { return fe_graph_select_by_notes(nullptr, 0, 0, 0, 0); }},
         {"fe_graph_candidate_notes",
          [&] { return fe_graph_candidate_notes(nullptr, 0, nullptr, nullptr, nullptr); }},
+        {"fe_graph_deselect_engines", [&] { return fe_graph_deselect_engines(nullptr, "eng0"); }},
+        {"fe_graph_deselect_shared_memory_greater_than",
+         [&] { return fe_graph_deselect_shared_memory_greater_than(nullptr, 0); }},
+        {"fe_graph_candidate_info", [&] { return fe_graph_candidate_info(nullptr, 0, nullptr); }},
+        {"fe_graph_plan_info", [&] { return fe_graph_plan_info(nullptr, 0, nullptr); }},
+        {"fe_graph_build_plans_on_threads",
+         [&] { return fe_graph_build_plans_on_threads(nullptr, FE_BUILD_POLICY_ALL, 2); }},
+        {"fe_graph_build_plan_at_index", [&] { return fe_graph_build_plan_at_index(nullptr, 0); }},
+        {"fe_graph_select_plan", [&] { return fe_graph_select_plan(nullptr, 0); }},
+        {"fe_graph_set_kernel_cache", [&] { return fe_graph_set_kernel_cache(nullptr, nullptr); }},
+        {"fe_kernel_cache_create", [&] { return fe_kernel_cache_create(nullptr); }},
+        {"fe_kernel_cache_serialize", [&] { return fe_kernel_cache_serialize(nullptr, nullptr, 0, nullptr); }},
+        {"fe_kernel_cache_deserialize", [&] { return fe_kernel_cache_deserialize(nullptr, 0, nullptr); }},
+        {"fe_kernel_cache_store", [&] { return fe_kernel_cache_store(nullptr, nullptr, "name"); }},
+        {"fe_kernel_cache_load", [&] { return fe_kernel_cache_load(nullptr, "name", nullptr); }},
         {"fe_graph_populate_cuda_graph",
          [&] { return fe_graph_populate_cuda_graph(nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr); }},
         {"fe_graph_update_cuda_graph",
@@ -257,7 +272,7 @@ TEST(NullArgumentsList, CoversEveryEntryPointWithAPointer) {
     // NULL is allowed everywhere in these: destroy(NULL) does nothing (Destroy below), and every
     // counter of fe_plan_cache_stats is nullable.
     const std::set<std::string> nullable = {"fe_graph_destroy", "fe_handle_destroy", "fe_buffer_destroy",
-                                            "fe_plan_cache_stats"};
+                                            "fe_plan_cache_stats", "fe_kernel_cache_destroy"};
     std::regex function(R"(FE_API\s+[\w\s\*]*?\b(fe_\w+)\s*\(([^)]*)\))");
     int checked = 0;
     for (std::sregex_iterator it(header.begin(), header.end(), function), end; it != end; ++it) {
@@ -271,6 +286,7 @@ TEST(NullArgumentsList, CoversEveryEntryPointWithAPointer) {
 
 TEST(Destroy, NullIsANoOp) {
     fe_graph_destroy(nullptr);
+    EXPECT_EQ(fe_kernel_cache_destroy(nullptr), FE_OK);
     fe_handle_destroy(nullptr);
     fe_buffer_destroy(nullptr);
 }
