@@ -1,7 +1,12 @@
 """Attention: cudnnfe (bench/sdpa_bench) against PyTorch's scaled_dot_product_attention with each
 backend it has (cuDNN, flash, memory-efficient), same shapes, in one run.
 
-Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd|fp8|lowering]
+Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd|fp8|lowering|bwd-reference] [FIRST_ROW]
+
+FIRST_ROW (fwd, bwd): start the sweep at that row (0-based), to finish a sweep in parts.
+bwd-reference: the four backward configurations the reference frontend was measured on (same
+H100, cuDNN 9.19, engine eng6_k24=26), cudnnfe and PyTorch's cuDNN backend in 5 interleaved
+rounds (median of the rounds' medians), beside the reference's figures.
 
 fp8: the FP8 (E4M3) forward of cudnnfe beside its bf16 forward and PyTorch's bf16 backends
 (PyTorch's scaled_dot_product_attention takes no FP8 tensors). lowering: cudnnfe's forward
@@ -121,12 +126,52 @@ def other_table(build, mode, out):
         out.write(header + "\n" + table)
 
 
+# (b, h_q, h_k, s, d, causal, reference frontend's TFLOP/s)
+REFERENCE_BACKWARD = [(4, 16, 16, 2048, 128, False, 482), (2, 8, 8, 4096, 256, False, 367),
+                      (2, 6, 6, 1024, 64, True, 81), (1, 64, 8, 4096, 128, True, 443)]
+ROUNDS = 5
+
+
+def reference_table(build, out):
+    header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+              f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; backward\n"
+              f"TFLOP/s = 10 * b * h_q * d * unmasked score elements / time; median over {ROUNDS} interleaved "
+              f"rounds of each one's median of {ITERATIONS}\n")
+    table = ("| b | h_q/h_k | s | d | causal | cudnnfe | torch cudnn | reference frontend | cudnnfe / torch cudnn "
+             "| cudnnfe / reference | cudnnfe engine |\n")
+    table += "|---" * 11 + "|\n"
+    print(header + table, end="", flush=True)
+    for b, hq, hk, s, d, causal, reference in REFERENCE_BACKWARD:
+        flops = 10.0 * b * hq * d * unmasked(s, causal)
+        ours, theirs, engine = [], [], ""
+        for _ in range(ROUNDS):
+            r = run_cudnnfe(build, b, hq, hk, s, d, causal, "bf16", "bwd")
+            if "median_ms" in r:
+                ours.append(float(r["median_ms"]))
+                engine = r.get("engine", "")
+            ms = time_torch(SDPBackend.CUDNN_ATTENTION, b, hq, hk, s, d, causal, True)
+            if ms is not None:
+                theirs.append(ms)
+            torch.cuda.empty_cache()
+        tf = lambda times: flops / (statistics.median(times) * 1e-3) / 1e12 if times else float("nan")
+        a, t = tf(ours), tf(theirs)
+        row = (f"| {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | {a:.0f} | {t:.0f} | {reference} | "
+               f"{a / t:.3f} | {a / reference:.3f} | {engine} |\n")
+        table += row
+        print(row, end="", flush=True)
+    if out:
+        out.write(header + "\n" + table)
+
+
 def main():
     build = sys.argv[1]
     out = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
     mode = sys.argv[3] if len(sys.argv) > 3 else "fwd"
+    first_row = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     if mode in ("fp8", "lowering"):
         return other_table(build, mode, out)
+    if mode == "bwd-reference":
+        return reference_table(build, out)
     backward = mode == "bwd"
     per_element = 10.0 if backward else 4.0
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
@@ -137,7 +182,7 @@ def main():
     table = "| sweep | b | h_q/h_k | s | d | causal | " + " | ".join(columns) + " | cudnnfe engine |\n"
     table += "|---" * (7 + len(columns)) + "|\n"
     print(header + table, end="", flush=True)
-    for sweep, b, hq, hk, s, d, causal in configs():
+    for sweep, b, hq, hk, s, d, causal in list(configs())[first_row:]:
         flops = per_element * b * hq * d * unmasked(s, causal)
         line = subprocess.run([os.path.join(build, "bench", "sdpa_bench"), str(b), str(hq), str(hk), str(s), str(s),
                                str(d), str(int(causal)), "bf16", str(ITERATIONS), "bwd" if backward else "fwd"],

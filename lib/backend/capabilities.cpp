@@ -112,6 +112,12 @@ const std::vector<Capability> kTable = {
     {Feature::engine_shared_memory, "engine_shared_memory", Gate::minimum_version,
      "an engine config's shared memory (fe_config_info, fe_graph_deselect_shared_memory_greater_than)", 90200, 0, 0,
      0, "the first cuDNN that reports the shared memory an engine config uses", nullptr},
+    {Feature::execute_shape_overrides, "execute_shape_overrides", Gate::not_lowered,
+     "a plan executed with other dims than it was built for", 92100, 0, 0, 0,
+     "takes shape overrides at execution (the operation graph's override-shape mode, attention's included), which "
+     "this library does not use: a new shape builds from a kernel cache (fe_kernel_cache) or, for attention, runs "
+     "within a bucket's maximum with a padding mask or ragged tensors (examples/c/sdpa_variable_length.c)",
+     nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

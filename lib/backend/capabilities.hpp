@@ -44,6 +44,7 @@ enum class Feature {
     kernel_cache,                 // dynamic-shape builds that share compiled kernels
     kernel_cache_serialization,   // a kernel cache written out and read back as JSON
     engine_shared_memory,         // an engine config's shared memory, as cuDNN reports it
+    execute_shape_overrides,      // a plan run with other dims than it was built for
 };
 
 // How the library treats a fact of the table.
