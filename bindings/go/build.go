@@ -1,6 +1,10 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"strings"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
 
 // Build validates, lowers, queries heuristics (A, then FALLBACK unless opts say otherwise), checks
 // support and builds a plan. h may be nil when opts (or SetDeviceProperties) give a device
@@ -10,7 +14,10 @@ func (g *Graph) Build(h *Handle, opts *BuildOptions) error {
 	if err != nil {
 		return err
 	}
-	native := opts.toNative()
+	native, err := opts.toNative()
+	if err != nil {
+		return err
+	}
 	if native != nil {
 		defer capi.DeleteFe_build_options(native)
 	}
@@ -90,6 +97,71 @@ func (g *Graph) SelectByNotes(deselectNumerical NumericalNote, deselectBehavior 
 	})
 }
 
+// DeselectEngines drops the candidates of the engines named: engine names ("eng6": every knob
+// setting of engine 6) and engine-config tags ("eng6_k24=26": that setting only), e.g. to avoid an
+// engine known to be slow or wrong for a shape. A name of another form is StatusInvalidArgument;
+// one no candidate has is not an error.
+func (g *Graph) DeselectEngines(names ...string) error {
+	engines := strings.Join(names, ",")
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_deselect_engines(p, engines) })
+}
+
+// DeselectSharedMemoryGreaterThan drops the candidates whose engine config uses more than
+// maxBytes (0 or more) of shared memory per block, as cuDNN reports it; a config it reports none
+// for (SharedMemoryBytes -1) is kept.
+func (g *Graph) DeselectSharedMemoryGreaterThan(maxBytes int64) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_deselect_shared_memory_greater_than(p, maxBytes)
+	})
+}
+
+// ConfigInfo is what an engine config is: a candidate of the plan search (CandidateInfo) or a
+// built plan (PlanInfo).
+type ConfigInfo struct {
+	Tag               string // the engine and its knobs, e.g. "eng6_k24=26"
+	EngineIndex       int64  // cuDNN's global engine index
+	WorkspaceBytes    int64  // the workspace cuDNN asks for (without cudnnfe's own part)
+	SharedMemoryBytes int64  // per block, as cuDNN reports it; -1 where it does not
+	NumericalNotes    NumericalNote
+	BehaviorNotes     BehaviorNote
+	Viable            bool // false when deselected or refused (a plan is always viable)
+}
+
+// CandidateInfo describes candidate index (in heuristics' rank order, before any plan is built,
+// also without a GPU): its tag, engine, workspace, shared memory, notes and whether it is still
+// viable.
+func (g *Graph) CandidateInfo(index int64) (ConfigInfo, error) {
+	return g.configInfo(func(p uintptr, info capi.Fe_config_info) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_candidate_info(p, index, info)
+	})
+}
+
+// PlanInfo describes built plan planIndex (0 to PlanCount-1; after autotuning, fastest first).
+func (g *Graph) PlanInfo(planIndex int64) (ConfigInfo, error) {
+	return g.configInfo(func(p uintptr, info capi.Fe_config_info) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_plan_info(p, planIndex, info)
+	})
+}
+
+// configInfo runs a C call that fills a fe_config_info (made from FE_CONFIG_INFO_INIT, so its
+// struct_size is set) and copies it out.
+func (g *Graph) configInfo(f func(p uintptr, info capi.Fe_config_info) capi.Enum_SS_fe_status) (ConfigInfo, error) {
+	info := capi.NewFe_config_info()
+	defer capi.DeleteFe_config_info(info)
+	if err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return f(p, info) }); err != nil {
+		return ConfigInfo{}, err
+	}
+	return ConfigInfo{
+		Tag:               info.GetTag(),
+		EngineIndex:       info.GetEngine_index(),
+		WorkspaceBytes:    info.GetWorkspace_bytes(),
+		SharedMemoryBytes: info.GetShared_memory_bytes(),
+		NumericalNotes:    NumericalNote(info.GetNumerical_notes()),
+		BehaviorNotes:     BehaviorNote(info.GetBehavior_notes()),
+		Viable:            info.GetViable() != 0,
+	}, nil
+}
+
 // CheckSupport fails with StatusNotSupported, and cuDNN's reason, if no candidate is viable.
 func (g *Graph) CheckSupport() error {
 	return g.do(capi.Fe_graph_check_support)
@@ -100,6 +172,43 @@ func (g *Graph) BuildPlans(policy BuildPolicy) error {
 	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
 		return capi.Fe_graph_build_plans(p, capi.Enum_SS_fe_build_policy(policy))
 	})
+}
+
+// BuildPlansOnThreads is BuildPlans with up to threads plans finalized at the same time (1 to
+// 64): for PolicyAll, where each plan's kernels may be compiled; the plans and their order are
+// those of BuildPlans.
+func (g *Graph) BuildPlansOnThreads(policy BuildPolicy, threads int32) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_build_plans_on_threads(p, capi.Enum_SS_fe_build_policy(policy), int(threads))
+	})
+}
+
+// BuildPlanAtIndex builds the plan of candidate candidateIndex only (after CheckSupport, or after
+// other plans were built: it is added after them). StatusNotSupported, with cuDNN's reason, when
+// it does not build; StatusInvalidArgument for a deselected candidate or one built already. The
+// first plan built executes until SelectPlan says otherwise.
+func (g *Graph) BuildPlanAtIndex(candidateIndex int64) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build_plan_at_index(p, candidateIndex) })
+}
+
+// SelectPlan makes built plan planIndex the one that executes (and that populate, warmup, the
+// workspace size and serialization use).
+func (g *Graph) SelectPlan(planIndex int64) error {
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_select_plan(p, planIndex) })
+}
+
+// SetKernelCache builds the graph with dynamic shapes from this kernel cache (nil: without),
+// before BuildOperationGraph. The graph keeps its own reference: closing the cache afterwards does
+// not affect it.
+func (g *Graph) SetKernelCache(c *KernelCache) error {
+	var cp uintptr
+	if c != nil {
+		var err error
+		if cp, err = c.pointer(); err != nil {
+			return err
+		}
+	}
+	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_set_kernel_cache(p, cp) })
 }
 
 // Engines and knobs: any engine config as a candidate, beyond the few that heuristics rank.

@@ -5,8 +5,8 @@
 // Every call that can fail returns an error; failures of the library are *Error values carrying
 // the Status and the library's one-line message. No panic escapes the package.
 //
-// Graphs, handles and device buffers own C (and GPU) memory, released by Close; there are no
-// finalizers. Closing twice does nothing; any other use after Close returns an Error with
+// Graphs, handles, device buffers and kernel caches own C (and GPU) memory, released by Close;
+// there are no finalizers. Closing twice does nothing; any other use after Close returns an Error with
 // StatusBadState. A Tensor belongs to its graph and keeps it reachable.
 //
 // Device pointers and CUDA streams are uintptr values.

@@ -1,6 +1,10 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"strings"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
 
 // Options are plain structs whose zero values mean "the library's default" (taken from the C
 // header's _INIT macros); a nil *XOptions is all defaults.
@@ -60,11 +64,38 @@ type BuildOptions struct {
 	DeselectBehaviorNotes  BehaviorNote
 	RequireNumericalNotes  NumericalNote
 	RequireBehaviorNotes   BehaviorNote
+	// DeselectEngines are engines not to build: engine names ("eng6": every knob setting of engine
+	// 6) and engine-config tags ("eng6_k24=26": that setting only), as Graph.DeselectEngines takes
+	// them; a name of another form makes the build fail with StatusInvalidArgument.
+	DeselectEngines []string
+	// MaxSharedMemoryBytes: engine configs that use more than this many bytes of shared memory per
+	// block are not built (0: no limit), as Graph.DeselectSharedMemoryGreaterThan; configs cuDNN
+	// reports none for are kept.
+	MaxSharedMemoryBytes int64
+	// Deterministic: only engines that give bitwise-repeatable results (the same as deselecting
+	// NumericalNoteNondeterministic).
+	Deterministic bool
+	// BuildThreads is how many threads finalize plans at the same time when several are built
+	// (PolicyAll, autotuning): 0 or 1 one at a time, n > 1 up to n (at most 64), as
+	// Graph.BuildPlansOnThreads. The plans and their order do not depend on it.
+	BuildThreads int32
+	// KernelCache: build with dynamic shapes from this cache (nil: without), sharing compiled
+	// kernels with the other graphs built with it; the graph keeps its own reference to the cache.
+	KernelCache *KernelCache
 }
 
-func (o *BuildOptions) toNative() capi.Fe_build_options {
+// toNative is the C struct (FE_BUILD_OPTIONS_INIT, then the fields set), or nil for nil; an error
+// for a closed KernelCache.
+func (o *BuildOptions) toNative() (capi.Fe_build_options, error) {
 	if o == nil {
-		return nil
+		return nil, nil
+	}
+	var cache uintptr
+	if o.KernelCache != nil {
+		var err error
+		if cache, err = o.KernelCache.pointer(); err != nil {
+			return nil, err
+		}
 	}
 	n := capi.NewFe_build_options()
 	if len(o.HeurModes) > 0 {
@@ -90,7 +121,14 @@ func (o *BuildOptions) toNative() capi.Fe_build_options {
 	n.SetDeselect_behavior_notes(int64(o.DeselectBehaviorNotes))
 	n.SetRequire_numerical_notes(int64(o.RequireNumericalNotes))
 	n.SetRequire_behavior_notes(int64(o.RequireBehaviorNotes))
-	return n
+	if len(o.DeselectEngines) > 0 {
+		n.SetDeselect_engines(strings.Join(o.DeselectEngines, ","))
+	}
+	n.SetMax_shared_memory_bytes(o.MaxSharedMemoryBytes)
+	n.SetDeterministic(boolInt(o.Deterministic))
+	n.SetBuild_threads(int(o.BuildThreads))
+	n.SetKernel_cache(cache)
+	return n, nil
 }
 
 // MismatchPolicy is what deserializing does with bytes made for another cuDNN version or GPU.

@@ -6,7 +6,8 @@
  * that work is that the header's parameters follow a few patterns, and each pattern has one
  * typemap per language (in typemaps_<language>.i):
  *
- *   fe_graph *, fe_tensor *, fe_handle *, fe_buffer *, void *   an integer (long / IntPtr / uintptr)
+ *   fe_graph *, fe_tensor *, fe_handle *, fe_buffer *, fe_kernel_cache *, void *
+ *                                 an integer (long / IntPtr / uintptr)
  *   fe_x **out                    a one-element array of such integers, written on success
  *   fe_x *const *items            an array of such integers
  *   int64_t *, int32_t *, size_t *, float *, enum *   an array of numbers (in, out or both)
@@ -16,7 +17,9 @@
  *   const char **out              a string output: String[1] / string[1] / *string
  *   int64_t member[N]             an array of exactly N numbers (conv padding, stride, dilation)
  *   option structs                a class with a field per member, defaults from its _INIT macro
- *                                 (the list of structs is generated from the header)
+ *                                 (the list of structs is generated from the header); an
+ *                                 output struct with an _INIT macro (fe_config_info) is made the
+ *                                 same way, so it reaches the library with its struct_size set
  *
  * Arrays of structs (the engine knobs) are the one exception: the functions that take them are
  * replaced by helpers at the end of this file that take the members as arrays of numbers.
@@ -67,6 +70,7 @@ FE_OPAQUE(fe_handle)
 FE_OPAQUE(fe_graph)
 FE_OPAQUE(fe_tensor)
 FE_OPAQUE(fe_buffer)
+FE_OPAQUE(fe_kernel_cache)
 FE_OPAQUE(void)
 
 /* String members of option structs keep a copy that the struct owns (see owned_memory.h). */

@@ -51,10 +51,88 @@ namespace CudnnFe
             Check.Ok(NativeApi.fe_graph_select_by_notes(Pointer, (long)deselectNumerical, (long)deselectBehavior,
                                                         (long)requireNumerical, (long)requireBehavior));
 
+        /// <summary>
+        /// Drop the candidates of the engines named: engine names ("eng6": every knob setting of
+        /// engine 6) and engine-config tags ("eng6_k24=26": that setting only), e.g. to avoid an
+        /// engine known to be slow or wrong for a shape. A name of another form throws
+        /// InvalidArgument; one no candidate has is not an error.
+        /// </summary>
+        public void DeselectEngines(params string[] names) => DeselectEngines((IEnumerable<string>)names);
+
+        public void DeselectEngines(IEnumerable<string> names)
+        {
+            if (names == null) throw new CudnnFeException(Status.NullPointer, "Graph.DeselectEngines: names is null");
+            Check.Ok(NativeApi.fe_graph_deselect_engines(Pointer, string.Join(",", names)));
+        }
+
+        /// <summary>
+        /// Drop the candidates whose engine config uses more than maxBytes (0 or more) of shared
+        /// memory per block, as cuDNN reports it; a config it reports none for (SharedMemoryBytes -1)
+        /// is kept.
+        /// </summary>
+        public void DeselectSharedMemoryGreaterThan(long maxBytes) =>
+            Check.Ok(NativeApi.fe_graph_deselect_shared_memory_greater_than(Pointer, maxBytes));
+
+        /// <summary>
+        /// Candidate <paramref name="index"/> (in heuristics' rank order, before any plan is built,
+        /// also without a GPU): its tag, engine, workspace, shared memory, notes and whether it is
+        /// still viable.
+        /// </summary>
+        public ConfigInfo GetCandidateInfo(long index)
+        {
+            using (var info = new fe_config_info())
+            {
+                Check.Ok(NativeApi.fe_graph_candidate_info(Pointer, index, info));
+                return ConfigInfo.Of(info);
+            }
+        }
+
+        /// <summary>Built plan <paramref name="planIndex"/> (0 to PlanCount - 1; after autotuning, fastest first).</summary>
+        public ConfigInfo GetPlanInfo(long planIndex)
+        {
+            using (var info = new fe_config_info())
+            {
+                Check.Ok(NativeApi.fe_graph_plan_info(Pointer, planIndex, info));
+                return ConfigInfo.Of(info);
+            }
+        }
+
         /// <summary>Throws NotSupported, with cuDNN's reason, if no candidate is viable.</summary>
         public void CheckSupport() => Check.Ok(NativeApi.fe_graph_check_support(Pointer));
 
         public void BuildPlans(BuildPolicy policy) => Check.Ok(NativeApi.fe_graph_build_plans(Pointer, (fe_build_policy)policy));
+
+        /// <summary>
+        /// <see cref="BuildPlans"/> with up to <paramref name="threads"/> plans finalized at the same
+        /// time (1 to 64): for <see cref="BuildPolicy.All"/>, where each plan's kernels may be
+        /// compiled; the plans and their order are those of <see cref="BuildPlans"/>.
+        /// </summary>
+        public void BuildPlansOnThreads(BuildPolicy policy, int threads) =>
+            Check.Ok(NativeApi.fe_graph_build_plans_on_threads(Pointer, (fe_build_policy)policy, threads));
+
+        /// <summary>
+        /// Build the plan of candidate <paramref name="candidateIndex"/> only (after
+        /// <see cref="CheckSupport"/>, or after other plans were built: it is added after them).
+        /// NotSupported, with cuDNN's reason, when it does not build; InvalidArgument for a deselected
+        /// candidate or one built already. The first plan built executes until
+        /// <see cref="SelectPlan"/> says otherwise.
+        /// </summary>
+        public void BuildPlanAtIndex(long candidateIndex) =>
+            Check.Ok(NativeApi.fe_graph_build_plan_at_index(Pointer, candidateIndex));
+
+        /// <summary>
+        /// Make built plan <paramref name="planIndex"/> the one that executes (and that populate,
+        /// warmup, the workspace size and serialization use).
+        /// </summary>
+        public void SelectPlan(long planIndex) => Check.Ok(NativeApi.fe_graph_select_plan(Pointer, planIndex));
+
+        /// <summary>
+        /// Build the graph with dynamic shapes from this kernel cache (null: without), before
+        /// <see cref="BuildOperationGraph"/>. The graph keeps its own reference: disposing the cache
+        /// afterwards does not affect it.
+        /// </summary>
+        public void SetKernelCache(KernelCache cache) =>
+            Check.Ok(NativeApi.fe_graph_set_kernel_cache(Pointer, cache == null ? System.IntPtr.Zero : cache.Pointer));
 
         /// <summary>
         /// How many engines cuDNN has for the operation graph (global indices 0 to EngineCount - 1;

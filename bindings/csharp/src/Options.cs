@@ -52,9 +52,35 @@ namespace CudnnFe
         /// <summary>Only engines with all of these notes are built (e.g. SupportsCudaGraphNativeApi).</summary>
         public NumericalNote RequireNumericalNotes { get; set; }
         public BehaviorNote RequireBehaviorNotes { get; set; }
+        /// <summary>
+        /// Engines not to build: engine names ("eng6": every knob setting of engine 6) and
+        /// engine-config tags ("eng6_k24=26": that setting only), as <see cref="Graph.DeselectEngines(string[])"/>
+        /// takes them. A name of another form makes the build throw InvalidArgument.
+        /// </summary>
+        public string[] DeselectEngines { get; set; }
+        /// <summary>
+        /// Engine configs that use more than this many bytes of shared memory per block are not built
+        /// (0: no limit), as <see cref="Graph.DeselectSharedMemoryGreaterThan"/>; configs cuDNN reports
+        /// none for are kept.
+        /// </summary>
+        public long? MaxSharedMemoryBytes { get; set; }
+        /// <summary>Only engines that give bitwise-repeatable results (the same as deselecting Nondeterministic).</summary>
+        public bool? Deterministic { get; set; }
+        /// <summary>
+        /// Threads that finalize plans at the same time when several are built (<see cref="BuildPolicy.All"/>,
+        /// autotuning): 0 or 1 one at a time, n > 1 up to n (at most 64), as
+        /// <see cref="Graph.BuildPlansOnThreads"/>. The plans and their order do not depend on it.
+        /// </summary>
+        public int? BuildThreads { get; set; }
+        /// <summary>
+        /// Build with dynamic shapes from this kernel cache (null: without), sharing compiled kernels
+        /// with the other graphs built with it; the graph keeps its own reference to the cache.
+        /// </summary>
+        public KernelCache KernelCache { get; set; }
 
         internal fe_build_options ToNative()
         {
+            IntPtr cache = KernelCache == null ? IntPtr.Zero : KernelCache.Pointer; // throws for a disposed cache
             var o = new fe_build_options();
             if (HeurModes != null) o.set_heur_modes(Array.ConvertAll(HeurModes, m => (int)m), HeurModes.Length);
             if (Policy.HasValue) o.policy = (fe_build_policy)Policy.Value;
@@ -69,6 +95,11 @@ namespace CudnnFe
             o.deselect_behavior_notes = (long)DeselectBehaviorNotes;
             o.require_numerical_notes = (long)RequireNumericalNotes;
             o.require_behavior_notes = (long)RequireBehaviorNotes;
+            if (DeselectEngines != null) o.deselect_engines = string.Join(",", DeselectEngines);
+            if (MaxSharedMemoryBytes.HasValue) o.max_shared_memory_bytes = MaxSharedMemoryBytes.Value;
+            if (Deterministic.HasValue) o.deterministic = Deterministic.Value ? 1 : 0;
+            if (BuildThreads.HasValue) o.build_threads = BuildThreads.Value;
+            if (cache != IntPtr.Zero) o.kernel_cache = cache;
             return o;
         }
     }

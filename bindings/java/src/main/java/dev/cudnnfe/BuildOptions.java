@@ -16,6 +16,11 @@ public final class BuildOptions {
     private Integer autotuneKnobSearch;
     private java.util.Set<NumericalNote> deselectNumericalNotes, requireNumericalNotes;
     private java.util.Set<BehaviorNote> deselectBehaviorNotes, requireBehaviorNotes;
+    private String deselectEngines;
+    private Long maxSharedMemoryBytes;
+    private Boolean deterministic;
+    private Integer buildThreads;
+    private KernelCache kernelCache;
 
     public BuildOptions heurModes(HeurMode... modes) {
         this.heurModes = modes.clone();
@@ -83,7 +88,58 @@ public final class BuildOptions {
         return this;
     }
 
+    /**
+     * Engines not to build: engine names ("eng6": every knob setting of engine 6) and engine-config
+     * tags ("eng6_k24=26": that setting only), as {@link Graph#deselectEngines} takes them. A name of
+     * another form makes the build throw INVALID_ARGUMENT.
+     */
+    public BuildOptions deselectEngines(String... names) {
+        this.deselectEngines = names == null ? null : String.join(",", names);
+        return this;
+    }
+
+    public BuildOptions deselectEngines(java.util.List<String> names) {
+        this.deselectEngines = names == null ? null : String.join(",", names);
+        return this;
+    }
+
+    /**
+     * Engine configs that use more than this many bytes of shared memory per block are not built
+     * (0: no limit), as {@link Graph#deselectSharedMemoryGreaterThan}; configs cuDNN reports none for
+     * are kept.
+     */
+    public BuildOptions maxSharedMemoryBytes(long bytes) {
+        this.maxSharedMemoryBytes = bytes;
+        return this;
+    }
+
+    /** Only engines that give bitwise-repeatable results (the same as deselecting NONDETERMINISTIC). */
+    public BuildOptions deterministic(boolean deterministic) {
+        this.deterministic = deterministic;
+        return this;
+    }
+
+    /**
+     * Threads that finalize plans at the same time when several are built ({@link BuildPolicy#ALL},
+     * autotuning): 0 or 1 one at a time, n > 1 up to n (at most 64), as
+     * {@link Graph#buildPlansOnThreads}. The plans and their order do not depend on it.
+     */
+    public BuildOptions buildThreads(int threads) {
+        this.buildThreads = threads;
+        return this;
+    }
+
+    /**
+     * Build with dynamic shapes from this kernel cache (null: without), sharing compiled kernels
+     * with the other graphs built with it; the graph keeps its own reference to the cache.
+     */
+    public BuildOptions kernelCache(KernelCache cache) {
+        this.kernelCache = cache;
+        return this;
+    }
+
     fe_build_options toNative() {
+        long cache = kernelCache == null ? 0 : kernelCache.pointer(); // throws for a closed cache
         fe_build_options o = new fe_build_options();
         if (heurModes != null) o.set_heur_modes(HeurMode.codes(heurModes), heurModes.length);
         if (policy != null) o.setPolicy(policy.code);
@@ -98,6 +154,11 @@ public final class BuildOptions {
         if (deselectBehaviorNotes != null) o.setDeselect_behavior_notes(BehaviorNote.mask(deselectBehaviorNotes));
         if (requireNumericalNotes != null) o.setRequire_numerical_notes(NumericalNote.mask(requireNumericalNotes));
         if (requireBehaviorNotes != null) o.setRequire_behavior_notes(BehaviorNote.mask(requireBehaviorNotes));
+        if (deselectEngines != null) o.setDeselect_engines(deselectEngines);
+        if (maxSharedMemoryBytes != null) o.setMax_shared_memory_bytes(maxSharedMemoryBytes);
+        if (deterministic != null) o.setDeterministic(deterministic ? 1 : 0);
+        if (buildThreads != null) o.setBuild_threads(buildThreads);
+        if (cache != 0) o.setKernel_cache(cache);
         return o;
     }
 }

@@ -346,6 +346,47 @@ public final class Graph extends GraphOps {
                 BehaviorNote.mask(requireBehavior)));
     }
 
+    /**
+     * Drop the candidates of the engines named: engine names ("eng6": every knob setting of engine
+     * 6) and engine-config tags ("eng6_k24=26": that setting only), e.g. to avoid an engine known to
+     * be slow or wrong for a shape. A name of another form throws INVALID_ARGUMENT; one no candidate
+     * has is not an error.
+     */
+    public void deselectEngines(String... names) {
+        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(), names == null ? null : String.join(",", names)));
+    }
+
+    public void deselectEngines(List<String> names) {
+        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(), names == null ? null : String.join(",", names)));
+    }
+
+    /**
+     * Drop the candidates whose engine config uses more than maxBytes (0 or more) of shared memory
+     * per block, as cuDNN reports it; a config it reports none for (sharedMemoryBytes -1) is kept.
+     */
+    public void deselectSharedMemoryGreaterThan(long maxBytes) {
+        Check.ok(NativeApi.fe_graph_deselect_shared_memory_greater_than(pointer(), maxBytes));
+    }
+
+    /**
+     * Candidate {@code index} (in heuristics' rank order, before any plan is built, also without a
+     * GPU): its tag, engine, workspace, shared memory, notes and whether it is still viable.
+     */
+    public ConfigInfo candidateInfo(long index) {
+        try (fe_config_info info = new fe_config_info()) {
+            Check.ok(NativeApi.fe_graph_candidate_info(pointer(), index, info));
+            return ConfigInfo.of(info);
+        }
+    }
+
+    /** Built plan {@code planIndex} (0 to {@link #planCount} - 1; after autotuning, fastest first). */
+    public ConfigInfo planInfo(long planIndex) {
+        try (fe_config_info info = new fe_config_info()) {
+            Check.ok(NativeApi.fe_graph_plan_info(pointer(), planIndex, info));
+            return ConfigInfo.of(info);
+        }
+    }
+
     /** Throws NOT_SUPPORTED, with cuDNN's reason, if no candidate is viable. */
     public void checkSupport() {
         Check.ok(NativeApi.fe_graph_check_support(pointer()));
@@ -353,6 +394,42 @@ public final class Graph extends GraphOps {
 
     public void buildPlans(BuildPolicy policy) {
         Check.ok(NativeApi.fe_graph_build_plans(pointer(), policy.code));
+    }
+
+    /**
+     * {@link #buildPlans} with up to {@code threads} plans finalized at the same time (1 to 64): for
+     * {@link BuildPolicy#ALL}, where each plan's kernels may be compiled; the plans and their order
+     * are those of {@link #buildPlans}.
+     */
+    public void buildPlansOnThreads(BuildPolicy policy, int threads) {
+        Check.ok(NativeApi.fe_graph_build_plans_on_threads(pointer(), policy.code, threads));
+    }
+
+    /**
+     * Build the plan of candidate {@code candidateIndex} only (after {@link #checkSupport}, or after
+     * other plans were built: it is added after them). NOT_SUPPORTED, with cuDNN's reason, when it
+     * does not build; INVALID_ARGUMENT for a deselected candidate or one built already. The first
+     * plan built executes until {@link #selectPlan} says otherwise.
+     */
+    public void buildPlanAtIndex(long candidateIndex) {
+        Check.ok(NativeApi.fe_graph_build_plan_at_index(pointer(), candidateIndex));
+    }
+
+    /**
+     * Make built plan {@code planIndex} the one that executes (and that populate, warmup, the
+     * workspace size and serialization use).
+     */
+    public void selectPlan(long planIndex) {
+        Check.ok(NativeApi.fe_graph_select_plan(pointer(), planIndex));
+    }
+
+    /**
+     * Build the graph with dynamic shapes from this kernel cache (null: without), before
+     * {@link #buildOperationGraph}. The graph keeps its own reference: closing the cache afterwards
+     * does not affect it.
+     */
+    public void setKernelCache(KernelCache cache) {
+        Check.ok(NativeApi.fe_graph_set_kernel_cache(pointer(), cache == null ? 0 : cache.pointer()));
     }
 
     // ---- engines and knobs: any engine config as a candidate -----------------------------------
