@@ -3,17 +3,22 @@
  *
  *   build      for a matmul + bias + gelu (bf16, K 4096, N 4096) over 32 token counts M, and a
  *              conv + bias + relu (fp16 channels-last, 64 -> 64 channels, 3x3) over 16 image
- *              sizes: each shape built cold (static shapes, plan cache off) and built with
- *              dynamic shapes from one kernel cache (plan cache off), interleaved shape by shape.
- *              The first dynamic build fills the cache; the others reuse it.
+ *              sizes, shape by shape: a cold static build (in a new process of its own, so that
+ *              no kernel compiled for an earlier shape is reused; its first build of that kind of
+ *              graph is a warm-up of another size, not counted), a static build in this process
+ *              (after the earlier shapes: cuDNN reuses what it compiled for them where it can),
+ *              and a build with dynamic shapes from this process's kernel cache. The first
+ *              dynamic build fills the cache; the others reuse it. Plan cache off throughout.
  *   kernels    the execution time of the static plan and of the dynamic-shape plan of a few of
  *              those shapes (CUDA events, median of 7 rounds of 20 runs, the two interleaved),
  *              on random inputs.
  *   families   which other operation families cuDNN builds with dynamic shapes (one graph each,
  *              built twice with other dims from one cache): "yes", or cuDNN's refusal.
  *   threads    plans built on 1 and 8 threads (fe_build_options.build_threads): the autotuning
- *              of a matmul (8 candidates built, then timed) and a conv whose 20 candidates are
- *              all built (FE_BUILD_POLICY_ALL), plan cache off, 3 rounds each, interleaved.
+ *              of a matmul (8 candidates built, then timed) and a conv whose candidates are all
+ *              built (FE_BUILD_POLICY_ALL), plan cache off; each build in a new process of its
+ *              own (compiled kernels are not reused across builds), after a warm-up build of
+ *              another graph in that process; 3 rounds, the two contenders alternating.
  *
  * One line of key=value pairs per measurement.
  */
@@ -129,6 +134,8 @@ static fe_graph *conv_block(int64_t hw, fe_tensor **io) {
 
 typedef fe_graph *(*make_fn)(int64_t, fe_tensor **);
 
+static double child_ms(const char *what, int64_t size, int threads_count, size_t *plans, char *engine, size_t engine_size);
+
 static double build_ms(fe_graph *g, fe_handle *h, fe_kernel_cache *cache) {
     fe_build_options o = FE_BUILD_OPTIONS_INIT;
     o.use_plan_cache = 0;
@@ -197,31 +204,43 @@ static void time_kernels(const char *family, const char *dim_name, int64_t dim, 
     fe_graph_destroy(d);
 }
 
-static void build_times(const char *family, const char *dim_name, const int64_t *dims, int n, make_fn make, fe_handle *h) {
+static void build_times(const char *family, const char *child, const char *dim_name, const int64_t *dims, int n,
+                        make_fn make, fe_handle *h) {
     fe_kernel_cache *cache;
     FE(fe_kernel_cache_create(&cache));
-    double stat[64], dyn[64], first_dynamic = 0;
+    double cold[64], stat[64], dyn[64], ratio[64];
     for (int i = 0; i < n; ++i) {
+        char cold_tag[256] = "";
+        cold[i] = child_ms(child, dims[i], 1, NULL, cold_tag, sizeof cold_tag);
         fe_tensor *io[4];
         fe_graph *g = make(dims[i], io);
         stat[i] = build_ms(g, h, NULL);
+        const char *static_tag = NULL;
+        FE(fe_graph_engine_tag(g, &static_tag));
+        char static_copy[256];
+        snprintf(static_copy, sizeof static_copy, "%s", static_tag);
         fe_graph_destroy(g);
         g = make(dims[i], io);
         dyn[i] = build_ms(g, h, cache);
         const char *tag = NULL;
         FE(fe_graph_engine_tag(g, &tag));
-        printf("build family=%s %s=%lld static_ms=%.1f dynamic_ms=%.1f dynamic_engine=%s\n", family, dim_name,
-               (long long)dims[i], stat[i], dyn[i], tag);
+        ratio[i] = dyn[i] / cold[i];
+        printf("build family=%s %s=%lld cold_static_ms=%.1f static_in_process_ms=%.1f dynamic_ms=%.1f "
+               "dynamic_over_cold=%.4f cold_engine=%s static_engine=%s dynamic_engine=%s\n",
+               family, dim_name, (long long)dims[i], cold[i], stat[i], dyn[i], ratio[i], cold_tag, static_copy, tag);
         fflush(stdout);
         fe_graph_destroy(g);
     }
-    first_dynamic = dyn[0];
-    double med_static = median(stat, n), med_dynamic = median(dyn + 1, n - 1);
+    double first_dynamic = dyn[0], first_ratio = ratio[0];
+    double med_cold = median(cold, n), med_static = median(stat, n), med_dynamic = median(dyn + 1, n - 1);
+    double med_ratio = median(ratio + 1, n - 1), worst_ratio = 0;
+    for (int i = 1; i < n; ++i) worst_ratio = ratio[i] > worst_ratio ? ratio[i] : worst_ratio;
     size_t json = 0;
     fe_kernel_cache_serialize(cache, NULL, 0, &json);
-    printf("build_summary family=%s shapes=%d static_median_ms=%.1f dynamic_first_ms=%.1f dynamic_rest_median_ms=%.2f "
-           "new_shape_over_cold=%.4f kernel_cache_json_bytes=%zu\n",
-           family, n, med_static, first_dynamic, med_dynamic, med_dynamic / med_static, json);
+    printf("build_summary family=%s shapes=%d cold_static_median_ms=%.1f static_in_process_median_ms=%.1f "
+           "dynamic_first_ms=%.1f (over its cold build %.3f) dynamic_new_shape_median_ms=%.2f "
+           "new_shape_over_cold_median=%.4f new_shape_over_cold_worst=%.4f kernel_cache_json_bytes=%zu\n",
+           family, n, med_cold, med_static, first_dynamic, first_ratio, med_dynamic, med_ratio, worst_ratio, json);
     fflush(stdout);
     fe_kernel_cache_destroy(cache);
 }
@@ -322,7 +341,15 @@ static void families(fe_handle *h) {
             if (s != FE_OK) snprintf(result, sizeof result, "no (%s: %.300s)", fe_status_string(s), fe_last_error_message());
             fe_graph_destroy(g);
         }
-        printf("family name=%s dynamic_shapes=\"%s\" first_ms=%.1f second_ms=%.1f\n", list[f], result, ms[0], ms[1]);
+        /* The same graph with static shapes: a "no" above is about dynamic shapes only where it builds. */
+        fe_tensor *y;
+        fe_graph *g = family_graph(list[f], 32, &y);
+        fe_build_options o = FE_BUILD_OPTIONS_INIT;
+        o.use_plan_cache = 0;
+        fe_status static_status = fe_graph_build(g, h, &o);
+        fe_graph_destroy(g);
+        printf("family name=%s static_shapes=%s dynamic_shapes=\"%s\" first_ms=%.1f second_ms=%.1f\n", list[f],
+               static_status == FE_OK ? "yes" : "no", result, ms[0], ms[1]);
         fflush(stdout);
         fe_kernel_cache_destroy(cache);
     }
@@ -331,29 +358,16 @@ static void families(fe_handle *h) {
 /* ---- plans built on several threads ---- */
 
 static void threads(fe_handle *h) {
+    (void)h;
     enum { ROUNDS = 3 };
     const int counts[2] = {1, 8};
     for (int which = 0; which < 2; ++which) { /* 0: autotuned matmul, 1: conv with every candidate built */
         double t[2][ROUNDS];
         size_t plans[2] = {0, 0};
         for (int r = 0; r < ROUNDS; ++r)
-            for (int c = 0; c < 2; ++c) {
-                fe_tensor *io[4];
-                fe_graph *g = which ? conv_block(28 + r, io) : ffn_up(512 + 64 * r, io);
-                fe_build_options o = FE_BUILD_OPTIONS_INIT;
-                o.use_plan_cache = 0;
-                o.build_threads = counts[c];
-                if (which) {
-                    o.policy = FE_BUILD_POLICY_ALL;
-                } else {
-                    o.autotune = 1;
-                    o.autotune_candidates = 8;
-                }
-                double t0 = now_ms();
-                FE(fe_graph_build(g, h, &o));
-                t[c][r] = now_ms() - t0;
-                FE(fe_graph_plan_count(g, &plans[c]));
-                fe_graph_destroy(g);
+            for (int k = 0; k < 2; ++k) {
+                int c = r % 2 ? 1 - k : k; /* alternate which contender goes first */
+                t[c][r] = child_ms(which ? "conv_all" : "matmul_autotune", which ? 28 : 512, counts[c], &plans[c], NULL, 0);
             }
         double one = median(t[0], ROUNDS), eight = median(t[1], ROUNDS);
         printf("threads graph=%s plans=%zu one_thread_ms=%.1f eight_threads_ms=%.1f speedup=%.2f\n",
@@ -362,18 +376,78 @@ static void threads(fe_handle *h) {
     }
 }
 
+/* A child process: one build, after a warm-up build of another graph (cuDNN's one-time loading
+   is not counted), printing its time. */
+static int child_build(char **argv, fe_handle *h) {
+    const char *what = argv[2];
+    int64_t size = atoll(argv[3]);
+    int threads_count = atoi(argv[4]);
+    fe_tensor *io[4];
+    fe_graph *warm = family_graph("layernorm", 64, &io[0]);
+    build_ms(warm, h, NULL);
+    fe_graph_destroy(warm);
+    fe_graph *g = !strcmp(what, "matmul") || !strcmp(what, "matmul_autotune") ? ffn_up(size, io) : conv_block(size, io);
+    fe_build_options o = FE_BUILD_OPTIONS_INIT;
+    o.use_plan_cache = 0;
+    o.build_threads = threads_count;
+    if (!strcmp(what, "matmul_autotune")) {
+        o.autotune = 1;
+        o.autotune_candidates = 8;
+    } else if (!strcmp(what, "conv_all")) {
+        o.policy = FE_BUILD_POLICY_ALL;
+    }
+    double t0 = now_ms();
+    FE(fe_graph_build(g, h, &o));
+    size_t plans = 0;
+    FE(fe_graph_plan_count(g, &plans));
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    printf("ms=%.2f plans=%zu engine=%s\n", now_ms() - t0, plans, tag);
+    fe_graph_destroy(g);
+    return 0;
+}
+
+static const char *self_path;
+
+/* Run this program as a child build; returns its build time and fills *plans and engine. */
+static double child_ms(const char *what, int64_t size, int threads_count, size_t *plans, char *engine, size_t engine_size) {
+    char command[1024];
+    snprintf(command, sizeof command, "%s --child %s %lld %d", self_path, what, (long long)size, threads_count);
+    FILE *p = popen(command, "r");
+    char line[512] = "";
+    double ms = -1;
+    while (p && fgets(line, sizeof line, p)) {
+        char tag[256] = "";
+        size_t n = 0;
+        if (sscanf(line, "ms=%lf plans=%zu engine=%255s", &ms, &n, tag) == 3) {
+            if (plans) *plans = n;
+            if (engine) snprintf(engine, engine_size, "%s", tag);
+        } else {
+            printf("child: %s", line);
+        }
+    }
+    if (p) pclose(p);
+    if (ms < 0) {
+        printf("error=child message=\"%s failed\"\n", command);
+        exit(1);
+    }
+    return ms;
+}
+
 int main(int argc, char **argv) {
     const char *part = argc > 1 ? argv[1] : "all";
+    self_path = argv[0];
     srand(1234);
     fe_handle *h;
     FE(fe_handle_create(0, &h));
+    if (!strcmp(part, "--child") && argc > 4) return child_build(argv, h);
     int all = !strcmp(part, "all");
     if (all || !strcmp(part, "build")) {
         int64_t ms[32], hws[16];
         for (int i = 0; i < 32; ++i) ms[i] = 64 + 61 * i; /* 64 .. 1955 tokens, odd steps */
         for (int i = 0; i < 16; ++i) hws[i] = 14 + 4 * i;  /* 14 .. 74 */
-        build_times("matmul_bias_gelu", "m", ms, 32, ffn_up, h);
-        build_times("conv_bias_relu", "hw", hws, 16, conv_block, h);
+        build_times("matmul_bias_gelu", "matmul", "m", ms, 32, ffn_up, h);
+        build_times("conv_bias_relu", "conv", "hw", hws, 16, conv_block, h);
     }
     if (all || !strcmp(part, "kernels")) {
         fe_kernel_cache *cache;

@@ -1499,7 +1499,10 @@ FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes)
  * is built with dynamic shapes: cuDNN compiles kernels that take their dims at run time and
  * keeps them in the cache, so a later graph of the same structure (operations, data types,
  * layouts) with other dims builds from the cache in milliseconds instead of compiling again.
- * Each graph still has its own dims and is executed as usual. cuDNN 9.5 or later
+ * Each graph still has its own dims and is executed as usual. The plan search tries the engine
+ * configs whose kernels the cache holds first (in heuristics' order), then the others, so a new
+ * shape compiles only when none of the cached configs runs it; dynamic-shape kernels are not
+ * specialized for the dims, and run slower than the static ones (bench/results). cuDNN 9.5 or later
  * (FE_STATUS_NOT_SUPPORTED otherwise, naming the version); the operation families cuDNN builds
  * with dynamic shapes are listed in docs/capabilities.md. A cache may be shared by graphs of
  * several structures and used by several threads; the graphs keep it alive. */

@@ -13,6 +13,7 @@
 #include "plan/blob.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
+#include "plan/engine_knobs.hpp"
 #include "plan/kernel_cache.hpp"
 #include "plan/plan_check.hpp"
 #include "serial/graph_json.hpp"
@@ -117,6 +118,55 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
     }
 }
 
+// The options' deselections, in the order the step-by-step calls make them.
+void apply_selection(fe_graph &graph, const fe_build_options &o) {
+    if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);
+    int64_t deselect_numerical = deselected_numerical_notes(o);
+    if (deselect_numerical || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
+        select_by_notes(graph, static_cast<uint64_t>(deselect_numerical), static_cast<uint64_t>(o.deselect_behavior_notes),
+                        static_cast<uint64_t>(o.require_numerical_notes), static_cast<uint64_t>(o.require_behavior_notes));
+    if (o.deselect_engines && *o.deselect_engines) deselect_engines(graph, o.deselect_engines);
+    if (o.max_shared_memory_bytes > 0) deselect_shared_memory_greater_than(graph, o.max_shared_memory_bytes);
+}
+
+// A dynamic-shape graph whose kernel cache holds engine configs builds from one of them without
+// asking heuristics (most of what such a build costs): the configs the cache holds become the
+// candidates, most recently built first. False, with the graph back at its operation graph, when
+// none of them runs this graph: the build then searches as usual.
+bool built_from_cached_configs(fe_graph &graph, const fe_build_options &o) {
+    std::vector<std::string> tags;
+    {
+        std::lock_guard<std::mutex> lock(graph.kernel_cache->mutex);
+        tags = graph.kernel_cache->compiled;
+    }
+    BuildState &state = *graph.build;
+    for (const std::string &tag : tags) {
+        int64_t engine = -1;
+        std::vector<Knob> knobs;
+        std::string why;
+        if (config_of_tag(tag, &engine, &knobs) && engine < state.lowered.engine_count)
+            add_engine_candidate(graph, engine, knobs, &why);
+    }
+    if (state.search.candidates.empty()) return false;
+    graph.stage = fe_graph::Stage::Candidates;
+    try {
+        apply_selection(graph, o);
+        check_support(graph);
+        build_plans(graph, FE_BUILD_POLICY_HEURISTICS_CHOICE);
+        FE_LOG_INFO("graph '%s': built from an engine config its kernel cache holds (%s)", graph.name.c_str(),
+                    state.executable.chosen().tag.c_str());
+        return true;
+    } catch (const Error &e) {
+        FE_LOG_INFO("graph '%s': no engine config its kernel cache holds built it (%s); asking heuristics",
+                    graph.name.c_str(), e.what());
+        state.search.candidates.clear();
+        state.search.plan_failures.clear();
+        state.executable.plans.clear();
+        graph.stage = fe_graph::Stage::OperationGraph;
+        return false;
+    }
+}
+
 }  // namespace
 
 std::string persistent_cache_directory(const fe_handle *handle) { return cache_directory(handle); }
@@ -134,6 +184,32 @@ void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
                  "graph '%s': its kernel cache holds kernels for another kind of GPU than this build's", graph.name.c_str());
     }
 }
+
+namespace {
+
+// The plan search: heuristics' candidates, the options' deselections, then the first plan that
+// builds, all of them, or the autotuned fastest.
+void build_searched(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
+    create_execution_plans(graph, modes_of(o));
+    apply_selection(graph, o);
+    check_support(graph);
+    int32_t threads = o.build_threads > 1 ? o.build_threads : 1;
+    if (o.autotune) {
+        FE_CHECK(handle && graph.device_properties_json.empty(), FE_STATUS_BAD_STATE,
+                 "graph '%s': autotuning times plans on a GPU: build with a handle and no device properties",
+                 graph.name.c_str());
+        keep_best_candidates(graph, o.autotune_candidates > 0 ? o.autotune_candidates : 8);
+        build_plans(graph, FE_BUILD_POLICY_ALL, threads);
+        KnobSearch search;
+        search.rounds = o.autotune_knob_search;
+        search.max_workspace = o.max_workspace_bytes;
+        autotune(graph, *handle, -1, 0, search);
+    } else {
+        build_plans(graph, o.policy, threads);
+    }
+}
+
+}  // namespace
 
 void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
     std::string options = options_text(o, graph.kernel_cache != nullptr);
@@ -190,30 +266,9 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     count(CacheEvent::Miss);
     build_operation_graph(graph, handle ? handle->cudnn : nullptr, target_generation(graph, handle));
     note_target(graph, handle, options.c_str());
-    create_execution_plans(graph, modes_of(o));
-    if (o.max_workspace_bytes >= 0) deselect_workspace_greater_than(graph, o.max_workspace_bytes);
-    int64_t deselect_numerical = deselected_numerical_notes(o);
-    if (deselect_numerical || o.deselect_behavior_notes || o.require_numerical_notes || o.require_behavior_notes)
-        select_by_notes(graph, static_cast<uint64_t>(deselect_numerical),
-                        static_cast<uint64_t>(o.deselect_behavior_notes), static_cast<uint64_t>(o.require_numerical_notes),
-                        static_cast<uint64_t>(o.require_behavior_notes));
-    if (o.deselect_engines && *o.deselect_engines) deselect_engines(graph, o.deselect_engines);
-    if (o.max_shared_memory_bytes > 0) deselect_shared_memory_greater_than(graph, o.max_shared_memory_bytes);
-    check_support(graph);
-    int32_t threads = o.build_threads > 1 ? o.build_threads : 1;
-    if (o.autotune) {
-        FE_CHECK(handle && graph.device_properties_json.empty(), FE_STATUS_BAD_STATE,
-                 "graph '%s': autotuning times plans on a GPU: build with a handle and no device properties",
-                 graph.name.c_str());
-        keep_best_candidates(graph, o.autotune_candidates > 0 ? o.autotune_candidates : 8);
-        build_plans(graph, FE_BUILD_POLICY_ALL, threads);
-        KnobSearch search;
-        search.rounds = o.autotune_knob_search;
-        search.max_workspace = o.max_workspace_bytes;
-        autotune(graph, *handle, -1, 0, search);
-    } else {
-        build_plans(graph, o.policy, threads);
-    }
+    bool done = graph.kernel_cache && !o.autotune && o.policy == FE_BUILD_POLICY_HEURISTICS_CHOICE &&
+                built_from_cached_configs(graph, o);
+    if (!done) build_searched(graph, handle, o);
     if (!cached) return;
 
     std::shared_ptr<const PlanRecord> record = record_of(graph);

@@ -1,6 +1,7 @@
 #include "plan/engine_knobs.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
@@ -85,6 +86,28 @@ Descriptor engine_of(const Descriptor &config) {
 }
 
 }  // namespace
+
+bool config_of_tag(const std::string &tag, int64_t *engine_index, std::vector<Knob> *knobs) {
+    if (tag.compare(0, 3, "eng") != 0) return false;
+    char *end = nullptr;
+    long long engine = std::strtoll(tag.c_str() + 3, &end, 10);
+    if (end == tag.c_str() + 3 || engine < 0) return false;
+    knobs->clear();
+    while (*end == '_') {
+        if (end[1] != 'k') return false;
+        char *type_end = nullptr;
+        long type = std::strtol(end + 2, &type_end, 10);
+        if (type_end == end + 2 || *type_end != '=' || type < 0 || type >= CUDNN_KNOB_TYPE_COUNTS) return false;
+        char *value_end = nullptr;
+        long long value = std::strtoll(type_end + 1, &value_end, 10);
+        if (value_end == type_end + 1) return false;
+        knobs->push_back({static_cast<int32_t>(type), value});
+        end = value_end;
+    }
+    if (*end != '\0') return false;
+    *engine_index = engine;
+    return true;
+}
 
 std::string describe_config(const Descriptor &config, int64_t *engine_index, std::vector<Knob> *knobs) {
     const Cudnn &api = cudnn();

@@ -19,6 +19,8 @@ struct KnobRange {
 // The tag of a finalized engine config ("eng<index>_k<type>=<value>..."), its engine's global
 // index and its knob settings (sorted by type).
 std::string describe_config(const Descriptor &config, int64_t *engine_index, std::vector<Knob> *knobs);
+// The engine index and knob settings a tag names ("eng6_k24=26"); false for another form.
+bool config_of_tag(const std::string &tag, int64_t *engine_index, std::vector<Knob> *knobs);
 // The numerical and behaviour notes of a config's engine, as masks of bit (1 << note).
 void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior);
 // The shared memory per block a config uses, as cuDNN reports it (cuDNN 9.2); -1 where it does not.

@@ -1,5 +1,6 @@
 #include "plan/kernel_cache.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "backend/capabilities.hpp"
@@ -72,13 +73,26 @@ void prepare_kernel_cache(KernelCache &cache, const Descriptor &operation_graph)
     cache.finalized = true;
 }
 
+bool holds_config(const KernelCache &cache, const std::string &tag) {
+    return std::find(cache.compiled.begin(), cache.compiled.end(), tag) != cache.compiled.end();
+}
+
+void note_config(KernelCache &cache, const std::string &tag) {
+    auto at = std::find(cache.compiled.begin(), cache.compiled.end(), tag);
+    if (at != cache.compiled.end()) cache.compiled.erase(at);
+    cache.compiled.insert(cache.compiled.begin(), tag);
+}
+
 std::string kernel_cache_key(const std::string &name, const std::string &fingerprint) {
     return format("kernel cache %s\n%s\ncuDNN %lld\ncudnnfe %d\n", name.c_str(), fingerprint.c_str(),
                   static_cast<long long>(loaded_version()), FE_VERSION);
 }
 
+// An entry: the magic line, the key, a line of the configs the cache holds, then cuDNN's JSON.
 std::vector<unsigned char> kernel_cache_entry(KernelCache &cache, const std::string &key) {
-    std::string text = kEntryMagic + key + "\n" + kernel_cache_to_json(cache);
+    std::string configs;
+    for (const std::string &tag : cache.compiled) configs += (configs.empty() ? "" : ",") + tag;
+    std::string text = kEntryMagic + key + "\nconfigs " + configs + "\n" + kernel_cache_to_json(cache);
     return std::vector<unsigned char>(text.begin(), text.end());
 }
 
@@ -86,8 +100,25 @@ std::shared_ptr<KernelCache> kernel_cache_from_entry(const std::vector<unsigned 
     std::string header = kEntryMagic + key + "\n";
     FE_CHECK(bytes.size() > header.size() && std::memcmp(bytes.data(), header.data(), header.size()) == 0,
              FE_STATUS_INVALID_ARGUMENT, "it is not a kernel cache for this name, GPU and cuDNN");
-    const char *json = reinterpret_cast<const char *>(bytes.data()) + header.size();
-    auto cache = kernel_cache_from_json(json, bytes.size() - header.size());
+    std::string rest(reinterpret_cast<const char *>(bytes.data()) + header.size(), bytes.size() - header.size());
+    size_t end = rest.find('\n');
+    FE_CHECK(rest.compare(0, 8, "configs ") == 0 && end != std::string::npos && end < 64 * 1024, FE_STATUS_INVALID_ARGUMENT,
+             "it has no list of the engine configs it holds");
+    std::vector<std::string> compiled;
+    std::string list = rest.substr(8, end - 8);
+    for (size_t from = 0; from < list.size();) {
+        size_t comma = list.find(',', from);
+        if (comma == std::string::npos) comma = list.size();
+        std::string tag = list.substr(from, comma - from);
+        // Tags are the library's own ("eng<N>_k<type>=<value>..."): plain characters only.
+        FE_CHECK(!tag.empty() && tag.size() < 256 &&
+                     tag.find_first_not_of("engk_=-0123456789") == std::string::npos,
+                 FE_STATUS_INVALID_ARGUMENT, "its list of engine configs holds a name that is no engine config tag");
+        if (std::find(compiled.begin(), compiled.end(), tag) == compiled.end()) compiled.push_back(tag);
+        from = comma + 1;
+    }
+    auto cache = kernel_cache_from_json(rest.data() + end + 1, rest.size() - end - 1);
+    cache->compiled = std::move(compiled);
     return cache;
 }
 

@@ -18,7 +18,18 @@ struct KernelCache {
     Descriptor descriptor;   // CUDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR
     bool finalized = false;  // bound to the operation graph of the first build
     std::string fingerprint; // the GPU kind of that build (device_fingerprint)
+    // The engine configs (tags) whose kernels the cache holds: a new shape builds fastest from
+    // one of them. Kept with a stored cache; a cache read from cuDNN's JSON starts without them.
+    std::vector<std::string> compiled;  // most recently built first
 };
+
+// Record that the cache holds this config's kernels (it moves to the front). Caller holds
+// cache.mutex.
+void note_config(KernelCache &cache, const std::string &tag);
+
+// Whether the cache holds the kernels of this engine config (by its tag; cuDNN 9.19 does not
+// answer the question itself). Caller holds cache.mutex.
+bool holds_config(const KernelCache &cache, const std::string &tag);
 
 // A new cache, or one read from cuDNN's JSON form (checked, then given to cuDNN).
 std::shared_ptr<KernelCache> make_kernel_cache();

@@ -17,12 +17,29 @@ namespace fe {
 
 namespace {
 
-cudnnStatus_t finalize_plan(Descriptor &plan, KernelCache *cache) {
+cudnnStatus_t finalize_plan(Descriptor &plan, const std::string &tag, KernelCache *cache) {
     if (!cache) return plan.try_finalize();
     // cuDNN adds the plan's kernels to the cache while it finalizes the plan.
     std::lock_guard<std::mutex> lock(cache->mutex);
     plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, cache->descriptor, "CUDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE");
-    return plan.try_finalize();
+    cudnnStatus_t st = plan.try_finalize();
+    if (st == CUDNN_STATUS_SUCCESS) note_config(*cache, tag);
+    return st;
+}
+
+// The order in which the first plan is sought: heuristics' rank, except that with a kernel cache
+// the configs whose kernels the cache holds come first (in rank order), so that a new shape
+// builds without compiling whenever one of them runs it.
+std::vector<Candidate *> search_order(std::vector<Candidate> &candidates, KernelCache *cache) {
+    std::vector<Candidate *> held, rest;
+    std::unique_lock<std::mutex> lock;
+    if (cache) lock = std::unique_lock<std::mutex>(cache->mutex);
+    for (Candidate &c : candidates) {
+        if (!c.viable) continue;
+        (cache && holds_config(*cache, c.tag) ? held : rest).push_back(&c);
+    }
+    held.insert(held.end(), rest.begin(), rest.end());
+    return held;
 }
 
 }  // namespace
@@ -30,7 +47,7 @@ cudnnStatus_t finalize_plan(Descriptor &plan, KernelCache *cache) {
 bool plan_of(Candidate &c, const std::shared_ptr<KernelCache> &cache, Plan *out) {
     Descriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     plan.set_desc(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, c.config, "CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG");
-    cudnnStatus_t st = finalize_plan(plan, cache.get());
+    cudnnStatus_t st = finalize_plan(plan, c.tag, cache.get());
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
         c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
@@ -99,9 +116,7 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
     state.search.plan_failures.clear();
     size_t failures = 0;
     if (policy == FE_BUILD_POLICY_ALL && threads > 1) {
-        std::vector<Candidate *> viable;
-        for (Candidate &c : state.search.candidates)
-            if (c.viable) viable.push_back(&c);
+        std::vector<Candidate *> viable = search_order(state.search.candidates, graph.kernel_cache.get());
         std::vector<Plan> plans;
         std::vector<char> built;
         build_all(viable, graph.kernel_cache, threads, &plans, &built);
@@ -112,8 +127,8 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
                 note_failure(graph, state, *viable[i], &failures);
         }
     } else {
-        for (Candidate &c : state.search.candidates) {
-            if (!c.viable) continue;
+        for (Candidate *candidate : search_order(state.search.candidates, graph.kernel_cache.get())) {
+            Candidate &c = *candidate;
             Plan p;
             if (!plan_of(c, graph.kernel_cache, &p)) {
                 note_failure(graph, state, c, &failures);

@@ -3,7 +3,8 @@
 
 Every function of cudnnfe.h must be called by each binding's hand-written layer (directly, or
 through the helper the SWIG interface puts in its place); every field of every option struct
-(a struct with an _INIT macro) must be set by it; and every value of every enum must exist in
+(a struct with an _INIT macro) must be set by it, and every field of a struct the library fills
+in (OUTPUT_STRUCTS) read by it; and every value of every enum must exist in
 the binding's enum of the same name. What a binding leaves out on purpose is listed in
 EXCEPTIONS below, each with its reason. Prints one line per gap and exits 1 when there is one.
 
@@ -29,6 +30,10 @@ HELPERS = {
     'fe_graph_engine_knobs': 'fe_swig_engine_knobs',
     'fe_graph_add_candidate': 'fe_swig_add_candidate',
 }
+
+# Structs the library fills in for the caller: each binding reads every field (and sets none but
+# struct_size, which its _INIT value carries).
+OUTPUT_STRUCTS = {'fe_config_info'}
 
 LANGUAGES = {
     'java': ('java/src/main/java/dev/cudnnfe', '.java'),
@@ -95,6 +100,14 @@ def field_set(text, language, struct, field):
     return re.search(r'\.Set' + field[0].upper() + field[1:] + r'\b', text) is not None
 
 
+def field_read(text, language, field):
+    if language == 'java':
+        return re.search(r'\.get' + field[0].upper() + field[1:] + r'\(', text) is not None
+    if language == 'csharp':
+        return re.search(r'\.' + field + r'\b(?!\s*=[^=])', text) is not None
+    return re.search(r'\.Get' + field[0].upper() + field[1:] + r'\(', text) is not None
+
+
 def enum_values(text, language, c_type):
     name = camel(c_type)
     if language == 'java':
@@ -130,7 +143,12 @@ def main():
                 gaps.append(f'{language}: no binding calls {function}')
         for struct, fields in structs.items():
             for field in fields:
-                if not excused(language, f'{struct}.{field}') and not field_set(text, language, struct, field):
+                if excused(language, f'{struct}.{field}'):
+                    continue
+                if struct in OUTPUT_STRUCTS:
+                    if not field_read(text, language, field):
+                        gaps.append(f'{language}: {struct}.{field} is never read')
+                elif not field_set(text, language, struct, field):
                     gaps.append(f'{language}: {struct}.{field} is never set')
         for c_type, values in enums.items():
             missing = values - enum_values(text, language, c_type)

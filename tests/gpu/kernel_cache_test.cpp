@@ -4,6 +4,9 @@
 // new graph; the other operation families are tried and the result printed.
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -74,6 +77,21 @@ TEST_F(KernelCache, MatmulBiasGeluOfSeveralTokenCountsBuildsFromOneCache) {
     EXPECT_GT(length, 2u);
 }
 
+// A new shape is built from an engine config whose kernels the cache holds, when one runs it.
+TEST_F(KernelCache, ANewShapeUsesAConfigTheCacheHolds) {
+    std::vector<std::string> tags;
+    for (int64_t m : {64, 1024, 333, 2000}) {
+        SCOPED_TRACE("m " + std::to_string(m));
+        fe_graph *g = graph("ffn_up_tag", FE_DATA_BFLOAT16);
+        fe_tensor *a = tensor(g, "a", {1, m, 256}), *b = tensor(g, "b", {1, 256, 384}), *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        build_dynamic(g, cache_);
+        tags.push_back(engine_tag_of(g));
+    }
+    for (const std::string &tag : tags) EXPECT_EQ(tag, tags.front()) << "a later shape compiled another config";
+}
+
 TEST_F(KernelCache, ConvBiasReluOfSeveralImageSizesBuildsFromOneCache) {
     for (int64_t hw : {14, 28, 9}) {
         SCOPED_TRACE("image " + std::to_string(hw));
@@ -120,6 +138,29 @@ TEST_F(KernelCache, ACacheStoredInTheDirectoryAndLoadedBackServesANewShape) {
     fe_kernel_cache_destroy(loaded);
     EXPECT_FE_STATUS(fe_kernel_cache_load(handle_, "other", &loaded), FE_STATUS_NOT_FOUND);
     EXPECT_EQ(loaded, nullptr);
+
+    // An entry edited on disk is refused and removed, never given to cuDNN as it is.
+    std::string entry;
+    for (const auto &file : std::filesystem::directory_iterator(dir)) entry = file.path().string();
+    ASSERT_FALSE(entry.empty());
+    std::string bytes;
+    {
+        std::ifstream in(entry, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    size_t configs = bytes.find("configs ");
+    ASSERT_NE(configs, std::string::npos);
+    for (const std::string &forged : {bytes.substr(0, bytes.size() / 2), bytes.substr(0, configs) + "configs ../x\n" +
+                                                                           bytes.substr(bytes.find('\n', configs) + 1),
+                                      std::string("not a cache at all")}) {
+        {
+            std::ofstream out(entry, std::ios::binary | std::ios::trunc);
+            out << forged;
+        }
+        EXPECT_FE_STATUS(fe_kernel_cache_load(handle_, "ffn-up", &loaded), FE_STATUS_NOT_FOUND);
+        EXPECT_TRUE(LastErrorContains("was not usable")) << fe_last_error_message();
+        EXPECT_FALSE(std::filesystem::exists(entry)) << "a rejected entry is removed";
+    }
     std::system(("rm -rf " + dir).c_str());
 }
 
