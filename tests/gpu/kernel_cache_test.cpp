@@ -140,14 +140,17 @@ TEST_F(KernelCache, ACacheStoredInTheDirectoryAndLoadedBackServesANewShape) {
     EXPECT_EQ(loaded, nullptr);
 
     // An entry edited on disk is refused and removed, never given to cuDNN as it is.
-    std::string entry;
-    for (const auto &file : std::filesystem::directory_iterator(dir)) entry = file.path().string();
-    ASSERT_FALSE(entry.empty());
-    std::string bytes;
-    {
-        std::ifstream in(entry, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // (The directory also holds the plans built with the handle: find the kernel cache's entry.)
+    std::string entry, bytes;
+    for (const auto &file : std::filesystem::directory_iterator(dir)) {
+        std::ifstream in(file.path(), std::ios::binary);
+        std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (content.rfind("cudnnfe kernel cache", 0) == 0) {
+            entry = file.path().string();
+            bytes = std::move(content);
+        }
     }
+    ASSERT_FALSE(entry.empty()) << "no kernel cache entry in " << dir;
     size_t configs = bytes.find("configs ");
     ASSERT_NE(configs, std::string::npos);
     for (const std::string &forged : {bytes.substr(0, bytes.size() / 2), bytes.substr(0, configs) + "configs ../x\n" +
