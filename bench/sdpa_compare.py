@@ -6,7 +6,8 @@ Usage: python3 bench/sdpa_compare.py BUILD_DIR [OUT_FILE] [fwd|bwd|fp8|lowering|
 FIRST_ROW (fwd, bwd): start the sweep at that row (0-based), to finish a sweep in parts.
 bwd-reference: the four backward configurations the reference frontend was measured on (same
 H100, cuDNN 9.19, engine eng6_k24=26), cudnnfe and PyTorch's cuDNN backend in 5 interleaved
-rounds (median of the rounds' medians), beside the reference's figures.
+rounds (median of the rounds' medians), beside the reference's figures. bwd-rounds ROW...: the
+same interleaved measure for rows of the bwd sweep (0-based), e.g. to settle a close row.
 
 fp8: the FP8 (E4M3) forward of cudnnfe beside its bf16 forward and PyTorch's bf16 backends
 (PyTorch's scaled_dot_product_attention takes no FP8 tensors). lowering: cudnnfe's forward
@@ -132,7 +133,7 @@ REFERENCE_BACKWARD = [(4, 16, 16, 2048, 128, False, 482), (2, 8, 8, 4096, 256, F
 ROUNDS = 5
 
 
-def reference_table(build, out):
+def reference_table(build, out, rows=None):
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
               f"cuDNN {torch.backends.cudnn.version()}, CUDA {torch.version.cuda}; bf16; backward\n"
               f"TFLOP/s = 10 * b * h_q * d * unmasked score elements / time; median over {ROUNDS} interleaved "
@@ -141,7 +142,7 @@ def reference_table(build, out):
              "| cudnnfe / reference | cudnnfe engine |\n")
     table += "|---" * 11 + "|\n"
     print(header + table, end="", flush=True)
-    for b, hq, hk, s, d, causal, reference in REFERENCE_BACKWARD:
+    for b, hq, hk, s, d, causal, reference in rows or REFERENCE_BACKWARD:
         flops = 10.0 * b * hq * d * unmasked(s, causal)
         ours, theirs, engine = [], [], ""
         for _ in range(ROUNDS):
@@ -155,8 +156,9 @@ def reference_table(build, out):
             torch.cuda.empty_cache()
         tf = lambda times: flops / (statistics.median(times) * 1e-3) / 1e12 if times else float("nan")
         a, t = tf(ours), tf(theirs)
-        row = (f"| {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | {a:.0f} | {t:.0f} | {reference} | "
-               f"{a / t:.3f} | {a / reference:.3f} | {engine} |\n")
+        versus = f"{a / reference:.3f}" if reference else "n/a"
+        row = (f"| {b} | {hq}/{hk} | {s} | {d} | {'yes' if causal else 'no'} | {a:.0f} | {t:.0f} | {reference or 'n/a'} | "
+               f"{a / t:.3f} | {versus} | {engine} |\n")
         table += row
         print(row, end="", flush=True)
     if out:
@@ -167,11 +169,15 @@ def main():
     build = sys.argv[1]
     out = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
     mode = sys.argv[3] if len(sys.argv) > 3 else "fwd"
-    first_row = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    first_row = int(sys.argv[4]) if len(sys.argv) > 4 and mode in ("fwd", "bwd") else 0
     if mode in ("fp8", "lowering"):
         return other_table(build, mode, out)
     if mode == "bwd-reference":
         return reference_table(build, out)
+    if mode == "bwd-rounds":
+        sweep = list(configs())
+        rows = [sweep[int(i)][1:] + (None,) for i in sys.argv[4:]]
+        return reference_table(build, out, rows)
     backward = mode == "bwd"
     per_element = 10.0 if backward else 4.0
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
