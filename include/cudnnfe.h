@@ -208,7 +208,9 @@ typedef enum fe_reduction_mode FE_ENUM_BASE {
     FE_REDUCTION_AMAX = 4,
     FE_REDUCTION_AVG = 5,
     FE_REDUCTION_NORM1 = 6,
-    FE_REDUCTION_NORM2 = 7
+    FE_REDUCTION_NORM2 = 7,
+    FE_REDUCTION_MUL_NO_ZEROS = 8 /* the product of the non-zero elements (cuDNN 9.19 refuses it:
+                                     FE_STATUS_NOT_SUPPORTED at build, docs/capabilities.md) */
 } fe_reduction_mode;
 
 typedef enum fe_log_level FE_ENUM_BASE {
@@ -547,9 +549,13 @@ typedef struct fe_reduction_options {
     const char *name;
     fe_data_type compute_data_type;
     uint32_t reduce_axes; /* bit i set: dimension i is reduced to 1 */
+    /* 1: bitwise-repeatable results (cuDNN adds the partial results in a fixed order; cuDNN
+     * 9.11). cuDNN 9.19 fails to compile such a reduction's kernels: refused at build with
+     * FE_STATUS_NOT_SUPPORTED, saying so (docs/capabilities.md). */
+    int32_t deterministic;
 } fe_reduction_options;
 #define FE_REDUCTION_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u }
+    { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u, 0 }
 
 /** Reduce `x` over the axes in options->reduce_axes (required: options is not nullable
  *  here, and at least one axis must be named). The result keeps the rank, with 1 in the

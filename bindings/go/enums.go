@@ -133,14 +133,15 @@ type ReductionMode int32
 
 // The reduction modes.
 const (
-	ReduceAdd   ReductionMode = 0
-	ReduceMul   ReductionMode = 1
-	ReduceMin   ReductionMode = 2
-	ReduceMax   ReductionMode = 3
-	ReduceAmax  ReductionMode = 4
-	ReduceAvg   ReductionMode = 5
-	ReduceNorm1 ReductionMode = 6
-	ReduceNorm2 ReductionMode = 7
+	ReduceAdd        ReductionMode = 0
+	ReduceMul        ReductionMode = 1
+	ReduceMin        ReductionMode = 2
+	ReduceMax        ReductionMode = 3
+	ReduceAmax       ReductionMode = 4
+	ReduceAvg        ReductionMode = 5
+	ReduceNorm1      ReductionMode = 6
+	ReduceNorm2      ReductionMode = 7
+	ReduceMulNoZeros ReductionMode = 8 // the product of the non-zero elements
 )
 
 // CausalMask is attention's causal mask; the values are the C library's.

@@ -118,6 +118,17 @@ const std::vector<Capability> kTable = {
      "this library does not use: a new shape builds from a kernel cache (fe_kernel_cache) or, for attention, runs "
      "within a bucket's maximum with a padding mask or ragged tensors (examples/c/sdpa_variable_length.c)",
      nullptr},
+    {Feature::deterministic_reduction, "deterministic_reduction", Gate::minimum_version,
+     "a deterministic reduction (fe_reduction_options.deterministic)", 91100, 0, 0, 0,
+     "the first cuDNN whose reductions take a fixed order of adding partial results", nullptr},
+    {Feature::deterministic_reduction_kernels, "deterministic_reduction_kernels", Gate::known_bad,
+     "a deterministic reduction (fe_reduction_options.deterministic)", 0, 0, kAnyCudnn9, kVerified,
+     "fails to compile its kernels (CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED from NVRTC) for every "
+     "reduction tried on its own (add and max; over every dim, the channels or the rows; fp32 and fp16)",
+     "H100"},
+    {Feature::reduction_mul_no_zeros, "reduction_mul_no_zeros", Gate::known_bad,
+     "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS)", 0, 0, kAnyCudnn9, kVerified,
+     "refuses it in the reduction descriptor of the graph API (CUDNN_STATUS_NOT_SUPPORTED)", "H100"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -45,6 +45,9 @@ enum class Feature {
     kernel_cache_serialization,   // a kernel cache written out and read back as JSON
     engine_shared_memory,         // an engine config's shared memory, as cuDNN reports it
     execute_shape_overrides,      // a plan run with other dims than it was built for
+    deterministic_reduction,      // a reduction that adds its partial results in a fixed order
+    deterministic_reduction_kernels,  // cuDNN compiles the kernels of a deterministic reduction
+    reduction_mul_no_zeros,       // the product of the non-zero elements
 };
 
 // How the library treats a fact of the table.

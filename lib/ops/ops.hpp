@@ -91,7 +91,7 @@ void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode, const Descriptor
                     const Descriptor *t, const Descriptor &y, fe_data_type compute, const fe_pointwise_options &options,
                     int64_t lowered_axis, const std::string &label);
 void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor &x, const Descriptor &y,
-                    fe_data_type compute, const std::string &label);
+                    fe_data_type compute, const std::string &label, bool deterministic = false);
 
 void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, const std::string &label);
 

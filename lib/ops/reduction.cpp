@@ -22,7 +22,7 @@ namespace {
 class Reduction : public Node {
   public:
     Reduction(fe_tensor *input, fe_reduction_mode mode, const fe_reduction_options &o)
-        : mode_(mode), axes_(o.reduce_axes) {
+        : mode_(mode), axes_(o.reduce_axes), deterministic_(o.deterministic != 0) {
         inputs = {input};
         compute_data_type = o.compute_data_type;
     }
@@ -46,6 +46,7 @@ class Reduction : public Node {
         out.field("mode", reduction_mode_name(mode_));
         fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
         o.reduce_axes = axes_;
+        o.deterministic = deterministic_ ? 1 : 0;
         write_option_attributes(out, op_schema(kind()), &o, 0);
     }
 
@@ -53,28 +54,38 @@ class Reduction : public Node {
         std::string axes;
         for (int i = 0; i < 32; ++i)
             if (axes_ & (1u << i)) axes += (axes.empty() ? "" : ",") + std::to_string(i);
-        return std::string("mode=") + reduction_mode_name(mode_) + " axes=[" + axes + "]";
+        return std::string("mode=") + reduction_mode_name(mode_) + " axes=[" + axes + "]" +
+               (deterministic_ ? " deterministic" : "");
     }
 
     void lower(Lowering &lowering) const override {
+        if (deterministic_) {
+            lowering.require(Feature::deterministic_reduction);
+            lowering.require(Feature::deterministic_reduction_kernels);
+        }
+        if (mode_ == FE_REDUCTION_MUL_NO_ZEROS) lowering.require(Feature::reduction_mul_no_zeros);
         emit_reduction(lowering, mode_, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]),
-                       lowering.compute_type(*this), "reduction '" + name + "'");
+                       lowering.compute_type(*this), "reduction '" + name + "'", deterministic_);
     }
 
   private:
     fe_reduction_mode mode_;
     uint32_t axes_;
+    bool deterministic_;
 };
 
 }  // namespace
 
 void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor &x, const Descriptor &y,
-                    fe_data_type compute, const std::string &label) {
+                    fe_data_type compute, const std::string &label, bool deterministic) {
     Descriptor red(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
     red.set_data_type(CUDNN_ATTR_REDUCTION_COMP_TYPE, compute, "CUDNN_ATTR_REDUCTION_COMP_TYPE");
     cudnnReduceTensorOp_t op_type = static_cast<cudnnReduceTensorOp_t>(mode);
     red.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &op_type,
             "CUDNN_ATTR_REDUCTION_OPERATOR");
+    if (deterministic)
+        red.set(CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC, CUDNN_TYPE_BOOLEAN, 1, &deterministic,
+                "CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC");
     red.finalize("finalizing the reduction descriptor", FE_STATUS_NOT_SUPPORTED);
     const Descriptor &kept = lowering.keep(std::move(red));
     Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);

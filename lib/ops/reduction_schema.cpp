@@ -18,7 +18,8 @@ const Enum kReductionMode{"fe_reduction_mode",
                            {"FE_REDUCTION_AMAX", "amax", FE_REDUCTION_AMAX},
                            {"FE_REDUCTION_AVG", "avg", FE_REDUCTION_AVG},
                            {"FE_REDUCTION_NORM1", "norm1", FE_REDUCTION_NORM1},
-                           {"FE_REDUCTION_NORM2", "norm2", FE_REDUCTION_NORM2}},
+                           {"FE_REDUCTION_NORM2", "norm2", FE_REDUCTION_NORM2},
+                           {"FE_REDUCTION_MUL_NO_ZEROS", "mul_no_zeros", FE_REDUCTION_MUL_NO_ZEROS}},
                           "What a reduction computes over the reduced dims."};
 
 const Struct kReductionOptions{
@@ -29,6 +30,7 @@ const Struct kReductionOptions{
         FE_SCHEMA_FIELD(fe_reduction_options, name, name, "The op's name; automatic when absent."),
         FE_SCHEMA_FIELD(fe_reduction_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
         FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (in C a bit mask, bit i for dim i); at least one."),
+        FE_SCHEMA_FIELD(fe_reduction_options, deterministic, flag, "Bitwise-repeatable results (cuDNN 9.11)."),
     },
     "A reduction's name, math type and reduced dims."};
 

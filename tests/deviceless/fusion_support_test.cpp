@@ -104,6 +104,44 @@ TEST_F(Deviceless, MatmulRowMaxReductionIsSupported) {
     expect_supported(g);
 }
 
+// A reduction on its own, fp32, as the reference frontend runs it: over every dim, and over the
+// channels of a channels-last tensor. (cuDNN 9.19 has no engine for one over W alone.)
+TEST_F(Deviceless, ALoneReductionIsSupportedOverEveryDimAndOverTheChannels) {
+    for (uint32_t axes : {0xFu, 0x2u}) {
+        fe_graph *g = graph("lone_reduction", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {16, 64, 32, 32}, true), *y = nullptr;
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = axes;
+        ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MAX, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        SCOPED_TRACE(axes);
+        expect_supported(g);
+    }
+}
+
+// What cuDNN 9.19 cannot build is refused before cuDNN sees it, with the capability table's
+// words: the product of the non-zero elements, and a deterministic reduction.
+TEST_F(Deviceless, MulNoZerosAndADeterministicReductionAreRefusedWithTheirReason) {
+    struct Case {
+        fe_reduction_mode mode;
+        int32_t deterministic;
+        const char *reason;
+    } cases[] = {{FE_REDUCTION_MUL_NO_ZEROS, 0, "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS): refused"},
+                 {FE_REDUCTION_ADD, 1, "a deterministic reduction (fe_reduction_options.deterministic): refused"}};
+    for (const Case &c : cases) {
+        fe_graph *g = graph("refused_reduction", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {8, 64, 4, 4}, true), *y = nullptr;
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = 0x2u;
+        o.deterministic = c.deterministic;
+        ASSERT_FE_OK(fe_graph_reduction(g, x, c.mode, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains(c.reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
+}
+
 // Every pointwise mode lowers (its descriptors finalize in cuDNN); unary and binary modes are
 // taken through heuristics as one graph each.
 TEST_F(Deviceless, EveryPointwiseModeLowers) {

@@ -185,6 +185,20 @@ TEST_F(Graph, ReductionAxes) {
     EXPECT_FE_STATUS(fe_graph_reduction(g, x, static_cast<fe_reduction_mode>(99), &o, &y), FE_STATUS_INVALID_ARGUMENT);
 }
 
+TEST_F(Graph, ReductionMulNoZerosAndTheDeterministicFlag) {
+    fe_tensor *x = tensor("x", {4, 256, 1024}), *y = nullptr;
+    fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+    o.reduce_axes = 1u << 2;
+    o.deterministic = 1;
+    ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MUL_NO_ZEROS, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{4, 256, 1}));
+    size_t n = 0;
+    ASSERT_EQ(fe_graph_describe(g, nullptr, 0, &n), FE_STATUS_BUFFER_TOO_SMALL);
+    std::string text(n + 1, '\0');
+    ASSERT_FE_OK(fe_graph_describe(g, &text[0], text.size(), &n));
+    EXPECT_NE(text.find("mode=mul_no_zeros axes=[2] deterministic"), std::string::npos) << text;
+}
+
 TEST_F(Graph, ValidationResolvesTypesAndRejectsLooseEnds) {
     fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));

@@ -155,6 +155,8 @@ namespace CudnnFe
         Avg = 5,
         Norm1 = 6,
         Norm2 = 7,
+        /// <summary>The product of the non-zero elements.</summary>
+        MulNoZeros = 8,
     }
 
     /// <summary>Attention's causal masks.</summary>

@@ -9,7 +9,9 @@ public enum ReductionMode {
     AMAX(4),
     AVG(5),
     NORM1(6),
-    NORM2(7);
+    NORM2(7),
+    /** The product of the non-zero elements. */
+    MUL_NO_ZEROS(8);
 
     public final int code;
 
