@@ -346,6 +346,12 @@ FE_API fe_status fe_graph_get_name(const fe_graph *graph, const char **out_name)
 FE_API fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims,
                                  const int64_t *dims, const int64_t *strides,
                                  fe_data_type data_type, fe_tensor **out_tensor);
+/** Add an input tensor named `name` with the dims, strides and data type of `like` (a tensor of
+ *  this graph or of another one, with the data type it has so far: FE_DATA_NOT_SET takes this
+ *  graph's io type). Nothing else is copied: not the name, the uid, whether it is an output or
+ *  its ragged offsets. E.g. a second graph's input shaped like the first graph's output. */
+FE_API fe_status fe_graph_tensor_like(fe_graph *graph, const fe_tensor *like, const char *name,
+                                      fe_tensor **out_tensor);
 /** Add a scalar passed by value (a host constant baked into the plan). It takes the rank of
  *  the pointwise operation that uses it (all dims 1) and broadcasts; give operations of
  *  different ranks their own scalars. value must fit data_type: a whole number within the range

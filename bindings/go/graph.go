@@ -98,6 +98,18 @@ func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor
 	})
 }
 
+// TensorLike adds an input named name with the dims, strides and data type of like (a tensor of
+// this graph or of another one); not its name, uid or output flag.
+func (g *Graph) TensorLike(like *Tensor, name string) (*Tensor, error) {
+	lp, err := like.pointer()
+	if err != nil {
+		return nil, err
+	}
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_tensor_like(p, lp, name, out)
+	})
+}
+
 // Scalar adds a host constant baked into the plan, broadcast by the pointwise operation using it.
 func (g *Graph) Scalar(name string, value float64, dt DataType) (*Tensor, error) {
 	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {

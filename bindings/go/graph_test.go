@@ -39,6 +39,36 @@ func TestGraphHasItsNameAndTensorsTheDefaultType(t *testing.T) {
 	}
 }
 
+func TestATensorLikeAnotherHasItsDimsStridesAndTypeOnly(t *testing.T) {
+	first, err := NewGraph(&GraphOptions{IODataType: DataHalf})
+	must(t, err)
+	defer first.Close()
+	second, err := NewGraph(&GraphOptions{IODataType: DataHalf})
+	must(t, err)
+	defer second.Close()
+	c, err := first.Matmul(tensor(t, first, "a", 3, 40, 24), tensor(t, first, "b", 3, 24, 56), nil)
+	must(t, err)
+	in, err := second.TensorLike(c, "c_in")
+	must(t, err)
+	dims, _ := in.Dims()
+	strides, _ := in.Strides()
+	want, _ := c.Strides()
+	if name, _ := in.Name(); name != "c_in" || !equalDims(dims, []int64{3, 40, 56}) || !equalDims(strides, want) {
+		t.Errorf("name %q dims %v strides %v (want %v)", name, dims, strides, want)
+	}
+	x, err := second.Tensor("x", []int64{2, 8}, nil, DataBFloat16)
+	must(t, err)
+	x2, err := second.TensorLike(x, "x2")
+	must(t, err)
+	if dt, _ := x2.DataType(); dt != DataBFloat16 {
+		t.Errorf("type %v", dt)
+	}
+	_, err = second.TensorLike(x, "x2")
+	expectError(t, err, StatusDuplicate, "fe_graph_tensor_like")
+	_, err = second.TensorLike(nil, "y")
+	expectError(t, err, StatusInvalidArgument, "nil *Tensor")
+}
+
 func TestConvInfersTheSeedsShapeAndKeepsChannelsLast(t *testing.T) {
 	g := seedConvGraph(t)
 	defer g.Close()

@@ -72,6 +72,19 @@ FE_EXPORT fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t nd
     });
 }
 
+FE_EXPORT fe_status fe_graph_tensor_like(fe_graph *graph, const fe_tensor *like, const char *name,
+                                         fe_tensor **out_tensor) {
+    return guard("fe_graph_tensor_like", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(like);
+        FE_REQUIRE(name);
+        FE_REQUIRE(out_tensor);
+        FE_CHECK(!like->by_value, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is a scalar passed by value: make another with fe_graph_scalar", like->name.c_str());
+        *out_tensor = graph->add_input(name, like->dims, like->strides, like->data_type);
+    });
+}
+
 FE_EXPORT fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value, fe_data_type data_type,
                                     fe_tensor **out_tensor) {
     return guard("fe_graph_scalar", [&] {

@@ -185,6 +185,39 @@ TEST_F(Graph, ReductionAxes) {
     EXPECT_FE_STATUS(fe_graph_reduction(g, x, static_cast<fe_reduction_mode>(99), &o, &y), FE_STATUS_INVALID_ARGUMENT);
 }
 
+TEST_F(Graph, ATensorLikeAnotherHasItsDimsStridesAndTypeOnly) {
+    fe_tensor *x = tensor("x", {2, 64, 8, 8}, true, FE_DATA_BFLOAT16), *like = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_like(g, x, "x_again", &like));
+    EXPECT_EQ(dims(like), dims(x));
+    EXPECT_EQ(strides(like), strides(x));
+    fe_data_type type = FE_DATA_NOT_SET;
+    ASSERT_FE_OK(fe_tensor_get_data_type(like, &type));
+    EXPECT_EQ(type, FE_DATA_BFLOAT16);
+    const char *name = nullptr;
+    ASSERT_FE_OK(fe_tensor_get_name(like, &name));
+    EXPECT_STREQ(name, "x_again");
+
+    // From another graph: an op's result, with the shape inference gave it.
+    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+    o.io_data_type = FE_DATA_HALF;
+    fe_graph *other = nullptr;
+    ASSERT_FE_OK(fe_graph_create(&o, &other));
+    fe_tensor *a = cudnnfe_test::make_tensor(other, "a", {3, 40, 24}, false, FE_DATA_NOT_SET);
+    fe_tensor *b = cudnnfe_test::make_tensor(other, "b", {3, 24, 56}, false, FE_DATA_NOT_SET);
+    fe_tensor *c = nullptr, *c_like = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(other, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_graph_tensor_like(g, c, "c_in", &c_like));
+    EXPECT_EQ(dims(c_like), (std::vector<int64_t>{3, 40, 56}));
+    EXPECT_EQ(strides(c_like), strides(c));
+
+    EXPECT_FE_STATUS(fe_graph_tensor_like(g, x, "x_again", &like), FE_STATUS_DUPLICATE);
+    fe_tensor *s = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(other, "s", 2.0, FE_DATA_FLOAT, &s));
+    EXPECT_FE_STATUS(fe_graph_tensor_like(g, s, "s_like", &like), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_tensor_like: 's' is a scalar passed by value")) << fe_last_error_message();
+    fe_graph_destroy(other);
+}
+
 TEST_F(Graph, ReductionMulNoZerosAndTheDeterministicFlag) {
     fe_tensor *x = tensor("x", {4, 256, 1024}), *y = nullptr;
     fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;

@@ -50,6 +50,15 @@ namespace CudnnFe
             return Output(o => NativeApi.fe_graph_tensor(Pointer, name, dims.Length, dims, strides, (fe_data_type)type, o));
         }
 
+        /// <summary>An input named <paramref name="name"/> with the dims, strides and data type of
+        /// <paramref name="like"/> (a tensor of this graph or of another one); not its name, uid or
+        /// output flag.</summary>
+        public Tensor TensorLike(Tensor like, string name)
+        {
+            if (like == null) throw new ArgumentNullException(nameof(like));
+            return Output(o => NativeApi.fe_graph_tensor_like(Pointer, like.Pointer, name, o));
+        }
+
         /// <summary>A host constant baked into the plan, broadcast by the pointwise operation using it.</summary>
         public Tensor Scalar(string name, double value, DataType type)
         {

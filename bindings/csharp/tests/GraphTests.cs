@@ -28,6 +28,24 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void ATensorLikeAnotherHasItsDimsStridesAndTypeOnly()
+        {
+            using (var first = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            using (var second = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor c = first.Matmul(first.Tensor("a", 3, 40, 24), first.Tensor("b", 3, 24, 56));
+                Tensor input = second.TensorLike(c, "c_in");
+                Assert.AreEqual("c_in", input.Name);
+                Assert.AreEqual(new long[] { 3, 40, 56 }, input.Dims);
+                Assert.AreEqual(c.Strides, input.Strides);
+                Tensor x = second.Tensor("x", new long[] { 2, 8 }, null, DataType.BFloat16);
+                Assert.AreEqual(DataType.BFloat16, second.TensorLike(x, "x2").DataType);
+                TestSupport.AssertFails(Status.Duplicate, "fe_graph_tensor_like", () => second.TensorLike(x, "x2"));
+                Assert.Throws<System.ArgumentNullException>(() => second.TensorLike(null, "y"));
+            }
+        }
+
+        [Test]
         public void ConvInfersTheSeedsShapeAndKeepsChannelsLast()
         {
             using (Graph graph = TestSupport.SeedConvGraph())

@@ -58,6 +58,17 @@ public final class Graph extends GraphOps {
         return new Tensor(this, tensor[0]);
     }
 
+    /**
+     * An input named {@code name} with the dims, strides and data type of {@code like} (a tensor of
+     * this graph or of another one); not its name, uid or output flag.
+     */
+    public Tensor tensorLike(Tensor like, String name) {
+        long[] tensor = new long[1];
+        java.util.Objects.requireNonNull(like, "like");
+        Check.ok(NativeApi.fe_graph_tensor_like(pointer(), like.pointer(), name, tensor));
+        return new Tensor(this, tensor[0]);
+    }
+
     /** A host constant baked into the plan, broadcast by the pointwise operation that uses it. */
     public Tensor scalar(String name, double value, DataType type) {
         long[] tensor = new long[1];

@@ -35,6 +35,21 @@ class GraphTest {
     }
 
     @Test
+    void aTensorLikeAnotherHasItsDimsStridesAndTypeOnly() {
+        try (Graph first = new Graph(new GraphOptions().ioDataType(DataType.HALF));
+                Graph second = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor c = first.matmul(first.tensor("a", 3, 40, 24), first.tensor("b", 3, 24, 56));
+            Tensor in = second.tensorLike(c, "c_in");
+            assertEquals("c_in", in.name());
+            assertArrayEquals(new long[] {3, 40, 56}, in.dims());
+            assertArrayEquals(c.strides(), in.strides());
+            Tensor x = second.tensor("x", new long[] {2, 8}, null, DataType.BFLOAT16);
+            assertEquals(DataType.BFLOAT16, second.tensorLike(x, "x2").dataType());
+            TestSupport.assertFails(Status.DUPLICATE, "fe_graph_tensor_like", () -> second.tensorLike(x, "x2"));
+        }
+    }
+
+    @Test
     void theEngineTagOfAGraphNotBuiltIsABadState() {
         try (Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
             graph.relu(graph.tensor("x", 2, 3)).setOutput(true);
