@@ -29,43 +29,10 @@
 #include <math.h>
 #include <time.h>
 
-#include "cudnnfe.h"
-
-#define FE(call)                                                                                      \
-    do {                                                                                              \
-        fe_status s_ = (call);                                                                        \
-        if (s_ != FE_OK) {                                                                            \
-            printf("error=%s message=\"%s\" at=%s\n", fe_status_string(s_), fe_last_error_message(), #call); \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
-#define CUDA(call)                                                                                    \
-    do {                                                                                              \
-        cudaError_t e_ = (call);                                                                      \
-        if (e_ != cudaSuccess) {                                                                      \
-            printf("error=%s at=%s\n", cudaGetErrorString(e_), #call);                                \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
+#include "bench_support.h"
 
 enum { LAYERS = 32, B = 8, HQ = 32, HK = 8, D = 128, HIDDEN = HQ * D, PAGE = 64, MAX_KV = 2048,
        PAGES_PER_SEQ = MAX_KV / PAGE, PAGES = B * PAGES_PER_SEQ, STEPS = 20, CALLS = 3 * LAYERS };
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* A device buffer of random bf16 values in [-scale, scale) (the high halves of floats). Buffers
    of one size get the same random values: drawing 2 GB of them on the host would take longer
@@ -361,7 +328,7 @@ int main(int argc, char **argv) {
         for (int w = 0; w < 3; ++w) {
             if (ways[w].skipped) continue;
             CUDA(cudaStreamSynchronize(stream));
-            double t0 = now_us();
+            double t0 = bench_now_us();
             for (int s = 0; s < STEPS; ++s) {
                 if (w == 0) {
                     for (int i = 0; i < CALLS; ++i)
@@ -371,9 +338,9 @@ int main(int argc, char **argv) {
                     CUDA(cudaGraphLaunch(w == 1 ? captured_exec : populated_exec, stream));
                 }
             }
-            double t1 = now_us();
+            double t1 = bench_now_us();
             CUDA(cudaStreamSynchronize(stream));
-            double t2 = now_us();
+            double t2 = bench_now_us();
             ways[w].host[ways[w].rounds] = (t1 - t0) / STEPS;
             ways[w].step[ways[w].rounds] = (t2 - t0) / STEPS;
             ways[w].rounds++;

@@ -29,40 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cudnnfe.h"
-
-#define FE(call)                                                                                      \
-    do {                                                                                              \
-        fe_status s_ = (call);                                                                        \
-        if (s_ != FE_OK) {                                                                            \
-            printf("error=%s message=\"%s\" at=%s\n", fe_status_string(s_), fe_last_error_message(), #call); \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
-#define CUDA(call)                                                                  \
-    do {                                                                            \
-        cudaError_t e_ = (call);                                                    \
-        if (e_ != cudaSuccess) {                                                    \
-            printf("error=cuda message=\"%s\" at=%s\n", cudaGetErrorString(e_), #call); \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+#include "bench_support.h"
 
 /* Random 16-bit floats (bf16 or fp16 bit patterns of values in [-1, 1)) on the device. */
 static void *device_random(size_t bytes, int bf16) {
@@ -140,9 +107,9 @@ static double build_ms(fe_graph *g, fe_handle *h, fe_kernel_cache *cache) {
     fe_build_options o = FE_BUILD_OPTIONS_INIT;
     o.use_plan_cache = 0;
     o.kernel_cache = cache;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     FE(fe_graph_build(g, h, &o));
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 static int64_t tensor_bytes(const fe_tensor *t) {
@@ -335,9 +302,9 @@ static void families(fe_handle *h) {
             fe_build_options o = FE_BUILD_OPTIONS_INIT;
             o.use_plan_cache = 0;
             o.kernel_cache = cache;
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             fe_status s = fe_graph_build(g, h, &o);
-            ms[i] = now_ms() - t0;
+            ms[i] = bench_now_ms() - t0;
             if (s != FE_OK) snprintf(result, sizeof result, "no (%s: %.300s)", fe_status_string(s), fe_last_error_message());
             fe_graph_destroy(g);
         }
@@ -396,13 +363,13 @@ static int child_build(char **argv, fe_handle *h) {
     } else if (!strcmp(what, "conv_all")) {
         o.policy = FE_BUILD_POLICY_ALL;
     }
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     FE(fe_graph_build(g, h, &o));
     size_t plans = 0;
     FE(fe_graph_plan_count(g, &plans));
     const char *tag = NULL;
     FE(fe_graph_engine_tag(g, &tag));
-    printf("ms=%.2f plans=%zu engine=%s\n", now_ms() - t0, plans, tag);
+    printf("ms=%.2f plans=%zu engine=%s\n", bench_now_ms() - t0, plans, tag);
     fe_graph_destroy(g);
     return 0;
 }

@@ -30,38 +30,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cudnnfe.h"
-
-#define FE(call)                                                                                      \
-    do {                                                                                              \
-        fe_status s_ = (call);                                                                        \
-        if (s_ != FE_OK) {                                                                            \
-            printf("error=%s message=\"%s\" at=%s\n", fe_status_string(s_), fe_last_error_message(), #call); \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
+#include "bench_support.h"
 
 /* The built graph's engine tag, for the report line. */
 static const char *engine_tag(const fe_graph *g) {
     const char *tag = NULL;
     FE(fe_graph_engine_tag(g, &tag));
     return tag;
-}
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return v[n / 2];
 }
 
 static const char *GRAPHS[] = {"conv", "matmul", "sdpa"};
@@ -115,9 +90,9 @@ static fe_graph *make(const char *which) {
 }
 
 static double build_ms(fe_graph *g, fe_handle *h, const fe_build_options *o) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     FE(fe_graph_build(g, h, o));
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 /* Median execution time in microseconds (buffers from the library, contents irrelevant). */
@@ -243,9 +218,9 @@ int main(int argc, char **argv) {
         double deser[20];
         for (int i = 0; i < 20; ++i) {
             fe_graph *back;
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             FE(fe_graph_deserialize(h, bytes, size, NULL, &back));
-            deser[i] = now_ms() - t0;
+            deser[i] = bench_now_ms() - t0;
             fe_graph_destroy(back);
         }
         free(bytes);
