@@ -144,8 +144,15 @@ bool built_from_cached_configs(fe_graph &graph, const fe_build_options &o) {
         int64_t engine = -1;
         std::vector<Knob> knobs;
         std::string why;
-        if (config_of_tag(tag, &engine, &knobs) && engine < state.lowered.engine_count)
+        if (!config_of_tag(tag, &engine, &knobs) || engine >= state.lowered.engine_count) continue;
+        try {
             add_engine_candidate(graph, engine, knobs, &why);
+        } catch (const Error &e) {
+            // A cache shared by graphs of several structures holds configs of engines that do not
+            // run this one.
+            FE_LOG_DEBUG("graph '%s': the kernel cache's %s does not run it (%s)", graph.name.c_str(), tag.c_str(),
+                         e.what());
+        }
     }
     if (state.search.candidates.empty()) return false;
     graph.stage = fe_graph::Stage::Candidates;

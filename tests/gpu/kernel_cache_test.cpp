@@ -92,6 +92,26 @@ TEST_F(KernelCache, ANewShapeUsesAConfigTheCacheHolds) {
     for (const std::string &tag : tags) EXPECT_EQ(tag, tags.front()) << "a later shape compiled another config";
 }
 
+// One cache shared by graphs of two structures: the matmul's configs are tried for the
+// convolution (no engine of theirs runs it) before heuristics, and both build and compute.
+TEST_F(KernelCache, OneCacheServesGraphsOfTwoStructures) {
+    matmul_bias_gelu(64, cache_);
+    fe_graph *g = graph("conv_after_matmul", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {2, 32, 12, 12}, true), *w = tensor(g, "w", {32, 32, 3, 3}, true), *y = nullptr;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    o.pre_padding[0] = o.pre_padding[1] = o.post_padding[0] = o.post_padding[1] = 1;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    build_dynamic(g, cache_);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
+    execute(g, {&bx, &bw, &by});
+    download(by);
+    ConvParams p{{1, 1}, {1, 1}, {1, 1}};
+    expect_close(by, conv_reference(bx, bw, by.dims, p), atol_for(FE_DATA_HALF) * 4, rtol_for(FE_DATA_HALF),
+                 norm_for(FE_DATA_HALF));
+    matmul_bias_gelu(100, cache_);
+}
+
 TEST_F(KernelCache, ConvBiasReluOfSeveralImageSizesBuildsFromOneCache) {
     for (int64_t hw : {14, 28, 9}) {
         SCOPED_TRACE("image " + std::to_string(hw));
