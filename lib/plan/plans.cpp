@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "backend/loader.hpp"
@@ -90,7 +91,13 @@ void build_all(std::vector<Candidate *> &viable, const std::shared_ptr<KernelCac
     };
     size_t workers = std::min(viable.size(), static_cast<size_t>(std::max(threads, 1)));
     std::vector<std::thread> pool;
-    for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+    for (size_t t = 1; t < workers; ++t) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error &) {
+            break;  // no more threads to be had: the ones running (and this one) build the rest
+        }
+    }
     work();
     for (std::thread &t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
