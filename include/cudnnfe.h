@@ -663,6 +663,13 @@ typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..i + s_kv - s_q */
 } fe_causal_mask;
 
+/* Where the diagonal of a band (fe_sdpa_options.right_bound and sliding_window) sits when
+ * there is no causal mask; a causal mask sets it itself. */
+typedef enum fe_diagonal_alignment FE_ENUM_BASE {
+    FE_DIAGONAL_ALIGNMENT_TOP_LEFT = 0,    /* query i's diagonal is key i */
+    FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT = 1 /* query i's diagonal is key i + s_kv - s_q */
+} fe_diagonal_alignment;
+
 /* How attention is lowered. cuDNN recognises attention either as a pattern of matmul,
  * pointwise and reduction operations in one operation graph (composite) or as its single SDPA
  * operation (native, cuDNN >= 9.13.1, which takes fewer options: see fe_graph_sdpa). */
@@ -684,8 +691,9 @@ typedef struct fe_sdpa_options {
     fe_data_type compute_data_type; /* default: the graph's (float) */
     /* Additive bias on the scores, [1 or b, 1 or h_q, s_q, s_kv] (nullable). */
     fe_tensor *bias;
-    /* Sliding window: > 0 keeps keys j with j > i - window (i the query, aligned like the
-     * causal mask, top-left when there is none); 0: no window. At most 2147483647 (INT32_MAX,
+    /* Sliding window, the band's left bound: > 0 keeps keys j with j > diagonal(i) - window
+     * (i the query, the diagonal aligned like the causal mask, else by diagonal_alignment);
+     * 0: no window. At most 2147483647 (INT32_MAX,
      * as cuDNN takes it). */
     int64_t sliding_window;
     /* Padding mask: per-batch actual lengths, int32 [b, 1, 1, 1] (both or neither). Scores of
@@ -718,11 +726,32 @@ typedef struct fe_sdpa_options {
     fe_tensor *page_table_v;
     int64_t max_seq_len_kv;
     fe_sdpa_implementation implementation; /* default AUTO */
+    /* Attention sinks: float [1, h_q, 1, 1], one learned logit per head that joins every row's
+     * softmax as a key with no value, so a row's weights sum to less than one (nullable). The
+     * stats, Max and SumExp include it. */
+    fe_tensor *sink_token;
+    /* Also output each row's largest score "<node>::Max" and its sum of exponentials
+     * "<node>::SumExp" (exp(score - Max) summed; float [b, h_q, s_q, 1]; find them with
+     * fe_graph_tensor_by_name): the partial results a split-KV (flash-decoding) merge needs.
+     * Not with generate_stats: cuDNN's engines give one or the other (stats = Max + log(SumExp)).
+     * cuDNN 9.19 has no engine for them with sink_token (docs/capabilities.md). */
+    int32_t output_max_sum_exp;
+    /* A diagonal band's right bound: query i sees keys j <= diagonal(i) + right_bound
+     * (look-ahead), -1: none (default). With sliding_window as the left bound this is a band
+     * of both bounds (chunked or local attention); right_bound 0 alone is the causal mask,
+     * which may be given either way but not both. At most 2147483647. */
+    int64_t right_bound;
+    /* The band's diagonal when causal_mask is NONE (with a causal mask, the mask's alignment
+     * holds and this must be TOP_LEFT or the same). Default TOP_LEFT. */
+    fe_diagonal_alignment diagonal_alignment;
+    /* Soft-capping (Gemma 2): > 0 turns the scaled scores s into softcap * tanh(s / softcap),
+     * before bias and masks; 0: none. Finite. */
+    double softcap;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
       NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                \
-      FE_SDPA_IMPLEMENTATION_AUTO }
+      FE_SDPA_IMPLEMENTATION_AUTO, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0 }
 
 /** The most heads fe_alibi_slopes computes slopes for. */
 #define FE_MAX_ALIBI_HEADS 65536
@@ -795,11 +824,21 @@ typedef struct fe_sdpa_backward_options {
     /* Deterministic backward: dQ, dK and dV accumulate in a fixed order, so repeated runs give
      * identical bits (somewhat slower); 0 lets cuDNN accumulate with atomics. */
     int32_t deterministic;
+    /* The forward's sinks, for their gradient: with output_dsink, "<node>::dSink" (float
+     * [1, h_q, 1, 1], summed over the batch and the queries; find it with
+     * fe_graph_tensor_by_name). dQ, dK and dV need only the stats, which include the sinks, so
+     * a sink_token without output_dsink is refused. */
+    fe_tensor *sink_token;
+    int32_t output_dsink;
+    /* The forward's band and soft-capping (fe_sdpa_options). */
+    int64_t right_bound;
+    fe_diagonal_alignment diagonal_alignment;
+    double softcap;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
-      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0 }
+      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0 }
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score

@@ -39,6 +39,18 @@ bool option_set(const schema::Field &f, const void *options) {
     return value != 0;
 }
 
+// A field the op does not take (Op::takes) must keep its default: another op of the same
+// options struct uses it, this one would ignore it.
+void refuse_fields_not_taken(const schema::Op &op, const void *options) {
+    for (const schema::Field &f : op.options->fields) {
+        if (op.takes_field(f.name) || f.type == schema::Type::name) continue;
+        const unsigned char *given = static_cast<const unsigned char *>(options) + f.offset;
+        const unsigned char *by_default = static_cast<const unsigned char *>(op.options->defaults) + f.offset;
+        FE_CHECK(std::memcmp(given, by_default, f.size) == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "options.%s is not taken by %s; leave it at its default", f.name, op.kind);
+    }
+}
+
 bool is_optional(const schema::Port &port) { return port.when && std::strcmp(port.when, "optional") == 0; }
 
 }  // namespace
@@ -65,6 +77,7 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
         CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
         call.scales = scales.data();
         call.options = caller_options.data();
+        if (op.options && call.options) refuse_fields_not_taken(op, call.options);
         // Every output is required but those with a condition: one the options ask for is
         // required, one they do not ask for is returned as NULL, and one whose condition is a
         // flag parameter is computed when the caller passes it.

@@ -42,7 +42,7 @@ const std::vector<Capability> kTable = {
      "the first cuDNN whose SDPA operation takes sequence lengths and page tables", nullptr},
     {Feature::native_sdpa_score_modifiers, "native_sdpa_score_modifiers", Gate::not_lowered,
      "the native SDPA operation", 92100, 0, 0, 0,
-     "takes a causal mask, sliding window, bias and ALiBi as a score subgraph, which this library does not build: "
+     "takes a causal mask, sliding window, band bounds, soft-capping, bias and ALiBi as a score subgraph, which this library does not build: "
      "graphs with them run the composite pattern",
      nullptr},
     {Feature::native_sdpa_dropout, "native_sdpa_dropout", Gate::not_lowered, "the native SDPA operation", 92200, 0,
@@ -129,6 +129,18 @@ const std::vector<Capability> kTable = {
     {Feature::reduction_mul_no_zeros, "reduction_mul_no_zeros", Gate::known_bad,
      "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS)", 0, 0, kAnyCudnn9, kVerified,
      "refuses it in the reduction descriptor of the graph API (CUDNN_STATUS_NOT_SUPPORTED)", "H100"},
+    {Feature::native_sdpa_softmax_outputs, "native_sdpa_softmax_outputs", Gate::not_lowered,
+     "the native SDPA operation", 92100, 0, 0, 0,
+     "takes attention sinks and the Max and SumExp outputs through its softmax descriptor, which this library "
+     "does not build: graphs with them run the composite pattern",
+     nullptr},
+    {Feature::attention_sinks, "attention_sinks", Gate::minimum_version, "attention sinks (sink_token)", 91300, 0, 0,
+     0, "the first cuDNN whose fused attention engines take a sink logit in the softmax", nullptr},
+    {Feature::max_sum_exp_with_sinks, "max_sum_exp_with_sinks", Gate::observed,
+     "attention's Max and SumExp outputs with sinks", 0, 0, 0, kVerified,
+     "has no fused attention engine that outputs Max and SumExp when the softmax has sinks (it has one for either "
+     "alone, and for the stats with sinks): output the stats, or merge the sinks after a split-KV pass",
+     "H100"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -24,7 +24,7 @@ enum class Feature {
     fp8_attention,
     native_sdpa,                  // cuDNN's own SDPA operation (rather than the composite)
     native_sdpa_padding_and_paging,
-    native_sdpa_score_modifiers,  // causal mask, sliding window, bias, ALiBi
+    native_sdpa_score_modifiers,  // causal mask, band bounds, soft-capping, bias, ALiBi
     native_sdpa_dropout,
     native_sdpa_backward,
     chained_matmuls,              // matmul -> pointwise steps -> matmul in one graph
@@ -48,6 +48,9 @@ enum class Feature {
     deterministic_reduction,      // a reduction that adds its partial results in a fixed order
     deterministic_reduction_kernels,  // cuDNN compiles the kernels of a deterministic reduction
     reduction_mul_no_zeros,       // the product of the non-zero elements
+    native_sdpa_softmax_outputs,  // sinks, Max and SumExp through the native operation's softmax
+    attention_sinks,              // a learned sink logit per head in attention's softmax
+    max_sum_exp_with_sinks,       // attention's Max and SumExp outputs when it has sinks
 };
 
 // How the library treats a fact of the table.

@@ -33,6 +33,7 @@ AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<cons
     offset_ = optional(options.dropout_offset, "dropout_offset");
     page_k_ = optional(options.page_table_k, "page_table_k");
     page_v_ = optional(options.page_table_v, "page_table_v");
+    sink_ = optional(options.sink_token, "sink_token");
     compute_data_type = compute;
 }
 
@@ -118,6 +119,31 @@ void AttentionNode::check_option_values() const {
     FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
              FE_STATUS_INVALID_ARGUMENT, "options.causal_mask is %d, not an fe_causal_mask",
              static_cast<int>(options_.causal_mask));
+    FE_CHECK(options_.right_bound >= -1 && options_.right_bound <= INT32_MAX, FE_STATUS_INVALID_ARGUMENT,
+             "options.right_bound is %lld; -1 (none) to %d", static_cast<long long>(options_.right_bound), INT32_MAX);
+    FE_CHECK(options_.causal_mask == FE_CAUSAL_MASK_NONE || options_.right_bound < 0, FE_STATUS_INVALID_ARGUMENT,
+             "options.causal_mask and options.right_bound %lld both bound the band on the right; a causal mask is "
+             "right_bound 0: give one of them",
+             static_cast<long long>(options_.right_bound));
+    FE_CHECK(options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_TOP_LEFT ||
+                 options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT,
+             FE_STATUS_INVALID_ARGUMENT, "options.diagonal_alignment is %d, not an fe_diagonal_alignment",
+             static_cast<int>(options_.diagonal_alignment));
+    FE_CHECK(!(options_.causal_mask == FE_CAUSAL_MASK_TOP_LEFT &&
+               options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT),
+             FE_STATUS_INVALID_ARGUMENT,
+             "options.causal_mask is TOP_LEFT but options.diagonal_alignment is BOTTOM_RIGHT; the causal mask sets "
+             "the diagonal (use FE_CAUSAL_MASK_BOTTOM_RIGHT)");
+    require_finite(options_.softcap, "options.softcap");
+    FE_CHECK(options_.softcap >= 0, FE_STATUS_INVALID_ARGUMENT, "options.softcap is %g; it must be positive (0: none)",
+             options_.softcap);
+}
+
+int64_t AttentionNode::diagonal_offset(const AttentionDims &d) const {
+    bool bottom_right = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
+                        (options_.causal_mask == FE_CAUSAL_MASK_NONE &&
+                         options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT);
+    return bottom_right ? d.s_kv - d.s_q : 0;
 }
 
 void AttentionNode::check_options(const AttentionDims &dims) {
@@ -179,6 +205,14 @@ void AttentionNode::check_options(const AttentionDims &dims) {
                 }
             }
         }
+        if (sink_ >= 0) {
+            const fe_tensor *sink = inputs[static_cast<size_t>(sink_)];
+            FE_CHECK(sink->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                     "sink_token '%s' is %s; it must be [1, %lld, 1, 1] (one logit per query head)", sink->name.c_str(),
+                     dims_string(sink->dims).c_str(), static_cast<long long>(h_q));
+            FE_CHECK(sink->data_type == FE_DATA_FLOAT || sink->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "sink_token '%s' is %s; the sinks are float", sink->name.c_str(), data_type_name(sink->data_type));
+        }
         bool ragged = false;
         for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
         FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
@@ -215,6 +249,11 @@ std::string AttentionNode::option_attributes() const {
     if (options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT) a += " causal=bottom_right";
     if (options_.bias) a += " bias=" + options_.bias->name;
     if (options_.sliding_window > 0) a += format(" window=%lld", static_cast<long long>(options_.sliding_window));
+    if (options_.right_bound >= 0) a += format(" right_bound=%lld", static_cast<long long>(options_.right_bound));
+    if (options_.causal_mask == FE_CAUSAL_MASK_NONE && options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT)
+        a += " diagonal=bottom_right";
+    if (options_.softcap > 0) a += format(" softcap=%g", options_.softcap);
+    if (options_.sink_token) a += " sink=" + options_.sink_token->name;
     if (options_.seq_len_q) a += " padding_mask";
     if (options_.alibi_slopes) a += " alibi";
     if (options_.dropout_mask)
@@ -236,6 +275,9 @@ std::string AttentionNode::native_obstacle(size_t cudnn_version, bool backward, 
     };
     if (options_.causal_mask != FE_CAUSAL_MASK_NONE) return score_modifier("causal mask");
     if (options_.sliding_window > 0) return score_modifier("sliding window");
+    if (options_.right_bound >= 0) return score_modifier("right bound");
+    if (options_.softcap > 0) return score_modifier("soft-capping");
+    if (sink_ >= 0) return not_lowered(Feature::native_sdpa_softmax_outputs, "attention sinks", version);
     if (bias_ >= 0) return score_modifier("bias");
     if (alibi_ >= 0) return score_modifier("ALiBi");
     if (dropout_ >= 0) return "the native SDPA operation takes no caller-supplied dropout mask";
@@ -280,7 +322,8 @@ const Descriptor *AttentionNode::dropout_mask(Lowering &lowering, const Attentio
 
 const Descriptor *AttentionNode::softmax(Lowering &lowering, const Descriptor &s, const AttentionDims &d,
                                          fe_data_type compute, const Descriptor *stats, fe_data_type type,
-                                         const std::string &what) const {
+                                         const std::string &what, const Descriptor *max,
+                                         const Descriptor *sum_exp) const {
     const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
     const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
     const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
@@ -289,20 +332,45 @@ const Descriptor *AttentionNode::softmax(Lowering &lowering, const Descriptor &s
         return lowering.internal_tensor(scores, packed_strides(scores), t);
     };
     auto row_tensor = [&]() -> const Descriptor & { return lowering.internal_tensor(rows, packed_strides(rows), FE_DATA_FLOAT); };
-    const Descriptor &row_max = row_tensor();
+    // The row max (with a sink: the larger of it and the sink's logit).
+    const Descriptor &row_max = max && !has_sink() ? *max : row_tensor();
     emit_reduction(lowering, FE_REDUCTION_MAX, s, row_max, compute, label("row max"));
+    const Descriptor *top = &row_max;
+    if (has_sink()) {
+        top = max ? max : &row_tensor();
+        emit_pointwise(lowering, FE_POINTWISE_MAX, row_max, &sink(lowering), nullptr, *top, compute, pw, 0,
+                       label("max with sink"));
+    }
     const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
-    emit_pointwise(lowering, FE_POINTWISE_SUB, s, &row_max, nullptr, centered, compute, pw, 0, label("subtract max"));
+    emit_pointwise(lowering, FE_POINTWISE_SUB, s, top, nullptr, centered, compute, pw, 0, label("subtract max"));
     const Descriptor &exps = scores_tensor(FE_DATA_FLOAT);
     emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, exps, compute, pw, 0, label("exp"));
-    const Descriptor &row_sum = row_tensor();
-    emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, label("row sum"));
-    const Descriptor &log_sum = row_tensor();
-    emit_pointwise(lowering, FE_POINTWISE_LOG, row_sum, nullptr, nullptr, log_sum, compute, pw, 0, label("log sum"));
-    emit_pointwise(lowering, FE_POINTWISE_ADD, row_max, &log_sum, nullptr, stats ? *stats : row_tensor(), compute, pw, 0,
-                   label("stats"));
+    // The row sum (with a sink: plus exp(sink - max)).
+    const Descriptor &row_sum = sum_exp && !has_sink() ? *sum_exp : row_tensor();
+    const Descriptor *total = &row_sum;
+    if (has_sink()) {
+        const Descriptor &sink_centered = row_tensor();
+        emit_pointwise(lowering, FE_POINTWISE_SUB, sink(lowering), top, nullptr, sink_centered, compute, pw, 0,
+                       label("sink minus max"));
+        const Descriptor &sink_exp = row_tensor();
+        emit_pointwise(lowering, FE_POINTWISE_EXP, sink_centered, nullptr, nullptr, sink_exp, compute, pw, 0,
+                       label("sink exp"));
+        emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, label("row sum"));
+        total = sum_exp ? sum_exp : &row_tensor();
+        emit_pointwise(lowering, FE_POINTWISE_ADD, row_sum, &sink_exp, nullptr, *total, compute, pw, 0,
+                       label("sum with sink"));
+    } else {
+        emit_reduction(lowering, FE_REDUCTION_ADD, exps, row_sum, compute, label("row sum"));
+    }
+    // The stats, unless Max and SumExp are output instead (cuDNN's engines match one or the other).
+    if (!max) {
+        const Descriptor &log_sum = row_tensor();
+        emit_pointwise(lowering, FE_POINTWISE_LOG, *total, nullptr, nullptr, log_sum, compute, pw, 0, label("log sum"));
+        emit_pointwise(lowering, FE_POINTWISE_ADD, *top, &log_sum, nullptr, stats ? *stats : row_tensor(), compute, pw,
+                       0, label("stats"));
+    }
     const Descriptor &probabilities = scores_tensor(type);
-    emit_pointwise(lowering, FE_POINTWISE_DIV, exps, &row_sum, nullptr, probabilities, compute, pw, 0,
+    emit_pointwise(lowering, FE_POINTWISE_DIV, exps, total, nullptr, probabilities, compute, pw, 0,
                    label("normalize"));
     return &probabilities;
 }
@@ -359,7 +427,8 @@ const Descriptor *AttentionNode::length_kv(Lowering &lowering) const {
 
 const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &dims,
                                                fe_data_type compute, const std::string &what,
-                                               const std::vector<const Descriptor *> &factors) const {
+                                               const std::vector<const Descriptor *> &factors,
+                                               const Descriptor **capped) const {
     const int64_t s_q = dims.s_q, s_kv = dims.s_kv;
     const std::vector<int64_t> scores = {dims.b, dims.h_q, s_q, s_kv};
     const std::vector<int64_t> score_strides = packed_strides(scores);
@@ -379,6 +448,19 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
         for (const Descriptor *factor : factors) {
             const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
             emit_pointwise(lowering, FE_POINTWISE_MUL, *s, factor, nullptr, scaled, compute, pw, 0, label("descale"));
+            s = &scaled;
+        }
+        if (options_.softcap > 0) {
+            // s = cap * tanh(s / cap)
+            const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
+            const Descriptor &divided = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_DIV, *s, &cap, nullptr, divided, compute, pw, 0, label("softcap divide"));
+            if (capped) *capped = &divided;
+            const Descriptor &tanh = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_TANH_FWD, divided, nullptr, nullptr, tanh, compute, pw, 0,
+                           label("softcap tanh"));
+            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
+            emit_pointwise(lowering, FE_POINTWISE_MUL, tanh, &cap, nullptr, scaled, compute, pw, 0, label("softcap"));
             s = &scaled;
         }
         if (bias_ >= 0) {
@@ -419,7 +501,8 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
             return keep;
         };
         // Bottom-right alignment moves the diagonal right by s_kv - s_q.
-        int64_t diagonal = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ? s_kv - s_q : 0;
+        const int64_t diagonal = diagonal_offset(dims);
+        const int64_t right_bound = effective_right_bound();
 
         if (alibi_ >= 0) {
             // score += slope[h] * (j - i)
@@ -443,13 +526,14 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
                            label("padding"));
             apply_mask(keep, "padding mask");
         }
-        if (options_.causal_mask != FE_CAUSAL_MASK_NONE) {
-            // Keep (i, j) with i + diagonal >= j.
+        if (right_bound >= 0) {
+            // Keep (i, j) with i + diagonal + right_bound >= j (the causal mask: right_bound 0).
             indices();
             const Descriptor *shifted = row;
-            if (diagonal != 0)
-                shifted = &add_int(*row, lowering.internal_scalar(static_cast<double>(diagonal), FE_DATA_INT32, 4),
-                                   "diagonal shift");
+            if (diagonal + right_bound != 0)
+                shifted = &add_int(
+                    *row, lowering.internal_scalar(static_cast<double>(diagonal + right_bound), FE_DATA_INT32, 4),
+                    "diagonal shift");
             apply_mask(compare(FE_POINTWISE_CMP_GE, *shifted, *col, "causal comparison"), "causal mask");
         }
         if (options_.sliding_window > 0) {

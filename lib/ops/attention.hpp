@@ -30,6 +30,10 @@ struct AttentionOptions {
     fe_tensor *page_table_v = nullptr;
     int64_t max_seq_len_kv = 0;
     fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
+    fe_tensor *sink_token = nullptr;
+    int64_t right_bound = -1;
+    fe_diagonal_alignment diagonal_alignment = FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
+    double softcap = 0.0;
 };
 
 // The options as given, with the name dropped: the node keeps them for the graph JSON, after
@@ -58,6 +62,10 @@ AttentionOptions attention_options(const Options &o) {
     a.dropout_seed = o.dropout_seed;
     a.dropout_offset = o.dropout_offset;
     a.implementation = o.implementation;
+    a.sink_token = o.sink_token;
+    a.right_bound = o.right_bound;
+    a.diagonal_alignment = o.diagonal_alignment;
+    a.softcap = o.softcap;
     return a;
 }
 
@@ -89,10 +97,21 @@ class AttentionNode : public Node {
     bool lowers_native(Lowering &lowering, bool backward, const std::string &extra, const std::string &what) const;
 
     // Everything between S = Q.K^T and the softmax: returns the modified scores.
-    // `factors` multiply the scores right after the attention scale (FP8's descales).
+    // `factors` multiply the scores right after the attention scale (FP8's descales). With
+    // soft-capping, `capped` (when given) receives the scores divided by the cap, before the
+    // tanh: the backward's derivative of the cap reads them.
     const Descriptor *modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &d,
                                     fe_data_type compute, const std::string &what,
-                                    const std::vector<const Descriptor *> &factors = {}) const;
+                                    const std::vector<const Descriptor *> &factors = {},
+                                    const Descriptor **capped = nullptr) const;
+    // The band's diagonal offset: s_kv - s_q when aligned bottom-right, else 0.
+    int64_t diagonal_offset(const AttentionDims &d) const;
+    // The band's right bound: 0 for a causal mask, else right_bound (-1: none).
+    int64_t effective_right_bound() const {
+        return options_.causal_mask != FE_CAUSAL_MASK_NONE ? 0 : options_.right_bound;
+    }
+    bool has_sink() const { return sink_ >= 0; }
+    const Descriptor &sink(Lowering &lowering) const { return lowering.tensor(inputs[static_cast<size_t>(sink_)]); }
     bool paged() const { return page_k_ >= 0; }
     // K as [b, h_k, d, s_kv] and V as [b, h_k, s_kv, d_v]: loaded from the page containers when
     // paged, else views of the tensors themselves.
@@ -106,11 +125,13 @@ class AttentionNode : public Node {
     // the node's DropoutMask output); nullptr without dropout.
     const Descriptor *dropout_mask(Lowering &lowering, const AttentionDims &d, const fe_tensor *drawn_output,
                                    const std::string &what) const;
-    // Softmax over keys with the stats (max + log of the sum, per row) into `stats`, or into a
-    // virtual tensor: cuDNN's engines match the pattern with the stats, so inference computes
-    // them too. Returns the probabilities, of `type`.
+    // Softmax over keys (and the sink, when there is one) with the stats (max + log of the sum,
+    // per row) into `stats`, or the row max and sum into `max` and `sum_exp`, or the stats
+    // into a virtual tensor: cuDNN's engines match the pattern with the stats, so inference
+    // computes them too. Returns the probabilities, of `type`.
     const Descriptor *softmax(Lowering &lowering, const Descriptor &s, const AttentionDims &d, fe_data_type compute,
-                              const Descriptor *stats, fe_data_type type, const std::string &what) const;
+                              const Descriptor *stats, fe_data_type type, const std::string &what,
+                              const Descriptor *max = nullptr, const Descriptor *sum_exp = nullptr) const;
     // The probabilities after dropout (of `type`), or `p` itself without dropout.
     const Descriptor *apply_dropout(Lowering &lowering, const Descriptor &p, const AttentionDims &d,
                                     fe_data_type compute, const fe_tensor *drawn_output, fe_data_type type,
@@ -123,7 +144,7 @@ class AttentionNode : public Node {
     AttentionOptions options_;
     std::vector<const char *> ports_;
     int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1, seed_ = -1, offset_ = -1,
-        page_k_ = -1, page_v_ = -1;  // index in inputs, or -1
+        page_k_ = -1, page_v_ = -1, sink_ = -1;  // index in inputs, or -1
 };
 
 }  // namespace fe

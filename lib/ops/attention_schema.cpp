@@ -24,6 +24,18 @@ const Enum kImplementation{"fe_sdpa_implementation",
                             {"FE_SDPA_IMPLEMENTATION_NATIVE", "native", FE_SDPA_IMPLEMENTATION_NATIVE}},
                            "How attention is lowered: cuDNN's SDPA operation or the composite pattern."};
 
+const Enum kDiagonalAlignment{"fe_diagonal_alignment",
+                              {{"FE_DIAGONAL_ALIGNMENT_TOP_LEFT", "top_left", FE_DIAGONAL_ALIGNMENT_TOP_LEFT},
+                               {"FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT", "bottom_right",
+                                FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT}},
+                              "Where a band's diagonal sits when there is no causal mask."};
+
+// The band and soft-capping fields both option structs append, in the same order.
+#define FE_SDPA_BAND_FIELDS(S)                                                                                     \
+    FE_SCHEMA_RANGE(S, right_bound, integer, -1, 2147483647, "The band's right bound (look-ahead); -1: none."),   \
+        FE_SCHEMA_ENUM(S, diagonal_alignment, kDiagonalAlignment, "The band's diagonal without a causal mask."),  \
+        FE_SCHEMA_RANGE(S, softcap, number, 0, 1.7e308, "Soft-capping: cap * tanh(s / cap); 0: none.")
+
 // The score modifiers both option structs have, in the same order.
 #define FE_SDPA_SCORE_FIELDS(S)                                                                                    \
     FE_SCHEMA_FIELD(S, attn_scale, number, "Scores are Q.K^T * attn_scale; 0: no scaling."),                      \
@@ -54,8 +66,11 @@ const Struct kForwardOptions{
         FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_v, nullptr, "Paged V cache: the page table."),
         FE_SCHEMA_RANGE(fe_sdpa_options, max_seq_len_kv, integer, 0, 9.2e18, "Paged caches: the longest sequence."),
         FE_SCHEMA_ENUM(fe_sdpa_options, implementation, kImplementation, "Native, composite or either."),
+        FE_SCHEMA_TENSOR(fe_sdpa_options, sink_token, nullptr, "Attention sinks: float [1, h_q, 1, 1] logits."),
+        FE_SCHEMA_FIELD(fe_sdpa_options, output_max_sum_exp, flag, "Also output the rows' Max and SumExp."),
+        FE_SDPA_BAND_FIELDS(fe_sdpa_options),
     },
-    "Attention's score modifiers, masks, dropout and paged caches."};
+    "Attention's score modifiers, masks, sinks, dropout and paged caches."};
 
 const Struct kBackwardOptions{
     "fe_sdpa_backward_options",
@@ -67,6 +82,9 @@ const Struct kBackwardOptions{
         FE_SCHEMA_ENUM(fe_sdpa_backward_options, implementation, kImplementation, "Native, composite or either."),
         FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dbias, flag, "With a bias: also output its gradient."),
         FE_SCHEMA_FIELD(fe_sdpa_backward_options, deterministic, flag, "Accumulate dQ, dK, dV in a fixed order."),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, sink_token, nullptr, "The forward's sinks, for dSink."),
+        FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dsink, flag, "With sink_token: output dSink."),
+        FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
     },
     "Attention backward's score modifiers (those of the forward pass) and outputs."};
 
@@ -116,7 +134,9 @@ const Op kSdpa{"sdpa",
                kQkv,
                {{"O", nullptr, "[b, h_q, s_q, d_v], laid out like q"},
                 {"Stats", "generate_stats", "float [b, h_q, s_q, 1]"},
-                {"DropoutMask", "output_dropout_mask", "the drawn mask"}},
+                {"DropoutMask", "output_dropout_mask", "the drawn mask"},
+                {"Max", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's largest score"},
+                {"SumExp", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's sum of exp(score - Max)"}},
                {},
                &kForwardOptions,
                {},
@@ -150,7 +170,8 @@ const Op kSdpaBackward{"sdpa_backward",
                        {{"dQ", nullptr, "Q's gradient"},
                         {"dK", nullptr, "K's gradient"},
                         {"dV", nullptr, "V's gradient"},
-                        {"dBias", "output_dbias", "the bias's gradient"}},
+                        {"dBias", "output_dbias", "the bias's gradient"},
+                        {"dSink", "output_dsink", "float [1, h_q, 1, 1]: the sinks' gradient"}},
                        {},
                        &kBackwardOptions,
                        {},

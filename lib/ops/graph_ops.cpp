@@ -111,8 +111,12 @@ Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe
     std::vector<const char *> ports = {"O"};
     if (o.generate_stats) ports.push_back("Stats");
     if (o.output_dropout_mask) ports.push_back("DropoutMask");
+    if (o.output_max_sum_exp) {
+        ports.push_back("Max");
+        ports.push_back("SumExp");
+    }
     Results outputs = g.add_op(make_sdpa(q, k, v, o), o.name, "sdpa", ports);
-    // The stats and a drawn mask (cuDNN draws it in float, 0 or 1) are float.
+    // The stats, Max, SumExp and a drawn mask (cuDNN draws it in float, 0 or 1) are float.
     for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
     return outputs;
 }
@@ -135,8 +139,10 @@ Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                           fe_tensor *stats, const fe_sdpa_backward_options &options) {
     std::vector<const char *> ports = {"dQ", "dK", "dV"};
     if (options.output_dbias) ports.push_back("dBias");
+    if (options.output_dsink) ports.push_back("dSink");
     Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options), options.name, "sdpa_backward",
                                ports);
+    if (options.output_dsink) keep_float(outputs.back());
     if (options.output_dbias && options.bias && options.bias->data_type != FE_DATA_NOT_SET) {
         outputs[3]->data_type = options.bias->data_type;  // like the bias; the user may override
         outputs[3]->user_data_type = true;

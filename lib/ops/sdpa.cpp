@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/attention.hpp"
 #include "serial/option_codec.hpp"
@@ -27,7 +29,10 @@ class Sdpa : public AttentionNode {
   public:
     Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o)
         : AttentionNode({q, k, v}, {"Q", "K", "V"}, paged_options(o), o.compute_data_type),
-          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
+          stats_(o.generate_stats != 0),
+          mask_output_(o.output_dropout_mask != 0),
+          max_sum_exp_(o.output_max_sum_exp != 0),
+          given_(without_name(o)) {}
     const char *kind() const override { return "sdpa"; }
 
     void infer() override {
@@ -36,15 +41,29 @@ class Sdpa : public AttentionNode {
         check_options(d);
         FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
+        FE_CHECK(!(max_sum_exp_ && stats_), FE_STATUS_INVALID_ARGUMENT,
+                 "generate_stats and output_max_sum_exp: cuDNN's engines give the stats or Max and SumExp, not both "
+                 "(the stats are Max + log(SumExp))");
+        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
         assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
-        if (stats_) assign_inferred_shape(outputs[1], {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}));
+        if (stats_) assign_inferred_shape(outputs[stats_port()], rows, packed_strides(rows));
         if (mask_output_) {
             std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-            assign_inferred_shape(outputs.back(), scores, packed_strides(scores));
+            assign_inferred_shape(outputs[mask_port()], scores, packed_strides(scores));
+        }
+        if (max_sum_exp_) {
+            assign_inferred_shape(outputs[max_port()], rows, packed_strides(rows));
+            assign_inferred_shape(outputs[max_port() + 1], rows, packed_strides(rows));
         }
     }
 
-    std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+    std::string attributes() const override {
+        return option_attributes() + (stats_ ? " stats" : "") + (max_sum_exp_ ? " max_sum_exp" : "");
+    }
+    std::string unsupported_hint() const override {
+        if (max_sum_exp_ && has_sink()) return explanation(Feature::max_sum_exp_with_sinks, cudnn().cudnnGetVersion());
+        return "";
+    }
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
@@ -53,7 +72,12 @@ class Sdpa : public AttentionNode {
         const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
         check_types({q, k, v});
         const std::string what = "attention '" + name + "'";
-        if (lowers_native(lowering, false, mask_output_ ? "dropout mask output" : "", what))
+        if (has_sink()) {
+            std::string why = refusal(Feature::attention_sinks, static_cast<int64_t>(cudnn().cudnnGetVersion()));
+            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "%s: %s", what.c_str(), why.c_str());
+        }
+        std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
+        if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);
         else
             lower_composite(lowering);
@@ -68,7 +92,8 @@ class Sdpa : public AttentionNode {
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, lowering.tensor(inputs[1]), "SDPA K");
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, lowering.tensor(inputs[2]), "SDPA V");
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, lowering.tensor(outputs[0]), "SDPA O");
-        if (stats_) op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, lowering.tensor(outputs[1]), "SDPA stats");
+        if (stats_)
+            op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, lowering.tensor(outputs[stats_port()]), "SDPA stats");
         // Without a scale the operation would apply its own default; 0 means none here, so pass 1.
         const Descriptor &scale =
             scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
@@ -111,18 +136,25 @@ class Sdpa : public AttentionNode {
         emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
         s = modify_scores(lowering, s, d, compute, what);
 
-        const Descriptor *stats = stats_ ? &lowering.tensor(outputs[1]) : nullptr;
-        const Descriptor *probabilities =
-            softmax(lowering, *s, d, compute, stats, has_dropout() ? FE_DATA_FLOAT : q->data_type, what);
-        probabilities = apply_dropout(lowering, *probabilities, d, compute, mask_output_ ? outputs.back() : nullptr,
-                                      q->data_type, what);
+        const Descriptor *stats = stats_ ? &lowering.tensor(outputs[stats_port()]) : nullptr;
+        const Descriptor *max = max_sum_exp_ ? &lowering.tensor(outputs[max_port()]) : nullptr;
+        const Descriptor *sum_exp = max_sum_exp_ ? &lowering.tensor(outputs[max_port() + 1]) : nullptr;
+        const Descriptor *probabilities = softmax(lowering, *s, d, compute, stats,
+                                                  has_dropout() ? FE_DATA_FLOAT : q->data_type, what, max, sum_exp);
+        probabilities = apply_dropout(lowering, *probabilities, d, compute,
+                                      mask_output_ ? outputs[mask_port()] : nullptr, q->data_type, what);
 
         // O = P . V
         emit_matmul(lowering, *probabilities, values(lowering, d, what), lowering.tensor(outputs[0]), compute, label("P.V"),
                     output_overrides);
     }
 
-    bool stats_, mask_output_;
+    // Where each optional output sits: O, then Stats, DropoutMask, Max and SumExp as asked for.
+    size_t stats_port() const { return 1; }
+    size_t mask_port() const { return stats_ ? 2 : 1; }
+    size_t max_port() const { return mask_port() + (mask_output_ ? 1 : 0); }
+
+    bool stats_, mask_output_, max_sum_exp_;
     fe_sdpa_options given_;  // as the caller gave them, for the graph JSON
 };
 

@@ -25,10 +25,12 @@ class SdpaBackward : public AttentionNode {
                         options.compute_data_type),
           dbias_(options.output_dbias != 0),
           deterministic_(options.deterministic != 0),
+          dsink_(options.output_dsink != 0),
           given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_backward"; }
     std::string attributes() const override {
-        return option_attributes() + (dbias_ ? " dbias" : "") + (deterministic_ ? " deterministic" : "");
+        return option_attributes() + (dbias_ ? " dbias" : "") + (dsink_ ? " dsink" : "") +
+               (deterministic_ ? " deterministic" : "");
     }
     bool outputs_dbias() const { return dbias_; }
     void write_json(json::Writer &out) const override {
@@ -66,6 +68,15 @@ class SdpaBackward : public AttentionNode {
                      bias->name.c_str(), dims_string(bias->dims).c_str());
             assign_inferred_shape(outputs[3], bias->dims, bias->strides);
         }
+        FE_CHECK(!dsink_ || has_sink(), FE_STATUS_INVALID_ARGUMENT,
+                 "output_dsink needs the forward's sinks (options->sink_token)");
+        FE_CHECK(dsink_ || !has_sink(), FE_STATUS_INVALID_ARGUMENT,
+                 "sink_token in the backward serves only dSink (dQ, dK and dV read the stats, which include the "
+                 "sinks): set output_dsink, or leave sink_token out");
+        if (dsink_) {
+            const std::vector<int64_t> sink_dims = {1, d.h_q, 1, 1};
+            assign_inferred_shape(outputs.back(), sink_dims, packed_strides(sink_dims));
+        }
     }
 
     void lower(Lowering &lowering) const override {
@@ -74,6 +85,10 @@ class SdpaBackward : public AttentionNode {
         check_types({q, k, v, o, d_o});
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
+        if (has_sink()) {
+            std::string why = refusal(Feature::attention_sinks, static_cast<int64_t>(cudnn().cudnnGetVersion()));
+            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "attention backward '%s': %s", name.c_str(), why.c_str());
+        }
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);
@@ -144,6 +159,17 @@ class SdpaBackward : public AttentionNode {
         pointwise(FE_POINTWISE_MUL, dO, &lowering.tensor(o), product, "dO * O");
         const Descriptor &row_dot = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
         emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, compute, label("rowsum(dO * O)"));
+        if (dsink_) {
+            // dSink[h] = -sum over b, i of exp(sink[h] - stats) * rowsum(dO * O): the pattern cuDNN's
+            // engines match writes it without the minus sign and negates it themselves.
+            const Descriptor &sink_centered = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_SUB, sink(lowering), &lowering.tensor(stats), sink_centered, "sink - stats");
+            const Descriptor &sink_p = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_EXP, sink_centered, nullptr, sink_p, "sink probability");
+            const Descriptor &per_row = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, sink_p, &row_dot, per_row, "sink gradient per row");
+            emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), compute, label("dSink"));
+        }
         const Descriptor &softmax_sum = lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
         const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / dropout_scale() : 1.0, FE_DATA_FLOAT, 4);
         pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
@@ -153,7 +179,8 @@ class SdpaBackward : public AttentionNode {
         if (len_q) scores_overrides = {len_q, len_kv, nullptr, false, 0.0};
         const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
         emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
-        s = modify_scores(lowering, s, d, compute, what);
+        const Descriptor *capped = nullptr;
+        s = modify_scores(lowering, s, d, compute, what, {}, &capped);
         const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
         pointwise(FE_POINTWISE_SUB, *s, &lowering.tensor(stats), centered, "S - stats");
         const Descriptor &p = scores_tensor(FE_DATA_FLOAT);
@@ -200,6 +227,18 @@ class SdpaBackward : public AttentionNode {
         // over the batch.
         if (dbias_)
             emit_reduction(lowering, FE_REDUCTION_ADD, *ds, lowering.tensor(outputs[3]), compute, label("dBias"));
+        if (capped) {
+            // Through the soft-cap: d(cap * tanh(s / cap)) / ds = 1 - tanh^2(s / cap), written as
+            // cuDNN's engines match it (times the cap, tanh's derivative at s / cap, over the cap).
+            const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
+            const Descriptor &times_cap = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_MUL, *ds, &cap, times_cap, "dS softcap multiply");
+            const Descriptor &through_tanh = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_TANH_BWD, times_cap, capped, through_tanh, "dS softcap tanh");
+            const Descriptor &divided = scores_tensor(FE_DATA_FLOAT);
+            pointwise(FE_POINTWISE_DIV, through_tanh, &cap, divided, "dS softcap divide");
+            ds = &divided;
+        }
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
@@ -234,7 +273,7 @@ class SdpaBackward : public AttentionNode {
         pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }
 
-    bool dbias_, deterministic_;
+    bool dbias_, deterministic_, dsink_;
     fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 
     // out = a . b, where out has one head per K/V head: with GQA the per-query-head products

@@ -34,11 +34,11 @@ class SdpaFp8Backward : public AttentionNode {
                          kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
                          kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
                         attention_options(options), options.compute_data_type),
-          unsupported_(options.output_dbias ? "dBias" : (options.deterministic ? "deterministic mode" : nullptr)),
           given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
     std::string attributes() const override { return option_attributes(); }
-    // dBias and deterministic mode are refused by this op, so they are never written.
+    // Fields the op does not take (dBias, deterministic mode, ALiBi) are refused on entry, so
+    // they are never written.
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
@@ -47,9 +47,7 @@ class SdpaFp8Backward : public AttentionNode {
         for (int i = kDescaleQ; i < kRequired; ++i)
             FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
                      kScaleNames[i - kDescaleQ]);
-        FE_CHECK(!unsupported_, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward has no %s", unsupported_);
         FE_CHECK(!has_dropout(), FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no dropout");
-        FE_CHECK(alibi_ < 0, FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no ALiBi");
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
@@ -210,7 +208,6 @@ class SdpaFp8Backward : public AttentionNode {
                        lowering.tensor(target), compute, pw, 0, what + " scale");
     }
 
-    const char *unsupported_;
     fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 };
 
