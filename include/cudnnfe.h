@@ -834,11 +834,17 @@ typedef struct fe_sdpa_backward_options {
     int64_t right_bound;
     fe_diagonal_alignment diagonal_alignment;
     double softcap;
+    /* Packed (ragged) Q: at least the tokens of the batch (the sum of seq_len_q, which lives on
+     * the GPU and is not checked). > 0 sizes the float row sums and dQ accumulator in the
+     * workspace for these tokens, laid out like the stats and dQ (give both ragged offsets),
+     * instead of for b * s_q rows. 0: sized for the padded batch. Needs cuDNN 9.6, ragged Q and
+     * head dims that are multiples of 16. */
+    int64_t max_total_seq_len_q;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
-      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0 }
+      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0 }
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score

@@ -141,6 +141,9 @@ const std::vector<Capability> kTable = {
      "has no fused attention engine that outputs Max and SumExp when the softmax has sinks (it has one for either "
      "alone, and for the stats with sinks): output the stats, or merge the sinks after a split-KV pass",
      "H100"},
+    {Feature::packed_backward_workspace, "packed_backward_workspace", Gate::minimum_version,
+     "a packed attention backward's workspace sized for its tokens (max_total_seq_len_q)", 90600, 0, 0, 0,
+     "the first cuDNN whose attention backward engines read ragged row sums and dQ accumulators", nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

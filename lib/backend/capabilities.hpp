@@ -51,6 +51,7 @@ enum class Feature {
     native_sdpa_softmax_outputs,  // sinks, Max and SumExp through the native operation's softmax
     attention_sinks,              // a learned sink logit per head in attention's softmax
     max_sum_exp_with_sinks,       // attention's Max and SumExp outputs when it has sinks
+    packed_backward_workspace,    // attention backward's workspace sized for a packed batch's tokens
 };
 
 // How the library treats a fact of the table.

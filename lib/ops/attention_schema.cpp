@@ -85,6 +85,8 @@ const Struct kBackwardOptions{
         FE_SCHEMA_TENSOR(fe_sdpa_backward_options, sink_token, nullptr, "The forward's sinks, for dSink."),
         FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dsink, flag, "With sink_token: output dSink."),
         FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
+        FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, 9.2e18,
+                        "Packed Q: the batch's tokens, to size the workspace; 0: padded."),
     },
     "Attention backward's score modifiers (those of the forward pass) and outputs."};
 

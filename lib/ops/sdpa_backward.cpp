@@ -26,6 +26,7 @@ class SdpaBackward : public AttentionNode {
           dbias_(options.output_dbias != 0),
           deterministic_(options.deterministic != 0),
           dsink_(options.output_dsink != 0),
+          max_total_q_(options.max_total_seq_len_q),
           given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_backward"; }
     std::string attributes() const override {
@@ -73,6 +74,15 @@ class SdpaBackward : public AttentionNode {
         FE_CHECK(dsink_ || !has_sink(), FE_STATUS_INVALID_ARGUMENT,
                  "sink_token in the backward serves only dSink (dQ, dK and dV read the stats, which include the "
                  "sinks): set output_dsink, or leave sink_token out");
+        if (max_total_q_ > 0) {
+            FE_CHECK(q->ragged_offset, FE_STATUS_INVALID_ARGUMENT,
+                     "max_total_seq_len_q sizes a packed batch's workspace; Q '%s' is not packed (it has no ragged "
+                     "offset)", q->name.c_str());
+            FE_CHECK(d.d % 16 == 0 && d.d_v % 16 == 0, FE_STATUS_NOT_SUPPORTED,
+                     "max_total_seq_len_q needs head dims that are multiples of 16 (d=%lld, d_v=%lld): cuDNN's "
+                     "packed workspace has a known functional issue with others",
+                     static_cast<long long>(d.d), static_cast<long long>(d.d_v));
+        }
         if (dsink_) {
             const std::vector<int64_t> sink_dims = {1, d.h_q, 1, 1};
             assign_inferred_shape(outputs.back(), sink_dims, packed_strides(sink_dims));
@@ -170,7 +180,15 @@ class SdpaBackward : public AttentionNode {
             pointwise(FE_POINTWISE_MUL, sink_p, &row_dot, per_row, "sink gradient per row");
             emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), compute, label("dSink"));
         }
-        const Descriptor &softmax_sum = lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
+        // With max_total_seq_len_q the row sums are packed like the stats (and dQ's accumulator
+        // like dQ below), sized for the batch's tokens.
+        if (max_total_q_ > 0) lowering.require(Feature::packed_backward_workspace);
+        const bool packed_rows = max_total_q_ > 0 && stats->ragged_offset;
+        const Descriptor &softmax_sum =
+            packed_rows ? lowering.workspace_tensor(rows, stats->strides, FE_DATA_FLOAT, false,
+                                                    &lowering.tensor(stats->ragged_offset),
+                                                    max_total_q_ * stats->strides[2] * 4)
+                        : lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
         const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / dropout_scale() : 1.0, FE_DATA_FLOAT, 4);
         pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
 
@@ -267,13 +285,18 @@ class SdpaBackward : public AttentionNode {
         // converted. Newer engines clear the accumulator themselves; execute clears it for older ones.
         const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
         bool engine_clears = refusal(Feature::sdpa_backward_zeroes_dq_accumulator, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty();
+        const fe_tensor *dq = outputs[0];
+        const fe_tensor *dq_offsets = dq->ragged_offset ? dq->ragged_offset : q->ragged_offset;
         const Descriptor &dq_accumulator =
-            lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, !engine_clears);
+            max_total_q_ > 0 ? lowering.workspace_tensor(dq_dims, dq->strides, FE_DATA_FLOAT, !engine_clears,
+                                                         &lowering.tensor(dq_offsets), max_total_q_ * dq->strides[2] * 4)
+                             : lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, !engine_clears);
         emit_matmul(lowering, *ds, k_plain, dq_accumulator, compute, label("dS.K"), by_queries);
         pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }
 
     bool dbias_, deterministic_, dsink_;
+    int64_t max_total_q_;
     fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 
     // out = a . b, where out has one head per K/V head: with GQA the per-query-head products

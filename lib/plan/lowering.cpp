@@ -154,16 +154,18 @@ const Descriptor &Lowering::internal_scalar(double value, fe_data_type type, siz
 }
 
 const Descriptor &Lowering::workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                                             fe_data_type type, bool zero_before_run) {
+                                             fe_data_type type, bool zero_before_run,
+                                             const Descriptor *ragged_offset, int64_t bytes) {
     WorkspaceTensor t;
     t.uid = state_.lowered.next_internal_uid++;
-    t.bytes = span_bytes(dims, strides, type);
+    t.bytes = ragged_offset ? bytes : span_bytes(dims, strides, type);
     t.offset = state_.executable.workspace_tensor_bytes;
     t.zero_before_run = zero_before_run;
     state_.executable.workspace_tensor_bytes += (t.bytes + 255) / 256 * 256;
     state_.executable.workspace_tensors.push_back(t);
     state_.lowered.tensor_descriptors.push_back(
-        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, type, t.uid, false, false, "workspace tensor #" + std::to_string(t.uid)));
+        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, type, t.uid, false, false,
+                               "workspace tensor #" + std::to_string(t.uid), ragged_offset));
     return state_.lowered.tensor_descriptors.back();
 }
 

@@ -29,8 +29,10 @@ class Lowering {
                                       fe_data_type type);
     const Descriptor &internal_scalar(double value, fe_data_type type, size_t rank);
     // A non-virtual intermediate placed in the workspace (zeroed before each run if asked).
+    // A packed one has a ragged offset and `bytes` (its span for the tokens it may hold).
     const Descriptor &workspace_tensor(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                                       fe_data_type type, bool zero_before_run);
+                                       fe_data_type type, bool zero_before_run,
+                                       const Descriptor *ragged_offset = nullptr, int64_t bytes = 0);
 
     // A slice of graph input `source`: `view` (the slice's tensor) is a non-virtual tensor of
     // its own that execution binds at the source's address plus `byte_offset`.

@@ -226,3 +226,43 @@ TEST_F(SdpaBandSink, TheNativeOperationAndFp8AttentionRefuseTheNewOptions) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Deviceless, PackedBackwardWorkspaceIsSizedForTheTokens) {
+    const int64_t B = 3, H = 4, S = 128, D = 64;
+    int64_t dims[4] = {B, H, S, D}, strides[4] = {S * H * D, D, H * D, 1}, stats_strides[4] = {S * H, 1, H, 1};
+    auto backward = [&](fe_graph *g, bool packed, int64_t max_total, fe_tensor **dq) {
+        fe_tensor *t[5];
+        const char *names[5] = {"q", "k", "v", "o", "dO"};
+        for (int i = 0; i < 5; ++i) EXPECT_FE_OK(fe_graph_tensor(g, names[i], 4, dims, strides, FE_DATA_NOT_SET, &t[i]));
+        fe_tensor *stats = tensor(g, "stats", {B, H, S, 1}, false, FE_DATA_FLOAT);
+        fe_tensor *lq = tensor(g, "lq", {B, 1, 1, 1}, false, FE_DATA_INT32), *lkv = tensor(g, "lkv", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        if (packed) {
+            fe_tensor *offsets = tensor(g, "offsets", {B + 1, 1, 1, 1}, false, FE_DATA_INT64);
+            fe_tensor *stats_offsets = tensor(g, "stats_offsets", {B + 1, 1, 1, 1}, false, FE_DATA_INT64);
+            for (fe_tensor *x : t) EXPECT_FE_OK(fe_tensor_set_ragged_offset(x, offsets));
+            EXPECT_FE_OK(fe_tensor_set_strides(stats, 4, stats_strides));
+            EXPECT_FE_OK(fe_tensor_set_ragged_offset(stats, stats_offsets));
+        }
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        o.seq_len_q = lq;
+        o.seq_len_kv = lkv;
+        o.max_total_seq_len_q = max_total;
+        fe_tensor *dk = nullptr, *dv = nullptr;
+        fe_status s = fe_graph_sdpa_backward(g, t[0], t[1], t[2], t[3], t[4], stats, &o, dq, &dk, &dv);
+        if (s == FE_OK)
+            for (fe_tensor *x : {*dq, dk, dv}) EXPECT_FE_OK(fe_tensor_set_output(x, 1));
+        return s;
+    };
+    fe_tensor *dq = nullptr;
+    EXPECT_FE_STATUS(backward(graph("not_packed", FE_DATA_BFLOAT16), false, 200, &dq), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("Q 'q' is not packed")) << fe_last_error_message();
+    fe_graph *g = graph("packed_workspace", FE_DATA_BFLOAT16);
+    ASSERT_FE_OK(backward(g, true, 200, &dq));
+    ASSERT_FE_OK(fe_tensor_set_strides(dq, 4, strides));
+    expect_supported(g);
+}
+
+}  // namespace

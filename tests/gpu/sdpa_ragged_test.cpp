@@ -39,11 +39,21 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
     opts.attn_scale = scale;
     opts.seq_len_q = lq;
     opts.seq_len_kv = lkv;
-    fe_tensor *o = nullptr;
-    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, nullptr));
+    opts.generate_stats = 1;
+    fe_tensor *o = nullptr, *stats = nullptr, *offsets_stats = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     ASSERT_FE_OK(fe_tensor_set_strides(o, 4, strides));
     ASSERT_FE_OK(fe_tensor_set_ragged_offset(o, oq));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    // The stats packed too ([tokens, heads, 1]), with offsets of their own (tokens before * H).
+    int64_t stats_strides[4] = {S * H, 1, H, 1};
+    ASSERT_FE_OK(fe_graph_tensor(g, "offsets_stats", 4, odims, nullptr, FE_DATA_INT64, &offsets_stats));
+    ASSERT_FE_OK(fe_tensor_set_strides(stats, 4, stats_strides));
+    ASSERT_FE_OK(fe_tensor_set_ragged_offset(stats, offsets_stats));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    std::vector<int64_t> off_stats(B + 1, 0);
+    for (int64_t b = 0; b < B; ++b)
+        off_stats[static_cast<size_t>(b + 1)] = off_stats[static_cast<size_t>(b)] + len_q[static_cast<size_t>(b)] * H;
     build(g);
     std::printf("    ragged plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", engine_tag_of(g), len_q[0], len_q[1],
                 len_q[2], len_kv[0], len_kv[1], len_kv[2]);
@@ -54,8 +64,12 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
     ASSERT_FE_OK(fe_buffer_upload(bokv.buffer, off_kv.data(), 8 * (B + 1)));
     ASSERT_FE_OK(fe_buffer_upload(blq.buffer, len_q.data(), 4 * B));
     ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, len_kv.data(), 4 * B));
-    execute(g, {&bq, &bk, &bv, &bo, &boq, &bokv, &blq, &blkv});
+    Bound &bstats = bind(stats, false), &bos = bind(offsets_stats, false);
+    ASSERT_FE_OK(fe_buffer_upload(bos.buffer, off_stats.data(), 8 * (B + 1)));
+    execute(g, {&bq, &bk, &bv, &bo, &boq, &bokv, &blq, &blkv, &bstats, &bos});
     download(bo);
+    download(bstats);
+    double stats_err = 0;
 
     // Element (b, h, i, x) of a packed tensor lives at off[b] + i * H * D + h * D + x.
     auto at = [&](const Bound &t, const std::vector<int64_t> &off, int64_t b, int64_t h, int64_t i, int64_t x) {
@@ -76,6 +90,9 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
                     row_max = std::max(row_max, p[static_cast<size_t>(j)]);
                 }
                 for (int64_t j = 0; j < n; ++j) sum += (p[static_cast<size_t>(j)] = std::exp(p[static_cast<size_t>(j)] - row_max));
+                double got_stats = bstats.host[static_cast<size_t>(off_stats[static_cast<size_t>(b)] + i * H + h)];
+                double stats_diff = std::fabs(got_stats - (row_max + std::log(sum)));
+                stats_err = std::isfinite(got_stats) ? std::max(stats_err, stats_diff) : 1e9;
                 for (int64_t x = 0; x < D; ++x) {
                     double want = 0;
                     for (int64_t j = 0; j < n; ++j) want += p[static_cast<size_t>(j)] * at(bv, off_kv, b, h, j, x);
@@ -92,10 +109,16 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
                 std::sqrt(diff2 / ref2));
     EXPECT_EQ(bad, 0) << bad << " of " << count << " packed elements wrong";
     EXPECT_LE(std::sqrt(diff2 / ref2), 1e-2);
+    std::printf("    packed stats: max abs err %.3g\n", stats_err);
+    EXPECT_LE(stats_err, 2e-2);
 }
 
-// The backward pass over the same packed layout: dQ, dK, dV packed like Q, K, V.
-TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
+// The backward pass over the same packed layout: dQ, dK, dV packed like Q, K, V; with
+// max_total_seq_len_q, the stats are packed too and the workspace is sized for the tokens.
+class RaggedBackward : public Gpu, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(RaggedBackward, MatchesPerSequenceReference) {
+    const bool packed_workspace = GetParam();
     const int64_t B = 3, H = 4, S = 128, D = 64;
     const double scale = 0.125;
     std::vector<int32_t> len_q(B), len_kv(B);
@@ -109,7 +132,12 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
     fe_graph *g = graph("ragged_backward", FE_DATA_BFLOAT16);
     int64_t dims[4] = {B, H, S, D}, strides[4] = {S * H * D, D, H * D, 1}, odims[4] = {B + 1, 1, 1, 1};
     int64_t ldims[4] = {B, 1, 1, 1}, sdims[4] = {B, H, S, 1};
-    fe_tensor *q, *k, *v, *o, *d_o, *stats, *oq, *okv, *lq, *lkv;
+    fe_tensor *q, *k, *v, *o, *d_o, *stats, *oq, *okv, *lq, *lkv, *os = nullptr;
+    int64_t tokens = 0;
+    for (int32_t n : len_q) tokens += n;
+    std::vector<int64_t> off_s(B + 1, 0);
+    for (int64_t b = 0; b < B; ++b)
+        off_s[static_cast<size_t>(b + 1)] = off_s[static_cast<size_t>(b)] + len_q[static_cast<size_t>(b)] * H;
     const char *names[5] = {"q", "k", "v", "o", "dO"};
     fe_tensor **packed[5] = {&q, &k, &v, &o, &d_o};
     for (int i = 0; i < 5; ++i) ASSERT_FE_OK(fe_graph_tensor(g, names[i], 4, dims, strides, FE_DATA_NOT_SET, packed[i]));
@@ -124,6 +152,13 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
     opts.attn_scale = scale;
     opts.seq_len_q = lq;
     opts.seq_len_kv = lkv;
+    if (packed_workspace) {
+        int64_t stats_strides[4] = {S * H, 1, H, 1};
+        ASSERT_FE_OK(fe_graph_tensor(g, "offsets_stats", 4, odims, nullptr, FE_DATA_INT64, &os));
+        ASSERT_FE_OK(fe_tensor_set_strides(stats, 4, stats_strides));
+        ASSERT_FE_OK(fe_tensor_set_ragged_offset(stats, os));
+        opts.max_total_seq_len_q = tokens;
+    }
     fe_tensor *dq, *dk, *dv;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) {
@@ -132,8 +167,15 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
         ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     }
     build(g);
-    std::printf("    ragged backward plan %s, lengths q %d/%d/%d kv %d/%d/%d\n", engine_tag_of(g), len_q[0],
-                len_q[1], len_q[2], len_kv[0], len_kv[1], len_kv[2]);
+    int64_t workspace = 0;
+    ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
+    std::printf("    ragged backward plan %s, lengths q %d/%d/%d kv %d/%d/%d, workspace %lld bytes%s\n", engine_tag_of(g),
+                len_q[0], len_q[1], len_q[2], len_kv[0], len_kv[1], len_kv[2], static_cast<long long>(workspace),
+                packed_workspace ? " (sized for the tokens)" : "");
+    // The row sums and the dQ accumulator: for the tokens, or for every padded row.
+    const int64_t rows = packed_workspace ? tokens : B * S;
+    EXPECT_GE(workspace, rows * H * (D + 1) * 4);
+    if (packed_workspace) EXPECT_LT(workspace, B * S * H * (D + 1) * 4 + 64 * 1024);
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);
@@ -142,6 +184,11 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
     ASSERT_FE_OK(fe_buffer_upload(bokv.buffer, off_kv.data(), 8 * (B + 1)));
     ASSERT_FE_OK(fe_buffer_upload(blq.buffer, len_q.data(), 4 * B));
     ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, len_kv.data(), 4 * B));
+    Bound *bos = os ? &bind(os, false) : nullptr;
+    if (bos) ASSERT_FE_OK(fe_buffer_upload(bos->buffer, off_s.data(), 8 * (B + 1)));
+    auto stats_at = [&](int64_t b, int64_t h, int64_t i) {
+        return static_cast<size_t>(packed_workspace ? off_s[static_cast<size_t>(b)] + i * H + h : bs.offset({b, h, i, 0}));
+    };
     auto index = [&](const std::vector<int64_t> &off, int64_t b, int64_t h, int64_t i, int64_t x) {
         return static_cast<size_t>(off[static_cast<size_t>(b)] + i * H * D + h * D + x);
     };
@@ -162,7 +209,7 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
                 }
                 for (int64_t j = 0; j < n; ++j) sum += (P(b, h, i, j) = std::exp(P(b, h, i, j) - row_max));
                 for (int64_t j = 0; j < n; ++j) P(b, h, i, j) /= sum;
-                bs.host[static_cast<size_t>(bs.offset({b, h, i, 0}))] = static_cast<float>(row_max + std::log(sum));
+                bs.host[stats_at(b, h, i)] = static_cast<float>(row_max + std::log(sum));
                 for (int64_t x = 0; x < D; ++x) {
                     double acc = 0;
                     for (int64_t j = 0; j < n; ++j) acc += P(b, h, i, j) * bv.host[index(off_kv, b, h, j, x)];
@@ -172,7 +219,9 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
     ASSERT_FE_OK(fe_buffer_upload_float(bo.buffer, bo.host.data(), bo.span(), bo.type));
     ASSERT_FE_OK(fe_buffer_upload_float(bs.buffer, bs.host.data(), bs.span(), bs.type));
     Bound &bdq = bind(dq, false), &bdk = bind(dk, false), &bdv = bind(dv, false);
-    execute(g, {&bq, &bk, &bv, &bo, &bdo, &bs, &boq, &bokv, &blq, &blkv, &bdq, &bdk, &bdv});
+    std::vector<Bound *> all = {&bq, &bk, &bv, &bo, &bdo, &bs, &boq, &bokv, &blq, &blkv, &bdq, &bdk, &bdv};
+    if (bos) all.push_back(bos);
+    execute(g, all);
     for (Bound *b : {&bdq, &bdk, &bdv}) download(*b);
 
     // Reference backward, packed like the outputs; compared over the actual tokens only.
@@ -214,5 +263,9 @@ TEST_F(Gpu, RaggedPackedAttentionBackwardMatchesPerSequenceReference) {
     check("dK", bdk, ref_dk, off_kv);
     check("dV", bdv, ref_dv, off_kv);
 }
+
+INSTANTIATE_TEST_SUITE_P(Gpu, RaggedBackward, ::testing::Bool(), [](const ::testing::TestParamInfo<bool> &info) {
+    return std::string(info.param ? "packed_stats_and_workspace" : "padded_workspace");
+});
 
 }  // namespace

@@ -1,0 +1,129 @@
+package cudnnfe
+
+import (
+	"strings"
+	"testing"
+)
+
+// Attention's sinks, Max/SumExp outputs, two-bound bands and soft-capping through the generated
+// options: each option reaches the graph (its description, its outputs found by name) and each bad
+// combination is refused with the C library's reason. No GPU needed.
+
+func ioGraph(t *testing.T, io DataType) *Graph {
+	t.Helper()
+	g, err := NewGraph(&GraphOptions{IODataType: io})
+	must(t, err)
+	return g
+}
+
+// expectDescribed fails unless the graph's description contains every fragment.
+func expectDescribed(t *testing.T, g *Graph, fragments ...string) {
+	t.Helper()
+	text, err := g.Describe()
+	must(t, err)
+	for _, fragment := range fragments {
+		if !strings.Contains(text, fragment) {
+			t.Errorf("the description lacks %s:\n%s", fragment, text)
+		}
+	}
+}
+
+// expectFloat fails unless the tensor is float.
+func expectFloat(t *testing.T, x *Tensor) {
+	t.Helper()
+	dt, err := x.DataType()
+	must(t, err)
+	if dt != DataFloat {
+		t.Errorf("data type %v, expected float", dt)
+	}
+}
+
+func TestSinksWithACausalMaskAndStatsReachTheGraph(t *testing.T) {
+	g := ioGraph(t, DataBFloat16)
+	defer g.Close()
+	q, k, v := tensor(t, g, "q", 2, 8, 256, 64), tensor(t, g, "k", 2, 8, 256, 64), tensor(t, g, "v", 2, 8, 256, 64)
+	sink := typed(t, g, "sink", DataFloat, 1, 8, 1, 1)
+	o, stats, err := g.Sdpa(q, k, v, &SdpaOptions{AttnScale: 0.125, CausalMask: CausalTopLeft, GenerateStats: true,
+		SinkToken: sink})
+	expectDims(t, o, err, 2, 8, 256, 64)
+	expectDims(t, stats, nil, 2, 8, 256, 1)
+	expectFloat(t, stats)
+	expectDescribed(t, g, "sink=sink", "causal=top_left")
+	fourHeads := typed(t, g, "four_heads", DataFloat, 1, 4, 1, 1)
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{SinkToken: fourHeads})
+	expectError(t, err, StatusInvalidArgument, "it must be [1, 8, 1, 1]")
+}
+
+func TestMaxAndSumExpAreOutputByNameInsteadOfTheStats(t *testing.T) {
+	g := ioGraph(t, DataHalf)
+	defer g.Close()
+	q, k, v := tensor(t, g, "q", 2, 8, 128, 64), tensor(t, g, "k", 2, 2, 512, 64), tensor(t, g, "v", 2, 2, 512, 64)
+	o, _, err := g.Sdpa(q, k, v, &SdpaOptions{AttnScale: 0.125, OutputMaxSumExp: true})
+	expectDims(t, o, err, 2, 8, 128, 64)
+	for _, port := range []string{"sdpa_0::Max", "sdpa_0::SumExp"} {
+		x, err := g.TensorByName(port)
+		expectDims(t, x, err, 2, 8, 128, 1)
+		expectFloat(t, x)
+	}
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{OutputMaxSumExp: true, GenerateStats: true})
+	expectError(t, err, StatusInvalidArgument, "the stats or Max and SumExp, not both")
+}
+
+func TestABandOfBothBoundsKeepsItsBoundsAndAlignment(t *testing.T) {
+	g := ioGraph(t, DataBFloat16)
+	defer g.Close()
+	q, k, v := tensor(t, g, "q", 2, 8, 128, 64), tensor(t, g, "k", 2, 8, 256, 64), tensor(t, g, "v", 2, 8, 256, 64)
+	right := int64(16)
+	o, _, err := g.Sdpa(q, k, v, &SdpaOptions{AttnScale: 0.125, SlidingWindow: 64, RightBound: &right,
+		DiagonalAlignment: DiagonalAlignmentBottomRight, GenerateStats: true})
+	expectDims(t, o, err, 2, 8, 128, 64)
+	expectDescribed(t, g, "window=64", "right_bound=16", "diagonal=bottom_right")
+	four := int64(4)
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{CausalMask: CausalTopLeft, DiagonalAlignment: DiagonalAlignmentTopLeft,
+		RightBound: &four})
+	expectError(t, err, StatusInvalidArgument, "a causal mask is right_bound 0: give one of them")
+}
+
+func TestSoftCappingReachesTheGraphAndANegativeCapIsRefused(t *testing.T) {
+	g := ioGraph(t, DataHalf)
+	defer g.Close()
+	q, k, v := tensor(t, g, "q", 2, 8, 256, 64), tensor(t, g, "k", 2, 8, 256, 64), tensor(t, g, "v", 2, 8, 256, 64)
+	_, _, err := g.Sdpa(q, k, v, &SdpaOptions{AttnScale: 0.125, Softcap: 50, GenerateStats: true})
+	must(t, err)
+	expectDescribed(t, g, "softcap=50")
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{Softcap: -1})
+	expectError(t, err, StatusInvalidArgument, "options.softcap is -1")
+}
+
+func TestDSinkIsOutputByNameAndNeedsTheSinks(t *testing.T) {
+	g := ioGraph(t, DataBFloat16)
+	defer g.Close()
+	qkv := []int64{2, 8, 256, 64}
+	q, k, v := tensor(t, g, "q", qkv...), tensor(t, g, "k", qkv...), tensor(t, g, "v", qkv...)
+	o, dO, stats := tensor(t, g, "o", qkv...), tensor(t, g, "dO", qkv...), typed(t, g, "stats", DataFloat, 2, 8, 256, 1)
+	sink := typed(t, g, "sink", DataFloat, 1, 8, 1, 1)
+	dq, _, _, err := g.SdpaBackward(q, k, v, o, dO, stats, &SdpaBackwardOptions{AttnScale: 0.125,
+		CausalMask: CausalTopLeft, SinkToken: sink, OutputDsink: true})
+	expectDims(t, dq, err, qkv...)
+	dSink, err := g.TensorByName("sdpa_backward_0::dSink")
+	expectDims(t, dSink, err, 1, 8, 1, 1)
+	expectFloat(t, dSink)
+	expectDescribed(t, g, "sink=sink", "dsink")
+	_, _, _, err = g.SdpaBackward(q, k, v, o, dO, stats, &SdpaBackwardOptions{OutputDsink: true})
+	expectError(t, err, StatusInvalidArgument, "output_dsink needs the forward's sinks")
+	_, _, _, err = g.SdpaBackward(q, k, v, o, dO, stats, &SdpaBackwardOptions{SinkToken: sink})
+	expectError(t, err, StatusInvalidArgument, "sink_token in the backward serves only dSink")
+}
+
+func TestTheBackwardTakesTheBandAndTheCapOfTheForward(t *testing.T) {
+	g := ioGraph(t, DataHalf)
+	defer g.Close()
+	qkv, kv := []int64{2, 8, 128, 64}, []int64{2, 8, 256, 64}
+	right := int64(16)
+	_, dk, _, err := g.SdpaBackward(tensor(t, g, "q", qkv...), tensor(t, g, "k", kv...), tensor(t, g, "v", kv...),
+		tensor(t, g, "o", qkv...), tensor(t, g, "dO", qkv...), typed(t, g, "stats", DataFloat, 2, 8, 128, 1),
+		&SdpaBackwardOptions{AttnScale: 0.125, SlidingWindow: 64, RightBound: &right,
+			DiagonalAlignment: DiagonalAlignmentBottomRight, Softcap: 50})
+	expectDims(t, dk, err, kv...)
+	expectDescribed(t, g, "right_bound=16", "diagonal=bottom_right", "softcap=50")
+}
