@@ -144,6 +144,19 @@ const std::vector<Capability> kTable = {
     {Feature::packed_backward_workspace, "packed_backward_workspace", Gate::minimum_version,
      "a packed attention backward's workspace sized for its tokens (max_total_seq_len_q)", 90600, 0, 0, 0,
      "the first cuDNN whose attention backward engines read ragged row sums and dQ accumulators", nullptr},
+    {Feature::moe_grouped_matmul, "moe_grouped_matmul", Gate::minimum_version,
+     "the mixture-of-experts grouped matmul (fe_graph_moe_grouped_matmul)", 91800, 0, 0, 0,
+     "the first cuDNN with engines for its grouped matmul operation (its weight gradient needs 9.22, which this "
+     "library does not offer yet)",
+     nullptr},
+    {Feature::moe_grouped_matmul_gather, "moe_grouped_matmul_gather", Gate::known_bad,
+     "the MoE grouped matmul's GATHER mode", 0, 0, 91800, kVerified,
+     "builds a plan for it whose kernel makes an illegal memory access (the CUDA context is lost) for every routing "
+     "tried, with or without top_k; route the rows first and use mode NONE",
+     "H100"},
+    {Feature::moe_grouped_matmul_scatter, "moe_grouped_matmul_scatter", Gate::observed,
+     "the MoE grouped matmul's SCATTER mode", 0, 0, 0, kVerified,
+     "has no engine for it; use mode NONE and return the rows to token order in a later step", "H100"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -52,6 +52,9 @@ enum class Feature {
     attention_sinks,              // a learned sink logit per head in attention's softmax
     max_sum_exp_with_sinks,       // attention's Max and SumExp outputs when it has sinks
     packed_backward_workspace,    // attention backward's workspace sized for a packed batch's tokens
+    moe_grouped_matmul,           // cuDNN's mixture-of-experts grouped matmul
+    moe_grouped_matmul_gather,    // its GATHER mode (rows read through token_index)
+    moe_grouped_matmul_scatter,   // its SCATTER mode (results written through token_index)
 };
 
 // How the library treats a fact of the table.

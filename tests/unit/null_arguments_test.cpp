@@ -226,6 +226,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
          [&] { return fe_graph_batchnorm_backward(g, x, x, x, x, x, nullptr, nullptr, &t, &t); }},
         {"fe_graph_softmax", [&] { return fe_graph_softmax(g, nullptr, nullptr, &t, nullptr); }},
         {"fe_graph_genstats", [&] { return fe_graph_genstats(g, x, nullptr, &t, nullptr); }},
+        {"fe_graph_moe_grouped_matmul", [&] { return fe_graph_moe_grouped_matmul(g, x, x, nullptr, nullptr, &t); }},
         {"fe_resample_options_set_window", [&] { return fe_resample_options_set_window(nullptr, 2, dims); }},
         {"fe_resample_options_set_stride", [&] { return fe_resample_options_set_stride(&resample, 2, nullptr); }},
         {"fe_resample_options_set_padding", [&] { return fe_resample_options_set_padding(nullptr, 2, dims); }},
