@@ -500,11 +500,20 @@ typedef struct fe_matmul_options {
     uint32_t struct_size;
     const char *name;
     fe_data_type compute_data_type;
+    /* Variable-length batches (fe_graph_matmul only): each batch's actual sizes, int32 tensors of
+     * C's batch dims followed by [1, 1] (nullable each). Only rows below m_override[b] and
+     * columns below n_override[b] are computed, and the sum stops at k_override[b]; with an M or
+     * N override, C's other rows and columns receive padding_value. */
+    fe_tensor *m_override;
+    fe_tensor *n_override;
+    fe_tensor *k_override;
+    double padding_value; /* with m_override or n_override; default 0 */
 } fe_matmul_options;
-#define FE_MATMUL_OPTIONS_INIT { (uint32_t)sizeof(fe_matmul_options), NULL, FE_DATA_NOT_SET }
+#define FE_MATMUL_OPTIONS_INIT { (uint32_t)sizeof(fe_matmul_options), NULL, FE_DATA_NOT_SET, NULL, NULL, NULL, 0.0 }
 
 /** C = A x B. A: [..., M, K], B: [..., K, N], C: [..., M, N]; batch dims broadcast (equal, or
- *  1 on one side). 2-D operands are allowed. options nullable. */
+ *  1 on one side). 2-D operands are allowed. options nullable; its M, N and K overrides make a
+ *  padded batch of variable-length matrices one matmul. */
 FE_API fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
                                  const fe_matmul_options *options, fe_tensor **out_c);
 

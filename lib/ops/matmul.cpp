@@ -8,20 +8,40 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "common/values.hpp"
+#include "schema/schema.hpp"
 #include "serial/json.hpp"
+#include "serial/option_codec.hpp"
 
 namespace fe {
 namespace {
 
 class Matmul : public Node {
   public:
-    Matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &o) {
+    Matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &o) : given_(o) {
+        given_.name = nullptr;
         inputs = {a, b};
+        for (fe_tensor *t : {o.m_override, o.n_override, o.k_override}) override_.push_back(t ? add_input(t) : -1);
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "matmul"; }
-    void write_json(json::Writer &) const override {}  // no attributes
-    const char *input_port(size_t i) const override { return i == 0 ? "A" : "B"; }
+    void write_json(json::Writer &out) const override { write_option_attributes(out, op_schema(kind()), &given_, 0); }
+    const char *input_port(size_t i) const override {
+        static const char *const kOverrides[] = {"m_override", "n_override", "k_override"};
+        if (i < 2) return i == 0 ? "A" : "B";
+        for (size_t o = 0; o < 3; ++o)
+            if (override_[o] == static_cast<int>(i)) return kOverrides[o];
+        return "IN";
+    }
+    std::string attributes() const override {
+        std::string a;
+        static const char *const kNames[] = {"M", "N", "K"};
+        for (size_t o = 0; o < 3; ++o)
+            if (override_[o] >= 0)
+                a += std::string(a.empty() ? "" : " ") + kNames[o] + "=" + inputs[static_cast<size_t>(override_[o])]->name;
+        if (has_padding()) a += format(" padding=%g", given_.padding_value);
+        return a;
+    }
 
     void infer() override {
         const fe_tensor *a = inputs[0], *b = inputs[1];
@@ -42,6 +62,25 @@ class Matmul : public Node {
                      static_cast<long long>(da), static_cast<long long>(db));
             out.push_back(da > db ? da : db);
         }
+        // Each override: int32, C's batch dims then [1, 1].
+        std::vector<int64_t> per_batch(out);  // the batch dims so far
+        per_batch.push_back(1);
+        per_batch.push_back(1);
+        static const char *const kNames[] = {"m_override", "n_override", "k_override"};
+        for (size_t o = 0; o < 3; ++o) {
+            if (override_[o] < 0) continue;
+            fe_tensor *t = inputs[static_cast<size_t>(override_[o])];
+            FE_CHECK(t->dims == per_batch, FE_STATUS_INVALID_ARGUMENT, "options.%s '%s' is %s; it must be %s", kNames[o],
+                     t->name.c_str(), dims_string(t->dims).c_str(), dims_string(per_batch).c_str());
+            FE_CHECK(t->data_type == FE_DATA_INT32 || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "options.%s '%s' is %s; the sizes are int32", kNames[o], t->name.c_str(),
+                     data_type_name(t->data_type));
+            t->data_type = FE_DATA_INT32;
+        }
+        require_finite(given_.padding_value, "options.padding_value");
+        FE_CHECK(given_.padding_value == 0.0 || has_padding(), FE_STATUS_INVALID_ARGUMENT,
+                 "options.padding_value is %g; it fills what an M or N override leaves out, and there is none",
+                 given_.padding_value);
         out.push_back(m);
         out.push_back(n);
         assign_inferred_shape(outputs[0], out, packed_strides(out));
@@ -49,11 +88,26 @@ class Matmul : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_chained_matmul();
+        MatmulOverrides overrides;
+        const Descriptor **slots[] = {&overrides.m, &overrides.n, &overrides.k};
+        for (size_t o = 0; o < 3; ++o)
+            if (override_[o] >= 0) *slots[o] = &lowering.tensor(inputs[static_cast<size_t>(override_[o])]);
+        overrides.has_padding_value = has_padding();
+        overrides.padding_value = given_.padding_value;
         emit_matmul(lowering, lowering.tensor(inputs[0]), lowering.tensor(inputs[1]), lowering.tensor(outputs[0]),
-                    lowering.compute_type(*this), "matmul '" + name + "'");
+                    lowering.compute_type(*this), "matmul '" + name + "'", overrides);
     }
 
   private:
+    int add_input(fe_tensor *t) {
+        inputs.push_back(t);
+        return static_cast<int>(inputs.size() - 1);
+    }
+    bool has_padding() const { return override_[0] >= 0 || override_[1] >= 0; }
+
+    fe_matmul_options given_;   // as the caller gave them (name dropped), for the graph JSON
+    std::vector<int> override_;  // M, N, K: index in inputs, or -1
+
     // A matmul fed by another matmul through virtual tensors and pointwise steps only (e.g.
     // matmul, gelu, matmul): refused on the cuDNN versions whose fused kernel for that chain gave
     // wrong results (Feature::chained_matmuls). Chains through a reduction (softmax between two
