@@ -503,7 +503,8 @@ typedef struct fe_matmul_options {
     /* Variable-length batches (fe_graph_matmul only): each batch's actual sizes, int32 tensors of
      * C's batch dims followed by [1, 1] (nullable each). Only rows below m_override[b] and
      * columns below n_override[b] are computed, and the sum stops at k_override[b]; with an M or
-     * N override, C's other rows and columns receive padding_value. */
+     * N override, C's other rows and columns receive padding_value. cuDNN 9.19 computes them
+     * wrongly on a matmul of its own: the build refuses them there (docs/capabilities.md). */
     fe_tensor *m_override;
     fe_tensor *n_override;
     fe_tensor *k_override;

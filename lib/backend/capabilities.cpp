@@ -157,6 +157,11 @@ const std::vector<Capability> kTable = {
     {Feature::moe_grouped_matmul_scatter, "moe_grouped_matmul_scatter", Gate::observed,
      "the MoE grouped matmul's SCATTER mode", 0, 0, 0, kVerified,
      "has no engine for it; use mode NONE and return the rows to token order in a later step", "H100"},
+    {Feature::standalone_matmul_overrides, "standalone_matmul_overrides", Gate::known_bad,
+     "a matmul with M, N or K overrides (fe_matmul_options)", 0, 0, kAnyCudnn9, kVerified,
+     "accepts them on a matmul of its own and writes wrong values (sums past the K override, columns past the N "
+     "override computed instead of padded); attention's use of them inside its fused pattern was verified good",
+     "H100"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -88,6 +88,8 @@ class Matmul : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_chained_matmul();
+        if (override_[0] >= 0 || override_[1] >= 0 || override_[2] >= 0)
+            lowering.require(Feature::standalone_matmul_overrides);
         MatmulOverrides overrides;
         const Descriptor **slots[] = {&overrides.m, &overrides.n, &overrides.k};
         for (size_t o = 0; o < 3; ++o)

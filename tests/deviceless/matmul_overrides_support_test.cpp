@@ -1,12 +1,12 @@
-// A matmul's M, N and K overrides and padding value: supported for the H100 description (run
-// on the GPU tier), kept in the graph JSON, refused with the reason when malformed.
+// A matmul's M, N and K overrides and padding value: kept in the graph JSON, refused with the
+// reason when malformed, and refused at build on the cuDNN versions that compute them wrongly.
 #include "deviceless_support.hpp"
 
 using cudnnfe_test::Deviceless;
 
 namespace {
 
-TEST_F(Deviceless, MatmulOverridesAreSupportedAndRoundTrip) {
+TEST_F(Deviceless, MatmulOverridesRoundTripAndAreRefusedWhereCudnnComputesThemWrongly) {
     fe_graph *g = graph("matmul_overrides", FE_DATA_BFLOAT16);
     fe_tensor *a = tensor(g, "a", {4, 128, 192}), *b = tensor(g, "b", {4, 192, 256});
     fe_tensor *m = tensor(g, "m", {4, 1, 1}), *k = tensor(g, "k", {4, 1, 1}, false, FE_DATA_INT32);
@@ -17,7 +17,6 @@ TEST_F(Deviceless, MatmulOverridesAreSupportedAndRoundTrip) {
     fe_tensor *c = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-    expect_supported(g);
     EXPECT_NE(describe(g).find("M=m K=k padding=-7.5"), std::string::npos) << describe(g);
     fe_data_type type;
     ASSERT_FE_OK(fe_tensor_get_data_type(m, &type));
@@ -37,6 +36,10 @@ TEST_F(Deviceless, MatmulOverridesAreSupportedAndRoundTrip) {
     ASSERT_FE_OK(fe_graph_to_json(back, &again[0], again.size(), &n));
     again.resize(n);
     EXPECT_EQ(again, json);
+
+    EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("writes wrong values")) << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("known bad through")) << fe_last_error_message();
 }
 
 TEST_F(Deviceless, MalformedMatmulOverridesAreRefused) {

@@ -1,5 +1,7 @@
 // A padded batch of variable-length matrices as one matmul: per-batch M, N and K overrides and
-// the padding value, against a CPU reference in double.
+// the padding value, against a CPU reference in double. cuDNN 9.19 computes a lone matmul's
+// overrides wrongly on an H100 (capability standalone_matmul_overrides): refused there, and
+// these tests skip saying so until a cuDNN that runs them.
 #include "reference.hpp"
 
 using namespace cudnnfe_test;
@@ -32,7 +34,7 @@ TEST_P(MatmulOverrides, MatchesCpuReference) {
     fe_tensor *out = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &out));
     ASSERT_FE_OK(fe_tensor_set_output(out, 1));
-    build(g);
+    if (refused_by_the_capability_table(g)) GTEST_SKIP() << fe_last_error_message();
     std::printf("    %s plan %s\n", c.name, engine_tag_of(g));
 
     Bound &ba = bind(a, true), &bb = bind(b, true), &bc = bind(out, false);
