@@ -12,5 +12,5 @@ if [ ! -f "$DIR/build.ninja" ]; then
     meson setup "$DIR" "$ROOT" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
         -Dbindings=disabled -Dtests=true
 fi
-ninja -C "$DIR" libcudnnfe.so.1.1.0 tests/unit/cudnnfe_unit_tests tests/deviceless/cudnnfe_deviceless_tests \
+ninja -C "$DIR" libcudnnfe.so.1.2.0 tests/unit/cudnnfe_unit_tests tests/deviceless/cudnnfe_deviceless_tests \
     tests/deviceless/cache_writer tests/deviceless/cudnnfe_concurrency_tests tools/cudnnfe/cudnnfe

@@ -11,4 +11,4 @@ if [ ! -f "$DIR/build.ninja" ]; then
     meson setup "$DIR" "$ROOT" -Db_sanitize=thread -Db_lundef=false -Dbuildtype=plain -Dcpp_args="-O1 -g1" \
         -Dbindings=disabled -Dtests=true
 fi
-ninja -C "$DIR" libcudnnfe.so.1.1.0 tests/deviceless/cudnnfe_concurrency_tests
+ninja -C "$DIR" libcudnnfe.so.1.2.0 tests/deviceless/cudnnfe_concurrency_tests
