@@ -838,7 +838,8 @@ typedef struct fe_sdpa_fp8_scales {
  *  Every scale in `scales` is required. out_o: like fe_graph_sdpa's (Q's FP8 type unless
  *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
  *  absolute value of P and of O before their quantization (for the next step's scales); mark
- *  them as outputs. options as for fe_graph_sdpa, except paged K/V caches and the native
+ *  them as outputs. options as for fe_graph_sdpa (paged K/V caches included), except sinks,
+ *  Max/SumExp, the band's right bound and alignment, soft-capping and the native
  *  implementation (the composite pattern is used). */
 FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                    const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
@@ -1401,10 +1402,16 @@ typedef struct fe_build_options {
      * so a graph of the same structure with other dims builds without compiling again (see
      * fe_kernel_cache_create). */
     fe_kernel_cache *kernel_cache;
+    /* An SM carveout: > 0 asks heuristics for engine configs that run on this many SMs,
+     * leaving the others to work running beside the graph (a batchnorm next to a
+     * communication kernel, say). cuDNN 9.19 has such configs for batchnorm; for other graphs
+     * (layernorm among them) heuristics then find no engine and the build says so. 0: every
+     * SM. Not with kernel_cache (its configs were chosen for every SM). */
+    int32_t sm_count_target;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL }
+      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0 }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or

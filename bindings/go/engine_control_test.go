@@ -290,6 +290,18 @@ func TestBuildOptionsOutOfRangeAreRefused(t *testing.T) {
 	}
 }
 
+func TestSmCountTargetReachesTheLibrary(t *testing.T) {
+	json := needDeviceless(t)
+	g := engineControlConv(t, "sm_count_target")
+	expectError(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, SmCountTarget: -1}),
+		StatusInvalidArgument, "options.sm_count_target is -1")
+	expectError(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, KernelCache: newKernelCache(t),
+		SmCountTarget: 16}), StatusInvalidArgument, "the cache's engine configs were chosen for every SM")
+	if built, _ := g.IsBuilt(); built {
+		t.Error("built")
+	}
+}
+
 func TestTheStepsOfAClosedGraphAreBadState(t *testing.T) {
 	g, err := NewGraph(nil)
 	must(t, err)

@@ -82,6 +82,12 @@ type BuildOptions struct {
 	// KernelCache: build with dynamic shapes from this cache (nil: without), sharing compiled
 	// kernels with the other graphs built with it; the graph keeps its own reference to the cache.
 	KernelCache *KernelCache
+	// SmCountTarget is an SM carveout: n > 0 asks heuristics for engine configs that run on n SMs,
+	// leaving the others to work running beside the graph (a normalization next to a communication
+	// kernel, say); cuDNN's norm engines honour it. 0: every SM. Not with KernelCache (its configs
+	// were chosen for every SM): the build fails with StatusInvalidArgument, as it does for a
+	// negative count.
+	SmCountTarget int32
 }
 
 // toNative is the C struct (FE_BUILD_OPTIONS_INIT, then the fields set), or nil for nil; an error
@@ -128,6 +134,7 @@ func (o *BuildOptions) toNative() (capi.Fe_build_options, error) {
 	n.SetDeterministic(boolInt(o.Deterministic))
 	n.SetBuild_threads(int(o.BuildThreads))
 	n.SetKernel_cache(cache)
+	n.SetSm_count_target(int(o.SmCountTarget))
 	return n, nil
 }
 

@@ -285,6 +285,11 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
                  "options.deterministic is %d: 0 or 1", o.deterministic);
         FE_CHECK(o.build_threads >= 0 && o.build_threads <= 64, FE_STATUS_INVALID_ARGUMENT,
                  "options.build_threads is %d: 0 or 1 (one at a time) to 64", o.build_threads);
+        FE_CHECK(o.sm_count_target >= 0 && o.sm_count_target <= 65536, FE_STATUS_INVALID_ARGUMENT,
+                 "options.sm_count_target is %d: a number of SMs, or 0 for all", o.sm_count_target);
+        FE_CHECK(o.sm_count_target == 0 || !o.kernel_cache, FE_STATUS_INVALID_ARGUMENT,
+                 "options.sm_count_target with options.kernel_cache: the cache's engine configs were chosen for "
+                 "every SM; build without one of them");
         BuildRollback rollback(*graph);
         std::shared_ptr<KernelCache> kernel_cache_before = graph->kernel_cache;
         try {

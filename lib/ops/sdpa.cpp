@@ -72,10 +72,7 @@ class Sdpa : public AttentionNode {
         const fe_tensor *q = inputs[0], *k = inputs[1], *v = inputs[2];
         check_types({q, k, v});
         const std::string what = "attention '" + name + "'";
-        if (has_sink()) {
-            std::string why = refusal(Feature::attention_sinks, static_cast<int64_t>(cudnn().cudnnGetVersion()));
-            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "%s: %s", what.c_str(), why.c_str());
-        }
+        if (has_sink()) lowering.require(Feature::attention_sinks);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);

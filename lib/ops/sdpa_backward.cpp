@@ -95,10 +95,7 @@ class SdpaBackward : public AttentionNode {
         check_types({q, k, v, o, d_o});
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
-        if (has_sink()) {
-            std::string why = refusal(Feature::attention_sinks, static_cast<int64_t>(cudnn().cudnnGetVersion()));
-            FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "attention backward '%s': %s", name.c_str(), why.c_str());
-        }
+        if (has_sink()) lowering.require(Feature::attention_sinks);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

@@ -46,7 +46,6 @@ class SdpaFp8 : public AttentionNode {
         for (int i = kDescaleQ; i < kRequired; ++i)
             FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
                      kScaleNames[i - kDescaleQ]);
-        FE_CHECK(!paged(), FE_STATUS_NOT_SUPPORTED, "FP8 attention takes no paged K/V caches");
         const fe_tensor *q = inputs[kQ];
         AttentionDims d = check_qkv(q, inputs[kK], inputs[kV]);
         check_options(d);

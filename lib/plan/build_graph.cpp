@@ -54,6 +54,7 @@ std::string options_text(const fe_build_options &o, bool dynamic_shapes) {
     if (o.deselect_engines && *o.deselect_engines) text += std::string("; not engines ") + o.deselect_engines;
     if (o.max_shared_memory_bytes > 0)
         text += format("; max shared memory %lld", static_cast<long long>(o.max_shared_memory_bytes));
+    if (o.sm_count_target > 0) text += format("; sm count %d", o.sm_count_target);
     if (dynamic_shapes) text += "; dynamic shapes";
     return text;
 }
@@ -197,6 +198,7 @@ namespace {
 // The plan search: heuristics' candidates, the options' deselections, then the first plan that
 // builds, all of them, or the autotuned fastest.
 void build_searched(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
+    graph.build->sm_count_target = o.sm_count_target;
     create_execution_plans(graph, modes_of(o));
     apply_selection(graph, o);
     check_support(graph);

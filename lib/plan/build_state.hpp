@@ -31,6 +31,7 @@ struct BuildState {
     std::string device_json;   // cuDNN's description of the GPU the plans are for
     std::string fingerprint;   // device_fingerprint(device_json)
     std::string options_text;  // the build options that shaped the plans
+    int32_t sm_count_target = 0;  // heuristics' SM carveout (fe_build_options); 0: every SM
 };
 
 // The build steps (each throws fe::Error with the graph's name in the message). target_sm: the

@@ -21,6 +21,9 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
     heur.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &m, "CUDNN_ATTR_ENGINEHEUR_MODE");
     if (state.lowered.device_properties)
         heur.set_desc(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP, state.lowered.device_properties, "CUDNN_ATTR_ENGINEHEUR_DEVICEPROP");
+    if (state.sm_count_target > 0)
+        heur.set(CUDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET, CUDNN_TYPE_INT32, 1, &state.sm_count_target,
+                 "CUDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET");
     cudnnStatus_t st = heur.try_finalize();
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();

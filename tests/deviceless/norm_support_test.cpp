@@ -122,6 +122,39 @@ TEST_F(Deviceless, ZeroCenteredGammaAddsOneToScaleInTheSameGraph) {
     expect_supported(r);
 }
 
+// The SM carveout reaches heuristics: a batchnorm builds for 8 SMs of the H100 description (the
+// reference frontend's carveout example), and bad targets are refused with the reason.
+TEST_F(Deviceless, BatchnormBuildsWithAnSmCarveout) {
+    fe_graph *g = graph("carveout", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {8, 32, 16, 16}, true), *s = tensor(g, "s", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_batchnorm_options o = FE_BATCHNORM_OPTIONS_INIT;
+    o.running_mean = tensor(g, "running_mean", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    o.running_var = tensor(g, "running_var", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+    fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *nm = nullptr, *nv = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm(g, x, s, b, &o, &y, &mean, &inv, &nm, &nv));
+    for (fe_tensor *t : {y, mean, inv, nm, nv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+    bo.device_properties_json = json_.c_str();
+    bo.sm_count_target = -1;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &bo), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("options.sm_count_target is -1")) << fe_last_error_message();
+    fe_kernel_cache *cache = nullptr;
+    ASSERT_FE_OK(fe_kernel_cache_create(&cache));
+    bo.sm_count_target = 8;
+    bo.kernel_cache = cache;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &bo), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the cache's engine configs were chosen for every SM")) << fe_last_error_message();
+    fe_kernel_cache_destroy(cache);
+    bo.kernel_cache = nullptr;
+    fe_status st = fe_graph_build(g, nullptr, &bo);
+    // A whole plan, or the stub driver's refusal to compile a runtime-compiled engine.
+    if (st != FE_OK) {
+        EXPECT_EQ(st, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("cuLibraryLoadData") || LastErrorContains("CUDA_DRIVER")) << fe_last_error_message();
+    }
+}
+
 TEST_F(NormDeviceless, EpsilonAndMomentumAsScalars) {
     fe_graph *g = graph("epsilon_scalar", FE_DATA_HALF);
     fe_tensor *x = tensor(g, "x", {512, 256}), *s = tensor(g, "s", {1, 256}, false, FE_DATA_FLOAT);

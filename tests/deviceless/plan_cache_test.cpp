@@ -501,6 +501,7 @@ TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
     for (int w = 0; w < 3; ++w) writers.push_back(spawn());
 
     std::atomic<bool> stop{false};
+    std::atomic<size_t> read_back{0};
     std::set<std::string> checked;
     std::vector<std::string> invalid;
     std::thread reader([&] {
@@ -515,12 +516,20 @@ TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
                     invalid.push_back(f + ": " + fe_last_error_message());
                 fe_graph_destroy(g);
                 checked.insert(f);
+                ++read_back;
             }
         }
     });
     int kills = 0;
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    for (unsigned turn = 0; std::chrono::steady_clock::now() < until; ++turn) {
+    // Five seconds of kills, longer on a loaded machine (sanitizers, other jobs) until enough
+    // entries were read back to say anything, but never more than a minute.
+    const auto start = std::chrono::steady_clock::now();
+    auto enough = [&] {
+        auto now = std::chrono::steady_clock::now();
+        return now - start >= std::chrono::seconds(60) ||
+               (now - start >= std::chrono::seconds(5) && read_back.load() >= 10);
+    };
+    for (unsigned turn = 0; !enough(); ++turn) {
         std::this_thread::sleep_for(std::chrono::milliseconds(150 + 37 * (turn % 7)));
         pid_t &victim = writers[turn % writers.size()];
         kill(victim, SIGKILL);

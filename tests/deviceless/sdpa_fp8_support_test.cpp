@@ -54,6 +54,25 @@ INSTANTIATE_TEST_SUITE_P(
                       Fp8Case{"fp8_gqa_8to1_inference", 1, 64, 8, 1024, 1024, 128, FE_CAUSAL_MASK_NONE, false}),
     [](const ::testing::TestParamInfo<Fp8Case> &info) { return std::string(info.param.name); });
 
+TEST_F(SdpaFp8Support, PagedKvCachesAreSupported) {
+    const int64_t B = 2, PAGES = 8, PAGE = 16;
+    fe_graph *g = graph("fp8_paged", FE_DATA_FP8_E4M3);
+    fe_tensor *q = tensor(g, "q", {B, 4, 4, 64}), *kc = tensor(g, "k_pages", {B * PAGES, 2, PAGE, 64});
+    fe_tensor *vc = tensor(g, "v_pages", {B * PAGES, 2, PAGE, 64});
+    fe_sdpa_fp8_scales s = scales(g);
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.page_table_k = tensor(g, "page_table_k", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
+    o.page_table_v = tensor(g, "page_table_v", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
+    o.max_seq_len_kv = PAGES * PAGE;
+    o.seq_len_q = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
+    o.seq_len_kv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *out, *amax_s, *amax_o;
+    ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, kc, vc, &s, &o, &out, nullptr, &amax_s, &amax_o));
+    for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_supported(g);
+}
+
 TEST_F(SdpaFp8Support, EveryScaleIsRequired) {
     fe_graph *g = graph("fp8_missing_scale", FE_DATA_FP8_E4M3);
     fe_tensor *q = tensor(g, "q", {1, 2, 64, 64}), *k = tensor(g, "k", {1, 2, 64, 64}), *v = tensor(g, "v", {1, 2, 64, 64});

@@ -59,6 +59,36 @@ TEST_F(NormGpu, BatchnormTrainingUpdatesRunningStatisticsInPlace) {
     expect_stats_close(brv, want_var);
 }
 
+// The same batchnorm built with an SM carveout (fe_build_options.sm_count_target: heuristics
+// pick configs for 8 of the H100's 132 SMs): still right.
+TEST_F(NormGpu, BatchnormTrainingWithAnSmCarveout) {
+    fe_graph *g = graph("batchnorm_carveout", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", kImage, true), *s = float_tensor(g, "scale", kChannel, true);
+    fe_tensor *b = float_tensor(g, "bias", kChannel, true);
+    fe_batchnorm_options o = FE_BATCHNORM_OPTIONS_INIT;
+    o.running_mean = float_tensor(g, "running_mean", kChannel, true);
+    o.running_var = float_tensor(g, "running_var", kChannel, true);
+    fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *next_mean = nullptr, *next_var = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm(g, x, s, b, &o, &y, &mean, &inv, &next_mean, &next_var));
+    set_outputs({y, mean, inv, next_mean, next_var});
+    fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+    bo.sm_count_target = 8;
+    ASSERT_FE_OK(fe_graph_build(g, handle_, &bo));
+    std::printf("    batchnorm on 8 SMs: plan %s\n", engine_tag_of(g));
+    Bound &bx = bind(x, true, -1, 3), &bs = bind(s, true, 0.5f, 1.5f), &bb = bind(b, true, -1, 1);
+    Bound &brm = bind(o.running_mean, true, -1, 1), &brv = bind(o.running_var, true, 0.5f, 2);
+    Bound &by = bind(y, false), &bm = bind(mean, false), &bi = bind(inv, false);
+    Bound &bnm = bind(next_mean, false), &bnv = bind(next_var, false);
+    execute(g, {&bx, &bs, &bb, &brm, &brv, &by, &bm, &bi, &bnm, &bnv});
+    for (Bound *out : {&by, &bm, &bi}) download(*out);
+    NormSpec spec;
+    spec.stats = kChannel;
+    NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+    expect_close(by, ref.y, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+    expect_stats_close(bm, ref.mean);
+    expect_stats_close(bi, ref.inv);
+}
+
 // bn_finalize from genstats-like sums of `count` values per channel: sums drawn so that every
 // channel's mean is in [-1, 1] and its mean square in [2, 3] (a variance of 1 to 3).
 TEST_F(NormGpu, BnFinalizeFoldsStatisticsIntoScaleAndBias) {

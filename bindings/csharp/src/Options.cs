@@ -77,6 +77,14 @@ namespace CudnnFe
         /// with the other graphs built with it; the graph keeps its own reference to the cache.
         /// </summary>
         public KernelCache KernelCache { get; set; }
+        /// <summary>
+        /// An SM carveout: n > 0 asks heuristics for engine configs that run on n SMs, leaving the
+        /// others to work running beside the graph (a normalization next to a communication kernel,
+        /// say); cuDNN's norm engines honour it. 0: every SM. Not with <see cref="KernelCache"/> (its
+        /// configs were chosen for every SM): the build throws InvalidArgument, as it does for a
+        /// negative count.
+        /// </summary>
+        public int? SmCountTarget { get; set; }
 
         internal fe_build_options ToNative()
         {
@@ -100,6 +108,7 @@ namespace CudnnFe
             if (Deterministic.HasValue) o.deterministic = Deterministic.Value ? 1 : 0;
             if (BuildThreads.HasValue) o.build_threads = BuildThreads.Value;
             if (cache != IntPtr.Zero) o.kernel_cache = cache;
+            if (SmCountTarget.HasValue) o.sm_count_target = SmCountTarget.Value;
             return o;
         }
     }

@@ -272,6 +272,20 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void SmCountTargetReachesTheLibrary()
+        {
+            using (Graph graph = Conv("sm_count_target"))
+            using (var cache = new KernelCache())
+            {
+                TestSupport.AssertFails(Status.InvalidArgument, "options.sm_count_target is -1",
+                    () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, SmCountTarget = -1 }));
+                TestSupport.AssertFails(Status.InvalidArgument, "the cache's engine configs were chosen for every SM",
+                    () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, KernelCache = cache, SmCountTarget = 16 }));
+                Assert.IsFalse(graph.IsBuilt);
+            }
+        }
+
+        [Test]
         public void TheStepsOfADisposedGraphThrowBadState()
         {
             Graph graph = Conv("disposed");

@@ -21,6 +21,7 @@ public final class BuildOptions {
     private Boolean deterministic;
     private Integer buildThreads;
     private KernelCache kernelCache;
+    private Integer smCountTarget;
 
     public BuildOptions heurModes(HeurMode... modes) {
         this.heurModes = modes.clone();
@@ -138,6 +139,17 @@ public final class BuildOptions {
         return this;
     }
 
+    /**
+     * An SM carveout: n > 0 asks heuristics for engine configs that run on n SMs, leaving the others
+     * to work running beside the graph (a normalization next to a communication kernel, say); cuDNN's
+     * norm engines honour it. 0: every SM. Not with {@link #kernelCache} (its configs were chosen for
+     * every SM): the build throws INVALID_ARGUMENT, as it does for a negative count.
+     */
+    public BuildOptions smCountTarget(int sms) {
+        this.smCountTarget = sms;
+        return this;
+    }
+
     fe_build_options toNative() {
         long cache = kernelCache == null ? 0 : kernelCache.pointer(); // throws for a closed cache
         fe_build_options o = new fe_build_options();
@@ -159,6 +171,7 @@ public final class BuildOptions {
         if (deterministic != null) o.setDeterministic(deterministic ? 1 : 0);
         if (buildThreads != null) o.setBuild_threads(buildThreads);
         if (cache != 0) o.setKernel_cache(cache);
+        if (smCountTarget != null) o.setSm_count_target(smCountTarget);
         return o;
     }
 }

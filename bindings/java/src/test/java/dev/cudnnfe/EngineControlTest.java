@@ -242,6 +242,18 @@ class EngineControlTest {
     }
 
     @Test
+    void smCountTargetReachesTheLibrary() {
+        try (Graph graph = conv("sm_count_target"); KernelCache cache = new KernelCache()) {
+            assertFails(Status.INVALID_ARGUMENT, "options.sm_count_target is -1",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).smCountTarget(-1)));
+            assertFails(Status.INVALID_ARGUMENT, "the cache's engine configs were chosen for every SM",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).kernelCache(cache)
+                            .smCountTarget(16)));
+            assertFalse(graph.isBuilt());
+        }
+    }
+
+    @Test
     void theStepsOfAClosedGraphThrowBadState() {
         Graph graph = conv("closed");
         graph.close();
