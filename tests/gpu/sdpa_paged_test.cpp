@@ -11,26 +11,66 @@ using namespace cudnnfe_test;
 
 namespace {
 
-class PagedKvCache : public Gpu, public ::testing::WithParamInterface<fe_sdpa_implementation> {};
+constexpr int64_t B = 2, H = 4, HK = 2, SQ = 4, D = 64, PAGE = 16, MAX_KV = 128, PAGES = MAX_KV / PAGE;
+constexpr int64_t CONTAINER = B * PAGES;
+
+// The paged caches' side of a graph: the page tables and lengths as inputs, filled with pages
+// handed out in a shuffled order (K and V with different tables) and random key lengths.
+class PagedAttention : public Gpu {
+  protected:
+    struct Pages {
+        fe_tensor *table_k, *table_v, *len_q, *len_kv;
+        std::vector<int32_t> order_k, order_v, lengths_q, lengths_kv;
+    };
+    Pages declare(fe_graph *g, fe_sdpa_options &o) {
+        Pages p;
+        p.table_k = tensor(g, "page_table_k", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
+        p.table_v = tensor(g, "page_table_v", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
+        p.len_q = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        p.len_kv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        o.page_table_k = p.table_k;
+        o.page_table_v = p.table_v;
+        o.max_seq_len_kv = MAX_KV;
+        o.seq_len_q = p.len_q;
+        o.seq_len_kv = p.len_kv;
+        return p;
+    }
+    // Draws and uploads the tables and lengths; appends their buffers to `all`.
+    void fill(Pages &p, std::vector<Bound *> &all) {
+        p.order_k.resize(static_cast<size_t>(CONTAINER));
+        p.order_v.resize(static_cast<size_t>(CONTAINER));
+        std::iota(p.order_k.begin(), p.order_k.end(), 0);
+        std::iota(p.order_v.begin(), p.order_v.end(), 0);
+        std::shuffle(p.order_k.begin(), p.order_k.end(), rng_);
+        std::shuffle(p.order_v.begin(), p.order_v.end(), rng_);
+        p.lengths_q.assign(B, static_cast<int32_t>(SQ));
+        p.lengths_kv.resize(B);
+        for (int32_t &n : p.lengths_kv) n = 1 + static_cast<int32_t>(rng_() % MAX_KV);
+        const std::pair<fe_tensor *, const std::vector<int32_t> *> uploads[] = {
+            {p.table_k, &p.order_k}, {p.table_v, &p.order_v}, {p.len_q, &p.lengths_q}, {p.len_kv, &p.lengths_kv}};
+        for (const auto &u : uploads) {
+            Bound &b = bind(u.first, false);
+            EXPECT_FE_OK(fe_buffer_upload(b.buffer, u.second->data(), static_cast<int64_t>(4 * u.second->size())));
+            all.push_back(&b);
+        }
+    }
+    // Key or value x of position j of batch b, head h, read through its page table.
+    static double at(const Bound &container, const std::vector<int32_t> &order, int64_t b, int64_t h, int64_t j,
+                     int64_t x) {
+        return container.at({order[static_cast<size_t>(b * PAGES + j / PAGE)], h, j % PAGE, x});
+    }
+};
+
+class PagedKvCache : public PagedAttention, public ::testing::WithParamInterface<fe_sdpa_implementation> {};
 
 TEST_P(PagedKvCache, AttentionMatchesGatheredReference) {
-    const int64_t B = 2, H = 4, HK = 2, SQ = 4, D = 64, PAGE = 16, MAX_KV = 128, PAGES = MAX_KV / PAGE;
-    const int64_t CONTAINER = B * PAGES;
     const double scale = 0.125;
     fe_graph *g = graph("paged", FE_DATA_BFLOAT16);
     fe_tensor *q = tensor(g, "q", {B, H, SQ, D}), *kc = tensor(g, "k_pages", {CONTAINER, HK, PAGE, D});
     fe_tensor *vc = tensor(g, "v_pages", {CONTAINER, HK, PAGE, D});
-    fe_tensor *pt_k = tensor(g, "page_table_k", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
-    fe_tensor *pt_v = tensor(g, "page_table_v", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
-    fe_tensor *lq = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
-    fe_tensor *lkv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     o.attn_scale = scale;
-    o.page_table_k = pt_k;
-    o.page_table_v = pt_v;
-    o.max_seq_len_kv = MAX_KV;
-    o.seq_len_q = lq;
-    o.seq_len_kv = lkv;
+    Pages pages = declare(g, o);
     o.implementation = GetParam();
     fe_tensor *out = nullptr;
     ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr));
@@ -42,30 +82,14 @@ TEST_P(PagedKvCache, AttentionMatchesGatheredReference) {
                 used == FE_SDPA_IMPLEMENTATION_NATIVE ? "native" : "composite");
 
     Bound &bq = bind(q, true), &bk = bind(kc, true), &bv = bind(vc, true), &bo = bind(out, false);
-    // Pages handed out in a shuffled order; K and V use different tables.
-    std::vector<int32_t> order_k(static_cast<size_t>(CONTAINER)), order_v(static_cast<size_t>(CONTAINER));
-    std::iota(order_k.begin(), order_k.end(), 0);
-    std::iota(order_v.begin(), order_v.end(), 0);
-    std::shuffle(order_k.begin(), order_k.end(), rng_);
-    std::shuffle(order_v.begin(), order_v.end(), rng_);
-    std::vector<int32_t> len_q(B, static_cast<int32_t>(SQ)), len_kv(B);
-    for (int64_t b = 0; b < B; ++b) len_kv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % MAX_KV);
-    Bound &bptk = bind(pt_k, false), &bptv = bind(pt_v, false), &blq = bind(lq, false), &blkv = bind(lkv, false);
-    ASSERT_FE_OK(fe_buffer_upload(bptk.buffer, order_k.data(), 4 * CONTAINER));
-    ASSERT_FE_OK(fe_buffer_upload(bptv.buffer, order_v.data(), 4 * CONTAINER));
-    ASSERT_FE_OK(fe_buffer_upload(blq.buffer, len_q.data(), 4 * B));
-    ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, len_kv.data(), 4 * B));
-    execute(g, {&bq, &bk, &bv, &bo, &bptk, &bptv, &blq, &blkv});
+    std::vector<Bound *> all = {&bq, &bk, &bv, &bo};
+    fill(pages, all);
+    execute(g, all);
     download(bo);
 
-    auto key = [&](int64_t b, int64_t h, int64_t j, int64_t x) {
-        int64_t page = order_k[static_cast<size_t>(b * PAGES + j / PAGE)];
-        return static_cast<double>(bk.at({page, h, j % PAGE, x}));
-    };
-    auto value = [&](int64_t b, int64_t h, int64_t j, int64_t x) {
-        int64_t page = order_v[static_cast<size_t>(b * PAGES + j / PAGE)];
-        return static_cast<double>(bv.at({page, h, j % PAGE, x}));
-    };
+    auto key = [&](int64_t b, int64_t h, int64_t j, int64_t x) { return at(bk, pages.order_k, b, h, j, x); };
+    auto value = [&](int64_t b, int64_t h, int64_t j, int64_t x) { return at(bv, pages.order_v, b, h, j, x); };
+    const std::vector<int32_t> &len_kv = pages.lengths_kv;
     std::vector<double> ref(static_cast<size_t>(B * H * SQ * D));
     std::vector<double> p(static_cast<size_t>(MAX_KV));
     for (int64_t b = 0; b < B; ++b)
@@ -92,17 +116,11 @@ TEST_P(PagedKvCache, AttentionMatchesGatheredReference) {
 // FP8 attention reading the same kind of paged caches: the reference dequantizes with the
 // descales, gathers each sequence's keys and values through its page tables, and quantizes P as
 // the stored FP8 probabilities are (tolerances as in sdpa_fp8_test.cpp).
-TEST_F(Gpu, Fp8AttentionWithPagedKvCachesMatchesGatheredReference) {
-    const int64_t B = 2, H = 4, HK = 2, SQ = 4, D = 64, PAGE = 16, MAX_KV = 128, PAGES = MAX_KV / PAGE;
-    const int64_t CONTAINER = B * PAGES;
+TEST_F(PagedAttention, Fp8AttentionMatchesGatheredReference) {
     const double scale = 0.125, descale_q = 0.25, descale_k = 0.5, descale_v = 0.25, scale_s = 448.0, scale_o = 16.0;
     fe_graph *g = graph("fp8_paged", FE_DATA_FP8_E4M3);
     fe_tensor *q = tensor(g, "q", {B, H, SQ, D}), *kc = tensor(g, "k_pages", {CONTAINER, HK, PAGE, D});
     fe_tensor *vc = tensor(g, "v_pages", {CONTAINER, HK, PAGE, D});
-    fe_tensor *pt_k = tensor(g, "page_table_k", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
-    fe_tensor *pt_v = tensor(g, "page_table_v", {B, 1, PAGES, 1}, false, FE_DATA_INT32);
-    fe_tensor *lq = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
-    fe_tensor *lkv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
     fe_sdpa_fp8_scales sc = FE_SDPA_FP8_SCALES_INIT;
     fe_tensor **fields[] = {&sc.descale_q, &sc.descale_k, &sc.descale_v, &sc.descale_s, &sc.scale_s, &sc.scale_o};
     const double values[] = {descale_q, descale_k, descale_v, 1.0 / scale_s, scale_s, scale_o};
@@ -110,11 +128,7 @@ TEST_F(Gpu, Fp8AttentionWithPagedKvCachesMatchesGatheredReference) {
     for (int i = 0; i < 6; ++i) ASSERT_FE_OK(fe_graph_scalar(g, names[i], values[i], FE_DATA_FLOAT, fields[i]));
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     o.attn_scale = scale;
-    o.page_table_k = pt_k;
-    o.page_table_v = pt_v;
-    o.max_seq_len_kv = MAX_KV;
-    o.seq_len_q = lq;
-    o.seq_len_kv = lkv;
+    Pages pages = declare(g, o);
     fe_tensor *out = nullptr, *amax_s = nullptr, *amax_o = nullptr;
     ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, kc, vc, &sc, &o, &out, nullptr, &amax_s, &amax_o));
     for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
@@ -123,27 +137,14 @@ TEST_F(Gpu, Fp8AttentionWithPagedKvCachesMatchesGatheredReference) {
 
     Bound &bq = bind(q, true, -4.f, 4.f), &bk = bind(kc, true, -4.f, 4.f), &bv = bind(vc, true, -4.f, 4.f);
     Bound &bo = bind(out, false), &bas = bind(amax_s, false), &bao = bind(amax_o, false);
-    std::vector<int32_t> order_k(static_cast<size_t>(CONTAINER)), order_v(static_cast<size_t>(CONTAINER));
-    std::iota(order_k.begin(), order_k.end(), 0);
-    std::iota(order_v.begin(), order_v.end(), 0);
-    std::shuffle(order_k.begin(), order_k.end(), rng_);
-    std::shuffle(order_v.begin(), order_v.end(), rng_);
-    std::vector<int32_t> len_q(B, static_cast<int32_t>(SQ)), len_kv(B);
-    for (int64_t b = 0; b < B; ++b) len_kv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % MAX_KV);
-    Bound &bptk = bind(pt_k, false), &bptv = bind(pt_v, false), &blq = bind(lq, false), &blkv = bind(lkv, false);
-    ASSERT_FE_OK(fe_buffer_upload(bptk.buffer, order_k.data(), 4 * CONTAINER));
-    ASSERT_FE_OK(fe_buffer_upload(bptv.buffer, order_v.data(), 4 * CONTAINER));
-    ASSERT_FE_OK(fe_buffer_upload(blq.buffer, len_q.data(), 4 * B));
-    ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, len_kv.data(), 4 * B));
-    execute(g, {&bq, &bk, &bv, &bo, &bas, &bao, &bptk, &bptv, &blq, &blkv});
+    std::vector<Bound *> all = {&bq, &bk, &bv, &bo, &bas, &bao};
+    fill(pages, all);
+    execute(g, all);
     download(bo);
 
-    auto key = [&](int64_t b, int64_t h, int64_t j, int64_t x) {
-        return static_cast<double>(bk.at({order_k[static_cast<size_t>(b * PAGES + j / PAGE)], h, j % PAGE, x}));
-    };
-    auto value = [&](int64_t b, int64_t h, int64_t j, int64_t x) {
-        return static_cast<double>(bv.at({order_v[static_cast<size_t>(b * PAGES + j / PAGE)], h, j % PAGE, x}));
-    };
+    auto key = [&](int64_t b, int64_t h, int64_t j, int64_t x) { return at(bk, pages.order_k, b, h, j, x); };
+    auto value = [&](int64_t b, int64_t h, int64_t j, int64_t x) { return at(bv, pages.order_v, b, h, j, x); };
+    const std::vector<int32_t> &len_kv = pages.lengths_kv;
     std::vector<double> ref(static_cast<size_t>(B * H * SQ * D)), p(static_cast<size_t>(MAX_KV));
     for (int64_t b = 0; b < B; ++b)
         for (int64_t h = 0; h < H; ++h)
