@@ -6,6 +6,11 @@ One place for the conventions every language follows, so that an option means th
 - a per-spatial-dim array (type spatial_array) is set through its C setter
   (<struct>_set_<field>), which holds the one-value-for-every-dim rule and refuses other counts;
 - a pre_X / post_X pair of spatial arrays also gets a setter X that sets both;
+- an array of tensors (type tensor_array, its length in a tensor_count field) gets one setter that
+  takes the tensors in order, each language's variadic or array form, and sets them through the
+  C setter (<struct>_set_<field>), which holds the count's range and refuses a null entry with the
+  C library's message (a null entry is passed on as NULL for it to name); the count gets no setter
+  of its own. Left unset, the array keeps its C default (no tensors);
 - a tensor field X_tensor beside a number field X is an overload of X taking a tensor;
 - a graph method per op: the op's inputs (optional ones nullable), its parameters, then its
   options (nullable); its outputs come back in port order, a conditional one null when its
@@ -40,7 +45,8 @@ def camel(snake: str) -> str:
 class Field:
     name: str               # C member name
     type: str               # schema type: name, integer, number, flag, enum, data_type, tensor,
-                            # spatial_array, spatial_count, dims_array, dims_count, axes
+                            # spatial_array, spatial_count, dims_array, dims_count, axes,
+                            # tensor_array, tensor_count
     enum: Optional[str]     # C enum type of enum and data_type fields
     doc: str
     default: object
@@ -49,6 +55,7 @@ class Field:
     c_setter: Optional[str]  # the C function that sets this field, when it has one
     size: int = 0            # bytes in the C struct: an integer of 4 is 32-bit
     overload_of: Optional[str] = None  # a tensor field that is another form of this field
+    count_of: Optional[str] = None     # a tensor_count field: the tensor_array whose length it is
 
 
 @dataclasses.dataclass
@@ -68,6 +75,13 @@ class Struct:
 
     def field(self, name):
         return next(f for f in self.fields if f.name == name)
+
+    def array_note(self, field) -> str:
+        """What the setter of a tensor array adds to its field's doc: the C setter's limits."""
+        if field.type != 'tensor_array':
+            return ''
+        count = next(f for f in self.fields if f.count_of == field.name)
+        return f' At most {count.maximum:g}, in order; none clears them.'
 
 
 @dataclasses.dataclass
@@ -160,7 +174,8 @@ class Model:
 def _struct(raw) -> Struct:
     fields = []
     for f in raw['fields']:
-        setter = f"{raw['c_type']}_set_{f['name']}" if f['type'] == 'spatial_array' else None
+        setter = (f"{raw['c_type']}_set_{f['name']}" if f['type'] in ('spatial_array', 'tensor_array')
+                  else None)
         fields.append(Field(f['name'], f['type'], f.get('enum'), f.get('doc', ''), f.get('default'),
                             f.get('min'), f.get('max'), setter, f.get('size', 0)))
     names = {f.name: f for f in fields}
@@ -169,6 +184,12 @@ def _struct(raw) -> Struct:
             base = names.get(f.name[:-len('_tensor')])
             if base is not None and base.type == 'number':
                 f.overload_of = base.name
+    for i, f in enumerate(fields):
+        if f.type == 'tensor_count':
+            array = next((a for a in fields[i + 1:] if a.type == 'tensor_array'), None)
+            if array is None:
+                raise SystemExit(f"schema_model: {raw['c_type']}.{f.name} counts no tensor_array after it")
+            f.count_of = array.name
     pairs = []
     for f in fields:
         if f.name.startswith('pre_') and f.type == 'spatial_array':

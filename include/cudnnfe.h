@@ -78,7 +78,7 @@ extern "C" {
 #endif
 
 #define FE_VERSION_MAJOR 1
-#define FE_VERSION_MINOR 2
+#define FE_VERSION_MINOR 3
 #define FE_VERSION_PATCH 0
 /** FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH */
 #define FE_VERSION (FE_VERSION_MAJOR * 10000 + FE_VERSION_MINOR * 100 + FE_VERSION_PATCH)
@@ -278,6 +278,12 @@ FE_API fe_status fe_device_properties_capture(int32_t device, char *buf, size_t 
 /* ------------------------------------------------------------------------------------------ */
 /* Handles.                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
+
+/** Let kernels on `device` read and write memory allocated on `peer` (cudaDeviceEnablePeerAccess;
+ *  synchronized batchnorm's buffers need it between every pair of its GPUs). Enabling it again
+ *  is FE_OK. FE_STATUS_NOT_SUPPORTED when the GPUs cannot reach each other (no NVLink or PCIe
+ *  peer path); FE_STATUS_INVALID_ARGUMENT for a device that does not exist or device == peer. */
+FE_API fe_status fe_device_enable_peer_access(int32_t device, int32_t peer);
 
 /** Create a handle on a CUDA device (stream: the legacy default stream). Loads cuDNN and the
  *  CUDA runtime. The handle owns a workspace that grows on demand for executions that are
@@ -1022,6 +1028,20 @@ FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor 
                                        fe_tensor **out_y, fe_tensor **out_mean,
                                        fe_tensor **out_inv_variance);
 
+/* Synchronized batchnorm: GPUs that each hold part of a batch exchange per-channel partial
+ * statistics through buffers that every GPU of the group can read and write
+ * (fe_device_enable_peer_access between each pair). One buffer per GPU of the group, allocated
+ * on that GPU: a float tensor [2, 4 * C, 1, 1] (strides [4 * C, 1, 4 * C, 4 * C]), listed in
+ * the same order (the GPUs') in every GPU's graph. Each buffer is zero when the group starts an
+ * execution: zero them all once the group's previous execution has finished on every GPU
+ * (cuDNN's kernels mark what they wrote as ready and leave it so). cuDNN's kernels wait for the
+ * peers' contributions, so every GPU of the group executes its graph at about the same time.
+ * The forward's Mean and InvVariance (and the running statistics) are the whole batch's; the
+ * backward's DX uses the whole batch's sums, and its DScale and DBias are those sums divided by
+ * the number of GPUs, the same on every GPU (adding them across the group, as data-parallel
+ * training adds weight gradients, gives the whole batch's). At most FE_MAX_PEER_STATS GPUs. */
+#define FE_MAX_PEER_STATS 8
+
 typedef struct fe_batchnorm_options {
     uint32_t struct_size;
     const char *name;
@@ -1038,9 +1058,17 @@ typedef struct fe_batchnorm_options {
     /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
      * value); it then replaces `momentum`. */
     fe_tensor *momentum_tensor;
+    /* Synchronized batchnorm: the statistics exchange buffers of the GPUs that share one
+     * batch, set with fe_batchnorm_options_set_peer_stats. See FE_MAX_PEER_STATS. */
+    size_t peer_stats_count;
+    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
 } fe_batchnorm_options;
 #define FE_BATCHNORM_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL }
+    { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL, 0, { NULL } }
+
+/** Set the peer statistics buffers of a synchronized batchnorm (count 0 clears them). */
+FE_API fe_status fe_batchnorm_options_set_peer_stats(fe_batchnorm_options *options, size_t count,
+                                                     fe_tensor *const *peer_stats);
 
 /** Batch normalization, training: per-channel statistics over the batch and spatial dims.
  *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...].
@@ -1078,8 +1106,16 @@ typedef struct fe_norm_backward_options {
     const char *name;
     /* The forward pass used (1 + scale): pass the same scale and set this too. */
     int32_t zero_centered_gamma;
+    /* Batchnorm only: the peer statistics buffers of a synchronized batchnorm, as the
+     * forward's (fe_batchnorm_options), set with fe_norm_backward_options_set_peer_stats. */
+    size_t peer_stats_count;
+    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
 } fe_norm_backward_options;
-#define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0 }
+#define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0, 0, { NULL } }
+
+/** Set the peer statistics buffers of a synchronized batchnorm's backward (count 0 clears them). */
+FE_API fe_status fe_norm_backward_options_set_peer_stats(fe_norm_backward_options *options, size_t count,
+                                                         fe_tensor *const *peer_stats);
 
 /** Backward passes. dy is the gradient of y (x's dims); x, scale and the forward's statistics
  *  are what the forward pass read and returned in training. out_dx receives the gradient of x
@@ -1355,7 +1391,10 @@ typedef struct fe_build_options {
     const char *device_properties_json;
     /* Plan cache. A graph identical to one built before in this process (same operations,
      * attributes, dims, strides, types, target GPU, cuDNN version and build options) reuses
-     * that plan instead of building again. 0 turns the lookup off for this build. */
+     * that plan instead of building again. 0 turns the lookup off for this build. GPUs of one
+     * kind (same name, compute capability, SMs and shared memory) share entries: a graph built
+     * for a second such GPU reuses the first one's engine and compiled kernels, finalized again
+     * for its own device. */
     int32_t use_plan_cache;
     /* A key of the caller's choosing (nullable): the graph is also registered under it, and
      * fe_graph_from_cache(key) returns a graph ready to execute without constructing one
@@ -1582,7 +1621,8 @@ FE_API fe_status fe_graph_plan_time_us(const fe_graph *graph, size_t plan_index,
 
 /** A built graph ready to execute under the caller's key (see fe_build_options.cache_key),
  *  bound by uid exactly like the graph that was built under that key, or FE_STATUS_NOT_FOUND.
- *  handle nullable (deviceless graphs). The result is the caller's to destroy. */
+ *  handle nullable (deviceless graphs); the graph executes on the handle's device, whichever
+ *  GPU of that kind it was built on. The result is the caller's to destroy. */
 FE_API fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key,
                                      fe_graph **out_graph);
 /** Persistent plan cache shared by processes: plans built with a handle that has a cache

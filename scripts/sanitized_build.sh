@@ -12,5 +12,7 @@ if [ ! -f "$DIR/build.ninja" ]; then
     meson setup "$DIR" "$ROOT" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
         -Dbindings=disabled -Dtests=true
 fi
-ninja -C "$DIR" libcudnnfe.so.1.2.0 tests/unit/cudnnfe_unit_tests tests/deviceless/cudnnfe_deviceless_tests \
+# The library by its file name, which carries the version meson.build states.
+VERSION=$(sed -n "s/^  version : '\(.*\)',$/\1/p" "$ROOT/meson.build")
+ninja -C "$DIR" "libcudnnfe.so.$VERSION" tests/unit/cudnnfe_unit_tests tests/deviceless/cudnnfe_deviceless_tests \
     tests/deviceless/cache_writer tests/deviceless/cudnnfe_concurrency_tests tools/cudnnfe/cudnnfe

@@ -11,4 +11,6 @@ if [ ! -f "$DIR/build.ninja" ]; then
     meson setup "$DIR" "$ROOT" -Db_sanitize=thread -Db_lundef=false -Dbuildtype=plain -Dcpp_args="-O1 -g1" \
         -Dbindings=disabled -Dtests=true
 fi
-ninja -C "$DIR" libcudnnfe.so.1.2.0 tests/deviceless/cudnnfe_concurrency_tests
+# The library by its file name, which carries the version meson.build states.
+VERSION=$(sed -n "s/^  version : '\(.*\)',$/\1/p" "$ROOT/meson.build")
+ninja -C "$DIR" "libcudnnfe.so.$VERSION" tests/deviceless/cudnnfe_concurrency_tests

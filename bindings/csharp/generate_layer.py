@@ -168,6 +168,8 @@ def property_type(struct, field, proxies):
         return 'long[]'
     if field.type == 'axes':
         return 'int[]'
+    if field.type == 'tensor_array':
+        return 'Tensor[]'
     raise SystemExit(f'generate_layer.py: no C# type for {struct.c_type}.{field.name} ({field.type})')
 
 
@@ -177,7 +179,7 @@ def field_doc(struct, field):
         doc += f' Replaces {property_name(struct, struct.field(field.overload_of))}.'
     if field.type == 'axes':
         doc += ' Each from 0 to 31.'
-    return doc
+    return doc + struct.array_note(field)
 
 
 def assignment(struct, field, pairs):
@@ -211,6 +213,12 @@ def assignment(struct, field, pairs):
         local = identifier(field.name)
         return [f'long[] {local} = {p} ?? {schema_model.pascal(pair.name)};',
                 f'if ({local} != null) Check.Ok(NativeApi.{field.c_setter}(o, {local}.Length, {local}));']
+    if field.type == 'tensor_array':
+        local = identifier(field.name)
+        return [f'if ({p} != null)', '{', f'    IntPtr[] {local} = OptionValues.Pointers({p});',
+                f'    Check.Ok(NativeApi.{field.c_setter}(o, {local}.Length, {local}));', '}']
+    if field.type == 'tensor_count':
+        return []  # set with its array
     raise SystemExit(f'generate_layer.py: cannot set {struct.c_type}.{field.name} ({field.type})')
 
 
@@ -220,7 +228,7 @@ def options_class(struct, proxies):
              '    /// <remarks>Properties left unset keep the C defaults.</remarks>\n',
              f'    public sealed partial class {struct.class_name}\n    {{\n']
     for field in struct.fields:
-        if field.type == 'dims_count':
+        if field.type in ('dims_count', 'tensor_count'):
             continue  # the length of its array
         lines.append(summary(field_doc(struct, field), '        '))
         lines.append(f'        public {property_type(struct, field, proxies)} '

@@ -12,6 +12,7 @@ bindings/schema_model.py; this file holds only how Go spells them:
   except the fields in ZERO_MEANS_DEFAULT, whose public type was settled before the schema;
 - a per-spatial-dim array is a []int64 set through its C setter (nil: the default), with the
   status checked so that the C library's message reaches the caller;
+- an array of tensors is a []*Tensor set the same way through its C setter (nil: the default);
 - a graph method returns one tensor, two or three tensors, or a result struct for more.
 
 usage: generate_layer.py SCHEMA_JSON OUT_DIR [--gofmt GOFMT]
@@ -143,7 +144,7 @@ class StructWriter:
             return enum_type(f.enum)
         base = {'name': 'string', 'number': 'float64', 'flag': 'bool', 'data_type': 'DataType',
                 'tensor': '*Tensor', 'spatial_array': '[]int64', 'spatial_count': 'int64',
-                'dims_array': '[]int64', 'axes': '[]int'}.get(f.type)
+                'dims_array': '[]int64', 'axes': '[]int', 'tensor_array': '[]*Tensor'}.get(f.type)
         if f.type == 'integer':
             base = self.int_type(f)
         if base is None:
@@ -158,6 +159,8 @@ class StructWriter:
             doc += ' One value for every spatial dim or one per spatial dim; nil: the default.'
         elif f.type == 'dims_array':
             doc += f' At most {len(f.default)}; nil: the default.'
+        elif f.type == 'tensor_array':
+            doc += self.s.array_note(f) + ' Set through the C setter, which names a nil entry.'
         elif self.is_pointer(f):
             doc += f' nil: the default, {f.default:g}.'
         elif f.type in ('number', 'integer') and f.default:
@@ -171,8 +174,8 @@ class StructWriter:
         doc = f'{s.class_name} are {s.c_type}: {lower_first(sentence(s.doc))} {rest}'
         out = comment(doc) + f'type {s.class_name} struct {{\n'
         for f in s.fields:
-            if f.type == 'dims_count':
-                continue  # the length of the dims array that follows it
+            if f.type in ('dims_count', 'tensor_count'):
+                continue  # the length of the array that follows it
             for pair in s.pairs:
                 if pair.fields[0] == f.name:
                     pre, post = (self.field_name(s.field(n)) for n in pair.fields)
@@ -217,7 +220,14 @@ class StructWriter:
                     f'\t\t\treturn nil, invalid("{self.s.class_name}: %d {f.name}, at most {capacity}", '
                     f'len({name}))\n\t\t}}\n\t\tall := make([]int64, {capacity})\n\t\tcopy(all, {name})\n'
                     f'\t\tn.Set{swig(count.name)}(int64(len({name})))\n\t\t{self.setter(f)}(all)\n\t}}\n')
-        if f.type in ('spatial_array', 'dims_count'):
+        if f.type == 'tensor_array':
+            # a nil entry passes NULL, for the C setter to name
+            return (f'\tif {name} != nil {{\n\t\tlist, err := nullablePointers({name})\n\t\tif err != nil {{\n'
+                    f'\t\t\treturn nil, err\n\t\t}}\n'
+                    f'\t\tif err := call(func() capi.Enum_SS_fe_status {{\n'
+                    f'\t\t\treturn capi.{swig(f.c_setter)}(n, int64(len(list)), list)\n'
+                    f'\t\t}}); err != nil {{\n\t\t\treturn nil, err\n\t\t}}\n\t}}\n')
+        if f.type in ('spatial_array', 'dims_count', 'tensor_count'):
             return ''
         raise SystemExit(f'generate_layer.py: {self.s.c_type}.{f.name}: cannot set {f.type}')
 

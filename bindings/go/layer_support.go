@@ -19,6 +19,22 @@ func pointers(tensors []*Tensor, optional ...bool) ([]uintptr, error) {
 	return out, nil
 }
 
+// nullablePointers is the C array of an options struct's tensors: a nil one passes NULL, for the
+// C setter to name.
+func nullablePointers(tensors []*Tensor) ([]uintptr, error) {
+	out := make([]uintptr, len(tensors))
+	for i, t := range tensors {
+		if t == nil {
+			continue
+		}
+		var err error
+		if out[i], err = t.pointer(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // wrapOutput is the tensor an entry point wrote into out, or nil when it wrote none or out was
 // not asked for (nil: NULL passed).
 func (g *Graph) wrapOutput(out []uintptr) *Tensor {

@@ -33,6 +33,13 @@ func DeviceCount() (int32, error) {
 	return count[0], err
 }
 
+// EnablePeerAccess lets kernels on device read and write memory allocated on peer (synchronized
+// batchnorm's buffers need it between every pair of its GPUs); enabling it again is no error.
+// StatusNotSupported when the GPUs cannot reach each other.
+func EnablePeerAccess(device, peer int32) error {
+	return call(func() capi.Enum_SS_fe_status { return capi.Fe_device_enable_peer_access(int(device), int(peer)) })
+}
+
 // CapturedDeviceProperties is cuDNN's JSON description of a live GPU, for deviceless builds.
 func CapturedDeviceProperties(device int32) (string, error) {
 	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {

@@ -10,6 +10,7 @@ usage: generate_layer.py SCHEMA_JSON OUT_DIR LIST_FILE HANDWRITTEN_DIR
 """
 import pathlib
 import sys
+import textwrap
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import schema_model  # noqa: E402
@@ -66,11 +67,14 @@ def doc_text(text):
             .replace('*/', '*&#47;').replace('@', '&#64;'))
 
 
-def javadoc(text, indent='    '):
+def javadoc(text, indent='    ', width=120):
     text = doc_text(text.strip())
     if not text:
         return []
-    return [f'{indent}/** {text} */']
+    if len(indent) + len(text) + 7 <= width:
+        return [f'{indent}/** {text} */']
+    body = textwrap.wrap(text, width - len(indent) - 3)
+    return [f'{indent}/**'] + [f'{indent} * {line}' for line in body] + [f'{indent} */']
 
 
 def enum_class(c_type):
@@ -100,6 +104,8 @@ def java_type(struct, field):
         return 'Tensor', 'Tensor'
     if t in ('spatial_array', 'dims_array'):
         return 'long[]', 'long...'
+    if t == 'tensor_array':
+        return 'Tensor[]', 'Tensor...'
     if t == 'axes':
         return 'Long', 'int...'
     raise SystemExit(f'generate_layer.py: no Java type for field type {t} ({field.name})')
@@ -122,6 +128,11 @@ def store(field, value):
         return f'{setter}({value}.pointer());'
     if t == 'spatial_array':
         return f'Check.ok(NativeApi.{field.c_setter}(o, {value}.length, {value}));'
+    if t == 'tensor_array':
+        # As concatenate's inputs: a null entry goes as NULL, which the C setter names.
+        return (f'long[] pointers = new long[{value}.length];\n'
+                f'                for (int i = 0; i < {value}.length; ++i) pointers[i] = GraphBase.optional({value}[i]);\n'
+                f'                Check.ok(NativeApi.{field.c_setter}(o, pointers.length, pointers));')
     return f'{setter}({value});'
 
 
@@ -138,7 +149,7 @@ def options_class(struct):
     cls = struct.class_name
     storage = {}  # field name -> Java member name
     for f in struct.fields:
-        if f.type != 'dims_count':
+        if f.type not in ('dims_count', 'tensor_count'):  # a count is set with its array
             storage[f.name] = ident(f.name)
     lines = [HEADER, f'package {PACKAGE};', '']
     if any(f.type == 'dims_array' for f in struct.fields):
@@ -156,11 +167,11 @@ def options_class(struct):
         method = ident(f.overload_of) if f.overload_of else member
         _, param = java_type(struct, f)
         lines.append('')
-        lines += javadoc(f.doc)
+        lines += javadoc(f.doc + struct.array_note(f))
         if f.type == 'axes':
             lines += axes_setter(struct, f, member, method)
             continue
-        value = f'{member}.clone()' if param == 'long...' else member
+        value = f'{member}.clone()' if param.endswith('...') else member
         lines += [f'    public {cls} {method}({param} {member}) {{',
                   f'        this.{member} = {value};', '        return this;', '    }']
     for pair in struct.pairs:
@@ -177,10 +188,15 @@ def options_class(struct):
         lines += ['', f'    /** {doc_text(doc)} */', f'    public {cls} {method}({params}) {{']
         lines += [f'        this.{storage[n]} = {storage[n]};' for n in fields]
         lines += ['        return this;', '    }']
-    if any(f.c_setter for f in struct.fields):
+    if any(f.type == 'spatial_array' for f in struct.fields):
         lines += ['', '    /**',
                   '     * The native struct with the set fields; its arrays go through the C setters, so the C',
                   "     * rule holds (one value for every spatial dim, or one per dim) with the C library's message.",
+                  '     */']
+    elif any(f.c_setter for f in struct.fields):
+        lines += ['', '    /**',
+                  '     * The native struct with the set fields; its arrays go through the C setters, so the C',
+                  "     * rules hold (how many, none null) with the C library's message.",
                   '     */']
     else:
         lines += ['', '    /** The native struct with the set fields. */']
@@ -202,6 +218,8 @@ def options_class(struct):
                       f'                o.set{cap(count.name)}({member}.length);',
                       f'                o.set{cap(f.name)}(Arrays.copyOf({member}, {capacity}));',
                       '            }']
+        elif f.type == 'tensor_array':
+            lines += [f'            if ({member} != null) {{', f'                {store(f, member)}', '            }']
         else:
             line = f'            if ({member} != null) {store(f, member)}'
             if len(line) > 120:

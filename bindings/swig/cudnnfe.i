@@ -16,6 +16,8 @@
  *   const char *                  a string
  *   const char **out              a string output: String[1] / string[1] / *string
  *   int64_t member[N]             an array of exactly N numbers (conv padding, stride, dilation)
+ *   fe_tensor *member[N]          with its size_t member_count: hidden, set by the header's
+ *                                 <struct>_set_member (an array of objects, as above)
  *   option structs                a class with a field per member, defaults from its _INIT macro
  *                                 (the list of structs is generated from the header); an
  *                                 output struct with an _INIT macro (fe_config_info) is made the
@@ -108,8 +110,17 @@ FE_OPAQUE(void)
 }
 %enddef
 
-/* One FE_OPTIONS (and FE_OPTIONS_ARRAY) line per option struct of the header, generated at build
- * time by option_structs.py, so a struct added to the header needs no change here. */
+/* A fixed-size array of tensors and its count (fe_tensor *FIELD[N], size_t COUNT): hidden, so that
+ * they are set only together, through the header's own setter (<struct>_set_FIELD, which takes a
+ * fe_tensor *const * like any array of objects and refuses a count the array cannot hold). */
+%define FE_OPTIONS_TENSORS(TYPE, FIELD, COUNT)
+%ignore TYPE::FIELD;
+%ignore TYPE::COUNT;
+%enddef
+
+/* One FE_OPTIONS (and FE_OPTIONS_ARRAY, FE_OPTIONS_TENSORS) line per option struct of the header,
+ * generated at build time by option_structs.py, so a struct added to the header needs no change
+ * here. */
 %include "option_structs.i"
 
 /* Arrays of structs (fe_knob_range, fe_knob_choice) fit none of the patterns: the functions that

@@ -30,6 +30,8 @@ const BuildState &state_at_least(const fe_graph *graph, fe_graph::Stage stage, c
 template <typename Step>
 void step(fe_graph *graph, Step &&body) {
     try {
+        // The later steps use the cuDNN handle of the first, which works on its own device.
+        if (graph->build && graph->build->executable.device >= 0) make_device_current(graph->build->executable.device);
         body();
     } catch (...) {
         if (graph->stage != fe_graph::Stage::Built) {
@@ -88,6 +90,7 @@ FE_EXPORT fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *h
     return guard("fe_graph_build_operation_graph", [&] {
         FE_REQUIRE(graph);
         step(graph, [&] {
+            if (handle) handle->make_current();
             build_operation_graph(*graph, handle ? handle->cudnn : nullptr, target_generation(*graph, handle));
             note_target(*graph, handle, "step by step");
         });
@@ -298,6 +301,7 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
                 graph->device_properties_json = o.device_properties_json;
             }
             if (o.kernel_cache) graph->kernel_cache = o.kernel_cache->cache;
+            if (handle) handle->make_current();
             build_graph(*graph, handle, o);
         } catch (...) {
             rollback.restore();

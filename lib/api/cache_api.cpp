@@ -39,6 +39,7 @@ FE_EXPORT fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key
     return guard("fe_graph_from_cache", [&] {
         FE_REQUIRE(cache_key);
         FE_REQUIRE(out_graph);
+        if (handle) handle->make_current();
         fe_graph *graph = graph_from_user_key(handle, cache_key);
         FE_CHECK(graph != nullptr, FE_STATUS_NOT_FOUND, "no graph was built under the key '%s'", cache_key);
         *out_graph = graph;
@@ -105,6 +106,7 @@ FE_EXPORT fe_status fe_graph_deserialize(fe_handle *handle, const void *data, si
         FE_REQUIRE(out_graph);
         const fe_deserialize_options defaults = FE_DESERIALIZE_OPTIONS_INIT;
         fe_deserialize_options o = read_options(options, defaults);
+        if (handle) handle->make_current();
         *out_graph = deserialize_graph(handle, static_cast<const unsigned char *>(data), size, o);
     });
 }

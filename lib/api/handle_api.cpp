@@ -13,6 +13,29 @@ FE_EXPORT fe_status fe_handle_create(int32_t device, fe_handle **out_handle) {
     });
 }
 
+FE_EXPORT fe_status fe_device_enable_peer_access(int32_t device, int32_t peer) {
+    return guard("fe_device_enable_peer_access", [&] {
+        const CudaRuntime &rt = cuda();
+        int count = 0;
+        check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+        for (int32_t d : {device, peer})
+            FE_CHECK(d >= 0 && d < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)", d, count);
+        FE_CHECK(device != peer, FE_STATUS_INVALID_ARGUMENT, "device and peer are both %d: a GPU reaches its own memory",
+                 device);
+        int possible = 0;
+        check_cuda(rt.cudaDeviceCanAccessPeer(&possible, device, peer), "cudaDeviceCanAccessPeer");
+        FE_CHECK(possible, FE_STATUS_NOT_SUPPORTED, "device %d cannot reach device %d's memory (no peer path)", device,
+                 peer);
+        make_device_current(device);
+        int code = rt.cudaDeviceEnablePeerAccess(peer, 0);
+        if (code == kCudaErrorPeerAccessAlreadyEnabled) {
+            rt.cudaGetLastError();  // not an error here; clear it
+            return;
+        }
+        check_cuda(code, "cudaDeviceEnablePeerAccess");
+    });
+}
+
 FE_EXPORT void fe_handle_destroy(fe_handle *handle) { delete handle; }
 
 FE_EXPORT fe_status fe_handle_set_stream(fe_handle *handle, void *stream) {

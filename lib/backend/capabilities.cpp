@@ -162,6 +162,9 @@ const std::vector<Capability> kTable = {
      "accepts them on a matmul of its own and writes wrong values (sums past the K override, columns past the N "
      "override computed instead of padded); attention's use of them inside its fused pattern was verified good",
      "H100"},
+    {Feature::batchnorm_peer_stats, "batchnorm_peer_stats", Gate::minimum_version,
+     "synchronized batchnorm (peer_stats)", 0, 80, 0, 0,
+     "its batchnorm engines exchange statistics between the GPUs of a group through peer buffers", nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

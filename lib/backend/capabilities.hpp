@@ -56,6 +56,7 @@ enum class Feature {
     moe_grouped_matmul_gather,    // its GATHER mode (rows read through token_index)
     moe_grouped_matmul_scatter,   // its SCATTER mode (results written through token_index)
     standalone_matmul_overrides,  // a matmul's M, N, K overrides outside attention's pattern
+    batchnorm_peer_stats,         // synchronized batchnorm: statistics exchanged between GPUs
 };
 
 // How the library treats a fact of the table.

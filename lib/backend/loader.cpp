@@ -140,6 +140,8 @@ CudaLoad load_cuda() {
     bind(lib, "cudaGraphDestroy", &t.cudaGraphDestroy, &missing);
     bind(lib, "cudaStreamIsCapturing", &t.cudaStreamIsCapturing, &missing);
     bind(lib, "cudaGraphGetNodes", &t.cudaGraphGetNodes, &missing);
+    bind(lib, "cudaDeviceCanAccessPeer", &t.cudaDeviceCanAccessPeer, &missing);
+    bind(lib, "cudaDeviceEnablePeerAccess", &t.cudaDeviceEnablePeerAccess, &missing);
     bind(lib, "cudaGetLastError", &t.cudaGetLastError, &missing);
     bind(lib, "cudaGetErrorString", &t.cudaGetErrorString, &missing);
     bind(lib, "cudaGetErrorName", &t.cudaGetErrorName, &missing);

@@ -38,6 +38,9 @@ struct CudaRuntime {
     int (*cudaGraphDestroy)(void *);
     int (*cudaStreamIsCapturing)(void *, int *);
     int (*cudaGraphGetNodes)(void *, void **, size_t *);
+    // Peer access: synchronized batchnorm's GPUs read each other's statistics buffers.
+    int (*cudaDeviceCanAccessPeer)(int *, int, int);
+    int (*cudaDeviceEnablePeerAccess)(int, unsigned int);
     int (*cudaGetLastError)(void);
     const char *(*cudaGetErrorString)(int);
     const char *(*cudaGetErrorName)(int);
@@ -49,6 +52,7 @@ enum {
     kCudaErrorStubLibrary = 34,
     kCudaErrorInsufficientDriver = 35,
     kCudaErrorNoDevice = 100,
+    kCudaErrorPeerAccessAlreadyEnabled = 704,
 };
 
 struct Cudnn {

@@ -32,6 +32,8 @@ struct fe_tensor {
     fe_tensor *ragged_offset = nullptr;  // packed variable-length layout: per-batch element offsets
     fe::Node *producer = nullptr; // nullptr: a graph input
     bool by_value = false;        // a host scalar baked into the variant pack
+    // A synchronized batchnorm's exchange buffer: bound to memory of any GPU of the group.
+    bool peer_memory = false;
     double scalar_value = 0.0;
     unsigned char scalar_bytes[8] = {0};  // the scalar in its data type, bound by address
 

@@ -27,6 +27,7 @@ class BatchNormTraining : public NormNode {
         running_mean_ = add_input(o.running_mean, "running_mean");
         running_var_ = add_input(o.running_var, "running_var");
         momentum_ = add_input(o.momentum_tensor, "momentum");
+        add_peer_stats(o.peer_stats_count, o.peer_stats);
     }
     const char *kind() const override { return "batchnorm"; }
     bool updates_running_stats() const { return running_mean_ >= 0; }
@@ -58,6 +59,7 @@ class BatchNormTraining : public NormNode {
             FE_CHECK(momentum_ < 0, FE_STATUS_INVALID_ARGUMENT,
                      "momentum_tensor is given without running statistics to update");
         }
+        check_peer_stats(x);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
     }
@@ -76,6 +78,7 @@ class BatchNormTraining : public NormNode {
         std::string a = epsilon_ >= 0 ? "epsilon=<tensor>" : format("epsilon=%g", options_.epsilon);
         if (updates_running_stats())
             a += momentum_ >= 0 ? " momentum=<tensor>" : format(" momentum=%g", options_.momentum);
+        if (options_.peer_stats_count) a += format(" peers=%zu", options_.peer_stats_count);
         return a;
     }
 
@@ -96,6 +99,8 @@ class BatchNormTraining : public NormNode {
             t.next_running_mean = &lowering.tensor(outputs[3]);
             t.next_running_var = &lowering.tensor(outputs[4]);
         }
+        t.peer_stats = peer_stat_descriptors(lowering);
+        if (!t.peer_stats.empty()) lowering.require(Feature::batchnorm_peer_stats);
         emit_norm_forward(lowering, CUDNN_BATCH_NORM, FE_NORM_PHASE_TRAINING, t, label());
     }
 

@@ -68,6 +68,39 @@ int NormNode::add_input(fe_tensor *t, const char *port) {
     return static_cast<int>(inputs.size() - 1);
 }
 
+void NormNode::add_peer_stats(size_t count, fe_tensor *const *peer_stats) {
+    static const char *const kPorts[FE_MAX_PEER_STATS] = {"peer_stats_0", "peer_stats_1", "peer_stats_2",
+                                                          "peer_stats_3", "peer_stats_4", "peer_stats_5",
+                                                          "peer_stats_6", "peer_stats_7"};
+    FE_CHECK(count <= FE_MAX_PEER_STATS, FE_STATUS_INVALID_ARGUMENT,
+             "options.peer_stats_count is %zu; at most %d GPUs synchronize one batchnorm", count, FE_MAX_PEER_STATS);
+    FE_CHECK(count != 1, FE_STATUS_INVALID_ARGUMENT,
+             "options.peer_stats_count is 1: synchronizing needs a buffer per GPU of the group, two or more");
+    for (size_t i = 0; i < count; ++i) {
+        FE_CHECK(peer_stats[i] != nullptr, FE_STATUS_NULL_POINTER, "options.peer_stats[%zu] is NULL", i);
+        peer_stats_.push_back(add_input(peer_stats[i], kPorts[i]));
+    }
+}
+
+void NormNode::check_peer_stats(const fe_tensor *x) const {
+    if (peer_stats_.empty()) return;
+    std::vector<int64_t> dims(x->dims.size(), 1);
+    dims[0] = 2;
+    dims[1] = 4 * x->dims[1];
+    for (int index : peer_stats_) {
+        fe_tensor *t = input(index);
+        check_same_dims(t, dims, ports_[static_cast<size_t>(index)]);
+        check_data_type(t, ports_[static_cast<size_t>(index)], true);
+        t->peer_memory = true;
+    }
+}
+
+std::vector<const Descriptor *> NormNode::peer_stat_descriptors(Lowering &lowering) const {
+    std::vector<const Descriptor *> out;
+    for (int index : peer_stats_) out.push_back(&lowering.tensor(input(index)));
+    return out;
+}
+
 void NormNode::check_data_type(const fe_tensor *t, const char *role, bool float_only) {
     fe_data_type type = t->data_type;
     if (type == FE_DATA_NOT_SET) return;  // resolved at validation, checked then
@@ -134,6 +167,17 @@ const Descriptor &NormNode::scale(Lowering &lowering, const fe_tensor *t, bool z
     return shifted;
 }
 
+namespace {
+
+void set_peer_stats(Descriptor &op, cudnnBackendAttributeName_t name, const std::vector<const Descriptor *> &peers) {
+    if (peers.empty()) return;
+    std::vector<cudnnBackendDescriptor_t> raw;
+    for (const Descriptor *d : peers) raw.push_back(d->get());
+    op.set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<int64_t>(raw.size()), raw.data(), "norm peer statistics");
+}
+
+}  // namespace
+
 void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_phase phase_value,
                        const NormForwardTensors &t, const std::string &label) {
     Descriptor op(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR);
@@ -161,6 +205,7 @@ void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_
     };
     for (const Optional &o : optional)
         if (o.d) op.set_desc(o.name, *o.d, o.label);
+    set_peer_stats(op, CUDNN_ATTR_OPERATION_NORM_FWD_PEER_STAT_DESCS, t.peer_stats);
     std::string what = "finalizing " + label;
     op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     lowering.add_operation(std::move(op));
@@ -178,6 +223,7 @@ void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const N
     op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DXDESC, *t.dx, "norm backward dX");
     op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, *t.dscale, "norm backward dScale");
     if (t.dbias) op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, *t.dbias, "norm backward dBias");
+    set_peer_stats(op, CUDNN_ATTR_OPERATION_NORM_BWD_PEER_STAT_DESCS, t.peer_stats);
     std::string what = "finalizing " + label;
     op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     lowering.add_operation(std::move(op));
@@ -258,6 +304,7 @@ class NormBackward : public NormNode {
         scale_ = add_input(scale, "scale");
         mean_ = add_input(mean, "mean");
         inv_variance_ = add_input(inv_variance, family.has_mean ? "inv_variance" : "inv_rms");
+        add_peer_stats(o.peer_stats_count, o.peer_stats);
     }
     std::string kind_name() const { return std::string(family_.kind) + "_backward"; }
     const char *kind() const override { return kind_.c_str(); }
@@ -274,6 +321,7 @@ class NormBackward : public NormNode {
         if (mean_ >= 0) check_data_type(input(mean_), "mean", true);
         check_data_type(input(inv_variance_), ports_[static_cast<size_t>(inv_variance_)], true);
         check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
+        check_peer_stats(x);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], s->dims, s->strides);
     }
@@ -296,6 +344,8 @@ class NormBackward : public NormNode {
         t.dx = &lowering.tensor(outputs[0]);
         t.dscale = &lowering.tensor(outputs[1]);
         if (outputs.size() > 2) t.dbias = &lowering.tensor(outputs[2]);
+        t.peer_stats = peer_stat_descriptors(lowering);
+        if (!t.peer_stats.empty()) lowering.require(Feature::batchnorm_peer_stats);
         emit_norm_backward(lowering, family_.mode, t, label());
     }
 

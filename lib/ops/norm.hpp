@@ -43,6 +43,11 @@ class NormNode : public Node {
     // Add an input under a port name; a NULL optional input is skipped. Returns its index or -1.
     int add_input(fe_tensor *t, const char *port);
     fe_tensor *input(int index) const { return index >= 0 ? inputs[static_cast<size_t>(index)] : nullptr; }
+    // Synchronized batchnorm's peer statistics buffers, as inputs peer_stats_0, peer_stats_1, ...
+    void add_peer_stats(size_t count, fe_tensor *const *peer_stats);
+    // Each is float [2, 4 * C, 1, ...] in x's rank, C being x's dim 1.
+    void check_peer_stats(const fe_tensor *x) const;
+    std::vector<const Descriptor *> peer_stat_descriptors(Lowering &lowering) const;
 
     // Checks that hold once types are known (skipped while a type is still unset).
     static void check_data_type(const fe_tensor *t, const char *role, bool float_only);
@@ -65,6 +70,7 @@ class NormNode : public Node {
 
     const NormFamily &family_;
     std::vector<const char *> ports_;
+    std::vector<int> peer_stats_;  // input indexes
 };
 
 // The tensors of one NORM_FORWARD operation (nullptr where unused).
@@ -73,6 +79,7 @@ struct NormForwardTensors {
     const Descriptor *mean = nullptr, *inv_variance = nullptr;
     const Descriptor *momentum = nullptr, *running_mean = nullptr, *running_var = nullptr;
     const Descriptor *next_running_mean = nullptr, *next_running_var = nullptr;
+    std::vector<const Descriptor *> peer_stats;
 };
 void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_phase phase,
                        const NormForwardTensors &t, const std::string &label);
@@ -81,6 +88,7 @@ void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_
 struct NormBackwardTensors {
     const Descriptor *x = nullptr, *dy = nullptr, *scale = nullptr, *mean = nullptr, *inv_variance = nullptr;
     const Descriptor *dx = nullptr, *dscale = nullptr, *dbias = nullptr;
+    std::vector<const Descriptor *> peer_stats;
 };
 void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const NormBackwardTensors &t,
                         const std::string &label);

@@ -39,6 +39,10 @@ const Struct kBackwardOptions{
     {
         FE_SCHEMA_FIELD(fe_norm_backward_options, name, name, "The op's name; automatic when absent."),
         FE_SCHEMA_FIELD(fe_norm_backward_options, zero_centered_gamma, flag, "The forward pass used (1 + scale)."),
+        FE_SCHEMA_RANGE(fe_norm_backward_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
+                        "How many peer statistics buffers are set."),
+        FE_SCHEMA_FIELD(fe_norm_backward_options, peer_stats, tensor_array,
+                        "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
     },
     "A normalization backward pass's options."};
 
@@ -54,6 +58,10 @@ const Struct kBatchnormOptions{
         FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
         FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
         FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
+        FE_SCHEMA_RANGE(fe_batchnorm_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
+                        "How many peer statistics buffers are set."),
+        FE_SCHEMA_FIELD(fe_batchnorm_options, peer_stats, tensor_array,
+                        "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
     },
     "Batch normalization's epsilon and running statistics."};
 
@@ -101,12 +109,13 @@ const Op kAdalayernorm{"adalayernorm", "fe_graph_adalayernorm", "Normalizations"
                        kForwardOutputs, {}, &kNormOptions, {"name", "phase", "epsilon", "epsilon_tensor"}, false,
                        "Adaptive layer normalization (per-sample scale and shift)."};
 const Op kLayernormBackward{"layernorm_backward", "fe_graph_layernorm_backward", "Normalizations", kBackwardInputs,
-                            kBackwardOutputs, {}, &kBackwardOptions, {}, false, "Layer normalization backward."};
+                            kBackwardOutputs, {}, &kBackwardOptions, {"name", "zero_centered_gamma"}, false,
+                            "Layer normalization backward."};
 const Op kRmsnormBackward{"rmsnorm_backward", "fe_graph_rmsnorm_backward", "Normalizations",
                           {{"dY", nullptr, "y's gradient"}, {"X", nullptr, "the forward input"},
                            {"scale", nullptr, "the forward scale"}, {"inv_rms", nullptr, "the forward inverse RMS"}},
-                          kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions, {}, false,
-                          "RMS normalization backward."};
+                          kBackwardOptionalBiasOutputs, {kOutputDbias}, &kBackwardOptions,
+                          {"name", "zero_centered_gamma"}, false, "RMS normalization backward."};
 const Op kInstancenormBackward{"instancenorm_backward", "fe_graph_instancenorm_backward", "Normalizations",
                                kBackwardInputs, kBackwardOutputs, {}, &kBackwardOptions, {"name"}, false,
                                "Instance normalization backward."};
@@ -128,7 +137,8 @@ const Op kBatchnormInference{"batchnorm_inference", "fe_graph_batchnorm_inferenc
                              {{"Y", nullptr, "like x"}}, {}, &kInferenceOptions, {}, false,
                              "Batch normalization, inference, from given statistics."};
 const Op kBatchnormBackward{"batchnorm_backward", "fe_graph_batchnorm_backward", "Normalizations", kBackwardInputs,
-                            kBackwardOutputs, {}, &kBackwardOptions, {"name"}, false, "Batch normalization backward."};
+                            kBackwardOutputs, {}, &kBackwardOptions, {"name", "peer_stats_count", "peer_stats"}, false,
+                            "Batch normalization backward."};
 
 // How a call adds each normalization: the forward norms and the backward ones share a function
 // that takes the kind; rmsnorm_backward has no mean input.

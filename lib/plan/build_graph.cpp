@@ -109,7 +109,7 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
                  "it holds another graph or target");
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
         bool deviceless = !graph.device_properties_json.empty();
-        return checked_record(graph, blob.record, blob.plan_json, deviceless || !handle ? nullptr : handle->cudnn,
+        return checked_record(graph, blob.record, blob.plan_json, deviceless ? nullptr : handle,
                               graph.device_properties_json, device_generation(device_json));
     } catch (const Error &e) {
         FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
@@ -184,6 +184,7 @@ void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
     BuildState &state = *graph.build;
     target_of(graph, handle, &state.device_json, &state.fingerprint);
     state.options_text = options;
+    state.executable.device = handle && graph.device_properties_json.empty() ? handle->device : -1;
     if (graph.kernel_cache) {
         KernelCache &cache = *graph.kernel_cache;
         std::lock_guard<std::mutex> lock(cache.mutex);
@@ -224,7 +225,10 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     std::string options = options_text(o, graph.kernel_cache != nullptr);
     std::string directory = cache_directory(handle);
     bool cached = o.use_plan_cache || o.cache_key || !directory.empty();
-    std::string key, graph_json, device_json, fingerprint;
+    // key: the graph, options and GPU kind (the directory's and the shared in-process entry);
+    // device_key: the in-process entry whose plan is finalized for the handle's device.
+    std::string key, device_key, graph_json, device_json, fingerprint;
+    bool on_gpu = false;
     if (cached) {
         graph.validate();
         cudnn();
@@ -239,15 +243,24 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     if (cached) {
         target_of(graph, handle, &device_json, &fingerprint);
         key = key_text(graph_json, options, fingerprint);
+        on_gpu = handle && graph.device_properties_json.empty();
+        device_key = on_gpu ? format("%s\nCUDA device %d", key.c_str(), handle->device) : key;
         std::shared_ptr<const PlanRecord> record;
         const char *origin = nullptr;
         if (o.use_plan_cache) {
-            record = memory_lookup(key);
+            record = memory_lookup(device_key);
             if (record && o.autotune && !record->autotuned) record = nullptr;
-            if (record) {
-                origin = "in-process plan cache";
-                count(CacheEvent::MemoryHit);
+            if (record) origin = "in-process plan cache";
+            if (!record && on_gpu) {
+                // Built for another GPU of this kind: the same plan, finalized for this one.
+                std::shared_ptr<const PlanRecord> shared = memory_lookup(key);
+                if (shared && !(o.autotune && !shared->autotuned)) {
+                    record = record_for_device(shared, *handle);
+                    memory_store(device_key, record);
+                    origin = "in-process plan cache (built for another GPU of this kind)";
+                }
             }
+            if (record) count(CacheEvent::MemoryHit);
         }
         std::string path = directory.empty() ? "" : cache_file(directory, key);
         if (!record && !path.empty()) {
@@ -255,7 +268,10 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
             if (record) {
                 origin = "cache directory";
                 count(CacheEvent::DiskHit);
-                if (o.use_plan_cache) memory_store(key, record);
+                if (o.use_plan_cache) {
+                    memory_store(key, record);
+                    if (on_gpu) memory_store(device_key, record);
+                }
             }
         }
         if (record) {
@@ -281,7 +297,10 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     if (!cached) return;
 
     std::shared_ptr<const PlanRecord> record = record_of(graph);
-    if (o.use_plan_cache) memory_store(key, record);
+    if (o.use_plan_cache) {
+        memory_store(key, record);
+        if (on_gpu) memory_store(device_key, record);
+    }
     if (o.cache_key) keyed_store(o.cache_key, {graph_json, device_json, !graph.device_properties_json.empty(), record});
     if (!directory.empty()) {
         try {
@@ -308,11 +327,11 @@ fe_graph *graph_from_user_key(fe_handle *handle, const char *key) {
     if (entry.deviceless) graph->device_properties_json = entry.device_json;
     graph->validate();
     graph->assign_uids();
-    adopt_record(*graph, entry.record, "in-process plan cache");
+    bool on_gpu = handle && !entry.deviceless;
+    adopt_record(*graph, on_gpu ? record_for_device(entry.record, *handle) : entry.record, "in-process plan cache");
     BuildState &state = *graph->build;
     state.device_json = entry.device_json;
     state.fingerprint = device_fingerprint(entry.device_json);
-    (void)handle;
     count(CacheEvent::MemoryHit);
     return graph.release();
 }

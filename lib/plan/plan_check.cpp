@@ -10,6 +10,7 @@
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
 #include "plan/plan_attributes.hpp"
+#include "runtime/handle.hpp"
 #include "plan/engine_knobs.hpp"
 #include "plan/plan_json.hpp"
 #include "serial/json.hpp"
@@ -216,11 +217,13 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
 }
 
 std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
-                                                 cudnnHandle_t handle, const std::string &device_json, int target_sm) {
-    std::unique_ptr<BuildState> state = lower_as_built(graph, handle, target_sm, stored.attention);
+                                                 fe_handle *handle, const std::string &device_json, int target_sm) {
+    cudnnHandle_t cudnn_handle = handle ? handle->cudnn : nullptr;
+    std::unique_ptr<BuildState> state = lower_as_built(graph, cudnn_handle, target_sm, stored.attention);
     check_plan_matches(state->lowered, plan_json);
+    state->executable.device = handle ? handle->device : -1;
     Plan plan;
-    plan.plan = plan_from_json(plan_json, handle, device_json);
+    plan.plan = plan_from_json(plan_json, cudnn_handle, device_json);
     plan.workspace = loaded_plan_workspace(*plan.plan);
     if (plan.workspace != stored.workspace)
         FE_LOG_INFO("graph '%s': the plan records a workspace of %lld bytes and needs %lld here; %lld is used",

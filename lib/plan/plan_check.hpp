@@ -22,9 +22,9 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
 
 // A record for `graph` (validated, uids assigned) from a plan read from disk: `stored` gives
 // only what is descriptive (engine, tag, autotuning); the plan is loaded from `plan_json` for
-// the handle's GPU or, with no handle, the GPU `device_json` describes, once it has been
+// the handle's GPU (nullable) or, with no handle, the GPU `device_json` describes, once it has been
 // checked against the graph's lowering for `target_sm`.
 std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
-                                                 cudnnHandle_t handle, const std::string &device_json, int target_sm);
+                                                 fe_handle *handle, const std::string &device_json, int target_sm);
 
 }  // namespace fe

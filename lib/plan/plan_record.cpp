@@ -8,6 +8,8 @@
 #include "graph/graph.hpp"
 #include "graph/tensor.hpp"
 #include "plan/engine_knobs.hpp"
+#include "plan/plan_json.hpp"
+#include "runtime/handle.hpp"
 
 namespace fe {
 
@@ -31,6 +33,7 @@ std::shared_ptr<PlanRecord> record_of(const BuildState &state) {
     record->workspace_tensors = state.executable.workspace_tensors;
     record->workspace_tensor_bytes = state.executable.workspace_tensor_bytes;
     record->slice_views = state.executable.slice_views;
+    record->device = state.executable.device;
     for (const AttentionLowering &a : state.lowered.attention) record->attention.emplace_back(a.node->name, a.native);
     record->candidates = static_cast<int64_t>(state.search.candidates.size());
     for (const Candidate &c : state.search.candidates) record->viable += c.viable ? 1 : 0;
@@ -126,6 +129,14 @@ const Node *node_named(const fe_graph &graph, const std::string &name) {
 
 }  // namespace
 
+std::shared_ptr<const PlanRecord> record_for_device(std::shared_ptr<const PlanRecord> record, fe_handle &handle) {
+    if (record->device < 0 || record->device == handle.device) return record;
+    auto copy = std::make_shared<PlanRecord>(*record);
+    copy->plan = plan_from_json(plan_to_json(*record->plan), handle.cudnn, std::string());
+    copy->device = handle.device;
+    return copy;
+}
+
 void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, const char *origin) {
     auto state = std::make_unique<BuildState>();
     for (const auto &t : graph.tensors) t->slot = -1;
@@ -172,6 +183,7 @@ void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, con
     state->search.reused_candidates = record->candidates;
     state->search.reused_viable = record->viable;
     state->executable.build_id = next_build_id();
+    state->executable.device = record->device;
     state->origin = origin;
     graph.build = std::move(state);
     graph.stage = fe_graph::Stage::Built;

@@ -27,6 +27,7 @@ struct PlanRecord {
     int64_t candidates = 0, viable = 0;  // what the original build's heuristics offered
     double time_us = 0;     // the chosen plan's median from autotuning (0: not autotuned)
     bool autotuned = false;
+    int32_t device = -1;    // the CUDA device the plan was finalized for; -1: a described GPU
 };
 
 // The record of a built graph's chosen plan.
@@ -38,6 +39,11 @@ std::shared_ptr<PlanRecord> record_of(const BuildState &state);
 // adopted record both do: the workspace tensors' and slice views' uids, each view's source
 // slot, and the variant pack's subset when an input is only read through slices.
 void finish_binding_layout(fe_graph &graph, BuildState &state);
+
+// The record for the handle's GPU: `record` itself when its plan was finalized there, else a
+// copy whose plan is the same engine config finalized again for this GPU from cuDNN's JSON of
+// it (no heuristics, no kernel compilation): how GPUs of one kind share plans.
+std::shared_ptr<const PlanRecord> record_for_device(std::shared_ptr<const PlanRecord> record, fe_handle &handle);
 
 // Make a validated graph (uids assigned) executable with a record: the binding layout is laid
 // out exactly as a build does, and the graph is Built. `origin` is what describe reports.

@@ -13,6 +13,7 @@
 #include "plan/build_state.hpp"
 #include "plan/engine_knobs.hpp"
 #include "plan/kernel_cache.hpp"
+#include "runtime/handle.hpp"
 
 namespace fe {
 
@@ -72,14 +73,17 @@ constexpr int32_t kMaxBuildThreads = 64;
 
 // Every viable candidate's plan, on up to `threads` threads; plans[i] is set where candidate
 // viable[i] built. cuDNN finalizes independent plans concurrently (each may compile kernels).
+// device: the CUDA device the plans are for (-1: a described GPU), current on the helper threads
+// too, since cuDNN finalizes on the calling thread's device.
 void build_all(std::vector<Candidate *> &viable, const std::shared_ptr<KernelCache> &cache, int32_t threads,
-               std::vector<Plan> *plans, std::vector<char> *built) {
+               int32_t device, std::vector<Plan> *plans, std::vector<char> *built) {
     plans->assign(viable.size(), Plan());
     built->assign(viable.size(), 0);
     std::atomic<size_t> next{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     auto work = [&] {
+        if (device >= 0) make_device_current(device);
         for (size_t i = next++; i < viable.size(); i = next++) {
             try {
                 (*built)[i] = plan_of(*viable[i], cache, &(*plans)[i]) ? 1 : 0;
@@ -126,7 +130,7 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
         std::vector<Candidate *> viable = search_order(state.search.candidates, graph.kernel_cache.get());
         std::vector<Plan> plans;
         std::vector<char> built;
-        build_all(viable, graph.kernel_cache, threads, &plans, &built);
+        build_all(viable, graph.kernel_cache, threads, graph.build->executable.device, &plans, &built);
         for (size_t i = 0; i < viable.size(); ++i) {
             if (built[i])
                 state.executable.plans.push_back(std::move(plans[i]));

@@ -83,6 +83,9 @@ struct ExecutablePlan {
     // (input slot, output slot) pairs whose buffers may overlap (in-place updates), sorted.
     std::vector<std::pair<int32_t, int32_t>> shared_slots;
     uint64_t build_id = 0;  // unique per build in this process (variant-pack caches key on it)
+    // The CUDA device whose handle finalized the plans (their kernels are loaded there), which
+    // alone may execute them; -1 for plans built for a described GPU.
+    int32_t device = -1;
 
     const Plan &chosen() const { return plans[chosen_index]; }
     // Where the workspace tensors start: after the plan's own workspace, aligned.

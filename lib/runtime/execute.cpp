@@ -22,10 +22,16 @@ namespace {
 // and runs only when they differ from the cached variant pack's; names are only touched when
 // building an error message.
 
-const ExecutablePlan &built_state(fe_graph &graph) {
+// A plan's kernels are loaded on the device it was finalized for: another device's handle would
+// launch them where they do not exist, or on memory that device cannot address.
+const ExecutablePlan &built_state(fe_graph &graph, const fe_handle &handle) {
     const ExecutablePlan *plan = graph.executable();
     FE_CHECK(graph.stage == fe_graph::Stage::Built && plan, FE_STATUS_BAD_STATE,
              "graph '%s' is not built: call fe_graph_build (or the build steps) first", graph.name.c_str());
+    FE_CHECK(plan->device < 0 || plan->device == handle.device, FE_STATUS_INVALID_ARGUMENT,
+             "graph '%s' was built for CUDA device %d and the handle is on device %d: build it with a handle on "
+             "device %d (GPUs of one kind share the plan cache, so that build compiles nothing)",
+             graph.name.c_str(), plan->device, handle.device, handle.device);
     return *plan;
 }
 
@@ -220,7 +226,7 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
                         size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph, handle);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -236,7 +242,7 @@ void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
                         size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph, handle);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -247,7 +253,7 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
         FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
         FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no buffer", t->name.c_str(),
                  t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
-        FE_CHECK(b->device == handle.device, FE_STATUS_INVALID_ARGUMENT,
+        FE_CHECK(b->device == handle.device || t->peer_memory, FE_STATUS_INVALID_ARGUMENT,
                  "the buffer for '%s' is on device %d, the handle on device %d", t->name.c_str(), b->device,
                  handle.device);
         int64_t need = state.slot_bytes[static_cast<size_t>(t->slot)];
@@ -260,7 +266,7 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
                      void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph, handle);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
@@ -274,7 +280,7 @@ void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, vo
 }
 
 void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph, handle);
     FE_CHECK(count == state.slots.size(), FE_STATUS_INVALID_ARGUMENT,
              "graph '%s' takes %zu pointers (%zu inputs, then %zu outputs), %zu given", graph.name.c_str(),
              state.slots.size(), graph.inputs.size(), graph.outputs.size(), count);
@@ -288,7 +294,7 @@ void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointer
 namespace fe {
 
 void warmup(fe_graph &graph, fe_handle &handle) {
-    const ExecutablePlan &state = built_state(graph);
+    const ExecutablePlan &state = built_state(graph, handle);
     int64_t bytes = state.total_workspace();
     if (bytes > 0) managed_workspace(graph, handle, bytes);
     handle.make_current();

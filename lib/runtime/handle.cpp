@@ -28,6 +28,7 @@ fe_handle *create_handle(int32_t device) {
 
 fe_handle::~fe_handle() {
     try {
+        if (workspace || cudnn) fe::cuda().cudaSetDevice(device);  // both belong to this device
         cached_pack = fe::Descriptor();
         if (workspace) fe::cuda().cudaFree(workspace);
         if (cudnn) fe::cudnn().cudnnDestroy(cudnn);
@@ -43,7 +44,7 @@ namespace {
 thread_local bool t_context_bound = false;
 }  // namespace
 
-void fe_handle::make_current() const {
+void fe::make_device_current(int32_t device) {
     const fe::CudaRuntime &rt = fe::cuda();
     int current = -1;
     fe::check_cuda(rt.cudaGetDevice(&current), "cudaGetDevice");
@@ -52,6 +53,8 @@ void fe_handle::make_current() const {
         t_context_bound = true;
     }
 }
+
+void fe_handle::make_current() const { fe::make_device_current(device); }
 
 void *fe_handle::ensure_workspace(int64_t bytes) {
     if (bytes <= workspace_bytes) return workspace;

@@ -49,4 +49,6 @@ struct fe_handle {
 
 namespace fe {
 fe_handle *create_handle(int32_t device);
+// Make `device` current on this thread if it is not (cuDNN works on the current device).
+void make_device_current(int32_t device);
 }

@@ -24,6 +24,8 @@ const char *type_name(Type type) {
         case Type::dims_count: return "dims_count";
         case Type::dims_array: return "dims_array";
         case Type::tensor: return "tensor";
+        case Type::tensor_count: return "tensor_count";
+        case Type::tensor_array: return "tensor_array";
     }
     return "invalid";
 }
@@ -98,6 +100,16 @@ fe_tensor *Field::tensor_of(const void *options) const {
 
 void Field::set_tensor(void *options, fe_tensor *tensor) const {
     std::memcpy(at(options, offset), &tensor, sizeof tensor);
+}
+
+fe_tensor *Field::tensor_at(const void *options, size_t i) const {
+    fe_tensor *t;
+    std::memcpy(&t, at(options, offset + i * sizeof t), sizeof t);
+    return t;
+}
+
+void Field::set_tensor_at(void *options, size_t i, fe_tensor *tensor) const {
+    std::memcpy(at(options, offset + i * sizeof tensor), &tensor, sizeof tensor);
 }
 
 const Field *Struct::field(const std::string &name) const {
@@ -226,6 +238,7 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
         case Type::integer:
         case Type::spatial_count:
         case Type::dims_count:
+        case Type::tensor_count:
         case Type::axes: out.integer(f.integer_of(defaults)); break;
         case Type::number: out.number(f.number_of(defaults)); break;
         case Type::data_type:
@@ -233,7 +246,8 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
         case Type::spatial_array: out.integers(f.array_of(defaults), FE_MAX_SPATIAL_DIMS); break;
         case Type::dims_array: out.integers(f.array_of(defaults), FE_MAX_DIMS); break;
         case Type::name:
-        case Type::tensor: out.null(); break;
+        case Type::tensor:
+        case Type::tensor_array: out.null(); break;
     }
 }
 

@@ -35,6 +35,9 @@ enum class Type {
     dims_count,     // size_t: how many entries a dims array of the same struct has
     dims_array,     // int64_t[FE_MAX_DIMS]: its count is the struct's dims_count field
     tensor,         // fe_tensor *: a JSON input (port named like the field), not an attribute
+    tensor_count,   // size_t: how many entries the struct's tensor array has
+    tensor_array,   // fe_tensor *[N], set through its C setter (<struct>_set_<field>): JSON
+                    // inputs <field>_0, <field>_1, ... up to the count
 };
 
 const char *type_name(Type type);
@@ -77,6 +80,10 @@ struct Field {
     int64_t *array_of(void *options) const;
     fe_tensor *tensor_of(const void *options) const;
     void set_tensor(void *options, fe_tensor *tensor) const;
+    // Type::tensor_array: how many entries it has room for, and entry i.
+    size_t capacity() const { return size / sizeof(fe_tensor *); }
+    fe_tensor *tensor_at(const void *options, size_t i) const;
+    void set_tensor_at(void *options, size_t i, fe_tensor *tensor) const;
 };
 
 struct Struct {

@@ -17,7 +17,8 @@ using schema::Type;
 
 bool is_attribute(const Field &f) {
     return f.type != Type::name && f.type != Type::tensor && f.type != Type::spatial_count &&
-           f.type != Type::dims_count && std::strcmp(f.name, "compute_data_type") != 0;
+           f.type != Type::dims_count && f.type != Type::tensor_count && f.type != Type::tensor_array &&
+           std::strcmp(f.name, "compute_data_type") != 0;
 }
 
 const Field *count_field(const schema::Struct &s, Type count) {
@@ -27,6 +28,8 @@ const Field *count_field(const schema::Struct &s, Type count) {
 }
 
 }  // namespace
+
+std::string tensor_array_port(const schema::Field &f, size_t i) { return std::string(f.json_name()) + "_" + std::to_string(i); }
 
 const schema::Op &op_schema(const char *kind) {
     const schema::Op *op = schema::find_op(kind);
@@ -70,7 +73,9 @@ void write_option_attributes(json::Writer &out, const schema::Op &op, const void
             case Type::name:
             case Type::tensor:
             case Type::spatial_count:
-            case Type::dims_count: break;
+            case Type::dims_count:
+            case Type::tensor_count:
+            case Type::tensor_array: break;
         }
     }
 }
@@ -151,8 +156,21 @@ void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
                 if (count) count->set_integer(options, static_cast<int64_t>(values.size()));
                 break;
             }
+            case Type::tensor_array: {
+                // <field>_0, <field>_1, ... up to the first absent port.
+                size_t n = 0;
+                for (; n < f.capacity(); ++n) {
+                    fe_tensor *t = r.optional_input(tensor_array_port(f, n).c_str());
+                    if (!t) break;
+                    f.set_tensor_at(options, n, t);
+                }
+                if (const Field *count = count_field(s, Type::tensor_count))
+                    count->set_integer(options, static_cast<int64_t>(n));
+                break;
+            }
             case Type::spatial_count:
-            case Type::dims_count: break;
+            case Type::dims_count:
+            case Type::tensor_count: break;
         }
     }
     if (const Field *count = count_field(s, Type::spatial_count))

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "schema/schema.hpp"
 #include "serial/json.hpp"
@@ -25,6 +26,10 @@ void read_option_fields(OpReader &reader, const schema::Op &op, void *options);
 
 // An attribute that names a value of `e` (an enum parameter of a call, like a reduction's mode).
 int32_t read_enum(OpReader &reader, const char *key, const schema::Enum &e, int32_t fallback);
+
+// The input port of entry i of a tensor array field: "<field>_<i>" (peer_stats_0), which the
+// op's node names its inputs too.
+std::string tensor_array_port(const schema::Field &field, size_t i);
 
 // The op's description; an internal error when the kind has none (every op has one: the schema
 // test says so).

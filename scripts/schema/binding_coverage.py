@@ -89,6 +89,9 @@ def field_set(text, language, struct, field):
     setter = struct.replace('_options', '') + '_options_set_' + field
     if called(text, language, setter):
         return True
+    # A fixed-size array's count <member>_count is set with its array by the header's setter.
+    if field.endswith('_count') and called(text, language, setter[:-len('_count')]):
+        return True
     # An array member and its count are set together by the interface's set_<member> helper.
     member = field[len('num_'):] if field.startswith('num_') else field
     if re.search(r'\.[sS]et_' + member + r'\(', text):

@@ -16,7 +16,7 @@ END = '<!-- end of the op reference -->'
 REGENERATE = 'build/tools/cudnnfe/cudnnfe schema > schema.json && python3 scripts/schema/render_docs.py schema.json docs/graph-json.md'
 
 # Fields that are not attributes: the op's own members, inputs, and counts the arrays carry.
-NOT_ATTRIBUTES = {'name', 'tensor', 'spatial_count', 'dims_count'}
+NOT_ATTRIBUTES = {'name', 'tensor', 'spatial_count', 'dims_count', 'tensor_count', 'tensor_array'}
 
 TYPE_TEXT = {
     'flag': 'boolean',
@@ -86,8 +86,13 @@ def render(schema):
             if scales:
                 inputs += [{'name': f['name'], 'doc': f['doc']} for f in scales['fields']]
             if options:
-                inputs += [{'name': f.get('port', f['name']), 'when': 'optional', 'doc': f['doc']}
-                           for f in options['fields'] if f['type'] == 'tensor' and f['name'] in op['takes']]
+                for f in options['fields']:
+                    if f['name'] not in op['takes']:
+                        continue
+                    if f['type'] == 'tensor':
+                        inputs.append({'name': f.get('port', f['name']), 'when': 'optional', 'doc': f['doc']})
+                    elif f['type'] == 'tensor_array':
+                        inputs.append({'name': f'{f["name"]}_<i>', 'when': 'optional', 'doc': f['doc']})
             kind = f'`{op["kind"]}`'
             if op.get('kinds'):
                 kind = 'one kind per mode (below)'

@@ -316,3 +316,32 @@ TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
 }
 
 }  // namespace
+
+// Synchronized batchnorm: the forward and backward with two peer statistics buffers (the
+// exchange buffers of a group of two GPUs) have engines on the H100 description.
+TEST_F(NormDeviceless, SynchronizedBatchnormForwardAndBackward) {
+    const std::vector<int64_t> image = {8, 64, 16, 16}, channel = {1, 64, 1, 1}, peer = {2, 256, 1, 1};
+    fe_graph *g = graph("sync_batchnorm", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", image, true), *s = tensor(g, "s", channel, true, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", channel, true, FE_DATA_FLOAT);
+    fe_tensor *peers[2] = {tensor(g, "peer0", peer, true, FE_DATA_FLOAT), tensor(g, "peer1", peer, true, FE_DATA_FLOAT)};
+    fe_batchnorm_options o = FE_BATCHNORM_OPTIONS_INIT;
+    o.running_mean = tensor(g, "running_mean", channel, true, FE_DATA_FLOAT);
+    o.running_var = tensor(g, "running_var", channel, true, FE_DATA_FLOAT);
+    ASSERT_FE_OK(fe_batchnorm_options_set_peer_stats(&o, 2, peers));
+    fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *nm = nullptr, *nv = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm(g, x, s, b, &o, &y, &mean, &inv, &nm, &nv));
+    for (fe_tensor *t : {y, mean, inv, nm, nv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_viable(g);
+
+    fe_graph *r = graph("sync_batchnorm_backward", FE_DATA_HALF);
+    fe_tensor *rx = tensor(r, "x", image, true), *rdy = tensor(r, "dy", image, true);
+    fe_tensor *rs = tensor(r, "s", channel, true, FE_DATA_FLOAT), *rm = tensor(r, "mean", channel, true, FE_DATA_FLOAT);
+    fe_tensor *ri = tensor(r, "inv", channel, true, FE_DATA_FLOAT), *dx = nullptr, *ds = nullptr, *db = nullptr;
+    fe_tensor *rpeers[2] = {tensor(r, "peer0", peer, true, FE_DATA_FLOAT), tensor(r, "peer1", peer, true, FE_DATA_FLOAT)};
+    fe_norm_backward_options ro = FE_NORM_BACKWARD_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_norm_backward_options_set_peer_stats(&ro, 2, rpeers));
+    ASSERT_FE_OK(fe_graph_batchnorm_backward(r, rdy, rx, rs, rm, ri, &ro, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_viable(r);
+}

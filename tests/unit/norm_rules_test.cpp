@@ -1,6 +1,7 @@
 // Normalizations and softmax without cuDNN: shape and type inference, and every error path of
 // their entry points (with the message naming the call and the cause, outputs untouched).
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <limits>
 #include <string>
@@ -360,6 +361,71 @@ TEST_F(Norms, OptionsAreChecked) {
     EXPECT_TRUE(LastErrorContains("running_var 'rv_wide' is [1,8,1,1]; it must be [1,4,1,1]"));
     EXPECT_EQ(y, kUntouched);
     EXPECT_EQ(dx, kUntouched);
+}
+
+// Synchronized batchnorm's peer statistics: set only through the setters (which count them),
+// one float [2, 4 * C, 1, 1] buffer per GPU of a group of 2 to 8, batchnorm's alone.
+TEST_F(Norms, PeerStatsAreChecked) {
+    fe_tensor *img = tensor("img", {8, 4, 2, 2}), *cs = tensor("cs", {1, 4, 1, 1}, FE_DATA_FLOAT);
+    fe_tensor *peers[9];
+    for (int i = 0; i < 9; ++i) peers[i] = tensor(("peer" + std::to_string(i)).c_str(), {2, 16, 1, 1}, FE_DATA_FLOAT);
+    fe_batchnorm_options bn = FE_BATCHNORM_OPTIONS_INIT;
+    EXPECT_FE_STATUS(fe_batchnorm_options_set_peer_stats(&bn, 9, peers), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_batchnorm_options_set_peer_stats: 9 peer statistics buffers; at most 8 GPUs"))
+        << fe_last_error_message();
+    fe_tensor *with_null[2] = {peers[0], nullptr};
+    EXPECT_FE_STATUS(fe_batchnorm_options_set_peer_stats(&bn, 2, with_null), FE_STATUS_NULL_POINTER);
+    EXPECT_TRUE(LastErrorContains("peer_stats[1] is NULL"));
+    EXPECT_EQ(bn.peer_stats_count, 0u);
+    fe_batchnorm_options old = FE_BATCHNORM_OPTIONS_INIT;
+    old.struct_size = static_cast<uint32_t>(offsetof(fe_batchnorm_options, peer_stats_count));
+    EXPECT_FE_STATUS(fe_batchnorm_options_set_peer_stats(&old, 2, peers), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("these options predate peer statistics"));
+
+    fe_tensor *y = kUntouched, *m = nullptr, *v = nullptr, *nm = nullptr, *nv = nullptr;
+    ASSERT_FE_OK(fe_batchnorm_options_set_peer_stats(&bn, 1, peers));
+    EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("peer_stats_count is 1: synchronizing needs a buffer per GPU of the group"));
+    fe_tensor *narrow[2] = {peers[0], tensor("narrow", {2, 8, 1, 1}, FE_DATA_FLOAT)};
+    ASSERT_FE_OK(fe_batchnorm_options_set_peer_stats(&bn, 2, narrow));
+    EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("peer_stats_1 'narrow' is [2,8,1,1]; it must be [2,16,1,1]")) << fe_last_error_message();
+    fe_tensor *halves[2] = {peers[0], tensor("half_peer", {2, 16, 1, 1}, FE_DATA_HALF)};
+    ASSERT_FE_OK(fe_batchnorm_options_set_peer_stats(&bn, 2, halves));
+    EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("peer_stats_1 'half_peer' is half; it must be float")) << fe_last_error_message();
+    EXPECT_EQ(y, kUntouched);
+    ASSERT_FE_OK(fe_batchnorm_options_set_peer_stats(&bn, 2, peers));
+    ASSERT_FE_OK(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv));
+    char text[4096];
+    size_t length = 0;
+    ASSERT_FE_OK(fe_graph_describe(g, text, sizeof text, &length));
+    EXPECT_NE(std::string(text).find("peers=2"), std::string::npos) << text;
+
+    fe_norm_backward_options bo = FE_NORM_BACKWARD_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_norm_backward_options_set_peer_stats(&bo, 2, peers));
+    fe_tensor *stats = tensor("stats", {1, 4, 1, 1}, FE_DATA_FLOAT), *dx = kUntouched, *ds = nullptr, *db = nullptr;
+    fe_tensor *x2 = tensor("x2", {64, 32}), *s2 = tensor("s2", {1, 32}), *st2 = tensor("st2", {64, 1}, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(fe_graph_layernorm_backward(g, x2, x2, s2, st2, st2, &bo, &dx, &ds, &db), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("options.peer_stats_count is not taken by layernorm_backward")) << fe_last_error_message();
+    EXPECT_EQ(dx, kUntouched);
+    ASSERT_FE_OK(fe_graph_batchnorm_backward(g, img, img, cs, stats, stats, &bo, &dx, &ds, &db));
+    ASSERT_FE_OK(fe_norm_backward_options_set_peer_stats(&bo, 0, nullptr));
+    EXPECT_EQ(bo.peer_stats_count, 0u);
+    EXPECT_EQ(bo.peer_stats[0], nullptr);
+
+    // The graph JSON names them peer_stats_0, peer_stats_1 and reads them back in that order.
+    std::string json(1 << 16, '\0');
+    ASSERT_FE_OK(fe_graph_to_json(g, &json[0], json.size(), &length));
+    json.resize(length);
+    EXPECT_NE(json.find("\"peer_stats_1\":\"peer1\""), std::string::npos) << json;
+    fe_graph *back = nullptr;
+    ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &back));
+    std::string again(1 << 16, '\0');
+    ASSERT_FE_OK(fe_graph_to_json(back, &again[0], again.size(), &length));
+    again.resize(length);
+    EXPECT_EQ(again, json);
+    fe_graph_destroy(back);
 }
 
 TEST_F(Norms, FailedCallsAddNothingAndKeepAutomaticNames) {

@@ -103,6 +103,13 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_tensor_is_virtual", [&] { return fe_tensor_is_virtual(nullptr, &out32); }},
         {"fe_tensor_size_bytes", [&] { return fe_tensor_size_bytes(x, nullptr); }},
         {"fe_conv_options_set_padding", [&] { return fe_conv_options_set_padding(nullptr, 2, dims); }},
+        {"fe_batchnorm_options_set_peer_stats",
+         [&] { return fe_batchnorm_options_set_peer_stats(nullptr, 0, nullptr); }},
+        {"fe_norm_backward_options_set_peer_stats",
+         [&] {
+             fe_norm_backward_options backward = FE_NORM_BACKWARD_OPTIONS_INIT;
+             return fe_norm_backward_options_set_peer_stats(&backward, 2, nullptr);
+         }},
         {"fe_graph_conv_fprop", [&] { return fe_graph_conv_fprop(g, x, nullptr, &conv, &t); }},
         {"fe_conv_options_set_stride", [&] { return fe_conv_options_set_stride(&conv, 2, nullptr); }},
         {"fe_conv_options_set_dilation", [&] { return fe_conv_options_set_dilation(nullptr, 2, dims); }},

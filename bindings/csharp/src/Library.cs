@@ -45,6 +45,16 @@ namespace CudnnFe
             return count[0];
         }
 
+        /// <summary>
+        /// Let kernels on <paramref name="device"/> read and write memory allocated on
+        /// <paramref name="peer"/> (synchronized batchnorm's buffers need it between every pair of its
+        /// GPUs); enabling it again is no error. NotSupported when the GPUs cannot reach each other.
+        /// </summary>
+        public static void EnablePeerAccess(int device, int peer)
+        {
+            Check.Ok(NativeApi.fe_device_enable_peer_access(device, peer));
+        }
+
         /// <summary>cuDNN's JSON description of a live GPU, for deviceless builds elsewhere.</summary>
         public static string CapturedDeviceProperties(int device)
         {

@@ -27,6 +27,15 @@ namespace CudnnFe
             return all;
         }
 
+        /// <summary>Tensors as the C array of their pointers; a null one passes NULL, for the C
+        /// library to name.</summary>
+        internal static IntPtr[] Pointers(Tensor[] tensors)
+        {
+            var pointers = new IntPtr[tensors.Length];
+            for (int i = 0; i < tensors.Length; ++i) pointers[i] = tensors[i] == null ? IntPtr.Zero : tensors[i].Pointer;
+            return pointers;
+        }
+
         /// <summary>Arrays passed with one count must have the same length.</summary>
         internal static void SameCount(string method, string firstName, long[] first, string otherName, long[] other)
         {

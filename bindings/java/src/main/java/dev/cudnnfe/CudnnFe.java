@@ -37,6 +37,15 @@ public final class CudnnFe {
         return count[0];
     }
 
+    /**
+     * Let kernels on {@code device} read and write memory allocated on {@code peer} (synchronized
+     * batchnorm's buffers need it between every pair of its GPUs); enabling it again is no error.
+     * NOT_SUPPORTED when the GPUs cannot reach each other.
+     */
+    public static void enablePeerAccess(int device, int peer) {
+        Check.ok(NativeApi.fe_device_enable_peer_access(device, peer));
+    }
+
     /** cuDNN's JSON description of a live GPU, for deviceless builds elsewhere. */
     public static String capturedDeviceProperties(int device) {
         return Text.read((buffer, length) -> NativeApi.fe_device_properties_capture(device, buffer,
