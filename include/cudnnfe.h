@@ -396,6 +396,12 @@ FE_API fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data_ty
 /** Set a uid (must be unique in the graph; FE_STATUS_DUPLICATE otherwise). Without one, the
  *  build assigns uids that do not collide with the ones set. */
 FE_API fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid);
+/** Promise that every pointer bound to this tensor is aligned to `bytes` (a power of two from 16,
+ *  which every pointer must have, to 4096): cuDNN may choose kernels that rely on it (wider
+ *  loads, fewer bounds checks). fe_buffer and cudaMalloc memory is 256-byte aligned. Execution
+ *  refuses a pointer that breaks the promise (FE_STATUS_MISALIGNED); a virtual tensor cannot
+ *  promise (validation fails). Part of the graph JSON ("alignment") and so of the plan cache key. */
+FE_API fe_status fe_tensor_set_alignment(fe_tensor *tensor, int64_t bytes);
 /** Packed variable-length ("ragged") layout: batch i of `tensor` starts at element offsets[i] of
  *  its buffer instead of i * stride[0]. offsets is an int32/int64 graph input of dims
  *  [b + 1, 1, 1, 1] (exclusive prefix sums of the per-batch sizes); attention uses it with a
@@ -679,15 +685,21 @@ FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b
                                      const fe_matmul_options *options, fe_tensor **out_c,
                                      fe_tensor **out_amax);
 
-/* Block scaling (MXFP8): values quantized in blocks of `block_size` consecutive elements of
- * the last dim, each block with its own power-of-two scale. */
+/* Block scaling: values stored in blocks, each block with its own scale. MXFP8: blocks of
+ * `block_size` consecutive elements of the last dim with power-of-two (fp8_e8m0) scales. General
+ * block scaling (dequantize only): blocks of `block_rows` x `block_size` elements of the last
+ * two dims with float, half or bfloat16 scales, e.g. DeepSeek-style FP8 GEMM operands: A with
+ * 1 x 128 blocks, B with 128 x 128 blocks. */
 typedef struct fe_block_scale_options {
     uint32_t struct_size;
     const char *name;
     fe_data_type compute_data_type;
     int32_t block_size; /* elements per scale along the last dim; default 32 (MXFP8) */
+    /* Dequantize: elements per scale along the second-to-last dim; default 1 (blocks within a
+     * row). Above 1 the scales must be float, half or bfloat16 (general block scaling). */
+    int32_t block_rows;
 } fe_block_scale_options;
-#define FE_BLOCK_SCALE_OPTIONS_INIT { (uint32_t)sizeof(fe_block_scale_options), NULL, FE_DATA_NOT_SET, 32 }
+#define FE_BLOCK_SCALE_OPTIONS_INIT { (uint32_t)sizeof(fe_block_scale_options), NULL, FE_DATA_NOT_SET, 32, 1 }
 
 /** Block-scale quantize: x [..., n] (float, half or bfloat16) into out_y [..., n] (fp8_e4m3
  *  unless its type is set: fp8_e4m3 or fp8_e5m2) and out_scale [..., n / block_size]
@@ -701,10 +713,15 @@ typedef struct fe_block_scale_options {
 FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
                                                const fe_block_scale_options *options,
                                                fe_tensor **out_y, fe_tensor **out_scale);
-/** Block-scale dequantize: x [..., n] (fp8_e4m3 or fp8_e5m2) times its block's scale from
- *  scale [..., n / block_size] (fp8_e8m0) into out_y [..., n] ("<node>::Y", owned by the
- *  graph, the graph's type unless set). options nullable. Same cuDNN and GPU requirements as
- *  fe_graph_block_scale_quantize. */
+/** Block-scale dequantize: x times its block's scale into out_y ("<node>::Y", x's dims and
+ *  strides, owned by the graph, the graph's intermediate type unless set: set it to half or
+ *  bfloat16 before a matmul, which otherwise runs in float).
+ *  - MXFP8: x [..., n] (fp8_e4m3 or fp8_e5m2), scale [..., n / block_size] (fp8_e8m0); same cuDNN
+ *    and GPU requirements as fe_graph_block_scale_quantize.
+ *  - General (scale float, half or bfloat16): x [..., m, n] (fp8_e4m3, fp8_e5m2, half or
+ *    bfloat16), scale [..., ceil(m / block_rows), ceil(n / block_size)]; feeds a matmul in the
+ *    same graph (block-scaled GEMM). cuDNN >= 9.11 (capability general_block_scaling).
+ *  options nullable. */
 FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
                                                  const fe_block_scale_options *options,
                                                  fe_tensor **out_y);
@@ -1655,7 +1672,9 @@ FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes)
  * specialized for the dims, and run slower than the static ones (bench/results). cuDNN 9.5 or later
  * (FE_STATUS_NOT_SUPPORTED otherwise, naming the version); the operation families cuDNN builds
  * with dynamic shapes are listed in docs/capabilities.md. A cache may be shared by graphs of
- * several structures and used by several threads; the graphs keep it alive. */
+ * several structures and used by several threads; the graphs keep it alive. It serves one GPU:
+ * its kernels are loaded on the device of its first build, and a build for another device with
+ * it is refused (FE_STATUS_INVALID_ARGUMENT); give each GPU a cache. */
 
 /** An empty kernel cache. */
 FE_API fe_status fe_kernel_cache_create(fe_kernel_cache **out_cache);

@@ -2,6 +2,7 @@ package cudnnfe
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,21 @@ func TestDuplicateNamesAndUIDs(t *testing.T) {
 	expectError(t, err, StatusDuplicate, "fe_graph_tensor")
 	must(t, a.SetUID(5))
 	expectError(t, b.SetUID(5), StatusDuplicate, "uid 5 is already used by 'a'")
+}
+
+func TestAlignmentPromisesAreCheckedAndWritten(t *testing.T) {
+	g := newTestGraph(t)
+	a := tensor(t, g, "a", 1, 32, 64)
+	expectError(t, a.SetAlignment(48), StatusInvalidArgument, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'")
+	must(t, a.SetAlignment(256))
+	y, err := g.Relu(a, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	text, err := g.ToJSON()
+	must(t, err)
+	if !strings.Contains(text, `"alignment":256`) {
+		t.Fatalf("the graph JSON lacks the promise: %s", text)
+	}
 }
 
 func TestValidationOfTheWholeGraph(t *testing.T) {

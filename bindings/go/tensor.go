@@ -107,6 +107,12 @@ func (t *Tensor) SetUID(uid int64) error {
 	return t.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_tensor_set_uid(p, uid) })
 }
 
+// SetAlignment promises that every pointer bound to the tensor is aligned to bytes (a power of
+// two, 16 to 4096); execution refuses one that is not.
+func (t *Tensor) SetAlignment(bytes int64) error {
+	return t.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_tensor_set_alignment(p, bytes) })
+}
+
 // SetRaggedOffset gives the tensor a packed variable-length layout: batch i starts at element
 // offsets[i]. nil removes it.
 func (t *Tensor) SetRaggedOffset(offsets *Tensor) error {

@@ -235,6 +235,13 @@ FE_EXPORT fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid) {
     });
 }
 
+FE_EXPORT fe_status fe_tensor_set_alignment(fe_tensor *tensor, int64_t bytes) {
+    return guard("fe_tensor_set_alignment", [&] {
+        FE_REQUIRE(tensor);
+        tensor->graph->set_alignment(tensor, bytes);
+    });
+}
+
 FE_EXPORT fe_status fe_tensor_set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets) {
     return guard("fe_tensor_set_ragged_offset", [&] {
         FE_REQUIRE(tensor);

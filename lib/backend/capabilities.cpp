@@ -165,6 +165,27 @@ const std::vector<Capability> kTable = {
     {Feature::batchnorm_peer_stats, "batchnorm_peer_stats", Gate::minimum_version,
      "synchronized batchnorm (peer_stats)", 0, 80, 0, 0,
      "its batchnorm engines exchange statistics between the GPUs of a group through peer buffers", nullptr},
+    {Feature::general_block_scaling, "general_block_scaling", Gate::minimum_version,
+     "general block scaling (fe_graph_block_scale_dequantize with float, half or bfloat16 scales)", 91100, 0, 0, 0,
+     "the first cuDNN that dequantizes 2-D blocks with float, half or bfloat16 scales into a matmul", nullptr},
+    {Feature::norm_pointwise_epilogue, "norm_pointwise_epilogue", Gate::observed,
+     "a layernorm or rmsnorm of a half or bfloat16 x followed by pointwise operations in one graph", 0, 0, 0,
+     kVerified,
+     "has no engine for it (mul, add, relu and silu were tried; a float x has one, and so has an FP8 quantize "
+     "epilogue, y * scale written as FP8): mark the norm's Y as an output and run the pointwise operations in a graph "
+     "of their own",
+     "H100"},
+    {Feature::fp8_attention_bias, "fp8_attention_bias", Gate::known_bad, "FP8 attention with a bias", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds a plan for it (eng2) that writes wrong values: a bfloat16 bias [1, h, s_q, s_kv] gave a relative error "
+     "norm of 0.48 against the reference, where the same graph without the bias gives 0.04; add the bias in a "
+     "bfloat16 attention, or fold it into Q and K",
+     "H100"},
+    {Feature::fp8_attention_dropout, "fp8_attention_dropout", Gate::known_bad, "FP8 attention with dropout", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds a plan for it (eng2) whose kernel makes an illegal memory access (the CUDA context is lost); the "
+     "FP8 attention backward's dropout is not offered either",
+     "H100"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

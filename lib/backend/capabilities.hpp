@@ -57,6 +57,10 @@ enum class Feature {
     moe_grouped_matmul_scatter,   // its SCATTER mode (results written through token_index)
     standalone_matmul_overrides,  // a matmul's M, N, K overrides outside attention's pattern
     batchnorm_peer_stats,         // synchronized batchnorm: statistics exchanged between GPUs
+    general_block_scaling,        // block-scaled matmul operands: 2-D blocks, float/half/bf16 scales
+    norm_pointwise_epilogue,      // layernorm / rmsnorm of a half or bfloat16 x, then pointwise steps
+    fp8_attention_bias,           // FP8 attention forward with an additive bias
+    fp8_attention_dropout,        // FP8 attention forward with dropout
 };
 
 // How the library treats a fact of the table.

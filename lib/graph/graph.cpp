@@ -171,6 +171,16 @@ void fe_graph::set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets) {
     tensor->ragged_offset = offsets;
 }
 
+void fe_graph::set_alignment(fe_tensor *tensor, int64_t bytes) {
+    FE_CHECK(bytes >= 16 && bytes <= 4096 && (bytes & (bytes - 1)) == 0, FE_STATUS_INVALID_ARGUMENT,
+             "an alignment of %lld bytes for '%s': give a power of two from 16 (what every pointer has) to 4096",
+             static_cast<long long>(bytes), tensor->name.c_str());
+    FE_CHECK(!tensor->by_value, FE_STATUS_INVALID_ARGUMENT, "'%s' is a scalar passed by value: it has no memory to align",
+             tensor->name.c_str());
+    require_editable();
+    tensor->alignment = bytes;
+}
+
 void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &ports) {
     require_editable();
     for (size_t i = 0; i < node->inputs.size(); ++i)
@@ -262,6 +272,11 @@ void fe_graph::validate() {
     std::set<const fe_tensor *> consumed;
     for (const auto &t : tensors)
         if (t->ragged_offset) consumed.insert(t->ragged_offset);  // read by cuDNN through the tensor
+    for (const auto &t : tensors)
+        FE_CHECK(t->alignment == 16 || !t->is_virtual(), FE_STATUS_VALIDATION,
+                 "'%s' promises %lld-byte alignment but is virtual (it has no memory): mark it as an output or drop "
+                 "the promise",
+                 t->name.c_str(), static_cast<long long>(t->alignment));
     for (auto &node : nodes) {
         for (fe_tensor *in : node->inputs)
             if (in) consumed.insert(in);

@@ -69,6 +69,8 @@ struct fe_graph {
     void set_scalar_uid(fe_tensor *tensor, int64_t uid);
     // The packed variable-length layout of `tensor` (fe_tensor_set_ragged_offset); nullptr removes it.
     void set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets);
+    // The alignment promise of a tensor's memory (fe_tensor_set_alignment).
+    void set_alignment(fe_tensor *tensor, int64_t bytes);
     // Any change after a build step throws BAD_STATE; before, it resets to Editing.
     void require_editable();
     void check_owns(const fe_tensor *tensor, const char *what) const;

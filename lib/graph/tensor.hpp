@@ -32,6 +32,9 @@ struct fe_tensor {
     fe_tensor *ragged_offset = nullptr;  // packed variable-length layout: per-batch element offsets
     fe::Node *producer = nullptr; // nullptr: a graph input
     bool by_value = false;        // a host scalar baked into the variant pack
+    // The byte alignment every pointer bound to it has (fe_tensor_set_alignment): cuDNN may pick
+    // kernels that rely on it, and execution refuses a pointer that breaks it.
+    int64_t alignment = 16;
     // A synchronized batchnorm's exchange buffer: bound to memory of any GPU of the group.
     bool peer_memory = false;
     double scalar_value = 0.0;

@@ -167,6 +167,10 @@ void AttentionNode::check_options(const AttentionDims &dims) {
                      FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
                      bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
                      static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+            FE_CHECK(bias->data_type == FE_DATA_NOT_SET || bias->data_type == FE_DATA_FLOAT ||
+                         bias->data_type == FE_DATA_HALF || bias->data_type == FE_DATA_BFLOAT16,
+                     FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; attention adds a float, half or bfloat16 bias",
+                     bias->name.c_str(), data_type_name(bias->data_type));
         }
         if (alibi_ >= 0) {
             const fe_tensor *slopes = inputs[static_cast<size_t>(alibi_)];

@@ -1,6 +1,7 @@
-// Block scaling (MXFP8): quantize values in blocks along the last dim, each block with its own
-// power-of-two scale (fp8_e8m0), and the inverse. The cuDNN versions and GPU generations that
-// run them are Feature::block_scaling's.
+// Block scaling. MXFP8: quantize values in blocks along the last dim, each block with its own
+// power-of-two scale (fp8_e8m0), and the inverse (Feature::block_scaling). General block
+// scaling: dequantize blocks of the last two dims with float, half or bfloat16 scales, the
+// operands of a block-scaled matmul (Feature::general_block_scaling).
 #include <cudnn_graph.h>
 
 #include <string>
@@ -17,17 +18,24 @@ namespace fe {
 namespace {
 
 bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+bool is_general_scale(fe_data_type t) { return t == FE_DATA_FLOAT || t == FE_DATA_HALF || t == FE_DATA_BFLOAT16; }
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 class BlockScaleNode : public Node {
   public:
-    BlockScaleNode(const char *kind, const fe_block_scale_options &o) : kind_(kind), block_size_(o.block_size) {
+    BlockScaleNode(const char *kind, const fe_block_scale_options &o)
+        : kind_(kind), block_size_(o.block_size), block_rows_(o.block_rows) {
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return kind_; }
-    std::string attributes() const override { return format("block_size=%d", block_size_); }
+    std::string attributes() const override {
+        return block_rows_ == 1 ? format("block_size=%d", block_size_)
+                                : format("block=%dx%d", block_rows_, block_size_);
+    }
     void write_json(json::Writer &out) const override {
         fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
         o.block_size = block_size_;
+        o.block_rows = block_rows_;
         write_option_attributes(out, op_schema(kind()), &o, 0);
     }
     std::string unsupported_hint() const override {
@@ -60,7 +68,7 @@ class BlockScaleNode : public Node {
     }
 
     const char *kind_;
-    int32_t block_size_;
+    int32_t block_size_, block_rows_;
 };
 
 class BlockScaleQuantize : public BlockScaleNode {
@@ -114,16 +122,45 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
     const char *input_port(size_t i) const override { return i == 0 ? "X" : "Scale"; }
 
+    // General block scaling: scales of any float type (MXFP8's are fp8_e8m0). An unset type
+    // (resolved at validation) is taken as general.
+    bool general() const { return inputs[1]->data_type != FE_DATA_FP8_E8M0; }
+
     void infer() override {
         const fe_tensor *x = inputs[0], *scale = inputs[1];
-        std::vector<int64_t> s = scale_dims(x);
-        FE_CHECK(scale->dims == s, FE_STATUS_INVALID_ARGUMENT, "scale '%s' is %s; for X %s and block_size %d it must be %s",
-                 scale->name.c_str(), dims_string(scale->dims).c_str(), dims_string(x->dims).c_str(), block_size_,
+        std::vector<int64_t> s;
+        if (general()) {
+            FE_CHECK(block_size_ > 0 && block_rows_ > 0, FE_STATUS_INVALID_ARGUMENT,
+                     "the blocks are %d x %d; both sizes must be positive", block_rows_, block_size_);
+            FE_CHECK(x->dims.size() >= 2, FE_STATUS_INVALID_ARGUMENT,
+                     "'%s' has %zu dims; general block scaling blocks the last two", x->name.c_str(), x->dims.size());
+            s = x->dims;
+            s[s.size() - 2] = ceil_div(s[s.size() - 2], block_rows_);
+            s.back() = ceil_div(s.back(), block_size_);
+        } else {
+            FE_CHECK(block_rows_ == 1, FE_STATUS_INVALID_ARGUMENT,
+                     "block_rows is %d: MXFP8 scales (fp8_e8m0) cover one row each; 2-D blocks take float, half or "
+                     "bfloat16 scales",
+                     block_rows_);
+            s = scale_dims(x);
+        }
+        FE_CHECK(scale->dims == s, FE_STATUS_INVALID_ARGUMENT,
+                 "scale '%s' is %s; for X %s and %d x %d blocks it must be %s", scale->name.c_str(),
+                 dims_string(scale->dims).c_str(), dims_string(x->dims).c_str(), block_rows_, block_size_,
                  dims_string(s).c_str());
-        assign_inferred_shape(outputs[0], x->dims, packed_strides(x->dims));
+        assign_inferred_shape(outputs[0], x->dims, x->strides);
+    }
+
+    std::string unsupported_hint() const override {
+        return explanation(general() ? Feature::general_block_scaling : Feature::block_scaling,
+                           cudnn().cudnnGetVersion());
     }
 
     void lower(Lowering &lowering) const override {
+        if (general()) {
+            lower_general(lowering);
+            return;
+        }
         const fe_tensor *x = inputs[0];
         FE_CHECK(is_fp8(x->data_type), FE_STATUS_NOT_SUPPORTED,
                  "X '%s' is %s; MXFP8 dequantize reads fp8_e4m3 or fp8_e5m2", x->name.c_str(),
@@ -138,6 +175,32 @@ class BlockScaleDequantize : public BlockScaleNode {
                     "block-scale dequantize Y");
         set_common(op, CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_MATH_PREC,
                    CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_BLOCK_SIZE, lowering.compute_type(*this));
+        std::string what = "finalizing block-scale dequantize '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+
+  private:
+    void lower_general(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0], *scale = inputs[1];
+        FE_CHECK(is_fp8(x->data_type) || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16,
+                 FE_STATUS_NOT_SUPPORTED, "X '%s' is %s; general block scaling reads fp8, half or bfloat16",
+                 x->name.c_str(), data_type_name(x->data_type));
+        FE_CHECK(is_general_scale(scale->data_type), FE_STATUS_NOT_SUPPORTED,
+                 "scale '%s' is %s; block scales are fp8_e8m0 (MXFP8) or float, half or bfloat16",
+                 scale->name.c_str(), data_type_name(scale->data_type));
+        lowering.require(Feature::general_block_scaling);
+        Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR);
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_XDESC, lowering.tensor(x), "block-scale dequantize X");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_SCALE_DESC, lowering.tensor(scale),
+                    "block-scale dequantize scale");
+        op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_YDESC, lowering.tensor(outputs[0]),
+                    "block-scale dequantize Y");
+        op.set_data_type(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_MATH_PREC, lowering.compute_type(*this),
+                         "block-scale math precision");
+        int32_t blocks[2] = {block_rows_, block_size_};
+        op.set(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_BLOCK_SIZE, CUDNN_TYPE_INT32, 2, blocks,
+               "block-scale block sizes");
         std::string what = "finalizing block-scale dequantize '" + name + "'";
         op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
         lowering.add_operation(std::move(op));

@@ -96,11 +96,42 @@ class Matmul : public Node {
             if (override_[o] >= 0) *slots[o] = &lowering.tensor(inputs[static_cast<size_t>(override_[o])]);
         overrides.has_padding_value = has_padding();
         overrides.padding_value = given_.padding_value;
-        emit_matmul(lowering, lowering.tensor(inputs[0]), lowering.tensor(inputs[1]), lowering.tensor(outputs[0]),
-                    lowering.compute_type(*this), "matmul '" + name + "'", overrides);
+        // cuDNN's matmul engines take operands of one type: a mixed matmul (int8 or FP8 weights
+        // with half activations, say) converts the narrower operand first, in the same graph.
+        fe_data_type common = operand_type(inputs[0]->data_type, inputs[1]->data_type);
+        const Descriptor &a = converted(lowering, inputs[0], common, "A");
+        const Descriptor &b = converted(lowering, inputs[1], common, "B");
+        emit_matmul(lowering, a, b, lowering.tensor(outputs[0]), lowering.compute_type(*this), "matmul '" + name + "'",
+                    overrides);
     }
 
   private:
+    // The type both operands are multiplied in: the wider of the two (8-bit types widen to the
+    // other; half and bfloat16 meet in bfloat16, anything and float in float).
+    static fe_data_type operand_type(fe_data_type a, fe_data_type b) {
+        if (a == b) return a;
+        auto rank = [](fe_data_type t) {
+            switch (t) {
+                case FE_DATA_FLOAT: return 4;
+                case FE_DATA_BFLOAT16: return 3;
+                case FE_DATA_HALF: return 2;
+                default: return 1;  // int8, uint8, fp8
+            }
+        };
+        if (rank(a) == 1 && rank(b) == 1) return FE_DATA_HALF;
+        return rank(a) >= rank(b) ? a : b;
+    }
+    const Descriptor &converted(Lowering &lowering, const fe_tensor *t, fe_data_type type, const char *which) const {
+        if (t->data_type == type) return lowering.tensor(t);
+        std::vector<int64_t> dims, strides;
+        lowering.lowered_shape(t, &dims, &strides);
+        const Descriptor &out = lowering.internal_tensor(dims, strides, type);
+        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+        emit_pointwise(lowering, FE_POINTWISE_IDENTITY, lowering.tensor(t), nullptr, nullptr, out, FE_DATA_FLOAT, pw, 0,
+                       format("matmul '%s' %s as %s", name.c_str(), which, data_type_name(type)));
+        return out;
+    }
+
     int add_input(fe_tensor *t) {
         inputs.push_back(t);
         return static_cast<int>(inputs.size() - 1);

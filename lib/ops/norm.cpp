@@ -266,6 +266,14 @@ class NormForward : public NormNode {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
+    // Only layernorm and rmsnorm: the other families' pointwise epilogues were not tried.
+    std::string unsupported_hint() const override {
+        const fe_tensor *x = input(x_);
+        bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
+        if (!layer_like || x->data_type == FE_DATA_FLOAT || !outputs[0]->is_virtual()) return "";
+        return explanation(Feature::norm_pointwise_epilogue, cudnn().cudnnGetVersion());
+    }
+
     std::string attributes() const override {
         std::string a = std::string("phase=") + phase_name(options_.phase);
         a += epsilon_ >= 0 ? " epsilon=<tensor>" : format(" epsilon=%g", options_.epsilon);

@@ -43,6 +43,8 @@ const Struct kBlockOptions{
         FE_SCHEMA_FIELD(fe_block_scale_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
         FE_SCHEMA_RANGE(fe_block_scale_options, block_size, integer, 1, 2147483647,
                         "Elements per scale along the last dim (32: MXFP8)."),
+        FE_SCHEMA_RANGE(fe_block_scale_options, block_rows, integer, 1, 2147483647,
+                        "Elements per scale along the second-to-last dim (general block scaling)."),
     },
     "Block scaling's block size."};
 
@@ -64,20 +66,23 @@ const Op kQuantize{"block_scale_quantize",
                    {{"Y", nullptr, "[..., n], fp8"}, {"Scale", nullptr, "[..., n / block_size], fp8_e8m0"}},
                    {},
                    &kBlockOptions,
-                   {},
+                   {"name", "compute_data_type", "block_size"},
                    true,
                    "Block-scale quantize (MXFP8)."};
 
 const Op kDequantize{"block_scale_dequantize",
                      "fe_graph_block_scale_dequantize",
                      "Random numbers and block scaling",
-                     {{"X", nullptr, "[..., n], fp8"}, {"Scale", nullptr, "[..., n / block_size], fp8_e8m0"}},
-                     {{"Y", nullptr, "[..., n]"}},
+                     {{"X", nullptr, "[..., m, n]: fp8 (MXFP8); fp8, half or bfloat16 (general)"},
+                      {"Scale", nullptr,
+                       "[..., m / block_rows, n / block_size] (rounded up): fp8_e8m0 (MXFP8); float, half or "
+                       "bfloat16 (general)"}},
+                     {{"Y", nullptr, "x's dims and strides"}},
                      {},
                      &kBlockOptions,
                      {},
                      true,
-                     "Block-scale dequantize (MXFP8)."};
+                     "Block-scale dequantize (MXFP8, or general block scaling before a matmul)."};
 
 const std::vector<fe_tensor *> &add_rng_call(fe_graph &g, const Call &c) {
     return add_rng(g, c.inputs[0], c.inputs[1], c.options_as<fe_rng_options>());

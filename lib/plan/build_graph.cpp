@@ -191,6 +191,12 @@ void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
         if (cache.fingerprint.empty()) cache.fingerprint = state.fingerprint;
         FE_CHECK(cache.fingerprint == state.fingerprint, FE_STATUS_INVALID_ARGUMENT,
                  "graph '%s': its kernel cache holds kernels for another kind of GPU than this build's", graph.name.c_str());
+        int32_t device = state.executable.device;
+        if (cache.device < 0) cache.device = device;
+        FE_CHECK(device < 0 || cache.device == device, FE_STATUS_INVALID_ARGUMENT,
+                 "graph '%s': its kernel cache holds kernels loaded on CUDA device %d and this build is for device %d: "
+                 "give each GPU a kernel cache of its own",
+                 graph.name.c_str(), cache.device, device);
     }
 }
 

@@ -18,6 +18,9 @@ struct KernelCache {
     Descriptor descriptor;   // CUDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR
     bool finalized = false;  // bound to the operation graph of the first build
     std::string fingerprint; // the GPU kind of that build (device_fingerprint)
+    // The CUDA device of the first build on a GPU (-1: none yet, or deviceless builds only): the
+    // kernels cuDNN loads from the cache live there.
+    int32_t device = -1;
     // The engine configs (tags) whose kernels the cache holds: a new shape builds fastest from
     // one of them. Kept with a stored cache; a cache read from cuDNN's JSON starts without them.
     std::vector<std::string> compiled;  // most recently built first

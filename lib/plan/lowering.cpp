@@ -111,7 +111,8 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
-        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged);
+        make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged,
+                               t->alignment);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();
@@ -128,7 +129,8 @@ const Descriptor &Lowering::tensor_view(const fe_tensor *t, const std::vector<in
              "'%s' is read by another operation in its own layout and, here, transposed; give each its own tensor",
              t->name.c_str());
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
-    Descriptor d = make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged);
+    Descriptor d = make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), false, t->name, ragged,
+                                          t->alignment);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();
@@ -173,8 +175,8 @@ const Descriptor &Lowering::slice_view(const fe_tensor *view, const fe_tensor *s
     FE_CHECK(!state_.lowered.tensor_index.count(view), FE_STATUS_INTERNAL, "'%s' was lowered twice", view->name.c_str());
     std::vector<int64_t> dims, strides;
     lowered_shape(view, &dims, &strides);
-    // The input's buffer is 16-byte aligned; the slice only as far as its offset allows.
-    int64_t alignment = 16;
+    // The slice is as aligned as the input's buffer only as far as its offset allows.
+    int64_t alignment = source->alignment;
     while (byte_offset % alignment != 0) alignment /= 2;
     Descriptor d = make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, view->data_type, view->uid, false, false, view->name, nullptr,
                                           alignment);

@@ -47,8 +47,14 @@ void begin_binding(const ExecutablePlan &state, fe_handle &handle) {
 void bind_slot(const ExecutablePlan &state, fe_handle &handle, int32_t slot, void *pointer, const char *how) {
     const fe_tensor *t = state.slots[static_cast<size_t>(slot)];
     FE_CHECK(pointer != nullptr, FE_STATUS_NULL_POINTER, "the device pointer bound to '%s' is NULL", t->name.c_str());
-    FE_CHECK((reinterpret_cast<uintptr_t>(pointer) & 15u) == 0, FE_STATUS_MISALIGNED,
-             "the device pointer bound to '%s' (%p) is not 16-byte aligned", t->name.c_str(), pointer);
+    if ((reinterpret_cast<uintptr_t>(pointer) & static_cast<uintptr_t>(t->alignment - 1)) != 0) {
+        FE_CHECK(t->alignment == 16, FE_STATUS_MISALIGNED,
+                 "the device pointer bound to '%s' (%p) is not %lld-byte aligned, as the tensor promises "
+                 "(fe_tensor_set_alignment)",
+                 t->name.c_str(), pointer, static_cast<long long>(t->alignment));
+        FE_FAIL(FE_STATUS_MISALIGNED, "the device pointer bound to '%s' (%p) is not 16-byte aligned", t->name.c_str(),
+                pointer);
+    }
     void *&target = handle.pointers[static_cast<size_t>(slot)];
     FE_CHECK(target == nullptr, FE_STATUS_DUPLICATE, "'%s' is bound twice (%s)", t->name.c_str(), how);
     target = pointer;

@@ -35,6 +35,7 @@ void write_tensor(json::Writer &w, const fe_tensor &t) {
         w.field("dims", t.dims).field("strides", t.strides).field("data_type", data_type_name(t.data_type));
         w.field("virtual", t.is_virtual()).field("output", t.is_output);
         if (t.ragged_offset) w.field("ragged_offset", t.ragged_offset->name);
+        if (t.alignment != 16) w.field("alignment", t.alignment);
     }
     w.end_object();
 }
@@ -245,7 +246,18 @@ class GraphReader {
         if (f.boolean("output", false)) f.fail("output", "a graph input cannot be an output (only op results)");
         if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid);
         f.get("ragged_offset");  // applied once every tensor exists
-        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, by_value");
+        read_alignment(f, t);
+        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, alignment, by_value");
+    }
+
+    void read_alignment(Fields &f, fe_tensor *t) {
+        const json::Value *v = f.get("alignment");
+        if (!v) return;
+        if (!v->is_integer) f.fail_at(*v, "alignment", "expected an integer (bytes)");
+        call_tensor(f, "alignment", [&] {
+            graph_->set_alignment(t, v->integer);
+            return t;
+        });
     }
 
     template <typename Make>
@@ -396,7 +408,8 @@ class GraphReader {
                           listed ? "true, but \"outputs\" lists the tensor" : "false, but the tensor is neither an input nor listed in \"outputs\"");
         }
         f.get("ragged_offset");
-        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset");
+        read_alignment(f, t);
+        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, alignment");
     }
 
     void apply_ragged_offset(TensorEntry &e) {

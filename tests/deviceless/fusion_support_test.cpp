@@ -256,3 +256,38 @@ TEST_F(Deviceless, GenstatsAfterAConvolutionIsSupportedAndAloneIsExplained) {
 }
 
 }  // namespace
+
+// An alignment promise reaches cuDNN (the tensors' byte alignment): a matmul whose operands and
+// result promise 256 bytes has engines on the H100 description.
+TEST_F(Deviceless, MatmulWithAnAlignmentPromise) {
+    fe_graph *g = graph("aligned_matmul", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {1, 256, 512}), *b = tensor(g, "b", {1, 512, 128}), *c = nullptr;
+    ASSERT_FE_OK(fe_tensor_set_alignment(a, 256));
+    ASSERT_FE_OK(fe_tensor_set_alignment(b, 256));
+    fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    ASSERT_FE_OK(fe_tensor_set_alignment(c, 256));
+    expect_supported(g);
+}
+
+// A mixed matmul (int8 or FP8 weights, half activations): the narrower operand is converted in
+// the same graph, which cuDNN's engines take.
+TEST_F(Deviceless, MixedMatmulsConvertTheNarrowerOperand) {
+    struct Mixed {
+        const char *name;
+        fe_data_type a, b;
+    };
+    for (Mixed m : {Mixed{"int8_half", FE_DATA_INT8, FE_DATA_HALF}, Mixed{"fp8_half", FE_DATA_FP8_E4M3, FE_DATA_HALF},
+                    Mixed{"half_bfloat16", FE_DATA_HALF, FE_DATA_BFLOAT16}}) {
+        SCOPED_TRACE(m.name);
+        fe_graph *g = graph(m.name, FE_DATA_HALF);
+        fe_tensor *a = tensor(g, "a", {1, 64, 128}, false, m.a), *b = tensor(g, "b", {1, 128, 64}, false, m.b);
+        fe_tensor *c = nullptr;
+        fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+        o.compute_data_type = FE_DATA_FLOAT;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        expect_supported(g);
+    }
+}

@@ -345,3 +345,22 @@ TEST_F(NormDeviceless, SynchronizedBatchnormForwardAndBackward) {
     for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     expect_viable(r);
 }
+
+// A layernorm of a half x followed by a pointwise step has no engine on cuDNN 9.19; the build
+// says so and what to do (a float x has one).
+TEST_F(NormDeviceless, HalfLayernormWithAPointwiseEpilogueSaysWhy) {
+    fe_graph *g = graph("layernorm_relu", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {512, 256}), *s = tensor(g, "s", {1, 256}, false, FE_DATA_FLOAT);
+    fe_tensor *b = tensor(g, "b", {1, 256}, false, FE_DATA_FLOAT), *y = nullptr, *r = nullptr;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &y, nullptr, nullptr));
+    ASSERT_FE_OK(fe_graph_relu(g, y, nullptr, &r));
+    ASSERT_FE_OK(fe_tensor_set_output(r, 1));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+    ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    ASSERT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+    EXPECT_FE_STATUS(fe_graph_check_support(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("layernorm 'layernorm_0': cuDNN 9.19 has no engine for it"))
+        << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("mark the norm's Y as an output")) << fe_last_error_message();
+}

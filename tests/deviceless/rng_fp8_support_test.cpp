@@ -1,4 +1,6 @@
 // Random draws and FP8 matmuls for the H100 description: which forms cuDNN 9.19 takes.
+#include <functional>
+
 #include "deviceless_support.hpp"
 
 using cudnnfe_test::Deviceless;
@@ -180,6 +182,42 @@ TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
     EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
     EXPECT_TRUE(LastErrorContains("give X as rank 4 (e.g. [1, 2, 256, 512])"));
+}
+
+// General block scaling on Hopper: a block-scaled matmul (A with 1 x 128 blocks, B with
+// 128 x 128 blocks, float scales, dequantized to the given type) is supported on the H100.
+fe_graph *block_scaled_matmul(fe_graph *g, fe_data_type operands, fe_data_type dequantized,
+                              const std::function<fe_tensor *(const char *, std::vector<int64_t>, fe_data_type)> &make) {
+    fe_tensor *a = make("a", {1, 256, 512}, operands), *b = make("b", {1, 512, 256}, operands);
+    fe_tensor *sa = make("scale_a", {1, 256, 4}, FE_DATA_FLOAT), *sb = make("scale_b", {1, 4, 2}, FE_DATA_FLOAT);
+    fe_block_scale_options oa = FE_BLOCK_SCALE_OPTIONS_INIT, ob = FE_BLOCK_SCALE_OPTIONS_INIT;
+    oa.block_size = 128;
+    ob.block_rows = 128;
+    ob.block_size = 128;
+    fe_tensor *da = nullptr, *db = nullptr, *c = nullptr;
+    EXPECT_FE_OK(fe_graph_block_scale_dequantize(g, a, sa, &oa, &da));
+    EXPECT_FE_OK(fe_graph_block_scale_dequantize(g, b, sb, &ob, &db));
+    EXPECT_FE_OK(fe_tensor_set_data_type(da, dequantized));
+    EXPECT_FE_OK(fe_tensor_set_data_type(db, dequantized));
+    EXPECT_FE_OK(fe_graph_matmul(g, da, db, nullptr, &c));
+    EXPECT_FE_OK(fe_tensor_set_output(c, 1));
+    EXPECT_FE_OK(fe_tensor_set_data_type(c, dequantized));
+    return g;
+}
+
+TEST_F(Deviceless, BlockScaledMatmulOfHalfOperands) {
+    fe_graph *g = graph("block_scaled_half", FE_DATA_HALF);
+    block_scaled_matmul(g, FE_DATA_HALF, FE_DATA_HALF, [&](const char *n, std::vector<int64_t> d, fe_data_type t) {
+        return tensor(g, n, d, false, t);
+    });
+    expect_supported(g);
+}
+
+TEST_F(Deviceless, BlockScaledMatmulOfFp8Operands) {
+    fe_graph *g = graph("block_scaled_fp8", FE_DATA_BFLOAT16);
+    block_scaled_matmul(g, FE_DATA_FP8_E4M3, FE_DATA_BFLOAT16,
+                        [&](const char *n, std::vector<int64_t> d, fe_data_type t) { return tensor(g, n, d, false, t); });
+    expect_supported(g);
 }
 
 }  // namespace

@@ -54,6 +54,35 @@ INSTANTIATE_TEST_SUITE_P(
                       Fp8Case{"fp8_gqa_8to1_inference", 1, 64, 8, 1024, 1024, 128, FE_CAUSAL_MASK_NONE, false}),
     [](const ::testing::TestParamInfo<Fp8Case> &info) { return std::string(info.param.name); });
 
+// FP8 attention with a bias or with dropout: cuDNN 9.19 builds plans for both that fail on the
+// GPU (wrong values, an illegal memory access), so the capability table refuses them at build.
+TEST_F(SdpaFp8Support, BiasAndDropoutAreRefusedAsKnownBad) {
+    for (bool dropout : {false, true}) {
+        SCOPED_TRACE(dropout ? "dropout" : "bias");
+        fe_graph *g = graph(dropout ? "fp8_dropout" : "fp8_bias", FE_DATA_FP8_E4M3);
+        fe_tensor *q = tensor(g, "q", {2, 2, 128, 128}), *k = tensor(g, "k", {2, 2, 256, 128});
+        fe_tensor *v = tensor(g, "v", {2, 2, 256, 128});
+        fe_sdpa_fp8_scales s = scales(g);
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        if (dropout) {
+            o.dropout_probability = 0.2;
+            o.dropout_seed = tensor(g, "seed", {1, 1, 1, 1}, false, FE_DATA_INT64);
+            o.dropout_offset = tensor(g, "offset", {1, 1, 1, 1}, false, FE_DATA_INT64);
+        } else {
+            o.bias = tensor(g, "bias", {1, 2, 128, 256}, false, FE_DATA_BFLOAT16);
+        }
+        fe_tensor *out, *amax_s, *amax_o;
+        ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &o, &out, nullptr, &amax_s, &amax_o));
+        for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+        bo.device_properties_json = json_.c_str();
+        EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &bo), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains(dropout ? "FP8 attention with dropout" : "FP8 attention with a bias"))
+            << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through")) << fe_last_error_message();
+    }
+}
+
 TEST_F(SdpaFp8Support, PagedKvCachesAreSupported) {
     const int64_t B = 2, PAGES = 8, PAGE = 16;
     fe_graph *g = graph("fp8_paged", FE_DATA_FP8_E4M3);

@@ -243,6 +243,11 @@ TEST_F(Deviceless, SdpaRejectsBadMaskInputs) {
     o = FE_SDPA_OPTIONS_INIT;
     o.sliding_window = -3;
     EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    o = FE_SDPA_OPTIONS_INIT;
+    o.bias = tensor(g, "fp8_bias", {1, 4, 64, 64}, false, FE_DATA_FP8_E4M3);
+    EXPECT_FE_STATUS(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("bias 'fp8_bias' is fp8_e4m3; attention adds a float, half or bfloat16 bias"))
+        << fe_last_error_message();
 }
 
 TEST_F(Deviceless, SdpaRejectsMismatchedShapes) {

@@ -144,6 +144,22 @@ TEST_F(Execute, BindingErrorsAreReportedAndNothingRuns) {
     check_output(*bc_);
 }
 
+// An alignment promise reaches cuDNN and holds execution to it: with A, B and C promised
+// 256-byte aligned the result is right, and a pointer that is only 16-byte aligned is refused.
+TEST_F(Execute, AnAlignmentPromiseIsKeptAndChecked) {
+    for (fe_tensor *t : {a_, b_, c_}) ASSERT_FE_OK(fe_tensor_set_alignment(t, 256));
+    prepare();
+    std::printf("    plan %s with 256-byte operands\n", engine_tag_of(g_));
+    fe_tensor *t[] = {a_, b_, d_, c_};
+    void *p[] = {ptr(ba_), ptr(bb_), ptr(bd_), ptr(bc_)};
+    ASSERT_FE_OK(fe_graph_execute(g_, handle_, t, p, 4, nullptr));
+    check_output(*bc_);
+    void *shifted[] = {ptr(ba_), static_cast<char *>(ptr(bb_)) + 16, ptr(bd_), ptr(bc_)};
+    EXPECT_FE_STATUS(fe_graph_execute(g_, handle_, t, shifted, 4, nullptr), FE_STATUS_MISALIGNED);
+    EXPECT_TRUE(LastErrorContains("the device pointer bound to 'b'")) << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("is not 256-byte aligned, as the tensor promises")) << fe_last_error_message();
+}
+
 TEST_F(Execute, AnOutputOverlappingAnInputIsRefused) {
     prepare();
     fe_tensor *t[] = {a_, b_, d_, c_};

@@ -231,6 +231,21 @@ TEST_F(MultiGpu, AGraphRunsOnlyOnTheDeviceItWasBuiltFor) {
     // Rebuilt with the other device's handle, the same graph runs there.
     ASSERT_FE_OK(fe_graph_build(g, h1, nullptr));
     run_matmul(g, h1, 1, x, w, y);
+
+    // A kernel cache serves the device of its first build.
+    fe_kernel_cache *cache = nullptr;
+    ASSERT_FE_OK(fe_kernel_cache_create(&cache));
+    fe_build_options dynamic = FE_BUILD_OPTIONS_INIT;
+    dynamic.kernel_cache = cache;
+    fe_tensor *x2, *w2, *y2;
+    fe_graph *g2 = matmul_graph(&x2, &w2, &y2), *g3 = matmul_graph(&x2, &w2, &y2);
+    graphs_.push_back(g2);
+    graphs_.push_back(g3);
+    ASSERT_FE_OK(fe_graph_build(g2, h0, &dynamic));
+    EXPECT_FE_STATUS(fe_graph_build(g3, h1, &dynamic), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("kernel cache holds kernels loaded on CUDA device 0 and this build is for device 1"))
+        << fe_last_error_message();
+    fe_kernel_cache_destroy(cache);
 }
 
 // A second GPU of the same kind reuses the first one's plan from the in-process cache (no

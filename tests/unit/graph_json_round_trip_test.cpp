@@ -187,6 +187,8 @@ const std::vector<Case> &cases() {
              ASSERT_FE_OK(fe_tensor_set_data_type(e, FE_DATA_FLOAT));
              ASSERT_FE_OK(fe_tensor_set_uid(a, 40));
              ASSERT_FE_OK(fe_tensor_set_uid(e, 7));
+             ASSERT_FE_OK(fe_tensor_set_alignment(a, 128));
+             ASSERT_FE_OK(fe_tensor_set_alignment(e, 256));
              out(e);
          }},
         {"matmul_fp8", FE_DATA_HALF,

@@ -275,6 +275,38 @@ TEST_F(Graph, ValidationTypesAndOverrides) {
     EXPECT_FE_STATUS(fe_tensor_get_dims(a, small, 2), FE_STATUS_BUFFER_TOO_SMALL);
 }
 
+// An alignment promise: a power of two from 16 to 4096, on memory a caller binds (not a scalar
+// passed by value, not a virtual tensor); it is part of the graph's JSON.
+TEST_F(Graph, AlignmentPromises) {
+    fe_tensor *a = tensor("a", {1, 32, 64}), *b = tensor("b", {1, 64, 16}), *c = nullptr, *s = nullptr;
+    for (int64_t bad : {0, 8, 48, 8192}) {
+        EXPECT_FE_STATUS(fe_tensor_set_alignment(a, bad), FE_STATUS_INVALID_ARGUMENT);
+        EXPECT_TRUE(LastErrorContains("fe_tensor_set_alignment: an alignment of " + std::to_string(bad) +
+                                      " bytes for 'a': give a power of two from 16"))
+            << fe_last_error_message();
+    }
+    ASSERT_FE_OK(fe_graph_scalar(g, "alpha", 2.0, FE_DATA_FLOAT, &s));
+    EXPECT_FE_STATUS(fe_tensor_set_alignment(s, 64), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("'alpha' is a scalar passed by value"));
+    ASSERT_FE_OK(fe_tensor_set_alignment(a, 256));
+    fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
+    fe_tensor *d = nullptr;
+    ASSERT_FE_OK(fe_graph_relu(g, c, nullptr, &d));
+    ASSERT_FE_OK(fe_tensor_set_output(d, 1));
+    ASSERT_FE_OK(fe_tensor_set_alignment(c, 64));
+    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
+    EXPECT_TRUE(LastErrorContains("promises 64-byte alignment but is virtual")) << fe_last_error_message();
+    ASSERT_FE_OK(fe_tensor_set_alignment(c, 16));
+    ASSERT_FE_OK(fe_graph_validate(g));
+    std::string json(1 << 14, '\0');
+    size_t length = 0;
+    ASSERT_FE_OK(fe_graph_to_json(g, &json[0], json.size(), &length));
+    json.resize(length);
+    EXPECT_NE(json.find("\"alignment\":256"), std::string::npos) << json;
+    EXPECT_EQ(json.find("\"alignment\":16"), std::string::npos) << json;
+}
+
 TEST_F(Graph, UntypedInputNeedsAGraphDefault) {
     fe_graph *bare = nullptr;
     ASSERT_FE_OK(fe_graph_create(nullptr, &bare));

@@ -94,6 +94,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_tensor_set_uid", [&] { return fe_tensor_set_uid(nullptr, 1); }},
         {"fe_tensor_set_output", [&] { return fe_tensor_set_output(nullptr, 1); }},
         {"fe_tensor_set_ragged_offset", [&] { return fe_tensor_set_ragged_offset(nullptr, x); }},
+        {"fe_tensor_set_alignment", [&] { return fe_tensor_set_alignment(nullptr, 64); }},
         {"fe_tensor_get_ndims", [&] { return fe_tensor_get_ndims(x, nullptr); }},
         {"fe_tensor_get_dims", [&] { return fe_tensor_get_dims(nullptr, dims, 3); }},
         {"fe_tensor_get_strides", [&] { return fe_tensor_get_strides(x, nullptr, 3); }},

@@ -273,4 +273,28 @@ TEST_F(BlockScaleRules, DequantizeChecksTheScaleDims) {
     EXPECT_TRUE(LastErrorContains("'scale' is NULL"));
 }
 
+// General block scaling: 2-D blocks of the last two dims (rounded up at the edges) with float,
+// half or bfloat16 scales; MXFP8's fp8_e8m0 scales stay one row per block; quantize takes no rows.
+TEST_F(BlockScaleRules, GeneralBlocksCoverTheLastTwoDims) {
+    fe_tensor *b = cudnnfe_test::make_tensor(g, "b", {2, 512, 300}, false, FE_DATA_FP8_E4M3);
+    fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+    o.block_rows = 128;
+    o.block_size = 128;
+    fe_tensor *s = cudnnfe_test::make_tensor(g, "s", {2, 4, 3}, false, FE_DATA_FLOAT);
+    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, b, s, &o, &y));
+    EXPECT_EQ(dims(y), (std::vector<int64_t>{2, 512, 300}));
+    fe_tensor *rows = cudnnfe_test::make_tensor(g, "rows", {2, 512, 3}, false, FE_DATA_HALF);
+    EXPECT_FE_STATUS(fe_graph_block_scale_dequantize(g, b, rows, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("for X [2,512,300] and 128 x 128 blocks it must be [2,4,3]")) << fe_last_error_message();
+    fe_tensor *e8 = cudnnfe_test::make_tensor(g, "e8", {2, 4, 3}, false, FE_DATA_FP8_E8M0);
+    EXPECT_FE_STATUS(fe_graph_block_scale_dequantize(g, b, e8, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("MXFP8 scales (fp8_e8m0) cover one row each")) << fe_last_error_message();
+    o.block_rows = 0;
+    EXPECT_FE_STATUS(fe_graph_block_scale_dequantize(g, b, s, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the blocks are 0 x 128"));
+    o.block_rows = 2;
+    EXPECT_FE_STATUS(fe_graph_block_scale_quantize(g, x, &o, &y, &scale), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("options.block_rows is not taken by block_scale_quantize")) << fe_last_error_message();
+}
+
 }  // namespace

@@ -116,6 +116,14 @@ namespace CudnnFe
             return this;
         }
 
+        /// <summary>Promise that every pointer bound to this tensor is aligned to <paramref name="bytes"/>
+        /// (a power of two, 16 to 4096); execution refuses one that is not.</summary>
+        public Tensor SetAlignment(long bytes)
+        {
+            Check.Ok(NativeApi.fe_tensor_set_alignment(Pointer, bytes));
+            return this;
+        }
+
         /// <summary>Packed variable-length layout: batch i starts at element offsets[i] (null removes it).</summary>
         public Tensor SetRaggedOffset(Tensor offsets)
         {

@@ -38,6 +38,17 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void AlignmentPromisesAreCheckedAndWritten()
+        {
+            Tensor a = graph.Tensor("a", 1, 32, 64);
+            TestSupport.AssertFails(Status.InvalidArgument, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'",
+                                    () => a.SetAlignment(48));
+            a.SetAlignment(256);
+            graph.Relu(a).SetOutput(true);
+            StringAssert.Contains("\"alignment\":256", graph.ToJson());
+        }
+
+        [Test]
         public void ValidationOfTheWholeGraph()
         {
             graph.Relu(graph.Tensor("x", 4));

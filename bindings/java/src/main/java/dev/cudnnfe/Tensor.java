@@ -86,6 +86,15 @@ public final class Tensor {
         return this;
     }
 
+    /**
+     * Promise that every pointer bound to this tensor is aligned to {@code bytes} (a power of two,
+     * 16 to 4096); execution refuses one that is not.
+     */
+    public Tensor setAlignment(long bytes) {
+        Check.ok(NativeApi.fe_tensor_set_alignment(pointer(), bytes));
+        return this;
+    }
+
     /** Packed variable-length layout: batch i starts at element offsets[i] (null removes it). */
     public Tensor setRaggedOffset(Tensor offsets) {
         Check.ok(NativeApi.fe_tensor_set_ragged_offset(pointer(), offsets == null ? 0 : offsets.pointer()));

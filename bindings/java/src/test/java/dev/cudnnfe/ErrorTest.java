@@ -2,6 +2,7 @@ package dev.cudnnfe;
 
 import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,6 +44,16 @@ class ErrorTest {
         assertFails(Status.DUPLICATE, "fe_graph_tensor", () -> graph.tensor("a", 4));
         a.setUid(5);
         assertFails(Status.DUPLICATE, "uid 5 is already used by 'a'", () -> b.setUid(5));
+    }
+
+    @Test
+    void alignmentPromisesAreCheckedAndWritten() {
+        Tensor a = graph.tensor("a", 1, 32, 64);
+        assertFails(Status.INVALID_ARGUMENT, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'",
+                () -> a.setAlignment(48));
+        a.setAlignment(256);
+        graph.relu(a).setOutput(true);
+        assertTrue(graph.toJson().contains("\"alignment\":256"), graph.toJson());
     }
 
     @Test
