@@ -61,8 +61,18 @@ skip() {
     echo "skip $1: $2"
 }
 
+# The CUDA driver as the tool finds it (found, stub or missing), from `info --json`.
+driver_state() {
+    "$TOOL" info --json 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["cuda_driver"]["state"])' 2>/dev/null
+}
+
 HAVE_GPU=0
 "$TOOL" info 2>/dev/null | grep -q '^GPU 0:' && HAVE_GPU=1
+# The library path without the stub driver: the "no CUDA driver" cases run with it where this
+# machine has no driver of its own (NO_DRIVER=1).
+PLAIN_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
+NO_DRIVER=0
+[ "$(driver_state)" = missing ] && NO_DRIVER=1
 if [ "$HAVE_GPU" = 0 ] && [ -e "$CUDA_HOME/lib/stubs/libcuda.so" -o -e "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     mkdir -p "$WORK/stub-driver"
     stub=$CUDA_HOME/lib/stubs/libcuda.so
@@ -70,17 +80,70 @@ if [ "$HAVE_GPU" = 0 ] && [ -e "$CUDA_HOME/lib/stubs/libcuda.so" -o -e "$CUDA_HO
     ln -s "$stub" "$WORK/stub-driver/libcuda.so.1"
     export LD_LIBRARY_PATH="$WORK/stub-driver:$LD_LIBRARY_PATH"
 fi
+DRIVER=$(driver_state)
+# What a command that needs a GPU says on this machine when it has none.
+case "$DRIVER" in
+    stub) NO_GPU_WHY="no CUDA driver \(the libcuda\.so\.1 found, .*libcuda\.so\.1, is the CUDA toolkit's stub, which runs nothing\): this machine can neither run plans nor build them for a GPU of its own" ;;
+    missing) NO_GPU_WHY="no CUDA driver \(libcuda\.so\.1 not found\): this machine can neither run plans nor build them for a GPU of its own" ;;
+    *) NO_GPU_WHY="no GPU on this machine" ;;
+esac
+# Runs a command with no CUDA driver to be found (only where NO_DRIVER=1).
+without_driver() {
+    env LD_LIBRARY_PATH="$PLAIN_LD_LIBRARY_PATH" "$@"
+}
+# json_check NAME RC PYTHON -- COMMAND...: the command exits with RC, its standard output is one
+# JSON document (r in PYTHON) and PYTHON's assertions hold; it prints "valid".
+json_check() {
+    local name=$1 want_rc=$2 check=$3
+    shift 4
+    "$@" >"$WORK/$name.json" 2>"$WORK/$name.err"
+    local rc=$?
+    expect "$name" 0 '^valid$' -- python3 -c "
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+assert $rc == $want_rc, 'exit code $rc, expected $want_rc; stderr: ' + open(sys.argv[2]).read()
+assert not any(b < 32 and b != 10 or 127 <= b < 160 for b in raw), raw
+r = json.loads(raw)
+$check
+print('valid')" "$WORK/$name.json" "$WORK/$name.err"
+}
 
 # --- usage and help -----------------------------------------------------------------------
 expect help 0 '^usage: cudnnfe <command>' 'exit codes: 0' -- "$TOOL" --help
 expect help_command 0 '^usage: cudnnfe compile' -- "$TOOL" help compile
 for command in info device compile bench inspect schema; do
     expect "help_$command" 0 "^usage: cudnnfe $command" -- "$TOOL" "$command" --help
+    expect "help_command_$command" 0 "^usage: cudnnfe $command" -- "$TOOL" help "$command"
 done
+expect help_unknown_command 1 "^cudnnfe: unknown command 'bogus' \(see 'cudnnfe --help'\)$" -- "$TOOL" help bogus
+expect help_unknown_command_prints_no_usage 0 -- sh -c '! "$1" help bogus 2>/dev/null | grep -q .' sh "$TOOL"
+expect help_unknown_command_suggests 1 "^cudnnfe: unknown command 'bnech'; did you mean 'bench'\?$" -- "$TOOL" help bnech
 expect version 0 '^cudnnfe [0-9]+\.[0-9]+\.[0-9]+$' -- "$TOOL" --version
 expect no_command 1 '^usage: cudnnfe' -- "$TOOL"
-expect unknown_command 1 "unknown command 'frobnicate'" -- "$TOOL" frobnicate
+expect unknown_command 1 "^cudnnfe: unknown command 'frobnicate' \(see 'cudnnfe --help'\)$" -- "$TOOL" frobnicate
+# Suggestions: a unique prefix, or within two edits (a swapped pair is one) that are fewer than
+# half the letters; names a few commands begin with are all offered; nothing far off is.
+expect unknown_command_prefix 1 "^cudnnfe: unknown command 'benc'; did you mean 'bench'\?$" -- "$TOOL" benc
+expect unknown_command_typo 1 "^cudnnfe: unknown command 'cmpile'; did you mean 'compile'\?$" -- "$TOOL" cmpile
+expect unknown_command_swapped 1 "^cudnnfe: unknown command 'inpsect'; did you mean 'inspect'\?$" -- "$TOOL" inpsect
+expect unknown_command_help 1 "^cudnnfe: unknown command 'hlep'; did you mean 'help'\?$" -- "$TOOL" hlep
+expect unknown_command_ambiguous 1 "^cudnnfe: unknown command 'in'; did you mean 'info' or 'inspect'\?$" -- "$TOOL" in
+expect unknown_command_not_close 1 "^cudnnfe: unknown command 'matmull' \(see 'cudnnfe --help'\)$" -- "$TOOL" matmull
+expect unknown_top_option 1 "^cudnnfe: unknown option '--verison'; did you mean '--version'\?$" -- "$TOOL" --verison
+expect unknown_top_option_not_close 1 "^cudnnfe: unknown option '--bogus' \(see 'cudnnfe --help'\)$" -- "$TOOL" --bogus
 expect bad_flag 1 "cudnnfe compile: unknown option '--bogus' \(see 'cudnnfe compile --help'\)" -- "$TOOL" compile --bogus x.json
+expect bad_flag_suggests 1 "^cudnnfe compile: unknown option '--devcie'; did you mean '--device'\?$" -- "$TOOL" compile --devcie x.json
+expect bad_flag_with_value_suggests 1 "^cudnnfe compile: unknown option '--devcie'; did you mean '--device'\?$" -- \
+    "$TOOL" compile --devcie=gpu.json x.json
+expect bad_flag_prefix 1 "^cudnnfe compile: unknown option '--check'; did you mean '--check-only'\?$" -- "$TOOL" compile --check x.json
+expect bad_short_flag 1 "^cudnnfe bench: unknown option '-x' \(see 'cudnnfe bench --help'\)$" -- "$TOOL" bench -x x.json
+# Every command's options are checked the same way.
+expect bad_flag_suggests_info 1 "^cudnnfe info: unknown option '--jsn'; did you mean '--json'\?$" -- "$TOOL" info --jsn
+expect bad_flag_suggests_device 1 "^cudnnfe device: unknown option '--ouput'; did you mean '--output'\?$" -- "$TOOL" device capture --ouput x
+expect bad_flag_suggests_bench 1 "^cudnnfe bench: unknown option '--iteratons'; did you mean '--iterations'\?$" -- \
+    "$TOOL" bench x.json --iteratons 3
+expect bad_flag_suggests_inspect 1 "^cudnnfe inspect: unknown option '--josn'; did you mean '--json'\?$" -- "$TOOL" inspect --josn x.plan
+expect bad_flag_suggests_schema 1 "^cudnnfe schema: unknown option '--hepl'; did you mean '--help'\?$" -- "$TOOL" schema --hepl
 expect flag_needs_value 1 "option '-o' needs a value" -- "$TOOL" compile x.json -o
 expect flag_takes_no_value 1 "option '--json' takes no value" -- "$TOOL" inspect --json=yes x.plan
 expect bad_number 1 "--iterations: 'many' is not a whole number" -- "$TOOL" bench x.json --iterations many
@@ -93,7 +156,8 @@ expect extra_argument 1 "unexpected argument 'extra'" -- "$TOOL" info extra
 expect schema 0 '"entry_point":"fe_graph_conv_fprop"' '"c_type":"fe_resample_options"' -- "$TOOL" schema
 expect schema_extra_argument 1 "cudnnfe schema: unexpected argument 'x'" -- "$TOOL" schema x
 expect device_no_action 1 "say 'capture' or 'show'" -- "$TOOL" device
-expect device_unknown_action 1 "unknown action 'steal'" -- "$TOOL" device steal
+expect device_unknown_action 1 "unknown action 'steal' \(capture or show\)$" -- "$TOOL" device steal
+expect device_unknown_action_suggests 1 "^cudnnfe device: unknown action 'captur'; did you mean 'capture'\?$" -- "$TOOL" device captur
 
 # --- info and device ----------------------------------------------------------------------
 if [ "$HAVE_GPU" = 1 ]; then
@@ -102,10 +166,58 @@ if [ "$HAVE_GPU" = 1 ]; then
     expect device_capture 0 'captured GPU 0: ' -- "$TOOL" device capture -o "$WORK/gpu.json"
     expect device_show_captured 0 'compute capability' -- "$TOOL" device show "$WORK/gpu.json"
     expect device_capture_no_such_gpu 1 'GPU 4096 does not exist' -- "$TOOL" device capture --gpu 4096
+    json_check info_json 0 '
+assert r["version"] and r["header_version"] and r["cudnn"]["available"] and r["cudnn"]["version"].startswith("9."), r
+assert r["cuda_runtime"]["available"] and r["cuda_driver"]["state"] == "found" and r["cuda_driver"]["version"], r
+assert r["gpu_count"] == len(r["gpus"]) >= 1 and r["gpu_count_error"] is None, r
+g = r["gpus"][0]
+assert g["index"] == 0 and g["name"] and g["sm_count"] > 0 and g["memory_bytes"] > 0 and "." in g["compute_capability"], g' -- \
+        "$TOOL" info --json
 else
-    expect info 0 '^cuDNN: +[0-9]+\.[0-9]+\.[0-9]+' '^CUDA driver: +unknown' '^GPUs: +(none|unknown)' -- "$TOOL" info
-    expect device_capture_no_gpu 2 'cudnnfe device capture: no GPU on this machine' -- "$TOOL" device capture -o "$WORK/gpu.json"
+    case "$DRIVER" in
+        stub) driver_line="none: the CUDA toolkit's stub \(.*libcuda\.so\.1\), which runs nothing" ;;
+        missing) driver_line='not found \(libcuda\.so\.1: cannot open shared object file' ;;
+        *) driver_line='unknown \(no GPU to ask\)' ;;
+    esac
+    expect info 0 '^cuDNN: +[0-9]+\.[0-9]+\.[0-9]+' "^CUDA driver: +$driver_line" '^GPUs: +(none|unknown)' -- "$TOOL" info
+    json_check info_json 0 '
+assert r["version"] and r["cudnn"]["available"] and r["cudnn"]["version"].startswith("9."), r
+assert r["cudnn"]["deviceless_plan_building"] is True and r["cudnn"]["error"] is None, r
+assert r["cuda_driver"]["state"] == "'"$DRIVER"'" and r["cuda_driver"]["version"] is None, r
+assert r["gpu_count"] in (0, None) and r["gpus"] == [], r' -- "$TOOL" info --json
+    expect device_capture_no_gpu 2 "^cudnnfe device capture: $NO_GPU_WHY" -- "$TOOL" device capture -o "$WORK/gpu.json"
     expect device_capture_no_gpu_writes_nothing 0 -- test ! -e "$WORK/gpu.json"
+fi
+if [ "$DRIVER" = stub ]; then
+    expect info_stub_driver 0 "^CUDA driver: +none: the CUDA toolkit's stub \($WORK/stub-driver/libcuda\.so\.1\), which runs nothing$" \
+        '^GPUs: +none: no CUDA driver \(plans can still be built for a GPU description: cudnnfe compile --device\)$' -- "$TOOL" info
+    json_check info_json_stub_driver 0 '
+assert r["cuda_driver"] == {"state": "stub", "version": None, "library": "'"$WORK"'/stub-driver/libcuda.so.1", "error": None}, r
+assert r["gpu_count"] == 0, r' -- "$TOOL" info --json
+fi
+# --- no CUDA driver at all: the machine's fault (2), said plainly --------------------------------
+if [ "$NO_DRIVER" = 1 ]; then
+    NO_DRIVER_WHY='no CUDA driver \(libcuda\.so\.1 not found\): this machine can neither run plans nor build them for a GPU of its own'
+    expect info_no_driver 0 '^CUDA driver: +not found \(libcuda\.so\.1: cannot open shared object file: No such file or directory\)$' \
+        '^GPUs: +none: no CUDA driver \(plans can still be built for a GPU description: cudnnfe compile --device\)$' -- \
+        without_driver "$TOOL" info
+    json_check info_json_no_driver 0 '
+d = r["cuda_driver"]
+assert d["state"] == "missing" and d["version"] is None and d["library"] is None and d["error"].startswith("libcuda.so.1: "), d
+assert r["gpu_count"] == 0 and r["gpus"] == [], r' -- without_driver "$TOOL" info --json
+    expect bench_no_driver 2 "^cudnnfe bench: $NO_DRIVER_WHY; bench executes graphs \(to build plans for a described GPU, use 'cudnnfe compile --device GPU.json'\)$" -- \
+        without_driver "$TOOL" bench "$ROOT/tests/tool/graphs/two_graphs.json"
+    expect compile_no_driver 2 "^cudnnfe compile: $NO_DRIVER_WHY; give --device GPU.json \(captured with 'cudnnfe device capture' on the target\) to build for a described GPU$" -- \
+        without_driver "$TOOL" compile "$ROOT/tests/tool/graphs/two_graphs.json" -o "$WORK/no-driver"
+    expect compile_check_only_no_driver 2 "^cudnnfe compile: $NO_DRIVER_WHY; give --device GPU.json" -- \
+        without_driver "$TOOL" compile "$ROOT/tests/tool/graphs/two_graphs.json" --check-only
+    expect compile_autotune_no_driver 2 "^cudnnfe compile: $NO_DRIVER_WHY; --autotune times plans on this machine's GPU$" -- \
+        without_driver "$TOOL" compile "$ROOT/tests/tool/graphs/two_graphs.json" -o "$WORK/no-driver" --autotune 2
+    expect compile_no_driver_wrote_nothing 0 -- test ! -e "$WORK/no-driver"
+    expect device_capture_no_driver 2 "^cudnnfe device capture: $NO_DRIVER_WHY; run it on the machine that has the GPU$" -- \
+        without_driver "$TOOL" device capture
+else
+    skip no_driver "this machine has a CUDA driver (libcuda.so.1) of its own"
 fi
 expect info_without_libraries 0 '^cuDNN: +not available \(fe_cudnn_version: cuDNN could not be loaded' \
     '^CUDA runtime: +not available' '^GPUs: +unknown' -- \
@@ -155,10 +267,15 @@ expect compile_device_not_description 1 "--device $WORK/not-gpu.json: not a GPU 
 expect compile_autotune_with_device 1 '--autotune times plans on this machine.s GPU; it cannot be used with --device' -- \
     "$TOOL" compile "$WORK/one.json" --device "$DEVICE_JSON" -o "$WORK/plans" --autotune 4
 if [ "$HAVE_GPU" = 0 ]; then
-    expect compile_no_gpu_no_device 2 'no GPU on this machine: give --device GPU.json' -- "$TOOL" compile "$WORK/one.json" -o "$WORK/plans"
-    expect compile_autotune_no_gpu 2 '--autotune needs a GPU and this machine has none' -- \
+    expect compile_no_gpu_no_device 2 "^cudnnfe compile: $NO_GPU_WHY.*give --device GPU.json" -- "$TOOL" compile "$WORK/one.json" -o "$WORK/plans"
+    expect compile_autotune_no_gpu 2 "^cudnnfe compile: ($NO_GPU_WHY; --autotune times plans on this machine's GPU|--autotune needs a GPU and this machine has none)$" -- \
         "$TOOL" compile "$WORK/one.json" -o "$WORK/plans" --autotune 4
-    expect bench_no_gpu 2 'cudnnfe bench: no GPU on this machine' -- "$TOOL" bench "$WORK/one.json"
+    expect bench_no_gpu 2 "^cudnnfe bench: $NO_GPU_WHY" -- "$TOOL" bench "$WORK/one.json"
+    # Nothing but the message: standard output stays empty with --json too.
+    expect bench_json_no_gpu 0 -- sh -c '"$1" bench --json "$2" 2>/dev/null; test $? = 2' sh "$TOOL" "$WORK/one.json"
+    expect bench_json_no_gpu_prints_nothing 0 -- sh -c '! "$1" bench --json "$2" 2>/dev/null | grep -q .' sh "$TOOL" "$WORK/one.json"
+    expect compile_json_no_gpu_prints_nothing 0 -- sh -c '! "$1" compile --json "$2" -o "$3" 2>/dev/null | grep -q .' \
+        sh "$TOOL" "$WORK/one.json" "$WORK/plans"
 fi
 
 # --- compile and inspect: graph files to plans, deviceless -----------------------------------
@@ -177,7 +294,10 @@ else
         '^built by: cudnnfe [0-9]+\.[0-9]+\.[0-9]+ with cuDNN 9\.[0-9]+\.[0-9]+$' \
         '^target: NVIDIA H100 80GB HBM3, sm 900, 132 SMs' '^plan: eng[0-9]+.*\(engine [0-9]+\), workspace [0-9]+ bytes' \
         '"name":"small_conv"' '^uid map:$' '^  input  x +uid=1 +half +\[4, 32, 16, 16\]$' '^  input  w +uid=2 ' \
-        '^  output y +uid=[0-9]+ +half +\[4, 64, 16, 16\]$' -- "$TOOL" inspect "$WORK/plans/small_conv.plan"
+        '^  output y +uid=[0-9]+ +half +\[4, 64, 16, 16\]$' \
+        '^build options: heuristics A, FALLBACK; policy HEURISTICS_CHOICE; no workspace limit$' -- "$TOOL" inspect "$WORK/plans/small_conv.plan"
+    expect inspect_max_workspace 0 '^build options: heuristics A, FALLBACK; policy HEURISTICS_CHOICE; max workspace 0 bytes$' -- \
+        "$TOOL" inspect "$WORK/twice/small_conv.plan"
     expect inspect_json 0 '^valid$' -- sh -c "\"$TOOL\" inspect --json \"$WORK/plans/small_conv.plan\" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
@@ -187,7 +307,64 @@ assert r[\"device\"].startswith(\"NVIDIA H100 80GB HBM3\") and r[\"engine\"].sta
 assert r[\"workspace_bytes\"] >= 0 and r[\"engine_index\"] >= 0 and r[\"autotuned_us\"] is None and r[\"attention\"] == [], r
 assert [(u[\"name\"], u[\"role\"], u[\"uid\"]) for u in r[\"uids\"]][:2] == [(\"x\", \"input\", 1), (\"w\", \"input\", 2)], r[\"uids\"]
 assert r[\"graph\"][\"name\"] == \"small_conv\" and r[\"graph\"][\"ops\"][0][\"op\"] == \"conv_fprop\", r[\"graph\"]
+assert r[\"build_options\"] == \"heuristics A, FALLBACK; policy HEURISTICS_CHOICE; no workspace limit\", r[\"build_options\"]
+assert r[\"build\"] == {\"heuristic_modes\": [\"A\", \"FALLBACK\"], \"policy\": \"HEURISTICS_CHOICE\", \"max_workspace_bytes\": None}, r[\"build\"]
 print(\"valid\")'"
+    # Every option the library writes into a plan, with the numbers it writes, reads as names
+    # (heuristic modes, policy, note masks); a part this tool does not know stays as it is.
+    python3 - "$WORK/plans/small_conv.plan" "$WORK/options.plan" <<'PY'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+out, at = bytearray(data[:24]), 24
+while at < len(data) - 8:
+    tag, length = struct.unpack_from('<IQ', data, at)
+    body = data[at + 12:at + 12 + length]
+    if tag == 0x4F505453:  # OPTS: the build options, as fe_graph_build writes them
+        body = (b'modes 0 1 2 3; policy 1; max workspace 1048576; autotune 4; knob search 2; notes -410 -1 +1 +8; '
+                b'not engines eng6,eng7_k2=1; max shared memory 65536; sm count 8; dynamic shapes; policy 9; a newer part 3')
+    out += struct.pack('<IQ', tag, len(body)) + body
+    at += 12 + length
+h = 14695981039346656037
+for c in out:
+    h = ((h ^ c) * 1099511628211) & 0xffffffffffffffff
+open(sys.argv[2], 'wb').write(bytes(out) + struct.pack('<Q', h))
+PY
+    expect inspect_build_options_named 0 '^build options: heuristics INSTANT, B, FALLBACK, A; policy ALL; max workspace 1048576 bytes; autotune 4 candidates; knob search 2 rounds; not notes NONDETERMINISTIC, 0x400, RUNTIME_COMPILATION; only notes TENSOR_CORE, SUPPORTS_CUDA_GRAPH_NATIVE_API; not engines eng6,eng7_k2=1; max shared memory 65536 bytes; sm count 8; dynamic shapes; policy 9; a newer part 3$' -- \
+        "$TOOL" inspect "$WORK/options.plan"
+    json_check inspect_json_build_options_named 0 '
+assert r["build"] == {
+    "heuristic_modes": ["INSTANT", "B", "FALLBACK", "A"], "policy": "ALL", "max_workspace_bytes": 1048576,
+    "autotune_candidates": 4, "knob_search_rounds": 2,
+    "deselected_numerical_notes": ["NONDETERMINISTIC", "0x400"], "deselected_behavior_notes": ["RUNTIME_COMPILATION"],
+    "required_numerical_notes": ["TENSOR_CORE"], "required_behavior_notes": ["SUPPORTS_CUDA_GRAPH_NATIVE_API"],
+    "deselected_engines": "eng6,eng7_k2=1", "max_shared_memory_bytes": 65536, "sm_count_target": 8,
+    "dynamic_shapes": True, "other": ["policy 9", "a newer part 3"]}, r["build"]
+assert r["build_options"].startswith("heuristics INSTANT, B, FALLBACK, A; policy ALL;"), r["build_options"]' -- \
+        "$TOOL" inspect --json "$WORK/options.plan"
+    # compile --json: one entry per graph (and per file refused), in the order of the files.
+    json_check compile_json 1 '
+a, b, c = r["graphs"]
+assert r["target"]["device_file"] == "'"$DEVICE_JSON"'" and r["target"]["gpu_index"] is None, r["target"]
+assert r["target"]["gpu"].startswith("NVIDIA H100 80GB HBM3, compute capability 9.0"), r["target"]
+assert r["check_only"] is False and r["output_directory"] == "'"$WORK"'/json-plans", r
+assert a["file"].endswith("two_graphs.json") and (a["graph"], a["graphs_in_file"], a["name"]) == (1, 2, "small_conv"), a
+assert a["result"] == "built" and a["ok"] and a["milliseconds"] >= 0 and a["engine"].startswith("eng"), a
+assert a["workspace_bytes"] >= 0 and a["plan_file"] == "'"$WORK"'/json-plans/small_conv.plan" and a["error"] is None, a
+assert b["name"] == "pointwise_conv" and b["ok"] and b["plan_file"].endswith("/pointwise_conv.plan"), b
+assert c["file"] == "'"$WORK"'/none.json" and c["graph"] is None and c["name"] is None and c["result"] == "refused", c
+assert c["error"] == {"exit_code": 1, "status": None, "message": "cannot read '"$WORK"'/none.json: No such file or directory"}, c
+assert r["compiled"] == 2 and r["total"] == 2 and r["exit_code"] == 1, r' -- \
+        "$TOOL" compile --json "$FIXTURES/two_graphs.json" "$WORK/none.json" --device "$DEVICE_JSON" -o "$WORK/json-plans"
+    expect compile_json_wrote_plans 0 -- test -s "$WORK/json-plans/small_conv.plan" -a -s "$WORK/json-plans/pointwise_conv.plan"
+    expect compile_json_message_on_stderr 0 "^cudnnfe compile: cannot read $WORK/none.json: No such file or directory$" -- \
+        cat "$WORK/compile_json.err"
+    json_check compile_json_check_only 0 '
+for g in r["graphs"]:
+    assert g["result"] == "supported" and g["ok"] and g["engine_configs"] >= g["viable_engine_configs"] > 0, g
+    assert "engine" not in g and "plan_file" not in g, g
+assert [g["name"] for g in r["graphs"]] == ["small_conv", "pointwise_conv"], r
+assert r["check_only"] and r["output_directory"] is None and r["supported"] == 2 and r["exit_code"] == 0, r' -- \
+        "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" --check-only --json
     head -c 1000 "$WORK/plans/small_conv.plan" >"$WORK/truncated.plan"
     expect inspect_truncated 1 'fe_serialized_describe: the serialized graph is corrupted or truncated' -- \
         "$TOOL" inspect "$WORK/truncated.plan"
@@ -237,11 +414,42 @@ print(\"valid\")'"
     else
         skip compile_check_only_examples "no example graphs in $GRAPHS"
     fi
-    if [ "$HAVE_GPU" = 0 ]; then
-        # A runtime-compiled engine lists (the stub driver) but cannot compile without a GPU.
-        expect compile_needs_gpu_to_finish 1 '^\[1/2\] fine \.\.\. failed$' \
-            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" -- \
+    if [ "$HAVE_GPU" = 0 ] && [ "$DRIVER" = stub ]; then
+        # A runtime-compiled engine lists (the stub driver) but cannot compile without a GPU: the
+        # machine's fault (2), though the library says FE_STATUS_NOT_SUPPORTED.
+        expect compile_needs_gpu_to_finish 2 '^\[1/2\] fine \.\.\. failed$' \
+            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): the target supports it, but its engines compile their kernels on a GPU, and this machine has none: no CUDA driver \(the libcuda\.so\.1 found, .*, is the CUDA toolkit's stub, which runs nothing\); the library said: fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" \
+            "graph 2 of 2: fe_graph_from_json: line 17" '^0 of 2 graphs compiled' -- \
             "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished"
+        json_check compile_json_needs_gpu_to_finish 2 '
+f, b = r["graphs"]
+assert f["name"] == "fine" and f["result"] == "failed" and not f["ok"] and f["plan_file"] is None, f
+assert f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_NOT_SUPPORTED", f
+assert "compile their kernels on a GPU" in f["error"]["message"], f
+assert b["name"] is None and b["result"] == "refused" and b["error"]["exit_code"] == 1, b
+assert b["error"]["status"] == "FE_STATUS_INVALID_ARGUMENT" and "line 17" in b["error"]["message"], b
+assert r["compiled"] == 0 and r["total"] == 2 and r["exit_code"] == 2, r' -- \
+            "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished" --json
+    fi
+    if [ "$NO_DRIVER" = 1 ]; then
+        # Without a driver cuDNN lists no runtime-compiled engine and the library says "no engine
+        # config" (FE_STATUS_NOT_SUPPORTED): the tool says why, exit code 2. Convolutions served
+        # by precompiled engines still build.
+        expect compile_check_only_no_driver_runtime_compiled 2 '^\[1/2\] fine \.\.\. failed$' \
+            "\(fine\): whether the target supports it cannot be told here: no CUDA driver \(libcuda\.so\.1 not found\), and without one cuDNN lists none of its runtime-compiled engines; the library said: fe_graph_check_support: .*no engine config" \
+            "^cudnnfe compile: note: with the CUDA toolkit's stub driver \(lib64/stubs/libcuda\.so\) found as libcuda\.so\.1 on LD_LIBRARY_PATH, cuDNN lists those engines and --check-only can tell$" -- \
+            without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only
+        expect compile_no_driver_runtime_compiled 2 \
+            "\(fine\): it cannot be built here: no CUDA driver \(libcuda\.so\.1 not found\), and without one cuDNN lists none of its runtime-compiled engines; the library said: fe_graph_build: .*no engine config" -- \
+            without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/no-driver-plans"
+        expect compile_no_driver_precompiled 0 '^\[1/2\] small_conv \.\.\. built' '^2 of 2 graphs compiled' -- \
+            without_driver "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/no-driver-plans"
+        json_check compile_json_no_driver 2 '
+f = r["graphs"][0]
+assert f["name"] == "fine" and f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_NOT_SUPPORTED", f
+assert "no CUDA driver (libcuda.so.1 not found)" in f["error"]["message"], f
+assert r["graphs"][1]["error"]["exit_code"] == 1 and r["exit_code"] == 2, r' -- \
+            without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --json
     fi
     # A link planted at the name the temporary file used to have (plan name + ".tmp" + pid; exec
     # keeps the shell's pid) is neither followed nor renamed into place.
@@ -269,7 +477,7 @@ expect unknown_op 1 "unknown_op.json: fe_graph_from_json: line 11, ops\[0\]\.op:
 expect bad_attribute 1 'bad_attribute.json: fe_graph_from_json: line 16, ops\[0\]\.attributes\.stride: expected an array of integers' -- \
     "$TOOL" compile "$FIXTURES/bad_attribute.json" --device "$DEVICE_JSON" -o "$WORK/refused"
 expect refused_graphs_write_nothing 0 -- test ! -e "$WORK/refused/unknown_op.plan" -a ! -e "$WORK/refused/bad_stride.plan"
-expect bench_malformed_json_or_no_gpu "$((2 - HAVE_GPU))" "$([ "$HAVE_GPU" = 1 ] && echo 'line 5: expected' || echo 'no GPU on this machine')" -- \
+expect bench_malformed_json_or_no_gpu "$((2 - HAVE_GPU))" "$([ "$HAVE_GPU" = 1 ] && echo 'line 5: expected' || echo "$NO_GPU_WHY")" -- \
     "$TOOL" bench "$FIXTURES/malformed.json"
 expect compile_unwritable_output 1 'cannot create directory /proc/cudnnfe' -- \
     "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o /proc/cudnnfe/plans
@@ -284,6 +492,24 @@ if [ "$HAVE_GPU" = 1 ]; then
         '^small_conv +[0-9.]+ (us|ms) +[0-9.]+ +[0-9.]+ +[0-9.]+ [KMG]?i?B  eng[0-9]+' '^pointwise_conv +[0-9.]+ (us|ms) +[0-9.]+ ' -- \
         "$TOOL" bench "$FIXTURES/two_graphs.json" --iterations 5
     expect bench_autotune 0 '^small_conv .*\(best of [0-9]+\)' -- "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --iterations 3
+    json_check bench_json 0 '
+assert r["file"].endswith("two_graphs.json") and r["gpu"]["index"] == 0 and r["gpu"]["name"], r
+assert r["iterations"] == 3 and r["warmup"] == 3 and r["autotune"] == 2 and r["knob_search"] is None, r
+assert [g["name"] for g in r["graphs"]] == ["small_conv", "pointwise_conv"], r
+for g in r["graphs"]:
+    assert g["ok"] and g["error"] is None and g["median_seconds"] > 0 and g["flops"] > 0 and g["tflops"] > 0, g
+    assert g["bytes"] > 0 and g["gb_per_second"] > 0 and g["workspace_bytes"] >= 0, g
+    assert g["engine"].startswith("eng") and g["plans_timed"] >= 1, g
+assert r["exit_code"] == 0, r' -- "$TOOL" bench --json "$FIXTURES/two_graphs.json" --autotune 2 --iterations 3
+    json_check bench_json_refused 1 '
+f, b = r["graphs"]
+assert f["name"] == "fine" and f["ok"] and f["tflops"] > 0 and f["plans_timed"] is None, f
+assert b["name"] is None and not b["ok"] and b["error"]["exit_code"] == 1 and "line 17" in b["error"]["message"], b
+assert r["exit_code"] == 1, r' -- "$TOOL" bench --json "$FIXTURES/second_graph_broken.json" --iterations 2
+    json_check compile_json_this_gpu 0 '
+assert r["target"]["device_file"] is None and r["target"]["gpu_index"] == 0 and r["target"]["gpu"], r["target"]
+assert [g["result"] for g in r["graphs"]] == ["built", "built"] and r["compiled"] == 2, r' -- \
+        "$TOOL" compile --json "$FIXTURES/two_graphs.json" -o "$WORK/gpu-json-plans"
     expect bench_knob_search 0 '^small_conv .*\(best of [0-9]+\)' -- \
         "$TOOL" bench "$FIXTURES/two_graphs.json" --autotune 3 --knob-search 1 --iterations 3
     if [ -d "$GRAPHS" ]; then

@@ -4,12 +4,15 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "flops.hpp"
+#include "gpu_description.hpp"
 #include "graph_file.hpp"
+#include "json.hpp"
 
 namespace tool {
 
@@ -30,7 +33,8 @@ const char kHelp[] =
     "                   up to R rounds (fe_build_options.autotune_knob_search)\n"
     "  --iterations N   timed samples per graph (default 20); the median is reported\n"
     "  --warmup N       untimed executions first (default 3)\n"
-    "  --gpu N          which GPU (default 0)\n";
+    "  --gpu N          which GPU (default 0)\n"
+    "  --json           one JSON object on standard output instead of the table\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -111,6 +115,68 @@ fe_status time_graph(fe_graph *graph, fe_handle *handle, Bindings &b, int warmup
     return FE_OK;
 }
 
+// One graph's row: what the table prints and the --json entry holds.
+struct Row {
+    int graph = 0, graphs_in_file = 0;
+    std::string name;  // "" when the graph was not read
+    double seconds = 0, flops = 0, bytes = 0;
+    long long workspace = 0, plans = 0;
+    std::string engine;
+    int exit_code = kExitOk;
+    std::string status, error;
+};
+
+void print_json(const std::string &path, long long gpu, const std::string &gpu_name, long long iterations,
+                long long warmup, long long autotune, long long knob_search, const std::vector<Row> &rows, int worst) {
+    JsonWriter j;
+    j.begin_object();
+    j.key("file").string(path);
+    j.key("gpu").begin_object().key("index").integer(gpu);
+    if (gpu_name.empty()) j.key("name").null();
+    else j.key("name").string(gpu_name);
+    j.end();
+    j.key("iterations").integer(iterations);
+    j.key("warmup").integer(warmup);
+    if (autotune > 0) j.key("autotune").integer(autotune);
+    else j.key("autotune").null();
+    if (knob_search > 0) j.key("knob_search").integer(knob_search);
+    else j.key("knob_search").null();
+    j.key("graphs").begin_array();
+    for (const Row &r : rows) {
+        bool ok = r.exit_code == kExitOk;
+        j.begin_object();
+        j.key("graph").integer(r.graph);
+        j.key("graphs_in_file").integer(r.graphs_in_file);
+        if (r.name.empty()) j.key("name").null();
+        else j.key("name").string(r.name);
+        j.key("ok").boolean(ok);
+        if (ok) {
+            j.key("median_seconds").number(r.seconds);
+            j.key("flops").integer(std::llround(r.flops));
+            if (r.flops > 0) j.key("tflops").number(r.flops / r.seconds / 1e12);
+            else j.key("tflops").null();
+            j.key("bytes").integer(std::llround(r.bytes));
+            j.key("gb_per_second").number(r.bytes / r.seconds / 1e9);
+            j.key("workspace_bytes").integer(r.workspace);
+            j.key("engine").string(r.engine);
+            if (autotune > 0) j.key("plans_timed").integer(r.plans);
+            else j.key("plans_timed").null();
+            j.key("error").null();
+        } else {
+            j.key("error").begin_object();
+            j.key("exit_code").integer(r.exit_code);
+            j.key("status").string(r.status);
+            j.key("message").string(r.error);
+            j.end();
+        }
+        j.end();
+    }
+    j.end();
+    j.key("exit_code").integer(worst);
+    j.end();
+    std::fputs(j.text().c_str(), stdout);
+}
+
 std::string time_text(double seconds) {
     char text[32];
     if (seconds < 1e-3) std::snprintf(text, sizeof text, "%.1f us", seconds * 1e6);
@@ -127,7 +193,8 @@ int bench_command(int argc, char **argv) {
                             {"--knob-search", nullptr, true},
                             {"--iterations", nullptr, true},
                             {"--warmup", nullptr, true},
-                            {"--gpu", nullptr, true}},
+                            {"--gpu", nullptr, true},
+                            {"--json", nullptr, false}},
                            args);
     if (rc >= 0) return rc;
     long long autotune = 0, knob_search = 0, iterations = 0, warmup = 0, gpu = 0;
@@ -143,6 +210,7 @@ int bench_command(int argc, char **argv) {
         return fail("bench", kExitBadInput,
                     args.positional.empty() ? "give a graph file (see 'cudnnfe bench --help')"
                                             : "unexpected argument '" + args.positional[1] + "'");
+    bool json = args.has("--json");
     const std::string &path = args.positional[0];
     std::string content;
     std::vector<GraphSource> sources;
@@ -152,10 +220,14 @@ int bench_command(int argc, char **argv) {
     std::string why;
     int32_t count = gpu_count(why);
     if (count < 0) return fail("bench", kExitEnvironment, "cannot look for a GPU: " + why);
-    if (count == 0)
+    if (count == 0) {
+        std::string problem = driver_problem();
         return fail("bench", kExitEnvironment,
-                    "no GPU on this machine: bench executes graphs (to build plans for another GPU without one, "
-                    "use 'cudnnfe compile --device')");
+                    problem.empty() ? "no GPU on this machine: bench executes graphs (to build plans for another GPU "
+                                      "without one, use 'cudnnfe compile --device')"
+                                    : problem + "; bench executes graphs (to build plans for a described GPU, use "
+                                                "'cudnnfe compile --device GPU.json')");
+    }
     if (gpu >= count)
         return fail("bench", kExitBadInput, "GPU " + std::to_string(gpu) + " does not exist (" + std::to_string(count) + " present)");
     if (!split_graph_file(content, sources, error)) return fail("bench", kExitBadInput, path + ": " + error);
@@ -163,19 +235,35 @@ int bench_command(int argc, char **argv) {
     fe_handle *handle = nullptr;
     fe_status status = fe_handle_create(static_cast<int32_t>(gpu), &handle);
     if (status != FE_OK) return fail_status("bench", status, "");
+    std::string gpu_name, properties;
+    GpuDescription description;
+    if (json && device_properties(static_cast<int32_t>(gpu), properties) == FE_OK &&
+        read_gpu_description(properties, description, error))
+        gpu_name = description.name;
     std::mt19937 rng(std::random_device{}());
-    std::printf("%-24s %12s %9s %9s %10s  %s\n", "graph", "median", "TFLOPS", "GB/s", "workspace", "engine");
+    if (!json) std::printf("%-24s %12s %9s %9s %10s  %s\n", "graph", "median", "TFLOPS", "GB/s", "workspace", "engine");
     int worst = kExitOk;
+    std::vector<Row> rows;
     for (const GraphSource &source : sources) {
+        Row row;
+        row.graph = source.index;
+        row.graphs_in_file = source.count;
+        auto refused = [&](fe_status st, const std::string &context) {
+            row.status = fe_status_string(st);
+            row.error = status_message(st, context);
+            row.exit_code = fail("bench", exit_code_for(st), row.error);
+            worst = std::max(worst, row.exit_code);
+            rows.push_back(row);
+        };
         fe_graph *graph = nullptr;
         status = load_graph(source, &graph);
         if (status != FE_OK) {
-            worst = std::max(worst, fail_status("bench", status, where(path, source)));
+            refused(status, where(path, source));
             continue;
         }
         const char *graph_name = "?";
         fe_graph_get_name(graph, &graph_name);
-        std::string name = graph_name;
+        row.name = graph_name;
         fe_build_options options = FE_BUILD_OPTIONS_INIT;
         if (autotune > 0) {
             options.autotune = 1;
@@ -183,34 +271,40 @@ int bench_command(int argc, char **argv) {
             options.autotune_knob_search = static_cast<int32_t>(knob_search);
         }
         Bindings bindings;
-        double seconds = 0;
         status = fe_graph_build(graph, handle, &options);
         if (status == FE_OK) status = bind(graph, static_cast<int32_t>(gpu), rng, bindings);
         if (status == FE_OK)
-            status = time_graph(graph, handle, bindings, static_cast<int>(warmup), static_cast<int>(iterations), &seconds);
+            status = time_graph(graph, handle, bindings, static_cast<int>(warmup), static_cast<int>(iterations), &row.seconds);
         if (status != FE_OK) {
-            worst = std::max(worst, fail_status("bench", status, where(path, source) + " (" + name + ")"));
+            refused(status, where(path, source) + " (" + row.name + ")");
             fe_graph_destroy(graph);
             continue;
         }
-        std::string json;
-        double flops = graph_json(graph, json) == FE_OK ? graph_flops(json) : 0;
+        std::string graph_text;
+        row.flops = graph_json(graph, graph_text) == FE_OK ? graph_flops(graph_text) : 0;
+        row.bytes = bindings.bytes;
         int64_t workspace = 0;
         size_t plans = 0;
         fe_graph_workspace_size(graph, &workspace);
         fe_graph_plan_count(graph, &plans);
-        char tflops[32] = "-";
-        if (flops > 0) std::snprintf(tflops, sizeof tflops, "%.1f", flops / seconds / 1e12);
+        row.workspace = workspace;
+        row.plans = static_cast<long long>(plans);
         const char *tag = "?";
         fe_graph_engine_tag(graph, &tag);
-        std::string engine = tag;
-        if (autotune > 0) engine += " (best of " + std::to_string(plans) + ")";
-        std::printf("%-24s %12s %9s %9.1f %10s  %s\n", name.c_str(), time_text(seconds).c_str(), tflops,
-                    bindings.bytes / seconds / 1e9, bytes_text(static_cast<double>(workspace)).c_str(), engine.c_str());
-        std::fflush(stdout);
+        row.engine = tag;
         fe_graph_destroy(graph);
+        rows.push_back(row);
+        if (json) continue;
+        char tflops[32] = "-";
+        if (row.flops > 0) std::snprintf(tflops, sizeof tflops, "%.1f", row.flops / row.seconds / 1e12);
+        std::string engine = row.engine;
+        if (autotune > 0) engine += " (best of " + std::to_string(plans) + ")";
+        std::printf("%-24s %12s %9s %9.1f %10s  %s\n", row.name.c_str(), time_text(row.seconds).c_str(), tflops,
+                    row.bytes / row.seconds / 1e9, bytes_text(static_cast<double>(workspace)).c_str(), engine.c_str());
+        std::fflush(stdout);
     }
     fe_handle_destroy(handle);
+    if (json) print_json(path, gpu, gpu_name, iterations, warmup, autotune, knob_search, rows, worst);
     return worst;
 }
 

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,15 +26,132 @@ int exit_code_for(fe_status status) {
     }
 }
 
+namespace {
+
+const DriverInfo &probe_driver_once() {
+    static const DriverInfo probe = [] {
+        DriverInfo p;
+        void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!driver) {
+            const char *why = dlerror();
+            p.state = Driver::Missing;
+            p.error = why ? why : "libcuda.so.1: not found";
+            return p;
+        }
+        // Left loaded: the CUDA runtime loads the same library and shares it.
+        using Init = int (*)(unsigned int);
+        Init init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
+        Dl_info info;
+        if (init && dladdr(reinterpret_cast<void *>(init), &info) && info.dli_fname) p.library = info.dli_fname;
+        // CUDA_ERROR_STUB_LIBRARY: the toolkit's stub (lib64/stubs/libcuda.so), which links and
+        // lets cuDNN list its engines, but runs nothing.
+        constexpr int kCudaErrorStubLibrary = 34;
+        if (init && init(0) == kCudaErrorStubLibrary) p.state = Driver::Stub;
+        return p;
+    }();
+    return probe;
+}
+
+}  // namespace
+
+const DriverInfo &driver_info() { return probe_driver_once(); }
+
+Driver cuda_driver() { return probe_driver_once().state; }
+
+std::string driver_reason() {
+    const DriverInfo &p = probe_driver_once();
+    switch (p.state) {
+        case Driver::Usable: return "";
+        case Driver::Missing: return "no CUDA driver (libcuda.so.1 not found)";
+        case Driver::Stub:
+            return "no CUDA driver (the libcuda.so.1 found" + (p.library.empty() ? "" : ", " + p.library + ",") +
+                   " is the CUDA toolkit's stub, which runs nothing)";
+    }
+    return "";
+}
+
+std::string driver_problem() {
+    std::string reason = driver_reason();
+    return reason.empty() ? reason : reason + ": this machine can neither run plans nor build them for a GPU of its own";
+}
+
+std::string driver_state_text() {
+    const DriverInfo &p = probe_driver_once();
+    switch (p.state) {
+        case Driver::Usable: return "unknown (no GPU to ask)";
+        case Driver::Missing: return "not found (" + p.error + ")";
+        case Driver::Stub:
+            return "none: the CUDA toolkit's stub" + (p.library.empty() ? "" : " (" + p.library + ")") + ", which runs nothing";
+    }
+    return "";
+}
+
+namespace {
+
+// Edits that turn `a` into `b`: insertions, deletions, substitutions and swaps of neighbours.
+size_t edit_distance(const std::string &a, const std::string &b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// Letters of a name, its leading dashes not counted.
+size_t letters(const std::string &name) {
+    size_t dashes = 0;
+    while (dashes < name.size() && name[dashes] == '-') ++dashes;
+    return name.size() - dashes;
+}
+
+}  // namespace
+
+std::string did_you_mean(const std::string &given, const std::vector<std::string> &candidates) {
+    if (letters(given) == 0) return "";
+    std::vector<std::string> picks;
+    auto add = [&](const std::string &c) {
+        if (std::find(picks.begin(), picks.end(), c) == picks.end()) picks.push_back(c);
+    };
+    for (const std::string &c : candidates)
+        if (c.size() > given.size() && c.compare(0, given.size(), given) == 0) add(c);
+    std::vector<std::string> prefixed = picks;
+    if (picks.size() != 1) {
+        picks.clear();
+        size_t best = 3;
+        for (const std::string &c : candidates) {
+            size_t d = edit_distance(given, c);
+            if (d == 0 || d > 2 || d * 2 >= letters(given) || d > best) continue;
+            if (d < best) picks.clear();
+            best = d;
+            add(c);
+        }
+    }
+    // Nothing within two edits: the names it begins, when it begins a few.
+    if (picks.empty() && prefixed.size() <= 3) picks = prefixed;
+    if (picks.empty()) return "";
+    std::string text = "; did you mean '" + picks[0] + "'";
+    for (size_t i = 1; i < picks.size(); ++i) text += (i + 1 == picks.size() ? " or '" : ", '") + picks[i] + "'";
+    return text + "?";
+}
+
 int fail(const char *command, int code, const std::string &message) {
     std::fprintf(stderr, "cudnnfe %s: %s\n", command, message.c_str());
     return code;
 }
 
-int fail_status(const char *command, fe_status status, const std::string &context) {
+std::string status_message(fe_status status, const std::string &context) {
     std::string message = fe_last_error_message();
     if (message.empty()) message = fe_status_string(status);
-    return fail(command, exit_code_for(status), context.empty() ? message : context + ": " + message);
+    return context.empty() ? message : context + ": " + message;
+}
+
+int fail_status(const char *command, fe_status status, const std::string &context) {
+    return fail(command, exit_code_for(status), status_message(status, context));
 }
 
 bool Args::parse(int argc, char **argv, int first, const std::vector<OptionSpec> &specs, std::string &error) {
@@ -63,7 +182,12 @@ bool Args::parse(int argc, char **argv, int first, const std::vector<OptionSpec>
         for (const OptionSpec &s : specs)
             if (name == s.long_name || (s.short_name && name == s.short_name)) spec = &s;
         if (!spec) {
-            error = "unknown option '" + name + "'";
+            std::vector<std::string> names = {"--help"};
+            for (const OptionSpec &s : specs) {
+                names.push_back(s.long_name);
+                if (s.short_name) names.push_back(s.short_name);
+            }
+            error = "unknown option '" + name + "'" + did_you_mean(name, names);
             return false;
         }
         if (!spec->takes_value) {
@@ -124,8 +248,11 @@ bool Args::integer(const char *long_name, long long fallback, long long min, lon
 int parse_or_exit(const char *command, const char *help, int argc, char **argv, const std::vector<OptionSpec> &specs,
                   Args &args) {
     std::string error;
-    if (!args.parse(argc, argv, 0, specs, error))
-        return fail(command, kExitBadInput, error + " (see 'cudnnfe " + command + " --help')");
+    if (!args.parse(argc, argv, 0, specs, error)) {
+        // A suggestion is help enough; otherwise point at the command's help.
+        if (error.find("; did you mean '") == std::string::npos) error += " (see 'cudnnfe " + std::string(command) + " --help')";
+        return fail(command, kExitBadInput, error);
+    }
     if (args.help) {
         std::fputs(help, stdout);
         return kExitOk;
@@ -265,6 +392,71 @@ fe_status graph_json(const fe_graph *graph, std::string &out) {
     return sized_call(out, true, [&](char *buf, size_t size, size_t *length) {
         return fe_graph_to_json(graph, buf, size, length);
     });
+}
+
+namespace {
+
+// The length of the UTF-8 sequence at text[at] and its code point, or 0 when the bytes there
+// are not UTF-8.
+size_t utf8_sequence(const std::string &text, size_t at, uint32_t *code_point) {
+    unsigned char lead = static_cast<unsigned char>(text[at]);
+    size_t length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (length == 0 || at + length > text.size()) return 0;
+    uint32_t cp = lead & (0x7f >> length);
+    for (size_t i = 1; i < length; ++i) {
+        unsigned char c = static_cast<unsigned char>(text[at + i]);
+        if ((c & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (c & 0x3f);
+    }
+    *code_point = cp;
+    return length;
+}
+
+}  // namespace
+
+// `text` with everything a terminal acts on written as an escape: C0 controls but the line
+// break, DEL, C1 controls (however encoded) and bytes that are not UTF-8. A blob comes from
+// anywhere, and printing its strings must not move the cursor, retitle the window or worse.
+// Text style writes \xNN per byte; JSON style writes \u00NN (and \ufffd for a stray byte),
+// which are valid inside the JSON strings where such bytes can only occur.
+std::string terminal_safe(const std::string &text, EscapeStyle style) {
+    std::string out;
+    out.reserve(text.size());
+    char escape[16];
+    auto escape_byte = [&](unsigned char c) {
+        std::snprintf(escape, sizeof escape, style == EscapeStyle::Text ? "\\x%02x" : "\\u%04x", c);
+        out += escape;
+    };
+    for (size_t at = 0; at < text.size();) {
+        unsigned char c = static_cast<unsigned char>(text[at]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\n') || c == 0x7f)
+                escape_byte(c);
+            else
+                out += static_cast<char>(c);
+            ++at;
+            continue;
+        }
+        uint32_t cp = 0;
+        size_t length = utf8_sequence(text, at, &cp);
+        if (length == 0) {
+            if (style == EscapeStyle::Text)
+                escape_byte(c);
+            else
+                out += "\\ufffd";
+            ++at;
+        } else if (cp < 0xa0) {  // a C1 control, or an overlong form of a control
+            if (style == EscapeStyle::Json)
+                escape_byte(static_cast<unsigned char>(cp));
+            else
+                for (size_t i = 0; i < length; ++i) escape_byte(static_cast<unsigned char>(text[at + i]));
+            at += length;
+        } else {
+            out.append(text, at, length);
+            at += length;
+        }
+    }
+    return out;
 }
 
 std::string cudnn_version_text(int64_t v) {

@@ -4,11 +4,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
 #include "gpu_description.hpp"
 #include "graph_file.hpp"
+#include "json.hpp"
 
 namespace tool {
 
@@ -33,9 +36,10 @@ const char kHelp[] =
     "                        fastest, up to R rounds (fe_build_options.autotune_knob_search)\n"
     "  --max-workspace BYTES leave out plans that need more workspace\n"
     "  --gpu N               which GPU of this machine to build for (default 0)\n"
+    "  --json                one JSON object on standard output instead of the progress lines\n"
     "\n"
     "Every graph is tried; the exit code is 0 when all built, 1 when a file or graph was\n"
-    "refused, 2 when the machine lacks what was needed (GPU, cuDNN).\n";
+    "refused, 2 when the machine lacks what was needed (GPU, CUDA driver, cuDNN).\n";
 
 using Clock = std::chrono::steady_clock;
 
@@ -59,12 +63,28 @@ struct Settings {
     fe_handle *handle = nullptr;
     std::string output;
     bool check_only = false;
+    bool json = false;
     long long autotune = 0;
     long long knob_search = 0;
     long long max_workspace = -1;
 };
 
-// The support check alone; prints the result after the progress prefix.
+// One graph's outcome (or a file's, when the file itself was refused): the text line and the
+// --json entry say the same.
+struct Outcome {
+    std::string file;
+    int graph = 0, graphs_in_file = 0;  // 0: the file was refused before its graphs were read
+    std::string name;                   // "" until the graph is read
+    std::string result;                 // built, cached, supported, failed, refused
+    double ms = -1;
+    std::string engine, plan_file;
+    long long workspace = -1, candidates = -1, viable = -1;
+    int exit_code = kExitOk;
+    std::string status;  // the library's status name, when a library call refused
+    std::string error;   // the message printed on standard error
+};
+
+// The support check alone.
 fe_status check_support(fe_graph *graph, const Settings &s) {
     fe_status status = FE_OK;
     if (!s.device_json.empty()) status = fe_graph_set_device_properties(graph, s.device_json.c_str());
@@ -88,33 +108,86 @@ fe_status build(fe_graph *graph, const Settings &s) {
     return fe_graph_build(graph, s.handle, &options);
 }
 
-// One graph: load, check or build, write. Returns its exit code; prints its line.
-int compile_one(const std::string &path, const GraphSource &source, const std::string &progress, const Settings &s,
-                std::set<std::string> &written) {
-    std::printf("%s ", progress.c_str());
-    std::fflush(stdout);
+// Whether this machine has no GPU to compile kernels on (asked once; only deviceless builds ask).
+bool no_gpu_here() {
+    static const bool none = [] {
+        std::string why;
+        return cuda_driver() != Driver::Usable || gpu_count(why) <= 0;
+    }();
+    return none;
+}
+
+// Why the library's FE_STATUS_NOT_SUPPORTED for a graph is this machine's doing, not the graph's,
+// or "" when the refusal stands. Without a CUDA driver cuDNN lists none of its runtime-compiled
+// engines (the library reports "no engine config"); without a GPU it lists them but cannot
+// compile their kernels (the library reports that no viable engine config built a plan).
+std::string environment_cause(const GraphSource &source, fe_status status, const Settings &s) {
+    if (status != FE_STATUS_NOT_SUPPORTED || s.device_json.empty()) return "";
+    if (cuda_driver() == Driver::Missing)
+        return std::string(s.check_only ? "whether the target supports it cannot be told here"
+                                        : "it cannot be built here") +
+               ": no CUDA driver (libcuda.so.1 not found), and without one cuDNN lists none of its runtime-compiled "
+               "engines";
+    if (s.check_only || !no_gpu_here()) return "";
+    // The full build failed where the support check alone passes: building the plan failed.
+    fe_graph *graph = nullptr;
+    if (load_graph(source, &graph) != FE_OK) return "";
+    bool supported = check_support(graph, s) == FE_OK;
+    fe_graph_destroy(graph);
+    if (!supported) return "";
+    std::string reason = driver_reason();
+    return "the target supports it, but its engines compile their kernels on a GPU, and this machine has none" +
+           (reason.empty() ? std::string() : ": " + reason);
+}
+
+// A library call's refusal, `cause` (environment_cause) first when there is one: the outcome's
+// error, printed on standard error too.
+void refused(Outcome &o, fe_status status, const std::string &message, const std::string &context,
+             const std::string &cause) {
+    o.result = "failed";
+    o.status = fe_status_string(status);
+    o.exit_code = cause.empty() ? exit_code_for(status) : kExitEnvironment;
+    o.error = context + ": " + (cause.empty() ? message : cause + "; the library said: " + message);
+    fail("compile", o.exit_code, o.error);
+}
+
+// One graph: load, check or build, write. Prints its line (not with --json).
+Outcome compile_one(const std::string &path, const GraphSource &source, const std::string &progress, const Settings &s,
+                    std::set<std::string> &written) {
+    Outcome o;
+    o.file = path;
+    o.graph = source.index;
+    o.graphs_in_file = source.count;
+    auto say = [&](const char *format, auto... values) {
+        if (s.json) return;
+        std::printf(format, values...);
+        std::fflush(stdout);
+    };
+    say("%s ", progress.c_str());
     fe_graph *graph = nullptr;
     fe_status status = load_graph(source, &graph);
     if (status != FE_OK) {
-        std::printf("%s: refused\n", where(path, source).c_str());
-        std::fflush(stdout);
-        return fail_status("compile", status, where(path, source));
+        say("%s: refused\n", where(path, source).c_str());
+        refused(o, status, status_message(status, ""), where(path, source), "");
+        o.result = "refused";
+        return o;
     }
     const char *graph_name = "?";
     fe_graph_get_name(graph, &graph_name);
-    std::string name = graph_name;
-    std::printf("%s ... ", name.c_str());
-    std::fflush(stdout);
+    o.name = graph_name;
+    say("%s ... ", o.name.c_str());
     Clock::time_point start = Clock::now();
-    int rc = kExitOk;
     if (s.check_only) {
         status = check_support(graph, s);
         if (status == FE_OK) {
             size_t candidates = 0, viable = 0;
             fe_graph_candidate_count(graph, &candidates);
             fe_graph_viable_count(graph, &viable);
-            std::printf("supported (%lld of %lld engine configs viable), checked in %.0f ms\n",
-                        static_cast<long long>(viable), static_cast<long long>(candidates), ms_since(start));
+            o.result = "supported";
+            o.ms = ms_since(start);
+            o.candidates = static_cast<long long>(candidates);
+            o.viable = static_cast<long long>(viable);
+            say("supported (%lld of %lld engine configs viable), checked in %.0f ms\n", o.viable, o.candidates, o.ms);
         }
     } else {
         // An identical graph built before (in this run, or in the persistent cache) is not built again.
@@ -122,36 +195,98 @@ int compile_one(const std::string &path, const GraphSource &source, const std::s
         fe_plan_cache_stats(&hits_before, &disk_before, nullptr, nullptr);
         status = build(graph, s);
         fe_plan_cache_stats(&hits, &disk, nullptr, nullptr);
-        const char *verb = hits > hits_before || disk > disk_before ? "taken from the plan cache" : "built";
+        bool cached = hits > hits_before || disk > disk_before;
         std::string blob, error;
         if (status == FE_OK) status = serialize(graph, blob);
         if (status == FE_OK) {
-            double ms = ms_since(start);
+            o.ms = ms_since(start);
             std::string directory = s.output.back() == '/' ? s.output : s.output + "/";
-            std::string stem = file_stem(name), file = directory + stem + ".plan";
+            std::string stem = file_stem(o.name), file = directory + stem + ".plan";
             for (int n = 2; written.count(file); ++n) file = directory + stem + "-" + std::to_string(n) + ".plan";
             if (!write_file(file, blob.data(), blob.size(), error)) {
-                std::printf("failed\n");
+                say("%s", "failed\n");
                 fe_graph_destroy(graph);
-                return fail("compile", kExitBadInput, error);
+                o.result = "failed";
+                o.exit_code = fail("compile", kExitBadInput, error);
+                o.error = error;
+                return o;
             }
             written.insert(file);
             int64_t workspace = 0;
             fe_graph_workspace_size(graph, &workspace);
             const char *tag = "?";
             fe_graph_engine_tag(graph, &tag);
-            std::printf("%s in %.0f ms (engine %s, workspace %s) -> %s\n", verb, ms, tag,
-                        bytes_text(static_cast<double>(workspace)).c_str(), file.c_str());
+            o.result = cached ? "cached" : "built";
+            o.engine = tag;
+            o.workspace = workspace;
+            o.plan_file = file;
+            say("%s in %.0f ms (engine %s, workspace %s) -> %s\n", cached ? "taken from the plan cache" : "built", o.ms,
+                tag, bytes_text(static_cast<double>(workspace)).c_str(), file.c_str());
         }
     }
     if (status != FE_OK) {
-        std::printf("failed\n");
-        std::fflush(stdout);
-        rc = fail_status("compile", status, where(path, source) + " (" + name + ")");
+        say("%s", "failed\n");
+        // The library's message, kept before environment_cause calls the library again.
+        std::string message = status_message(status, "");
+        std::string cause = environment_cause(source, status, s);
+        refused(o, status, message, where(path, source) + " (" + o.name + ")", cause);
     }
-    std::fflush(stdout);
     fe_graph_destroy(graph);
-    return rc;
+    return o;
+}
+
+void print_json(const Settings &s, const std::string &device_path, const std::string &target, long long gpu,
+                const std::vector<Outcome> &outcomes, int good, int total, int worst) {
+    JsonWriter j;
+    j.begin_object();
+    j.key("target").begin_object();
+    if (device_path.empty()) j.key("device_file").null();
+    else j.key("device_file").string(device_path);
+    if (device_path.empty()) j.key("gpu_index").integer(gpu);
+    else j.key("gpu_index").null();
+    if (target.empty()) j.key("gpu").null();
+    else j.key("gpu").string(target);
+    j.end();
+    j.key("check_only").boolean(s.check_only);
+    if (s.check_only) j.key("output_directory").null();
+    else j.key("output_directory").string(s.output);
+    j.key("graphs").begin_array();
+    for (const Outcome &o : outcomes) {
+        j.begin_object();
+        j.key("file").string(o.file);
+        if (o.graph) j.key("graph").integer(o.graph).key("graphs_in_file").integer(o.graphs_in_file);
+        else j.key("graph").null().key("graphs_in_file").null();
+        if (o.name.empty()) j.key("name").null();
+        else j.key("name").string(o.name);
+        j.key("result").string(o.result);
+        j.key("ok").boolean(o.exit_code == kExitOk);
+        if (o.ms >= 0) j.key("milliseconds").number(o.ms);
+        else j.key("milliseconds").null();
+        if (s.check_only) {
+            if (o.candidates >= 0) j.key("engine_configs").integer(o.candidates).key("viable_engine_configs").integer(o.viable);
+            else j.key("engine_configs").null().key("viable_engine_configs").null();
+        } else {
+            if (o.engine.empty()) j.key("engine").null().key("workspace_bytes").null().key("plan_file").null();
+            else j.key("engine").string(o.engine).key("workspace_bytes").integer(o.workspace).key("plan_file").string(o.plan_file);
+        }
+        if (o.exit_code == kExitOk) {
+            j.key("error").null();
+        } else {
+            j.key("error").begin_object();
+            j.key("exit_code").integer(o.exit_code);
+            if (o.status.empty()) j.key("status").null();
+            else j.key("status").string(o.status);
+            j.key("message").string(o.error);
+            j.end();
+        }
+        j.end();
+    }
+    j.end();
+    j.key(s.check_only ? "supported" : "compiled").integer(good);
+    j.key("total").integer(total);
+    j.key("exit_code").integer(worst);
+    j.end();
+    std::fputs(j.text().c_str(), stdout);
 }
 
 }  // namespace
@@ -165,7 +300,8 @@ int compile_command(int argc, char **argv) {
                             {"--autotune", nullptr, true},
                             {"--knob-search", nullptr, true},
                             {"--max-workspace", nullptr, true},
-                            {"--gpu", nullptr, true}},
+                            {"--gpu", nullptr, true},
+                            {"--json", nullptr, false}},
                            args);
     if (rc >= 0) return rc;
     Settings s;
@@ -177,6 +313,7 @@ int compile_command(int argc, char **argv) {
         !args.integer("--gpu", 0, 0, 1 << 20, &gpu, error))
         return fail("compile", kExitBadInput, error);
     s.check_only = args.has("--check-only");
+    s.json = args.has("--json");
     s.output = args.value("--output");
     if (args.positional.empty()) return fail("compile", kExitBadInput, "give a graph file (see 'cudnnfe compile --help')");
     if (s.output.empty() && !s.check_only)
@@ -189,42 +326,73 @@ int compile_command(int argc, char **argv) {
         return fail("compile", kExitBadInput, "--autotune builds plans; it cannot be used with --check-only");
 
     // The target: a described GPU, or this machine's.
+    std::string device_path, target;
     if (args.has("--device")) {
-        std::string path = args.value("--device");
+        device_path = args.value("--device");
         GpuDescription gpu_description;
-        if (!read_file(path, s.device_json, error)) return fail("compile", kExitBadInput, "--device: " + error);
+        if (!read_file(device_path, s.device_json, error)) return fail("compile", kExitBadInput, "--device: " + error);
         if (!read_gpu_description(s.device_json, gpu_description, error))
-            return fail("compile", kExitBadInput, "--device " + path + ": " + error);
+            return fail("compile", kExitBadInput, "--device " + device_path + ": " + error);
+        target = gpu_headline(gpu_description);
     }
-    std::vector<std::pair<std::string, std::vector<GraphSource>>> files;
+    // Each file's graphs, or the file's refusal (an outcome of its own, in the files' order).
+    struct File {
+        std::string path;
+        std::vector<GraphSource> sources;
+        Outcome refusal;
+    };
+    std::vector<File> files;
     int worst = kExitOk;
     int total = 0;
     for (const std::string &path : args.positional) {
         std::string content;
-        std::vector<GraphSource> sources;
-        if (!read_file(path, content, error) || !split_graph_file(content, sources, error)) {
-            worst = std::max(worst, fail("compile", kExitBadInput, error.rfind("cannot read", 0) == 0 ? error : path + ": " + error));
-            continue;
+        File file;
+        file.path = path;
+        if (!read_file(path, content, error) || !split_graph_file(content, file.sources, error)) {
+            Outcome &o = file.refusal;
+            o.file = path;
+            o.result = "refused";
+            o.error = error.rfind("cannot read", 0) == 0 ? error : path + ": " + error;
+            o.exit_code = fail("compile", kExitBadInput, o.error);
+            worst = std::max(worst, o.exit_code);
+            file.sources.clear();
         }
-        total += static_cast<int>(sources.size());
-        files.emplace_back(path, std::move(sources));
+        total += static_cast<int>(file.sources.size());
+        files.push_back(std::move(file));
     }
-    if (files.empty()) return worst;
+    std::vector<Outcome> outcomes;
+    if (total == 0) {
+        for (const File &file : files) outcomes.push_back(file.refusal);
+        if (s.json) print_json(s, device_path, target, gpu, outcomes, 0, 0, worst);
+        return worst;
+    }
 
     if (s.device_json.empty()) {
         std::string why;
         int32_t count = gpu_count(why);
         if (count < 0) return fail("compile", kExitEnvironment, "cannot look for a GPU: " + why);
-        if (count == 0)
+        if (count == 0) {
+            std::string problem = driver_problem();
+            if (!problem.empty())
+                return fail("compile", kExitEnvironment,
+                            problem + (s.autotune > 0 ? "; --autotune times plans on this machine's GPU"
+                                                      : "; give --device GPU.json (captured with 'cudnnfe device "
+                                                        "capture' on the target) to build for a described GPU"));
             return fail("compile", kExitEnvironment,
                         s.autotune > 0 ? "--autotune needs a GPU and this machine has none"
                                        : "no GPU on this machine: give --device GPU.json (captured with 'cudnnfe device "
                                          "capture' on the target) to build for a described GPU");
+        }
         if (gpu >= count)
             return fail("compile", kExitBadInput,
                         "GPU " + std::to_string(gpu) + " does not exist (" + std::to_string(count) + " present)");
         fe_status status = fe_handle_create(static_cast<int32_t>(gpu), &s.handle);
         if (status != FE_OK) return fail_status("compile", status, "");
+        std::string json;
+        GpuDescription description;
+        if (s.json && device_properties(static_cast<int32_t>(gpu), json) == FE_OK &&
+            read_gpu_description(json, description, error))
+            target = gpu_headline(description);
     }
     if (!s.check_only && !make_directories(s.output, error)) {
         fe_handle_destroy(s.handle);
@@ -233,16 +401,24 @@ int compile_command(int argc, char **argv) {
 
     std::set<std::string> written;
     int done = 0, good = 0;
-    for (const auto &file : files)
-        for (const GraphSource &source : file.second) {
+    for (const File &file : files) {
+        if (file.refusal.exit_code != kExitOk) outcomes.push_back(file.refusal);
+        for (const GraphSource &source : file.sources) {
             std::string progress = "[" + std::to_string(++done) + "/" + std::to_string(total) + "]";
-            int one = compile_one(file.first, source, progress, s, written);
-            good += one == kExitOk;
-            worst = std::max(worst, one);
+            outcomes.push_back(compile_one(file.path, source, progress, s, written));
+            good += outcomes.back().exit_code == kExitOk;
+            worst = std::max(worst, outcomes.back().exit_code);
         }
+    }
     fe_handle_destroy(s.handle);
-    if (s.check_only) std::printf("%d of %d graphs supported\n", good, total);
+    if (s.json) print_json(s, device_path, target, gpu, outcomes, good, total, worst);
+    else if (s.check_only) std::printf("%d of %d graphs supported\n", good, total);
     else std::printf("%d of %d graphs compiled into %s\n", good, total, s.output.c_str());
+    std::fflush(stdout);
+    if (s.check_only && cuda_driver() == Driver::Missing &&
+        std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome &o) { return o.exit_code == kExitEnvironment; }))
+        std::fprintf(stderr, "cudnnfe compile: note: with the CUDA toolkit's stub driver (lib64/stubs/libcuda.so) found "
+                             "as libcuda.so.1 on LD_LIBRARY_PATH, cuDNN lists those engines and --check-only can tell\n");
     return worst;
 }
 

@@ -32,9 +32,12 @@ int capture(const Args &args) {
     std::string why;
     int32_t count = gpu_count(why);
     if (count < 0) return fail("device capture", kExitEnvironment, "cannot look for a GPU: " + why);
-    if (count == 0)
+    if (count == 0) {
+        std::string problem = driver_problem();
         return fail("device capture", kExitEnvironment,
-                    "no GPU on this machine (the CUDA runtime reports none); run it on the machine that has the GPU");
+                    (problem.empty() ? "no GPU on this machine (the CUDA runtime reports none)" : problem) +
+                        "; run it on the machine that has the GPU");
+    }
     if (gpu >= count)
         return fail("device capture", kExitBadInput,
                     "GPU " + std::to_string(gpu) + " does not exist (" + std::to_string(count) + " present)");
@@ -75,7 +78,9 @@ int device_command(int argc, char **argv) {
     const std::string &action = args.positional[0];
     if (action == "capture") return capture(args);
     if (action == "show") return show(args);
-    return fail("device", kExitBadInput, "unknown action '" + action + "' (capture or show)");
+    std::string suggestion = did_you_mean(action, {"capture", "show"});
+    return fail("device", kExitBadInput,
+                "unknown action '" + action + "'" + (suggestion.empty() ? " (capture or show)" : suggestion));
 }
 
 }  // namespace tool

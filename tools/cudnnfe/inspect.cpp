@@ -1,8 +1,13 @@
 // cudnnfe inspect: what a serialized plan holds, as text or as JSON.
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -22,69 +27,6 @@ const char kHelp[] =
     "\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
-
-enum class EscapeStyle { Text, Json };
-
-// The length of the UTF-8 sequence at text[at] and its code point, or 0 when the bytes there
-// are not UTF-8.
-size_t utf8_sequence(const std::string &text, size_t at, uint32_t *code_point) {
-    unsigned char lead = static_cast<unsigned char>(text[at]);
-    size_t length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-    if (length == 0 || at + length > text.size()) return 0;
-    uint32_t cp = lead & (0x7f >> length);
-    for (size_t i = 1; i < length; ++i) {
-        unsigned char c = static_cast<unsigned char>(text[at + i]);
-        if ((c & 0xc0) != 0x80) return 0;
-        cp = (cp << 6) | (c & 0x3f);
-    }
-    *code_point = cp;
-    return length;
-}
-
-// `text` with everything a terminal acts on written as an escape: C0 controls but the line
-// break, DEL, C1 controls (however encoded) and bytes that are not UTF-8. A blob comes from
-// anywhere, and printing its strings must not move the cursor, retitle the window or worse.
-// Text style writes \xNN per byte; JSON style writes \u00NN (and \ufffd for a stray byte),
-// which are valid inside the JSON strings where such bytes can only occur.
-std::string terminal_safe(const std::string &text, EscapeStyle style) {
-    std::string out;
-    out.reserve(text.size());
-    char escape[16];
-    auto escape_byte = [&](unsigned char c) {
-        std::snprintf(escape, sizeof escape, style == EscapeStyle::Text ? "\\x%02x" : "\\u%04x", c);
-        out += escape;
-    };
-    for (size_t at = 0; at < text.size();) {
-        unsigned char c = static_cast<unsigned char>(text[at]);
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\n') || c == 0x7f)
-                escape_byte(c);
-            else
-                out += static_cast<char>(c);
-            ++at;
-            continue;
-        }
-        uint32_t cp = 0;
-        size_t length = utf8_sequence(text, at, &cp);
-        if (length == 0) {
-            if (style == EscapeStyle::Text)
-                escape_byte(c);
-            else
-                out += "\\ufffd";
-            ++at;
-        } else if (cp < 0xa0) {  // a C1 control, or an overlong form of a control
-            if (style == EscapeStyle::Json)
-                escape_byte(static_cast<unsigned char>(cp));
-            else
-                for (size_t i = 0; i < length; ++i) escape_byte(static_cast<unsigned char>(text[at + i]));
-            at += length;
-        } else {
-            out.append(text, at, length);
-            at += length;
-        }
-    }
-    return out;
-}
 
 struct UidEntry {
     std::string name, role, data_type;
@@ -164,6 +106,207 @@ std::string number_after(const std::string &text, const std::string &after) {
     return out;
 }
 
+// Names of the enum values the library writes as numbers in a plan's build options (the
+// values of cudnnfe.h's enums, by their names there without the prefix).
+const std::pair<int, const char *> kHeurModes[] = {
+    {FE_HEUR_MODE_INSTANT, "INSTANT"}, {FE_HEUR_MODE_B, "B"}, {FE_HEUR_MODE_FALLBACK, "FALLBACK"}, {FE_HEUR_MODE_A, "A"}};
+const std::pair<int, const char *> kPolicies[] = {{FE_BUILD_POLICY_HEURISTICS_CHOICE, "HEURISTICS_CHOICE"},
+                                                  {FE_BUILD_POLICY_ALL, "ALL"}};
+const std::pair<int, const char *> kNumericalNotes[] = {
+    {FE_NUMERICAL_NOTE_TENSOR_CORE, "TENSOR_CORE"},
+    {FE_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, "DOWN_CONVERT_INPUTS"},
+    {FE_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION, "REDUCED_PRECISION_REDUCTION"},
+    {FE_NUMERICAL_NOTE_FFT, "FFT"},
+    {FE_NUMERICAL_NOTE_NONDETERMINISTIC, "NONDETERMINISTIC"},
+    {FE_NUMERICAL_NOTE_WINOGRAD, "WINOGRAD"},
+    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_4X4, "WINOGRAD_TILE_4X4"},
+    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_6X6, "WINOGRAD_TILE_6X6"},
+    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13, "WINOGRAD_TILE_13X13"},
+    {FE_NUMERICAL_NOTE_STRICT_NAN_PROP, "STRICT_NAN_PROP"}};
+const std::pair<int, const char *> kBehaviorNotes[] = {
+    {FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, "RUNTIME_COMPILATION"},
+    {FE_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8X32_REORDER, "REQUIRES_FILTER_INT8X32_REORDER"},
+    {FE_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8X32_REORDER, "REQUIRES_BIAS_INT8X32_REORDER"},
+    {FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API, "SUPPORTS_CUDA_GRAPH_NATIVE_API"}};
+
+template <size_t N>
+std::string enum_name(const std::pair<int, const char *> (&names)[N], long long value) {
+    for (const auto &n : names)
+        if (n.first == value) return n.second;
+    return std::to_string(value);  // a value this tool does not know (a newer library's)
+}
+
+// The notes of a mask, by name; a bit this tool does not know as hex.
+template <size_t N>
+std::vector<std::string> note_names(const std::pair<int, const char *> (&names)[N], unsigned long long mask) {
+    std::vector<std::string> out;
+    for (const auto &n : names)
+        if (mask & static_cast<unsigned long long>(n.first)) {
+            out.push_back(n.second);
+            mask &= ~static_cast<unsigned long long>(n.first);
+        }
+    for (int bit = 0; bit < 64; ++bit)
+        if (mask & (1ull << bit)) {
+            char hex[24];
+            std::snprintf(hex, sizeof hex, "0x%llx", 1ull << bit);
+            out.push_back(hex);
+        }
+    return out;
+}
+
+std::string joined(const std::vector<std::string> &items, const char *separator) {
+    std::string out;
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+    return out;
+}
+
+// A whole number that is all of `text`.
+bool whole_number(const std::string &text, int base, long long *out) {
+    if (text.empty()) return false;
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, base);
+    if (*end != '\0' || errno == ERANGE) return false;
+    *out = v;
+    return true;
+}
+
+// The plan's build options, which the library writes with numbers ("modes 3 2; policy 0; max
+// workspace -1; notes -10 -0 +0 +0"), read into names. A part this tool does not recognise is
+// kept as it is (in `other`).
+struct BuildOptions {
+    std::vector<std::string> parts;  // the text, part by part, with names
+    JsonWriter fields;               // the same as a JSON object
+};
+
+BuildOptions named_build_options(const std::string &line) {
+    BuildOptions b;
+    std::vector<std::string> other;
+    std::set<std::string> seen;
+    b.fields.begin_object();
+    size_t from = 0;
+    while (from <= line.size() && !line.empty()) {
+        size_t end = line.find("; ", from);
+        if (end == std::string::npos) end = line.size();
+        std::string part = line.substr(from, end - from);
+        from = end + 2;
+        auto after = [&](const char *prefix, std::string *rest) {
+            size_t n = std::strlen(prefix);
+            if (part.compare(0, n, prefix) != 0) return false;
+            *rest = part.substr(n);
+            return true;
+        };
+        std::string rest;
+        long long v = 0;
+        // A part of a kind seen already (the library writes each once) is left as it is.
+        std::string kind = part.substr(0, part.find_first_of("-+0123456789"));
+        if (!seen.insert(kind).second) {
+            b.parts.push_back(part);
+            other.push_back(part);
+            continue;
+        }
+        if (after("modes ", &rest)) {
+            std::vector<std::string> names;
+            std::istringstream words(rest);
+            std::string word;
+            bool ok = true;
+            while (words >> word) {
+                ok = ok && whole_number(word, 10, &v);
+                names.push_back(ok ? enum_name(kHeurModes, v) : word);
+            }
+            if (ok && !names.empty()) {
+                b.parts.push_back("heuristics " + joined(names, ", "));
+                b.fields.key("heuristic_modes").begin_array(true);
+                for (const std::string &name : names) b.fields.string(name);
+                b.fields.end();
+                continue;
+            }
+        } else if (after("policy ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back("policy " + enum_name(kPolicies, v));
+            b.fields.key("policy").string(enum_name(kPolicies, v));
+            continue;
+        } else if (after("max workspace ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back(v < 0 ? "no workspace limit" : "max workspace " + std::to_string(v) + " bytes");
+            if (v < 0) b.fields.key("max_workspace_bytes").null();
+            else b.fields.key("max_workspace_bytes").integer(v);
+            continue;
+        } else if (after("autotune ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back("autotune " + std::to_string(v) + " candidates");
+            b.fields.key("autotune_candidates").integer(v);
+            continue;
+        } else if (after("knob search ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back("knob search " + std::to_string(v) + " rounds");
+            b.fields.key("knob_search_rounds").integer(v);
+            continue;
+        } else if (after("notes ", &rest)) {
+            // "-%llx -%llx +%llx +%llx": deselected numerical and behaviour notes, required ones.
+            std::istringstream words(rest);
+            std::string word[4];
+            long long mask[4] = {0, 0, 0, 0};
+            bool ok = static_cast<bool>(words >> word[0] >> word[1] >> word[2] >> word[3]) && !(words >> rest);
+            for (int i = 0; ok && i < 4; ++i)
+                ok = word[i].size() > 1 && word[i][0] == (i < 2 ? '-' : '+') && whole_number(word[i].substr(1), 16, &mask[i]);
+            if (ok) {
+                std::vector<std::string> lists[4] = {note_names(kNumericalNotes, mask[0]), note_names(kBehaviorNotes, mask[1]),
+                                                     note_names(kNumericalNotes, mask[2]), note_names(kBehaviorNotes, mask[3])};
+                const char *keys[4] = {"deselected_numerical_notes", "deselected_behavior_notes",
+                                       "required_numerical_notes", "required_behavior_notes"};
+                std::vector<std::string> deselected = lists[0], required = lists[2];
+                deselected.insert(deselected.end(), lists[1].begin(), lists[1].end());
+                required.insert(required.end(), lists[3].begin(), lists[3].end());
+                if (!deselected.empty()) b.parts.push_back("not notes " + joined(deselected, ", "));
+                if (!required.empty()) b.parts.push_back("only notes " + joined(required, ", "));
+                for (int i = 0; i < 4; ++i) {
+                    b.fields.key(keys[i]).begin_array(true);
+                    for (const std::string &name : lists[i]) b.fields.string(name);
+                    b.fields.end();
+                }
+                continue;
+            }
+        } else if (after("not engines ", &rest)) {
+            b.parts.push_back(part);
+            b.fields.key("deselected_engines").string(rest);
+            continue;
+        } else if (after("max shared memory ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back("max shared memory " + std::to_string(v) + " bytes");
+            b.fields.key("max_shared_memory_bytes").integer(v);
+            continue;
+        } else if (after("sm count ", &rest) && whole_number(rest, 10, &v)) {
+            b.parts.push_back("sm count " + std::to_string(v));
+            b.fields.key("sm_count_target").integer(v);
+            continue;
+        } else if (part == "dynamic shapes") {
+            b.parts.push_back(part);
+            b.fields.key("dynamic_shapes").boolean(true);
+            continue;
+        } else if (part == "step by step") {
+            // Built by the step-by-step calls, whose choices the plan does not record.
+            b.parts.push_back(part);
+            b.fields.key("step_by_step").boolean(true);
+            continue;
+        }
+        b.parts.push_back(part);
+        other.push_back(part);
+    }
+    if (!other.empty()) {
+        b.fields.key("other").begin_array(true);
+        for (const std::string &part : other) b.fields.string(part);
+        b.fields.end();
+    }
+    b.fields.end();
+    return b;
+}
+
+// The description with its build options line in names.
+std::string with_named_build_options(const std::string &description) {
+    const std::string prefix = "\nbuild options: ";
+    size_t at = description.find(prefix);
+    if (at == std::string::npos || at > description.find("\ngraph:\n")) return description;
+    size_t start = at + prefix.size(), end = description.find('\n', start);
+    return description.substr(0, start) + joined(named_build_options(description.substr(start, end - start)).parts, "; ") +
+           description.substr(end);
+}
+
 std::string json_report(const std::string &path, const std::string &description, const std::vector<UidEntry> &uids,
                         const std::string &uid_error) {
     std::string first = description.substr(0, description.find('\n'));
@@ -180,7 +323,14 @@ std::string json_report(const std::string &path, const std::string &description,
            ",\n";
     out += "  \"cudnn_version\": " + (with == std::string::npos ? "null" : quote(built.substr(with + 12))) + ",\n";
     out += "  \"device\": " + quote(line_after(description, "target: ")) + ",\n";
-    out += "  \"build_options\": " + quote(line_after(description, "build options: ")) + ",\n";
+    BuildOptions options = named_build_options(line_after(description, "build options: "));
+    out += "  \"build_options\": " + quote(joined(options.parts, "; ")) + ",\n";
+    // The same, field by field (the JSON writer's text ends in a line break, and is indented
+    // for the top level: indent it one level more).
+    std::string fields = options.fields.text();
+    fields.pop_back();
+    for (size_t i = 0; (i = fields.find('\n', i)) != std::string::npos; i += 3) fields.insert(i + 1, "  ");
+    out += "  \"build\": " + fields + ",\n";
     out += "  \"engine\": " + quote(plan.substr(0, plan.find(" (engine"))) + ",\n";
     out += "  \"engine_index\": " + number_after(plan, "(engine ") + ",\n";
     out += "  \"workspace_bytes\": " + number_after(plan, "workspace ") + ",\n";
@@ -240,7 +390,7 @@ int inspect_command(int argc, char **argv) {
         return kExitOk;
     }
     std::printf("%s: ", path.c_str());
-    std::fputs(terminal_safe(description, EscapeStyle::Text).c_str(), stdout);
+    std::fputs(terminal_safe(with_named_build_options(description), EscapeStyle::Text).c_str(), stdout);
     if (description.empty() || description.back() != '\n') std::putchar('\n');
     std::printf("uid map:\n");
     if (!uid_error.empty()) std::printf("  not available (%s)\n", terminal_safe(uid_error, EscapeStyle::Text).c_str());

@@ -1,7 +1,10 @@
 #include "json.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+
+#include "cli.hpp"
 
 namespace tool {
 
@@ -198,5 +201,74 @@ std::string quote(const std::string &text) {
     }
     return out + "\"";
 }
+
+void JsonWriter::new_line() {
+    out_ += '\n';
+    out_.append(2 * levels_.size(), ' ');
+}
+
+void JsonWriter::before_value() {
+    if (after_key_ || levels_.empty()) {
+        after_key_ = false;
+        return;
+    }
+    Level &level = levels_.back();
+    if (level.count++) out_ += level.inline_items ? ", " : ",";
+    if (!level.inline_items) new_line();
+}
+
+JsonWriter &JsonWriter::begin_object() {
+    before_value();
+    out_ += '{';
+    levels_.push_back({true, false, 0});
+    return *this;
+}
+
+JsonWriter &JsonWriter::begin_array(bool inline_items) {
+    before_value();
+    out_ += '[';
+    levels_.push_back({false, inline_items, 0});
+    return *this;
+}
+
+JsonWriter &JsonWriter::end() {
+    Level level = levels_.back();
+    levels_.pop_back();
+    if (level.count && !level.inline_items) new_line();
+    out_ += level.object ? '}' : ']';
+    return *this;
+}
+
+JsonWriter &JsonWriter::key(const std::string &name) {
+    Level &level = levels_.back();
+    if (level.count++) out_ += ',';
+    new_line();
+    out_ += quote(name) + ": ";
+    after_key_ = true;
+    return *this;
+}
+
+JsonWriter &JsonWriter::string(const std::string &text) { return raw(quote(text)); }
+
+JsonWriter &JsonWriter::number(double value) {
+    if (!std::isfinite(value)) return null();
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return raw(text);
+}
+
+JsonWriter &JsonWriter::integer(long long value) { return raw(std::to_string(value)); }
+
+JsonWriter &JsonWriter::boolean(bool value) { return raw(value ? "true" : "false"); }
+
+JsonWriter &JsonWriter::null() { return raw("null"); }
+
+JsonWriter &JsonWriter::raw(const std::string &json) {
+    before_value();
+    out_ += json;
+    return *this;
+}
+
+std::string JsonWriter::text() const { return terminal_safe(out_, EscapeStyle::Json) + "\n"; }
 
 }  // namespace tool

@@ -33,4 +33,35 @@ bool parse_json(const std::string &text, Json &out, std::string &error);
 // The string as a quoted JSON string literal.
 std::string quote(const std::string &text);
 
+// The --json outputs: one value, two-space indents, a member or item per line (arrays opened
+// with `inline_items` keep theirs on one line). Numbers that are not finite are written null.
+class JsonWriter {
+  public:
+    JsonWriter &begin_object();
+    JsonWriter &begin_array(bool inline_items = false);
+    JsonWriter &end();
+    JsonWriter &key(const std::string &name);
+    JsonWriter &string(const std::string &text);
+    JsonWriter &number(double value);
+    JsonWriter &integer(long long value);
+    JsonWriter &boolean(bool value);
+    JsonWriter &null();
+    // Text that is JSON already.
+    JsonWriter &raw(const std::string &json);
+    // The document with a final line break, escaped for a terminal (EscapeStyle::Json).
+    std::string text() const;
+
+  private:
+    struct Level {
+        bool object;
+        bool inline_items;
+        int count;
+    };
+    void before_value();
+    void new_line();
+    std::string out_;
+    std::vector<Level> levels_;
+    bool after_key_ = false;
+};
+
 }  // namespace tool

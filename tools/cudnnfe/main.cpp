@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -34,6 +35,17 @@ const Command kCommands[] = {
     {"bench", tool::bench_command},     {"inspect", tool::inspect_command}, {"schema", tool::schema_command},
 };
 
+// "cudnnfe: unknown command 'benc'; did you mean 'bench'?" (or, with nothing close, where to look).
+int unknown_command(const std::string &name, bool help_too) {
+    std::vector<std::string> names;
+    for (const Command &c : kCommands) names.push_back(c.name);
+    if (help_too) names.push_back("help");
+    std::string suggestion = tool::did_you_mean(name, names);
+    std::fprintf(stderr, "cudnnfe: unknown command '%s'%s\n", name.c_str(),
+                 suggestion.empty() ? " (see 'cudnnfe --help')" : suggestion.c_str());
+    return tool::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -50,6 +62,7 @@ int main(int argc, char **argv) {
                     char *args[] = {help};
                     return c.run(1, args);
                 }
+            return unknown_command(argv[2], false);
         }
         std::fputs(kUsage, stdout);
         return tool::kExitOk;
@@ -60,6 +73,12 @@ int main(int argc, char **argv) {
     }
     for (const Command &c : kCommands)
         if (first == c.name) return c.run(argc - 2, argv + 2);
-    std::fprintf(stderr, "cudnnfe: unknown command '%s' (see 'cudnnfe --help')\n", first.c_str());
-    return tool::kExitBadInput;
+    if (first.size() > 1 && first[0] == '-') {
+        std::string name = first.substr(0, first.find('='));
+        std::string suggestion = tool::did_you_mean(name, {"--help", "--version", "-h", "-V"});
+        std::fprintf(stderr, "cudnnfe: unknown option '%s'%s\n", name.c_str(),
+                     suggestion.empty() ? " (see 'cudnnfe --help')" : suggestion.c_str());
+        return tool::kExitBadInput;
+    }
+    return unknown_command(first, true);
 }
