@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/capabilities.hpp"
+#include "backend/driver.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 
@@ -70,6 +71,7 @@ void keep_nvrtc_loaded() {
 }
 
 CudnnLoad load_cudnn() {
+    load_stub_driver_if_asked();
     CudnnLoad out;
     std::string tried;
     void *lib = open_first("CUDNNFE_CUDNN_LIBRARY", {"libcudnn.so.9", "libcudnn.so"}, &tried);
@@ -169,8 +171,10 @@ void check_cuda(int code, const char *what) {
     rt.cudaGetLastError();  // clear the sticky-free error state for the next call
     std::string text = format("%s failed: %s (%s)", what, rt.cudaGetErrorName(code),
                               rt.cudaGetErrorString(code));
-    if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver || code == kCudaErrorStubLibrary)
-        fail(FE_STATUS_NO_DEVICE, text);
+    if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver || code == kCudaErrorStubLibrary) {
+        std::string remedy = driver_remedy();
+        fail(FE_STATUS_NO_DEVICE, remedy.empty() ? text : format("%s failed: %s", what, remedy.c_str()));
+    }
     if (code == kCudaErrorMemoryAllocation) fail(FE_STATUS_OUT_OF_MEMORY, text);
     fail(FE_STATUS_CUDA_ERROR, text);
 }

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "backend/capabilities.hpp"
+#include "backend/driver.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -237,6 +238,8 @@ void check_support(fe_graph &graph) {
             std::string hint = node->unsupported_hint();
             if (!hint.empty()) why += format("; %s '%s': %s", node->kind(), node->name.c_str(), hint.c_str());
         }
+        // Without a driver library cuDNN lists no runtime-compiled engine: say so, not "no engine".
+        if (state.search.candidates.empty() && driver_state() == DriverState::Missing) why += "; " + driver_remedy();
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s%s (cuDNN %zu)",
                 graph.name.c_str(), modes.c_str(), why.c_str(), combination.c_str(), cudnn().cudnnGetVersion());
     }

@@ -437,8 +437,14 @@ assert r["compiled"] == 0 and r["total"] == 2 and r["exit_code"] == 2, r' -- \
         # by precompiled engines still build.
         expect compile_check_only_no_driver_runtime_compiled 2 '^\[1/2\] fine \.\.\. failed$' \
             "\(fine\): whether the target supports it cannot be told here: no CUDA driver \(libcuda\.so\.1 not found\), and without one cuDNN lists none of its runtime-compiled engines; the library said: fe_graph_check_support: .*no engine config" \
-            "^cudnnfe compile: note: with the CUDA toolkit's stub driver \(lib64/stubs/libcuda\.so\) found as libcuda\.so\.1 on LD_LIBRARY_PATH, cuDNN lists those engines and --check-only can tell$" -- \
+            "^cudnnfe compile: note: with CUDNNFE_STUB_DRIVER=1 the library loads the CUDA toolkit's stub driver, cuDNN lists those engines and --check-only can tell$" -- \
             without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only
+        # CUDNNFE_STUB_DRIVER=1: the library loads the toolkit's stub itself, and the support check
+        # lists the ranked engine configs of a runtime-compiled graph for the described GPU.
+        expect compile_stub_driver_candidates 1 '^\[1/2\] fine \.\.\. supported' '^ +1\. eng[0-9]' -- \
+            without_driver env CUDNNFE_STUB_DRIVER=1 "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --candidates
+        expect compile_candidates_need_check_only 1 'give --check-only too' -- \
+            "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/x" --candidates
         expect compile_no_driver_runtime_compiled 2 \
             "\(fine\): it cannot be built here: no CUDA driver \(libcuda\.so\.1 not found\), and without one cuDNN lists none of its runtime-compiled engines; the library said: fe_graph_build: .*no engine config" -- \
             without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/no-driver-plans"

@@ -30,6 +30,8 @@ const char kHelp[] =
     "  --device FILE         build for the GPU this description names ('cudnnfe device capture')\n"
     "  -o, --output DIR      where the plans go (created if missing)\n"
     "  --check-only          validate and check support only: no plan, no files (-o not needed)\n"
+    "  --candidates          with --check-only: list each graph's engine configs in heuristics'\n"
+    "                        rank order (tag, workspace, notes, viable or why not)\n"
     "  --autotune N          build up to N plans per graph, time them on this machine's GPU and\n"
     "                        keep the fastest (needs a GPU; not with --device)\n"
     "  --knob-search R       with --autotune: also time the configs one knob away from the\n"
@@ -63,6 +65,7 @@ struct Settings {
     fe_handle *handle = nullptr;
     std::string output;
     bool check_only = false;
+    bool candidates = false;  // list the ranked engine configs (--candidates)
     bool json = false;
     long long autotune = 0;
     long long knob_search = 0;
@@ -79,6 +82,13 @@ struct Outcome {
     double ms = -1;
     std::string engine, plan_file;
     long long workspace = -1, candidates = -1, viable = -1;
+    struct Candidate {
+        std::string tag;
+        long long workspace = 0;
+        bool viable = false;
+        long long numerical_notes = 0, behavior_notes = 0;
+    };
+    std::vector<Candidate> ranked;  // --candidates: in heuristics' order
     int exit_code = kExitOk;
     std::string status;  // the library's status name, when a library call refused
     std::string error;   // the message printed on standard error
@@ -188,6 +198,15 @@ Outcome compile_one(const std::string &path, const GraphSource &source, const st
             o.candidates = static_cast<long long>(candidates);
             o.viable = static_cast<long long>(viable);
             say("supported (%lld of %lld engine configs viable), checked in %.0f ms\n", o.viable, o.candidates, o.ms);
+            for (size_t i = 0; s.candidates && i < candidates; ++i) {
+                fe_config_info info = FE_CONFIG_INFO_INIT;
+                if (fe_graph_candidate_info(graph, i, &info) != FE_OK) break;
+                Outcome::Candidate c{info.tag ? info.tag : "?", info.workspace_bytes, info.viable != 0,
+                                     info.numerical_notes, info.behavior_notes};
+                say("  %2zu. %-40s workspace %lld B%s\n", i + 1, c.tag.c_str(), c.workspace,
+                    c.viable ? "" : " (not viable)");
+                o.ranked.push_back(c);
+            }
         }
     } else {
         // An identical graph built before (in this run, or in the persistent cache) is not built again.
@@ -265,6 +284,15 @@ void print_json(const Settings &s, const std::string &device_path, const std::st
         if (s.check_only) {
             if (o.candidates >= 0) j.key("engine_configs").integer(o.candidates).key("viable_engine_configs").integer(o.viable);
             else j.key("engine_configs").null().key("viable_engine_configs").null();
+            if (s.candidates) {
+                j.key("ranked").begin_array();
+                for (const Outcome::Candidate &c : o.ranked) {
+                    j.begin_object().key("tag").string(c.tag).key("workspace_bytes").integer(c.workspace);
+                    j.key("viable").boolean(c.viable).key("numerical_notes").integer(c.numerical_notes);
+                    j.key("behavior_notes").integer(c.behavior_notes).end();
+                }
+                j.end();
+            }
         } else {
             if (o.engine.empty()) j.key("engine").null().key("workspace_bytes").null().key("plan_file").null();
             else j.key("engine").string(o.engine).key("workspace_bytes").integer(o.workspace).key("plan_file").string(o.plan_file);
@@ -297,6 +325,7 @@ int compile_command(int argc, char **argv) {
                            {{"--device", nullptr, true},
                             {"--output", "-o", true},
                             {"--check-only", nullptr, false},
+                            {"--candidates", nullptr, false},
                             {"--autotune", nullptr, true},
                             {"--knob-search", nullptr, true},
                             {"--max-workspace", nullptr, true},
@@ -313,6 +342,9 @@ int compile_command(int argc, char **argv) {
         !args.integer("--gpu", 0, 0, 1 << 20, &gpu, error))
         return fail("compile", kExitBadInput, error);
     s.check_only = args.has("--check-only");
+    s.candidates = args.has("--candidates");
+    if (s.candidates && !s.check_only)
+        return fail("compile", kExitBadInput, "--candidates lists what the support check finds: give --check-only too");
     s.json = args.has("--json");
     s.output = args.value("--output");
     if (args.positional.empty()) return fail("compile", kExitBadInput, "give a graph file (see 'cudnnfe compile --help')");
@@ -417,8 +449,8 @@ int compile_command(int argc, char **argv) {
     std::fflush(stdout);
     if (s.check_only && cuda_driver() == Driver::Missing &&
         std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome &o) { return o.exit_code == kExitEnvironment; }))
-        std::fprintf(stderr, "cudnnfe compile: note: with the CUDA toolkit's stub driver (lib64/stubs/libcuda.so) found "
-                             "as libcuda.so.1 on LD_LIBRARY_PATH, cuDNN lists those engines and --check-only can tell\n");
+        std::fprintf(stderr, "cudnnfe compile: note: with CUDNNFE_STUB_DRIVER=1 the library loads the CUDA toolkit's stub "
+                             "driver, cuDNN lists those engines and --check-only can tell\n");
     return worst;
 }
 
