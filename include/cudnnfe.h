@@ -261,6 +261,18 @@ FE_API fe_status fe_op_schema_json(char *buf, size_t buf_size, size_t *out_lengt
  *  fe_log_set_level changes the level at run time; thread-safe. */
 FE_API fe_status fe_log_set_level(fe_log_level level);
 
+/** A destination for log lines: level is the line's level, message the line without the
+ *  "[cudnnfe level] " prefix or newline (valid only during the call), user_data as given to
+ *  fe_log_set_callback. */
+typedef void (*fe_log_callback)(fe_log_level level, const char *message, void *user_data);
+
+/** Sends every log line that passes the level (fe_log_set_level) to callback instead of
+ *  CUDNNFE_LOG_DEST; NULL restores that default destination. Thread-safe. The callback may be
+ *  called from any thread that calls into the library, one line at a time (calls are serialized);
+ *  it must not call back into cudnnfe. After this function returns, the previous callback is no
+ *  longer called, so its user_data may be freed. */
+FE_API fe_status fe_log_set_callback(fe_log_callback callback, void *user_data);
+
 /** The cuDNN version, e.g. 91900 for 9.19.0. Loads cuDNN. */
 FE_API fe_status fe_cudnn_version(int64_t *out_version);
 /** The CUDA runtime version, e.g. 13000 for 13.0. Loads the CUDA runtime. */

@@ -5,7 +5,7 @@
 # Expects the CUDA runtime and cuDNN 9 headers under CUDA_HOME (default /usr/local/cuda);
 # override with CUDNN_HEADERS / CUDART_HEADERS when they live elsewhere. WITH_BINDINGS=1 also
 # installs what the Java, C# and Go bindings and their tests need (SWIG, a JDK, JUnit 5, Mono,
-# NUnit, Go); meson builds each language whose tools it finds.
+# NUnit, Go, Maven and its plugins); meson builds each language whose tools it finds.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
@@ -14,6 +14,9 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 packages=(meson ninja-build pkg-config g++ libgtest-dev)
 if [ "${WITH_BINDINGS:-0}" = 1 ]; then
     packages+=(swig default-jdk-headless junit5 mono-devel nunit-console libnunit-cil-dev golang-go)
+    # The Maven consumer of the binding packages builds offline with Debian's Maven plugins.
+    packages+=(maven libmaven-compiler-plugin-java libmaven-jar-plugin-java libmaven-resources-plugin-java
+               libsurefire-java)
 fi
 missing=()
 for p in "${packages[@]}"; do

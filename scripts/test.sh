@@ -204,6 +204,21 @@ passed=$((passed + pkg_p))
 failed=$((failed + pkg_f))
 skipped=$((skipped + pkg_s))
 
+# The bindings as Maven, NuGet and Go users take them (scripts/bindings_packages.sh): a Maven
+# repository and a NuGet package built from the build, and outside programs using them with no
+# path to the build; each check is one test.
+echo "=== binding packages"
+BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/bindings_packages.sh" >"$LOGS/binding_packages.log" 2>&1
+bp_rc=$?
+read -r bp_p bp_f bp_s < <(tail -1 "$LOGS/binding_packages.log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+if [ -z "${bp_p:-}" ]; then bp_p=0; bp_f=1; bp_s=0; tail -20 "$LOGS/binding_packages.log"; fi
+if [ "$bp_rc" -ne 0 ] && [ "$bp_f" -eq 0 ]; then bp_f=1; fi
+grep -vE '^[0-9]+ passed' "$LOGS/binding_packages.log" | sed 's/^/    /'
+echo "    $bp_p passed, $bp_f failed, $bp_s skipped"
+passed=$((passed + bp_p))
+failed=$((failed + bp_f))
+skipped=$((skipped + bp_s))
+
 echo "($skipped skipped; logs in $LOGS; $SECONDS s in all)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

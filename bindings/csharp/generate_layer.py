@@ -314,11 +314,13 @@ class Method:
             if role == 'mode':
                 args.append(f'({what})mode')
             elif role == 'input':
-                args.append(f'Optional({identifier(name)})' if what.optional else f'{identifier(name)}.Pointer')
+                # A required input: a null one throws ArgumentNullException naming it.
+                args.append(f'Optional({identifier(name)})' if what.optional
+                            else f'Check.NotNull({identifier(name)}, "Graph.{self.name}", "{identifier(name).lstrip("@")}").Pointer')
             elif role == 'count' and name == 'count':
                 args.append('inputs.Length')
             elif role == 'inputs':
-                args.append('Pointers(inputs)')
+                args.append(f'Pointers(Check.NotNull(inputs, "Graph.{self.name}", "inputs"))')
             elif role == 'count':
                 counted = identifier(name)
                 args.append(f'{counted}?.Length ?? 0')

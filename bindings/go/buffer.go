@@ -24,7 +24,7 @@ func NewDeviceBuffer(device int32, bytes int64) (*DeviceBuffer, error) {
 
 // NewDeviceBufferFor allocates a buffer large enough for the tensor's elements at its strides.
 func NewDeviceBufferFor(device int32, t *Tensor) (*DeviceBuffer, error) {
-	tp, err := t.pointer()
+	tp, err := tensorArgument(t, "cudnnfe.NewDeviceBufferFor", "t")
 	if err != nil {
 		return nil, err
 	}

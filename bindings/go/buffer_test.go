@@ -20,7 +20,7 @@ func TestWithoutAGPUBufferCreationFailsWithTheCudaStatus(t *testing.T) {
 	if e.Status != StatusNoDevice && e.Status != StatusCudaError && e.Status != StatusLibraryUnavailable {
 		t.Errorf("status %v: %s", e.Status, e.Message)
 	}
-	if !strings.HasPrefix(e.Message, "fe_buffer_create") || strings.Contains(e.Message, "\n") {
+	if !strings.HasPrefix(e.Message, "cudnnfe.NewDeviceBuffer") || strings.Contains(e.Message, "\n") {
 		t.Errorf("message %q", e.Message)
 	}
 	if _, err := NewHandle(0); err == nil {

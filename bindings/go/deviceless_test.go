@@ -84,7 +84,7 @@ func TestCandidatesCarryTheirNotesAndAreSelectedByThem(t *testing.T) {
 			compiled++
 		}
 	}
-	expectError(t, g.SelectByNotes(0, 0, 0, BehaviorNote(16)), StatusInvalidArgument, "fe_graph_select_by_notes: require_behavior is 0x10")
+	expectError(t, g.SelectByNotes(0, 0, 0, BehaviorNote(16)), StatusInvalidArgument, "Graph.SelectByNotes: require_behavior is 0x10")
 	must(t, g.SelectByNotes(0, BehaviorNoteRuntimeCompilation, 0, 0))
 	if viable, _ := g.ViableCount(); viable != count-compiled {
 		t.Errorf("%d viable, expected %d of %d", viable, count-compiled, count)
@@ -272,7 +272,7 @@ func expectSupported(t *testing.T, g *Graph, json string) {
 		if gpuAvailable() || strings.Contains(os.Getenv("LD_LIBRARY_PATH"), "stub-driver") {
 			t.Fatal("no viable engine although a CUDA driver library is visible")
 		}
-		expectError(t, g.CheckSupport(), StatusNotSupported, "fe_graph_check_support")
+		expectError(t, g.CheckSupport(), StatusNotSupported, "Graph.CheckSupport")
 		return
 	}
 	must(t, g.CheckSupport())

@@ -77,9 +77,9 @@ func TestCandidatesReportTheirEngineWorkspaceSharedMemoryAndNotes(t *testing.T) 
 		}
 	}
 	_, err := g.CandidateInfo(int64(len(list)))
-	expectError(t, err, StatusInvalidArgument, "fe_graph_candidate_info: index")
+	expectError(t, err, StatusInvalidArgument, "Graph.CandidateInfo: index")
 	_, err = g.PlanInfo(0)
-	expectError(t, err, StatusBadState, "fe_graph_plan_info")
+	expectError(t, err, StatusBadState, "Graph.PlanInfo")
 }
 
 func TestAnEngineNameDeselectsEverySettingOfItAndATagOnlyThatOne(t *testing.T) {
@@ -119,7 +119,7 @@ func TestAMalformedEngineNameIsRefused(t *testing.T) {
 		}
 	}
 	early := engineControlConv(t, "early")
-	expectError(t, early.DeselectEngines("eng0"), StatusBadState, "fe_graph_deselect_engines")
+	expectError(t, early.DeselectEngines("eng0"), StatusBadState, "Graph.DeselectEngines")
 }
 
 func TestASharedMemoryLimitDeselectsTheConfigsReportedOverIt(t *testing.T) {
@@ -180,7 +180,7 @@ func TestAnyBuiltPlanCanBeTheOneThatRuns(t *testing.T) {
 	json := needDeviceless(t)
 	g := withCandidates(t, json, "select")
 	must(t, g.CheckSupport())
-	expectError(t, g.SelectPlan(0), StatusBadState, "fe_graph_select_plan")
+	expectError(t, g.SelectPlan(0), StatusBadState, "Graph.SelectPlan")
 	must(t, g.BuildPlans(PolicyAll))
 	plans, err := g.PlanCount()
 	must(t, err)
@@ -203,9 +203,9 @@ func TestAnyBuiltPlanCanBeTheOneThatRuns(t *testing.T) {
 		!strings.Contains(description, second.Tag) {
 		t.Errorf("selected %+v: engine %q, workspace %d", second, tag, workspace)
 	}
-	expectError(t, g.SelectPlan(plans), StatusInvalidArgument, "fe_graph_select_plan")
+	expectError(t, g.SelectPlan(plans), StatusInvalidArgument, "Graph.SelectPlan")
 	_, err = g.PlanInfo(plans)
-	expectError(t, err, StatusInvalidArgument, "fe_graph_plan_info")
+	expectError(t, err, StatusInvalidArgument, "Graph.PlanInfo")
 	if tag, _ := g.EngineTag(); tag != second.Tag {
 		t.Errorf("a refused selection changed the engine to %q", tag)
 	}
@@ -247,7 +247,7 @@ func TestOnePlanIsBuiltByItsCandidateIndex(t *testing.T) {
 		t.Errorf("selected %+v: engine %q", info, tag)
 	}
 	expectError(t, g.BuildPlanAtIndex(int64(built[0])), StatusInvalidArgument, "has a plan already")
-	expectError(t, g.BuildPlanAtIndex(int64(len(list))), StatusInvalidArgument, "fe_graph_build_plan_at_index")
+	expectError(t, g.BuildPlanAtIndex(int64(len(list))), StatusInvalidArgument, "Graph.BuildPlanAtIndex")
 }
 
 func TestBuildOptionsDeselectByNameSharedMemoryAndNondeterminism(t *testing.T) {

@@ -2,7 +2,9 @@ package cudnnfe
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
+	"strings"
 
 	"cudnnfe.dev/cudnnfe/internal/capi"
 )
@@ -35,11 +37,17 @@ func (s Status) String() string {
 	return capi.Fe_status_string(capi.Enum_SS_fe_status(s))
 }
 
-// Error is a failed call: its status and the library's one-line message, which names the C
-// function and the cause (e.g. "fe_graph_conv_fprop: weight has 32 input channels, image has 64").
+// Error is a failed call: its status and a one-line message that names the Go method and the
+// cause (e.g. "Graph.ConvFprop: weight has 32 input channels, image has 64"). Function is the C
+// function that failed ("fe_graph_conv_fprop"; empty when the failure is the binding's own);
+// Method the Go function or method the message names first; Reason the message without it (where
+// the cause is an error cuDNN reported, cuDNN's text is part of it).
 type Error struct {
-	Status  Status
-	Message string
+	Status   Status
+	Message  string
+	Function string
+	Method   string
+	Reason   string
 }
 
 func (e *Error) Error() string {
@@ -64,9 +72,72 @@ func call(f func() capi.Enum_SS_fe_status) (err error) {
 		}
 	}()
 	if s := f(); s != 0 {
-		return &Error{Status: Status(s), Message: capi.Fe_last_error_message()}
+		return failure(Status(s), capi.Fe_last_error_message())
 	}
 	return nil
+}
+
+var nullArgument = regexp.MustCompile(`^argument '(\w+)' is NULL$`)
+
+// failure is the error of a failed call: the library's "fe_function: cause" becomes "Method:
+// cause" with the Go method first (the C function stays in Function) and the C functions the cause
+// advises to call named as Go methods. A NULL argument of the call is named as the Go parameter.
+func failure(status Status, message string) *Error {
+	colon := strings.Index(message, ": ")
+	if !strings.HasPrefix(message, "fe_") || colon < 0 || strings.Contains(message[:colon], " ") {
+		return &Error{Status: status, Message: message, Reason: message}
+	}
+	function := message[:colon]
+	method := methodName(function)
+	reason := message[colon+2:]
+	if m := nullArgument.FindStringSubmatch(reason); status == StatusNullPointer && m != nil {
+		e := nilArgument(method, lowerCamel(m[1]))
+		e.Function = function
+		return e
+	}
+	reason = translateNames(reason)
+	return &Error{Status: status, Message: method + ": " + reason, Function: function, Method: method, Reason: reason}
+}
+
+// nilArgument is the error of a nil argument: StatusNullPointer, naming the method and the
+// parameter ("Graph.ConvFprop: weight is nil").
+func nilArgument(method, parameter string) *Error {
+	reason := parameter + " is nil"
+	return &Error{Status: StatusNullPointer, Message: method + ": " + reason, Method: method, Reason: reason}
+}
+
+// Pointers of arguments: a nil one is a nilArgument error naming it, a closed one the usual error.
+
+func tensorArgument(t *Tensor, method, parameter string) (uintptr, error) {
+	if t == nil {
+		return 0, nilArgument(method, parameter)
+	}
+	return t.pointer()
+}
+
+func handleArgument(h *Handle, method, parameter string) (uintptr, error) {
+	if h == nil {
+		return 0, nilArgument(method, parameter)
+	}
+	return h.pointer()
+}
+
+func bufferArgument(b *DeviceBuffer, method, parameter string) (uintptr, error) {
+	if b == nil {
+		return 0, nilArgument(method, parameter)
+	}
+	return b.pointer()
+}
+
+func lowerCamel(snake string) string {
+	parts := strings.Split(snake, "_")
+	out := parts[0]
+	for _, p := range parts[1:] {
+		if p != "" {
+			out += strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return out
 }
 
 func closedError(what string) error {

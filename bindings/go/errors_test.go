@@ -2,6 +2,7 @@ package cudnnfe
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,23 +19,23 @@ func newTestGraph(t *testing.T) *Graph {
 func TestInvalidArgumentNamesTheCallAndTheCause(t *testing.T) {
 	g := newTestGraph(t)
 	_, err := g.ConvFprop(tensor(t, g, "x", 8, 64, 56, 56), tensor(t, g, "w", 32, 32, 3, 3), nil)
-	expectError(t, err, StatusInvalidArgument, "fe_graph_conv_fprop: weight has 32 input channels, image has 64")
+	expectError(t, err, StatusInvalidArgument, "Graph.ConvFprop: weight has 32 input channels, image has 64")
 	_, err = g.Tensor("zero", []int64{4, 0}, nil, DataNotSet)
-	expectError(t, err, StatusInvalidArgument, "fe_graph_tensor")
+	expectError(t, err, StatusInvalidArgument, "Graph.Tensor")
 	_, err = StridesChannelsLast(2, 3)
-	expectError(t, err, StatusInvalidArgument, "fe_strides_channels_last")
+	expectError(t, err, StatusInvalidArgument, "cudnnfe.StridesChannelsLast")
 }
 
 func TestNotFound(t *testing.T) {
 	_, err := newTestGraph(t).TensorByName("missing")
-	expectError(t, err, StatusNotFound, "fe_graph_tensor_by_name")
+	expectError(t, err, StatusNotFound, "Graph.TensorByName")
 }
 
 func TestDuplicateNamesAndUIDs(t *testing.T) {
 	g := newTestGraph(t)
 	a, b := tensor(t, g, "a", 4), tensor(t, g, "b", 4)
 	_, err := g.Tensor("a", []int64{4}, nil, DataNotSet)
-	expectError(t, err, StatusDuplicate, "fe_graph_tensor")
+	expectError(t, err, StatusDuplicate, "Graph.Tensor")
 	must(t, a.SetUID(5))
 	expectError(t, b.SetUID(5), StatusDuplicate, "uid 5 is already used by 'a'")
 }
@@ -42,7 +43,7 @@ func TestDuplicateNamesAndUIDs(t *testing.T) {
 func TestAlignmentPromisesAreCheckedAndWritten(t *testing.T) {
 	g := newTestGraph(t)
 	a := tensor(t, g, "a", 1, 32, 64)
-	expectError(t, a.SetAlignment(48), StatusInvalidArgument, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'")
+	expectError(t, a.SetAlignment(48), StatusInvalidArgument, "Tensor.SetAlignment: an alignment of 48 bytes for 'a'")
 	must(t, a.SetAlignment(256))
 	y, err := g.Relu(a, nil)
 	must(t, err)
@@ -64,11 +65,11 @@ func TestValidationOfTheWholeGraph(t *testing.T) {
 func TestBadStateForCallsOutOfOrder(t *testing.T) {
 	g := newTestGraph(t)
 	_, err := tensor(t, g, "x", 4).UID()
-	expectError(t, err, StatusBadState, "fe_tensor_get_uid")
+	expectError(t, err, StatusBadState, "Tensor.UID")
 	_, err = g.WorkspaceSize()
-	expectError(t, err, StatusBadState, "fe_graph_workspace_size")
+	expectError(t, err, StatusBadState, "Graph.WorkspaceSize")
 	_, err = g.EngineTag()
-	expectError(t, err, StatusBadState, "fe_graph_engine_tag")
+	expectError(t, err, StatusBadState, "Graph.EngineTag")
 }
 
 func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
@@ -80,7 +81,7 @@ func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
 	_, err = g.Reduction(tensor(t, g, "r", 4), ReduceAdd, &ReductionOptions{Axes: []int{40}})
 	expectError(t, err, StatusInvalidArgument, "axis 40")
 	_, err = g.Relu(nil, nil)
-	expectError(t, err, StatusInvalidArgument, "nil *Tensor")
+	expectError(t, err, StatusNullPointer, "Graph.Relu: x is nil")
 }
 
 func TestErrorsMatchByStatus(t *testing.T) {
@@ -96,5 +97,86 @@ func TestErrorsMatchByStatus(t *testing.T) {
 	}
 	if err.Error() != "FE_STATUS_NOT_FOUND: "+err.(*Error).Message {
 		t.Errorf("error text %q", err.Error())
+	}
+}
+
+func TestTheHeadlineIsTheGoMethodAndTheCFunctionIsKept(t *testing.T) {
+	g := newTestGraph(t)
+	_, err := g.ConvFprop(tensor(t, g, "x", 8, 64, 56, 56), tensor(t, g, "w", 32, 32, 3, 3), nil)
+	expectError(t, err, StatusInvalidArgument, "weight has 32 input channels")
+	e := err.(*Error)
+	if !strings.HasPrefix(e.Message, "Graph.ConvFprop: weight has 32 input channels") || strings.Contains(e.Message, "fe_graph_conv_fprop") {
+		t.Errorf("message %q", e.Message)
+	}
+	if e.Function != "fe_graph_conv_fprop" || e.Method != "Graph.ConvFprop" || !strings.HasPrefix(e.Reason, "weight has 32") {
+		t.Errorf("function %q method %q reason %q", e.Function, e.Method, e.Reason)
+	}
+}
+
+func TestAdviceNamesTheGoMethods(t *testing.T) {
+	g := newTestGraph(t)
+	_, err := g.Relu(tensor(t, g, "x", 4), nil)
+	must(t, err)
+	err = g.Validate()
+	expectError(t, err, StatusValidation, "mark a result with Tensor.SetOutput")
+	if e := err.(*Error); e.Function != "fe_graph_validate" || !strings.HasPrefix(e.Message, "Graph.Validate: ") {
+		t.Errorf("function %q message %q", e.Function, e.Message)
+	}
+	expectError(t, g.CreateExecutionPlans(), StatusBadState, "call Graph.BuildOperationGraph first")
+}
+
+func TestTheNameTableTranslatesTheCommonAdvice(t *testing.T) {
+	for c, goName := range map[string]string{
+		"fe_tensor_set_output":           "Tensor.SetOutput",
+		"fe_graph_build":                 "Graph.Build",
+		"fe_graph_build_operation_graph": "Graph.BuildOperationGraph",
+		"fe_graph_validate":              "Graph.Validate",
+		"fe_graph_check_support":         "Graph.CheckSupport",
+		"fe_tensor_set_strides":          "Tensor.SetStrides",
+		"fe_tensor_set_data_type":        "Tensor.SetDataType",
+		"fe_tensor_get_dims":             "Tensor.Dims",
+		"fe_conv_options_set_stride":     "ConvOptions.Stride",
+		"fe_graph_create":                "cudnnfe.NewGraph",
+	} {
+		if got := methodName(c); got != goName {
+			t.Errorf("%s: %s, expected %s", c, got, goName)
+		}
+	}
+	if got := translateNames("call fe_graph_check_support first; fe_conv_options stays"); got != "call Graph.CheckSupport first; fe_conv_options stays" {
+		t.Errorf("translated %q", got)
+	}
+}
+
+func TestANilArgumentIsANullPointerErrorNamingIt(t *testing.T) {
+	g := newTestGraph(t)
+	x := tensor(t, g, "x", 8, 64, 56, 56)
+	_, err := g.ConvFprop(x, nil, nil)
+	expectError(t, err, StatusNullPointer, "Graph.ConvFprop: weight is nil")
+	_, err = g.ConvFprop(nil, x, nil)
+	expectError(t, err, StatusNullPointer, "Graph.ConvFprop: image is nil")
+	_, err = g.Add(x, nil, nil)
+	expectError(t, err, StatusNullPointer, "Graph.Add: b is nil")
+	_, err = g.TensorLike(nil, "y")
+	expectError(t, err, StatusNullPointer, "Graph.TensorLike: like is nil")
+	_, err = g.Autotune(nil, 1, 1)
+	expectError(t, err, StatusNullPointer, "Graph.Autotune: h is nil")
+	_, err = NewDeviceBufferFor(0, nil)
+	expectError(t, err, StatusNullPointer, "cudnnfe.NewDeviceBufferFor: t is nil")
+	expectError(t, g.Execute(nil, []*Tensor{nil}, []uintptr{0}, 0), StatusNullPointer, "Graph.Execute: h is nil")
+}
+
+func TestStringDescribes(t *testing.T) {
+	g := newTestGraph(t)
+	x := tensor(t, g, "x", 2, 3)
+	y, err := g.Relu(x, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	text, err := g.Describe()
+	must(t, err)
+	if got := fmt.Sprint(g); got != text {
+		t.Errorf("String %q, Describe %q", got, text)
+	}
+	if got := fmt.Sprint(x); got != "Tensor(x [2 3])" {
+		t.Errorf("tensor String %q", got)
 	}
 }

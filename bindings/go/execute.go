@@ -1,6 +1,10 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"fmt"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
 
 // Execution enqueues the plan on the handle's stream. Every non-virtual tensor is bound exactly
 // once to a 16-byte-aligned device pointer; workspace 0 uses the handle's own workspace.
@@ -10,7 +14,7 @@ func (g *Graph) Execute(h *Handle, tensors []*Tensor, devicePointers []uintptr, 
 	if len(tensors) != len(devicePointers) {
 		return invalid("Execute: %d tensors but %d device pointers", len(tensors), len(devicePointers))
 	}
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.Execute", "h")
 	if err != nil {
 		return err
 	}
@@ -28,7 +32,7 @@ func (g *Graph) ExecuteBuffers(h *Handle, tensors []*Tensor, buffers []*DeviceBu
 	if len(tensors) != len(buffers) {
 		return invalid("ExecuteBuffers: %d tensors but %d buffers", len(tensors), len(buffers))
 	}
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.ExecuteBuffers", "h")
 	if err != nil {
 		return err
 	}
@@ -38,7 +42,7 @@ func (g *Graph) ExecuteBuffers(h *Handle, tensors []*Tensor, buffers []*DeviceBu
 	}
 	bp := make([]uintptr, len(buffers))
 	for i, b := range buffers {
-		if bp[i], err = b.pointer(); err != nil {
+		if bp[i], err = bufferArgument(b, "Graph.ExecuteBuffers", fmt.Sprintf("buffers[%d]", i)); err != nil {
 			return err
 		}
 	}
@@ -52,7 +56,7 @@ func (g *Graph) ExecuteByUID(h *Handle, uids []int64, devicePointers []uintptr, 
 	if len(uids) != len(devicePointers) {
 		return invalid("ExecuteByUID: %d uids but %d device pointers", len(uids), len(devicePointers))
 	}
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.ExecuteByUID", "h")
 	if err != nil {
 		return err
 	}
@@ -63,7 +67,7 @@ func (g *Graph) ExecuteByUID(h *Handle, uids []int64, devicePointers []uintptr, 
 
 // ExecutePositional binds Inputs() in order, then Outputs(), to device pointers.
 func (g *Graph) ExecutePositional(h *Handle, devicePointers []uintptr, workspace uintptr) error {
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.ExecutePositional", "h")
 	if err != nil {
 		return err
 	}
@@ -75,7 +79,7 @@ func (g *Graph) ExecutePositional(h *Handle, devicePointers []uintptr, workspace
 // Warmup does the first execute's one-time work now (the handle's workspace grown), before
 // executes are captured into a CUDA graph.
 func (g *Graph) Warmup(h *Handle) error {
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.Warmup", "h")
 	if err != nil {
 		return err
 	}
@@ -99,7 +103,7 @@ func (g *Graph) cudaGraphCall(name string,
 	if len(tensors) != len(devicePointers) {
 		return invalid("%s: %d tensors but %d device pointers", name, len(tensors), len(devicePointers))
 	}
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph."+name, "h")
 	if err != nil {
 		return err
 	}
@@ -113,13 +117,5 @@ func (g *Graph) cudaGraphCall(name string,
 }
 
 func tensorPointers(tensors []*Tensor) ([]uintptr, error) {
-	pointers := make([]uintptr, len(tensors))
-	for i, t := range tensors {
-		p, err := t.pointer()
-		if err != nil {
-			return nil, err
-		}
-		pointers[i] = p
-	}
-	return pointers, nil
+	return tensorList("Graph.Execute", "tensors", tensors)
 }

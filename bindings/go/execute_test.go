@@ -82,7 +82,7 @@ func TestExecutingBeforeBuildingIsBadState(t *testing.T) {
 	h, err := NewHandle(0)
 	must(t, err)
 	defer h.Close()
-	expectError(t, newTestGraph(t).ExecutePositional(h, nil, 0), StatusBadState, "fe_graph_execute")
+	expectError(t, newTestGraph(t).ExecutePositional(h, nil, 0), StatusBadState, "Graph.Execute")
 	if device, _ := h.Device(); device != 0 {
 		t.Errorf("device %d", device)
 	}
@@ -99,7 +99,7 @@ func TestCUDAGraphCallsCheckTheirArguments(t *testing.T) {
 	must(t, err)
 	defer h.Close()
 	g := newTestGraph(t)
-	expectError(t, g.Warmup(h), StatusBadState, "fe_graph_warmup")
+	expectError(t, g.Warmup(h), StatusBadState, "Graph.Warmup")
 	x := tensor(t, g, "x", 64, 64)
 	y, err := g.Relu(x, nil)
 	must(t, err)
@@ -115,8 +115,8 @@ func TestCUDAGraphCallsCheckTheirArguments(t *testing.T) {
 	ip, _ := in.DevicePointer()
 	op, _ := out.DevicePointer()
 	tensors, pointers := []*Tensor{x, y}, []uintptr{ip, op}
-	expectError(t, g.PopulateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL")
-	expectError(t, g.UpdateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL")
+	expectError(t, g.PopulateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "Graph.PopulateCUDAGraph: cudaGraph is nil")
+	expectError(t, g.UpdateCUDAGraph(h, tensors, pointers, 0, 0), StatusNullPointer, "Graph.UpdateCUDAGraph: cudaGraph is nil")
 }
 
 // upload fills a buffer with uniform values in [-1, 1) as half, returning what the device holds.

@@ -373,7 +373,10 @@ class OpWriter:
         inputs = [(go_local(n), w) for r, n, w in op.c_arguments() if r == 'input']
         if inputs:
             optional = ', '.join('true' if w.optional else 'false' for _, w in inputs)
-            out += (f'\tin, err := pointers([]*Tensor{{{", ".join(n for n, _ in inputs)}}}, {optional})\n'
+            # A nil required input is a StatusNullPointer error naming it.
+            names = ', '.join(f'"{n}"' for n, _ in inputs)
+            out += (f'\tin, err := argumentPointers("Graph.{self.name}", []string{{{names}}}, '
+                    f'[]*Tensor{{{", ".join(n for n, _ in inputs)}}}, {optional})\n'
                     f'\tif err != nil {{\n\t\treturn {fail}\n\t}}\n')
         arrays = [go_local(n) for r, n, w in op.c_arguments() if r == 'param' and w.type == 'dims_array']
         for other in arrays[1:]:
@@ -389,7 +392,8 @@ class OpWriter:
             elif role == 'count':
                 call.append(f'int64(len({"inputs" if name == "count" else go_local(name)}))')
             elif role == 'inputs':
-                out += f'\tlist, err := tensorPointers(inputs)\n\tif err != nil {{\n\t\treturn {fail}\n\t}}\n'
+                out += (f'\tlist, err := tensorList("Graph.{self.name}", "inputs", inputs)\n'
+                        f'\tif err != nil {{\n\t\treturn {fail}\n\t}}\n')
                 call.append('list')
             elif role == 'param':
                 call.append(enum_value(what.enum, go_local(name)) if what.type == 'enum' else go_local(name))

@@ -101,7 +101,7 @@ func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor
 // TensorLike adds an input named name with the dims, strides and data type of like (a tensor of
 // this graph or of another one); not its name, uid or output flag.
 func (g *Graph) TensorLike(like *Tensor, name string) (*Tensor, error) {
-	lp, err := like.pointer()
+	lp, err := tensorArgument(like, "Graph.TensorLike", "like")
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +162,19 @@ func (g *Graph) Describe() (string, error) {
 	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {
 		return capi.Fe_graph_describe(p, buffer, int64(len(buffer)), length)
 	})
+}
+
+// String is Describe's text (fmt.Stringer); "Graph(closed)" once closed, and "Graph(<error>)"
+// when the description fails.
+func (g *Graph) String() string {
+	if g == nil || g.ptr == 0 {
+		return "Graph(closed)"
+	}
+	text, err := g.Describe()
+	if err != nil {
+		return "Graph(" + err.Error() + ")"
+	}
+	return text
 }
 
 // AttentionImplementation says how attention node nodeName ("": the first) was lowered, once its

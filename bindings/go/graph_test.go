@@ -64,9 +64,9 @@ func TestATensorLikeAnotherHasItsDimsStridesAndTypeOnly(t *testing.T) {
 		t.Errorf("type %v", dt)
 	}
 	_, err = second.TensorLike(x, "x2")
-	expectError(t, err, StatusDuplicate, "fe_graph_tensor_like")
+	expectError(t, err, StatusDuplicate, "Graph.TensorLike")
 	_, err = second.TensorLike(nil, "y")
-	expectError(t, err, StatusInvalidArgument, "nil *Tensor")
+	expectError(t, err, StatusNullPointer, "Graph.TensorLike: like is nil")
 }
 
 func TestConvInfersTheSeedsShapeAndKeepsChannelsLast(t *testing.T) {

@@ -82,7 +82,7 @@ func (c *KernelCache) Store(h *Handle, name string) error {
 // LoadKernelCache is the cache stored under name for the handle's GPU and cuDNN; StatusNotFound
 // when there is none (or it was rejected as corrupt, and removed). The caller closes it.
 func LoadKernelCache(h *Handle, name string) (*KernelCache, error) {
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "cudnnfe.LoadKernelCache", "h")
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func TestAnUnusedCacheHasNothingToSerialize(t *testing.T) {
 	c := newKernelCache(t)
 	_, err := c.Serialize()
 	expectError(t, err, StatusBadState, "build a graph with it")
-	expectError(t, c.Store(nil, "unused"), StatusBadState, "fe_kernel_cache_store")
+	expectError(t, c.Store(nil, "unused"), StatusBadState, "KernelCache.Store")
 }
 
 func TestWhatIsReadIsCheckedBeforeCudnnSeesIt(t *testing.T) {
@@ -88,7 +88,7 @@ func TestADynamicShapeGraphBindsTheCacheWhichThenReadsBack(t *testing.T) {
 	}
 	// A graph of other dims shares it; a lowered graph takes no other cache.
 	second := loweredWithCache(t, json, "second", 200, c)
-	expectError(t, second.SetKernelCache(nil), StatusBadState, "fe_graph_set_kernel_cache")
+	expectError(t, second.SetKernelCache(nil), StatusBadState, "Graph.SetKernelCache")
 	expectError(t, c.Store(nil, "a/b"), StatusInvalidArgument, "name")
 	expectError(t, c.Store(nil, "../escape"), StatusInvalidArgument, "name")
 }
@@ -138,5 +138,5 @@ func TestAGraphKeepsItsCacheAfterTheCallerClosesIt(t *testing.T) {
 
 func TestLoadingNeedsAHandle(t *testing.T) {
 	_, err := LoadKernelCache(nil, "name")
-	expectError(t, err, StatusBadState, "Handle is closed")
+	expectError(t, err, StatusNullPointer, "cudnnfe.LoadKernelCache: h is nil")
 }

@@ -1,6 +1,10 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"fmt"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
 
 // What the generated layer (generate_layer.py) calls to pass tensors, arrays and outputs to C.
 
@@ -13,6 +17,30 @@ func pointers(tensors []*Tensor, optional ...bool) ([]uintptr, error) {
 			continue
 		}
 		if out[i], err = t.pointer(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// argumentPointers is pointers for the inputs of the Graph method named method: a nil one that is
+// not optional is a StatusNullPointer error naming its parameter (names[i]).
+func argumentPointers(method string, names []string, tensors []*Tensor, optional ...bool) ([]uintptr, error) {
+	for i, t := range tensors {
+		if t == nil && !(i < len(optional) && optional[i]) {
+			return nil, nilArgument(method, names[i])
+		}
+	}
+	return pointers(tensors, optional...)
+}
+
+// tensorList is the C array of a list of tensors, none nil: a nil one is a StatusNullPointer error
+// naming it (name[i]).
+func tensorList(method, name string, tensors []*Tensor) ([]uintptr, error) {
+	out := make([]uintptr, len(tensors))
+	for i, t := range tensors {
+		var err error
+		if out[i], err = tensorArgument(t, method, fmt.Sprintf("%s[%d]", name, i)); err != nil {
 			return nil, err
 		}
 	}

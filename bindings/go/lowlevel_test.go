@@ -10,7 +10,7 @@ import (
 
 func TestANullHandleIsTheLibrarysNullPointerError(t *testing.T) {
 	expectError(t, call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_validate(0) }),
-		StatusNullPointer, "fe_graph_validate")
+		StatusNullPointer, "Graph.Validate: graph is nil")
 }
 
 func TestNumberSlicesAreWrittenInPlace(t *testing.T) {
@@ -23,7 +23,7 @@ func TestNumberSlicesAreWrittenInPlace(t *testing.T) {
 	}
 	small := make([]int64, 1)
 	expectError(t, call(func() capi.Enum_SS_fe_status { return capi.Fe_tensor_get_dims(x.ptr, small, 1) }),
-		StatusBufferTooSmall, "fe_tensor_get_dims")
+		StatusBufferTooSmall, "Tensor.Dims")
 }
 
 func TestOptionStructsStartFromTheirInitMacros(t *testing.T) {

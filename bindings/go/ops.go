@@ -8,9 +8,10 @@ import "cudnnfe.dev/cudnnfe/internal/capi"
 
 // binary adds one of the seeds' two-input conveniences; opts (nil: defaults) name the node and
 // set its compute type.
-func (g *Graph) binary(f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
+func (g *Graph) binary(method string, names []string,
+	f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
 	a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	p, err := pointers([]*Tensor{a, b})
+	p, err := argumentPointers(method, names, []*Tensor{a, b})
 	if err != nil {
 		return nil, err
 	}
@@ -24,9 +25,9 @@ func (g *Graph) binary(f func(uintptr, uintptr, uintptr, capi.Fe_pointwise_optio
 	return g.tensor(func(gp uintptr, out []uintptr) capi.Enum_SS_fe_status { return f(gp, p[0], p[1], native, out) })
 }
 
-func (g *Graph) unary(f func(uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status, x *Tensor,
-	opts *PointwiseOptions) (*Tensor, error) {
-	xp, err := x.pointer()
+func (g *Graph) unary(method string, f func(uintptr, uintptr, capi.Fe_pointwise_options, []uintptr) capi.Enum_SS_fe_status,
+	x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
+	xp, err := tensorArgument(x, method, "x")
 	if err != nil {
 		return nil, err
 	}
@@ -42,35 +43,35 @@ func (g *Graph) unary(f func(uintptr, uintptr, capi.Fe_pointwise_options, []uint
 
 // Bias is input + bias (broadcast). opts may be nil.
 func (g *Graph) Bias(input, bias *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_bias, input, bias, opts)
+	return g.binary("Graph.Bias", []string{"input", "bias"}, capi.Fe_graph_bias, input, bias, opts)
 }
 
 // Scale is input * scale (broadcast). opts may be nil.
 func (g *Graph) Scale(input, scale *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_scale, input, scale, opts)
+	return g.binary("Graph.Scale", []string{"input", "scale"}, capi.Fe_graph_scale, input, scale, opts)
 }
 
 // Add is a + b. opts may be nil.
 func (g *Graph) Add(a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_add, a, b, opts)
+	return g.binary("Graph.Add", []string{"a", "b"}, capi.Fe_graph_add, a, b, opts)
 }
 
 // Mul is a * b. opts may be nil.
 func (g *Graph) Mul(a, b *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.binary(capi.Fe_graph_mul, a, b, opts)
+	return g.binary("Graph.Mul", []string{"a", "b"}, capi.Fe_graph_mul, a, b, opts)
 }
 
 // Relu is max(x, 0); opts (nil: defaults) may also clip it.
 func (g *Graph) Relu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.unary(capi.Fe_graph_relu, x, opts)
+	return g.unary("Graph.Relu", capi.Fe_graph_relu, x, opts)
 }
 
 // Gelu is the GELU activation. opts may be nil.
 func (g *Graph) Gelu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.unary(capi.Fe_graph_gelu, x, opts)
+	return g.unary("Graph.Gelu", capi.Fe_graph_gelu, x, opts)
 }
 
 // Silu is x * sigmoid(x). opts may be nil.
 func (g *Graph) Silu(x *Tensor, opts *PointwiseOptions) (*Tensor, error) {
-	return g.unary(capi.Fe_graph_silu, x, opts)
+	return g.unary("Graph.Silu", capi.Fe_graph_silu, x, opts)
 }

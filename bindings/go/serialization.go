@@ -8,7 +8,7 @@ import "cudnnfe.dev/cudnnfe/internal/capi"
 // the handle's GPU and makes the fastest the one that executes; it returns that plan's median in
 // microseconds. warmup below 0: 3; iterations 0 or less: 10.
 func (g *Graph) Autotune(h *Handle, warmup, iterations int32) (float64, error) {
-	hp, err := h.pointer()
+	hp, err := handleArgument(h, "Graph.Autotune", "h")
 	if err != nil {
 		return 0, err
 	}

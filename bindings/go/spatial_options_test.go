@@ -27,15 +27,15 @@ func TestThreeValuesForTwoDimsAreRefused(t *testing.T) {
 	x, w := tensor(t, g, "x", 8, 64, 56, 56), tensor(t, g, "w", 32, 64, 3, 3)
 	_, err := g.ConvFprop(x, w, &ConvOptions{Padding: []int64{1, 1, 1}})
 	expectError(t, err, StatusInvalidArgument,
-		"fe_graph_conv_fprop: options give 3 spatial dims (padding, stride, dilation) but image has 2")
+		"Graph.ConvFprop: options give 3 spatial dims (padding, stride, dilation) but image has 2")
 	_, err = g.ConvFprop(x, w, &ConvOptions{Stride: []int64{1, 1, 1, 1}})
 	expectError(t, err, StatusInvalidArgument,
-		"fe_conv_options_set_stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)")
+		"ConvOptions.Stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)")
 	_, err = g.ConvFprop(x, w, &ConvOptions{Padding: []int64{1, 1}, Stride: []int64{2, 2, 2}})
 	expectError(t, err, StatusInvalidArgument,
-		"fe_conv_options_set_stride: stride is given for 3 spatial dims but the options already have 2")
+		"ConvOptions.Stride: stride is given for 3 spatial dims but the options already have 2")
 	_, _, err = g.Resample(x, &ResampleOptions{Window: []int64{}})
-	expectError(t, err, StatusInvalidArgument, "fe_resample_options_set_window: 0 window values")
+	expectError(t, err, StatusInvalidArgument, "ResampleOptions.Window: 0 window values")
 }
 
 func TestEveryResampleOptionReachesTheGraph(t *testing.T) {

@@ -1,6 +1,10 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"fmt"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
 
 // Tensor is a tensor of a graph. The graph owns it: it lives as long as the graph is open, and it
 // keeps its graph reachable. A graph returns the same *Tensor for the same tensor, so tensors
@@ -24,6 +28,23 @@ func (t *Tensor) pointer() (uintptr, error) {
 		return 0, err
 	}
 	return t.ptr, nil
+}
+
+// String is the tensor's name and dims ("Tensor(x [2 3])"; fmt.Stringer); "Tensor(closed graph)"
+// once its graph is closed.
+func (t *Tensor) String() string {
+	if _, err := t.pointer(); err != nil {
+		return "Tensor(closed graph)"
+	}
+	name, err := t.Name()
+	if err != nil {
+		return "Tensor(" + err.Error() + ")"
+	}
+	dims, err := t.Dims()
+	if err != nil {
+		return "Tensor(" + name + ")"
+	}
+	return fmt.Sprintf("Tensor(%s %v)", name, dims)
 }
 
 // Name is the tensor's name ("<op name>::<port>" for results of operations).

@@ -16,7 +16,7 @@ const unavailableChild = "CUDNNFE_TEST_UNAVAILABLE_CHILD"
 func TestWithoutCudnnCallsFailWithLibraryUnavailable(t *testing.T) {
 	if os.Getenv(unavailableChild) == "1" {
 		_, err := CudnnVersion()
-		expectError(t, err, StatusLibraryUnavailable, "fe_cudnn_version: cuDNN could not be loaded")
+		expectError(t, err, StatusLibraryUnavailable, "cudnnfe.CudnnVersion: cuDNN could not be loaded")
 		expectError(t, err, StatusLibraryUnavailable, "/nonexistent/libcudnn.so.9")
 		// Graphs are still built and validated without it.
 		g := newTestGraph(t)

@@ -298,11 +298,11 @@ def graph_method(op, model):
     for role, name, what in op.c_arguments():
         if role == 'mode':
             params.append(f'{enum_class(what)} mode')
-            call.append('mode.code')
+            call.append(f'Check.notNull(mode, "Graph.{camel(op.kind)}", "mode").code')
         elif role == 'inputs':
             params.append('Tensor[] inputs')
             docs.append(f'inputs ({", ".join(p.name for p in what)}, ...): {what[0].doc}')
-            before.append('long[] pointers = new long[inputs.length];')
+            before.append(f'long[] pointers = new long[Check.notNull(inputs, "Graph.{camel(op.kind)}", "inputs").length];')
             before.append('for (int i = 0; i < inputs.length; ++i) pointers[i] = optional(inputs[i]);')
             call.append('pointers')
         elif role == 'count':
@@ -314,7 +314,9 @@ def graph_method(op, model):
         elif role == 'input':
             params.append(f'Tensor {ident(name)}')
             docs.append(f'{ident(name)} {"(nullable) " if what.optional else ""}{what.doc}')
-            call.append(f'optional({ident(name)})')
+            # A required input: a null one throws NullPointerException naming it.
+            call.append(f'optional({ident(name)})' if what.optional
+                        else f'required({ident(name)}, "{camel(op.kind)}", "{ident(name)}")')
         elif role == 'param':
             p = what
             if p.type == 'dims_array':
@@ -323,7 +325,7 @@ def graph_method(op, model):
                 call.append(ident(name))
             elif p.type == 'enum':
                 params.append(f'{enum_class(p.enum)} {ident(name)}')
-                call.append(f'{ident(name)}.code')
+                call.append(f'Check.notNull({ident(name)}, "Graph.{camel(op.kind)}", "{ident(name)}").code')
             elif p.type == 'integer':
                 params.append(f'long {ident(name)}')
                 call.append(ident(name))

@@ -75,6 +75,72 @@ FE_OPAQUE(fe_buffer)
 FE_OPAQUE(fe_kernel_cache)
 FE_OPAQUE(void)
 
+/* The log callback (a function pointer) is an integer too: each binding passes the address of a
+ * C function that hands the line to its own logger (Java: the trampoline below; C#: a delegate
+ * marshalled as a function pointer; Go: a cgo export). */
+%apply void * { fe_log_callback };
+
+#if defined(SWIGJAVA)
+%{
+#include <jni.h>
+/* Java's log trampoline: calls the static dev.cudnnfe.Logging.deliver(int, String) on the thread
+ * that logs, attaching it to the JVM for the call if it is not a Java thread. */
+static JavaVM *fe_swig_java_vm;
+static jclass fe_swig_logging_class;
+static jmethodID fe_swig_logging_deliver;
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+  (void)reserved;
+  fe_swig_java_vm = vm;
+  return JNI_VERSION_1_6;
+}
+
+static void fe_swig_java_log(fe_log_level level, const char *message, void *user_data) {
+  JNIEnv *env = NULL;
+  int attached = 0;
+  (void)user_data;
+  if (!fe_swig_java_vm || !fe_swig_logging_class) return;
+  if ((*fe_swig_java_vm)->GetEnv(fe_swig_java_vm, (void **)&env, JNI_VERSION_1_6) == JNI_EDETACHED) {
+    if ((*fe_swig_java_vm)->AttachCurrentThreadAsDaemon(fe_swig_java_vm, (void **)&env, NULL) != JNI_OK) return;
+    attached = 1;
+  }
+  if (!env) return;
+  /* An exception pending on this thread (the library was called from a JNI frame that threw)
+   * would make the upcall undefined: the line is dropped. */
+  if (!(*env)->ExceptionCheck(env)) {
+    jstring text = (*env)->NewStringUTF(env, message);
+    if (text) {
+      (*env)->CallStaticVoidMethod(env, fe_swig_logging_class, fe_swig_logging_deliver, (jint)level, text);
+      (*env)->DeleteLocalRef(env, text);
+    }
+    /* A logger that throws must not unwind into the library. */
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  }
+  if (attached) (*fe_swig_java_vm)->DetachCurrentThread(fe_swig_java_vm);
+}
+%}
+
+%inline %{
+/* The address of the Java log trampoline, for fe_log_set_callback; 0 when dev.cudnnfe.Logging
+ * cannot be found. Called from Java (dev.cudnnfe.Logging), so FindClass sees its class loader. */
+void *fe_swig_java_log_callback(void) {
+  JNIEnv *env = NULL;
+  if (!fe_swig_java_vm ||
+      (*fe_swig_java_vm)->GetEnv(fe_swig_java_vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+    return NULL;
+  if (!fe_swig_logging_class) {
+    jclass local = (*env)->FindClass(env, "dev/cudnnfe/Logging");
+    if (!local) return NULL;
+    fe_swig_logging_deliver = (*env)->GetStaticMethodID(env, local, "deliver", "(ILjava/lang/String;)V");
+    if (!fe_swig_logging_deliver) return NULL;
+    fe_swig_logging_class = (jclass)(*env)->NewGlobalRef(env, local);
+    (*env)->DeleteLocalRef(env, local);
+  }
+  return (void *)fe_swig_java_log;
+}
+%}
+#endif
+
 /* String members of option structs keep a copy that the struct owns (see owned_memory.h). */
 %typemap(memberin) const char * {
   $1 = (const char *)fe_swig_own((const void *)&$1, fe_swig_strdup($input));

@@ -52,6 +52,10 @@ FE_EXPORT fe_status fe_log_set_level(fe_log_level level) {
     });
 }
 
+FE_EXPORT fe_status fe_log_set_callback(fe_log_callback callback, void *user_data) {
+    return guard("fe_log_set_callback", [&] { log_set_callback(callback, user_data); });
+}
+
 FE_EXPORT fe_status fe_cudnn_version(int64_t *out_version) {
     return guard("fe_cudnn_version", [&] {
         FE_REQUIRE(out_version);

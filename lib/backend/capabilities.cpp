@@ -186,6 +186,13 @@ const std::vector<Capability> kTable = {
      "builds a plan for it (eng2) whose kernel makes an illegal memory access (the CUDA context is lost); the "
      "FP8 attention backward's dropout is not offered either",
      "H100"},
+    {Feature::concatenate_of_results, "concatenate_of_results", Gate::known_bad,
+     "a concatenation of an operation's result (a convolution written into a concatenation)", 0, 0, kAnyCudnn9,
+     kVerified,
+     "lists engines for it and builds a plan (eng1) that writes wrong values in half the channels, whether the "
+     "other input is copied or already in place: write the convolution's result to a slice of the buffer "
+     "(fe_graph_slice views, or the output's strides and address) instead",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

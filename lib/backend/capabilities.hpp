@@ -61,6 +61,7 @@ enum class Feature {
     norm_pointwise_epilogue,      // layernorm / rmsnorm of a half or bfloat16 x, then pointwise steps
     fp8_attention_bias,           // FP8 attention forward with an additive bias
     fp8_attention_dropout,        // FP8 attention forward with dropout
+    concatenate_of_results,       // a concatenation of an operation's result (conv into a concat)
 };
 
 // How the library treats a fact of the table.

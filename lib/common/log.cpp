@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+#include <string>
 
 namespace fe {
 
@@ -14,6 +15,8 @@ std::atomic<int> g_log_level{FE_LOG_OFF};
 namespace {
 std::mutex g_log_mutex;
 FILE *g_log_file = nullptr;  // nullptr: stderr
+fe_log_callback g_log_callback = nullptr;  // set: lines go here instead of g_log_file
+void *g_log_user_data = nullptr;
 
 int parse_level(const char *text) {
     if (!text || !*text) return FE_LOG_OFF;
@@ -57,12 +60,40 @@ void log_init_from_environment() {
     g_log_file = std::fopen(dest, "a");  // on failure we fall back to stderr
 }
 
+void log_set_callback(fe_log_callback callback, void *user_data) {
+    // Under the mutex that log_write holds while it calls the callback: once this returns, the
+    // previous callback runs no more.
+    std::lock_guard<std::mutex> lock(g_log_mutex);
+    g_log_callback = callback;
+    g_log_user_data = callback ? user_data : nullptr;
+}
+
 void log_write(int level, const char *fmt, ...) {
     std::lock_guard<std::mutex> lock(g_log_mutex);
-    FILE *out = g_log_file ? g_log_file : stderr;
-    std::fprintf(out, "[cudnnfe %s] ", level_name(level));
     va_list args;
     va_start(args, fmt);
+    if (g_log_callback) {
+        std::string line;
+        try {
+            va_list copy;
+            va_copy(copy, args);
+            int n = std::vsnprintf(nullptr, 0, fmt, copy);
+            va_end(copy);
+            if (n > 0) {
+                line.resize(static_cast<size_t>(n) + 1);
+                std::vsnprintf(&line[0], line.size(), fmt, args);
+                line.resize(static_cast<size_t>(n));
+            }
+        } catch (...) {
+            va_end(args);
+            return;  // no memory for the line: logging never fails the call
+        }
+        va_end(args);
+        g_log_callback(static_cast<fe_log_level>(level), line.c_str(), g_log_user_data);
+        return;
+    }
+    FILE *out = g_log_file ? g_log_file : stderr;
+    std::fprintf(out, "[cudnnfe %s] ", level_name(level));
     std::vfprintf(out, fmt, args);
     va_end(args);
     std::fputc('\n', out);

@@ -11,6 +11,8 @@ namespace fe {
 extern std::atomic<int> g_log_level;
 
 void log_init_from_environment();
+// fe_log_set_callback: NULL restores the file destination.
+void log_set_callback(fe_log_callback callback, void *user_data);
 void log_write(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace fe

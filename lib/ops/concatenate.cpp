@@ -60,6 +60,8 @@ class Concatenate : public Node {
     }
 
     void lower(Lowering &lowering) const override {
+        for (const fe_tensor *x : inputs)
+            if (x->is_virtual()) lowering.require(Feature::concatenate_of_results);
         std::vector<cudnnBackendDescriptor_t> xs;
         for (const fe_tensor *x : inputs) xs.push_back(lowering.tensor(x).get());
         Descriptor op(CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR);

@@ -291,3 +291,33 @@ TEST_F(Deviceless, MixedMatmulsConvertTheNarrowerOperand) {
         expect_supported(g);
     }
 }
+
+// A convolution writing into a concatenation along the channels (its output beside a skip
+// tensor, copied or already in place): cuDNN 9.19 lists engines for it whose plans write wrong
+// values on Hopper, so the capability table refuses it at build, saying what to do instead.
+TEST_F(Deviceless, ConvolutionIntoAConcatenation) {
+    for (int64_t in_place : {-1, 0}) {
+        SCOPED_TRACE(in_place < 0 ? "copied" : "in place");
+        fe_graph *g = graph("conv_concat", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {8, 64, 56, 56}, true), *w = tensor(g, "w", {32, 64, 3, 3}, true);
+        fe_tensor *skip = tensor(g, "skip", {8, 32, 56, 56}, true, FE_DATA_HALF), *y = nullptr, *cat = nullptr;
+        fe_conv_options co = FE_CONV_OPTIONS_INIT;
+        int64_t pad[2] = {1, 1};
+        ASSERT_FE_OK(fe_conv_options_set_padding(&co, 2, pad));
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &y));
+        ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_HALF));
+        fe_concatenate_options o = FE_CONCATENATE_OPTIONS_INIT;
+        o.in_place_index = in_place;
+        fe_tensor *parts[2] = {skip, y};
+        ASSERT_FE_OK(fe_graph_concatenate(g, 2, parts, 1, &o, &cat));
+        int64_t dims[4] = {8, 64, 56, 56}, strides[4];
+        ASSERT_FE_OK(fe_strides_channels_last(4, dims, strides));
+        ASSERT_FE_OK(fe_tensor_set_strides(cat, 4, strides));
+        ASSERT_FE_OK(fe_tensor_set_output(cat, 1));
+        fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+        bo.device_properties_json = json_.c_str();
+        EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &bo), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains("a concatenation of an operation's result")) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through")) << fe_last_error_message();
+    }
+}

@@ -204,3 +204,79 @@ TEST_F(ConvWgradFusion, ScaleBiasReluIntoWgrad) {
 }
 
 }  // namespace
+
+namespace {
+
+// A convolution writing into a concatenation along the channels: y = [skip | conv(x, w)], as a
+// U-Net decoder or DenseNet block does. Copied: skip is a tensor of its own that cuDNN copies into
+// y. In place (in_place_index 0): skip already lies in y's first channels (bound at y's address,
+// with y's strides) and cuDNN writes only the convolution's channels.
+class ConvIntoConcatenation : public Gpu, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(ConvIntoConcatenation, WritesItsChannelsBesideTheSkip) {
+    const bool in_place = GetParam();
+    const int64_t N = 4, C = 32, K = 32, S = 32, H = 16, W = 16;
+    fe_graph *g = graph(in_place ? "conv_concat_in_place" : "conv_concat", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {N, C, H, W}, true), *w = tensor(g, "w", {K, C, 3, 3}, true);
+    int64_t cat_dims[4] = {N, S + K, H, W}, cat_strides[4];
+    ASSERT_FE_OK(fe_strides_channels_last(4, cat_dims, cat_strides));
+    fe_tensor *skip = nullptr;
+    if (in_place) {
+        int64_t skip_dims[4] = {N, S, H, W};
+        ASSERT_FE_OK(fe_graph_tensor(g, "skip", 4, skip_dims, cat_strides, FE_DATA_HALF, &skip));
+    } else {
+        skip = tensor(g, "skip", {N, S, H, W}, true, FE_DATA_HALF);
+    }
+    fe_conv_options o = padded(1);
+    fe_tensor *conv = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
+    ASSERT_FE_OK(fe_tensor_set_data_type(conv, FE_DATA_HALF));
+    fe_concatenate_options co = FE_CONCATENATE_OPTIONS_INIT;
+    co.in_place_index = in_place ? 0 : -1;
+    fe_tensor *parts[2] = {skip, conv};
+    ASSERT_FE_OK(fe_graph_concatenate(g, 2, parts, 1, &co, &y));
+    ASSERT_FE_OK(fe_tensor_set_strides(y, 4, cat_strides));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    if (refused_by_the_capability_table(g)) GTEST_SKIP() << fe_last_error_message();
+    std::printf("    plan %s\n", engine_tag_of(g));
+    Bound &bx = bind(x, true), &bw = bind(w, true), &by = bind(y, false);
+    Bound skip_values;
+    if (in_place) {
+        // The skip's values are written into y's first channels; the rest stays poisoned.
+        std::uniform_real_distribution<float> dist(-1, 1);
+        std::vector<unsigned char> poison(static_cast<size_t>(by.span()) * 2, 0xFF);
+        ASSERT_FE_OK(fe_buffer_upload(by.buffer, poison.data(), static_cast<int64_t>(poison.size())));
+        std::vector<float> all(static_cast<size_t>(by.span()));
+        ASSERT_FE_OK(fe_buffer_download_float(by.buffer, all.data(), by.span(), FE_DATA_HALF));
+        skip_values = by;
+        skip_values.tensor = skip;
+        skip_values.dims = {N, S, H, W};
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t c = 0; c < S; ++c)
+                for (int64_t h = 0; h < H; ++h)
+                    for (int64_t v = 0; v < W; ++v)
+                        all[static_cast<size_t>(by.offset({n, c, h, v}))] = round_to(FE_DATA_HALF, dist(rng_));
+        ASSERT_FE_OK(fe_buffer_upload_float(by.buffer, all.data(), by.span(), FE_DATA_HALF));
+        skip_values.host = all;
+        execute(g, {&bx, &bw, &skip_values, &by});
+    } else {
+        Bound &bs = bind(skip, true);
+        skip_values = bs;
+        execute(g, {&bx, &bw, &bs, &by});
+    }
+    download(by);
+    Bound conv_shape = by;
+    conv_shape.dims = {N, K, H, W};
+    std::vector<double> c = conv_fprop_reference(bx, bw, conv_shape.dims, kPad1, 1);
+    std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
+        if (i[1] < S) return static_cast<double>(skip_values.at(i));
+        size_t flat = static_cast<size_t>(((i[0] * K + (i[1] - S)) * H + i[2]) * W + i[3]);
+        return c[flat];
+    });
+    expect_close(by, ref, atol_for(FE_DATA_HALF) * 4, rtol_for(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, ConvIntoConcatenation, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool> &info) { return info.param ? "in_place" : "copied"; });
+
+}  // namespace

@@ -281,8 +281,11 @@ TEST(NullArgumentsList, CoversEveryEntryPointWithAPointer) {
         if (entry.path().extension() == ".cpp") cases += read(entry.path().string());
     // NULL is allowed everywhere in these: destroy(NULL) does nothing (Destroy below), and every
     // counter of fe_plan_cache_stats is nullable.
+    // fe_log_set_callback: a NULL callback restores the default destination, and user_data is
+    // the caller's, passed through untouched.
     const std::set<std::string> nullable = {"fe_graph_destroy", "fe_handle_destroy", "fe_buffer_destroy",
-                                            "fe_plan_cache_stats", "fe_kernel_cache_destroy"};
+                                            "fe_plan_cache_stats", "fe_kernel_cache_destroy",
+                                            "fe_log_set_callback"};
     std::regex function(R"(FE_API\s+[\w\s\*]*?\b(fe_\w+)\s*\(([^)]*)\))");
     int checked = 0;
     for (std::sregex_iterator it(header.begin(), header.end(), function), end; it != end; ++it) {

@@ -1,3 +1,6 @@
+using System;
+using System.Text.RegularExpressions;
+
 namespace CudnnFe
 {
     /// <summary>Turns a C status into an exception carrying the thread's last error message.</summary>
@@ -6,7 +9,27 @@ namespace CudnnFe
         internal static void Ok(fe_status status)
         {
             if (status != fe_status.FE_OK)
-                throw new CudnnFeException((Status)status, NativeApi.fe_last_error_message());
+                throw Failure((Status)status, NativeApi.fe_last_error_message());
+        }
+
+        private static readonly Regex NullArgument = new Regex(@"^argument '(\w+)' is NULL$");
+
+        /// <summary>The exception of a failed call: the library's "fe_function: cause" becomes
+        /// "Method: cause" with the C# method first (the C function stays in
+        /// <see cref="CudnnFeException.Function"/>) and the C functions the cause advises to call
+        /// named as C# methods. A NULL argument of the call is an ArgumentNullException.</summary>
+        internal static Exception Failure(Status status, string message)
+        {
+            int colon = message.IndexOf(": ", StringComparison.Ordinal);
+            if (!message.StartsWith("fe_", StringComparison.Ordinal) || colon < 0 || message.Substring(0, colon).Contains(" "))
+                return new CudnnFeException(status, message);
+            string function = message.Substring(0, colon);
+            string method = ApiNames.Method(function);
+            string reason = message.Substring(colon + 2);
+            Match nullArgument = NullArgument.Match(reason);
+            if (status == Status.NullPointer && nullArgument.Success)
+                return NullArgumentException(method, Camel(nullArgument.Groups[1].Value));
+            return new CudnnFeException(status, function, method, ApiNames.Translate(reason));
         }
 
         internal static CudnnFeException Closed(string what)
@@ -17,6 +40,29 @@ namespace CudnnFe
         internal static CudnnFeException Invalid(string message)
         {
             return new CudnnFeException(Status.InvalidArgument, message);
+        }
+
+        /// <summary>The ArgumentNullException of a null argument: ParamName the parameter, the
+        /// message "Method: parameter is null".</summary>
+        internal static ArgumentNullException NullArgumentException(string method, string parameter)
+        {
+            return new ArgumentNullException(parameter, method + ": " + parameter + " is null");
+        }
+
+        /// <summary>value, or an ArgumentNullException naming the method and the parameter.</summary>
+        internal static T NotNull<T>(T value, string method, string parameter) where T : class
+        {
+            if (value == null) throw NullArgumentException(method, parameter);
+            return value;
+        }
+
+        private static string Camel(string snake)
+        {
+            var parts = snake.Split('_');
+            var text = new System.Text.StringBuilder(parts[0]);
+            for (int i = 1; i < parts.Length; ++i)
+                if (parts[i].Length > 0) text.Append(char.ToUpperInvariant(parts[i][0])).Append(parts[i].Substring(1));
+            return text.ToString();
         }
     }
 }

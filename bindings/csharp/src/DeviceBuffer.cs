@@ -26,7 +26,7 @@ namespace CudnnFe
         public static DeviceBuffer For(int device, Tensor tensor)
         {
             var buffer = new IntPtr[1];
-            Check.Ok(NativeApi.fe_buffer_create_for_tensor(device, tensor.Pointer, buffer));
+            Check.Ok(NativeApi.fe_buffer_create_for_tensor(device, Check.NotNull(tensor, "DeviceBuffer.For", nameof(tensor)).Pointer, buffer));
             return new DeviceBuffer(buffer[0]);
         }
 

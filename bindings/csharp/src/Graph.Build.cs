@@ -61,7 +61,7 @@ namespace CudnnFe
 
         public void DeselectEngines(IEnumerable<string> names)
         {
-            if (names == null) throw new CudnnFeException(Status.NullPointer, "Graph.DeselectEngines: names is null");
+            if (names == null) throw Check.NullArgumentException("Graph.DeselectEngines", nameof(names));
             Check.Ok(NativeApi.fe_graph_deselect_engines(Pointer, string.Join(",", names)));
         }
 

@@ -12,7 +12,7 @@ namespace CudnnFe
         {
             if (tensors.Length != devicePointers.Length)
                 throw Check.Invalid("Execute: " + tensors.Length + " tensors but " + devicePointers.Length + " device pointers");
-            Check.Ok(NativeApi.fe_graph_execute(Pointer, handle.Pointer, Pointers(tensors), devicePointers,
+            Check.Ok(NativeApi.fe_graph_execute(Pointer, Check.NotNull(handle, "Graph.Execute", nameof(handle)).Pointer, Pointers(tensors), devicePointers,
                                                 tensors.Length, workspace));
         }
 
@@ -31,8 +31,8 @@ namespace CudnnFe
             if (tensors.Length != buffers.Length)
                 throw Check.Invalid("ExecuteBuffers: " + tensors.Length + " tensors but " + buffers.Length + " buffers");
             var bufferPointers = new IntPtr[buffers.Length];
-            for (int i = 0; i < buffers.Length; ++i) bufferPointers[i] = buffers[i].Pointer;
-            Check.Ok(NativeApi.fe_graph_execute_buffers(Pointer, handle.Pointer, Pointers(tensors), bufferPointers,
+            for (int i = 0; i < buffers.Length; ++i) bufferPointers[i] = Check.NotNull(buffers[i], "Graph.ExecuteBuffers", "buffers[" + i + "]").Pointer;
+            Check.Ok(NativeApi.fe_graph_execute_buffers(Pointer, Check.NotNull(handle, "Graph.ExecuteBuffers", nameof(handle)).Pointer, Pointers(tensors), bufferPointers,
                                                         tensors.Length, workspace));
         }
 
@@ -41,13 +41,13 @@ namespace CudnnFe
         {
             if (uids.Length != devicePointers.Length)
                 throw Check.Invalid("ExecuteByUid: " + uids.Length + " uids but " + devicePointers.Length + " device pointers");
-            Check.Ok(NativeApi.fe_graph_execute_by_uid(Pointer, handle.Pointer, uids, devicePointers, uids.Length, workspace));
+            Check.Ok(NativeApi.fe_graph_execute_by_uid(Pointer, Check.NotNull(handle, "Graph.ExecuteByUid", nameof(handle)).Pointer, uids, devicePointers, uids.Length, workspace));
         }
 
         /// <summary>Bind <see cref="Inputs"/> in order, then <see cref="Outputs"/>.</summary>
         public void ExecutePositional(Handle handle, IntPtr[] devicePointers, IntPtr workspace = default(IntPtr))
         {
-            Check.Ok(NativeApi.fe_graph_execute_positional(Pointer, handle.Pointer, devicePointers, devicePointers.Length,
+            Check.Ok(NativeApi.fe_graph_execute_positional(Pointer, Check.NotNull(handle, "Graph.ExecutePositional", nameof(handle)).Pointer, devicePointers, devicePointers.Length,
                                                            workspace));
         }
 
@@ -55,7 +55,7 @@ namespace CudnnFe
         /// capturing executes into a CUDA graph.</summary>
         public void Warmup(Handle handle)
         {
-            Check.Ok(NativeApi.fe_graph_warmup(Pointer, handle.Pointer));
+            Check.Ok(NativeApi.fe_graph_warmup(Pointer, Check.NotNull(handle, "Graph.Warmup", nameof(handle)).Pointer));
         }
 
         /// <summary>Add this graph's work, bound as <see cref="Execute(Handle, Tensor[], IntPtr[], IntPtr)"/>
@@ -66,7 +66,7 @@ namespace CudnnFe
         {
             if (tensors.Length != devicePointers.Length)
                 throw Check.Invalid("PopulateCudaGraph: " + tensors.Length + " tensors but " + devicePointers.Length + " device pointers");
-            Check.Ok(NativeApi.fe_graph_populate_cuda_graph(Pointer, handle.Pointer, Pointers(tensors), devicePointers,
+            Check.Ok(NativeApi.fe_graph_populate_cuda_graph(Pointer, Check.NotNull(handle, "Graph.PopulateCudaGraph", nameof(handle)).Pointer, Pointers(tensors), devicePointers,
                                                             tensors.Length, workspace, cudaGraph));
         }
 
@@ -76,14 +76,14 @@ namespace CudnnFe
         {
             if (tensors.Length != devicePointers.Length)
                 throw Check.Invalid("UpdateCudaGraph: " + tensors.Length + " tensors but " + devicePointers.Length + " device pointers");
-            Check.Ok(NativeApi.fe_graph_update_cuda_graph(Pointer, handle.Pointer, Pointers(tensors), devicePointers,
+            Check.Ok(NativeApi.fe_graph_update_cuda_graph(Pointer, Check.NotNull(handle, "Graph.UpdateCudaGraph", nameof(handle)).Pointer, Pointers(tensors), devicePointers,
                                                           tensors.Length, workspace, cudaGraph));
         }
 
         private static IntPtr[] Pointers(Tensor[] tensors)
         {
             var pointers = new IntPtr[tensors.Length];
-            for (int i = 0; i < tensors.Length; ++i) pointers[i] = tensors[i].Pointer;
+            for (int i = 0; i < tensors.Length; ++i) pointers[i] = Check.NotNull(tensors[i], "Graph", "tensors[" + i + "]").Pointer;
             return pointers;
         }
     }

@@ -9,43 +9,43 @@ namespace CudnnFe
         public Tensor Bias(Tensor input, Tensor bias, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_bias(Pointer, input.Pointer, bias.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_bias(Pointer, Check.NotNull(input, "Graph.Bias", nameof(input)).Pointer, Check.NotNull(bias, "Graph.Bias", nameof(bias)).Pointer, native, y));
         }
 
         public Tensor Scale(Tensor input, Tensor scale, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_scale(Pointer, input.Pointer, scale.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_scale(Pointer, Check.NotNull(input, "Graph.Scale", nameof(input)).Pointer, Check.NotNull(scale, "Graph.Scale", nameof(scale)).Pointer, native, y));
         }
 
         public Tensor Add(Tensor a, Tensor b, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_add(Pointer, a.Pointer, b.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_add(Pointer, Check.NotNull(a, "Graph.Add", nameof(a)).Pointer, Check.NotNull(b, "Graph.Add", nameof(b)).Pointer, native, y));
         }
 
         public Tensor Mul(Tensor a, Tensor b, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_mul(Pointer, a.Pointer, b.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_mul(Pointer, Check.NotNull(a, "Graph.Mul", nameof(a)).Pointer, Check.NotNull(b, "Graph.Mul", nameof(b)).Pointer, native, y));
         }
 
         public Tensor Relu(Tensor input, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_relu(Pointer, input.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_relu(Pointer, Check.NotNull(input, "Graph.Relu", nameof(input)).Pointer, native, y));
         }
 
         public Tensor Gelu(Tensor input, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_gelu(Pointer, input.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_gelu(Pointer, Check.NotNull(input, "Graph.Gelu", nameof(input)).Pointer, native, y));
         }
 
         public Tensor Silu(Tensor input, PointwiseOptions options = null)
         {
             using (fe_pointwise_options native = options?.ToNative())
-                return Output(y => NativeApi.fe_graph_silu(Pointer, input.Pointer, native, y));
+                return Output(y => NativeApi.fe_graph_silu(Pointer, Check.NotNull(input, "Graph.Silu", nameof(input)).Pointer, native, y));
         }
     }
 }

@@ -14,7 +14,7 @@ namespace CudnnFe
         public double Autotune(Handle handle, int warmup = -1, int iterations = 0)
         {
             var best = new double[1];
-            Check.Ok(NativeApi.fe_graph_autotune(Pointer, handle.Pointer, warmup, iterations, best));
+            Check.Ok(NativeApi.fe_graph_autotune(Pointer, Check.NotNull(handle, "Graph.Autotune", nameof(handle)).Pointer, warmup, iterations, best));
             return best[0];
         }
 
@@ -56,7 +56,7 @@ namespace CudnnFe
         /// </summary>
         public static Graph Deserialize(Handle handle, byte[] data, DeserializeOptions options = null)
         {
-            if (data == null) throw new CudnnFeException(Status.NullPointer, "Graph.Deserialize: data is null");
+            if (data == null) throw Check.NullArgumentException("Graph.Deserialize", nameof(data));
             var graph = new IntPtr[1];
             using (fe_deserialize_options native = options?.ToNative())
                 Check.Ok(NativeApi.fe_graph_deserialize(Optional(handle), data, data.Length, native, graph));
@@ -66,7 +66,7 @@ namespace CudnnFe
         /// <summary>A readable description of serialized bytes (header, graph, engine) without loading the plan.</summary>
         public static string DescribeSerialized(byte[] data)
         {
-            if (data == null) throw new CudnnFeException(Status.NullPointer, "Graph.DescribeSerialized: data is null");
+            if (data == null) throw Check.NullArgumentException("Graph.DescribeSerialized", nameof(data));
             return Library.ReadText((buffer, length) =>
                 NativeApi.fe_serialized_describe(data, data.Length, buffer, buffer == null ? 0 : buffer.Length, length));
         }
@@ -82,7 +82,7 @@ namespace CudnnFe
         /// <summary>A new graph from JSON text; errors name the line and the field.</summary>
         public static Graph FromJson(string json)
         {
-            if (json == null) throw new CudnnFeException(Status.NullPointer, "Graph.FromJson: json is null");
+            if (json == null) throw Check.NullArgumentException("Graph.FromJson", nameof(json));
             var graph = new IntPtr[1];
             Check.Ok(NativeApi.fe_graph_from_json(json, Encoding.UTF8.GetByteCount(json), graph));
             return Adopt(graph[0]);

@@ -55,8 +55,7 @@ namespace CudnnFe
         /// output flag.</summary>
         public Tensor TensorLike(Tensor like, string name)
         {
-            if (like == null) throw new ArgumentNullException(nameof(like));
-            return Output(o => NativeApi.fe_graph_tensor_like(Pointer, like.Pointer, name, o));
+            return Output(o => NativeApi.fe_graph_tensor_like(Pointer, Check.NotNull(like, "Graph.TensorLike", nameof(like)).Pointer, name, o));
         }
 
         /// <summary>A host constant baked into the plan, broadcast by the pointwise operation using it.</summary>
@@ -72,6 +71,9 @@ namespace CudnnFe
 
         /// <summary>Outputs in the order they were marked (after the inputs in positional execution).</summary>
         public IList<Tensor> Outputs => List(NativeApi.fe_graph_output_count, NativeApi.fe_graph_output);
+
+        /// <summary><see cref="Describe"/>'s text; "Graph(disposed)" once disposed.</summary>
+        public override string ToString() => IsDisposed ? "Graph(disposed)" : Describe();
 
         /// <summary>Tensors, operations and, once built, the engine and workspace, one per line.</summary>
         public string Describe()

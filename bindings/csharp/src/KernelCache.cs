@@ -47,7 +47,7 @@ namespace CudnnFe
         /// </summary>
         public static KernelCache Deserialize(string json)
         {
-            if (json == null) throw new CudnnFeException(Status.NullPointer, "KernelCache.Deserialize: json is null");
+            if (json == null) throw Check.NullArgumentException("KernelCache.Deserialize", nameof(json));
             var cache = new IntPtr[1];
             Check.Ok(NativeApi.fe_kernel_cache_deserialize(json, Encoding.UTF8.GetByteCount(json), cache));
             return new KernelCache(cache[0]);

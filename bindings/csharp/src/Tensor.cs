@@ -166,6 +166,7 @@ namespace CudnnFe
 
         public override int GetHashCode() => pointer.GetHashCode();
 
-        public override string ToString() => Graph.IsDisposed ? "Tensor(disposed graph)" : "Tensor(" + Name + ")";
+        public override string ToString() =>
+            Graph.IsDisposed ? "Tensor(disposed graph)" : "Tensor(" + Name + " [" + string.Join(", ", Dims) + "])";
     }
 }

@@ -15,7 +15,7 @@ namespace CudnnFe.Tests
             var e = Assert.Throws<CudnnFeException>(() => DeviceBuffer.Allocate(0, 1024));
             Assert.That(e.Status == Status.NoDevice || e.Status == Status.CudaError || e.Status == Status.LibraryUnavailable,
                         e.Status + ": " + e.Message);
-            StringAssert.StartsWith("fe_buffer_create", e.Message);
+            StringAssert.StartsWith("DeviceBuffer.Allocate", e.Message);
             Assert.IsFalse(e.Message.Contains("\n"));
             Assert.Throws<CudnnFeException>(() => new Handle(0));
         }

@@ -78,7 +78,7 @@ namespace CudnnFe.Tests
                     StringAssert.StartsWith("eng", notes.Tag);
                     if ((notes.Behavior & BehaviorNote.RuntimeCompilation) != 0) ++compiled;
                 }
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_select_by_notes: deselect_numerical is 0x400",
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.SelectByNotes: deselect_numerical is 0x400",
                     () => graph.SelectByNotes((NumericalNote)1024, BehaviorNote.None, NumericalNote.None, BehaviorNote.None));
                 graph.SelectByNotes(NumericalNote.None, BehaviorNote.RuntimeCompilation, NumericalNote.None, BehaviorNote.None);
                 Assert.AreEqual(count - compiled, graph.ViableCount);
@@ -237,7 +237,7 @@ namespace CudnnFe.Tests
                 string path = Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") ?? "";
                 Assert.IsFalse(TestSupport.GpuAvailable() || path.Contains("stub-driver"),
                                "no viable engine although a CUDA driver library is visible");
-                TestSupport.AssertFails(Status.NotSupported, "fe_graph_check_support", graph.CheckSupport);
+                TestSupport.AssertFails(Status.NotSupported, "Graph.CheckSupport", graph.CheckSupport);
                 return;
             }
             graph.CheckSupport();

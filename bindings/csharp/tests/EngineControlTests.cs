@@ -78,9 +78,9 @@ namespace CudnnFe.Tests
                     Assert.AreEqual(notes.Behavior, c.BehaviorNotes);
                     Assert.AreEqual(c, graph.GetCandidateInfo(i));
                 }
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_candidate_info: index",
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.GetCandidateInfo: index",
                                         () => graph.GetCandidateInfo(list.Count));
-                TestSupport.AssertFails(Status.BadState, "fe_graph_plan_info", () => graph.GetPlanInfo(0));
+                TestSupport.AssertFails(Status.BadState, "Graph.GetPlanInfo", () => graph.GetPlanInfo(0));
             }
         }
 
@@ -116,12 +116,12 @@ namespace CudnnFe.Tests
                 TestSupport.AssertFails(Status.InvalidArgument, "is not an engine name", () => graph.DeselectEngines("eng6;eng7"));
                 TestSupport.AssertFails(Status.InvalidArgument, "is not an engine name", () => graph.DeselectEngines("eng6", ""));
                 TestSupport.AssertFails(Status.InvalidArgument, "is not an engine name", () => graph.DeselectEngines());
-                TestSupport.AssertFails(Status.NullPointer, "Graph.DeselectEngines: names is null",
+                TestSupport.AssertNullArgument("names", "Graph.DeselectEngines: names is null",
                                         () => graph.DeselectEngines((string[])null));
                 foreach (ConfigInfo c in Candidates(graph)) Assert.IsTrue(c.Viable, "a refused list deselected " + c);
             }
             using (Graph early = Conv("early"))
-                TestSupport.AssertFails(Status.BadState, "fe_graph_deselect_engines", () => early.DeselectEngines("eng0"));
+                TestSupport.AssertFails(Status.BadState, "Graph.DeselectEngines", () => early.DeselectEngines("eng0"));
         }
 
         [Test]
@@ -174,7 +174,7 @@ namespace CudnnFe.Tests
             using (Graph graph = WithCandidates("select"))
             {
                 graph.CheckSupport();
-                TestSupport.AssertFails(Status.BadState, "fe_graph_select_plan", () => graph.SelectPlan(0));
+                TestSupport.AssertFails(Status.BadState, "Graph.SelectPlan", () => graph.SelectPlan(0));
                 graph.BuildPlans(BuildPolicy.All);
                 long plans = graph.PlanCount;
                 Assert.GreaterOrEqual(plans, 2);
@@ -185,8 +185,8 @@ namespace CudnnFe.Tests
                 Assert.AreEqual(second.WorkspaceBytes, graph.WorkspaceSize);
                 Assert.IsTrue(second.Viable);
                 StringAssert.Contains(second.Tag, graph.Describe());
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_select_plan", () => graph.SelectPlan(plans));
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_plan_info", () => graph.GetPlanInfo(plans));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.SelectPlan", () => graph.SelectPlan(plans));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.GetPlanInfo", () => graph.GetPlanInfo(plans));
                 Assert.AreEqual(second.Tag, graph.EngineTag, "a refused selection changes nothing");
             }
         }
@@ -220,7 +220,7 @@ namespace CudnnFe.Tests
                 Assert.AreEqual(PlanTags(graph)[1], graph.EngineTag);
                 Assert.AreEqual(list[built[1]].NumericalNotes, graph.GetPlanInfo(1).NumericalNotes);
                 TestSupport.AssertFails(Status.InvalidArgument, "has a plan already", () => graph.BuildPlanAtIndex(built[0]));
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_build_plan_at_index",
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.BuildPlanAtIndex",
                                         () => graph.BuildPlanAtIndex(list.Count));
             }
         }

@@ -18,21 +18,21 @@ namespace CudnnFe.Tests
         public void InvalidArgumentNamesTheCallAndTheCause()
         {
             Tensor x = graph.Tensor("x", 8, 64, 56, 56), w = graph.Tensor("w", 32, 32, 3, 3);
-            TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_conv_fprop: weight has 32 input channels, image has 64",
+            TestSupport.AssertFails(Status.InvalidArgument, "Graph.ConvFprop: weight has 32 input channels, image has 64",
                 () => graph.ConvFprop(x, w));
-            TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_tensor", () => graph.Tensor("zero", 4, 0));
-            TestSupport.AssertFails(Status.InvalidArgument, "fe_strides_channels_last", () => Library.StridesChannelsLast(2, 3));
+            TestSupport.AssertFails(Status.InvalidArgument, "Graph.Tensor", () => graph.Tensor("zero", 4, 0));
+            TestSupport.AssertFails(Status.InvalidArgument, "Library.StridesChannelsLast", () => Library.StridesChannelsLast(2, 3));
         }
 
         [Test]
         public void NotFound() =>
-            TestSupport.AssertFails(Status.NotFound, "fe_graph_tensor_by_name", () => graph.TensorByName("missing"));
+            TestSupport.AssertFails(Status.NotFound, "Graph.TensorByName", () => graph.TensorByName("missing"));
 
         [Test]
         public void DuplicateNamesAndUids()
         {
             Tensor a = graph.Tensor("a", 4), b = graph.Tensor("b", 4);
-            TestSupport.AssertFails(Status.Duplicate, "fe_graph_tensor", () => graph.Tensor("a", 4));
+            TestSupport.AssertFails(Status.Duplicate, "Graph.Tensor", () => graph.Tensor("a", 4));
             a.SetUid(5);
             TestSupport.AssertFails(Status.Duplicate, "uid 5 is already used by 'a'", () => b.SetUid(5));
         }
@@ -41,7 +41,7 @@ namespace CudnnFe.Tests
         public void AlignmentPromisesAreCheckedAndWritten()
         {
             Tensor a = graph.Tensor("a", 1, 32, 64);
-            TestSupport.AssertFails(Status.InvalidArgument, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'",
+            TestSupport.AssertFails(Status.InvalidArgument, "Tensor.SetAlignment: an alignment of 48 bytes for 'a'",
                                     () => a.SetAlignment(48));
             a.SetAlignment(256);
             graph.Relu(a).SetOutput(true);
@@ -59,8 +59,8 @@ namespace CudnnFe.Tests
         public void BadStateForCallsOutOfOrder()
         {
             Tensor x = graph.Tensor("x", 4);
-            TestSupport.AssertFails(Status.BadState, "fe_tensor_get_uid", () => { long uid = x.Uid; });
-            TestSupport.AssertFails(Status.BadState, "fe_graph_workspace_size", () => { long size = graph.WorkspaceSize; });
+            TestSupport.AssertFails(Status.BadState, "Tensor.Uid", () => { long uid = x.Uid; });
+            TestSupport.AssertFails(Status.BadState, "Graph.WorkspaceSize", () => { long size = graph.WorkspaceSize; });
         }
 
         [Test]
@@ -81,5 +81,64 @@ namespace CudnnFe.Tests
             var e = new CudnnFeException((Status)99, "from the future");
             Assert.AreEqual(99, (int)e.Status);
         }
-    }
+    
+        [Test]
+        public void TheHeadlineIsTheCSharpMethodAndTheCFunctionIsKept()
+        {
+            Tensor x = graph.Tensor("x", 8, 64, 56, 56), w = graph.Tensor("w", 32, 32, 3, 3);
+            var e = TestSupport.AssertFails(Status.InvalidArgument, "weight has 32 input channels", () => graph.ConvFprop(x, w));
+            StringAssert.StartsWith("Graph.ConvFprop: weight has 32 input channels", e.Message);
+            Assert.AreEqual("fe_graph_conv_fprop", e.Function);
+            Assert.AreEqual("Graph.ConvFprop", e.Method);
+            StringAssert.StartsWith("weight has 32 input channels", e.Reason);
+            StringAssert.DoesNotContain("fe_graph_conv_fprop", e.Message);
+        }
+
+        [Test]
+        public void AdviceNamesTheCSharpMembers()
+        {
+            graph.Relu(graph.Tensor("x", 4));
+            var e = TestSupport.AssertFails(Status.Validation, "mark a result with Tensor.SetOutput", graph.Validate);
+            Assert.AreEqual("fe_graph_validate", e.Function);
+            StringAssert.StartsWith("Graph.Validate: ", e.Message);
+            TestSupport.AssertFails(Status.BadState, "call Graph.BuildOperationGraph first", () => graph.CreateExecutionPlans());
+        }
+
+        [Test]
+        public void TheNameTableTranslatesTheCommonAdvice()
+        {
+            Assert.AreEqual("Tensor.SetOutput", ApiNames.Method("fe_tensor_set_output"));
+            Assert.AreEqual("Graph.Build", ApiNames.Method("fe_graph_build"));
+            Assert.AreEqual("Graph.BuildOperationGraph", ApiNames.Method("fe_graph_build_operation_graph"));
+            Assert.AreEqual("Graph.Validate", ApiNames.Method("fe_graph_validate"));
+            Assert.AreEqual("Graph.CheckSupport", ApiNames.Method("fe_graph_check_support"));
+            Assert.AreEqual("Tensor.SetStrides", ApiNames.Method("fe_tensor_set_strides"));
+            Assert.AreEqual("Tensor.SetDataType", ApiNames.Method("fe_tensor_set_data_type"));
+            Assert.AreEqual("Tensor.Dims", ApiNames.Method("fe_tensor_get_dims"));
+            Assert.AreEqual("ConvOptions.Stride", ApiNames.Method("fe_conv_options_set_stride"));
+            Assert.AreEqual("call Graph.CheckSupport first; fe_conv_options stays",
+                            ApiNames.Translate("call fe_graph_check_support first; fe_conv_options stays"));
+        }
+
+        [Test]
+        public void ANullArgumentIsAnArgumentNullExceptionNamingIt()
+        {
+            Tensor x = graph.Tensor("x", 8, 64, 56, 56);
+            TestSupport.AssertNullArgument("weight", "Graph.ConvFprop: weight is null", () => graph.ConvFprop(x, null));
+            TestSupport.AssertNullArgument("image", "Graph.ConvFprop: image is null", () => graph.ConvFprop(null, x));
+            TestSupport.AssertNullArgument("b", "Graph.Add: b is null", () => graph.Add(x, null));
+            TestSupport.AssertNullArgument("like", "Graph.TensorLike: like is null", () => graph.TensorLike(null, "y"));
+            TestSupport.AssertNullArgument("handle", "Graph.Autotune: handle is null", () => graph.Autotune(null, 1, 1));
+            TestSupport.AssertNullArgument("tensor", "DeviceBuffer.For: tensor is null", () => DeviceBuffer.For(0, null));
+        }
+
+        [Test]
+        public void ToStringDescribes()
+        {
+            Tensor x = graph.Tensor("x", 2, 3);
+            graph.Relu(x).SetOutput(true);
+            Assert.AreEqual(graph.Describe(), graph.ToString());
+            Assert.AreEqual("Tensor(x [2, 3])", x.ToString());
+        }
+}
 }

@@ -63,7 +63,7 @@ namespace CudnnFe.Tests
             using (var handle = new Handle(0))
             using (var graph = new Graph())
             {
-                TestSupport.AssertFails(Status.BadState, "fe_graph_execute", () => graph.ExecutePositional(handle, new IntPtr[0]));
+                TestSupport.AssertFails(Status.BadState, "Graph.Execute", () => graph.ExecutePositional(handle, new IntPtr[0]));
                 Assert.AreEqual(0, handle.Device);
                 handle.Stream = IntPtr.Zero;
                 Assert.AreEqual(IntPtr.Zero, handle.Stream);
@@ -79,7 +79,7 @@ namespace CudnnFe.Tests
             using (var handle = new Handle(0))
             using (var graph = new Graph(new GraphOptions { IoDataType = DataType.Half }))
             {
-                TestSupport.AssertFails(Status.BadState, "fe_graph_warmup", () => graph.Warmup(handle));
+                TestSupport.AssertFails(Status.BadState, "Graph.Warmup", () => graph.Warmup(handle));
                 var x = graph.Tensor("x", 64, 64);
                 var y = graph.Relu(x).SetOutput(true);
                 graph.Build(handle);
@@ -89,9 +89,9 @@ namespace CudnnFe.Tests
                 {
                     var tensors = new[] { x, y };
                     var pointers = new[] { input.DevicePointer, output.DevicePointer };
-                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL",
+                    TestSupport.AssertNullArgument("cudaGraph", "Graph.PopulateCudaGraph: cudaGraph is null",
                         () => graph.PopulateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
-                    TestSupport.AssertFails(Status.NullPointer, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL",
+                    TestSupport.AssertNullArgument("cudaGraph", "Graph.UpdateCudaGraph: cudaGraph is null",
                         () => graph.UpdateCudaGraph(handle, tensors, pointers, IntPtr.Zero, IntPtr.Zero));
                 }
             }

@@ -40,7 +40,7 @@ namespace CudnnFe.Tests
                 Assert.AreEqual(c.Strides, input.Strides);
                 Tensor x = second.Tensor("x", new long[] { 2, 8 }, null, DataType.BFloat16);
                 Assert.AreEqual(DataType.BFloat16, second.TensorLike(x, "x2").DataType);
-                TestSupport.AssertFails(Status.Duplicate, "fe_graph_tensor_like", () => second.TensorLike(x, "x2"));
+                TestSupport.AssertFails(Status.Duplicate, "Graph.TensorLike", () => second.TensorLike(x, "x2"));
                 Assert.Throws<System.ArgumentNullException>(() => second.TensorLike(null, "y"));
             }
         }
@@ -127,7 +127,7 @@ namespace CudnnFe.Tests
             using (var graph = new Graph(new GraphOptions { IoDataType = DataType.Half }))
             {
                 graph.Relu(graph.Tensor("x", 2, 3)).SetOutput(true);
-                TestSupport.AssertFails(Status.BadState, "fe_graph_engine_tag", () => { string tag = graph.EngineTag; });
+                TestSupport.AssertFails(Status.BadState, "Graph.EngineTag", () => { string tag = graph.EngineTag; });
             }
         }
 

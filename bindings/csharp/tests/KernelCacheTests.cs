@@ -45,7 +45,7 @@ namespace CudnnFe.Tests
             using (var cache = new KernelCache())
             {
                 TestSupport.AssertFails(Status.BadState, "build a graph with it", () => cache.Serialize());
-                TestSupport.AssertFails(Status.BadState, "fe_kernel_cache_store", () => cache.Store(null, "unused"));
+                TestSupport.AssertFails(Status.BadState, "KernelCache.Store", () => cache.Store(null, "unused"));
             }
         }
 
@@ -54,7 +54,7 @@ namespace CudnnFe.Tests
         {
             TestSupport.AssertFails(Status.InvalidArgument, "is an array, not a JSON object", () => KernelCache.Deserialize("[1, 2]"));
             TestSupport.AssertFails(Status.InvalidArgument, "line 1", () => KernelCache.Deserialize("not json"));
-            TestSupport.AssertFails(Status.NullPointer, "KernelCache.Deserialize: json is null", () => KernelCache.Deserialize(null));
+            TestSupport.AssertNullArgument("json", "KernelCache.Deserialize: json is null", () => KernelCache.Deserialize(null));
         }
 
         [Test]
@@ -80,10 +80,10 @@ namespace CudnnFe.Tests
                 }
                 // A graph of other dims shares it; a lowered graph takes no other cache.
                 using (Graph second = LoweredWithCache("second", 200, cache))
-                    TestSupport.AssertFails(Status.BadState, "fe_graph_set_kernel_cache", () => second.SetKernelCache(null));
+                    TestSupport.AssertFails(Status.BadState, "Graph.SetKernelCache", () => second.SetKernelCache(null));
                 TestSupport.AssertFails(Status.InvalidArgument, "name", () => cache.Store(null, "a/b"));
                 TestSupport.AssertFails(Status.InvalidArgument, "name", () => cache.Store(null, "../escape"));
-                TestSupport.AssertFails(Status.NullPointer, "name", () => cache.Store(null, null));
+                TestSupport.AssertNullArgument("name", "KernelCache.Store: name is null", () => cache.Store(null, null));
             }
         }
 
@@ -134,7 +134,7 @@ namespace CudnnFe.Tests
         [Test]
         public void LoadingNeedsAHandle()
         {
-            TestSupport.AssertFails(Status.NullPointer, "handle", () => KernelCache.Load(null, "name"));
+            TestSupport.AssertNullArgument("handle", "KernelCache.Load: handle is null", () => KernelCache.Load(null, "name"));
         }
     }
 }

@@ -22,7 +22,7 @@ namespace CudnnFe.Tests
                 Tensor dy = g.Tensor("dy", 4, 32, 16, 16), w = g.Tensor("w", 32, 16, 3, 3), x = g.Tensor("x", 4, 16, 16, 16);
                 CollectionAssert.AreEqual(new long[] { 4, 16, 16, 16 }, g.ConvDgrad(dy, w, new long[] { 4, 16, 16, 16 }, options).Dims);
                 CollectionAssert.AreEqual(new long[] { 32, 16, 3, 3 }, g.ConvWgrad(x, dy, null, options).Dims);
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_conv_dgrad",
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.ConvDgrad",
                                         () => g.ConvDgrad(dy, w, new long[] { 4, 16, 40, 40 }, options));
             }
         }
@@ -70,7 +70,7 @@ namespace CudnnFe.Tests
                 Assert.IsNull(rg.DBias);
 
                 Tensor wrong = Float(g, "wrong", 1, 32);
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_layernorm", () => g.Layernorm(x, wrong, bias));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.Layernorm", () => g.Layernorm(x, wrong, bias));
             }
         }
 
@@ -180,7 +180,7 @@ namespace CudnnFe.Tests
                 });
                 fwd.O.SetOutput(true);
                 fwd.Stats.SetOutput(true);
-                TestSupport.AssertFails(Status.BadState, "fe_graph_attention_implementation", () => g.AttentionImplementation("attention"));
+                TestSupport.AssertFails(Status.BadState, "Graph.AttentionImplementation", () => g.AttentionImplementation("attention"));
                 string json = TestSupport.DeviceJson();
                 if (!TestSupport.CudnnAvailable() || json == null) Assert.Ignore("lowering needs cuDNN and the device description");
                 g.SetDeviceProperties(json);

@@ -68,8 +68,8 @@ namespace CudnnFe.Tests
                 TestSupport.AssertFails(Status.InvalidArgument, "checksum", () => Graph.Deserialize(null, bytes, options));
                 byte[] cut = new byte[40];
                 Array.Copy(graph.Serialize(), cut, cut.Length);
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_deserialize", () => Graph.Deserialize(null, cut, options));
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_serialized_describe", () => Graph.DescribeSerialized(cut));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.Deserialize", () => Graph.Deserialize(null, cut, options));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.DescribeSerialized", () => Graph.DescribeSerialized(cut));
             }
         }
 
@@ -79,7 +79,7 @@ namespace CudnnFe.Tests
             byte[] garbage = new byte[100];
             for (int i = 0; i < garbage.Length; ++i) garbage[i] = (byte)'x';
             TestSupport.AssertFails(Status.InvalidArgument, "magic", () => Graph.DescribeSerialized(garbage));
-            TestSupport.AssertFails(Status.NullPointer, "data is null", () => Graph.Deserialize(null, null));
+            TestSupport.AssertNullArgument("data", "Graph.Deserialize: data is null", () => Graph.Deserialize(null, null));
         }
 
         [Test]
@@ -118,7 +118,7 @@ namespace CudnnFe.Tests
         [Test]
         public void BadJsonNamesTheLineAndField()
         {
-            TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_from_json: line 1", () => Graph.FromJson("{\"format\": 7"));
+            TestSupport.AssertFails(Status.InvalidArgument, "Graph.FromJson: line 1", () => Graph.FromJson("{\"format\": 7"));
             using (Graph graph = TestSupport.SeedConvGraph())
             {
                 string json = graph.ToJson().Replace("conv_fprop", "conv_forward");
@@ -160,7 +160,7 @@ namespace CudnnFe.Tests
         public void PlanTimesNeedAnAutotune()
         {
             using (Graph graph = TestSupport.SeedConvGraph())
-                TestSupport.AssertFails(Status.BadState, "fe_graph_plan_time_us", () => graph.PlanTimeUs(0));
+                TestSupport.AssertFails(Status.BadState, "Graph.PlanTimeUs", () => graph.PlanTimeUs(0));
         }
 
         /// <summary>On a GPU: the deserialized plan computes what the original computes, bit for bit.</summary>
@@ -210,7 +210,7 @@ namespace CudnnFe.Tests
                 Assert.Greater(best, 0);
                 Assert.AreEqual(best, graph.PlanTimeUs(0), 1e-9);
                 for (long i = 1; i < graph.PlanCount; ++i) Assert.GreaterOrEqual(graph.PlanTimeUs(i), best);
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_graph_plan_time_us", () => graph.PlanTimeUs(graph.PlanCount));
+                TestSupport.AssertFails(Status.InvalidArgument, "Graph.PlanTimeUs", () => graph.PlanTimeUs(graph.PlanCount));
             }
         }
 
@@ -232,7 +232,7 @@ namespace CudnnFe.Tests
                 using (Graph graph = TestSupport.SeedConvGraph()) graph.Build(handle);
                 Assert.AreEqual(before.DiskHits + 1, PlanCache.Stats().DiskHits);
                 handle.SetCacheDirectory(null);
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_handle_set_cache_directory", () => handle.SetCacheDirectory(""));
+                TestSupport.AssertFails(Status.InvalidArgument, "Handle.SetCacheDirectory", () => handle.SetCacheDirectory(""));
             }
         }
 

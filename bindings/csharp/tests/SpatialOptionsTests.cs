@@ -32,15 +32,15 @@ namespace CudnnFe.Tests
             {
                 Tensor x = g.Tensor("x", 8, 64, 56, 56), w = g.Tensor("w", 32, 64, 3, 3);
                 TestSupport.AssertFails(Status.InvalidArgument,
-                    "fe_graph_conv_fprop: options give 3 spatial dims (padding, stride, dilation) but image has 2",
+                    "Graph.ConvFprop: options give 3 spatial dims (padding, stride, dilation) but image has 2",
                     () => g.ConvFprop(x, w, new ConvOptions { Padding = new long[] { 1, 1, 1 } }));
                 TestSupport.AssertFails(Status.InvalidArgument,
-                    "fe_conv_options_set_stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)",
+                    "ConvOptions.Stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)",
                     () => g.ConvFprop(x, w, new ConvOptions { Stride = new long[] { 1, 1, 1, 1 } }));
                 TestSupport.AssertFails(Status.InvalidArgument,
-                    "fe_conv_options_set_stride: stride is given for 3 spatial dims but the options already have 2",
+                    "ConvOptions.Stride: stride is given for 3 spatial dims but the options already have 2",
                     () => g.ConvFprop(x, w, new ConvOptions { Padding = new long[] { 1, 1 }, Stride = new long[] { 2, 2, 2 } }));
-                TestSupport.AssertFails(Status.InvalidArgument, "fe_resample_options_set_window: 0 window values",
+                TestSupport.AssertFails(Status.InvalidArgument, "ResampleOptions.Window: 0 window values",
                     () => g.Resample(x, new ResampleOptions { Window = new long[0] }));
             }
         }

@@ -54,6 +54,16 @@ namespace CudnnFe.Tests
             return e;
         }
 
+        /// <summary>A null argument: ArgumentNullException naming the parameter, whose message
+        /// starts with text.</summary>
+        internal static System.ArgumentNullException AssertNullArgument(string parameter, string text, TestDelegate call)
+        {
+            var e = Assert.Throws<System.ArgumentNullException>(call);
+            Assert.AreEqual(parameter, e.ParamName, e.Message);
+            StringAssert.StartsWith(text, e.Message);
+            return e;
+        }
+
         /// <summary>The seed's first graph: an fp16 3x3 convolution in channels-last memory.</summary>
         internal static Graph SeedConvGraph()
         {

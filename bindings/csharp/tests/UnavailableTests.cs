@@ -29,7 +29,7 @@ namespace CudnnFe.Tests
                 string output = child.StandardOutput.ReadToEnd();
                 child.WaitForExit();
                 Assert.AreEqual(0, child.ExitCode, output);
-                StringAssert.StartsWith("LibraryUnavailable fe_cudnn_version: cuDNN could not be loaded", output);
+                StringAssert.StartsWith("LibraryUnavailable Library.CudnnVersion: cuDNN could not be loaded", output);
                 StringAssert.Contains("/nonexistent/libcudnn.so.9", output);
                 StringAssert.Contains("validated", output);
             }

@@ -1,14 +1,60 @@
 package dev.cudnnfe;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /** Turns a C status into an exception carrying the thread's last error message. */
 final class Check {
     private Check() {}
 
     static void ok(int status) {
-        if (status != 0) throw new CudnnFeException(status, NativeApi.fe_last_error_message());
+        if (status != 0) throw failure(status, NativeApi.fe_last_error_message());
+    }
+
+    /**
+     * The exception of a failed call: the library's message "fe_function: cause" becomes "Method:
+     * cause" with the Java method first (the C function stays in {@link CudnnFeException#function()})
+     * and the C functions the cause advises to call named as Java methods.
+     */
+    static RuntimeException failure(int status, String message) {
+        int colon = message.indexOf(": ");
+        if (!message.startsWith("fe_") || colon < 0 || message.substring(0, colon).contains(" ")) {
+            return new CudnnFeException(status, "", "", message);
+        }
+        String function = message.substring(0, colon);
+        String method = ApiNames.method(function);
+        String reason = message.substring(colon + 2);
+        // A NULL argument of the call is Java's null argument: NullPointerException naming it.
+        Matcher nullArgument = NULL_ARGUMENT.matcher(reason);
+        if (status == Status.NULL_POINTER.code && nullArgument.matches()) {
+            return nullArgument(method, camel(nullArgument.group(1)));
+        }
+        return new CudnnFeException(status, function, method, ApiNames.translate(reason));
+    }
+
+    private static final Pattern NULL_ARGUMENT = Pattern.compile("argument '(\\w+)' is NULL");
+
+    private static String camel(String snake) {
+        StringBuilder out = new StringBuilder();
+        for (String part : snake.split("_")) {
+            if (part.isEmpty()) continue;
+            out.append(out.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return out.toString();
     }
 
     static CudnnFeException closed(String what) {
         return new CudnnFeException(Status.BAD_STATE, what + " is closed");
+    }
+
+    /** The NullPointerException of a null argument, naming the method and the parameter. */
+    static NullPointerException nullArgument(String method, String parameter) {
+        return new NullPointerException(method + ": " + parameter + " is null");
+    }
+
+    /** value, or a NullPointerException naming the method and the parameter. */
+    static <T> T notNull(T value, String method, String parameter) {
+        if (value == null) throw nullArgument(method, parameter);
+        return value;
     }
 }

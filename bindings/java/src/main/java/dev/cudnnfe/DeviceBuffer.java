@@ -23,7 +23,7 @@ public final class DeviceBuffer extends NativeObject {
     /** Large enough for the tensor's elements at its strides. */
     public static DeviceBuffer forTensor(int device, Tensor tensor) {
         long[] buffer = new long[1];
-        Check.ok(NativeApi.fe_buffer_create_for_tensor(device, tensor.pointer(), buffer));
+        Check.ok(NativeApi.fe_buffer_create_for_tensor(device, Check.notNull(tensor, "DeviceBuffer.forTensor", "tensor").pointer(), buffer));
         return new DeviceBuffer(buffer[0]);
     }
 

@@ -64,8 +64,7 @@ public final class Graph extends GraphOps {
      */
     public Tensor tensorLike(Tensor like, String name) {
         long[] tensor = new long[1];
-        java.util.Objects.requireNonNull(like, "like");
-        Check.ok(NativeApi.fe_graph_tensor_like(pointer(), like.pointer(), name, tensor));
+        Check.ok(NativeApi.fe_graph_tensor_like(pointer(), Check.notNull(like, "Graph.tensorLike", "like").pointer(), name, tensor));
         return new Tensor(this, tensor[0]);
     }
 
@@ -128,7 +127,7 @@ public final class Graph extends GraphOps {
 
     /** input + bias; options (nullable) name the node and set the compute type. */
     public Tensor bias(Tensor input, Tensor bias, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_bias, input, bias, options);
+        return convenience(NativeApi::fe_graph_bias, "bias", input, "input", bias, "bias", options);
     }
 
     public Tensor scale(Tensor input, Tensor scale) {
@@ -136,7 +135,7 @@ public final class Graph extends GraphOps {
     }
 
     public Tensor scale(Tensor input, Tensor scale, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_scale, input, scale, options);
+        return convenience(NativeApi::fe_graph_scale, "scale", input, "input", scale, "scale", options);
     }
 
     public Tensor add(Tensor a, Tensor b) {
@@ -144,7 +143,7 @@ public final class Graph extends GraphOps {
     }
 
     public Tensor add(Tensor a, Tensor b, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_add, a, b, options);
+        return convenience(NativeApi::fe_graph_add, "add", a, "a", b, "b", options);
     }
 
     public Tensor mul(Tensor a, Tensor b) {
@@ -152,7 +151,7 @@ public final class Graph extends GraphOps {
     }
 
     public Tensor mul(Tensor a, Tensor b, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_mul, a, b, options);
+        return convenience(NativeApi::fe_graph_mul, "mul", a, "a", b, "b", options);
     }
 
     public Tensor relu(Tensor input) {
@@ -161,7 +160,7 @@ public final class Graph extends GraphOps {
 
     /** options (nullable) also carry the clips and the leaky slope. */
     public Tensor relu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_relu, input, options);
+        return convenience(NativeApi::fe_graph_relu, "relu", input, options);
     }
 
     public Tensor gelu(Tensor input) {
@@ -169,7 +168,7 @@ public final class Graph extends GraphOps {
     }
 
     public Tensor gelu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_gelu, input, options);
+        return convenience(NativeApi::fe_graph_gelu, "gelu", input, options);
     }
 
     public Tensor silu(Tensor input) {
@@ -177,7 +176,7 @@ public final class Graph extends GraphOps {
     }
 
     public Tensor silu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_silu, input, options);
+        return convenience(NativeApi::fe_graph_silu, "silu", input, options);
     }
 
     // The C library's own shortcuts (fe_graph_relu, ...), called as such so that each keeps its C
@@ -190,18 +189,19 @@ public final class Graph extends GraphOps {
         int call(long graph, long input, fe_pointwise_options options, long[] y);
     }
 
-    private Tensor convenience(BinaryConvenience f, Tensor a, Tensor b, PointwiseOptions options) {
+    private Tensor convenience(BinaryConvenience f, String method, Tensor a, String aName, Tensor b, String bName,
+                               PointwiseOptions options) {
         long[] y = new long[1];
         try (fe_pointwise_options o = options == null ? null : options.toNative()) {
-            Check.ok(f.call(pointer(), a.pointer(), b.pointer(), o, y));
+            Check.ok(f.call(pointer(), required(a, method, aName), required(b, method, bName), o, y));
         }
         return new Tensor(this, y[0]);
     }
 
-    private Tensor convenience(UnaryConvenience f, Tensor input, PointwiseOptions options) {
+    private Tensor convenience(UnaryConvenience f, String method, Tensor input, PointwiseOptions options) {
         long[] y = new long[1];
         try (fe_pointwise_options o = options == null ? null : options.toNative()) {
-            Check.ok(f.call(pointer(), input.pointer(), o, y));
+            Check.ok(f.call(pointer(), required(input, method, "input"), o, y));
         }
         return new Tensor(this, y[0]);
     }
@@ -364,11 +364,13 @@ public final class Graph extends GraphOps {
      * has is not an error.
      */
     public void deselectEngines(String... names) {
-        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(), names == null ? null : String.join(",", names)));
+        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(),
+                String.join(",", Check.notNull(names, "Graph.deselectEngines", "names"))));
     }
 
     public void deselectEngines(List<String> names) {
-        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(), names == null ? null : String.join(",", names)));
+        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(),
+                String.join(",", Check.notNull(names, "Graph.deselectEngines", "names"))));
     }
 
     /**
@@ -543,6 +545,12 @@ public final class Graph extends GraphOps {
                 buffer == null ? 0 : buffer.length, length));
     }
 
+    /** {@link #describe()}'s text; "Graph(closed)" once closed. */
+    @Override
+    public String toString() {
+        return isClosed() ? "Graph(closed)" : describe();
+    }
+
     // ---- autotuning, plan cache and serialization ----------------------------------------------
 
     /**
@@ -552,7 +560,7 @@ public final class Graph extends GraphOps {
      */
     public double autotune(Handle handle, int warmup, int iterations) {
         double[] best = new double[1];
-        Check.ok(NativeApi.fe_graph_autotune(pointer(), handle.pointer(), warmup, iterations, best));
+        Check.ok(NativeApi.fe_graph_autotune(pointer(), Check.notNull(handle, "Graph.autotune", "handle").pointer(), warmup, iterations, best));
         return best[0];
     }
 
@@ -624,8 +632,8 @@ public final class Graph extends GraphOps {
     public void execute(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace) {
         sameLength("execute", tensors.length, "tensors", devicePointers.length, "device pointers");
         long[] pointers = new long[tensors.length];
-        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
-        Check.ok(NativeApi.fe_graph_execute(pointer(), handle.pointer(), pointers, devicePointers, pointers.length,
+        for (int i = 0; i < tensors.length; ++i) pointers[i] = Check.notNull(tensors[i], "Graph.execute", "tensors[" + i + "]").pointer();
+        Check.ok(NativeApi.fe_graph_execute(pointer(), Check.notNull(handle, "Graph.execute", "handle").pointer(), pointers, devicePointers, pointers.length,
                 workspace));
     }
 
@@ -641,22 +649,22 @@ public final class Graph extends GraphOps {
         sameLength("executeBuffers", tensors.length, "tensors", buffers.length, "buffers");
         long[] tensorPointers = new long[tensors.length];
         long[] bufferPointers = new long[buffers.length];
-        for (int i = 0; i < tensors.length; ++i) tensorPointers[i] = tensors[i].pointer();
-        for (int i = 0; i < buffers.length; ++i) bufferPointers[i] = buffers[i].pointer();
-        Check.ok(NativeApi.fe_graph_execute_buffers(pointer(), handle.pointer(), tensorPointers, bufferPointers,
+        for (int i = 0; i < tensors.length; ++i) tensorPointers[i] = Check.notNull(tensors[i], "Graph.executeBuffers", "tensors[" + i + "]").pointer();
+        for (int i = 0; i < buffers.length; ++i) bufferPointers[i] = Check.notNull(buffers[i], "Graph.executeBuffers", "buffers[" + i + "]").pointer();
+        Check.ok(NativeApi.fe_graph_execute_buffers(pointer(), Check.notNull(handle, "Graph.executeBuffers", "handle").pointer(), tensorPointers, bufferPointers,
                 tensorPointers.length, workspace));
     }
 
     /** Bind by uid. */
     public void executeByUid(Handle handle, long[] uids, long[] devicePointers, long workspace) {
         sameLength("executeByUid", uids.length, "uids", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), handle.pointer(), uids, devicePointers, uids.length,
+        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), Check.notNull(handle, "Graph.executeByUid", "handle").pointer(), uids, devicePointers, uids.length,
                 workspace));
     }
 
     /** Bind positionally: {@link #inputs()} in order, then {@link #outputs()}. */
     public void executePositional(Handle handle, long[] devicePointers, long workspace) {
-        Check.ok(NativeApi.fe_graph_execute_positional(pointer(), handle.pointer(), devicePointers,
+        Check.ok(NativeApi.fe_graph_execute_positional(pointer(), Check.notNull(handle, "Graph.executePositional", "handle").pointer(), devicePointers,
                 devicePointers.length, workspace));
     }
 
@@ -665,7 +673,7 @@ public final class Graph extends GraphOps {
     /** The first execute's one-time work done now (the handle's workspace grown), before capturing
      *  executes into a CUDA graph. */
     public void warmup(Handle handle) {
-        Check.ok(NativeApi.fe_graph_warmup(pointer(), handle.pointer()));
+        Check.ok(NativeApi.fe_graph_warmup(pointer(), Check.notNull(handle, "Graph.warmup", "handle").pointer()));
     }
 
     /** Add this graph's work, bound as {@link #execute(Handle, Tensor[], long[], long)} binds, to an
@@ -674,7 +682,7 @@ public final class Graph extends GraphOps {
     public void populateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
                                   long cudaGraph) {
         sameLength("populateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), handle.pointer(), pointers(tensors), devicePointers,
+        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), Check.notNull(handle, "Graph.populateCudaGraph", "handle").pointer(), pointers(tensors), devicePointers,
                 tensors.length, workspace, cudaGraph));
     }
 
@@ -682,13 +690,15 @@ public final class Graph extends GraphOps {
     public void updateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
                                 long cudaGraph) {
         sameLength("updateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), handle.pointer(), pointers(tensors), devicePointers,
+        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), Check.notNull(handle, "Graph.updateCudaGraph", "handle").pointer(), pointers(tensors), devicePointers,
                 tensors.length, workspace, cudaGraph));
     }
 
     private static long[] pointers(Tensor[] tensors) {
         long[] pointers = new long[tensors.length];
-        for (int i = 0; i < tensors.length; ++i) pointers[i] = tensors[i].pointer();
+        for (int i = 0; i < tensors.length; ++i) {
+            pointers[i] = Check.notNull(tensors[i], "Graph.populateCudaGraph", "tensors[" + i + "]").pointer();
+        }
         return pointers;
     }
 

@@ -29,6 +29,12 @@ abstract class GraphBase extends NativeObject {
         return tensor == null ? 0 : tensor.pointer();
     }
 
+    /** A required tensor of the graph method {@code method}: a null one throws NullPointerException naming it. */
+    static long required(Tensor tensor, String method, String parameter) {
+        if (tensor == null) throw Check.nullArgument("Graph." + method, parameter);
+        return tensor.pointer();
+    }
+
     static void sameLength(String call, int n, String what, int m, String other) {
         if (n != m) throw new CudnnFeException(Status.INVALID_ARGUMENT, call + ": " + n + " " + what + " but " + m + " " + other);
     }

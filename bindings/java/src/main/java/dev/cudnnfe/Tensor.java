@@ -139,6 +139,6 @@ public final class Tensor {
 
     @Override
     public String toString() {
-        return graph.isClosed() ? "Tensor(closed graph)" : "Tensor(" + name() + ")";
+        return graph.isClosed() ? "Tensor(closed graph)" : "Tensor(" + name() + " " + java.util.Arrays.toString(dims()) + ")";
     }
 }

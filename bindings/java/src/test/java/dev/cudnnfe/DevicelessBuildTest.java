@@ -63,7 +63,7 @@ class DevicelessBuildTest {
             graph.setDeviceProperties(json);
             graph.validate();
             graph.buildOperationGraph(null);
-            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_select_by_notes",
+            TestSupport.assertFails(Status.BAD_STATE, "Graph.selectByNotes",
                     () -> graph.selectByNotes(java.util.EnumSet.noneOf(NumericalNote.class),
                             java.util.EnumSet.of(BehaviorNote.RUNTIME_COMPILATION),
                             java.util.EnumSet.noneOf(NumericalNote.class), java.util.EnumSet.noneOf(BehaviorNote.class)));
@@ -78,7 +78,7 @@ class DevicelessBuildTest {
                     java.util.EnumSet.of(BehaviorNote.RUNTIME_COMPILATION), java.util.EnumSet.noneOf(NumericalNote.class),
                     java.util.EnumSet.noneOf(BehaviorNote.class));
             assertEquals(count - compiled, graph.viableCount());
-            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_candidate_notes: index",
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "Graph.candidateNotes: index",
                     () -> graph.candidateNotes(count));
         }
         // The same selection as a build option: the plan's engine is not runtime-compiled.
@@ -219,7 +219,7 @@ class DevicelessBuildTest {
             // No driver library at all: cuDNN lists no runtime-compiled engine, and says so.
             assertFalse(TestSupport.gpuAvailable() || stubDriverVisible(),
                     "no viable engine although a CUDA driver library is visible");
-            TestSupport.assertFails(Status.NOT_SUPPORTED, "fe_graph_check_support", graph::checkSupport);
+            TestSupport.assertFails(Status.NOT_SUPPORTED, "Graph.checkSupport", graph::checkSupport);
             return;
         }
         graph.checkSupport();

@@ -82,8 +82,8 @@ class EngineControlTest {
             ConfigInfo first = list.get(0);
             assertThrows(UnsupportedOperationException.class, () -> first.numericalNotes.add(NumericalNote.FFT));
             assertThrows(UnsupportedOperationException.class, () -> first.behaviorNotes.clear());
-            assertFails(Status.INVALID_ARGUMENT, "fe_graph_candidate_info: index", () -> graph.candidateInfo(list.size()));
-            assertFails(Status.BAD_STATE, "fe_graph_plan_info", () -> graph.planInfo(0));
+            assertFails(Status.INVALID_ARGUMENT, "Graph.candidateInfo: index", () -> graph.candidateInfo(list.size()));
+            assertFails(Status.BAD_STATE, "Graph.planInfo", () -> graph.planInfo(0));
         }
     }
 
@@ -113,11 +113,11 @@ class EngineControlTest {
             assertFails(Status.INVALID_ARGUMENT, "is not an engine name", () -> graph.deselectEngines("eng6;eng7"));
             assertFails(Status.INVALID_ARGUMENT, "is not an engine name", () -> graph.deselectEngines("eng6", ""));
             assertFails(Status.INVALID_ARGUMENT, "is not an engine name", () -> graph.deselectEngines());
-            assertFails(Status.NULL_POINTER, "engines", () -> graph.deselectEngines((String[]) null));
+            TestSupport.assertNullArgument("Graph.deselectEngines: names is null", () -> graph.deselectEngines((String[]) null));
             for (ConfigInfo c : candidates(graph)) assertTrue(c.viable, "a refused list deselected " + c);
         }
         try (Graph early = conv("early")) {
-            assertFails(Status.BAD_STATE, "fe_graph_deselect_engines", () -> early.deselectEngines("eng0"));
+            assertFails(Status.BAD_STATE, "Graph.deselectEngines", () -> early.deselectEngines("eng0"));
         }
     }
 
@@ -162,7 +162,7 @@ class EngineControlTest {
     void anyBuiltPlanCanBeTheOneThatRuns() {
         try (Graph graph = withCandidates("select")) {
             graph.checkSupport();
-            assertFails(Status.BAD_STATE, "fe_graph_select_plan", () -> graph.selectPlan(0));
+            assertFails(Status.BAD_STATE, "Graph.selectPlan", () -> graph.selectPlan(0));
             graph.buildPlans(BuildPolicy.ALL);
             long plans = graph.planCount();
             assertTrue(plans >= 2, plans + " plans");
@@ -173,8 +173,8 @@ class EngineControlTest {
             assertEquals(second.workspaceBytes, graph.workspaceSize());
             assertTrue(second.viable);
             assertTrue(graph.describe().contains(second.tag));
-            assertFails(Status.INVALID_ARGUMENT, "fe_graph_select_plan", () -> graph.selectPlan(plans));
-            assertFails(Status.INVALID_ARGUMENT, "fe_graph_plan_info", () -> graph.planInfo(plans));
+            assertFails(Status.INVALID_ARGUMENT, "Graph.selectPlan", () -> graph.selectPlan(plans));
+            assertFails(Status.INVALID_ARGUMENT, "Graph.planInfo", () -> graph.planInfo(plans));
             assertEquals(second.tag, graph.engineTag(), "a refused selection changes nothing");
         }
     }
@@ -202,7 +202,7 @@ class EngineControlTest {
             assertEquals(planTags(graph).get(1), graph.engineTag());
             assertEquals(list.get(built.get(1)).numericalNotes, graph.planInfo(1).numericalNotes);
             assertFails(Status.INVALID_ARGUMENT, "has a plan already", () -> graph.buildPlanAtIndex(built.get(0)));
-            assertFails(Status.INVALID_ARGUMENT, "fe_graph_build_plan_at_index", () -> graph.buildPlanAtIndex(list.size()));
+            assertFails(Status.INVALID_ARGUMENT, "Graph.buildPlanAtIndex", () -> graph.buildPlanAtIndex(list.size()));
         }
     }
 

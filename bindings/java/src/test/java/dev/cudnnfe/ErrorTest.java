@@ -2,6 +2,8 @@ package dev.cudnnfe;
 
 import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
@@ -26,22 +28,22 @@ class ErrorTest {
     void invalidArgumentNamesTheCallAndTheCause() {
         Tensor x = graph.tensor("x", 8, 64, 56, 56);
         Tensor w = graph.tensor("w", 32, 32, 3, 3);
-        assertFails(Status.INVALID_ARGUMENT, "fe_graph_conv_fprop: weight has 32 input channels, image has 64",
+        assertFails(Status.INVALID_ARGUMENT, "Graph.convFprop: weight has 32 input channels, image has 64",
                 () -> graph.convFprop(x, w, null));
-        assertFails(Status.INVALID_ARGUMENT, "fe_graph_tensor", () -> graph.tensor("zero", 4, 0));
-        assertFails(Status.INVALID_ARGUMENT, "fe_strides_channels_last", () -> CudnnFe.stridesChannelsLast(2, 3));
+        assertFails(Status.INVALID_ARGUMENT, "Graph.tensor", () -> graph.tensor("zero", 4, 0));
+        assertFails(Status.INVALID_ARGUMENT, "CudnnFe.stridesChannelsLast", () -> CudnnFe.stridesChannelsLast(2, 3));
     }
 
     @Test
     void notFound() {
-        assertFails(Status.NOT_FOUND, "fe_graph_tensor_by_name", () -> graph.tensorByName("missing"));
+        assertFails(Status.NOT_FOUND, "Graph.tensorByName", () -> graph.tensorByName("missing"));
     }
 
     @Test
     void duplicateNamesAndUids() {
         Tensor a = graph.tensor("a", 4);
         Tensor b = graph.tensor("b", 4);
-        assertFails(Status.DUPLICATE, "fe_graph_tensor", () -> graph.tensor("a", 4));
+        assertFails(Status.DUPLICATE, "Graph.tensor", () -> graph.tensor("a", 4));
         a.setUid(5);
         assertFails(Status.DUPLICATE, "uid 5 is already used by 'a'", () -> b.setUid(5));
     }
@@ -49,7 +51,7 @@ class ErrorTest {
     @Test
     void alignmentPromisesAreCheckedAndWritten() {
         Tensor a = graph.tensor("a", 1, 32, 64);
-        assertFails(Status.INVALID_ARGUMENT, "fe_tensor_set_alignment: an alignment of 48 bytes for 'a'",
+        assertFails(Status.INVALID_ARGUMENT, "Tensor.setAlignment: an alignment of 48 bytes for 'a'",
                 () -> a.setAlignment(48));
         a.setAlignment(256);
         graph.relu(a).setOutput(true);
@@ -65,8 +67,8 @@ class ErrorTest {
     @Test
     void badStateForCallsOutOfOrder() {
         Tensor x = graph.tensor("x", 4);
-        assertFails(Status.BAD_STATE, "fe_tensor_get_uid", x::uid);
-        assertFails(Status.BAD_STATE, "fe_graph_workspace_size", graph::workspaceSize);
+        assertFails(Status.BAD_STATE, "Tensor.uid", x::uid);
+        assertFails(Status.BAD_STATE, "Graph.workspaceSize", graph::workspaceSize);
     }
 
     @Test
@@ -89,5 +91,76 @@ class ErrorTest {
         for (Status s : Status.values()) {
             if (s != Status.UNKNOWN) assertEquals(s, Status.of(s.code));
         }
+    }
+
+    @Test
+    void theHeadlineIsTheJavaMethodAndTheCFunctionIsKept() {
+        Tensor x = graph.tensor("x", 8, 64, 56, 56);
+        Tensor w = graph.tensor("w", 32, 32, 3, 3);
+        CudnnFeException e = assertFails(Status.INVALID_ARGUMENT, "Graph.convFprop: weight has 32 input channels",
+                () -> graph.convFprop(x, w, null));
+        assertTrue(e.getMessage().startsWith("Graph.convFprop: "), e.getMessage());
+        assertEquals("fe_graph_conv_fprop", e.function());
+        assertEquals("Graph.convFprop", e.method());
+        assertTrue(e.reason().startsWith("weight has 32 input channels"), e.reason());
+        assertFalse(e.getMessage().contains("fe_graph_conv_fprop"), e.getMessage());
+    }
+
+    @Test
+    void adviceNamesTheJavaMethods() {
+        graph.relu(graph.tensor("x", 4));
+        CudnnFeException e = assertFails(Status.VALIDATION, "mark a result with Tensor.setOutput", graph::validate);
+        assertEquals("fe_graph_validate", e.function());
+        assertTrue(e.getMessage().startsWith("Graph.validate: "), e.getMessage());
+        assertFalse(e.getMessage().contains("fe_tensor_set_output"), e.getMessage());
+        assertFails(Status.BAD_STATE, "call Graph.buildOperationGraph first", () -> graph.createExecutionPlans());
+    }
+
+    @Test
+    void theNameTableTranslatesTheCommonAdvice() {
+        assertEquals("Tensor.setOutput", ApiNames.method("fe_tensor_set_output"));
+        assertEquals("Graph.build", ApiNames.method("fe_graph_build"));
+        assertEquals("Graph.buildOperationGraph", ApiNames.method("fe_graph_build_operation_graph"));
+        assertEquals("Graph.validate", ApiNames.method("fe_graph_validate"));
+        assertEquals("Graph.checkSupport", ApiNames.method("fe_graph_check_support"));
+        assertEquals("Tensor.setStrides", ApiNames.method("fe_tensor_set_strides"));
+        assertEquals("Tensor.setDataType", ApiNames.method("fe_tensor_set_data_type"));
+        assertEquals("Tensor.dims", ApiNames.method("fe_tensor_get_dims"));
+        assertEquals("DeviceBuffer.allocate", ApiNames.method("fe_buffer_create"));
+        assertEquals("ConvOptions.stride", ApiNames.method("fe_conv_options_set_stride"));
+        assertEquals("call Graph.checkSupport first; fe_conv_options stays",
+                ApiNames.translate("call fe_graph_check_support first; fe_conv_options stays"));
+    }
+
+    @Test
+    void aNullArgumentIsANullPointerExceptionNamingIt() {
+        Tensor x = graph.tensor("x", 8, 64, 56, 56);
+        NullPointerException e = assertThrows(NullPointerException.class, () -> graph.convFprop(x, null, null));
+        assertEquals("Graph.convFprop: weight is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> graph.convFprop(null, x, null));
+        assertEquals("Graph.convFprop: image is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> graph.pointwise(null, x, null, null, null));
+        assertEquals("Graph.pointwise: mode is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> graph.add(x, null));
+        assertEquals("Graph.add: b is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> graph.tensorLike(null, "y"));
+        assertEquals("Graph.tensorLike: like is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> graph.autotune(null, 1, 1));
+        assertEquals("Graph.autotune: handle is null", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> DeviceBuffer.forTensor(0, null));
+        assertEquals("DeviceBuffer.forTensor: tensor is null", e.getMessage());
+        e = assertThrows(NullPointerException.class,
+                () -> graph.execute(null, new Tensor[] {null}, new long[] {0}, 0));
+        assertTrue(e.getMessage().startsWith("Graph.execute: "), e.getMessage());
+        assertFalse(e.getMessage().contains("parameter"), e.getMessage());
+    }
+
+    @Test
+    void toStringDescribes() {
+        Tensor x = graph.tensor("x", 2, 3);
+        graph.relu(x).setOutput(true);
+        assertEquals(graph.describe(), graph.toString());
+        assertTrue(graph.toString().contains("x"), graph.toString());
+        assertEquals("Tensor(x [2, 3])", x.toString());
     }
 }

@@ -74,7 +74,7 @@ class ExecuteTest {
             Tensor y = graph.relu(x).setOutput(true);
             graph.build(handle);
             try (DeviceBuffer small = DeviceBuffer.allocate(0, 16); DeviceBuffer out = DeviceBuffer.forTensor(0, y)) {
-                TestSupport.assertFails(Status.BUFFER_TOO_SMALL, "fe_graph_execute_buffers",
+                TestSupport.assertFails(Status.BUFFER_TOO_SMALL, "Graph.executeBuffers",
                         () -> graph.executeBuffers(handle, new Tensor[] {x, y}, new DeviceBuffer[] {small, out}, 0));
             }
         }
@@ -84,7 +84,7 @@ class ExecuteTest {
     void executingBeforeBuildingIsBadState() {
         assumeTrue(TestSupport.gpuAvailable(), "no GPU here");
         try (Handle handle = new Handle(0); Graph graph = new Graph()) {
-            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_execute", () -> graph.executePositional(handle, new long[0], 0));
+            TestSupport.assertFails(Status.BAD_STATE, "Graph.execute", () -> graph.executePositional(handle, new long[0], 0));
             assertEquals(0, handle.device());
             handle.setStream(0);
             assertEquals(0, handle.stream());
@@ -98,7 +98,7 @@ class ExecuteTest {
         assumeTrue(TestSupport.gpuAvailable(), "no GPU here");
         try (Handle handle = new Handle(0);
              Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
-            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_warmup", () -> graph.warmup(handle));
+            TestSupport.assertFails(Status.BAD_STATE, "Graph.warmup", () -> graph.warmup(handle));
             Tensor x = graph.tensor("x", 64, 64);
             Tensor y = graph.relu(x).setOutput(true);
             graph.build(handle);
@@ -106,9 +106,9 @@ class ExecuteTest {
             try (DeviceBuffer in = DeviceBuffer.forTensor(0, x); DeviceBuffer out = DeviceBuffer.forTensor(0, y)) {
                 Tensor[] tensors = {x, y};
                 long[] pointers = {in.devicePointer(), out.devicePointer()};
-                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_populate_cuda_graph: argument 'cuda_graph' is NULL",
+                TestSupport.assertNullArgument("Graph.populateCudaGraph: cudaGraph is null",
                         () -> graph.populateCudaGraph(handle, tensors, pointers, 0, 0));
-                TestSupport.assertFails(Status.NULL_POINTER, "fe_graph_update_cuda_graph: argument 'cuda_graph' is NULL",
+                TestSupport.assertNullArgument("Graph.updateCudaGraph: cudaGraph is null",
                         () -> graph.updateCudaGraph(handle, tensors, pointers, 0, 0));
             }
         }

@@ -45,7 +45,7 @@ class GraphTest {
             assertArrayEquals(c.strides(), in.strides());
             Tensor x = second.tensor("x", new long[] {2, 8}, null, DataType.BFLOAT16);
             assertEquals(DataType.BFLOAT16, second.tensorLike(x, "x2").dataType());
-            TestSupport.assertFails(Status.DUPLICATE, "fe_graph_tensor_like", () -> second.tensorLike(x, "x2"));
+            TestSupport.assertFails(Status.DUPLICATE, "Graph.tensorLike", () -> second.tensorLike(x, "x2"));
         }
     }
 
@@ -53,7 +53,7 @@ class GraphTest {
     void theEngineTagOfAGraphNotBuiltIsABadState() {
         try (Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
             graph.relu(graph.tensor("x", 2, 3)).setOutput(true);
-            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_engine_tag", graph::engineTag);
+            TestSupport.assertFails(Status.BAD_STATE, "Graph.engineTag", graph::engineTag);
         }
     }
 

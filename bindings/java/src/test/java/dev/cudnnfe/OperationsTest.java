@@ -30,7 +30,7 @@ class OperationsTest {
             Tensor x = g.tensor("x", 4, 16, 16, 16);
             assertArrayEquals(new long[] {4, 16, 16, 16}, g.convDgrad(dy, w, new long[] {4, 16, 16, 16}, options).dims());
             assertArrayEquals(new long[] {32, 16, 3, 3}, g.convWgrad(x, dy, null, options).dims());
-            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_conv_dgrad",
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "Graph.convDgrad",
                     () -> g.convDgrad(dy, w, new long[] {4, 16, 40, 40}, options));
         }
     }
@@ -77,7 +77,7 @@ class OperationsTest {
             assertNull(rg.dbias);
 
             Tensor wrong = floatTensor(g, "wrong", 1, 32);
-            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_graph_layernorm", () -> g.layernorm(x, wrong, bias, null));
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "Graph.layernorm", () -> g.layernorm(x, wrong, bias, null));
         }
     }
 
@@ -186,7 +186,7 @@ class OperationsTest {
                     .implementation(SdpaImplementation.COMPOSITE).name("attention"));
             fwd.o.setOutput(true);
             fwd.stats.setOutput(true);
-            TestSupport.assertFails(Status.BAD_STATE, "fe_graph_attention_implementation",
+            TestSupport.assertFails(Status.BAD_STATE, "Graph.attentionImplementation",
                     () -> g.attentionImplementation("attention"));
             String json = TestSupport.deviceJson();
             assumeTrue(TestSupport.cudnnAvailable() && json != null, "lowering needs cuDNN and the device description");

@@ -30,15 +30,15 @@ class SpatialOptionsTest {
             Tensor x = g.tensor("x", 8, 64, 56, 56);
             Tensor w = g.tensor("w", 32, 64, 3, 3);
             TestSupport.assertFails(Status.INVALID_ARGUMENT,
-                    "fe_graph_conv_fprop: options give 3 spatial dims (padding, stride, dilation) but image has 2",
+                    "Graph.convFprop: options give 3 spatial dims (padding, stride, dilation) but image has 2",
                     () -> g.convFprop(x, w, new ConvOptions().padding(1, 1, 1)));
             TestSupport.assertFails(Status.INVALID_ARGUMENT,
-                    "fe_conv_options_set_stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)",
+                    "ConvOptions.stride: 4 stride values; give 1 (every spatial dim) or one per spatial dim (2 or 3)",
                     () -> g.convFprop(x, w, new ConvOptions().stride(1, 1, 1, 1)));
             TestSupport.assertFails(Status.INVALID_ARGUMENT,
-                    "fe_conv_options_set_stride: stride is given for 3 spatial dims but the options already have 2",
+                    "ConvOptions.stride: stride is given for 3 spatial dims but the options already have 2",
                     () -> g.convFprop(x, w, new ConvOptions().padding(1, 1).stride(2, 2, 2)));
-            TestSupport.assertFails(Status.INVALID_ARGUMENT, "fe_resample_options_set_window: 0 window values",
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "ResampleOptions.window: 0 window values",
                     () -> g.resample(x, new ResampleOptions().window()));
         }
     }

@@ -54,6 +54,14 @@ final class TestSupport {
         return e;
     }
 
+    /** A null argument: NullPointerException whose one-line message contains text. */
+    static NullPointerException assertNullArgument(String text, Executable call) {
+        NullPointerException e = assertThrows(NullPointerException.class, call);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(text), "message '" + e.getMessage() + "' lacks '" + text + "'");
+        assertFalse(e.getMessage().contains("\n"), "the message is one line");
+        return e;
+    }
+
     /** The seed's first graph: an fp16 3x3 convolution in channels-last memory. */
     static Graph seedConvGraph() {
         return channelsLastConv("first_graph", DataType.HALF, new long[] {8, 64, 56, 56}, new long[] {32, 64, 3, 3},

@@ -32,7 +32,7 @@ class UnavailableTest {
         Process process = child.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), output);
-        assertTrue(output.startsWith("LIBRARY_UNAVAILABLE fe_cudnn_version: cuDNN could not be loaded"), output);
+        assertTrue(output.startsWith("LIBRARY_UNAVAILABLE CudnnFe.cudnnVersion: cuDNN could not be loaded"), output);
         assertTrue(output.contains("/nonexistent/libcudnn.so.9"), output);
         assertTrue(output.contains("validated"), output);
     }
