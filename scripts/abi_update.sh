@@ -18,6 +18,7 @@ trap 'rm -f "$old"' EXIT
 [ -f "$symbols_file" ] && cp "$symbols_file" "$old"
 {
     echo "libcudnnfe.so.$major libcudnnfe$major #MINVER#"
+    echo "* Build-Depends-Package: libcudnnfe-dev"
     # The version node of lib/cudnnfe.map, then every exported function.
     for name in "CUDNNFE_$major@CUDNNFE_$major" $(sed "s/\$/@CUDNNFE_$major/" "$ROOT/abi/symbols.txt"); do
         since=$(awk -v s="$name" '$1 == s {print $2}' "$old")

@@ -20,7 +20,8 @@ namespace {
 const char kHelp[] =
     "usage: cudnnfe compile GRAPH.json... [--device GPU.json] -o DIR [options]\n"
     "\n"
-    "Build a plan for every graph in the files (one graph object of docs/graph-json.md, or a\n"
+    "Build a plan for every graph in the files (one graph object in the format of\n"
+    CUDNNFE_TOOL_DOCS_DIR "/graph-json.md, or a\n"
     "JSON array of them) and write each as a serialized plan, DIR/<graph name>.plan, that\n"
     "fe_graph_deserialize loads with no heuristics and no compilation. With --device, plans\n"
     "are built for the GPU that description names, on any machine (no GPU needed; cuDNN >= 9.8);\n"
