@@ -32,9 +32,23 @@ const (
 	StatusInternal           Status = 15
 )
 
-// String is the C library's name of the status ("FE_STATUS_NOT_SUPPORTED", ...).
+// String is the status's Go name ("StatusNotSupported", ...), derived from the C library's
+// ("FE_STATUS_NOT_SUPPORTED"), so that it names the constant a caller compares with.
 func (s Status) String() string {
-	return capi.Fe_status_string(capi.Enum_SS_fe_status(s))
+	c := capi.Fe_status_string(capi.Enum_SS_fe_status(s))
+	words := strings.TrimPrefix(strings.TrimPrefix(c, "FE_STATUS_"), "FE_")
+	if words == "" || words == c {
+		return fmt.Sprintf("Status(%d)", int32(s))
+	}
+	name := "Status"
+	for _, w := range strings.Split(words, "_") {
+		if w == "OK" {
+			name += w
+			continue
+		}
+		name += w[:1] + strings.ToLower(w[1:])
+	}
+	return name
 }
 
 // Error is a failed call: its status and a one-line message that names the Go method and the

@@ -92,10 +92,13 @@ func TestErrorsMatchByStatus(t *testing.T) {
 	if errors.Is(err, &Error{Status: StatusDuplicate}) {
 		t.Error("errors.Is matched another status")
 	}
-	if StatusNotSupported.String() != "FE_STATUS_NOT_SUPPORTED" {
-		t.Errorf("status name %q", StatusNotSupported.String())
+	for status, name := range map[Status]string{StatusNotSupported: "StatusNotSupported", StatusOK: "StatusOK",
+		StatusCudnnError: "StatusCudnnError", StatusBufferTooSmall: "StatusBufferTooSmall"} {
+		if status.String() != name {
+			t.Errorf("status %d is named %q, want %q", int32(status), status.String(), name)
+		}
 	}
-	if err.Error() != "FE_STATUS_NOT_FOUND: "+err.(*Error).Message {
+	if err.Error() != "StatusNotFound: "+err.(*Error).Message {
 		t.Errorf("error text %q", err.Error())
 	}
 }
