@@ -73,7 +73,7 @@ FE_EXPORT fe_status fe_graph_set_device_properties(fe_graph *graph, const char *
     return guard("fe_graph_set_device_properties", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(json);
-        FE_CHECK(*json == '{', FE_STATUS_INVALID_ARGUMENT, "the device properties are not a JSON object");
+        check_device_description(json, "the device properties");
         graph->require_editable();
         graph->device_properties_json = json;
     });
@@ -279,8 +279,7 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
                            "fe_numerical_note");
         require_notes_mask(o.require_behavior_notes, kBehaviorNotes, "options.require_behavior_notes",
                            "fe_behavior_note");
-        FE_CHECK(!o.device_properties_json || *o.device_properties_json == '{', FE_STATUS_INVALID_ARGUMENT,
-                 "options.device_properties_json is not a JSON object");
+        if (o.device_properties_json) check_device_description(o.device_properties_json, "options.device_properties_json");
         FE_CHECK(o.max_shared_memory_bytes >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "options.max_shared_memory_bytes is %lld: a limit in bytes, or 0 for none",
                  static_cast<long long>(o.max_shared_memory_bytes));

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "runtime/handle.hpp"
+#include "serial/json.hpp"
 
 namespace fe {
 
@@ -59,6 +60,21 @@ std::string json_field(const std::string &json, const char *key) {
 }
 
 }  // namespace
+
+void check_device_description(const char *json, const char *what) {
+    json::Value v;
+    try {
+        v = json::parse(json);
+    } catch (const Error &e) {
+        FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "%s: not JSON (%s)", what, e.what());
+    }
+    FE_CHECK(v.type == json::Type::Object, FE_STATUS_INVALID_ARGUMENT, "%s: not a JSON object", what);
+    const json::Value *name = v.find("deviceName"), *version = v.find("deviceVer");
+    FE_CHECK(name && name->type == json::Type::String && version && version->is_integer, FE_STATUS_INVALID_ARGUMENT,
+             "%s: not a GPU description: it lacks \"deviceName\" or \"deviceVer\" (capture one with "
+             "fe_device_properties_capture on the target)",
+             what);
+}
 
 std::string device_fingerprint(const std::string &device_json) {
     return json_field(device_json, "deviceName") + ", sm " + json_field(device_json, "deviceVer") + ", " +

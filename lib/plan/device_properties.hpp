@@ -11,6 +11,11 @@ namespace fe {
 
 std::string capture_device_properties(int32_t device);
 
+// Refuse (FE_STATUS_INVALID_ARGUMENT, "<what>: not ...") text that is not a GPU description as
+// cuDNN writes it: JSON (the parser's line and cause), an object, with "deviceName" and
+// "deviceVer". cuDNN's own reading says only "BAD_PARAM (!json_object.IsObject())".
+void check_device_description(const char *json, const char *what);
+
 // What decides whether a plan built for one GPU runs on another: the name, the compute
 // capability, the SM count and the shared memory per block. Not the device number, clocks or
 // driver version, so a description captured on a GPU matches that GPU's handle later.

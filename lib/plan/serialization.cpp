@@ -56,6 +56,8 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
              FE_STATUS_INVALID_ARGUMENT, "unknown mismatch policy %d", static_cast<int>(options.on_mismatch));
     Blob blob = read_blob(data, size);
     check_library_version(blob.library_version);
+    if (options.device_properties_json)
+        check_device_description(options.device_properties_json, "options.device_properties_json");
     std::string device_json = options.device_properties_json ? options.device_properties_json : "";
     FE_CHECK(handle || !device_json.empty(), FE_STATUS_NULL_POINTER,
              "argument 'handle' is NULL and options give no device properties");

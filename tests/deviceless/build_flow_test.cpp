@@ -77,9 +77,12 @@ TEST_F(BuildFlow, MalformedDeviceDescriptionIsRefused) {
     o.device_properties_json = "{\"deviceName\": 3";
     fe_status s = fe_graph_build(g, nullptr, &o);
     EXPECT_EQ(s, FE_STATUS_INVALID_ARGUMENT) << fe_last_error_message();
-    EXPECT_TRUE(LastErrorContains("device properties JSON"));
+    EXPECT_TRUE(LastErrorContains("options.device_properties_json: not JSON (line 1")) << fe_last_error_message();
     o.device_properties_json = "not json";
     EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    o.device_properties_json = "{\"deviceName\": 3}";
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("not a GPU description")) << fe_last_error_message();
 }
 
 TEST_F(BuildFlow, UnsupportedGraphNamesTheGraphAndTheHeuristics) {

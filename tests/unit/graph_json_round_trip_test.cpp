@@ -563,7 +563,7 @@ TEST(GraphJson, NonFiniteOptionsAndDeviceProperties) {
     fe_tensor *y = nullptr;
     ASSERT_FE_OK(fe_graph_pointwise(g.get(), FE_POINTWISE_RELU_FWD, a, nullptr, nullptr, &o, &y));
     out(y);
-    ASSERT_FE_OK(fe_graph_set_device_properties(g.get(), "{\"name\":\"a \\\"quoted\\\" GPU\",\n\"sms\":132}"));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g.get(), "{\"deviceName\":\"a \\\"quoted\\\" GPU\",\n\"deviceVer\":900,\"sms\":132}"));
     std::string text = to_json(g.get());
     EXPECT_NE(text.find("\"relu_upper_clip\":\"inf\""), std::string::npos) << text;
     EXPECT_NE(text.find("\"relu_lower_clip\":\"-inf\""), std::string::npos) << text;

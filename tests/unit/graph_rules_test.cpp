@@ -307,6 +307,18 @@ TEST_F(Graph, AlignmentPromises) {
     EXPECT_EQ(json.find("\"alignment\":16"), std::string::npos) << json;
 }
 
+// A GPU description is checked before cuDNN reads it (cuDNN's own complaint names no cause).
+TEST_F(Graph, DeviceDescriptionsAreChecked) {
+    EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "{\"deviceName\": \"x\", "), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_set_device_properties: the device properties: not JSON (line 1"))
+        << fe_last_error_message();
+    EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "[1, 2]"), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the device properties: not a JSON object"));
+    EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "{\"name\": \"H100\"}"), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("not a GPU description: it lacks \"deviceName\" or \"deviceVer\""));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g, "{\"deviceName\": \"NVIDIA H100\", \"deviceVer\": 900}"));
+}
+
 TEST_F(Graph, UntypedInputNeedsAGraphDefault) {
     fe_graph *bare = nullptr;
     ASSERT_FE_OK(fe_graph_create(nullptr, &bare));
