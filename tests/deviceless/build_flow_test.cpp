@@ -179,3 +179,20 @@ TEST_F(BuildFlow, AFailedRebuildLeavesTheGraphAsItWas) {
 }
 
 }  // namespace
+
+// Peer access between GPUs that are not there is refused with the reason (no driver, no GPU, or
+// a device that does not exist), never crashes; a device cannot be its own peer.
+TEST(PeerAccess, IsRefusedWithTheReasonWhereTheGpusAreMissing) {
+    int32_t devices = 0;
+    if (fe_device_count(&devices) != FE_OK) devices = 0;
+    if (devices >= 2) GTEST_SKIP() << "this machine has " << devices << " GPUs: the multi-GPU tests cover peer access";
+    fe_status s = fe_device_enable_peer_access(0, 1);
+    EXPECT_NE(s, FE_OK);
+    EXPECT_TRUE(s == FE_STATUS_INVALID_ARGUMENT || s == FE_STATUS_NO_DEVICE || s == FE_STATUS_LIBRARY_UNAVAILABLE)
+        << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("fe_device_enable_peer_access: ")) << fe_last_error_message();
+    if (devices == 1) {
+        EXPECT_FE_STATUS(fe_device_enable_peer_access(0, 0), FE_STATUS_INVALID_ARGUMENT);
+        EXPECT_TRUE(LastErrorContains("a GPU reaches its own memory")) << fe_last_error_message();
+    }
+}
