@@ -82,15 +82,6 @@ Fp8AttentionReference fp8_attention_reference(const Fp8Attention &c, const Bound
 
 class AcceptedPaths : public NormGpu {
   protected:
-    // An int8 input of random integers in [-range, range], uploaded as raw bytes.
-    Bound &int8_input(fe_tensor *t, int range) {
-        Bound &b = allocate(t);
-        std::uniform_int_distribution<int> dist(-range, range);
-        std::vector<int8_t> bytes(b.host.size());
-        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = static_cast<int8_t>(dist(rng_));
-        EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
-        return b;
-    }
 
     // An output poisoned for its type: all bits set (NaN) for floating types, 0x7F7F7F7F (far
     // beyond any sum these tests make) for int32.

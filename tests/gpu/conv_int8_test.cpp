@@ -12,15 +12,6 @@ namespace {
 
 class ConvInt8 : public Gpu, public ::testing::WithParamInterface<fe_data_type> {
   protected:
-    // A bound int8 input holding random integers in [-range, range], uploaded as raw bytes.
-    Bound &int8_input(fe_tensor *t, int range) {
-        Bound &b = allocate(t);
-        std::uniform_int_distribution<int> dist(-range, range);
-        std::vector<int8_t> bytes(b.host.size());
-        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = static_cast<int8_t>(dist(rng_));
-        EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
-        return b;
-    }
     Bound &poisoned_output(fe_tensor *t) {
         Bound &b = allocate(t);
         EXPECT_FE_OK(fe_buffer_fill_bytes(b.buffer, 0x7F));

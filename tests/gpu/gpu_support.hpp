@@ -99,6 +99,16 @@ class Gpu : public ::testing::Test {
         return b;
     }
 
+    // An int8 input of random integers in [-range, range], uploaded as raw bytes.
+    Bound &int8_input(fe_tensor *t, int range) {
+        Bound &b = allocate(t);
+        std::uniform_int_distribution<int> dist(-range, range);
+        std::vector<int8_t> bytes(b.host.size());
+        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = static_cast<int8_t>(dist(rng_));
+        EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        return b;
+    }
+
     // A device buffer for a (validated) tensor, its shape and type, and zeroed host values; the
     // caller fills or poisons it.
     Bound &allocate(fe_tensor *t) {
