@@ -828,11 +828,22 @@ typedef struct fe_sdpa_options {
     /* Soft-capping (Gemma 2): > 0 turns the scaled scores s into softcap * tanh(s / softcap),
      * before bias and masks; 0: none. Finite. */
     double softcap;
+    /* A score modifier of the caller's own (the flexible graphs of cuDNN's frontend): pointwise
+     * operations of this graph that cuDNN runs inside the fused attention kernel, on the scaled
+     * scores, before soft-capping, bias and the masks above. score_mod_input is a float input
+     * tensor [b, h_q, s_q, s_kv] declared with fe_graph_tensor that stands for the scores (it is
+     * never bound: it stops being a graph input); score_mod_output is the result of the chain
+     * of fe_graph_pointwise operations that reads it (both or neither). The chain's operations
+     * may read the scores, fe_graph_scalar values, broadcast graph inputs (a per-head tensor
+     * [1, h_q, 1, 1], say) and each other's results, which nothing outside the chain may read
+     * or output. The composite implementation only; not for FP8 attention. */
+    fe_tensor *score_mod_input;
+    fe_tensor *score_mod_output;
 } fe_sdpa_options;
 #define FE_SDPA_OPTIONS_INIT                                                                 \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
       NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                \
-      FE_SDPA_IMPLEMENTATION_AUTO, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0 }
+      FE_SDPA_IMPLEMENTATION_AUTO, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, NULL, NULL }
 
 /** The most heads fe_alibi_slopes computes slopes for. */
 #define FE_MAX_ALIBI_HEADS 65536
@@ -922,11 +933,25 @@ typedef struct fe_sdpa_backward_options {
      * instead of for b * s_q rows. 0: sized for the padded batch. Needs cuDNN 9.6, ragged Q and
      * head dims that are multiples of 16. */
     int64_t max_total_seq_len_q;
+    /* The forward's score modifier (fe_sdpa_options), rebuilt in this graph: the backward
+     * recomputes the modified scores with it. */
+    fe_tensor *score_mod_input;
+    fe_tensor *score_mod_output;
+    /* The score modifier's derivative, which the caller writes as cuDNN's frontend has it (the
+     * library does not differentiate the chain): score_mod_grad_input, a float input tensor
+     * [b, h_q, s_q, s_kv] declared like score_mod_input, stands for the gradient with respect
+     * to the modified scores; score_mod_grad_output, the end of a chain of pointwise operations
+     * that reads it, is the gradient with respect to the scores before the modifier. That chain
+     * may also read the forward chain's results and its input (the scores). Required with
+     * score_mod_input; applied after soft-capping's derivative, before the attention scale. */
+    fe_tensor *score_mod_grad_input;
+    fe_tensor *score_mod_grad_output;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
-      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0 }
+      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0,  \
+      NULL, NULL, NULL, NULL }
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score

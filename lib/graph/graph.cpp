@@ -299,6 +299,7 @@ void fe_graph::validate() {
     for (fe_tensor *t : inputs)
         FE_CHECK(consumed.count(t), FE_STATUS_VALIDATION, "input '%s' is not used by any operation",
                  t->name.c_str());
+    check_score_modifiers();
     // cuDNN refuses such outputs too, but only at finalize and in its own words.
     for (fe_tensor *t : outputs) fe::require_distinct_elements(t->name, t->dims, t->strides);
     for (auto &node : nodes)
@@ -306,6 +307,29 @@ void fe_graph::validate() {
             FE_CHECK(out->is_output || consumed.count(out), FE_STATUS_VALIDATION,
                      "result '%s' is neither used nor marked as an output", out->name.c_str());
     stage = Stage::Validated;
+}
+
+// A score modifier runs inside its attention op's fused kernel: its results and the tensor that
+// stands for the scores exist only there.
+void fe_graph::check_score_modifiers() const {
+    for (const auto &node : nodes) {
+        for (const fe_tensor *in : node->inputs) {
+            if (!in) continue;
+            const fe::Node *owner = in->stands_in_for ? in->stands_in_for
+                                                      : (in->producer ? in->producer->absorbed_by : nullptr);
+            FE_CHECK(!owner || node.get() == owner || node->absorbed_by == owner, FE_STATUS_VALIDATION,
+                     "%s '%s' reads '%s', which exists only inside %s '%s' (its score modifier); read the "
+                     "attention's results instead",
+                     node->kind(), node->name.c_str(), in->name.c_str(), owner->kind(), owner->name.c_str());
+        }
+        if (!node->absorbed_by) continue;
+        for (const fe_tensor *out : node->outputs)
+            FE_CHECK(!out->is_output, FE_STATUS_VALIDATION,
+                     "'%s' is an output, but %s '%s' computes it inside %s '%s' (its score modifier), where "
+                     "it is never written to memory",
+                     out->name.c_str(), node->kind(), node->name.c_str(), node->absorbed_by->kind(),
+                     node->absorbed_by->name.c_str());
+    }
 }
 
 void fe_graph::assign_uids() {

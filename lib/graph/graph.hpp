@@ -77,6 +77,7 @@ struct fe_graph {
 
     // ---- build steps ----
     void validate();
+    void check_score_modifiers() const;
     fe_data_type resolved_compute(const fe::Node &node) const;
     void assign_uids();
     std::string describe() const;

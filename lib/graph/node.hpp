@@ -21,6 +21,9 @@ struct Node {
     fe_data_type compute_data_type = FE_DATA_NOT_SET;  // as given; resolved at validation
     std::vector<fe_tensor *> inputs;                    // fixed ports; nullptr where unused
     std::vector<fe_tensor *> outputs;
+    // Set for a score modifier's operations: the attention op that lowers them inside its own
+    // fused pattern. The graph's lowering skips them.
+    const Node *absorbed_by = nullptr;
 
     virtual ~Node() = default;
     virtual const char *kind() const = 0;

@@ -40,6 +40,10 @@ struct fe_tensor {
     double scalar_value = 0.0;
     unsigned char scalar_bytes[8] = {0};  // the scalar in its data type, bound by address
 
+    // A score modifier's input (fe_sdpa_options.score_mod_input): it stands for values this
+    // attention op computes inside its fused kernel, so it is neither bound nor lowered alone.
+    const fe::Node *stands_in_for = nullptr;
+
     // Binding slot for execution (inputs then outputs); -1 for virtual and by-value tensors.
     int32_t slot = -1;
 

@@ -34,6 +34,12 @@ AttentionNode::AttentionNode(std::vector<fe_tensor *> required, std::vector<cons
     page_k_ = optional(options.page_table_k, "page_table_k");
     page_v_ = optional(options.page_table_v, "page_table_v");
     sink_ = optional(options.sink_token, "sink_token");
+    // The score modifiers' ends: the stand-ins name them in the graph JSON, the results order
+    // this op after their chains.
+    optional(options.score_mod.input, "score_mod_input");
+    optional(options.score_mod.output, "score_mod_output");
+    optional(options.score_mod_grad.input, "score_mod_grad_input");
+    optional(options.score_mod_grad.output, "score_mod_grad_output");
     compute_data_type = compute;
 }
 
@@ -217,6 +223,18 @@ void AttentionNode::check_options(const AttentionDims &dims) {
             FE_CHECK(sink->data_type == FE_DATA_FLOAT || sink->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
                      "sink_token '%s' is %s; the sinks are float", sink->name.c_str(), data_type_name(sink->data_type));
         }
+        const std::vector<int64_t> score_dims = {b, h_q, s_q, s_kv};
+        for (const ScoreModifier *m : {&options_.score_mod, &options_.score_mod_grad}) {
+            if (!m->given()) continue;
+            for (const fe_tensor *t : {m->input, m->output}) {
+                FE_CHECK(t->dims == score_dims, FE_STATUS_INVALID_ARGUMENT,
+                         "score modifier tensor '%s' is %s; the scores are %s", t->name.c_str(),
+                         dims_string(t->dims).c_str(), dims_string(score_dims).c_str());
+                FE_CHECK(t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                         "score modifier tensor '%s' is %s; the scores are float", t->name.c_str(),
+                         data_type_name(t->data_type));
+            }
+        }
         bool ragged = false;
         for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
         FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
@@ -257,6 +275,11 @@ std::string AttentionNode::option_attributes() const {
     if (options_.causal_mask == FE_CAUSAL_MASK_NONE && options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT)
         a += " diagonal=bottom_right";
     if (options_.softcap > 0) a += format(" softcap=%g", options_.softcap);
+    if (options_.score_mod.given())
+        a += format(" score_mod=%s(%zu ops)", options_.score_mod.output->name.c_str(), options_.score_mod.nodes.size());
+    if (options_.score_mod_grad.given())
+        a += format(" score_mod_grad=%s(%zu ops)", options_.score_mod_grad.output->name.c_str(),
+                    options_.score_mod_grad.nodes.size());
     if (options_.sink_token) a += " sink=" + options_.sink_token->name;
     if (options_.seq_len_q) a += " padding_mask";
     if (options_.alibi_slopes) a += " alibi";
@@ -281,6 +304,8 @@ std::string AttentionNode::native_obstacle(size_t cudnn_version, bool backward, 
     if (options_.sliding_window > 0) return score_modifier("sliding window");
     if (options_.right_bound >= 0) return score_modifier("right bound");
     if (options_.softcap > 0) return score_modifier("soft-capping");
+    if (options_.score_mod.given() || options_.score_mod_grad.given())
+        return "the native SDPA operation takes no score modifier of the caller's (score_mod_input)";
     if (sink_ >= 0) return not_lowered(Feature::native_sdpa_softmax_outputs, "attention sinks", version);
     if (bias_ >= 0) return score_modifier("bias");
     if (alibi_ >= 0) return score_modifier("ALiBi");
@@ -454,6 +479,7 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
             emit_pointwise(lowering, FE_POINTWISE_MUL, *s, factor, nullptr, scaled, compute, pw, 0, label("descale"));
             s = &scaled;
         }
+        if (options_.score_mod.given()) s = &lower_score_modifier(lowering, options_.score_mod, *s);
         if (options_.softcap > 0) {
             // s = cap * tanh(s / cap)
             const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);

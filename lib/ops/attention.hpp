@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ops/ops.hpp"
+#include "ops/score_modifier.hpp"
 #include "plan/lowering.hpp"
 
 namespace fe {
@@ -34,6 +35,8 @@ struct AttentionOptions {
     int64_t right_bound = -1;
     fe_diagonal_alignment diagonal_alignment = FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
     double softcap = 0.0;
+    ScoreModifier score_mod;       // the caller's chain on the scores
+    ScoreModifier score_mod_grad;  // backward only: its derivative
 };
 
 // The options as given, with the name dropped: the node keeps them for the graph JSON, after
@@ -66,6 +69,13 @@ AttentionOptions attention_options(const Options &o) {
     a.right_bound = o.right_bound;
     a.diagonal_alignment = o.diagonal_alignment;
     a.softcap = o.softcap;
+    return a;  // the score modifiers are found in the graph (find_score_modifier)
+}
+
+inline AttentionOptions with_score_modifiers(AttentionOptions a, const ScoreModifier &score_mod,
+                                             const ScoreModifier &score_mod_grad) {
+    a.score_mod = score_mod;
+    a.score_mod_grad = score_mod_grad;
     return a;
 }
 
@@ -143,6 +153,9 @@ class AttentionNode : public Node {
 
     AttentionOptions options_;
     std::vector<const char *> ports_;
+    const ScoreModifier &score_mod() const { return options_.score_mod; }
+    const ScoreModifier &score_mod_grad() const { return options_.score_mod_grad; }
+
     int scale_ = -1, bias_ = -1, seq_q_ = -1, seq_kv_ = -1, alibi_ = -1, dropout_ = -1, seed_ = -1, offset_ = -1,
         page_k_ = -1, page_v_ = -1, sink_ = -1;  // index in inputs, or -1
 };

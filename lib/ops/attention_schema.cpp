@@ -36,6 +36,11 @@ const Enum kDiagonalAlignment{"fe_diagonal_alignment",
         FE_SCHEMA_ENUM(S, diagonal_alignment, kDiagonalAlignment, "The band's diagonal without a causal mask."),  \
         FE_SCHEMA_RANGE(S, softcap, number, 0, 1.7e308, "Soft-capping: cap * tanh(s / cap); 0: none.")
 
+// A caller's pointwise chain on the scores, both structs' last fields before the backward's own.
+#define FE_SDPA_SCORE_MOD_FIELDS(S)                                                                                \
+    FE_SCHEMA_TENSOR(S, score_mod_input, nullptr, "Stands for the scaled scores, float [b, h_q, s_q, s_kv]."),    \
+        FE_SCHEMA_TENSOR(S, score_mod_output, nullptr, "The end of the caller's pointwise chain on the scores.")
+
 // The score modifiers both option structs have, in the same order.
 #define FE_SDPA_SCORE_FIELDS(S)                                                                                    \
     FE_SCHEMA_FIELD(S, attn_scale, number, "Scores are Q.K^T * attn_scale; 0: no scaling."),                      \
@@ -69,6 +74,7 @@ const Struct kForwardOptions{
         FE_SCHEMA_TENSOR(fe_sdpa_options, sink_token, nullptr, "Attention sinks: float [1, h_q, 1, 1] logits."),
         FE_SCHEMA_FIELD(fe_sdpa_options, output_max_sum_exp, flag, "Also output the rows' Max and SumExp."),
         FE_SDPA_BAND_FIELDS(fe_sdpa_options),
+        FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_options),
     },
     "Attention's score modifiers, masks, sinks, dropout and paged caches."};
 
@@ -87,6 +93,11 @@ const Struct kBackwardOptions{
         FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
         FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, 9.2e18,
                         "Packed Q: the batch's tokens, to size the workspace; 0: padded."),
+        FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_backward_options),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_input, nullptr,
+                         "Stands for the gradient of the modified scores, float [b, h_q, s_q, s_kv]."),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_output, nullptr,
+                         "The score modifier's derivative: the gradient of the scores before it."),
     },
     "Attention backward's score modifiers (those of the forward pass) and outputs."};
 

@@ -1,5 +1,6 @@
 #include "ops/graph_ops.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.hpp"
@@ -115,7 +116,10 @@ Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe
         ports.push_back("Max");
         ports.push_back("SumExp");
     }
-    Results outputs = g.add_op(make_sdpa(q, k, v, o), o.name, "sdpa", ports);
+    ScoreModifier score_mod =
+        find_score_modifier(g, o.score_mod_input, o.score_mod_output, {}, "score_mod_input", "score_mod_output");
+    Results outputs = g.add_op(make_sdpa(q, k, v, o, score_mod), o.name, "sdpa", ports);
+    absorb_score_modifier(g, score_mod, *g.nodes.back());
     // The stats, Max, SumExp and a drawn mask (cuDNN draws it in float, 0 or 1) are float.
     for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
     return outputs;
@@ -140,8 +144,22 @@ Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v,
     std::vector<const char *> ports = {"dQ", "dK", "dV"};
     if (options.output_dbias) ports.push_back("dBias");
     if (options.output_dsink) ports.push_back("dSink");
-    Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options), options.name, "sdpa_backward",
-                               ports);
+    ScoreModifier score_mod = find_score_modifier(g, options.score_mod_input, options.score_mod_output, {},
+                                                  "score_mod_input", "score_mod_output");
+    ScoreModifier score_mod_grad =
+        find_score_modifier(g, options.score_mod_grad_input, options.score_mod_grad_output,
+                            score_modifier_tensors(score_mod), "score_mod_grad_input", "score_mod_grad_output");
+    for (const Node *node : score_mod_grad.nodes)
+        FE_CHECK(std::find(score_mod.nodes.begin(), score_mod.nodes.end(), node) == score_mod.nodes.end(),
+                 FE_STATUS_INVALID_ARGUMENT, "pointwise '%s' is in both the score modifier and its derivative",
+                 node->name.c_str());
+    FE_CHECK(!score_mod.given() || score_mod_grad.input != score_mod.input, FE_STATUS_INVALID_ARGUMENT,
+             "options.score_mod_grad_input is options.score_mod_input '%s'; the gradient needs a stand-in of its own",
+             score_mod.input->name.c_str());
+    Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad),
+                               options.name, "sdpa_backward", ports);
+    absorb_score_modifier(g, score_mod, *g.nodes.back());
+    absorb_score_modifier(g, score_mod_grad, *g.nodes.back());
     if (options.output_dsink) keep_float(outputs.back());
     if (options.output_dbias && options.bias && options.bias->data_type != FE_DATA_NOT_SET) {
         outputs[3]->data_type = options.bias->data_type;  // like the bias; the user may override

@@ -8,6 +8,7 @@
 
 #include "cudnnfe.h"
 #include "graph/node.hpp"
+#include "ops/score_modifier.hpp"
 
 namespace fe {
 
@@ -33,14 +34,16 @@ std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_op
 std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
                                      const fe_pointwise_options &options);
 void alibi_slopes(int64_t heads, float *out);
-std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options);
+std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
+                                const ScoreModifier &score_mod);
 std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
                                     const fe_sdpa_options &options);
 std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
                                              const fe_sdpa_backward_options &options);
 std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                         fe_tensor *stats, const fe_sdpa_backward_options &options);
+                                         fe_tensor *stats, const fe_sdpa_backward_options &options,
+                                         const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad);
 std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
                                      const fe_reduction_options &options);
 // Normalizations: one file per family (layernorm.cpp, rmsnorm.cpp, batchnorm.cpp,

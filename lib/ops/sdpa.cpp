@@ -17,8 +17,9 @@ namespace fe {
 
 namespace {
 
-AttentionOptions paged_options(const fe_sdpa_options &o) {
+AttentionOptions paged_options(const fe_sdpa_options &o, const ScoreModifier &score_mod) {
     AttentionOptions a = attention_options(o);
+    a.score_mod = score_mod;
     a.page_table_k = o.page_table_k;
     a.page_table_v = o.page_table_v;
     a.max_seq_len_kv = o.max_seq_len_kv;
@@ -27,8 +28,8 @@ AttentionOptions paged_options(const fe_sdpa_options &o) {
 
 class Sdpa : public AttentionNode {
   public:
-    Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o)
-        : AttentionNode({q, k, v}, {"Q", "K", "V"}, paged_options(o), o.compute_data_type),
+    Sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o, const ScoreModifier &score_mod)
+        : AttentionNode({q, k, v}, {"Q", "K", "V"}, paged_options(o, score_mod), o.compute_data_type),
           stats_(o.generate_stats != 0),
           mask_output_(o.output_dropout_mask != 0),
           max_sum_exp_(o.output_max_sum_exp != 0),
@@ -170,8 +171,9 @@ void alibi_slopes(int64_t heads, float *out) {
             static_cast<float>(std::pow(2.0, -4.0 * static_cast<double>(2 * i + 1) / static_cast<double>(power)));
 }
 
-std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options) {
-    return std::make_unique<Sdpa>(q, k, v, options);
+std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
+                                const ScoreModifier &score_mod) {
+    return std::make_unique<Sdpa>(q, k, v, options, score_mod);
 }
 
 }  // namespace fe

@@ -20,8 +20,10 @@ enum Port { kQ = 0, kK, kV, kO, kDO, kStats };
 class SdpaBackward : public AttentionNode {
   public:
     SdpaBackward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
-                 const fe_sdpa_backward_options &options)
-        : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"}, attention_options(options),
+                 const fe_sdpa_backward_options &options, const ScoreModifier &score_mod,
+                 const ScoreModifier &score_mod_grad)
+        : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"},
+                        with_score_modifiers(attention_options(options), score_mod, score_mod_grad),
                         options.compute_data_type),
           dbias_(options.output_dbias != 0),
           deterministic_(options.deterministic != 0),
@@ -69,6 +71,9 @@ class SdpaBackward : public AttentionNode {
                      bias->name.c_str(), dims_string(bias->dims).c_str());
             assign_inferred_shape(outputs[3], bias->dims, bias->strides);
         }
+        FE_CHECK(!score_mod().given() || score_mod_grad().given(), FE_STATUS_INVALID_ARGUMENT,
+                 "options.score_mod_input needs options.score_mod_grad_input and score_mod_grad_output: the "
+                 "gradients pass through the score modifier, and its derivative is the caller's to give");
         FE_CHECK(!dsink_ || has_sink(), FE_STATUS_INVALID_ARGUMENT,
                  "output_dsink needs the forward's sinks (options->sink_token)");
         FE_CHECK(dsink_ || !has_sink(), FE_STATUS_INVALID_ARGUMENT,
@@ -254,6 +259,7 @@ class SdpaBackward : public AttentionNode {
             pointwise(FE_POINTWISE_DIV, through_tanh, &cap, divided, "dS softcap divide");
             ds = &divided;
         }
+        if (score_mod_grad().given()) ds = &lower_score_modifier(lowering, score_mod_grad(), *ds);
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
@@ -314,8 +320,9 @@ class SdpaBackward : public AttentionNode {
 }  // namespace
 
 std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                         fe_tensor *stats, const fe_sdpa_backward_options &options) {
-    return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options);
+                                         fe_tensor *stats, const fe_sdpa_backward_options &options,
+                                         const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad) {
+    return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad);
 }
 
 }  // namespace fe

@@ -13,6 +13,7 @@ std::string tensor_line(const fe_tensor *t) {
     if (t->has_uid) line += format(" uid=%lld", static_cast<long long>(t->uid));
     if (t->ragged_offset) line += " ragged_offset=" + t->ragged_offset->name;
     if (t->by_value) line += format(" value=%g (by value)", t->scalar_value);
+    else if (t->stands_in_for) line += format(" stands for the scores in %s '%s'", t->stands_in_for->kind(), t->stands_in_for->name.c_str());
     else if (t->is_input()) line += " input";
     else if (t->is_output) line += " output";
     else line += " virtual";
@@ -48,6 +49,7 @@ std::string fe_graph::describe() const {
         for (size_t i = 0; i < node->inputs.size(); ++i)
             if (node->inputs[i]) ins += std::string(ins.empty() ? "" : ", ") + node->input_port(i) + "=" + node->inputs[i]->name;
         std::string attrs = node->attributes();
+        if (node->absorbed_by) attrs += format("%sinside %s '%s'", attrs.empty() ? "" : " ", node->absorbed_by->kind(), node->absorbed_by->name.c_str());
         out += format("  %s '%s' (%s)%s%s compute=%s\n", node->kind(), node->name.c_str(), ins.c_str(),
                       attrs.empty() ? "" : " ", attrs.c_str(), data_type_name(resolved_compute(*node)));
         for (const fe_tensor *o : node->outputs) out += "  " + tensor_line(o);

@@ -118,6 +118,16 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     return state_.lowered.tensor_descriptors.back();
 }
 
+void Lowering::stand_in(const fe_tensor *t, const Descriptor &descriptor) {
+    auto &all = state_.lowered.tensor_descriptors;
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (&all[i] != &descriptor) continue;
+        state_.lowered.tensor_index[t] = i;
+        return;
+    }
+    FE_FAIL(FE_STATUS_INTERNAL, "'%s' stands in for a tensor this graph never lowered", t->name.c_str());
+}
+
 const Descriptor &Lowering::keep(Descriptor descriptor) {
     state_.lowered.attribute_descriptors.push_back(std::move(descriptor));
     return state_.lowered.attribute_descriptors.back();

@@ -19,6 +19,9 @@ class Lowering {
     // K^T by swapping two dims and their strides). A tensor has one view per operation graph.
     const Descriptor &tensor_view(const fe_tensor *tensor, const std::vector<int64_t> &dims,
                                   const std::vector<int64_t> &strides);
+    // Let `tensor` (a score modifier's input) stand for `descriptor`, made by the op that
+    // absorbs the modifier: the modifier's operations then read the op's own intermediate.
+    void stand_in(const fe_tensor *tensor, const Descriptor &descriptor);
     // Keep an attribute descriptor (convolution, pointwise, ...) alive with the graph.
     const Descriptor &keep(Descriptor descriptor);
     void add_operation(Descriptor operation);

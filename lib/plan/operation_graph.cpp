@@ -73,6 +73,7 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm, BuildStat
     }
     Lowering lowering(graph, *state);
     for (const auto &node : graph.nodes) {
+        if (node->absorbed_by) continue;  // lowered by its attention op
         try {
             node->lower(lowering);
         } catch (const Error &e) {

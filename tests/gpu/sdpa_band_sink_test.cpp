@@ -1,6 +1,8 @@
 // Attention's newer score and softmax options against a CPU reference in double, forward and
 // backward: sink tokens (and dSink), the rows' Max and SumExp outputs, a band with both bounds
-// in either alignment, and soft-capping; with GQA and a padding mask among the cases.
+// in either alignment, and soft-capping; with GQA and a padding mask among the cases. Soft-capping
+// and the causal mask also run as the caller's own score modifier (pointwise chains, with the
+// caller's derivative in the backward), against the same reference.
 #include <cstring>
 #include <limits>
 
@@ -25,6 +27,7 @@ struct BandSinkCase {
     bool stats = false;        // forward: generate_stats
     bool max_sum_exp = false;  // forward: output_max_sum_exp
     bool padding = false;
+    bool chain = false;  // soft-capping and the causal mask as the caller's score modifier
 };
 
 // The reference forward for one case: P (after masks, sinks and soft-capping), O, and per row
@@ -88,6 +91,62 @@ Forward reference_forward(const BandSinkCase &c, const Bound &q, const Bound &k,
 
 std::string case_name(const ::testing::TestParamInfo<BandSinkCase> &info) { return info.param.name; }
 
+fe_tensor *pointwise(fe_graph *g, fe_pointwise_mode mode, fe_tensor *a, fe_tensor *b = nullptr, fe_tensor *c = nullptr,
+                     int64_t axis = 0) {
+    fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
+    o.axis = axis;
+    fe_tensor *y = nullptr;
+    EXPECT_FE_OK(fe_graph_pointwise(g, mode, a, b, c, &o, &y));
+    return y;
+}
+
+fe_tensor *float_scalar(fe_graph *g, const char *name, double value) {
+    fe_tensor *t = nullptr;
+    EXPECT_FE_OK(fe_graph_scalar(g, name, value, FE_DATA_FLOAT, &t));
+    return t;
+}
+
+// A case's soft-capping and top-left causal mask written as the caller's pointwise chain on
+// the scores, and (for the backward) the chain's derivative, which reads the chain's tensors.
+struct CallerModifier {
+    fe_tensor *input = nullptr, *output = nullptr;
+    fe_tensor *cap = nullptr, *before_tanh = nullptr, *keep = nullptr;
+
+    CallerModifier(fe_graph *g, const BandSinkCase &c) {
+        const int64_t dims[] = {c.b, c.h_q, c.s_q, c.s_kv};
+        EXPECT_FE_OK(fe_graph_tensor(g, "scores", 4, dims, nullptr, FE_DATA_FLOAT, &input));
+        output = input;
+        if (c.softcap > 0) {
+            cap = float_scalar(g, "cap", c.softcap);
+            before_tanh = pointwise(g, FE_POINTWISE_DIV, output, cap);
+            output = pointwise(g, FE_POINTWISE_MUL, pointwise(g, FE_POINTWISE_TANH_FWD, before_tanh), cap);
+        }
+        if (c.causal == FE_CAUSAL_MASK_TOP_LEFT) {
+            fe_tensor *row = pointwise(g, FE_POINTWISE_GEN_INDEX, output, nullptr, nullptr, 2);
+            fe_tensor *col = pointwise(g, FE_POINTWISE_GEN_INDEX, output, nullptr, nullptr, 3);
+            EXPECT_FE_OK(fe_tensor_set_data_type(row, FE_DATA_INT32));
+            EXPECT_FE_OK(fe_tensor_set_data_type(col, FE_DATA_INT32));
+            keep = pointwise(g, FE_POINTWISE_CMP_GE, row, col);
+            EXPECT_FE_OK(fe_tensor_set_data_type(keep, FE_DATA_BOOLEAN));
+            output = pointwise(g, FE_POINTWISE_BINARY_SELECT, output,
+                               float_scalar(g, "minus_inf", -std::numeric_limits<double>::infinity()), keep);
+        }
+    }
+    // d(scores before) from d(scores after): zero where masked, then through the soft-cap.
+    void derivative(fe_graph *g, const BandSinkCase &c, fe_tensor **grad_input, fe_tensor **grad_output) const {
+        const int64_t dims[] = {c.b, c.h_q, c.s_q, c.s_kv};
+        EXPECT_FE_OK(fe_graph_tensor(g, "d_scores", 4, dims, nullptr, FE_DATA_FLOAT, grad_input));
+        fe_tensor *grad = *grad_input;
+        if (keep) grad = pointwise(g, FE_POINTWISE_BINARY_SELECT, grad, float_scalar(g, "zero", 0.0), keep);
+        if (cap) {
+            fe_tensor *through_tanh =
+                pointwise(g, FE_POINTWISE_TANH_BWD, pointwise(g, FE_POINTWISE_MUL, grad, cap), before_tanh);
+            grad = pointwise(g, FE_POINTWISE_DIV, through_tanh, cap);
+        }
+        *grad_output = grad;
+    }
+};
+
 class SdpaBandSinkForward : public Gpu, public ::testing::WithParamInterface<BandSinkCase> {};
 
 TEST_P(SdpaBandSinkForward, MatchesCpuReference) {
@@ -103,6 +162,13 @@ TEST_P(SdpaBandSinkForward, MatchesCpuReference) {
     opts.right_bound = c.right;
     opts.diagonal_alignment = c.alignment;
     opts.softcap = c.softcap;
+    if (c.chain) {
+        CallerModifier modifier(g, c);
+        opts.softcap = 0;
+        opts.causal_mask = FE_CAUSAL_MASK_NONE;
+        opts.score_mod_input = modifier.input;
+        opts.score_mod_output = modifier.output;
+    }
     opts.generate_stats = c.stats;
     opts.output_max_sum_exp = c.max_sum_exp;
     fe_tensor *sink = c.sink ? tensor(g, "sink", {1, c.h_q, 1, 1}, false, FE_DATA_FLOAT) : nullptr;
@@ -208,7 +274,17 @@ INSTANTIATE_TEST_SUITE_P(
         BandSinkCase{"fp16_softcap", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, 0, -1,
                      FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 50, false, true},
         BandSinkCase{"bf16_softcap_causal", FE_DATA_BFLOAT16, 1, 8, 4, 256, 256, 128, FE_CAUSAL_MASK_TOP_LEFT, 0, -1,
-                     FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, true}),
+                     FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, true},
+        // The same as the caller's score modifier (pointwise chains): soft-capping, a causal
+        // mask with GQA, both, and both with sinks.
+        BandSinkCase{"fp16_softcap_chain", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, 0, -1,
+                     FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 50, false, true, false, false, true},
+        BandSinkCase{"bf16_causal_chain_gqa_4to1", FE_DATA_BFLOAT16, 2, 8, 2, 256, 256, 64, FE_CAUSAL_MASK_TOP_LEFT, 0,
+                     -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, true, false, false, true},
+        BandSinkCase{"bf16_softcap_causal_chain", FE_DATA_BFLOAT16, 1, 8, 4, 256, 256, 128, FE_CAUSAL_MASK_TOP_LEFT, 0,
+                     -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, true, false, false, true},
+        BandSinkCase{"fp16_softcap_causal_sink_chain", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, 0,
+                     -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 30, true, true, false, false, true}),
     case_name);
 
 class SdpaBandSinkBackward : public Gpu, public ::testing::WithParamInterface<BandSinkCase> {};
@@ -228,6 +304,14 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
     opts.right_bound = c.right;
     opts.diagonal_alignment = c.alignment;
     opts.softcap = c.softcap;
+    if (c.chain) {
+        CallerModifier modifier(g, c);
+        opts.softcap = 0;
+        opts.causal_mask = FE_CAUSAL_MASK_NONE;
+        opts.score_mod_input = modifier.input;
+        opts.score_mod_output = modifier.output;
+        modifier.derivative(g, c, &opts.score_mod_grad_input, &opts.score_mod_grad_output);
+    }
     fe_tensor *sink = c.sink ? tensor(g, "sink", {1, H, 1, 1}, false, FE_DATA_FLOAT) : nullptr, *dsink = nullptr;
     opts.sink_token = sink;
     opts.output_dsink = c.sink;
@@ -321,7 +405,13 @@ INSTANTIATE_TEST_SUITE_P(
                       BandSinkCase{"fp16_softcap", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, 0, -1,
                                    FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5},
                       BandSinkCase{"bf16_softcap_causal", FE_DATA_BFLOAT16, 1, 4, 4, 128, 128, 64,
-                                   FE_CAUSAL_MASK_TOP_LEFT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5}),
+                                   FE_CAUSAL_MASK_TOP_LEFT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5},
+                      // The caller's score modifier with the caller's derivative.
+                      BandSinkCase{"fp16_softcap_chain", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, 0,
+                                   -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, false, false, false, true},
+                      BandSinkCase{"bf16_softcap_causal_chain_gqa", FE_DATA_BFLOAT16, 1, 8, 2, 128, 128, 64,
+                                   FE_CAUSAL_MASK_TOP_LEFT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, false,
+                                   false, false, true}),
     case_name);
 
 }  // namespace
