@@ -127,3 +127,64 @@ func TestTheBackwardTakesTheBandAndTheCapOfTheForward(t *testing.T) {
 	expectDims(t, dk, err, kv...)
 	expectDescribed(t, g, "right_bound=16", "diagonal=bottom_right", "softcap=50")
 }
+
+// softcapChain writes soft-capping as the caller's own chain: cap * tanh(s / cap) on a stand-in for the scores.
+func softcapChain(t *testing.T, g *Graph, scores, capValue *Tensor) *Tensor {
+	t.Helper()
+	divided, err := g.Pointwise(PointwiseDiv, scores, capValue, nil, nil)
+	must(t, err)
+	tanh, err := g.Pointwise(PointwiseTanhFwd, divided, nil, nil, nil)
+	must(t, err)
+	capped, err := g.Pointwise(PointwiseMul, tanh, capValue, nil, nil)
+	must(t, err)
+	return capped
+}
+
+func TestTheCallersScoreModifierRunsInsideTheAttention(t *testing.T) {
+	g := ioGraph(t, DataHalf)
+	defer g.Close()
+	qkv := []int64{2, 4, 128, 64}
+	q, k, v := tensor(t, g, "q", qkv...), tensor(t, g, "k", qkv...), tensor(t, g, "v", qkv...)
+	scores := typed(t, g, "scores", DataFloat, 2, 4, 128, 128)
+	capValue, err := g.Scalar("cap", 30, DataFloat)
+	must(t, err)
+	capped := softcapChain(t, g, scores, capValue)
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{AttnScale: 0.125, ScoreModInput: scores, ScoreModOutput: capped})
+	must(t, err)
+	expectDescribed(t, g, "score_mod=mul_0::Y(3 ops)", "stands for the scores in sdpa 'sdpa_0'", "inside sdpa 'sdpa_0'")
+	if inputs, err := g.Inputs(); err != nil || len(inputs) != 3 {
+		t.Errorf("the stand-in is not a graph input: %d inputs (%v)", len(inputs), err)
+	}
+	unrelated, err := g.Pointwise(PointwiseTanhFwd, typed(t, g, "other", DataFloat, 2, 4, 128, 128), nil, nil, nil)
+	must(t, err)
+	fresh := typed(t, g, "fresh", DataFloat, 2, 4, 128, 128)
+	_, _, err = g.Sdpa(q, k, v, &SdpaOptions{ScoreModInput: fresh, ScoreModOutput: unrelated})
+	expectError(t, err, StatusInvalidArgument, "does not depend on options.score_mod_input 'fresh'")
+}
+
+func TestTheBackwardTakesTheCallersDerivative(t *testing.T) {
+	g := ioGraph(t, DataHalf)
+	defer g.Close()
+	qkv := []int64{2, 4, 128, 64}
+	q, k, v := tensor(t, g, "q", qkv...), tensor(t, g, "k", qkv...), tensor(t, g, "v", qkv...)
+	o, dO, stats := tensor(t, g, "o", qkv...), tensor(t, g, "dO", qkv...), typed(t, g, "stats", DataFloat, 2, 4, 128, 1)
+	capValue, err := g.Scalar("cap", 30, DataFloat)
+	must(t, err)
+	scores := typed(t, g, "scores", DataFloat, 2, 4, 128, 128)
+	capped := softcapChain(t, g, scores, capValue)
+	_, _, _, err = g.SdpaBackward(q, k, v, o, dO, stats, &SdpaBackwardOptions{ScoreModInput: scores, ScoreModOutput: capped})
+	expectError(t, err, StatusInvalidArgument, "its derivative is the caller's to give")
+	dScores := typed(t, g, "d_scores", DataFloat, 2, 4, 128, 128)
+	before, err := g.TensorByName("div_0::Y")
+	must(t, err)
+	timesCap, err := g.Pointwise(PointwiseMul, dScores, capValue, nil, nil)
+	must(t, err)
+	throughTanh, err := g.Pointwise(PointwiseTanhBwd, timesCap, before, nil, nil)
+	must(t, err)
+	dIn, err := g.Pointwise(PointwiseDiv, throughTanh, capValue, nil, nil)
+	must(t, err)
+	dq, _, _, err := g.SdpaBackward(q, k, v, o, dO, stats, &SdpaBackwardOptions{AttnScale: 0.125, ScoreModInput: scores,
+		ScoreModOutput: capped, ScoreModGradInput: dScores, ScoreModGradOutput: dIn})
+	expectDims(t, dq, err, qkv...)
+	expectDescribed(t, g, "score_mod=mul_0::Y(3 ops)", "score_mod_grad=div_1::Y(3 ops)")
+}

@@ -135,5 +135,59 @@ namespace CudnnFe.Tests
                 AssertDescribes(g, "right_bound=16", "diagonal=bottom_right", "softcap=50");
             }
         }
+
+        // Soft-capping written as the caller's own chain: cap * tanh(s / cap) on a stand-in for the scores.
+        private static Tensor SoftcapChain(Graph g, Tensor scores, Tensor cap)
+        {
+            Tensor divided = g.Pointwise(PointwiseMode.Div, scores, cap, null, null);
+            Tensor tanh = g.Pointwise(PointwiseMode.TanhFwd, divided, null, null, null);
+            return g.Pointwise(PointwiseMode.Mul, tanh, cap, null, null);
+        }
+
+        [Test]
+        public void TheCallersScoreModifierRunsInsideTheAttention()
+        {
+            using (Graph g = NewGraph(DataType.Half))
+            {
+                Tensor q = g.Tensor("q", 2, 4, 128, 64), k = g.Tensor("k", 2, 4, 128, 64), v = g.Tensor("v", 2, 4, 128, 64);
+                Tensor scores = Float(g, "scores", 2, 4, 128, 128);
+                Tensor capped = SoftcapChain(g, scores, g.Scalar("cap", 30, DataType.Float));
+                g.Sdpa(q, k, v, new SdpaOptions { AttnScale = 0.125, ScoreModInput = scores, ScoreModOutput = capped });
+                AssertDescribes(g, "score_mod=mul_0::Y(3 ops)", "stands for the scores in sdpa 'sdpa_0'", "inside sdpa 'sdpa_0'");
+                Assert.AreEqual(3, g.Inputs.Count, "the stand-in is not a graph input");
+                Tensor unrelated = g.Pointwise(PointwiseMode.TanhFwd, Float(g, "other", 2, 4, 128, 128), null, null, null);
+                Tensor fresh = Float(g, "fresh", 2, 4, 128, 128);
+                TestSupport.AssertFails(Status.InvalidArgument, "does not depend on options.score_mod_input 'fresh'",
+                                        () => g.Sdpa(q, k, v, new SdpaOptions { ScoreModInput = fresh, ScoreModOutput = unrelated }));
+            }
+        }
+
+        [Test]
+        public void TheBackwardTakesTheCallersDerivative()
+        {
+            using (Graph g = NewGraph(DataType.Half))
+            {
+                long[] qkv = { 2, 4, 128, 64 };
+                Tensor q = g.Tensor("q", qkv), k = g.Tensor("k", qkv), v = g.Tensor("v", qkv);
+                Tensor o = g.Tensor("o", qkv), dO = g.Tensor("dO", qkv), stats = Float(g, "stats", 2, 4, 128, 1);
+                Tensor cap = g.Scalar("cap", 30, DataType.Float);
+                Tensor scores = Float(g, "scores", 2, 4, 128, 128);
+                Tensor capped = SoftcapChain(g, scores, cap);
+                TestSupport.AssertFails(Status.InvalidArgument, "its derivative is the caller's to give",
+                                        () => g.SdpaBackward(q, k, v, o, dO, stats,
+                                                             new SdpaBackwardOptions { ScoreModInput = scores, ScoreModOutput = capped }));
+                Tensor dScores = Float(g, "d_scores", 2, 4, 128, 128);
+                Tensor timesCap = g.Pointwise(PointwiseMode.Mul, dScores, cap, null, null);
+                Tensor throughTanh = g.Pointwise(PointwiseMode.TanhBwd, timesCap, g.TensorByName("div_0::Y"), null, null);
+                Tensor dIn = g.Pointwise(PointwiseMode.Div, throughTanh, cap, null, null);
+                SdpaGradients grads = g.SdpaBackward(q, k, v, o, dO, stats, new SdpaBackwardOptions
+                {
+                    AttnScale = 0.125, ScoreModInput = scores, ScoreModOutput = capped, ScoreModGradInput = dScores,
+                    ScoreModGradOutput = dIn,
+                });
+                CollectionAssert.AreEqual(qkv, grads.DQ.Dims);
+                AssertDescribes(g, "score_mod=mul_0::Y(3 ops)", "score_mod_grad=div_1::Y(3 ops)");
+            }
+        }
     }
 }

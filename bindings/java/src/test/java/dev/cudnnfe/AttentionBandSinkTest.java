@@ -130,4 +130,55 @@ class AttentionBandSinkTest {
             assertDescribes(g, "right_bound=16", "diagonal=bottom_right", "softcap=50");
         }
     }
+
+    /** Soft-capping written as the caller's own chain: cap * tanh(s / cap) on a stand-in for the scores. */
+    private static Tensor softcapChain(Graph g, Tensor scores, Tensor cap) {
+        Tensor divided = g.pointwise(PointwiseMode.DIV, scores, cap, null, null);
+        Tensor tanh = g.pointwise(PointwiseMode.TANH_FWD, divided, null, null, null);
+        return g.pointwise(PointwiseMode.MUL, tanh, cap, null, null);
+    }
+
+    @Test
+    void theCallersScoreModifierRunsInsideTheAttention() {
+        try (Graph g = graph(DataType.HALF)) {
+            Tensor q = g.tensor("q", 2, 4, 128, 64);
+            Tensor k = g.tensor("k", 2, 4, 128, 64);
+            Tensor v = g.tensor("v", 2, 4, 128, 64);
+            Tensor scores = floatTensor(g, "scores", 2, 4, 128, 128);
+            Tensor capped = softcapChain(g, scores, g.scalar("cap", 30, DataType.FLOAT));
+            g.sdpa(q, k, v, new SdpaOptions().attnScale(0.125).scoreModInput(scores).scoreModOutput(capped));
+            assertDescribes(g, "score_mod=mul_0::Y(3 ops)", "stands for the scores in sdpa 'sdpa_0'",
+                    "inside sdpa 'sdpa_0'");
+            assertEquals(3, g.inputs().size(), "the stand-in is not a graph input");
+            Tensor other = floatTensor(g, "other", 2, 4, 128, 128);
+            Tensor unrelated = g.pointwise(PointwiseMode.TANH_FWD, other, null, null, null);
+            Tensor fresh = floatTensor(g, "fresh", 2, 4, 128, 128);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "does not depend on options.score_mod_input 'fresh'",
+                    () -> g.sdpa(q, k, v, new SdpaOptions().scoreModInput(fresh).scoreModOutput(unrelated)));
+        }
+    }
+
+    @Test
+    void theBackwardTakesTheCallersDerivative() {
+        try (Graph g = graph(DataType.HALF)) {
+            long[] qkv = {2, 4, 128, 64};
+            Tensor q = g.tensor("q", qkv), k = g.tensor("k", qkv), v = g.tensor("v", qkv);
+            Tensor o = g.tensor("o", qkv), dO = g.tensor("dO", qkv), stats = floatTensor(g, "stats", 2, 4, 128, 1);
+            Tensor cap = g.scalar("cap", 30, DataType.FLOAT);
+            Tensor scores = floatTensor(g, "scores", 2, 4, 128, 128);
+            Tensor capped = softcapChain(g, scores, cap);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "its derivative is the caller's to give",
+                    () -> g.sdpaBackward(q, k, v, o, dO, stats,
+                            new SdpaBackwardOptions().scoreModInput(scores).scoreModOutput(capped)));
+            Tensor dScores = floatTensor(g, "d_scores", 2, 4, 128, 128);
+            Tensor before = g.tensorByName("div_0::Y");
+            Tensor timesCap = g.pointwise(PointwiseMode.MUL, dScores, cap, null, null);
+            Tensor throughTanh = g.pointwise(PointwiseMode.TANH_BWD, timesCap, before, null, null);
+            Tensor dIn = g.pointwise(PointwiseMode.DIV, throughTanh, cap, null, null);
+            SdpaGradients grads = g.sdpaBackward(q, k, v, o, dO, stats, new SdpaBackwardOptions().attnScale(0.125)
+                    .scoreModInput(scores).scoreModOutput(capped).scoreModGradInput(dScores).scoreModGradOutput(dIn));
+            assertArrayEquals(qkv, grads.dq.dims());
+            assertDescribes(g, "score_mod=mul_0::Y(3 ops)", "score_mod_grad=div_1::Y(3 ops)");
+        }
+    }
 }
