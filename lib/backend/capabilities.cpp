@@ -183,8 +183,8 @@ const std::vector<Capability> kTable = {
      "H100"},
     {Feature::fp8_attention_dropout, "fp8_attention_dropout", Gate::known_bad, "FP8 attention with dropout", 0, 0,
      kAnyCudnn9, kVerified,
-     "builds a plan for it (eng2) whose kernel makes an illegal memory access (the CUDA context is lost); the "
-     "FP8 attention backward's dropout is not offered either",
+     "builds a plan for the forward (eng2) whose kernel makes an illegal memory access (the CUDA context is lost); "
+     "the backward, which redraws or reads the forward's mask, is refused with it",
      "H100"},
     {Feature::concatenate_of_results, "concatenate_of_results", Gate::known_bad,
      "a concatenation of an operation's result (a convolution written into a concatenation)", 0, 0, kAnyCudnn9,
@@ -193,6 +193,12 @@ const std::vector<Capability> kTable = {
      "other input is copied or already in place: write the convolution's result to a slice of the buffer "
      "(fe_graph_slice views, or the output's strides and address) instead",
      "H200"},
+    {Feature::fp8_attention_backward_deterministic, "fp8_attention_backward_deterministic", Gate::known_bad,
+     "FP8 attention backward's deterministic mode", 0, 0, kAnyCudnn9, kVerified,
+     "has no deterministic FP8 attention backward engine for Hopper: cuDNN 9.19 runs one on Blackwell only (a "
+     "fixed engine configuration from 9.19, sm_100), which this library does not select; use the bfloat16 or half "
+     "backward's deterministic mode",
+     "H100, and the cuDNN frontend's routing"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -62,6 +62,7 @@ enum class Feature {
     fp8_attention_bias,           // FP8 attention forward with an additive bias
     fp8_attention_dropout,        // FP8 attention forward with dropout
     concatenate_of_results,       // a concatenation of an operation's result (conv into a concat)
+    fp8_attention_backward_deterministic,  // FP8 attention backward accumulating in a fixed order
 };
 
 // How the library treats a fact of the table.

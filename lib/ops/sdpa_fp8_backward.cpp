@@ -34,11 +34,11 @@ class SdpaFp8Backward : public AttentionNode {
                          kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
                          kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
                         attention_options(options), options.compute_data_type),
+          deterministic_(options.deterministic != 0),
           given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
-    std::string attributes() const override { return option_attributes(); }
-    // Fields the op does not take (dBias, deterministic mode, ALiBi) are refused on entry, so
-    // they are never written.
+    std::string attributes() const override { return option_attributes() + (deterministic_ ? " deterministic" : ""); }
+    // Fields the op does not take (dBias, ALiBi) are refused on entry, so they are never written.
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
@@ -47,7 +47,6 @@ class SdpaFp8Backward : public AttentionNode {
         for (int i = kDescaleQ; i < kRequired; ++i)
             FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
                      kScaleNames[i - kDescaleQ]);
-        FE_CHECK(!has_dropout(), FE_STATUS_NOT_SUPPORTED, "FP8 attention backward takes no dropout");
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
@@ -89,6 +88,8 @@ class SdpaFp8Backward : public AttentionNode {
             FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; it must be float",
                      ports_[static_cast<size_t>(i)], t->name.c_str(), data_type_name(t->data_type));
         }
+        if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
+        if (deterministic_) lowering.require(Feature::fp8_attention_backward_deterministic);
         // The one choice of every attention node: the native operation takes no FP8 tensors, so
         // this is always the composite pattern (and NATIVE is refused saying so).
         lowers_native(lowering, true, "FP8 tensors", "FP8 attention backward '" + name + "'");
@@ -208,6 +209,7 @@ class SdpaFp8Backward : public AttentionNode {
                        lowering.tensor(target), compute, pw, 0, what + " scale");
     }
 
+    bool deterministic_;
     fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 };
 

@@ -203,11 +203,42 @@ TEST_F(SdpaFp8BackwardSupport, RejectsMissingScalesAndUnsupportedOptions) {
     EXPECT_EQ(backward(graph("missing", FE_DATA_FP8_E4M3), 2, 2, FE_CAUSAL_MASK_NONE, out, true), FE_STATUS_NULL_POINTER);
     EXPECT_NE(std::string(fe_last_error_message()).find("scales->scale_dp is NULL"), std::string::npos)
         << fe_last_error_message();
-    EXPECT_EQ(backward(graph("deterministic", FE_DATA_FP8_E4M3), 2, 2, FE_CAUSAL_MASK_NONE, out, false, 1),
-              FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(fe_last_error_message()).find("options.deterministic is not taken by sdpa_fp8_backward"),
-              std::string::npos)
-        << fe_last_error_message();
+}
+
+// Deterministic mode and dropout are taken, and refused at build with the capability table's
+// reason on the cuDNN versions and GPUs that have no engine for them.
+TEST_F(SdpaFp8BackwardSupport, DeterministicModeIsRefusedAtBuildWithTheReason) {
+    fe_graph *g = graph("deterministic", FE_DATA_FP8_E4M3);
+    fe_tensor *out[7];
+    ASSERT_FE_OK(backward(g, 2, 2, FE_CAUSAL_MASK_NONE, out, false, 1));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    EXPECT_NE(describe(g).find("deterministic"), std::string::npos);
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("FP8 attention backward's deterministic mode: refused with cuDNN"));
+    EXPECT_TRUE(LastErrorContains("runs one on Blackwell only"));
+}
+
+TEST_F(SdpaFp8BackwardSupport, DropoutIsRefusedAtBuildWithTheReason) {
+    fe_graph *g = graph("dropout", FE_DATA_FP8_E4M3);
+    const int64_t b = 1, h = 2, s = 128, d = 128;
+    fe_tensor *q = tensor(g, "q", {b, h, s, d}), *k = tensor(g, "k", {b, h, s, d}), *v = tensor(g, "v", {b, h, s, d});
+    fe_tensor *o = tensor(g, "o", {b, h, s, d}), *d_o = tensor(g, "dO", {b, h, s, d});
+    fe_tensor *stats = tensor(g, "stats", {b, h, s, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+    fe_tensor **fields[] = {&sc.descale_q,  &sc.descale_k, &sc.descale_v, &sc.descale_o, &sc.descale_do, &sc.descale_s,
+                            &sc.descale_dp, &sc.scale_s,   &sc.scale_dp,  &sc.scale_dq,  &sc.scale_dk,   &sc.scale_dv};
+    for (int i = 0; i < 12; ++i)
+        *fields[i] = tensor(g, ("scale_" + std::to_string(i)).c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.dropout_probability = 0.1;
+    opts.dropout_seed = tensor(g, "seed", {1, 1, 1, 1}, false, FE_DATA_INT64);
+    opts.dropout_offset = tensor(g, "offset", {1, 1, 1, 1}, false, FE_DATA_INT64);
+    fe_tensor *out[7];
+    ASSERT_FE_OK(fe_graph_sdpa_fp8_backward(g, q, k, v, o, d_o, stats, &sc, &opts, &out[0], &out[1], &out[2], &out[3],
+                                            &out[4], &out[5], &out[6]));
+    for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("FP8 attention with dropout: refused with cuDNN"));
 }
 
 // With no engine for a combination, the build names it: here FP8 backward at head dim 64,
