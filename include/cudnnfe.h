@@ -370,13 +370,21 @@ FE_API fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims
  *  its ragged offsets. E.g. a second graph's input shaped like the first graph's output. */
 FE_API fe_status fe_graph_tensor_like(fe_graph *graph, const fe_tensor *like, const char *name,
                                       fe_tensor **out_tensor);
-/** Add a scalar passed by value (a host constant baked into the plan). It takes the rank of
- *  the pointwise operation that uses it (all dims 1) and broadcasts; give operations of
- *  different ranks their own scalars. value must fit data_type: a whole number within the range
- *  of int32 and int64, at most the largest finite value of half, bfloat16 and float (their
- *  infinities and NaN are accepted); FE_STATUS_INVALID_ARGUMENT otherwise. */
+/** Add a scalar passed by value: the plan keeps the host value and hands it to cuDNN at every
+ *  execution, and the kernels read it at run time. It takes the rank of the pointwise operation
+ *  that uses it (all dims 1) and broadcasts; give operations of different ranks their own
+ *  scalars. value must fit data_type: a whole number within the range of int32 and int64, at
+ *  most the largest finite value of half, bfloat16 and float (their infinities and NaN are
+ *  accepted); FE_STATUS_INVALID_ARGUMENT otherwise. */
 FE_API fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value,
                                  fe_data_type data_type, fe_tensor **out_tensor);
+/** Add a compile-time constant: a scalar like fe_graph_scalar's whose value cuDNN compiles into
+ *  the plan's kernels, which may specialize on it (another value needs another build; the value
+ *  is part of the graph JSON and so of the plan key). Same values and types as fe_graph_scalar.
+ *  Needs cuDNN 9.22 (CUDNN_ATTR_TENSOR_CONSTANT_VALUE): earlier versions refuse the build with
+ *  FE_STATUS_NOT_SUPPORTED naming the version (docs/capabilities.md). */
+FE_API fe_status fe_graph_constant(fe_graph *graph, const char *name, double value,
+                                   fe_data_type data_type, fe_tensor **out_tensor);
 FE_API fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name,
                                          fe_tensor **out_tensor);
 /** The graph's non-virtual tensors in execution order for fe_graph_execute_positional:

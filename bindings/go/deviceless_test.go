@@ -120,6 +120,23 @@ func TestMatmulWithBiasIsSupported(t *testing.T) {
 	expectSupported(t, g, json)
 }
 
+func TestACompileTimeConstantNeedsTheCudnnThatCompilesIt(t *testing.T) {
+	json := needDeviceless(t)
+	g, err := NewGraph(&GraphOptions{Name: "constant", IODataType: DataHalf})
+	must(t, err)
+	defer g.Close()
+	c, err := g.Matmul(tensor(t, g, "A", 4, 256, 128), tensor(t, g, "B", 4, 128, 64), nil)
+	must(t, err)
+	half, err := g.Constant("half", 0.5, DataFloat)
+	must(t, err)
+	y, err := g.Pointwise(PointwiseMul, c, half, nil, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	expectDescribed(t, g, "value=0.5 (compile-time constant)")
+	err = g.Build(nil, &BuildOptions{DevicePropertiesJSON: json})
+	expectError(t, err, StatusNotSupported, "compile-time constant scalars (Graph.Constant) needs cuDNN >= 9.22.0")
+}
+
 func TestAttentionIsSupported(t *testing.T) {
 	json := needDeviceless(t)
 	g, err := NewGraph(&GraphOptions{Name: "sdpa", IODataType: DataHalf})

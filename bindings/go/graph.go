@@ -110,10 +110,20 @@ func (g *Graph) TensorLike(like *Tensor, name string) (*Tensor, error) {
 	})
 }
 
-// Scalar adds a host constant baked into the plan, broadcast by the pointwise operation using it.
+// Scalar adds a host value passed to cuDNN at every execution, broadcast by the pointwise
+// operation using it.
 func (g *Graph) Scalar(name string, value float64, dt DataType) (*Tensor, error) {
 	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
 		return capi.Fe_graph_scalar(p, name, value, dt.code(), out)
+	})
+}
+
+// Constant adds a compile-time constant: a scalar whose value cuDNN compiles into the plan's
+// kernels (another value needs another build). Needs cuDNN 9.22; earlier versions refuse the
+// build, naming it.
+func (g *Graph) Constant(name string, value float64, dt DataType) (*Tensor, error) {
+	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
+		return capi.Fe_graph_constant(p, name, value, dt.code(), out)
 	})
 }
 

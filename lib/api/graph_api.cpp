@@ -95,6 +95,16 @@ FE_EXPORT fe_status fe_graph_scalar(fe_graph *graph, const char *name, double va
     });
 }
 
+FE_EXPORT fe_status fe_graph_constant(fe_graph *graph, const char *name, double value, fe_data_type data_type,
+                                      fe_tensor **out_tensor) {
+    return guard("fe_graph_constant", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(name);
+        FE_REQUIRE(out_tensor);
+        *out_tensor = graph->add_scalar(name, value, data_type, true);
+    });
+}
+
 FE_EXPORT fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name, fe_tensor **out_tensor) {
     return guard("fe_graph_tensor_by_name", [&] {
         FE_REQUIRE(graph);

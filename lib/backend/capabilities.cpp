@@ -199,6 +199,11 @@ const std::vector<Capability> kTable = {
      "fixed engine configuration from 9.19, sm_100), which this library does not select; use the bfloat16 or half "
      "backward's deterministic mode",
      "H100, and the cuDNN frontend's routing"},
+    {Feature::compile_time_constants, "compile_time_constants", Gate::minimum_version,
+     "compile-time constant scalars (fe_graph_constant)", 92200, 0, 0, 0,
+     "the first cuDNN that compiles a by-value tensor's value into the kernels (CUDNN_ATTR_TENSOR_CONSTANT_VALUE, "
+     "in a cuDNN built for CUDA 13.1 or later)",
+     nullptr},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -63,6 +63,7 @@ enum class Feature {
     fp8_attention_dropout,        // FP8 attention forward with dropout
     concatenate_of_results,       // a concatenation of an operation's result (conv into a concat)
     fp8_attention_backward_deterministic,  // FP8 attention backward accumulating in a fixed order
+    compile_time_constants,       // scalars whose values cuDNN compiles into the kernels
 };
 
 // How the library treats a fact of the table.

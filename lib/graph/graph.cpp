@@ -95,7 +95,7 @@ fe_tensor *fe_graph::add_input(const std::string &tensor_name, const std::vector
     return raw;
 }
 
-fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe_data_type type) {
+fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe_data_type type, bool compile_time) {
     require_editable();
     FE_CHECK(type == FE_DATA_FLOAT || type == FE_DATA_HALF || type == FE_DATA_BFLOAT16 ||
                  type == FE_DATA_DOUBLE || type == FE_DATA_INT32 || type == FE_DATA_INT64,
@@ -115,6 +115,7 @@ fe_tensor *fe_graph::add_scalar(const std::string &tensor_name, double value, fe
     t->data_type = type;
     t->user_data_type = true;
     t->by_value = true;
+    t->compile_time_constant = compile_time;
     t->scalar_value = value;
     fe_tensor *raw = t.get();
     tensors.push_back(std::move(t));

@@ -52,7 +52,8 @@ struct fe_graph {
     // ---- construction (throw fe::Error) ----
     fe_tensor *add_input(const std::string &name, const std::vector<int64_t> &dims,
                          const std::vector<int64_t> &strides, fe_data_type type);
-    fe_tensor *add_scalar(const std::string &name, double value, fe_data_type type);
+    // A scalar passed by value; `compile_time`: a constant cuDNN compiles into the kernels.
+    fe_tensor *add_scalar(const std::string &name, double value, fe_data_type type, bool compile_time = false);
     // Add a node and its result tensors (named "<node>::<port>"); runs inference first and
     // adds nothing if it fails.
     void add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &output_ports);

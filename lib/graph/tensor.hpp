@@ -32,6 +32,7 @@ struct fe_tensor {
     fe_tensor *ragged_offset = nullptr;  // packed variable-length layout: per-batch element offsets
     fe::Node *producer = nullptr; // nullptr: a graph input
     bool by_value = false;        // a host scalar baked into the variant pack
+    bool compile_time_constant = false;  // by value, and compiled into the kernels (not in the variant pack)
     // The byte alignment every pointer bound to it has (fe_tensor_set_alignment): cuDNN may pick
     // kernels that rely on it, and execution refuses a pointer that breaks it.
     int64_t alignment = 16;

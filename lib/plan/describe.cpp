@@ -12,7 +12,7 @@ std::string tensor_line(const fe_tensor *t) {
                               dims_string(t->dims).c_str(), dims_string(t->strides).c_str());
     if (t->has_uid) line += format(" uid=%lld", static_cast<long long>(t->uid));
     if (t->ragged_offset) line += " ragged_offset=" + t->ragged_offset->name;
-    if (t->by_value) line += format(" value=%g (by value)", t->scalar_value);
+    if (t->by_value) line += format(" value=%g (%s)", t->scalar_value, t->compile_time_constant ? "compile-time constant" : "by value");
     else if (t->stands_in_for) line += format(" stands for the scores in %s '%s'", t->stands_in_for->kind(), t->stands_in_for->name.c_str());
     else if (t->is_input()) line += " input";
     else if (t->is_output) line += " output";

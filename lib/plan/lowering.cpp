@@ -83,11 +83,18 @@ static void encode_scalar(double value, fe_data_type type, unsigned char *out) {
     }
 }
 
-// A finalized tensor descriptor, recorded in `table` as what it states.
+// cuDNN 9.22's CUDNN_ATTR_TENSOR_CONSTANT_VALUE (a by-value tensor's value compiled into the
+// kernels), named here because older headers lack it; only set where the capability table
+// allows it.
+static const cudnnBackendAttributeName_t kTensorConstantValue = static_cast<cudnnBackendAttributeName_t>(910);
+
+// A finalized tensor descriptor, recorded in `table` as what it states. `constant`: the value
+// of a compile-time constant, in its type's bytes.
 static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, const std::vector<int64_t> &dims,
                                          const std::vector<int64_t> &strides, fe_data_type type, int64_t uid,
                                          bool is_virtual, bool by_value, const std::string &name,
-                                         const Descriptor *ragged_offset = nullptr, int64_t alignment = 16) {
+                                         const Descriptor *ragged_offset = nullptr, int64_t alignment = 16,
+                                         const unsigned char *constant = nullptr) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
@@ -97,6 +104,10 @@ static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, cons
     d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
     if (by_value) d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
     if (ragged_offset) d.set_desc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *ragged_offset, "CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC");
+    if (constant) {
+        const void *value = constant;
+        d.set(kTensorConstantValue, CUDNN_TYPE_VOID_PTR, 1, &value, "CUDNN_ATTR_TENSOR_CONSTANT_VALUE");
+    }
     std::string what = "finalizing the tensor descriptor of '" + name + "'";
     d.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     table.push_back({uid, dims, strides, type, is_virtual, by_value, alignment, d.get()});
@@ -109,10 +120,11 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     std::vector<int64_t> dims, strides;
     lowered_shape(t, &dims, &strides);
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
+    if (t->compile_time_constant) require(Feature::compile_time_constants);
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
         make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged,
-                               t->alignment);
+                               t->alignment, t->compile_time_constant ? t->scalar_bytes : nullptr);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();

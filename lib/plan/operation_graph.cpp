@@ -37,7 +37,8 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
         state.executable.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
     }
     for (const auto &t : graph.tensors) {
-        if (!t->by_value || !state.lowered.tensor_index.count(t.get())) continue;
+        // A compile-time constant is in the plan's kernels, not in the variant pack.
+        if (!t->by_value || t->compile_time_constant || !state.lowered.tensor_index.count(t.get())) continue;
         state.executable.uids.push_back(t->uid);
         state.executable.by_value_pointers.push_back(t->scalar_bytes);
     }

@@ -30,6 +30,7 @@ void write_tensor(json::Writer &w, const fe_tensor &t) {
     if (t.has_uid) w.field("uid", t.uid);
     if (t.by_value) {
         w.field("by_value", true).key("value").number(t.scalar_value);
+        if (t.compile_time_constant) w.field("constant", true);
         w.field("data_type", data_type_name(t.data_type));
     } else {
         w.field("dims", t.dims).field("strides", t.strides).field("data_type", data_type_name(t.data_type));
@@ -230,9 +231,10 @@ class GraphReader {
             if (!number_of(value, &number)) f.fail_at(value, "value", "expected a number (or \"inf\", \"-inf\", \"nan\")");
             if (!f.has("data_type")) f.fail("data_type", "missing (a scalar passed by value needs its type)");
             fe_data_type type = f.data_type("data_type", FE_DATA_NOT_SET);
-            t = call_tensor(f, "value", [&] { return graph_->add_scalar(e.name, number, type); });
+            bool constant = f.boolean("constant", false);
+            t = call_tensor(f, "value", [&] { return graph_->add_scalar(e.name, number, type, constant); });
             if (const json::Value *uid = f.get("uid")) set_scalar_uid(f, t, *uid);
-            f.refuse_unread("name, uid, by_value, value, data_type");
+            f.refuse_unread("name, uid, by_value, value, data_type, constant");
             return;
         }
         std::vector<int64_t> dims, strides;

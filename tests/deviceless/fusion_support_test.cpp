@@ -321,3 +321,29 @@ TEST_F(Deviceless, ConvolutionIntoAConcatenation) {
         EXPECT_TRUE(LastErrorContains("known bad through")) << fe_last_error_message();
     }
 }
+
+namespace {
+
+// A compile-time constant is lowered only where cuDNN compiles constants into its kernels (9.22):
+// before, the build names the version; the same graph with a scalar passed by value builds.
+TEST_F(Deviceless, ACompileTimeConstantNeedsTheCudnnThatCompilesIt) {
+    for (bool constant : {true, false}) {
+        fe_graph *g = graph(constant ? "constant" : "scalar", FE_DATA_HALF);
+        fe_tensor *a = tensor(g, "a", {4, 256, 128}), *b = tensor(g, "b", {4, 128, 64});
+        fe_tensor *c = nullptr, *scale = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(constant ? fe_graph_constant(g, "scale", 0.5, FE_DATA_FLOAT, &scale)
+                              : fe_graph_scalar(g, "scale", 0.5, FE_DATA_FLOAT, &scale));
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_MUL, c, scale, nullptr, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (!constant) {
+            expect_supported(g);
+            continue;
+        }
+        EXPECT_NE(describe(g).find("value=0.5 (compile-time constant)"), std::string::npos) << describe(g);
+        EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains("compile-time constant scalars (fe_graph_constant) needs cuDNN >= 9.22.0"));
+    }
+}
+
+}  // namespace

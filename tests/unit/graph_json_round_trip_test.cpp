@@ -593,6 +593,32 @@ TEST(GraphJson, TheSameGraphGivesTheSameBytes) {
     EXPECT_NE(to_json(three.get()), to_json(one.get()));
 }
 
+// A compile-time constant is written as one ("constant": true) and read back as one; a scalar of
+// the same value is another graph (another plan key).
+TEST(GraphJson, ACompileTimeConstantRoundTripsAndDiffersFromAScalar) {
+    auto build = [](bool constant) {
+        Graph g = new_graph("constant", FE_DATA_HALF);
+        fe_tensor *x = input(g.get(), "x", {2, 16, 32}), *c = nullptr, *y = nullptr;
+        EXPECT_FE_OK(constant ? fe_graph_constant(g.get(), "c", 0.5, FE_DATA_FLOAT, &c)
+                              : fe_graph_scalar(g.get(), "c", 0.5, FE_DATA_FLOAT, &c));
+        EXPECT_FE_OK(fe_graph_pointwise(g.get(), FE_POINTWISE_MUL, x, c, nullptr, nullptr, &y));
+        out(y);
+        return g;
+    };
+    Graph constant = build(true), scalar_graph = build(false);
+    std::string text = to_json(constant.get());
+    EXPECT_NE(text.find("\"constant\":true"), std::string::npos) << text;
+    EXPECT_NE(text, to_json(scalar_graph.get()));
+    expect_round_trip(constant.get());
+    fe_graph *raw = nullptr;
+    ASSERT_FE_OK(fe_graph_from_json(text.data(), text.size(), &raw));
+    Graph back(raw);
+    size_t length = 0;
+    std::string described(4096, '\0');
+    ASSERT_FE_OK(fe_graph_describe(back.get(), &described[0], described.size(), &length));
+    EXPECT_NE(described.find("value=0.5 (compile-time constant)"), std::string::npos) << described;
+}
+
 TEST(GraphJson, AnEmptyGraphRoundTrips) {
     Graph g = new_graph("empty", FE_DATA_NOT_SET);
     std::string text = to_json(g.get());

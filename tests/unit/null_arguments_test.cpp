@@ -75,6 +75,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_tensor", [&] { return fe_graph_tensor(nullptr, "y", 3, dims, nullptr, FE_DATA_HALF, &t); }},
         {"fe_graph_tensor", [&] { return fe_graph_tensor(g, "y", 3, dims, nullptr, FE_DATA_HALF, nullptr); }},
         {"fe_graph_scalar", [&] { return fe_graph_scalar(g, "s", 1.0, FE_DATA_FLOAT, nullptr); }},
+        {"fe_graph_constant", [&] { return fe_graph_constant(g, "c", 1.0, FE_DATA_FLOAT, nullptr); }},
         {"fe_graph_tensor_like", [&] { return fe_graph_tensor_like(g, nullptr, "like", &t); }},
         {"fe_graph_tensor_by_name", [&] { return fe_graph_tensor_by_name(g, nullptr, &t); }},
         {"fe_graph_get_name", [&] { return fe_graph_get_name(nullptr, &name); }},

@@ -109,6 +109,19 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void ACompileTimeConstantNeedsTheCudnnThatCompilesIt()
+        {
+            using (var graph = new Graph(new GraphOptions { Name = "constant", IoDataType = DataType.Half }))
+            {
+                Tensor c = graph.Matmul(graph.Tensor("A", 4, 256, 128), graph.Tensor("B", 4, 128, 64));
+                graph.Pointwise(PointwiseMode.Mul, c, graph.Constant("half", 0.5, DataType.Float), null, null).SetOutput(true);
+                StringAssert.Contains("value=0.5 (compile-time constant)", graph.Describe());
+                TestSupport.AssertFails(Status.NotSupported, "compile-time constant scalars (Graph.Constant) needs cuDNN >= 9.22.0",
+                                        () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json }));
+            }
+        }
+
+        [Test]
         public void AttentionIsSupported()
         {
             using (var graph = new Graph(new GraphOptions { Name = "sdpa", IoDataType = DataType.Half }))

@@ -50,7 +50,7 @@ final class ApiNames {
             "\\bfe_(?:tensor_set_(?:output|strides|data_type|dims|name|uid|alignment|ragged_offset)"
             + "|graph_(?:build(?:_operation_graph|_plans|_plan_at_index)?|validate|check_support"
             + "|create_execution_plans|set_device_properties|select_plan|autotune|warmup|execute|describe"
-            + "|set_kernel_cache|serialize|deserialize|tensor|scalar)"
+            + "|set_kernel_cache|serialize|deserialize|tensor|scalar|constant)"
             + "|handle_(?:create|set_stream|set_cache_directory)|buffer_create(?:_for_tensor)?"
             + "|log_set_level|log_set_callback|device_enable_peer_access|strides_packed|strides_channels_last)\\b");
 

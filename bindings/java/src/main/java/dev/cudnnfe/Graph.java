@@ -68,10 +68,20 @@ public final class Graph extends GraphOps {
         return new Tensor(this, tensor[0]);
     }
 
-    /** A host constant baked into the plan, broadcast by the pointwise operation that uses it. */
+    /** A host value passed to cuDNN at every execution, broadcast by the pointwise operation that uses it. */
     public Tensor scalar(String name, double value, DataType type) {
         long[] tensor = new long[1];
         Check.ok(NativeApi.fe_graph_scalar(pointer(), name, value, type.code, tensor));
+        return new Tensor(this, tensor[0]);
+    }
+
+    /**
+     * A compile-time constant: a scalar whose value cuDNN compiles into the plan's kernels (another
+     * value needs another build). Needs cuDNN 9.22; earlier versions refuse the build, naming it.
+     */
+    public Tensor constant(String name, double value, DataType type) {
+        long[] tensor = new long[1];
+        Check.ok(NativeApi.fe_graph_constant(pointer(), name, value, type.code, tensor));
         return new Tensor(this, tensor[0]);
     }
 

@@ -104,6 +104,18 @@ class DevicelessBuildTest {
     }
 
     @Test
+    void aCompileTimeConstantNeedsTheCudnnThatCompilesIt() {
+        try (Graph graph = new Graph(new GraphOptions().name("constant").ioDataType(DataType.HALF))) {
+            Tensor c = graph.matmul(graph.tensor("A", 4, 256, 128), graph.tensor("B", 4, 128, 64));
+            Tensor y = graph.pointwise(PointwiseMode.MUL, c, graph.constant("half", 0.5, DataType.FLOAT), null, null);
+            y.setOutput(true);
+            assertTrue(graph.describe().contains("value=0.5 (compile-time constant)"), graph.describe());
+            TestSupport.assertFails(Status.NOT_SUPPORTED, "compile-time constant scalars (Graph.constant) needs cuDNN >= 9.22.0",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json)));
+        }
+    }
+
+    @Test
     void attentionIsSupported() {
         try (Graph graph = new Graph(new GraphOptions().name("sdpa").ioDataType(DataType.HALF))) {
             Tensor q = graph.tensor("q", 1, 8, 256, 64);
