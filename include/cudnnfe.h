@@ -18,7 +18,7 @@
  *    with fe_x_is_<flag>); other queries are named for what they answer (fe_graph_get_name,
  *    fe_graph_plan_count, fe_buffer_size). Only the calls that need no object (fe_version,
  *    fe_version_string, fe_status_string, fe_last_error_message, fe_data_type_string,
- *    fe_data_type_size) return their answer directly; they never fail.
+ *    fe_data_type_size, fe_data_type_bits) return their answer directly; they never fail.
  *  - Strings returned as `const char *` (directly or through a `const char **` output) are owned
  *    by the library and stay valid as long as the object they came from (and are not changed by
  *    a later setter on that object).
@@ -126,7 +126,14 @@ typedef enum fe_data_type FE_ENUM_BASE {
     FE_DATA_BOOLEAN = 11,
     FE_DATA_FP8_E4M3 = 12,
     FE_DATA_FP8_E5M2 = 13,
-    FE_DATA_FP8_E8M0 = 15 /* power-of-two scale factors of block scaling (MXFP8); no host conversion */
+    FE_DATA_FP8_E8M0 = 15, /* power-of-two scale factors of block scaling (MXFP8); no host conversion */
+    /* 4-bit integers (signed -8..7, unsigned 0..15), two to a byte: the element at the even
+     * offset (in elements, from the buffer's start) in the low four bits. Weights of weight-only
+     * quantized matmuls, converted or dequantized to half inside the graph; no host conversion
+     * (upload packed bytes). cuDNN 9.19 runs int4 only: a graph with a uint4 tensor is refused
+     * at build (docs/capabilities.md). */
+    FE_DATA_INT4 = 17,
+    FE_DATA_UINT4 = 18
 } fe_data_type;
 
 typedef enum fe_heur_mode FE_ENUM_BASE {
@@ -245,8 +252,12 @@ FE_API const char *fe_status_string(fe_status status);
 FE_API const char *fe_last_error_message(void);
 /** The name of a data type ("half", "bfloat16", ...), or "invalid". */
 FE_API const char *fe_data_type_string(fe_data_type type);
-/** Size in bytes of one element of the type; 0 for FE_DATA_NOT_SET or an unknown value. */
+/** Size in bytes of one element of the type; 0 for FE_DATA_NOT_SET, an unknown value and the
+ *  4-bit types (fe_data_type_bits sizes those). */
 FE_API size_t fe_data_type_size(fe_data_type type);
+/** Bits of one element of the type: 4 for FE_DATA_INT4 and FE_DATA_UINT4, 8 * its size for the
+ *  others; 0 for FE_DATA_NOT_SET or an unknown value. */
+FE_API size_t fe_data_type_bits(fe_data_type type);
 
 /** Every operation's description as JSON (the op schema): for each op its kind, C entry point,
  *  input and output ports (and the option that makes a conditional one exist), parameters, and
@@ -738,9 +749,11 @@ FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
  *  bfloat16 before a matmul, which otherwise runs in float).
  *  - MXFP8: x [..., n] (fp8_e4m3 or fp8_e5m2), scale [..., n / block_size] (fp8_e8m0); same cuDNN
  *    and GPU requirements as fe_graph_block_scale_quantize.
- *  - General (scale float, half or bfloat16): x [..., m, n] (fp8_e4m3, fp8_e5m2, half or
- *    bfloat16), scale [..., ceil(m / block_rows), ceil(n / block_size)]; feeds a matmul in the
- *    same graph (block-scaled GEMM). cuDNN >= 9.11 (capability general_block_scaling).
+ *  - General (scale float, half or bfloat16): x [..., m, n] (fp8_e4m3, fp8_e5m2, half,
+ *    bfloat16, or int4/uint4 weights stored with m contiguous), scale [..., ceil(m / block_rows),
+ *    ceil(n / block_size)]; feeds a matmul in the same graph (block-scaled GEMM, weight-only
+ *    quantization with one scale per group of rows). cuDNN >= 9.11 (capability
+ *    general_block_scaling).
  *  options nullable. */
 FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
                                                  const fe_block_scale_options *options,
@@ -1284,6 +1297,31 @@ FE_API fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor
                                       fe_tensor **out_eq_bias, fe_tensor **out_mean,
                                       fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
                                       fe_tensor **out_next_running_var);
+
+typedef struct fe_dbn_weight_options {
+    uint32_t struct_size;
+    const char *name;               /* nullable: "dbn_weight_<n>" */
+    fe_data_type compute_data_type; /* float; default: the graph's (float) */
+} fe_dbn_weight_options;
+#define FE_DBN_WEIGHT_OPTIONS_INIT { (uint32_t)sizeof(fe_dbn_weight_options), NULL, FE_DATA_NOT_SET }
+
+/** Batch normalization's backward weight gradients, with dx left as per-channel factors: from
+ *  dy and x [N, C, spatial...] (half, bfloat16 or float, usually channels-last) and the forward's
+ *  float mean, inv_variance and scale [1, C, 1, ...], over M = N x spatial values per channel,
+ *    out_dscale = sum(dy * (x - mean) * inv_variance), out_dbias = sum(dy),
+ *  and the factors of dx = out_eq_scale_dy * dy + out_eq_scale_x * x + out_eq_bias:
+ *    out_eq_scale_dy = scale * inv_variance,
+ *    out_eq_scale_x = -scale * inv_variance^2 * dscale / M,
+ *    out_eq_bias = scale * inv_variance * (inv_variance * dscale * mean - dbias) / M.
+ *  Every output is float [1, C, 1, ...] and required. cuDNN runs it fused after a convolution's
+ *  dgrad and a ReLU backward against the recomputed batchnorm output (the ResNet backward block,
+ *  cuDNN 9.8 on Ampere and Hopper); whether it has an engine for a graph is said by the support
+ *  check. options nullable. */
+FE_API fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
+                                     fe_tensor *inv_variance, fe_tensor *scale,
+                                     const fe_dbn_weight_options *options, fe_tensor **out_dscale,
+                                     fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
+                                     fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias);
 
 typedef enum fe_resample_mode FE_ENUM_BASE {
     FE_RESAMPLE_MAXPOOL = 0,

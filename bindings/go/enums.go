@@ -21,10 +21,12 @@ const (
 	DataFP8E4M3
 	DataFP8E5M2
 	DataFP8E8M0 // power-of-two block scales of MXFP8
+	DataInt4    // 4-bit signed integers, two to a byte (the even element in the low bits)
+	DataUint4   // 4-bit unsigned integers, two to a byte
 )
 
 // The C library's values of the data types above, in order.
-var dataTypeCodes = [...]int32{-1, 0, 1, 2, 3, 4, 6, 9, 10, 11, 12, 13, 15}
+var dataTypeCodes = [...]int32{-1, 0, 1, 2, 3, 4, 6, 9, 10, 11, 12, 13, 15, 17, 18}
 
 func (t DataType) code() capi.Enum_SS_fe_data_type {
 	if t < 0 || int(t) >= len(dataTypeCodes) {
@@ -47,9 +49,14 @@ func (t DataType) String() string {
 	return capi.Fe_data_type_string(t.code())
 }
 
-// Size is the size in bytes of one element (0 for DataNotSet).
+// Size is the size in bytes of one element (0 for DataNotSet and the 4-bit types).
 func (t DataType) Size() int64 {
 	return capi.Fe_data_type_size(t.code())
+}
+
+// Bits is the size in bits of one element: 4 for DataInt4 and DataUint4 (0 for DataNotSet).
+func (t DataType) Bits() int64 {
+	return capi.Fe_data_type_bits(t.code())
 }
 
 // NumericalNote is one of an engine's numerical notes (cuDNN's CUDNN_NUMERICAL_NOTE_*), a bit of

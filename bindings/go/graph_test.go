@@ -265,6 +265,20 @@ func TestDescribeAndLibraryInformation(t *testing.T) {
 	if DataHalf.Size() != 2 || DataHalf.String() != "half" {
 		t.Errorf("half: %d %q", DataHalf.Size(), DataHalf.String())
 	}
+	if DataHalf.Bits() != 16 || DataInt4.Bits() != 4 || DataUint4.Size() != 0 || DataUint4.String() != "uint4" {
+		t.Errorf("4-bit types: %d %d %d %q", DataHalf.Bits(), DataInt4.Bits(), DataUint4.Size(), DataUint4.String())
+	}
+	g4, err := NewGraph(&GraphOptions{IODataType: DataHalf})
+	must(t, err)
+	defer g4.Close()
+	w, err := g4.Tensor("w", []int64{1, 256, 128}, []int64{256 * 128, 1, 256}, DataInt4)
+	must(t, err)
+	if dt, _ := w.DataType(); dt != DataInt4 {
+		t.Errorf("w is %v", dt)
+	}
+	if n, _ := w.SizeBytes(); n != 256*128/2 {
+		t.Errorf("w takes %d bytes", n)
+	}
 	schema, err := OpSchemaJSON()
 	must(t, err)
 	if !strings.Contains(schema, `"entry_point":"fe_graph_conv_fprop"`) || !strings.Contains(schema, `"c_type":"fe_resample_padding"`) {

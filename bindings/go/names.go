@@ -45,6 +45,7 @@ var goNames = map[string]string{
 	"fe_log_set_level":             "cudnnfe.SetLogLevel",
 	"fe_log_set_callback":          "cudnnfe.SetLogger",
 	"fe_data_type_size":            "DataType.Size",
+	"fe_data_type_bits":            "DataType.Bits",
 	"fe_data_type_string":          "DataType.String",
 	"fe_status_string":             "Status.String",
 }

@@ -137,6 +137,22 @@ func TestBatchInstanceAndAdaptiveNormalizations(t *testing.T) {
 	expectError(t, err, StatusInvalidArgument, "zero")
 }
 
+func TestDbnWeightGivesFivePerChannelFloatOutputs(t *testing.T) {
+	g := halfGraph(t)
+	defer g.Close()
+	dy, x := tensor(t, g, "dy", 2, 8, 4, 4), tensor(t, g, "x", 2, 8, 4, 4)
+	mean, inv := typed(t, g, "mean", DataFloat, 1, 8, 1, 1), typed(t, g, "inv_variance", DataFloat, 1, 8, 1, 1)
+	scale := typed(t, g, "scale", DataFloat, 1, 8, 1, 1)
+	r, err := g.DbnWeight(dy, x, mean, inv, scale, nil)
+	must(t, err)
+	for _, out := range []*Tensor{r.DScale, r.DBias, r.EqScaleDy, r.EqScaleX, r.EqBias} {
+		expectDims(t, out, nil, 1, 8, 1, 1)
+		expectFloat(t, out)
+	}
+	_, err = g.DbnWeight(dy, x, mean, inv, typed(t, g, "wide", DataFloat, 1, 16, 1, 1), nil)
+	expectError(t, err, StatusInvalidArgument, "scale 'wide' is [1,16,1,1]")
+}
+
 func TestSoftmaxRngAndBlockScaling(t *testing.T) {
 	g := halfGraph(t)
 	defer g.Close()

@@ -44,6 +44,8 @@ FE_EXPORT const char *fe_data_type_string(fe_data_type type) { return data_type_
 
 FE_EXPORT size_t fe_data_type_size(fe_data_type type) { return data_type_size(type); }
 
+FE_EXPORT size_t fe_data_type_bits(fe_data_type type) { return data_type_bits(type); }
+
 FE_EXPORT fe_status fe_log_set_level(fe_log_level level) {
     return guard("fe_log_set_level", [&] {
         FE_CHECK(level >= FE_LOG_OFF && level <= FE_LOG_DEBUG, FE_STATUS_INVALID_ARGUMENT,

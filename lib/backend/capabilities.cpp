@@ -204,6 +204,27 @@ const std::vector<Capability> kTable = {
      "the first cuDNN that compiles a by-value tensor's value into the kernels (CUDNN_ATTR_TENSOR_CONSTANT_VALUE, "
      "in a cuDNN built for CUDA 13.1 or later)",
      nullptr},
+    {Feature::int4_weights_layout, "int4_weights_layout", Gate::observed,
+     "a matmul of 4-bit (int4 or uint4) weights stored N-contiguous (row-major, strides [K * N, N, 1])", 0, 0, 0,
+     kVerified,
+     "has no engine for it (its kernels do not load sub-byte rows); weights stored K-contiguous (strides [K * N, 1, K]) "
+     "have one, converted as they are, scaled per column or dequantized per group of rows: store them K-contiguous",
+     "H100"},
+    {Feature::dbn_weight, "dbn_weight", Gate::minimum_version,
+     "batchnorm's backward weight gradients (fe_graph_dbn_weight)", 90800, 80, 0, 0,
+     "the first cuDNN with engines for convolution dgrad, ReLU backward and dbn_weight fused (Ampere and Hopper)",
+     nullptr},
+    {Feature::standalone_dbn_weight, "standalone_dbn_weight", Gate::observed, "dbn_weight on its own", 0, 0, 0,
+     kVerified,
+     "has no engine for dbn_weight on its own (its one candidate, eng0, reports an architecture mismatch): it runs "
+     "it fused after a convolution's dgrad and a ReLU backward against the recomputed batchnorm output (the ResNet "
+     "backward block); use fe_graph_batchnorm_backward for a batchnorm's backward alone",
+     "H100"},
+    {Feature::uint4_tensors, "uint4_tensors", Gate::known_bad, "uint4 tensors", 0, 0, kAnyCudnn9, kVerified,
+     "lists engines for matmuls of uint4 weights (eng4 for them converted as they are, eng7 dequantized per group of "
+     "rows) whose kernels make an illegal memory access or never finish, where the same graphs of int4 weights "
+     "compute correctly: store the weights as int4 (subtract 8 and fold 8 * scale into a bias)",
+     "H100 and H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -64,6 +64,10 @@ enum class Feature {
     concatenate_of_results,       // a concatenation of an operation's result (conv into a concat)
     fp8_attention_backward_deterministic,  // FP8 attention backward accumulating in a fixed order
     compile_time_constants,       // scalars whose values cuDNN compiles into the kernels
+    int4_weights_layout,          // 4-bit matmul weights stored N-contiguous (row-major)
+    dbn_weight,                   // batchnorm's backward weight gradients (fused after dgrad and dReLU)
+    standalone_dbn_weight,        // dbn_weight with no dgrad and ReLU backward before it
+    uint4_tensors,                // 4-bit unsigned integers in a graph
 };
 
 // How the library treats a fact of the table.

@@ -7,6 +7,14 @@
 
 namespace fe {
 
+size_t data_type_bits(fe_data_type type) {
+    switch (type) {
+        case FE_DATA_INT4:
+        case FE_DATA_UINT4: return 4;
+        default: return 8 * data_type_size(type);
+    }
+}
+
 size_t data_type_size(fe_data_type type) {
     switch (type) {
         case FE_DATA_DOUBLE:
@@ -40,11 +48,13 @@ const char *data_type_name(fe_data_type type) {
         case FE_DATA_FP8_E4M3: return "fp8_e4m3";
         case FE_DATA_FP8_E5M2: return "fp8_e5m2";
         case FE_DATA_FP8_E8M0: return "fp8_e8m0";
+        case FE_DATA_INT4: return "int4";
+        case FE_DATA_UINT4: return "uint4";
         default: return "invalid";
     }
 }
 
-bool data_type_valid(fe_data_type type) { return data_type_size(type) != 0; }
+bool data_type_valid(fe_data_type type) { return data_type_bits(type) != 0; }
 
 namespace {
 
@@ -147,7 +157,9 @@ int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> 
     }
     FE_CHECK(last < INT64_MAX, FE_STATUS_INVALID_ARGUMENT, "dims %s with strides %s span more than 2^63 elements",
              dims_string(dims).c_str(), dims_string(strides).c_str());
-    return size_product(last + 1, static_cast<int64_t>(data_type_size(type)), dims);
+    // In bits, so that 4-bit types take half a byte an element (a last odd one takes a whole byte).
+    const int64_t bits = size_product(last + 1, static_cast<int64_t>(data_type_bits(type)), dims);
+    return bits / 8 + (bits % 8 != 0);
 }
 
 void shape_single_element(fe_tensor *tensor, const char *what, size_t rank) {

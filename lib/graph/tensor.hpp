@@ -54,7 +54,9 @@ struct fe_tensor {
 
 namespace fe {
 
+// Bytes of one element; 0 for the 4-bit types, which data_type_bits sizes.
 size_t data_type_size(fe_data_type type);
+size_t data_type_bits(fe_data_type type);
 const char *data_type_name(fe_data_type type);
 bool data_type_valid(fe_data_type type);
 

@@ -183,8 +183,9 @@ class BlockScaleDequantize : public BlockScaleNode {
   private:
     void lower_general(Lowering &lowering) const {
         const fe_tensor *x = inputs[0], *scale = inputs[1];
-        FE_CHECK(is_fp8(x->data_type) || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16,
-                 FE_STATUS_NOT_SUPPORTED, "X '%s' is %s; general block scaling reads fp8, half or bfloat16",
+        FE_CHECK(is_fp8(x->data_type) || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16 ||
+                     x->data_type == FE_DATA_INT4 || x->data_type == FE_DATA_UINT4,
+                 FE_STATUS_NOT_SUPPORTED, "X '%s' is %s; general block scaling reads fp8, half, bfloat16 or 4-bit integers",
                  x->name.c_str(), data_type_name(x->data_type));
         FE_CHECK(is_general_scale(scale->data_type), FE_STATUS_NOT_SUPPORTED,
                  "scale '%s' is %s; block scales are fp8_e8m0 (MXFP8) or float, half or bfloat16",

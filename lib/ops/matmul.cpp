@@ -105,6 +105,18 @@ class Matmul : public Node {
                     overrides);
     }
 
+    std::string unsupported_hint() const override {
+        // 4-bit weights B [.., K, N], read as they are or through the scaling that dequantizes
+        // them, stored with N contiguous.
+        const fe_tensor *b = inputs[1];
+        if (b->producer && (b->producer->is_pointwise() || std::string(b->producer->kind()) == "block_scale_dequantize"))
+            b = b->producer->inputs[0];
+        bool four_bits = b->data_type == FE_DATA_INT4 || b->data_type == FE_DATA_UINT4;
+        if (four_bits && b->strides.size() >= 2 && b->strides.back() == 1 && b->dims.back() > 1)
+            return explanation(Feature::int4_weights_layout, cudnn().cudnnGetVersion());
+        return "";
+    }
+
   private:
     // The type both operands are multiplied in: the wider of the two (8-bit types widen to the
     // other; half and bfloat16 meet in bfloat16, anything and float in float).

@@ -64,6 +64,10 @@ class Slice : public Node {
         const fe_tensor *x = inputs[0];
         int64_t offset = 0;
         for (size_t i = 0; i < start_.size(); ++i) offset += start_[i] * x->strides[i];
+        // A slice is bound at a byte address: a 4-bit tensor's slice may start inside a byte.
+        FE_CHECK(data_type_size(x->data_type) != 0, FE_STATUS_NOT_SUPPORTED,
+                 "'%s' is %s; slices of 4-bit tensors are not taken (they may start inside a byte)", x->name.c_str(),
+                 data_type_name(x->data_type));
         lowering.slice_view(outputs[0], x, offset * static_cast<int64_t>(data_type_size(x->data_type)));
     }
 

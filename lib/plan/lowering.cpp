@@ -121,6 +121,7 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     lowered_shape(t, &dims, &strides);
     if (t->by_value) encode_scalar(t->scalar_value, t->data_type, const_cast<fe_tensor *>(t)->scalar_bytes);
     if (t->compile_time_constant) require(Feature::compile_time_constants);
+    if (t->data_type == FE_DATA_UINT4) require(Feature::uint4_tensors);
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
         make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged,

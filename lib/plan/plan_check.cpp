@@ -34,6 +34,8 @@ const char *cudnn_data_type_name(fe_data_type type) {
         case FE_DATA_FP8_E4M3: return "CUDNN_DATA_FP8_E4M3";
         case FE_DATA_FP8_E5M2: return "CUDNN_DATA_FP8_E5M2";
         case FE_DATA_FP8_E8M0: return "CUDNN_DATA_FP8_E8M0";
+        case FE_DATA_INT4: return "CUDNN_DATA_INT4";
+        case FE_DATA_UINT4: return "CUDNN_DATA_UINT4";
         default: return "?";
     }
 }

@@ -192,7 +192,9 @@ const Enum kDataType{"fe_data_type",
                       {"FE_DATA_BOOLEAN", "boolean", FE_DATA_BOOLEAN},
                       {"FE_DATA_FP8_E4M3", "fp8_e4m3", FE_DATA_FP8_E4M3},
                       {"FE_DATA_FP8_E5M2", "fp8_e5m2", FE_DATA_FP8_E5M2},
-                      {"FE_DATA_FP8_E8M0", "fp8_e8m0", FE_DATA_FP8_E8M0}},
+                      {"FE_DATA_FP8_E8M0", "fp8_e8m0", FE_DATA_FP8_E8M0},
+                      {"FE_DATA_INT4", "int4", FE_DATA_INT4},
+                      {"FE_DATA_UINT4", "uint4", FE_DATA_UINT4}},
                      "Element types; not_set takes the graph's default."};
 
 }  // namespace
@@ -289,10 +291,17 @@ std::string argument_name(const Port &port, bool output) {
     auto is_upper = [](char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; };
     const std::string name = port.name;
     std::string words;
+    size_t word_start = 0;
     for (size_t i = 0; i < name.size(); ++i) {
-        // A new word starts at an upper-case letter between a lower-case one and another.
-        if (i > 0 && is_upper(name[i]) && is_lower(name[i - 1]) && i + 1 < name.size() && is_lower(name[i + 1]))
+        if (name[i] == '_') word_start = i + 1;
+        // A new word starts at an upper-case letter between a lower-case one and another
+        // ("InvVariance"), or after a lower-case word of two letters or more ("EqScaleDY": the
+        // gradient prefix of "dQ" stays one word).
+        bool capitalized = i + 1 < name.size() && is_lower(name[i + 1]);
+        if (i > 0 && is_upper(name[i]) && is_lower(name[i - 1]) && (capitalized || i - word_start >= 2)) {
             words += '_';
+            word_start = i;
+        }
         words += lower(name[i]);
     }
     if (words == "do") words = "d_o";

@@ -364,3 +364,69 @@ TEST_F(NormDeviceless, HalfLayernormWithAPointwiseEpilogueSaysWhy) {
         << fe_last_error_message();
     EXPECT_TRUE(LastErrorContains("mark the norm's Y as an output")) << fe_last_error_message();
 }
+
+namespace {
+
+// The reference frontend's "Dgrad Drelu DBNweight" sample (cuDNN 9.8, Ampere and Hopper): the
+// ResNet backward block in one graph. dy [4, 64, 16, 16] through a 3x3 dgrad (pad 1) to 32
+// channels, ReLU backward against the recomputed batchnorm output (x - mean) * inv_var * scale +
+// bias, then batchnorm's weight gradients; half io, float intermediates, channels-last.
+struct DbnWeightGraph {
+    fe_tensor *drelu = nullptr, *grads[5] = {};
+};
+
+void add_dbn_weight_block(fe_graph *g, const std::vector<fe_tensor *> &in, DbnWeightGraph *out) {
+    fe_tensor *dy = in[0], *w = in[1], *x = in[2], *m = in[3], *v = in[4], *s = in[5], *b = in[6];
+    fe_conv_options co = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {1, 1};
+    ASSERT_FE_OK(fe_conv_options_set_padding(&co, 2, pad));
+    const int64_t dx_dims[4] = {4, 32, 16, 16};
+    fe_tensor *dx = nullptr, *centered = nullptr, *normalized = nullptr, *scaled = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 4, dx_dims, &co, &dx));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_SUB, x, m, nullptr, nullptr, &centered));
+    ASSERT_FE_OK(fe_graph_mul(g, centered, v, nullptr, &normalized));
+    ASSERT_FE_OK(fe_graph_mul(g, normalized, s, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_add(g, scaled, b, nullptr, &y));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dx, y, nullptr, nullptr, &out->drelu));
+    ASSERT_FE_OK(fe_graph_dbn_weight(g, out->drelu, x, m, v, s, nullptr, &out->grads[0], &out->grads[1],
+                                     &out->grads[2], &out->grads[3], &out->grads[4]));
+    ASSERT_FE_OK(fe_tensor_set_output(out->drelu, 1));
+    for (fe_tensor *t : out->grads) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+}
+
+TEST_F(Deviceless, DgradDreluDbnWeightIsSupported) {
+    fe_graph *g = graph("dgrad_drelu_dbn_weight", FE_DATA_HALF);
+    const std::vector<int64_t> channel = {1, 32, 1, 1};
+    std::vector<fe_tensor *> in = {tensor(g, "dy", {4, 64, 16, 16}, true), tensor(g, "w", {64, 32, 3, 3}, true),
+                                   tensor(g, "x", {4, 32, 16, 16}, true),
+                                   tensor(g, "mean", channel, true, FE_DATA_FLOAT),
+                                   tensor(g, "inv_var", channel, true, FE_DATA_FLOAT),
+                                   tensor(g, "scale", channel, true, FE_DATA_FLOAT),
+                                   tensor(g, "bias", channel, true, FE_DATA_FLOAT)};
+    DbnWeightGraph out;
+    add_dbn_weight_block(g, in, &out);
+    // A precompiled engine (eng1 on cuDNN 9.19) finalizes a whole plan with no GPU.
+    expect_full_plan(g);
+    EXPECT_NE(describe(g).find("cuDNN: 7 operation(s)"), std::string::npos) << describe(g);
+}
+
+// On its own, cuDNN 9.19's one candidate (eng0) reports an architecture mismatch on the H100: the
+// support check says so and points to batchnorm_backward.
+TEST_F(Deviceless, DbnWeightAloneSaysWhy) {
+    fe_graph *g = graph("dbn_weight", FE_DATA_HALF);
+    const std::vector<int64_t> image = {4, 32, 16, 16}, channel = {1, 32, 1, 1};
+    fe_tensor *dy = tensor(g, "dy", image, true), *x = tensor(g, "x", image, true);
+    fe_tensor *m = tensor(g, "mean", channel, true, FE_DATA_FLOAT), *v = tensor(g, "inv_var", channel, true, FE_DATA_FLOAT);
+    fe_tensor *s = tensor(g, "scale", channel, true, FE_DATA_FLOAT), *grads[5] = {};
+    ASSERT_FE_OK(fe_graph_dbn_weight(g, dy, x, m, v, s, nullptr, &grads[0], &grads[1], &grads[2], &grads[3], &grads[4]));
+    for (fe_tensor *t : grads) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+    ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+    EXPECT_FE_STATUS(fe_graph_check_support(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("dbn_weight 'dbn_weight_0': cuDNN 9.19 has no engine for dbn_weight on its own"))
+        << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("use fe_graph_batchnorm_backward")) << fe_last_error_message();
+}
+
+}  // namespace

@@ -1,6 +1,9 @@
 // Batch and instance normalization on the GPU against the double references: batchnorm training
 // with the running-statistics update done in place, inference, backward, bn_finalize from
-// per-channel sums; instancenorm forward and backward. Channels-last half images with float scale, bias and statistics.
+// per-channel sums, dbn_weight fused after dgrad and ReLU backward; instancenorm forward and
+// backward. Channels-last half images with float scale, bias and statistics.
+#include <algorithm>
+
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -139,6 +142,115 @@ TEST_F(NormGpu, BnFinalizeFoldsStatisticsIntoScaleAndBias) {
     EXPECT_EQ(compare(bnv, want_next_var, 1e-4, 1e-4).mismatches, 0)
         << "the running variance does not follow the unbiased update"
         << (biased.mismatches == 0 ? " (it matches the biased one: update the header and this test)" : "");
+}
+
+// The ResNet backward block as the reference frontend's "Dgrad Drelu DBNweight" sample builds it:
+// dx_pre = dgrad(dy, w) (3x3, pad 1), drelu = dx_pre where the recomputed batchnorm output
+// (x - mean) * inv_var * scale + bias is positive, then dbn_weight(drelu, x, mean, inv_var,
+// scale). Every output against a double reference, and the Eq* factors applied to drelu and x
+// against batchnorm's dx.
+TEST_F(NormGpu, DgradDreluDbnWeightMatchesTheReference) {
+    const std::vector<int64_t> dy_dims = {4, 64, 16, 16}, w_dims = {64, 32, 3, 3}, x_dims = {4, 32, 16, 16};
+    const std::vector<int64_t> channel = {1, 32, 1, 1};
+    fe_graph *g = graph("dgrad_drelu_dbn_weight", FE_DATA_HALF);
+    fe_tensor *dy = tensor(g, "dy", dy_dims, true), *w = tensor(g, "w", w_dims, true), *x = tensor(g, "x", x_dims, true);
+    fe_tensor *m = float_tensor(g, "mean", channel, true), *v = float_tensor(g, "inv_var", channel, true);
+    fe_tensor *s = float_tensor(g, "scale", channel, true), *b = float_tensor(g, "bias", channel, true);
+    fe_conv_options co = FE_CONV_OPTIONS_INIT;
+    int64_t pad[2] = {1, 1};
+    ASSERT_FE_OK(fe_conv_options_set_padding(&co, 2, pad));
+    fe_tensor *dx_pre = nullptr, *centered = nullptr, *normalized = nullptr, *scaled = nullptr, *y = nullptr;
+    fe_tensor *drelu = nullptr, *grads[5] = {};
+    ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, x_dims.size(), x_dims.data(), &co, &dx_pre));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_SUB, x, m, nullptr, nullptr, &centered));
+    ASSERT_FE_OK(fe_graph_mul(g, centered, v, nullptr, &normalized));
+    ASSERT_FE_OK(fe_graph_mul(g, normalized, s, nullptr, &scaled));
+    ASSERT_FE_OK(fe_graph_add(g, scaled, b, nullptr, &y));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dx_pre, y, nullptr, nullptr, &drelu));
+    ASSERT_FE_OK(fe_graph_dbn_weight(g, drelu, x, m, v, s, nullptr, &grads[0], &grads[1], &grads[2], &grads[3],
+                                     &grads[4]));
+    set_outputs({drelu, grads[0], grads[1], grads[2], grads[3], grads[4]});
+    build(g);
+    std::printf("    plan %s\n", engine_tag_of(g));
+    Bound &bdy = bind(dy, true), &bw = bind(w, true), &bx = bind(x, true, -2, 2);
+    Bound &bm = bind(m, true, -0.5f, 0.5f), &bv = bind(v, true, 0.5f, 2), &bs = bind(s, true, 0.5f, 1.5f);
+    Bound &bb = bind(b, true, -1, 1), &bdrelu = bind(drelu, false);
+    Bound &bdscale = bind(grads[0], false), &bdbias = bind(grads[1], false), &beq_dy = bind(grads[2], false);
+    Bound &beq_x = bind(grads[3], false), &beq_bias = bind(grads[4], false);
+    execute(g, {&bdy, &bw, &bx, &bm, &bv, &bs, &bb, &bdrelu, &bdscale, &bdbias, &beq_dy, &beq_x, &beq_bias});
+    for (Bound *out : {&bdrelu, &bdscale, &bdbias, &beq_dy, &beq_x, &beq_bias}) download(*out);
+
+    // The dgrad, then the ReLU's gradient passed where the batchnorm output is positive. Within
+    // 1e-4 of zero the GPU's float recomputation may fall on either side: its choice is taken.
+    // dgrad of the 3x3 pad-1 correlation: x[h, w] met dy[h + 1 - r, w + 1 - s] through w[r, s].
+    auto dgrad_at = [&](const std::vector<int64_t> &i) {
+        double sum = 0;
+        for (int64_t k = 0; k < dy_dims[1]; ++k)
+            for (int64_t r = 0; r < 3; ++r)
+                for (int64_t t = 0; t < 3; ++t) {
+                    int64_t h = i[2] + 1 - r, v = i[3] + 1 - t;
+                    if (h < 0 || h >= dy_dims[2] || v < 0 || v >= dy_dims[3]) continue;
+                    sum += static_cast<double>(bdy.at({i[0], k, h, v})) * bw.at({k, i[1], r, t});
+                }
+        return sum;
+    };
+    std::vector<double> ref_drelu = elementwise(x_dims, [&](const std::vector<int64_t> &i) {
+        double bn = (bx.at(i) - broadcast_at(bm, i)) * broadcast_at(bv, i) * broadcast_at(bs, i) + broadcast_at(bb, i);
+        double passed = dgrad_at(i);
+        if (std::fabs(bn) < 1e-4) return bdrelu.at(i) == 0.0f ? 0.0 : passed;
+        return bn > 0 ? passed : 0.0;
+    });
+    expect_close(bdrelu, ref_drelu, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), 2e-2);
+
+    // Per channel over M = N x H x W values: dbias = sum(drelu), dscale = sum(drelu * xhat).
+    const int64_t channels = x_dims[1];
+    const double count = static_cast<double>(x_dims[0] * x_dims[2] * x_dims[3]);
+    std::vector<double> dscale(static_cast<size_t>(channels), 0.0), dbias(dscale);
+    size_t e = 0;
+    for_each_index(x_dims, [&](const std::vector<int64_t> &i) {
+        size_t c = static_cast<size_t>(i[1]);
+        double xhat = (bx.at(i) - broadcast_at(bm, i)) * broadcast_at(bv, i);
+        dbias[c] += ref_drelu[e];
+        dscale[c] += ref_drelu[e++] * xhat;
+    });
+    std::vector<double> eq_dy, eq_x, eq_bias;
+    for (int64_t c = 0; c < channels; ++c) {
+        std::vector<int64_t> i = {0, c, 0, 0};
+        size_t k = static_cast<size_t>(c);
+        double scale = bs.at(i), inv = bv.at(i), mean = bm.at(i);
+        eq_dy.push_back(scale * inv);
+        eq_x.push_back(-scale * inv * inv * dscale[k] / count);
+        eq_bias.push_back(scale * inv * (inv * dscale[k] * mean - dbias[k]) / count);
+    }
+    // Sums of 1024 half-rounded terms of either sign: tolerances relative to the largest value.
+    auto expect_channels_close = [&](const Bound &out, const std::vector<double> &ref) {
+        double largest = 0;
+        for (double r : ref) largest = std::max(largest, std::fabs(r));
+        expect_close(out, ref, 1e-2 * largest, 1e-2, 1e-2);
+    };
+    expect_channels_close(bdscale, dscale);
+    expect_channels_close(bdbias, dbias);
+    expect_channels_close(beq_dy, eq_dy);
+    expect_channels_close(beq_x, eq_x);
+    expect_channels_close(beq_bias, eq_bias);
+
+    // What the factors mean: batchnorm's dx = scale * inv_var * (dy - dbias / M - xhat * dscale / M)
+    // equals eq_scale_dy * dy + eq_scale_x * x + eq_bias with the GPU's factors.
+    e = 0;
+    std::vector<double> want_dx = elementwise(x_dims, [&](const std::vector<int64_t> &i) {
+        size_t c = static_cast<size_t>(i[1]);
+        double xhat = (bx.at(i) - broadcast_at(bm, i)) * broadcast_at(bv, i);
+        return broadcast_at(bs, i) * broadcast_at(bv, i) * (ref_drelu[e++] - dbias[c] / count - xhat * dscale[c] / count);
+    });
+    e = 0;
+    std::vector<double> eq_dx = elementwise(x_dims, [&](const std::vector<int64_t> &i) {
+        return broadcast_at(beq_dy, i) * ref_drelu[e++] + broadcast_at(beq_x, i) * bx.at(i) + broadcast_at(beq_bias, i);
+    });
+    Bound eq;  // host only, packed
+    eq.dims = x_dims;
+    eq.strides = {x_dims[1] * x_dims[2] * x_dims[3], x_dims[2] * x_dims[3], x_dims[3], 1};
+    eq.host.assign(eq_dx.begin(), eq_dx.end());
+    expect_close(eq, want_dx, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), 2e-2);
 }
 
 TEST_F(NormGpu, BatchnormInferenceFromGivenStatistics) {

@@ -126,6 +126,35 @@ const std::vector<Case> &cases() {
              out(sum);
              out(sq_sum);
          }},
+        // The ResNet backward block: dgrad, ReLU backward against the recomputed batchnorm
+        // output, and batchnorm's weight gradients.
+        {"dgrad_drelu_dbn_weight", FE_DATA_HALF,
+         [](fe_graph *g) {
+             fe_tensor *dy = input(g, "dy", {4, 64, 16, 16}, FE_DATA_NOT_SET, true);
+             fe_tensor *w = input(g, "w", {64, 32, 3, 3}, FE_DATA_NOT_SET, true);
+             fe_tensor *x = input(g, "x", {4, 32, 16, 16}, FE_DATA_NOT_SET, true);
+             fe_tensor *m = input(g, "mean", {1, 32, 1, 1}, FE_DATA_FLOAT, true);
+             fe_tensor *v = input(g, "inv_var", {1, 32, 1, 1}, FE_DATA_FLOAT, true);
+             fe_tensor *s = input(g, "scale", {1, 32, 1, 1}, FE_DATA_FLOAT, true);
+             fe_tensor *b = input(g, "bias", {1, 32, 1, 1}, FE_DATA_FLOAT, true);
+             fe_conv_options o = conv({1, 1});
+             const int64_t dx_dims[4] = {4, 32, 16, 16};
+             fe_tensor *dx = nullptr, *centered = nullptr, *normalized = nullptr, *scaled = nullptr, *y = nullptr;
+             fe_tensor *drelu = nullptr, *grads[5] = {};
+             ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 4, dx_dims, &o, &dx));
+             ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_SUB, x, m, nullptr, nullptr, &centered));
+             ASSERT_FE_OK(fe_graph_mul(g, centered, v, nullptr, &normalized));
+             ASSERT_FE_OK(fe_graph_mul(g, normalized, s, nullptr, &scaled));
+             ASSERT_FE_OK(fe_graph_add(g, scaled, b, nullptr, &y));
+             ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dx, y, nullptr, nullptr, &drelu));
+             fe_dbn_weight_options d = FE_DBN_WEIGHT_OPTIONS_INIT;
+             d.name = "dbn";
+             d.compute_data_type = FE_DATA_FLOAT;
+             ASSERT_FE_OK(fe_graph_dbn_weight(g, drelu, x, m, v, s, &d, &grads[0], &grads[1], &grads[2], &grads[3],
+                                              &grads[4]));
+             out(drelu);
+             for (fe_tensor *t : grads) out(t);
+         }},
         {"conv_grouped_strided_dilated_convolution_mode", FE_DATA_HALF,
          [](fe_graph *g) {
              fe_tensor *x = input(g, "x", {2, 8, 17, 17});

@@ -275,6 +275,42 @@ TEST_F(Graph, ValidationTypesAndOverrides) {
     EXPECT_FE_STATUS(fe_tensor_get_dims(a, small, 2), FE_STATUS_BUFFER_TOO_SMALL);
 }
 
+// 4-bit tensors take half a byte an element (an odd count rounds up), have no host conversion
+// and no slices (which could start inside a byte); their names read back from the graph JSON.
+TEST_F(Graph, FourBitTensorsAreSizedInHalfBytes) {
+    const int64_t dims[] = {1, 3, 5}, k_contiguous[] = {15, 1, 3};
+    fe_tensor *w = nullptr, *u = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "w", 3, dims, k_contiguous, FE_DATA_INT4, &w));
+    ASSERT_FE_OK(fe_graph_tensor(g, "u", 3, dims, nullptr, FE_DATA_UINT4, &u));
+    int64_t bytes = 0;
+    ASSERT_FE_OK(fe_tensor_size_bytes(w, &bytes));
+    EXPECT_EQ(bytes, 8);
+    ASSERT_FE_OK(fe_tensor_size_bytes(u, &bytes));
+    EXPECT_EQ(bytes, 8);
+    EXPECT_EQ(fe_data_type_bits(FE_DATA_INT4), 4u);
+    EXPECT_EQ(fe_data_type_bits(FE_DATA_FLOAT), 32u);
+    EXPECT_EQ(fe_data_type_bits(FE_DATA_NOT_SET), 0u);
+    EXPECT_EQ(fe_data_type_size(FE_DATA_UINT4), 0u);
+    EXPECT_STREQ(fe_data_type_string(FE_DATA_INT4), "int4");
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_IDENTITY, w, nullptr, nullptr, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    size_t length = 0;
+    fe_graph_to_json(g, nullptr, 0, &length);
+    std::string json(length + 1, '\0');
+    ASSERT_FE_OK(fe_graph_to_json(g, &json[0], json.size(), &length));
+    json.resize(length);
+    EXPECT_NE(json.find("\"data_type\":\"int4\""), std::string::npos) << json;
+    fe_graph *back = nullptr;
+    ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &back));
+    fe_tensor *w_back = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(back, "w", &w_back));
+    fe_data_type type = FE_DATA_NOT_SET;
+    ASSERT_FE_OK(fe_tensor_get_data_type(w_back, &type));
+    EXPECT_EQ(type, FE_DATA_INT4);
+    fe_graph_destroy(back);
+}
+
 // An alignment promise: a power of two from 16 to 4096, on memory a caller binds (not a scalar
 // passed by value, not a virtual tensor); it is part of the graph's JSON.
 TEST_F(Graph, AlignmentPromises) {

@@ -523,6 +523,45 @@ TEST_F(Norms, BnFinalizeInfersPerChannelFloatOutputsAndChecksItsOptions) {
     EXPECT_STREQ(name_of(out[0]), "bn_finalize_0::EQ_SCALE");
 }
 
+// dbn_weight: dy and x alike, per-channel float statistics and scale, five float per-channel
+// outputs named after their ports.
+TEST_F(Norms, DbnWeightInfersPerChannelFloatOutputsAndChecksItsInputs) {
+    fe_tensor *dy = tensor("dy", {4, 32, 16, 16}), *x = tensor("x", {4, 32, 16, 16});
+    fe_tensor *mean = tensor("mean", {1, 32, 1, 1}, FE_DATA_FLOAT), *inv = tensor("inv", {1, 32, 1, 1}, FE_DATA_FLOAT);
+    fe_tensor *scale = tensor("scale", {1, 32, 1, 1}, FE_DATA_FLOAT);
+    fe_tensor *out[5] = {kUntouched, kUntouched, kUntouched, kUntouched, kUntouched};
+    auto dbn = [&](fe_tensor *a, fe_tensor *m, fe_tensor *s, const fe_dbn_weight_options *o) {
+        return fe_graph_dbn_weight(g, dy, a, m, inv, s, o, &out[0], &out[1], &out[2], &out[3], &out[4]);
+    };
+    fe_tensor *smaller = tensor("smaller", {4, 32, 8, 8});
+    EXPECT_FE_STATUS(dbn(smaller, mean, scale, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("fe_graph_dbn_weight: x 'smaller' is [4,32,8,8]; it must be [4,32,16,16]"));
+    fe_tensor *wide = tensor("wide", {1, 64, 1, 1}, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(dbn(x, mean, wide, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("scale 'wide' is [1,64,1,1]; for x [4,32,16,16] it must be [1,32,1,1]"));
+    fe_tensor *per_image = tensor("per_image", {4, 32, 1, 1}, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(dbn(x, per_image, scale, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("mean 'per_image' is [4,32,1,1]; it must be [1,32,1,1]"));
+    fe_tensor *half_mean = tensor("half_mean", {1, 32, 1, 1}, FE_DATA_HALF);
+    EXPECT_FE_STATUS(dbn(x, half_mean, scale, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("mean 'half_mean' is half; it must be float"));
+    fe_tensor *int_x = tensor("int_x", {4, 32, 16, 16}, FE_DATA_INT8);
+    EXPECT_FE_STATUS(dbn(int_x, mean, scale, nullptr), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("x 'int_x' is int8; it must be half, bfloat16 or float"));
+    fe_dbn_weight_options o = FE_DBN_WEIGHT_OPTIONS_INIT;
+    o.compute_data_type = FE_DATA_HALF;
+    EXPECT_FE_STATUS(dbn(x, mean, scale, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("compute_data_type is half; dbn_weight computes in float"));
+    EXPECT_EQ(out[0], kUntouched);
+    ASSERT_FE_OK(dbn(x, mean, scale, nullptr));
+    for (fe_tensor *t : out) {
+        EXPECT_EQ(dims(t), (std::vector<int64_t>{1, 32, 1, 1}));
+        EXPECT_EQ(type(t), FE_DATA_FLOAT);
+    }
+    EXPECT_STREQ(name_of(out[0]), "dbn_weight_0::DScale");
+    EXPECT_STREQ(name_of(out[4]), "dbn_weight_0::EqBias");
+}
+
 TEST_F(Norms, NullArgumentsAreRefusedWithTheFunctionsName) {
     fe_tensor *x = tensor("x", {8, 4, 2, 2}), *s = tensor("s", {1, 4, 1, 1}), *stats = tensor("st", {1, 4, 1, 1});
     fe_tensor *t = nullptr, *u = nullptr, *v = nullptr, *w = nullptr, *z = nullptr;

@@ -40,6 +40,7 @@ namespace CudnnFe
             ["fe_log_set_level"] = "Library.SetLogLevel",
             ["fe_log_set_callback"] = "Logging.RouteTo",
             ["fe_data_type_size"] = "DataType.Size",
+            ["fe_data_type_bits"] = "DataType.Bits",
             ["fe_data_type_string"] = "DataType.LibraryName",
             ["fe_status_string"] = "Status.LibraryName",
         };

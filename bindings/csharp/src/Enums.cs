@@ -18,6 +18,10 @@ namespace CudnnFe
         Fp8E5M2 = 13,
         /// <summary>Power-of-two block scales of MXFP8.</summary>
         Fp8E8M0 = 15,
+        /// <summary>4-bit signed integers, two to a byte (the even element in the low bits).</summary>
+        Int4 = 17,
+        /// <summary>4-bit unsigned integers, two to a byte.</summary>
+        UInt4 = 18,
     }
 
     /// <summary>cuDNN heuristic modes.</summary>

@@ -101,8 +101,11 @@ namespace CudnnFe
             return slopes;
         }
 
-        /// <summary>Size in bytes of one element (0 for NotSet).</summary>
+        /// <summary>Size in bytes of one element (0 for NotSet and the 4-bit types).</summary>
         public static long Size(this DataType type) => NativeApi.fe_data_type_size((fe_data_type)type);
+
+        /// <summary>Size in bits of one element: 4 for Int4 and UInt4 (0 for NotSet).</summary>
+        public static long Bits(this DataType type) => NativeApi.fe_data_type_bits((fe_data_type)type);
 
         /// <summary>The C library's name of the type ("half", "bfloat16", ...).</summary>
         public static string LibraryName(this DataType type) => NativeApi.fe_data_type_string((fe_data_type)type);

@@ -178,6 +178,16 @@ namespace CudnnFe.Tests
             uint v = Library.Version;
             Assert.AreEqual(v / 10000 + "." + v / 100 % 100 + "." + v % 100, Library.VersionString);
             Assert.AreEqual(2, DataType.Half.Size());
+            Assert.AreEqual(16, DataType.Half.Bits());
+            Assert.AreEqual(4, DataType.Int4.Bits());
+            Assert.AreEqual(0, DataType.UInt4.Size());
+            Assert.AreEqual("uint4", DataType.UInt4.LibraryName());
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor w = g.Tensor("w", new long[] { 1, 256, 128 }, new long[] { 256 * 128, 1, 256 }, DataType.Int4);
+                Assert.AreEqual(DataType.Int4, w.DataType);
+                Assert.AreEqual(256 * 128 / 2, w.SizeBytes);
+            }
             StringAssert.Contains("\"entry_point\":\"fe_graph_conv_fprop\"", Library.OpSchemaJson());
             StringAssert.Contains("\"c_type\":\"fe_resample_padding\"", Library.OpSchemaJson());
             float[] slopes = Library.AlibiSlopes(8);

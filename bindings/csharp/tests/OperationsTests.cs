@@ -108,6 +108,26 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void DbnWeightGivesFivePerChannelFloatOutputs()
+        {
+            using (Graph g = NewGraph())
+            {
+                Tensor dy = g.Tensor("dy", 2, 8, 4, 4), x = g.Tensor("x", 2, 8, 4, 4);
+                Tensor mean = Float(g, "mean", 1, 8, 1, 1), inv = Float(g, "inv_variance", 1, 8, 1, 1);
+                Tensor scale = Float(g, "scale", 1, 8, 1, 1);
+                DbnWeightResult r = g.DbnWeight(dy, x, mean, inv, scale);
+                foreach (Tensor t in new[] { r.DScale, r.DBias, r.EqScaleDy, r.EqScaleX, r.EqBias })
+                {
+                    CollectionAssert.AreEqual(new long[] { 1, 8, 1, 1 }, t.Dims);
+                    Assert.AreEqual(DataType.Float, t.DataType);
+                }
+                Tensor wide = Float(g, "wide", 1, 16, 1, 1);
+                TestSupport.AssertFails(Status.InvalidArgument, "scale 'wide' is [1,16,1,1]",
+                                        () => g.DbnWeight(dy, x, mean, inv, wide));
+            }
+        }
+
+        [Test]
         public void SoftmaxRngAndBlockScaling()
         {
             using (Graph g = NewGraph())

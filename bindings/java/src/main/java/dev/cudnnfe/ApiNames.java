@@ -36,6 +36,7 @@ final class ApiNames {
             Map.entry("fe_log_set_level", "CudnnFe.setLogLevel"),
             Map.entry("fe_log_set_callback", "Logging.routeTo"),
             Map.entry("fe_data_type_size", "DataType.size"),
+            Map.entry("fe_data_type_bits", "DataType.bits"),
             Map.entry("fe_data_type_string", "DataType.libraryName"),
             Map.entry("fe_status_string", "Status.libraryName"));
 

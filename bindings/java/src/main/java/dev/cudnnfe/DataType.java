@@ -16,7 +16,11 @@ public enum DataType {
     FP8_E4M3(12),
     FP8_E5M2(13),
     /** Power-of-two block scales of MXFP8 (block-scale quantize/dequantize). */
-    FP8_E8M0(15);
+    FP8_E8M0(15),
+    /** 4-bit signed integers, two to a byte (the even element in the low bits). */
+    INT4(17),
+    /** 4-bit unsigned integers, two to a byte. */
+    UINT4(18);
 
     public final int code;
 
@@ -24,9 +28,14 @@ public enum DataType {
         this.code = code;
     }
 
-    /** Bytes per element (0 for NOT_SET). */
+    /** Bytes per element (0 for NOT_SET and the 4-bit types). */
     public long size() {
         return NativeApi.fe_data_type_size(code);
+    }
+
+    /** Bits per element: 4 for INT4 and UINT4 (0 for NOT_SET). */
+    public long bits() {
+        return NativeApi.fe_data_type_bits(code);
     }
 
     /** The C library's name of the type ("half", "bfloat16", ...). */

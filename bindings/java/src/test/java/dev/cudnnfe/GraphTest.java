@@ -204,6 +204,15 @@ class GraphTest {
         assertEquals(CudnnFe.versionString(), (CudnnFe.version() / 10000) + "." + (CudnnFe.version() / 100 % 100) + "."
                 + (CudnnFe.version() % 100));
         assertEquals(2, DataType.HALF.size());
+        assertEquals(16, DataType.HALF.bits());
+        assertEquals(4, DataType.INT4.bits());
+        assertEquals(0, DataType.UINT4.size());
+        assertEquals("uint4", DataType.UINT4.libraryName());
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor w = g.tensor("w", new long[] {1, 256, 128}, new long[] {256 * 128, 1, 256}, DataType.INT4);
+            assertEquals(DataType.INT4, w.dataType());
+            assertEquals(256 * 128 / 2, w.sizeBytes());
+        }
         String schema = CudnnFe.opSchemaJson();
         assertTrue(schema.contains("\"entry_point\":\"fe_graph_conv_fprop\""), schema);
         assertTrue(schema.contains("\"c_type\":\"fe_resample_padding\""), schema);

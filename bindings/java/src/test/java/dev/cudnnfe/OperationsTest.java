@@ -115,6 +115,25 @@ class OperationsTest {
     }
 
     @Test
+    void dbnWeightGivesFivePerChannelFloatOutputs() {
+        try (Graph g = graph()) {
+            Tensor dy = g.tensor("dy", 2, 8, 4, 4);
+            Tensor x = g.tensor("x", 2, 8, 4, 4);
+            Tensor mean = floatTensor(g, "mean", 1, 8, 1, 1);
+            Tensor inv = floatTensor(g, "inv_variance", 1, 8, 1, 1);
+            Tensor scale = floatTensor(g, "scale", 1, 8, 1, 1);
+            DbnWeightResult r = g.dbnWeight(dy, x, mean, inv, scale, null);
+            for (Tensor t : new Tensor[] {r.dScale, r.dBias, r.eqScaleDy, r.eqScaleX, r.eqBias}) {
+                assertArrayEquals(new long[] {1, 8, 1, 1}, t.dims());
+                assertEquals(DataType.FLOAT, t.dataType());
+            }
+            Tensor wide = floatTensor(g, "wide", 1, 16, 1, 1);
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "scale 'wide' is [1,16,1,1]",
+                    () -> g.dbnWeight(dy, x, mean, inv, wide, null));
+        }
+    }
+
+    @Test
     void softmaxRngAndBlockScaling() {
         try (Graph g = graph()) {
             Tensor x = g.tensor("x", 2, 4, 64);

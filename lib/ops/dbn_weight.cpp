@@ -1,0 +1,143 @@
+// dbn_weight: batch normalization's backward weight gradients (dscale, dbias) and the per-channel
+// factors that turn dy and x into dx (dx = eq_scale_dy * dy + eq_scale_x * x + eq_bias). cuDNN
+// runs it fused at the end of a ResNet backward block (convolution dgrad, then ReLU backward
+// against the recomputed batchnorm output, then this), so that dx is applied by the next
+// convolution's prologue rather than in a pass of its own. The whole op in one file: its node,
+// its description and its entry point; the graph JSON reader, the docs and the bindings' layers
+// come from the description.
+#include <cudnn_graph.h>
+
+#include "api/described_entry.hpp"
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
+#include "common/error.hpp"
+#include "ops/graph_ops.hpp"
+#include "ops/norm.hpp"
+#include "schema/schema.hpp"
+#include "serial/option_codec.hpp"
+
+namespace fe {
+
+namespace {
+
+std::vector<int64_t> no_stats_dims(const fe_tensor *, const fe_tensor *) { return {}; }
+
+const NormFamily kDbnWeight = {"dbn_weight", CUDNN_BATCH_NORM, true, false, false, Feature::dbn_weight,
+                               no_stats_dims};
+
+class DbnWeight : public NormNode {
+  public:
+    DbnWeight(const std::vector<fe_tensor *> &tensors, const fe_dbn_weight_options &o) : NormNode(kDbnWeight) {
+        static const char *const ports[] = {"DY", "X", "mean", "inv_variance", "scale"};
+        for (size_t i = 0; i < 5; ++i) add_input(tensors[i], ports[i]);
+        compute_data_type = o.compute_data_type;
+    }
+    const char *kind() const override { return "dbn_weight"; }
+
+    void infer() override {
+        const fe_tensor *dy = inputs[0], *x = inputs[1];
+        check_same_dims(x, dy->dims, "x");
+        // scale [1, C, 1, ...] for x [N, C, spatial...]: the statistics' and outputs' dims.
+        std::vector<int64_t> channels = channel_stats_dims(x, inputs[4], false);
+        for (size_t i : {2, 3}) check_same_dims(inputs[i], channels, ports_[i]);
+        check_data_type(dy, "dy", false);
+        check_data_type(x, "x", false);
+        for (size_t i : {2, 3, 4}) check_data_type(inputs[i], ports_[i], true);
+        FE_CHECK(compute_data_type == FE_DATA_NOT_SET || compute_data_type == FE_DATA_FLOAT,
+                 FE_STATUS_INVALID_ARGUMENT, "compute_data_type is %s; dbn_weight computes in float",
+                 data_type_name(compute_data_type));
+        for (fe_tensor *out : outputs) assign_inferred_shape(out, channels, x->strides);
+    }
+
+    // cuDNN matches the operation only at the end of its fused backward pattern.
+    std::string unsupported_hint() const override {
+        if (inputs[0]->is_virtual()) return "";
+        return explanation(Feature::standalone_dbn_weight, cudnn().cudnnGetVersion());
+    }
+
+    void write_json(json::Writer &out) const override {
+        fe_dbn_weight_options o = FE_DBN_WEIGHT_OPTIONS_INIT;
+        write_option_attributes(out, op_schema(kind()), &o, 0);
+    }
+
+    void lower(Lowering &lowering) const override {
+        lowering.require(family_.needs);
+        Descriptor op(CUDNN_BACKEND_OPERATION_BN_BWD_WEIGHTS_DESCRIPTOR);
+        op.set_data_type(CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_MATH_PREC, lowering.compute_type(*this),
+                         "CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_MATH_PREC");
+        static const cudnnBackendAttributeName_t kInputs[] = {
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_DY_DESC, CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_X_DESC,
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_MEAN_DESC, CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_INVSTD_DESC,
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_BN_SCALE_DESC};
+        for (size_t i = 0; i < 5; ++i) op.set_desc(kInputs[i], lowering.tensor(inputs[i]), ports_[i]);
+        static const cudnnBackendAttributeName_t kOutputs[] = {
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_DBN_SCALE_DESC, CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_DBN_BIAS_DESC,
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_DY_SCALE_DESC, CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_X_SCALE_DESC,
+            CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_BIAS};
+        for (size_t i = 0; i < 5; ++i) op.set_desc(kOutputs[i], lowering.tensor(outputs[i]), "dbn_weight output");
+        std::string what = "finalizing dbn_weight '" + name + "'";
+        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+        lowering.add_operation(std::move(op));
+    }
+};
+
+const fe_dbn_weight_options kDefaults = FE_DBN_WEIGHT_OPTIONS_INIT;
+
+const schema::Struct kOptions{
+    "fe_dbn_weight_options",
+    sizeof(fe_dbn_weight_options),
+    &kDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_dbn_weight_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_dbn_weight_options, compute_data_type, data_type,
+                        "Math type: float (not_set: the graph's)."),
+    },
+    "dbn_weight's name and math type."};
+
+// 8 channels of a 2 x 4 x 4 batch.
+const std::vector<int64_t> kImage = {2, 8, 4, 4}, kStats = {1, 8, 1, 1};
+
+const schema::Op kDbnWeightOp{
+    "dbn_weight",
+    "fe_graph_dbn_weight",
+    "Normalizations",
+    {{"DY", nullptr, "[N, C, spatial...]: the gradient at the batchnorm's output", kImage},
+     {"X", nullptr, "like dy: the batchnorm's input", kImage},
+     {"mean", nullptr, "float [1, C, 1, ...]: the batch mean", kStats},
+     {"inv_variance", nullptr, "float, like mean: 1 / sqrt(var + epsilon)", kStats},
+     {"scale", nullptr, "float, like mean", kStats}},
+    {{"DScale", nullptr, "sum(dy * (x - mean) * inv_variance)"},
+     {"DBias", nullptr, "sum(dy)"},
+     {"EqScaleDY", nullptr, "scale * inv_variance: dy's factor in dx"},
+     {"EqScaleX", nullptr, "-scale * inv_variance^2 * dscale / M: x's factor in dx"},
+     {"EqBias", nullptr, "the constant term of dx"}},
+    {},
+    &kOptions,
+    {},
+    true,
+    "Batch normalization's backward weight gradients and dx as per-channel factors of dy and x."};
+
+// Every output is float whatever the inputs' types.
+const std::vector<fe_tensor *> &add_dbn_weight(fe_graph &g, const schema::Call &call) {
+    const auto &o = call.options_as<fe_dbn_weight_options>();
+    const std::vector<fe_tensor *> &outputs =
+        g.add_op(std::make_unique<DbnWeight>(call.inputs, o), o.name, "dbn_weight",
+                 {"DScale", "DBias", "EqScaleDY", "EqScaleX", "EqBias"});
+    for (fe_tensor *t : outputs) keep_float(t);
+    return outputs;
+}
+
+const schema::Registration kRegistered(kDbnWeightOp, add_dbn_weight);
+
+}  // namespace
+
+}  // namespace fe
+
+FE_EXPORT fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
+                                        fe_tensor *inv_variance, fe_tensor *scale,
+                                        const fe_dbn_weight_options *options, fe_tensor **out_dscale,
+                                        fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
+                                        fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias) {
+    return fe::add_described(fe::kDbnWeightOp, graph, {dy, x, mean, inv_variance, scale}, options,
+                             {out_dscale, out_dbias, out_eq_scale_dy, out_eq_scale_x, out_eq_bias});
+}
