@@ -6,7 +6,9 @@
  *
  * Variants: plain; sink (a learned logit per head, with dSink in the backward); softcap (50,
  * as Gemma 2's attention logits); band (the causal mask with a 1024-key window, or without
- * causal a 1024-key window and 64 keys of look-ahead). Each round times every variant in turn
+ * causal a 1024-key window and 64 keys of look-ahead); softcap_chain (the same soft-capping
+ * written as the caller's own score modifier, a pointwise chain, with its derivative chain in
+ * the backward). Each round times every variant in turn
  * (`iterations` calls between CUDA events, after a warm-up), so the variants share the GPU's
  * state; the report gives per variant the median over rounds, its TFLOP/s (unmasked score
  * elements only: 4 * d flops each forward, 10 * d backward) and its ratio to plain. Inputs are
@@ -22,8 +24,8 @@
 
 #include "bench_support.h"
 
-enum { kPlain, kSink, kSoftcap, kBand, kVariants };
-static const char *const kVariantNames[kVariants] = {"plain", "sink", "softcap", "band"};
+enum { kPlain, kSink, kSoftcap, kBand, kSoftcapChain, kVariants };
+static const char *const kVariantNames[kVariants] = {"plain", "sink", "softcap", "band", "softcap_chain"};
 enum { kMaxRounds = 64 };
 
 typedef struct {
@@ -60,6 +62,11 @@ static fe_tensor *input(fe_graph *g, const char *name, int64_t d0, int64_t d1, i
     return t;
 }
 
+/* A float stand-in for the scores [b, h_q, s, s] (a score modifier's input). */
+static fe_tensor *input_scores(fe_graph *g, const char *name, const Shape *sh) {
+    return input(g, name, sh->b, sh->h_q, sh->s, sh->s, FE_DATA_FLOAT);
+}
+
 /* Score elements (i, j) a variant keeps, per batch and head. */
 static double kept_scores(const Shape *sh, int variant) {
     double kept = 0;
@@ -73,6 +80,22 @@ static double kept_scores(const Shape *sh, int variant) {
         kept += (double)(hi - lo + 1);
     }
     return kept * (double)(sh->b * sh->h_q);
+}
+
+static fe_tensor *pointwise(fe_graph *g, fe_pointwise_mode mode, fe_tensor *a, fe_tensor *b) {
+    fe_tensor *y;
+    FE(fe_graph_pointwise(g, mode, a, b, NULL, NULL, &y));
+    return y;
+}
+
+/* Soft-capping at 50 as a score modifier: cap * tanh(s / cap) on a stand-in for the scores
+ * (*before_tanh receives s / cap, which the derivative reads). */
+static void softcap_chain(fe_graph *g, const Shape *sh, fe_tensor **input, fe_tensor **output, fe_tensor **cap,
+                          fe_tensor **before_tanh) {
+    *input = input_scores(g, "scores", sh);
+    FE(fe_graph_scalar(g, "cap", 50.0, FE_DATA_FLOAT, cap));
+    *before_tanh = pointwise(g, FE_POINTWISE_DIV, *input, *cap);
+    *output = pointwise(g, FE_POINTWISE_MUL, pointwise(g, FE_POINTWISE_TANH_FWD, *before_tanh, NULL), *cap);
 }
 
 static void build_variant(fe_handle *handle, const Shape *sh, int variant, Variant *v) {
@@ -91,6 +114,8 @@ static void build_variant(fe_handle *handle, const Shape *sh, int variant, Varia
     o.generate_stats = 1;
     o.sink_token = sink;
     if (variant == kSoftcap) o.softcap = 50.0;
+    fe_tensor *cap, *before_tanh;
+    if (variant == kSoftcapChain) softcap_chain(g, sh, &o.score_mod_input, &o.score_mod_output, &cap, &before_tanh);
     if (variant == kBand) {
         o.sliding_window = 1024;
         if (!sh->causal) o.right_bound = 64;
@@ -127,6 +152,14 @@ static void build_variant(fe_handle *handle, const Shape *sh, int variant, Varia
     bo_.softcap = o.softcap;
     bo_.sink_token = bsink;
     bo_.output_dsink = bsink != NULL;
+    if (variant == kSoftcapChain) {
+        softcap_chain(bg, sh, &bo_.score_mod_input, &bo_.score_mod_output, &cap, &before_tanh);
+        /* d(scores) = tanh'(s / cap) applied to d(capped) * cap, over cap */
+        bo_.score_mod_grad_input = input_scores(bg, "d_scores", sh);
+        fe_tensor *times_cap = pointwise(bg, FE_POINTWISE_MUL, bo_.score_mod_grad_input, cap);
+        bo_.score_mod_grad_output =
+            pointwise(bg, FE_POINTWISE_DIV, pointwise(bg, FE_POINTWISE_TANH_BWD, times_cap, before_tanh), cap);
+    }
     fe_tensor *dq, *dk, *dv, *dsink = NULL;
     FE(fe_graph_sdpa_backward(bg, bq, bk, bv, bo, bdo, bs, &bo_, &dq, &dk, &dv));
     FE(fe_tensor_set_output(dq, 1));
