@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Man pages and bash completion of the cudnnfe tool, written at build time.
 
-  render_man.py --doc docs/cudnnfe-tool.md --tool path/to/cudnnfe --version 1.3.0 \
+  render_man.py --doc docs/cudnnfe-tool.md --tool path/to/cudnnfe --version 1.4.0 \
       --docs-dir /usr/share/doc/cudnnfe-tools --outdir DIR --commands info device ...
 
 writes DIR/cudnnfe.1, DIR/cudnnfe-COMMAND.1 for each command and DIR/cudnnfe (the bash completion).

@@ -414,7 +414,7 @@ TEST_F(Graph, DescribeShowsShapesOperationsAndUsesTheBufferProtocol) {
 
 TEST(Info, VersionsStatusesAndTypes) {
     EXPECT_EQ(fe_version(), static_cast<uint32_t>(FE_VERSION));
-    EXPECT_STREQ(fe_version_string(), "1.3.0");
+    EXPECT_STREQ(fe_version_string(), "1.4.0");
     EXPECT_STREQ(fe_status_string(FE_STATUS_NOT_SUPPORTED), "FE_STATUS_NOT_SUPPORTED");
     EXPECT_STREQ(fe_status_string(FE_OK), "FE_OK");
     for (int s = 0; s <= FE_STATUS_INTERNAL; ++s)
