@@ -284,7 +284,12 @@ INSTANTIATE_TEST_SUITE_P(
         BandSinkCase{"bf16_softcap_causal_chain", FE_DATA_BFLOAT16, 1, 8, 4, 256, 256, 128, FE_CAUSAL_MASK_TOP_LEFT, 0,
                      -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, true, false, false, true},
         BandSinkCase{"fp16_softcap_causal_sink_chain", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_TOP_LEFT, 0,
-                     -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 30, true, true, false, false, true}),
+                     -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 30, true, true, false, false, true},
+        // A chain beside the library's own masks: a padding mask, and a sliding window.
+        BandSinkCase{"bf16_softcap_chain_padding", FE_DATA_BFLOAT16, 3, 4, 4, 128, 192, 64, FE_CAUSAL_MASK_NONE, 0, -1,
+                     FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 20, false, true, false, true, true},
+        BandSinkCase{"fp16_softcap_chain_window_64", FE_DATA_HALF, 1, 4, 4, 256, 256, 64, FE_CAUSAL_MASK_NONE, 64, -1,
+                     FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 20, false, true, false, false, true}),
     case_name);
 
 class SdpaBandSinkBackward : public Gpu, public ::testing::WithParamInterface<BandSinkCase> {};
@@ -411,6 +416,9 @@ INSTANTIATE_TEST_SUITE_P(
                                    -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, false, false, false, true},
                       BandSinkCase{"bf16_softcap_causal_chain_gqa", FE_DATA_BFLOAT16, 1, 8, 2, 128, 128, 64,
                                    FE_CAUSAL_MASK_TOP_LEFT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, false,
+                                   false, false, true},
+                      BandSinkCase{"fp16_softcap_chain_window_48", FE_DATA_HALF, 1, 4, 4, 256, 256, 64,
+                                   FE_CAUSAL_MASK_NONE, 48, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5, false, false,
                                    false, false, true}),
     case_name);
 
