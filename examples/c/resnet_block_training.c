@@ -372,7 +372,6 @@ static double dw1_ref(int64_t k, int64_t c, int64_t r, int64_t s) {
 
 /* Per-channel references, computed whole into `ref[value]`. */
 static double ref[VALUES][C];
-static double per_channel(int64_t n, int64_t c, int64_t h, int64_t w);
 static enum value_id current;
 static double per_channel(int64_t n, int64_t c, int64_t h, int64_t w) {
     (void)n, (void)h, (void)w;
