@@ -762,14 +762,21 @@ FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, 
 typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_NONE = 0,
     FE_CAUSAL_MASK_TOP_LEFT = 1,    /* query i sees keys 0..i */
-    FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..i + s_kv - s_q */
+    FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..diagonal(i),
+                                       diagonal(i) as FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT says */
 } fe_causal_mask;
 
 /* Where the diagonal of a band (fe_sdpa_options.right_bound and sliding_window) sits when
- * there is no causal mask; a causal mask sets it itself. */
+ * there is no causal mask; a causal mask sets it itself.
+ * With a padding mask (seq_len_q and seq_len_kv), a bottom-right diagonal is aligned to each
+ * sequence's own last key: in sequence b, query i's diagonal is key
+ * i + seq_len_kv[b] - seq_len_q[b] (the chunked-prefill and KV-cache case); without one it is
+ * key i + s_kv - s_q, the tensors' dims (for paged K/V: max_seq_len_kv). A top-left diagonal is
+ * key i either way. Rows that see no key (a diagonal left of key 0) have undefined output. */
 typedef enum fe_diagonal_alignment FE_ENUM_BASE {
     FE_DIAGONAL_ALIGNMENT_TOP_LEFT = 0,    /* query i's diagonal is key i */
-    FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT = 1 /* query i's diagonal is key i + s_kv - s_q */
+    FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT = 1 /* query i's diagonal is key i + s_kv - s_q, per sequence
+                                              under a padding mask (see above) */
 } fe_diagonal_alignment;
 
 /* How attention is lowered. cuDNN recognises attention either as a pattern of matmul,

@@ -145,12 +145,13 @@ void AttentionNode::check_option_values() const {
              options_.softcap);
 }
 
-int64_t AttentionNode::diagonal_offset(const AttentionDims &d) const {
-    bool bottom_right = options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
-                        (options_.causal_mask == FE_CAUSAL_MASK_NONE &&
-                         options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT);
-    return bottom_right ? d.s_kv - d.s_q : 0;
+bool AttentionNode::bottom_right() const {
+    return options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
+           (options_.causal_mask == FE_CAUSAL_MASK_NONE &&
+            options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT);
 }
+
+int64_t AttentionNode::diagonal_offset(const AttentionDims &d) const { return bottom_right() ? d.s_kv - d.s_q : 0; }
 
 void AttentionNode::check_options(const AttentionDims &dims) {
     check_option_values();
@@ -530,9 +531,19 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
             emit_pointwise(lowering, mode, x, &y, nullptr, keep, FE_DATA_BOOLEAN, pw, 0, label(what));
             return keep;
         };
-        // Bottom-right alignment moves the diagonal right by s_kv - s_q.
-        const int64_t diagonal = diagonal_offset(dims);
         const int64_t right_bound = effective_right_bound();
+        // Bottom-right alignment puts query i's diagonal at key i + s_kv - s_q: each sequence's own
+        // lengths under a padding mask (seq_len_kv[b] - seq_len_q[b]), else the tensors' dims.
+        const bool per_sequence = bottom_right() && len_q && len_kv;
+        const int64_t diagonal = per_sequence ? 0 : diagonal_offset(dims);
+        auto shift_by_lengths = [&](const Descriptor &index, fe_pointwise_mode first, fe_pointwise_mode second,
+                                    const char *first_what, const char *second_what) -> const Descriptor & {
+            const Descriptor &partial = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, first, index, len_kv, nullptr, partial, FE_DATA_INT32, pw, 0, label(first_what));
+            const Descriptor &shifted = scores_tensor(FE_DATA_INT32);
+            emit_pointwise(lowering, second, partial, len_q, nullptr, shifted, FE_DATA_INT32, pw, 0, label(second_what));
+            return shifted;
+        };
 
         if (alibi_ >= 0) {
             // score += slope[h] * (j - i)
@@ -557,22 +568,28 @@ const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descrip
             apply_mask(keep, "padding mask");
         }
         if (right_bound >= 0) {
-            // Keep (i, j) with i + diagonal + right_bound >= j (the causal mask: right_bound 0).
+            // Keep (i, j) with diagonal(i) + right_bound >= j (the causal mask: right_bound 0).
             indices();
             const Descriptor *shifted = row;
+            if (per_sequence)
+                shifted = &shift_by_lengths(*row, FE_POINTWISE_ADD, FE_POINTWISE_SUB, "row + seq_len_kv",
+                                            "row + seq_len_kv - seq_len_q");
             if (diagonal + right_bound != 0)
                 shifted = &add_int(
-                    *row, lowering.internal_scalar(static_cast<double>(diagonal + right_bound), FE_DATA_INT32, 4),
+                    *shifted, lowering.internal_scalar(static_cast<double>(diagonal + right_bound), FE_DATA_INT32, 4),
                     "diagonal shift");
             apply_mask(compare(FE_POINTWISE_CMP_GE, *shifted, *col, "causal comparison"), "causal mask");
         }
         if (options_.sliding_window > 0) {
-            // Keep (i, j) with j + window - diagonal > i.
+            // Keep (i, j) with j + window - (diagonal(i) - i) > i.
             indices();
-            const Descriptor &reach = add_int(
+            const Descriptor *reach = &add_int(
                 *col, lowering.internal_scalar(static_cast<double>(options_.sliding_window - diagonal), FE_DATA_INT32, 4),
                 "window reach");
-            apply_mask(compare(FE_POINTWISE_CMP_GT, reach, *row, "window comparison"), "sliding window");
+            if (per_sequence)
+                reach = &shift_by_lengths(*reach, FE_POINTWISE_SUB, FE_POINTWISE_ADD, "window reach - seq_len_kv",
+                                          "window reach - seq_len_kv + seq_len_q");
+            apply_mask(compare(FE_POINTWISE_CMP_GT, *reach, *row, "window comparison"), "sliding window");
         }
 
         return s;

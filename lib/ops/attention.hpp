@@ -114,7 +114,10 @@ class AttentionNode : public Node {
                                     fe_data_type compute, const std::string &what,
                                     const std::vector<const Descriptor *> &factors = {},
                                     const Descriptor **capped = nullptr) const;
-    // The band's diagonal offset: s_kv - s_q when aligned bottom-right, else 0.
+    // Whether the band's diagonal is aligned bottom-right (by the causal mask or the alignment).
+    bool bottom_right() const;
+    // The band's diagonal offset from the tensors' dims: s_kv - s_q when aligned bottom-right,
+    // else 0 (under a padding mask the lowering takes each sequence's lengths instead).
     int64_t diagonal_offset(const AttentionDims &d) const;
     // The band's right bound: 0 for a causal mask, else right_bound (-1: none).
     int64_t effective_right_bound() const {

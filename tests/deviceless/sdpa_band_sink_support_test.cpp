@@ -126,6 +126,44 @@ TEST_F(SdpaBandSink, ABandOfBothBoundsIsSupportedInEitherAlignment) {
     }
 }
 
+// Under a padding mask a bottom-right diagonal sits at each sequence's own last key: the
+// lowering shifts the row index by seq_len_kv - seq_len_q, a pattern cuDNN's engines take.
+TEST_F(SdpaBandSink, BottomRightMasksOverAPaddingMaskAreSupportedForwardAndBackward) {
+    struct Mask {
+        fe_causal_mask causal;
+        int64_t window, right;
+    };
+    for (Mask m : {Mask{FE_CAUSAL_MASK_BOTTOM_RIGHT, 0, -1}, Mask{FE_CAUSAL_MASK_BOTTOM_RIGHT, 64, -1},
+                   Mask{FE_CAUSAL_MASK_NONE, 64, 16}, Mask{FE_CAUSAL_MASK_NONE, 32, -1}}) {
+        fe_graph *g = graph("bottom_right_padding", FE_DATA_BFLOAT16);
+        Attention a = qkv(g, 8, 8, 256, 256);
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        o.causal_mask = m.causal;
+        o.sliding_window = m.window;
+        o.right_bound = m.right;
+        o.diagonal_alignment = m.causal == FE_CAUSAL_MASK_NONE ? FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT
+                                                               : FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
+        o.seq_len_q = tensor(g, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        o.seq_len_kv = tensor(g, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        o.generate_stats = 1;
+        forward_supported(g, a, o);
+
+        fe_graph *b = graph("bottom_right_padding_backward", FE_DATA_BFLOAT16);
+        Attention ab = qkv(b);
+        fe_sdpa_backward_options bo = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        bo.attn_scale = 0.125;
+        bo.causal_mask = o.causal_mask;
+        bo.sliding_window = o.sliding_window;
+        bo.right_bound = o.right_bound;
+        bo.diagonal_alignment = o.diagonal_alignment;
+        bo.seq_len_q = tensor(b, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        bo.seq_len_kv = tensor(b, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        ASSERT_FE_OK(backward(b, ab, bo));
+        expect_supported(b);
+    }
+}
+
 TEST_F(SdpaBandSink, SoftCappingIsSupportedForwardAndBackward) {
     fe_graph *g = graph("softcap", FE_DATA_HALF);
     Attention a = qkv(g);

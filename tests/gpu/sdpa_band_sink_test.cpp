@@ -28,6 +28,7 @@ struct BandSinkCase {
     bool max_sum_exp = false;  // forward: output_max_sum_exp
     bool padding = false;
     bool chain = false;  // soft-capping and the causal mask as the caller's score modifier
+    int32_t fixed_len_q = 0, fixed_len_kv = 0;  // with padding: every sequence's lengths (0: random)
 };
 
 // The reference forward for one case: P (after masks, sinks and soft-capping), O, and per row
@@ -39,18 +40,25 @@ struct Forward {
     size_t row(int64_t b, int64_t h, int64_t i) const { return static_cast<size_t>((b * H + h) * SQ + i); }
 };
 
-bool visible(const BandSinkCase &c, int64_t i, int64_t j) {
-    bool bottom_right = c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
-                        (c.causal == FE_CAUSAL_MASK_NONE && c.alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT);
-    int64_t diagonal = i + (bottom_right ? c.s_kv - c.s_q : 0);
+bool bottom_right(const BandSinkCase &c) {
+    return c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
+           (c.causal == FE_CAUSAL_MASK_NONE && c.alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT);
+}
+
+// Whether query i sees key j in a sequence of lq queries and lkv keys: a bottom-right diagonal
+// is aligned to the sequence's own last key under a padding mask, else to the tensors' dims.
+bool visible(const BandSinkCase &c, int64_t i, int64_t j, int64_t lq, int64_t lkv) {
+    if (c.padding && j >= lkv) return false;
+    int64_t diagonal = i + (bottom_right(c) ? (c.padding ? lkv - lq : c.s_kv - c.s_q) : 0);
     int64_t right = c.causal != FE_CAUSAL_MASK_NONE ? 0 : c.right;
     if (right >= 0 && j > diagonal + right) return false;
     if (c.left > 0 && j <= diagonal - c.left) return false;
     return true;
 }
 
+// A row that sees no key and has no sink is undefined: its max is NaN and its P and O are 0.
 Forward reference_forward(const BandSinkCase &c, const Bound &q, const Bound &k, const Bound &v, const Bound *sink,
-                          const std::vector<int32_t> &len_kv, double scale) {
+                          const std::vector<int32_t> &len_q, const std::vector<int32_t> &len_kv, double scale) {
     Forward f{c.b, c.h_q, c.h_k, c.s_q, c.s_kv, c.d, {}, {}, {}, {}, {}};
     const int64_t group = c.h_q / c.h_k;
     f.p.assign(static_cast<size_t>(c.b * c.h_q * c.s_q * c.s_kv), 0.0);
@@ -71,9 +79,14 @@ Forward reference_forward(const BandSinkCase &c, const Bound &q, const Bound &k,
                         f.capped[static_cast<size_t>(((b * c.h_q + h) * c.s_q + i) * c.s_kv + j)] = s / c.softcap;
                         s = c.softcap * std::tanh(s / c.softcap);
                     }
-                    bool keep = visible(c, i, j) && j < len_kv[static_cast<size_t>(b)];
+                    bool keep = visible(c, i, j, len_q[static_cast<size_t>(b)], len_kv[static_cast<size_t>(b)]);
                     f.P(b, h, i, j) = keep ? s : kMinusInf;
                     top = std::max(top, f.P(b, h, i, j));
+                }
+                if (top == kMinusInf) {
+                    for (int64_t j = 0; j < c.s_kv; ++j) f.P(b, h, i, j) = 0;
+                    f.max[f.row(b, h, i)] = std::numeric_limits<double>::quiet_NaN();
+                    continue;
                 }
                 double sum = sink ? std::exp(static_cast<double>(sink->at({0, h, 0, 0})) - top) : 0.0;
                 for (int64_t j = 0; j < c.s_kv; ++j) sum += (f.P(b, h, i, j) = std::exp(f.P(b, h, i, j) - top));
@@ -183,7 +196,9 @@ TEST_P(SdpaBandSinkForward, MatchesCpuReference) {
     fe_tensor *o = nullptr, *stats = nullptr, *max = nullptr, *sum_exp = nullptr;
     ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &opts, &o, &stats));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
-    if (stats) ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    if (stats) {
+        ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    }
     if (c.max_sum_exp) {
         std::string node = "sdpa_0";
         ASSERT_FE_OK(fe_graph_tensor_by_name(g, (node + "::Max").c_str(), &max));
@@ -209,6 +224,8 @@ TEST_P(SdpaBandSinkForward, MatchesCpuReference) {
             lq[static_cast<size_t>(b)] = static_cast<int32_t>(c.s_q / 2 + rng_() % static_cast<uint32_t>(c.s_q / 2 + 1));
             lkv[static_cast<size_t>(b)] = static_cast<int32_t>(c.s_kv / 2 + rng_() % static_cast<uint32_t>(c.s_kv / 2 + 1));
         }
+        if (c.fixed_len_q > 0) std::fill(lq.begin(), lq.end(), c.fixed_len_q);
+        if (c.fixed_len_kv > 0) std::fill(lkv.begin(), lkv.end(), c.fixed_len_kv);
         Bound &blq = bind(len_q, false), &blkv = bind(len_kv, false);
         ASSERT_FE_OK(fe_buffer_upload(blq.buffer, lq.data(), 4 * c.b));
         ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, lkv.data(), 4 * c.b));
@@ -219,13 +236,15 @@ TEST_P(SdpaBandSinkForward, MatchesCpuReference) {
     for (Bound *x : {&bo, bstats, bmax, bsum})
         if (x) download(*x);
 
-    Forward f = reference_forward(c, bq, bk, bv, bsink, lkv, scale);
+    Forward f = reference_forward(c, bq, bk, bv, bsink, lq, lkv, scale);
     std::vector<double> ref_stats(f.max.size()), ref_max = f.max, ref_sum = f.sum;
     for (size_t r = 0; r < ref_stats.size(); ++r) ref_stats[r] = f.max[r] + std::log(f.sum[r]);
-    // Rows past a batch's query length are undefined: compare only the defined ones.
+    // Rows past a batch's query length, and rows that see no key, are undefined: compare only
+    // the defined ones.
     for (int64_t b = 0; b < c.b; ++b)
         for (int64_t h = 0; h < c.h_q; ++h)
-            for (int64_t i = lq[static_cast<size_t>(b)]; i < c.s_q; ++i) {
+            for (int64_t i = 0; i < c.s_q; ++i) {
+                if (i < lq[static_cast<size_t>(b)] && !std::isnan(f.max[f.row(b, h, i)])) continue;
                 for (int64_t x = 0; x < c.d; ++x) {
                     size_t off = static_cast<size_t>(bo.offset({b, h, i, x}));
                     if (!std::isfinite(bo.host[off])) bo.host[off] = 0.f;
@@ -268,6 +287,17 @@ INSTANTIATE_TEST_SUITE_P(
                      FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, true},
         BandSinkCase{"bf16_band_bottom_right_left96_right8", FE_DATA_BFLOAT16, 2, 4, 4, 128, 256, 64,
                      FE_CAUSAL_MASK_NONE, 96, 8, FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT, 0, false, true},
+        // Bottom-right masks over a padding mask: each sequence's diagonal sits at its own last
+        // key (chunked prefill over a KV cache), including rows that see no key at all.
+        BandSinkCase{"bf16_causal_bottom_right_padding", FE_DATA_BFLOAT16, 3, 4, 4, 128, 192, 64,
+                     FE_CAUSAL_MASK_BOTTOM_RIGHT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, true, false, true},
+        BandSinkCase{"fp16_causal_bottom_right_padding_153_of_43", FE_DATA_HALF, 1, 2, 2, 191, 191, 200,
+                     FE_CAUSAL_MASK_BOTTOM_RIGHT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, true, false, true,
+                     false, 153, 43},
+        BandSinkCase{"fp16_band_bottom_right_padding_gqa", FE_DATA_HALF, 2, 8, 2, 96, 256, 128, FE_CAUSAL_MASK_NONE,
+                     48, 8, FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT, 0, false, true, false, true},
+        BandSinkCase{"bf16_window_bottom_right_padding_sink", FE_DATA_BFLOAT16, 2, 4, 4, 64, 320, 64,
+                     FE_CAUSAL_MASK_BOTTOM_RIGHT, 100, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, true, true, false, true},
         BandSinkCase{"bf16_right_bound_32", FE_DATA_BFLOAT16, 1, 4, 4, 256, 256, 64, FE_CAUSAL_MASK_NONE, 0, 32,
                      FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, true},
         // Gemma 2: soft-capping at 50 (attention logits), alone and with a causal mask.
@@ -320,6 +350,13 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
     fe_tensor *sink = c.sink ? tensor(g, "sink", {1, H, 1, 1}, false, FE_DATA_FLOAT) : nullptr, *dsink = nullptr;
     opts.sink_token = sink;
     opts.output_dsink = c.sink;
+    fe_tensor *len_q = nullptr, *len_kv = nullptr;
+    if (c.padding) {
+        len_q = tensor(g, "len_q", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        len_kv = tensor(g, "len_kv", {B, 1, 1, 1}, false, FE_DATA_INT32);
+        opts.seq_len_q = len_q;
+        opts.seq_len_kv = len_kv;
+    }
     fe_tensor *dq, *dk, *dv;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
@@ -333,14 +370,25 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);
     Bound *bsink = sink ? &bind(sink, true, -2.f, 2.f) : nullptr;
-    std::vector<int32_t> lkv(static_cast<size_t>(B), static_cast<int32_t>(S));
-    Forward f = reference_forward(c, bq, bk, bv, bsink, lkv, scale);
-    // O and the stats as a forward pass stores them.
+    std::vector<int32_t> lq(static_cast<size_t>(B), static_cast<int32_t>(S)), lkv(lq);
+    if (c.padding) {
+        for (int64_t b = 0; b < B; ++b) {
+            lq[static_cast<size_t>(b)] = c.fixed_len_q ? c.fixed_len_q : static_cast<int32_t>(S / 2 + rng_() % static_cast<uint32_t>(S / 2 + 1));
+            lkv[static_cast<size_t>(b)] = c.fixed_len_kv ? c.fixed_len_kv : static_cast<int32_t>(S / 2 + rng_() % static_cast<uint32_t>(S / 2 + 1));
+        }
+    }
+    Forward f = reference_forward(c, bq, bk, bv, bsink, lq, lkv, scale);
+    // Rows past a sequence's query length or that see no key are undefined (they contribute
+    // nothing); so are the gradients of keys past its key length.
+    auto row_defined = [&](int64_t b, int64_t h, int64_t i) {
+        return i < lq[static_cast<size_t>(b)] && !std::isnan(f.max[f.row(b, h, i)]);
+    };
+    // O and the stats as a forward pass stores them (undefined rows: zeros).
     for (int64_t b = 0; b < B; ++b)
         for (int64_t h = 0; h < H; ++h)
             for (int64_t i = 0; i < S; ++i) {
                 bs.host[static_cast<size_t>(bs.offset({b, h, i, 0}))] =
-                    static_cast<float>(f.max[f.row(b, h, i)] + std::log(f.sum[f.row(b, h, i)]));
+                    row_defined(b, h, i) ? static_cast<float>(f.max[f.row(b, h, i)] + std::log(f.sum[f.row(b, h, i)])) : 0.f;
                 for (int64_t x = 0; x < D; ++x)
                     bo.host[static_cast<size_t>(bo.offset({b, h, i, x}))] =
                         round_to(c.type, static_cast<float>(f.o[static_cast<size_t>(((b * H + h) * S + i) * D + x)]));
@@ -350,6 +398,13 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
     Bound &bdq = bind(dq, false), &bdk = bind(dk, false), &bdv = bind(dv, false);
     std::vector<Bound *> all = {&bq, &bk, &bv, &bo, &bdo, &bs, &bdq, &bdk, &bdv};
     Bound *bdsink = dsink ? &bind(dsink, false) : nullptr;
+    if (c.padding) {
+        Bound &blq = bind(len_q, false), &blkv = bind(len_kv, false);
+        ASSERT_FE_OK(fe_buffer_upload(blq.buffer, lq.data(), 4 * B));
+        ASSERT_FE_OK(fe_buffer_upload(blkv.buffer, lkv.data(), 4 * B));
+        all.push_back(&blq);
+        all.push_back(&blkv);
+    }
     if (bsink) all.push_back(bsink);
     if (bdsink) all.push_back(bdsink);
     execute(g, all);
@@ -364,6 +419,11 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
         for (int64_t h = 0; h < H; ++h) {
             int64_t hk = h / group;
             for (int64_t i = 0; i < S; ++i) {
+                if (!row_defined(b, h, i)) {
+                    for (int64_t x = 0; x < D; ++x)
+                        ref_dq[static_cast<size_t>(((b * H + h) * S + i) * D + x)] = bdq.at({b, h, i, x});
+                    continue;
+                }
                 double row_dot = 0;
                 for (int64_t x = 0; x < D; ++x) row_dot += static_cast<double>(bdo.at({b, h, i, x})) * bo.at({b, h, i, x});
                 if (bsink) {
@@ -393,6 +453,14 @@ TEST_P(SdpaBandSinkBackward, MatchesCpuReference) {
                             ds[static_cast<size_t>(j)] * bq.at({b, h, i, x});
             }
         }
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t hk = 0; hk < HK; ++hk)
+            for (int64_t j = lkv[static_cast<size_t>(b)]; j < S; ++j)
+                for (int64_t x = 0; x < D; ++x) {
+                    size_t at = static_cast<size_t>(((b * HK + hk) * S + j) * D + x);
+                    ref_dk[at] = bdk.at({b, hk, j, x});
+                    ref_dv[at] = bdv.at({b, hk, j, x});
+                }
     expect_close(bdq, ref_dq, 2e-2, 3e-2, 2e-2);
     expect_close(bdk, ref_dk, 2e-2, 3e-2, 2e-2);
     expect_close(bdv, ref_dv, 2e-2, 3e-2, 2e-2);
@@ -407,6 +475,16 @@ INSTANTIATE_TEST_SUITE_P(
                                    -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, true},
                       BandSinkCase{"bf16_band_left48_right16", FE_DATA_BFLOAT16, 1, 4, 4, 256, 256, 64,
                                    FE_CAUSAL_MASK_NONE, 48, 16, FE_DIAGONAL_ALIGNMENT_TOP_LEFT},
+                      // Bottom-right over a padding mask (per-sequence diagonals), as in the forward.
+                      BandSinkCase{"bf16_causal_bottom_right_padding", FE_DATA_BFLOAT16, 3, 4, 4, 128, 128, 64,
+                                   FE_CAUSAL_MASK_BOTTOM_RIGHT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false, false,
+                                   false, true},
+                      BandSinkCase{"fp16_causal_bottom_right_padding_153_of_43", FE_DATA_HALF, 1, 2, 2, 192, 192,
+                                   128, FE_CAUSAL_MASK_BOTTOM_RIGHT, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0, false,
+                                   false, false, true, false, 153, 43},
+                      BandSinkCase{"fp16_band_bottom_right_padding_gqa", FE_DATA_HALF, 2, 8, 2, 128, 128, 64,
+                                   FE_CAUSAL_MASK_NONE, 32, 4, FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT, 0, false, false,
+                                   false, true},
                       BandSinkCase{"fp16_softcap", FE_DATA_HALF, 2, 4, 4, 128, 128, 64, FE_CAUSAL_MASK_NONE, 0, -1,
                                    FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 2.5},
                       BandSinkCase{"bf16_softcap_causal", FE_DATA_BFLOAT16, 1, 4, 4, 128, 128, 64,
