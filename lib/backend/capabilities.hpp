@@ -68,6 +68,7 @@ enum class Feature {
     dbn_weight,                   // batchnorm's backward weight gradients (fused after dgrad and dReLU)
     standalone_dbn_weight,        // dbn_weight with no dgrad and ReLU backward before it
     uint4_tensors,                // 4-bit unsigned integers in a graph
+    norm_backward_single_row,     // a layer or RMS norm backward whose x has one row
 };
 
 // How the library treats a fact of the table.

@@ -335,6 +335,18 @@ class NormBackward : public NormNode {
     }
 
     std::string attributes() const override { return options_.zero_centered_gamma ? "zero_centered_gamma" : ""; }
+
+    // cuDNN's layer and RMS norm backward engines take two rows or more.
+    std::string unsupported_hint() const override {
+        bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
+        const fe_tensor *x = input(x_), *s = input(scale_);
+        int64_t rows = 1;
+        for (size_t d = 0; d < x->dims.size(); ++d)
+            if (s->dims[d] == 1) rows *= x->dims[d];
+        if (!layer_like || rows != 1) return "";
+        return explanation(Feature::norm_backward_single_row, cudnn().cudnnGetVersion());
+    }
+
     // Families whose bias is optional have a dBias result only when the caller asked for one.
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);

@@ -430,3 +430,36 @@ TEST_F(Deviceless, DbnWeightAloneSaysWhy) {
 }
 
 }  // namespace
+
+namespace {
+
+// cuDNN 9.19 has no layer or RMS norm backward engine for one row: the refusal says so and how
+// to get the gradient anyway (the conformance probe norm_backward_single_row records it on a GPU).
+TEST_F(Deviceless, SingleRowNormBackwardSaysWhy) {
+    for (bool rms : {false, true}) {
+        SCOPED_TRACE(rms ? "rmsnorm" : "layernorm");
+        fe_graph *g = graph("one_row_backward", FE_DATA_BFLOAT16);
+        fe_tensor *x = tensor(g, "x", {1, 1024}), *dy = tensor(g, "dy", {1, 1024});
+        fe_tensor *s = tensor(g, "s", {1, 1024}, false, FE_DATA_FLOAT);
+        fe_tensor *mean = rms ? nullptr : tensor(g, "mean", {1, 1}, false, FE_DATA_FLOAT);
+        fe_tensor *inv = tensor(g, "inv", {1, 1}, false, FE_DATA_FLOAT);
+        fe_tensor *dx = nullptr, *ds = nullptr, *db = nullptr;
+        if (rms)
+            ASSERT_FE_OK(fe_graph_rmsnorm_backward(g, dy, x, s, inv, nullptr, &dx, &ds, nullptr));
+        else
+            ASSERT_FE_OK(fe_graph_layernorm_backward(g, dy, x, s, mean, inv, nullptr, &dx, &ds, &db));
+        for (fe_tensor *t : {dx, ds, db})
+            if (t) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        ASSERT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        fe_status s1 = fe_graph_create_execution_plans(g, nullptr, 0);
+        if (s1 == FE_OK) s1 = fe_graph_check_support(g);
+        ASSERT_EQ(s1, FE_STATUS_NOT_SUPPORTED) << "a single-row norm backward has an engine now: retire the "
+                                                  "capability entry norm_backward_single_row";
+        EXPECT_TRUE(LastErrorContains("has no engine for a layernorm or rmsnorm backward whose x has one row"))
+            << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("take the first row of dx")) << fe_last_error_message();
+    }
+}
+
+}  // namespace
