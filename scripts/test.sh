@@ -62,6 +62,23 @@ run_gtest concurrency "$BUILD_DIR/tests/deviceless/cudnnfe_concurrency_tests" \
     LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH"
 run_gtest gpu "$BUILD_DIR/tests/gpu/cudnnfe_gpu_tests"
 
+# The conformance tier's generators without a GPU (tests/conformance/README.md): every graph
+# they draw validates, reads back identically from its JSON and passes cuDNN's support check for
+# the described H100, or is refused with a reason. A fixed seed, so a run here repeats; each case
+# counts as one test. On a GPU the suite runs at scale with scripts/conformance_gpu.sh.
+echo "=== conformance (deviceless)"
+LD_LIBRARY_PATH="$BUILD_DIR/tests/deviceless/stub-driver:$LD_LIBRARY_PATH" \
+    "$BUILD_DIR/tests/conformance/cudnnfe_conformance" --deviceless --count "${CONFORMANCE_COUNT:-40}" \
+    --seed 20261128 --threads 2 >"$LOGS/conformance.log" 2>&1
+conformance_rc=$?
+read -r conf_p conf_f < <(awk -F'|' 'NF >= 10 && /^\| [a-z_0-9]+ \| [0-9]+ \|/ { p += $4 + $5 + $6; f += $7 + $8 } END { print p + 0, f + 0 }' \
+    "$LOGS/conformance.log")
+if [ "$conformance_rc" -ne 0 ] && [ "$conf_f" -eq 0 ]; then conf_f=1; tail -20 "$LOGS/conformance.log"; fi
+grep -E '=> (WRONG|ERROR)' "$LOGS/conformance.log" | head -20 | sed 's/^/    /'
+echo "    $conf_p passed, $conf_f failed"
+passed=$((passed + conf_p))
+failed=$((failed + conf_f))
+
 echo "=== examples"
 # Without a GPU, the examples see the toolkit's stub driver (as the deviceless suite does) so
 # cuDNN lists its runtime-compiled engines; on a GPU machine the real driver must stay visible.

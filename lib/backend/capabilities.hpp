@@ -69,6 +69,9 @@ enum class Feature {
     standalone_dbn_weight,        // dbn_weight with no dgrad and ReLU backward before it
     uint4_tensors,                // 4-bit unsigned integers in a graph
     norm_backward_single_row,     // a layer or RMS norm backward whose x has one row
+    attention_backward_dropout_mask,  // attention backward with the caller's dropout mask
+    fp8_attention_backward_unaligned,  // FP8 attention backward with s_q or s_kv not a multiple of 16
+    fp8_attention_packed,         // FP8 attention with packed (ragged) Q, K, V or O
 };
 
 // How the library treats a fact of the table.

@@ -145,6 +145,14 @@ void AttentionNode::check_option_values() const {
              options_.softcap);
 }
 
+bool AttentionNode::packed() const {
+    for (size_t i = 0; i < 3; ++i)
+        if (inputs[i]->ragged_offset) return true;
+    for (const fe_tensor *out : outputs)
+        if (out->ragged_offset) return true;
+    return false;
+}
+
 bool AttentionNode::bottom_right() const {
     return options_.causal_mask == FE_CAUSAL_MASK_BOTTOM_RIGHT ||
            (options_.causal_mask == FE_CAUSAL_MASK_NONE &&

@@ -114,6 +114,8 @@ class AttentionNode : public Node {
                                     fe_data_type compute, const std::string &what,
                                     const std::vector<const Descriptor *> &factors = {},
                                     const Descriptor **capped = nullptr) const;
+    // Whether any of Q, K, V or the outputs is packed (ragged).
+    bool packed() const;
     // Whether the band's diagonal is aligned bottom-right (by the causal mask or the alignment).
     bool bottom_right() const;
     // The band's diagonal offset from the tensors' dims: s_kv - s_q when aligned bottom-right,

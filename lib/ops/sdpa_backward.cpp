@@ -101,6 +101,7 @@ class SdpaBackward : public AttentionNode {
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
         if (has_sink()) lowering.require(Feature::attention_sinks);
+        if (dropout_ >= 0) lowering.require(Feature::attention_backward_dropout_mask);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

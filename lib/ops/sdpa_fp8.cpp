@@ -66,6 +66,7 @@ class SdpaFp8 : public AttentionNode {
         lowering.require(Feature::fp8_attention);
         if (bias_ >= 0) lowering.require(Feature::fp8_attention_bias);
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
+        if (packed()) lowering.require(Feature::fp8_attention_packed);
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         for (const fe_tensor *t : {q, k, v})
             FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,

@@ -90,11 +90,13 @@ class SdpaFp8Backward : public AttentionNode {
         }
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (deterministic_) lowering.require(Feature::fp8_attention_backward_deterministic);
+        if (packed()) lowering.require(Feature::fp8_attention_packed);
         // The one choice of every attention node: the native operation takes no FP8 tensors, so
         // this is always the composite pattern (and NATIVE is refused saying so).
         lowers_native(lowering, true, "FP8 tensors", "FP8 attention backward '" + name + "'");
         const fe_data_type compute = lowering.compute_type(*this);
         const AttentionDims d = check_qkv(q, k, v);
+        if (d.s_q % 16 != 0 || d.s_kv % 16 != 0) lowering.require(Feature::fp8_attention_backward_unaligned);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
         const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
         const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};

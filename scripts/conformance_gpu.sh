@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The conformance tier on a machine with a GPU, from a build directory made elsewhere (it needs
+# no compiler here): the randomized suite of every op family at the sizes of its committed
+# results, and the capability table's probes, each in a process of its own.
+#
+#   scripts/conformance_gpu.sh [BUILD_DIR] [OUT_DIR] [PART...]
+#
+# PART: suite (every family at its default count), probes, or FAMILY[,FAMILY...][:COUNT]; default
+# both. SEED fixes the seed (default: the time); THREADS the workers (default: one per core),
+# which take the machine's GPUs in turn. CUDNN_LIB_DIR: where libcudnn.so.9 lives (default:
+# PyTorch's bundled cuDNN, else the system's). Writes OUT_DIR/conformance-*.log and the summary
+# tables conformance-*.md and probes.md.
+set -u
+BUILD=${1:-build}
+OUT=${2:-conformance-results}
+shift 2 2>/dev/null || shift $#
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(suite probes)
+mkdir -p "$OUT"
+default_cudnn=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/lib 2>/dev/null | head -1)
+CUDNN_LIB_DIR=${CUDNN_LIB_DIR:-${default_cudnn:-/usr/lib/x86_64-linux-gnu}}
+export LD_LIBRARY_PATH="$BUILD:$CUDNN_LIB_DIR:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+SEED=${SEED:-$(date +%s)}
+THREADS=${THREADS:-$(nproc)}
+runner="$BUILD/tests/conformance/cudnnfe_conformance"
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    echo "seed $SEED, $THREADS threads, $(date -u +%Y-%m-%d)"
+} | tee -a "$OUT/device.txt"
+
+status=0
+for part in "${parts[@]}"; do
+    case $part in
+        probes)
+            "$runner" --probe all --seed "$SEED" --summary "$OUT/probes.md" 2>&1 | tee "$OUT/probes.log" | grep '^probe '
+            ;;
+        suite)
+            name=suite
+            "$runner" --seed "$SEED" --threads "$THREADS" --summary "$OUT/conformance-$name.md" \
+                >"$OUT/conformance-$name.log" 2>&1 || status=1
+            grep -E '=> (WRONG|ERROR)|context is lost' "$OUT/conformance-$name.log" | head -40
+            sed -n '/^| family | cases/,$p' "$OUT/conformance-$name.log"
+            ;;
+        *)
+            families=${part%%:*}
+            count=()
+            [ "$families" != "$part" ] && count=(--count "${part##*:}")
+            name=${families//,/-}
+            "$runner" --family "$families" "${count[@]}" --seed "$SEED" --threads "$THREADS" \
+                --summary "$OUT/conformance-$name.md" >"$OUT/conformance-$name.log" 2>&1 || status=1
+            grep -E '=> (WRONG|ERROR)|context is lost' "$OUT/conformance-$name.log" | head -40
+            sed -n '/^| family | cases/,$p' "$OUT/conformance-$name.log"
+            ;;
+    esac
+done
+exit $status

@@ -1,0 +1,21 @@
+#include "families.hpp"
+
+namespace conformance {
+
+const std::vector<Family> &families() {
+    static const std::vector<Family> all = [] {
+        std::vector<Family> f;
+        register_attention(f);
+        register_attention_fp8(f);
+        register_convolution(f);
+        register_matmul(f);
+        register_elementwise(f);
+        register_norm(f);
+        register_resample(f);
+        register_moe(f);
+        return f;
+    }();
+    return all;
+}
+
+}  // namespace conformance

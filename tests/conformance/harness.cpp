@@ -1,0 +1,346 @@
+#include "harness.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/half.hpp"
+
+namespace conformance {
+
+int64_t Bound::span() const {
+    int64_t last = 0;
+    for (size_t i = 0; i < dims.size(); ++i) last += (dims[i] - 1) * strides[i];
+    return last + 1;
+}
+
+int64_t Bound::offset(const std::vector<int64_t> &index) const {
+    int64_t o = 0;
+    for (size_t i = 0; i < index.size(); ++i)
+        o += i == 0 && !ragged.empty() ? ragged[static_cast<size_t>(index[0])] : index[i] * strides[i];
+    return o;
+}
+
+int64_t Bound::elements() const {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+}
+
+std::vector<int64_t> strides_in_order(const std::vector<int64_t> &dims, const std::vector<size_t> &outer_to_inner,
+                                      const std::vector<int64_t> &gaps) {
+    std::vector<int64_t> strides(dims.size());
+    int64_t step = 1;
+    for (size_t k = outer_to_inner.size(); k-- > 0;) {
+        size_t d = outer_to_inner[k];
+        strides[d] = step;
+        step *= dims[d] + (gaps.empty() ? 0 : gaps[d]);
+    }
+    return strides;
+}
+
+float round_to(fe_data_type type, float v) {
+    if (type == FE_DATA_HALF) return fe::half_to_float(fe::float_to_half(v));
+    if (type == FE_DATA_BFLOAT16) return fe::bfloat16_to_float(fe::float_to_bfloat16(v));
+    if (type == FE_DATA_FP8_E4M3) return fe::fp8_e4m3_to_float(fe::float_to_fp8_e4m3(v));
+    if (type == FE_DATA_FP8_E5M2) return fe::fp8_e5m2_to_float(fe::float_to_fp8_e5m2(v));
+    return v;
+}
+
+const char *verdict_name(Verdict v) {
+    switch (v) {
+    case Verdict::right: return "right";
+    case Verdict::wrong: return "WRONG";
+    case Verdict::refused: return "refused";
+    case Verdict::error: return "ERROR";
+    case Verdict::supported: return "supported";
+    }
+    return "?";
+}
+
+namespace {
+uint64_t mix(uint64_t seed, const std::string &family, int64_t index) {
+    uint64_t h = 1469598103934665603ull ^ seed;
+    for (char c : family) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    h ^= static_cast<uint64_t>(index) * 0x9E3779B97F4A7C15ull;
+    return h;
+}
+// The graph's JSON text (sized by a first call with no buffer).
+fe_status to_json(const fe_graph *graph, std::string &out) {
+    size_t length = 0;
+    fe_status s = fe_graph_to_json(graph, nullptr, 0, &length);
+    if (s != FE_OK && s != FE_STATUS_BUFFER_TOO_SMALL) return s;
+    out.assign(length + 1, '\0');
+    s = fe_graph_to_json(graph, &out[0], out.size(), &length);
+    out.resize(length);
+    return s;
+}
+}  // namespace
+
+Case::Case(std::string family_name, uint64_t run_seed, int64_t case_index, fe_handle *handle,
+           const std::string *device_json)
+    : rng(mix(run_seed, family_name, case_index)), family(std::move(family_name)), index(case_index),
+      handle_(handle), device_json_(device_json) {}
+
+Case::~Case() {
+    for (auto &b : bound_) fe_buffer_destroy(b->buffer);
+    fe_graph_destroy(graph_);
+}
+
+fe_graph *Case::graph(fe_data_type io, fe_data_type intermediate, fe_data_type compute) {
+    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+    o.name = family.c_str();
+    o.io_data_type = io;
+    o.intermediate_data_type = intermediate;
+    o.compute_data_type = compute;
+    if (fe_graph_create(&o, &graph_) != FE_OK) fail(std::string("fe_graph_create: ") + fe_last_error_message());
+    return graph_;
+}
+
+fe_tensor *Case::tensor(const char *name, const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                        fe_data_type type) {
+    fe_tensor *t = nullptr;
+    ok(fe_graph_tensor(graph_, name, dims.size(), dims.data(), strides.data(), type, &t), "fe_graph_tensor");
+    return t;
+}
+
+fe_tensor *Case::packed(const char *name, const std::vector<int64_t> &dims, fe_data_type type) {
+    std::vector<size_t> order(dims.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    return tensor(name, dims, strides_in_order(dims, order, {}), type);
+}
+
+bool Case::ok(fe_status s, const char *call) {
+    if (s == FE_OK) return true;
+    if (verdict_ != Verdict::error) fail(std::string(call) + ": " + fe_last_error_message());
+    return false;
+}
+
+void Case::refuse(const std::string &reason) {
+    if (verdict_ == Verdict::right || verdict_ == Verdict::supported) {
+        verdict_ = Verdict::refused;
+        detail_ = reason;
+    }
+}
+
+void Case::fail(const std::string &why) {
+    if (verdict_ == Verdict::error) return;
+    verdict_ = Verdict::error;
+    detail_ = why;
+}
+
+bool Case::build() {
+    if (verdict_ == Verdict::error) return false;
+    if (!device_json_) {
+        fe_status s = fe_graph_build(graph_, handle_, nullptr);
+        if (s == FE_OK) return true;
+        std::string message = fe_last_error_message();
+        if (s == FE_STATUS_NOT_SUPPORTED)
+            refuse(message);
+        else
+            fail("fe_graph_build: " + message);
+        return false;
+    }
+    // Deviceless: the graph validates, reads back from its JSON as the same graph, and passes
+    // cuDNN's support check for the described GPU (or is refused with a reason).
+    if (!ok(fe_graph_validate(graph_), "fe_graph_validate")) return false;
+    std::string json, again;
+    if (!ok(to_json(graph_, json), "fe_graph_to_json")) return false;
+    fe_graph *copy = nullptr;
+    if (!ok(fe_graph_from_json(json.data(), json.size(), &copy), "fe_graph_from_json")) return false;
+    fe_status s = to_json(copy, again);
+    fe_graph_destroy(copy);
+    if (!ok(s, "fe_graph_to_json (read back)")) return false;
+    if (again != json) {
+        size_t at = 0;
+        while (at < json.size() && at < again.size() && json[at] == again[at]) ++at;
+        fail("the graph read back from its JSON differs from it at byte " + std::to_string(at));
+        return false;
+    }
+    if (!ok(fe_graph_set_device_properties(graph_, device_json_->c_str()), "fe_graph_set_device_properties"))
+        return false;
+    s = fe_graph_build_operation_graph(graph_, nullptr);
+    if (s == FE_OK) s = fe_graph_create_execution_plans(graph_, nullptr, 0);
+    if (s == FE_OK) s = fe_graph_check_support(graph_);
+    if (s == FE_STATUS_NOT_SUPPORTED)
+        refuse(fe_last_error_message());
+    else if (s != FE_OK)
+        fail(std::string("support check: ") + fe_last_error_message());
+    else
+        verdict_ = Verdict::supported;
+    return false;
+}
+
+Bound &Case::allocate(fe_tensor *t) {
+    auto b = std::make_unique<Bound>();
+    b->tensor = t;
+    size_t n = 0;
+    ok(fe_tensor_get_ndims(t, &n), "fe_tensor_get_ndims");
+    b->dims.resize(n);
+    b->strides.resize(n);
+    ok(fe_tensor_get_dims(t, b->dims.data(), n), "fe_tensor_get_dims");
+    ok(fe_tensor_get_strides(t, b->strides.data(), n), "fe_tensor_get_strides");
+    ok(fe_tensor_get_data_type(t, &b->type), "fe_tensor_get_data_type");
+    int32_t device = 0;
+    fe_handle_get_device(handle_, &device);
+    ok(fe_buffer_create_for_tensor(device, t, &b->buffer), "fe_buffer_create_for_tensor");
+    b->host.assign(static_cast<size_t>(b->span()), 0.f);
+    bound_.push_back(std::move(b));
+    return *bound_.back();
+}
+
+Bound &Case::input(fe_tensor *t, float lo, float hi) {
+    Bound &b = allocate(t);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    for (float &v : b.host) v = round_to(b.type, dist(rng.engine()));
+    if (b.buffer) ok(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type), "fe_buffer_upload_float");
+    return b;
+}
+
+Bound &Case::input_values(fe_tensor *t, const std::vector<float> &values) {
+    Bound &b = allocate(t);
+    for (size_t i = 0; i < b.host.size() && i < values.size(); ++i) b.host[i] = round_to(b.type, values[i]);
+    if (b.buffer) ok(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type), "fe_buffer_upload_float");
+    return b;
+}
+
+Bound &Case::input_int32(fe_tensor *t, const std::vector<int32_t> &values) {
+    Bound &b = allocate(t);
+    for (size_t i = 0; i < b.host.size() && i < values.size(); ++i) b.host[i] = static_cast<float>(values[i]);
+    if (b.buffer)
+        ok(fe_buffer_upload(b.buffer, values.data(), static_cast<int64_t>(values.size() * 4)), "fe_buffer_upload");
+    return b;
+}
+
+Bound &Case::input_int64(fe_tensor *t, const std::vector<int64_t> &values) {
+    Bound &b = allocate(t);
+    for (size_t i = 0; i < b.host.size() && i < values.size(); ++i) b.host[i] = static_cast<float>(values[i]);
+    if (b.buffer)
+        ok(fe_buffer_upload(b.buffer, values.data(), static_cast<int64_t>(values.size() * 8)), "fe_buffer_upload");
+    return b;
+}
+
+Bound &Case::output(fe_tensor *t) {
+    Bound &b = allocate(t);
+    b.is_output = true;
+    if (b.buffer) ok(fe_buffer_fill_bytes(b.buffer, 0xFF), "fe_buffer_fill_bytes");
+    return b;
+}
+
+// An output's memory as float: converted by the library for floating types, read as integers
+// (int8, uint8, bool, int32, int64) here.
+bool Case::download(Bound &b) {
+    if (fe_buffer_download_float(b.buffer, b.host.data(), b.span(), b.type) == FE_OK) return true;
+    const size_t bytes = fe_data_type_size(b.type), n = static_cast<size_t>(b.span());
+    if (bytes == 0) return ok(FE_STATUS_INVALID_ARGUMENT, "fe_buffer_download_float");
+    std::vector<unsigned char> raw(n * bytes);
+    if (!ok(fe_buffer_download(b.buffer, raw.data(), static_cast<int64_t>(raw.size())), "fe_buffer_download"))
+        return false;
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned char *p = raw.data() + i * bytes;
+        switch (b.type) {
+        case FE_DATA_INT8: b.host[i] = static_cast<float>(static_cast<int8_t>(*p)); break;
+        case FE_DATA_UINT8:
+        case FE_DATA_BOOLEAN: b.host[i] = static_cast<float>(*p); break;
+        case FE_DATA_INT32: {
+            int32_t v;
+            std::memcpy(&v, p, 4);
+            b.host[i] = static_cast<float>(v);
+            break;
+        }
+        case FE_DATA_INT64: {
+            int64_t v;
+            std::memcpy(&v, p, 8);
+            b.host[i] = static_cast<float>(v);
+            break;
+        }
+        default: return ok(FE_STATUS_INVALID_ARGUMENT, "fe_buffer_download_float");
+        }
+    }
+    return true;
+}
+
+bool Case::execute() {
+    if (verdict_ == Verdict::error) return false;
+    std::vector<fe_tensor *> tensors;
+    std::vector<fe_buffer *> buffers;
+    for (auto &b : bound_) {
+        tensors.push_back(b->tensor);
+        buffers.push_back(b->buffer);
+    }
+    int64_t bytes = 0;
+    if (!ok(fe_graph_workspace_size(graph_, &bytes), "fe_graph_workspace_size")) return false;
+    fe_buffer *workspace = nullptr;
+    void *pointer = nullptr;
+    if (bytes > 0) {
+        int32_t device = 0;
+        fe_handle_get_device(handle_, &device);
+        // Poisoned: a plan that needs part of its workspace cleared must clear it itself.
+        if (!ok(fe_buffer_create(device, bytes, &workspace), "fe_buffer_create (workspace)")) return false;
+        fe_buffer_fill_bytes(workspace, 0xFF);
+        fe_buffer_device_pointer(workspace, &pointer);
+    }
+    fe_status s = fe_graph_execute_buffers(graph_, handle_, tensors.data(), buffers.data(), tensors.size(), pointer);
+    std::string message = s == FE_OK ? "" : fe_last_error_message();
+    fe_status synced = fe_handle_synchronize(handle_);
+    fe_buffer_destroy(workspace);
+    if (s != FE_OK) {
+        fail("fe_graph_execute_buffers: " + message);
+        return false;
+    }
+    if (!ok(synced, "fe_handle_synchronize")) return false;
+    for (auto &b : bound_)
+        if (b->is_output && !download(*b)) return false;
+    return true;
+}
+
+void Case::check(const char *what, const Bound &out, const std::vector<double> &ref, double atol, double rtol,
+                 double max_norm, const std::vector<char> *defined) {
+    if (verdict_ == Verdict::error) return;
+    double diff2 = 0, ref2 = 0;
+    int64_t count = 0, outside = 0, non_finite = 0;
+    std::string first;
+    std::vector<int64_t> index(out.dims.size(), 0);
+    for (size_t i = 0; i < ref.size(); ++i) {
+        if (!defined || (*defined)[i]) {
+            double got = out.at(index), want = ref[i];
+            ++count;
+            if (!std::isfinite(got)) {
+                if (non_finite++ == 0 && first.empty())
+                    first = "element " + std::to_string(i) + " is " + std::to_string(got);
+            } else {
+                double d = std::fabs(got - want);
+                diff2 += d * d;
+                ref2 += want * want;
+                if (d > atol + rtol * std::fabs(want) && outside++ == 0 && first.empty())
+                    first = "element " + std::to_string(i) + ": got " + std::to_string(got) + ", want " +
+                            std::to_string(want);
+            }
+        }
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < out.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    double norm = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+    worst_norm_ = std::max(worst_norm_, norm);
+    // A tiny fraction of elements may exceed the element tolerance (rounding at the edge of
+    // the tolerance), as the reference frontend's own comparisons allow; none may be non-finite.
+    int64_t allowed = count / 2000;
+    bool bad = non_finite > 0 || outside > allowed || norm > max_norm;
+    char text[512];
+    std::snprintf(text, sizeof text, "%s: %lld of %lld outside, %lld non-finite, rel %.2e%s%s", what,
+                  static_cast<long long>(outside), static_cast<long long>(count), static_cast<long long>(non_finite),
+                  norm, first.empty() ? "" : "; first ", first.c_str());
+    if (bad) {
+        if (verdict_ != Verdict::wrong) detail_.clear();
+        verdict_ = Verdict::wrong;
+        detail_ += (detail_.empty() ? "" : " | ") + std::string(text);
+    } else if (verdict_ == Verdict::right) {
+        char brief[96];
+        std::snprintf(brief, sizeof brief, "%s rel %.1e", what, norm);
+        detail_ += (detail_.empty() ? "" : ", ") + std::string(brief);
+    }
+    checked_ = true;
+}
+
+}  // namespace conformance

@@ -1,0 +1,147 @@
+// The conformance tier's harness: one case is a configuration drawn at random (reproducible by
+// the run's seed, the family and the case's index), its graph, and on a GPU its execution checked
+// against an independent reference in double on the CPU, the outputs poisoned (NaN) first.
+// Without a GPU a case is validated, written to JSON and read back identically, and
+// support-checked against a captured device description.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cudnnfe.h>
+
+namespace conformance {
+
+// Draws for one case; seeded from (run seed, family, case index) so a case reruns alone.
+class Rng {
+  public:
+    explicit Rng(uint64_t seed) : engine_(seed) {}
+    int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(engine_); }
+    bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(engine_) < p; }
+    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine_); }
+    // A size biased towards small values (log-uniform in [lo, hi]).
+    int64_t size(int64_t lo, int64_t hi) {
+        double l = std::log(static_cast<double>(lo)), h = std::log(static_cast<double>(hi) + 1);
+        int64_t v = static_cast<int64_t>(std::exp(uniform(l, h)));
+        return v < lo ? lo : (v > hi ? hi : v);
+    }
+    template <typename T>
+    const T &pick(const std::vector<T> &choices) {
+        return choices[static_cast<size_t>(range(0, static_cast<int64_t>(choices.size()) - 1))];
+    }
+    std::mt19937_64 &engine() { return engine_; }
+
+  private:
+    std::mt19937_64 engine_;
+};
+
+// A tensor with its device buffer and the host copy of its memory as float, indexed by element
+// offset (strides applied).
+struct Bound {
+    fe_tensor *tensor = nullptr;
+    fe_buffer *buffer = nullptr;
+    std::vector<int64_t> dims, strides;
+    fe_data_type type = FE_DATA_FLOAT;
+    std::vector<float> host;
+    // A packed variable-length tensor: batch i starts at element ragged[i] (fe_tensor_set_ragged_offset).
+    std::vector<int64_t> ragged;
+    bool is_output = false;  // downloaded after execute
+
+    int64_t span() const;
+    int64_t offset(const std::vector<int64_t> &index) const;
+    float at(const std::vector<int64_t> &index) const { return host[static_cast<size_t>(offset(index))]; }
+    int64_t elements() const;
+};
+
+// Strides for dims laid out in the given order (outermost first; the last dim innermost), each
+// dim's extent padded by gaps[d] extra elements (0: none).
+std::vector<int64_t> strides_in_order(const std::vector<int64_t> &dims, const std::vector<size_t> &outer_to_inner,
+                                      const std::vector<int64_t> &gaps);
+
+float round_to(fe_data_type type, float v);
+
+// supported: deviceless, the support check passed (nothing ran).
+enum class Verdict { right, wrong, refused, error, supported };
+const char *verdict_name(Verdict v);
+
+// One case: its line, its graph and buffers, its verdict. A family's function draws the
+// configuration, describes it, makes the graph, and (when build() says so) binds, executes and
+// checks.
+class Case {
+  public:
+    Case(std::string family, uint64_t run_seed, int64_t index, fe_handle *handle, const std::string *device_json);
+    ~Case();
+    Case(const Case &) = delete;
+    Case &operator=(const Case &) = delete;
+
+    Rng rng;
+    const std::string family;
+    const int64_t index;
+
+    // The configuration, as one line of key=value words.
+    void describe(const std::string &config) { config_ = config; }
+    const std::string &config() const { return config_; }
+
+    fe_graph *graph(fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT, fe_data_type compute = FE_DATA_FLOAT);
+    fe_graph *graph_handle() const { return graph_; }
+    fe_tensor *tensor(const char *name, const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                      fe_data_type type = FE_DATA_NOT_SET);
+    fe_tensor *packed(const char *name, const std::vector<int64_t> &dims, fe_data_type type = FE_DATA_NOT_SET);
+    // Records a failed API call while making the graph (an error: the generator asked for
+    // something the API refuses, or the API broke). Returns false so callers can `return`.
+    bool ok(fe_status s, const char *call);
+
+    // Deviceless: validate, JSON round trip, support check; returns false (the verdict is set).
+    // On a GPU: builds; true when the case should execute (else refused, with the reason, or an
+    // error).
+    bool build();
+
+    Bound &input(fe_tensor *t, float lo = -1.f, float hi = 1.f);
+    Bound &input_values(fe_tensor *t, const std::vector<float> &values);  // values over the span
+    Bound &input_int32(fe_tensor *t, const std::vector<int32_t> &values);
+    Bound &input_int64(fe_tensor *t, const std::vector<int64_t> &values);
+    Bound &output(fe_tensor *t);  // poisoned: all bits set
+    bool execute();               // false: error recorded
+
+    // Compares every logical element of out (row-major over its dims) where defined (null: all)
+    // with ref: no non-finite value, at most a few elements outside atol + rtol * |ref|
+    // (cudnn-frontend's tests allow a tiny fraction), relative error norm under max_norm.
+    void check(const char *what, const Bound &out, const std::vector<double> &ref, double atol, double rtol,
+               double max_norm, const std::vector<char> *defined = nullptr);
+
+    void refuse(const std::string &reason);
+    void fail(const std::string &why);  // an error (not a wrong value)
+
+    Verdict verdict() const { return verdict_; }
+    const std::string &detail() const { return detail_; }
+    double worst_norm() const { return worst_norm_; }
+    bool deviceless() const { return device_json_ != nullptr; }
+
+  private:
+    Bound &allocate(fe_tensor *t);
+    bool download(Bound &b);
+    std::string config_;
+    fe_handle *handle_;
+    const std::string *device_json_;
+    fe_graph *graph_ = nullptr;
+    std::vector<std::unique_ptr<Bound>> bound_;
+    Verdict verdict_ = Verdict::right;
+    std::string detail_;
+    double worst_norm_ = 0;
+    bool checked_ = false;
+};
+
+struct Family {
+    const char *name;
+    int64_t default_count;  // per run on a GPU
+    std::function<void(Case &)> run;
+};
+
+const std::vector<Family> &families();
+
+}  // namespace conformance
