@@ -250,6 +250,39 @@ const std::vector<Capability> kTable = {
      "short key sequences among them (3 of 8 randomized forward cases): use padded FP8 tensors with a padding mask, "
      "or packed bfloat16 or half attention",
      "H200"},
+    {Feature::conv_fusion_mixed_layouts, "conv_fusion_mixed_layouts", Gate::known_bad,
+     "a fused convolution graph whose image-shaped tensors are not all in one layout", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for a convolution fused with pointwise operations (a bias and activation epilogue, a residual "
+     "add, dgrad with the ReLU backward) when its image-shaped tensors mix channels-last and NCHW, that leave most "
+     "of the result unwritten or fault with a misaligned address (8 of 8 randomized cases; the same graphs in one "
+     "layout were right, and so were unfused convolutions in mixed layouts): give every tensor the image's layout",
+     "H200"},
+    {Feature::conv_wgrad_depthwise_3d_asymmetric, "conv_wgrad_depthwise_3d_asymmetric", Gate::known_bad,
+     "the weight gradient of a 3-D depthwise convolution with asymmetric padding", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong weight gradients (2 of 2 randomized half-precision cases, relative "
+     "errors 0.31 and 2.1, in every layout; symmetric padding and grouped, not depthwise, convolutions were right): "
+     "pad the image explicitly and convolve with symmetric padding",
+     "H200"},
+    {Feature::pooling_bf16_channels_last, "pooling_bf16_channels_last", Gate::known_bad,
+     "bfloat16 channels-last pooling (forward) of channels not a multiple of 8, with a window or stride larger "
+     "than 1",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that write garbage (values near 1e28, NaN) in 11 of 13 randomized cases, where half, "
+     "float, NCHW bfloat16, the backward and 8 channels (the GPU suite) were right: pad the channels to a multiple "
+     "of 8, or pool in NCHW, or in half or float",
+     "H200"},
+    {Feature::pooling_index_layout, "pooling_index_layout", Gate::known_bad,
+     "max pooling's index output (generate_index) in other layouts than channels-last", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that never write the index (7 of 7 randomized NCHW and NCDHW cases; y was right, and the "
+     "channels-last index was right): pool channels-last to get the index",
+     "H200"},
+    {Feature::pooling_avg_post_padding_layout, "pooling_avg_post_padding_layout", Gate::known_bad,
+     "average pooling that counts padding, with more padding after than before, in other layouts than "
+     "channels-last",
+     0, 0, kAnyCudnn9, kVerified,
+     "divides by a window that leaves out the padding past the image's end, forward and backward (NCHW and NCDHW "
+     "randomized cases; channels-last was right): pool channels-last, or pad symmetrically",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

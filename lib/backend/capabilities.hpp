@@ -72,6 +72,11 @@ enum class Feature {
     attention_backward_dropout_mask,  // attention backward with the caller's dropout mask
     fp8_attention_backward_unaligned,  // FP8 attention backward with s_q or s_kv not a multiple of 16
     fp8_attention_packed,         // FP8 attention with packed (ragged) Q, K, V or O
+    conv_fusion_mixed_layouts,    // a fused convolution graph whose tensors are not all in one layout
+    conv_wgrad_depthwise_3d_asymmetric,  // 3-D depthwise wgrad with asymmetric padding
+    pooling_bf16_channels_last,   // bfloat16 channels-last pooling forward
+    pooling_index_layout,         // max pooling's index output in other layouts than channels-last
+    pooling_avg_post_padding_layout,  // average pooling with padding, post > pre, not channels-last
 };
 
 // How the library treats a fact of the table.

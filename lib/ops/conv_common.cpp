@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <climits>
 
+#include "backend/capabilities.hpp"
 #include "common/error.hpp"
+#include "graph/graph.hpp"
 #include "graph/tensor.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
@@ -138,6 +140,37 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
     conv.set_int64s(CUDNN_ATTR_CONVOLUTION_DILATIONS, dilation, "CUDNN_ATTR_CONVOLUTION_DILATIONS");
     conv.finalize("finalizing the convolution descriptor", FE_STATUS_NOT_SUPPORTED);
     return lowering.keep(std::move(conv));
+}
+
+namespace {
+
+// 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one channel,
+// or no spatial extent, as a bias or a scale [1, C, 1, 1] has).
+int layout_class(const fe_tensor *t, size_t rank) {
+    if (t->dims.size() != rank || t->strides.size() != rank || t->dims[1] <= 1) return -1;
+    bool spatial = false;
+    for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
+    if (!spatial) return -1;
+    return t->strides[1] == 1 ? 1 : 0;
+}
+
+}  // namespace
+
+void refuse_mixed_layout_fusion(Lowering &lowering, const fe_tensor *image) {
+    const fe_graph &graph = lowering.graph();
+    if (graph.nodes.size() < 2) return;
+    const size_t rank = image->dims.size();
+    int expected = layout_class(image, rank);
+    for (const auto &t : graph.tensors) {
+        if (t->is_virtual()) continue;
+        int c = layout_class(t.get(), rank);
+        if (c < 0) continue;
+        if (expected < 0) expected = c;
+        if (c != expected) {
+            lowering.require(Feature::conv_fusion_mixed_layouts);
+            return;
+        }
+    }
 }
 
 }  // namespace fe

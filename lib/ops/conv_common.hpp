@@ -54,6 +54,11 @@ std::string conv_attributes(const fe_conv_options &options, size_t n);
 // mode, groups; output_padding too for the transposed convolution).
 void write_conv_json(json::Writer &out, const fe_conv_options &options, size_t n, bool transposed);
 
+// Refuses a convolution fused with other operations whose image-shaped tensors (the graph's
+// non-virtual tensors of the image's rank with channels and space) mix channels-last and other
+// layouts: cuDNN 9.19 builds wrong plans for them (capability conv_fusion_mixed_layouts).
+void refuse_mixed_layout_fusion(Lowering &lowering, const fe_tensor *image);
+
 // The cuDNN convolution descriptor, kept alive by the lowering. 1-D convolutions run as 2-D with
 // a unit height (see Lowering::lifts_rank3), so their attributes get a leading unit dim.
 const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &options, size_t n,

@@ -74,6 +74,7 @@ class ConvDgrad : public Node {
     }
 
     void lower(Lowering &lowering) const override {
+        refuse_mixed_layout_fusion(lowering, inputs[0]);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);

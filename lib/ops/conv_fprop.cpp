@@ -37,6 +37,7 @@ class ConvFprop : public Node {
     void write_json(json::Writer &out) const override { write_conv_json(out, options_, spatial(), false); }
 
     void lower(Lowering &lowering) const override {
+        refuse_mixed_layout_fusion(lowering, inputs[0]);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
         // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).

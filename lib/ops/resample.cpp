@@ -172,6 +172,23 @@ bool channels_last(const fe_tensor *t) {
     return t->dims.size() >= 3 && t->dims[1] > 1 && t->strides.size() == t->dims.size() && t->strides[1] == 1;
 }
 
+// Pooling's known-bad combinations of layout, type and options (the capability table's pooling_
+// entries), refused before cuDNN builds them.
+void refuse_known_bad_pooling(Lowering &lowering, const fe_resample_options &o, size_t spatial, const fe_tensor *x,
+                              bool forward) {
+    if (!is_pooling(o.mode)) return;
+    bool trivial = true, post_past_pre = false;
+    for (size_t i = 0; i < spatial; ++i) {
+        trivial = trivial && o.window[i] <= 1 && o.stride[i] <= 1;
+        post_past_pre = post_past_pre || o.post_padding[i] > o.pre_padding[i];
+    }
+    if (forward && x->data_type == FE_DATA_BFLOAT16 && channels_last(x) && x->dims[1] % 8 != 0 && !trivial)
+        lowering.require(Feature::pooling_bf16_channels_last);
+    if (forward && o.generate_index && !channels_last(x)) lowering.require(Feature::pooling_index_layout);
+    if (o.mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING && post_past_pre && !channels_last(x))
+        lowering.require(Feature::pooling_avg_post_padding_layout);
+}
+
 class Resample : public Node {
   public:
     Resample(fe_tensor *x, const fe_resample_options &o) : options_(o) {
@@ -198,6 +215,7 @@ class Resample : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_upsampling(options_);
+        refuse_known_bad_pooling(lowering, options_, spatial(), inputs[0], true);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR);
@@ -291,6 +309,7 @@ class ResampleBackward : public Node {
             std::string why = refusal(Feature::max_pool_backward_from_x_and_y_channels_last, cudnn().cudnnGetVersion());
             FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "%s; pass the forward's index", why.c_str());
         }
+        refuse_known_bad_pooling(lowering, options_, spatial(), inputs[0], false);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &resample = lower_resample_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR);

@@ -61,6 +61,8 @@ class Lowering {
     // Rank-1/2 tensors padded at the end ([T, D] -> [T, D, 1]) rather than the front (see
     // Node::wants_trailing_unit_dims).
     bool pads_trailing() const { return pad_trailing_; }
+    // The graph being lowered (an operation's checks of how it is fused).
+    const fe_graph &graph() const { return graph_; }
     // Dims/strides as cuDNN sees them (rank at least 3, lifted as above).
     void lowered_shape(const fe_tensor *tensor, std::vector<int64_t> *dims,
                        std::vector<int64_t> *strides) const;

@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         PoolCase{"max_fp16_nchw", FE_DATA_HALF, FE_RESAMPLE_MAXPOOL, false, {2, 16, 32, 32}, 2, 2, 0, false,
                  {2, 16, 16, 16}},
-        PoolCase{"max_fp32_nchw_index", FE_DATA_FLOAT, FE_RESAMPLE_MAXPOOL, false, {2, 16, 32, 32}, 3, 2, 1, true,
+        PoolCase{"max_fp32_nhwc_index", FE_DATA_FLOAT, FE_RESAMPLE_MAXPOOL, true, {2, 16, 32, 32}, 3, 2, 1, true,
                  {2, 16, 16, 16}},
         PoolCase{"avg_incl_bf16_nchw", FE_DATA_BFLOAT16, FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, false, {2, 8, 15, 15},
                  3, 2, 1, false, {2, 8, 8, 8}},
@@ -145,6 +145,46 @@ TEST_F(Deviceless, TransposeOnItsOwnFailsSayingSo) {
     EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
     EXPECT_NE(std::string(fe_last_error_message()).find("permuted view on its own"), std::string::npos)
         << fe_last_error_message();
+}
+
+}  // namespace
+
+namespace {
+
+// Pooling that cuDNN 9.19 computes wrongly is refused with the capability table's reason: the
+// index in NCHW, bfloat16 channels-last with channels not a multiple of 8, and average pooling
+// counting padding with more after than before in NCHW (forward and backward).
+TEST_F(Deviceless, KnownBadPoolingIsRefusedWithItsReason) {
+    struct Bad {
+        const char *name;
+        fe_data_type type;
+        bool channels_last, index;
+        std::vector<int64_t> x;
+        fe_resample_mode mode;
+        int64_t pre, post;
+        const char *reason;
+    };
+    const Bad cases[] = {
+        {"index_nchw", FE_DATA_FLOAT, false, true, {2, 16, 32, 32}, FE_RESAMPLE_MAXPOOL, 1, 1, "never write the index"},
+        {"bf16_nhwc_c3", FE_DATA_BFLOAT16, true, false, {2, 3, 32, 32}, FE_RESAMPLE_MAXPOOL, 1, 1, "write garbage"},
+        {"avg_post_nchw", FE_DATA_HALF, false, false, {2, 8, 15, 15}, FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, 0, 2,
+         "leaves out the padding past the image's end"},
+    };
+    for (const Bad &c : cases) {
+        SCOPED_TRACE(c.name);
+        fe_graph *g = graph(c.name, c.type);
+        fe_tensor *x = tensor(g, "x", c.x, c.channels_last);
+        fe_resample_options o = pool_options(c.mode, 2, 3, 2, c.pre);
+        o.post_padding[0] = o.post_padding[1] = c.post;
+        o.generate_index = c.index;
+        fe_tensor *y = nullptr, *index = nullptr;
+        ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (index) ASSERT_FE_OK(fe_tensor_set_output(index, 1));
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains(c.reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
 }
 
 }  // namespace

@@ -1,0 +1,138 @@
+// Configurations the conformance runs found cuDNN 9.19 computing wrongly (or faulting on) are
+// refused at build with the capability table's reason, before cuDNN sees them; the same graphs
+// without the offending option still build.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size());
+    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
+    return s;
+}
+
+class KnownBad : public Deviceless {
+  protected:
+    void expect_refused(fe_graph *g, const char *reason) {
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
+};
+
+// conv + bias + relu with a channels-last image and weight but an NCHW result.
+TEST_F(KnownBad, FusedConvolutionInMixedLayouts) {
+    for (bool mixed : {true, false}) {
+        SCOPED_TRACE(mixed ? "mixed" : "one layout");
+        fe_graph *g = graph("conv_bias_relu", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {4, 32, 16, 16}, true), *w = tensor(g, "w", {32, 32, 3, 3}, true);
+        fe_tensor *b = tensor(g, "b", {1, 32, 1, 1}, true);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pad[2] = {1, 1};
+        ASSERT_FE_OK(fe_conv_options_set_padding(&o, 2, pad));
+        fe_tensor *y = nullptr, *biased = nullptr, *out = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_graph_bias(g, y, b, nullptr, &biased));
+        ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
+        if (mixed) {
+            std::vector<int64_t> nchw = packed_strides({4, 32, 16, 16});
+            ASSERT_FE_OK(fe_tensor_set_strides(out, 4, nchw.data()));
+        }
+        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        if (mixed)
+            expect_refused(g, "mix channels-last and NCHW");
+        else
+            expect_full_plan(g);
+    }
+}
+
+TEST_F(KnownBad, DepthwiseWgrad3dWithAsymmetricPadding) {
+    fe_graph *g = graph("depthwise_wgrad", FE_DATA_HALF);
+    fe_tensor *x = tensor(g, "x", {2, 16, 8, 8, 8}, true), *dy = tensor(g, "dy", {2, 16, 8, 8, 8}, true);
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    o.groups = 16;
+    const int64_t pre[3] = {1, 1, 1}, post[3] = {1, 1, 2}, dw_dims[5] = {16, 1, 3, 3, 4};
+    ASSERT_FE_OK(fe_conv_options_set_pre_padding(&o, 3, pre));
+    ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 3, post));
+    fe_tensor *dw = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 5, dw_dims, &o, &dw));
+    ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
+    expect_refused(g, "3-D depthwise convolution with asymmetric padding");
+}
+
+struct Attention {
+    fe_graph *g;
+    fe_tensor *q, *k, *v, *o, *d_o, *stats;
+};
+
+Attention attention(KnownBad &t, fe_graph *g, int64_t s, bool fp8) {
+    (void)t;
+    std::vector<int64_t> dims = {2, 4, s, 64}, rows = {2, 4, s, 1};
+    auto make = [&](const char *name, const std::vector<int64_t> &d, fe_data_type type) {
+        fe_tensor *x = nullptr;
+        std::vector<int64_t> st = packed_strides(d);
+        EXPECT_FE_OK(fe_graph_tensor(g, name, d.size(), d.data(), st.data(), type, &x));
+        return x;
+    };
+    fe_data_type io = fp8 ? FE_DATA_FP8_E4M3 : FE_DATA_NOT_SET;
+    return {g, make("q", dims, io), make("k", dims, io), make("v", dims, io), make("o", dims, io),
+            make("dO", dims, io), make("stats", rows, FE_DATA_FLOAT)};
+}
+
+TEST_F(KnownBad, AttentionBackwardWithTheCallersDropoutMask) {
+    fe_graph *g = graph("dropout_mask_backward", FE_DATA_BFLOAT16);
+    Attention a = attention(*this, g, 128, false);
+    fe_tensor *mask = tensor(g, "mask", {2, 4, 128, 128});
+    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.dropout_mask = mask;
+    o.dropout_scale = 1.0 / 0.9;
+    fe_tensor *dq, *dk, *dv;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, a.q, a.k, a.v, a.o, a.d_o, a.stats, &o, &dq, &dk, &dv));
+    for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_refused(g, "draw the dropout with cuDNN");
+}
+
+class KnownBadFp8 : public KnownBad {
+  protected:
+    // FP8 attention backward over sequences of s, its scales as device tensors.
+    fe_status fp8_backward(fe_graph *g, int64_t s, bool ragged) {
+        Attention a = attention(*this, g, s, true);
+        fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+        fe_tensor **fields[12] = {&sc.descale_q, &sc.descale_k, &sc.descale_v, &sc.descale_o,
+                                  &sc.descale_do, &sc.descale_s, &sc.descale_dp, &sc.scale_s,
+                                  &sc.scale_dp, &sc.scale_dq, &sc.scale_dk, &sc.scale_dv};
+        for (int i = 0; i < 12; ++i)
+            *fields[i] = tensor(g, ("scale_" + std::to_string(i)).c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        if (ragged) {
+            fe_tensor *offsets = tensor(g, "offsets", {3, 1, 1, 1}, false, FE_DATA_INT64);
+            for (fe_tensor *t : {a.q, a.k, a.v, a.o, a.d_o}) EXPECT_FE_OK(fe_tensor_set_ragged_offset(t, offsets));
+            o.seq_len_q = tensor(g, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+            o.seq_len_kv = tensor(g, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        }
+        fe_tensor *out[7];
+        fe_status st = fe_graph_sdpa_fp8_backward(g, a.q, a.k, a.v, a.o, a.d_o, a.stats, &sc, &o, &out[0], &out[1],
+                                                  &out[2], &out[3], &out[4], &out[5], &out[6]);
+        for (fe_tensor *t : out)
+            if (st == FE_OK) EXPECT_FE_OK(fe_tensor_set_output(t, 1));
+        return st;
+    }
+};
+
+TEST_F(KnownBadFp8, Fp8AttentionBackwardWithSequencesNotAMultipleOf16) {
+    fe_graph *g = graph("fp8_backward_s100", FE_DATA_FP8_E4M3);
+    ASSERT_FE_OK(fp8_backward(g, 100, false));
+    expect_refused(g, "leave most of some rows of dQ");
+}
+
+TEST_F(KnownBadFp8, PackedFp8Attention) {
+    fe_graph *g = graph("fp8_backward_packed", FE_DATA_FP8_E4M3);
+    ASSERT_FE_OK(fp8_backward(g, 128, true));
+    expect_refused(g, "use padded FP8 tensors with a padding mask");
+}
+
+}  // namespace
