@@ -933,6 +933,9 @@ typedef struct fe_sdpa_backward_options {
     fe_tensor *seq_len_q;
     fe_tensor *seq_len_kv;
     fe_tensor *alibi_slopes;
+    /* The caller's dropout mask is refused at build on the cuDNN versions that compute its
+     * gradients wrongly (docs/capabilities.md, attention_backward_dropout_mask); dropout drawn
+     * by cuDNN (dropout_probability, seed and offset) is taken. */
     fe_tensor *dropout_mask;
     double dropout_scale;
     double dropout_probability;
