@@ -283,6 +283,14 @@ const std::vector<Capability> kTable = {
      "divides by a window that leaves out the padding past the image's end, forward and backward (NCHW and NCDHW "
      "randomized cases; channels-last was right): pool channels-last, or pad symmetrically",
      "H200"},
+    {Feature::pointwise_rank3_first_dim_broadcast, "pointwise_rank3_first_dim_broadcast", Gate::known_bad,
+     "a rank-3 pointwise operation with an operand that varies only along the first dim (an [N, 1, 1] input, or "
+     "the index along dim 0)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that read that operand as if at index 0 for every N (3 randomized cases: an [N, 1, 1] "
+     "operand of a pow and of a division, the index along dim 0 of an add_square; operands that vary along other "
+     "dims were right): add a unit dim in front (rank 4), or broadcast the operand along another dim",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
 #include "ops/ops.hpp"
@@ -146,6 +147,7 @@ class Pointwise : public Node {
     }
 
     void lower(Lowering &lowering) const override {
+        refuse_first_dim_broadcast(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -164,6 +166,19 @@ class Pointwise : public Node {
     }
 
   private:
+    // In a rank-3 pointwise operation, an operand that varies only along the first dim (an
+    // [N, 1, 1] input, or the index along dim 0) is read as if at index 0 by cuDNN 9.19
+    // (capability pointwise_rank3_first_dim_broadcast).
+    void refuse_first_dim_broadcast(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        if (y->dims.size() != 3 || y->dims[1] * y->dims[2] == 1) return;
+        bool first_dim_only = info_.mode == FE_POINTWISE_GEN_INDEX && options_.axis == 0 && y->dims[0] > 1;
+        for (const fe_tensor *in : inputs)
+            first_dim_only = first_dim_only || (in && in->dims.size() == 3 && in->dims[0] > 1 && in->dims[1] == 1 &&
+                                                in->dims[2] == 1);
+        if (first_dim_only) lowering.require(Feature::pointwise_rank3_first_dim_broadcast);
+    }
+
     ModeInfo info_;
     fe_pointwise_options options_;
 };

@@ -181,7 +181,23 @@ struct Params {
 double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 const double kTanhC = std::sqrt(2 / kPi);
 
-// in_0 = a, in_1 = b; the backward modes take (dy, x) = (a, b); select: mask ? a : b.
+// in_0 = a, in_1 = b; the backward modes take (dy, x) = (a, b), x the forward input; select:
+// mask ? a : b. Where each meaning comes from (H200 runs: cuDNN 9.19, conformance seed 12):
+//  - add_square a + b*b, mod fmod(a, b), pow a^b: cuDNN's cudnnPointwiseMode_t text (the first
+//    tensor plus the square of the second; the remainder of the first's division by the second;
+//    the first raised to the power of the second); an H200 case bears pow's order out.
+//  - atan2(a, b): an H200 case, atan2(x, 1.25), matched to 2e-8.
+//  - relu: clamp(x, lower, upper) with slope below the lower clip, relu_bwd dy where x > lower
+//    and slope * dy elsewhere: cudnn-frontend's test_conv_bias.py (relu with both clips against
+//    torch.clamp, leaky_relu and leaky_relu_backward, its RELU_BWD with the slope) and H200 cases.
+//  - the backward modes' (dy, x) and x being the forward input: the library's lowering (in_0 to
+//    DYDESC, in_1 to XDESC), cudnn-frontend's (loss, input) bindings, and H200 cases of elu_bwd,
+//    sigmoid_bwd, gelu_tanh_bwd, relu_bwd (and tests/gpu's tanh_bwd in the score modifier).
+//  - softplus log1p(exp(beta x)) / beta: an H200 case with beta 1.135 (bf16, 1.5e-3).
+//  - select mask ? in_0 : in_1: cudnn-frontend's causal masks (select(score, -inf, row >= col))
+//    and tests/gpu/sdpa_band_sink_test.cpp.
+//  - gen_index: the index as a value of the result's type (float when unset, as where it feeds
+//    arithmetic; H200 cases at rank 2 and 4 matched exactly).
 double apply(fe_pointwise_mode mode, double a, double b, double mask, const Params &p) {
     switch (mode) {
     case FE_POINTWISE_ADD: return a + b;
@@ -751,8 +767,7 @@ class ChainDrawer {
                 other = cover ? add_input(operand_dims(cov), {0.3, 2}) : (rng_.chance(0.5) ? add_scalar(0.3, 2) : add_input(operand_dims(nullptr), {0.3, 2}));
                 break;
             case FE_POINTWISE_ATAN2:
-                // The second coordinate positive: no branch cut, whichever operand cuDNN reads
-                // as which.
+                // atan2(in_0, in_1) with in_1 (x) positive: no branch cut.
                 swap = false;
                 other = operand(0.25, 2, cov, true);
                 break;

@@ -117,7 +117,9 @@ int run_probes(const std::string &names, uint64_t seed, const std::string &summa
     md << "| entry | what the probe runs | what this cuDNN does |\n|---|---|---|\n";
     for (const Probe *p : chosen) {
         // A child per probe, the entry's refusal lifted there; a fault or a hang ends only it.
-        std::string command = "CUDNNFE_PROBE_BYPASS=" + std::string(p->feature) + " timeout 300 '" + self +
+        // "entry:variant" probes the entry's other forms: the bypass names the entry.
+        const std::string entry = std::string(p->feature).substr(0, std::string(p->feature).find(':'));
+        std::string command = "CUDNNFE_PROBE_BYPASS=" + entry + " timeout 300 '" + self +
                               "' --probe-one " + p->feature + " --seed " + std::to_string(seed) + " 2>&1";
         FILE *pipe = popen(command.c_str(), "r");
         std::string output;

@@ -62,6 +62,24 @@ TEST_F(KnownBad, DepthwiseWgrad3dWithAsymmetricPadding) {
     expect_refused(g, "3-D depthwise convolution with asymmetric padding");
 }
 
+// An [N, 1, 1] operand of a rank-3 pointwise operation; [1, N, 1] builds.
+TEST_F(KnownBad, Rank3PointwiseOperandAlongTheFirstDim) {
+    for (bool first : {true, false}) {
+        SCOPED_TRACE(first ? "[5, 1, 1]" : "[1, 67, 1]");
+        fe_graph *g = graph("pointwise_rank3", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {5, 67, 3});
+        fe_tensor *s = first ? tensor(g, "s", {5, 1, 1}) : tensor(g, "s", {1, 67, 1}), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_mul(g, x, s, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (first) {
+            expect_refused(g, "read that operand as if at index 0");
+        } else {
+            EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+            EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        }
+    }
+}
+
 struct Attention {
     fe_graph *g;
     fe_tensor *q, *k, *v, *o, *d_o, *stats;
