@@ -78,6 +78,7 @@ enum class Feature {
     pooling_index_layout,         // max pooling's index output in other layouts than channels-last
     pooling_avg_post_padding_layout,  // average pooling with padding, post > pre, not channels-last
     pointwise_rank3_first_dim_broadcast,  // a rank-3 pointwise operand that varies along dim 0 only
+    fp8_attention_bottom_right_window_padding,  // FP8 attention: bottom-right window over padding
 };
 
 // How the library treats a fact of the table.

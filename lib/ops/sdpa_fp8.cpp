@@ -67,6 +67,8 @@ class SdpaFp8 : public AttentionNode {
         if (bias_ >= 0) lowering.require(Feature::fp8_attention_bias);
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (packed()) lowering.require(Feature::fp8_attention_packed);
+        if (options_.sliding_window > 0 && bottom_right() && seq_q_ >= 0)
+            lowering.require(Feature::fp8_attention_bottom_right_window_padding);
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         for (const fe_tensor *t : {q, k, v})
             FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,

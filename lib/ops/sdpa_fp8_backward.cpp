@@ -96,7 +96,8 @@ class SdpaFp8Backward : public AttentionNode {
         lowers_native(lowering, true, "FP8 tensors", "FP8 attention backward '" + name + "'");
         const fe_data_type compute = lowering.compute_type(*this);
         const AttentionDims d = check_qkv(q, k, v);
-        if (d.s_q % 16 != 0 || d.s_kv % 16 != 0) lowering.require(Feature::fp8_attention_backward_unaligned);
+        if (d.s_q % 16 != 0 || d.s_kv % 16 != 0 || (d.s_q == 16 && d.s_kv == 16))
+            lowering.require(Feature::fp8_attention_backward_unaligned);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
         const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
         const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};

@@ -184,11 +184,12 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
                     for (int64_t x = 0; x < c.d_v; ++x) dp += static_cast<double>(bdo.at({b, h, i, x})) * in.v(b, hk, j, x);
                     if (c.dropout) dp *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
                     double g = r.p[r.at(b, h, i, j)] * (dp - row_dot);
+                    // The bias is added after soft-capping: its gradient is taken before the cap's.
+                    if (c.dbias) ref_dbias[static_cast<size_t>((h * c.s_q + i) * c.s_kv + j)] += g;
                     if (c.softcap > 0) {
                         double th = std::tanh(r.capped[r.at(b, h, i, j)]);
                         g *= 1.0 - th * th;
                     }
-                    if (c.dbias) ref_dbias[static_cast<size_t>((h * c.s_q + i) * c.s_kv + j)] += g;
                     ds[static_cast<size_t>(j)] = g * c.scale;
                     for (int64_t x = 0; x < c.d_v; ++x)
                         ref_dv[static_cast<size_t>(((b * c.h_k + hk) * c.s_kv + j) * c.d_v + x)] +=
