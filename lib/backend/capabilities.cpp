@@ -298,6 +298,19 @@ const std::vector<Capability> kTable = {
      "window in bfloat16 and half, and FP8 without the window, were right): run the window in bfloat16 or half "
      "attention, or align it top-left",
      "H200"},
+    {Feature::attention_alibi_single_query, "attention_alibi_single_query",
+     Gate::known_bad, "attention with ALiBi over a single query row (s_q = 1, decoding)", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong outputs now and then (3 of 28 randomized cases, relative errors 0.2 to "
+     "1.0, with and without a padding mask or paged K/V; longer query blocks were right): add the ALiBi term as a "
+     "bias [1, h, 1, s_kv], or decode with two query rows",
+     "H200"},
+    {Feature::packed_attention_backward_wide_keys, "packed_attention_backward_wide_keys",
+     Gate::known_bad, "packed (ragged) attention backward with a head dim of Q and K above V's (d_qk > d_v)", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it that leave dK's columns past d_v unwritten (and dQ wrong) now and then (4 of 18 randomized "
+     "cases; d_qk <= d_v and padded layouts were right): pad V's head dim to d_qk, or use padded tensors with a "
+     "padding mask",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

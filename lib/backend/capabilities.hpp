@@ -79,6 +79,8 @@ enum class Feature {
     pooling_avg_post_padding_layout,  // average pooling with padding, post > pre, not channels-last
     pointwise_rank3_first_dim_broadcast,  // a rank-3 pointwise operand that varies along dim 0 only
     fp8_attention_bottom_right_window_padding,  // FP8 attention: bottom-right window over padding
+    attention_alibi_single_query,  // attention forward with ALiBi and one query row (s_q = 1)
+    packed_attention_backward_wide_keys,  // packed attention backward with d_qk > d_v
 };
 
 // How the library treats a fact of the table.

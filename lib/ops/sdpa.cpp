@@ -74,6 +74,7 @@ class Sdpa : public AttentionNode {
         check_types({q, k, v});
         const std::string what = "attention '" + name + "'";
         if (has_sink()) lowering.require(Feature::attention_sinks);
+        if (alibi_ >= 0 && q->dims[2] == 1) lowering.require(Feature::attention_alibi_single_query);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);

@@ -102,6 +102,7 @@ class SdpaBackward : public AttentionNode {
                  stats->name.c_str(), data_type_name(stats->data_type));
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (dropout_ >= 0) lowering.require(Feature::attention_backward_dropout_mask);
+        if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

@@ -40,6 +40,94 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.implementation = FE_SDPA_IMPLEMENTATION_NATIVE;
                        });
                    }});
+    out.push_back({"attention_alibi_single_query",
+                   "bf16 attention forward, b 2, h 4, one query row over 414 keys, d 256/64, ALiBi, diagonal aligned "
+                   "bottom-right (the conformance run's case)",
+                   [](Case &k) {
+                       attention_case(k, false, [](AttentionConfig &c) {
+                           plain(c);
+                           c.type = FE_DATA_HALF;
+                           c.h_q = c.h_k = 2;
+                           c.b = 1;
+                           c.s_q = 1;
+                           c.s_kv = 414;
+                           c.d = 256;
+                           c.d_v = 64;
+                           c.alibi = true;
+                           c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
+                       });
+                   }});
+    out.push_back({"packed_attention_backward_wide_keys",
+                   "bf16 packed attention backward, b 3, h 2, s 237/1, d 240/128, padding (the conformance run's case)",
+                   [](Case &k) {
+                       attention_case(k, true, [](AttentionConfig &c) {
+                           plain(c);
+                           c.b = 3;
+                           c.h_q = c.h_k = 2;
+                           c.s_q = 237;
+                           c.s_kv = 1;
+                           c.d = 240;
+                           c.d_v = 128;
+                           c.padding = c.ragged = true;
+                           c.order_q = c.order_k = c.order_v = c.order_o = {0, 2, 1, 3};
+                           c.custom_o = true;
+                       });
+                   }});
+    out.push_back({"fp8_attention_bottom_right_window_padding",
+                   "FP8 (E4M3) attention forward, b 2, h 8/4, s 32/16, d 208, causal bottom-right, window 4, "
+                   "padding (the conformance run's case)",
+                   [](Case &k) {
+                       attention_fp8_case(k, false, [](AttentionConfig &c) {
+                           plain(c);
+                           c.type = FE_DATA_FP8_E4M3;
+                           c.h_q = 8;
+                           c.h_k = 4;
+                           c.s_q = 32;
+                           c.s_kv = 16;
+                           c.d = c.d_v = 208;
+                           c.causal = FE_CAUSAL_MASK_BOTTOM_RIGHT;
+                           c.window = 4;
+                           c.padding = true;
+                       });
+                   }});
+    out.push_back({"attention_backward_dropout_mask",
+                   "bf16 attention backward, b 2, h 4, s 128/256, d 64, the caller's dropout mask (p 0.2)",
+                   [](Case &k) {
+                       attention_case(k, true, [](AttentionConfig &c) {
+                           plain(c);
+                           c.dropout = 2;
+                           c.dropout_p = 0.2;
+                       });
+                   }});
+    out.push_back({"fp8_attention_backward_unaligned",
+                   "FP8 (E4M3) attention backward, b 2, h 4, s 100/100, d 64, causal",
+                   [](Case &k) {
+                       attention_fp8_case(k, true, [](AttentionConfig &c) {
+                           plain(c);
+                           c.type = FE_DATA_FP8_E4M3;
+                           c.s_q = c.s_kv = 100;
+                           c.causal = FE_CAUSAL_MASK_TOP_LEFT;
+                       });
+                   }});
+    out.push_back({"fp8_attention_packed", "FP8 (E4M3) attention forward, packed Q, K, V, O, b 3, h 1, s 205/2, d 128, "
+                                           "causal, window 1, padding, stats",
+                   [](Case &k) {
+                       attention_fp8_case(k, false, [](AttentionConfig &c) {
+                           plain(c);
+                           c.type = FE_DATA_FP8_E4M3;
+                           c.b = 3;
+                           c.h_q = c.h_k = 1;
+                           c.s_q = 205;
+                           c.s_kv = 2;
+                           c.d = c.d_v = 128;
+                           c.causal = FE_CAUSAL_MASK_TOP_LEFT;
+                           c.window = 1;
+                           c.stats = true;
+                           c.padding = c.ragged = true;
+                           c.order_q = c.order_k = c.order_v = c.order_o = {0, 2, 1, 3};
+                           c.custom_o = true;
+                       });
+                   }});
     out.push_back({"fp8_attention_bias", "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 64, a bias [1, h, s_q, s_kv]",
                    [](Case &k) {
                        attention_fp8_case(k, false, [](AttentionConfig &c) {

@@ -113,6 +113,43 @@ TEST_F(KnownBad, AttentionBackwardWithTheCallersDropoutMask) {
     expect_refused(g, "draw the dropout with cuDNN");
 }
 
+TEST_F(KnownBad, AlibiOverASingleQueryRow) {
+    fe_graph *g = graph("alibi_decode", FE_DATA_BFLOAT16);
+    fe_tensor *q = tensor(g, "q", {2, 4, 1, 64}), *k = tensor(g, "k", {2, 4, 256, 64}), *v = tensor(g, "v", {2, 4, 256, 64});
+    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.alibi_slopes = tensor(g, "slopes", {1, 4, 1, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *out = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, &stats));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    expect_refused(g, "add the ALiBi term as a bias");
+}
+
+TEST_F(KnownBad, PackedBackwardWithWiderKeysThanValues) {
+    fe_graph *g = graph("packed_wide_keys", FE_DATA_BFLOAT16);
+    const int64_t qd[4] = {2, 4, 64, 128}, vd[4] = {2, 4, 64, 64}, rows[4] = {2, 4, 64, 1};
+    const int64_t qs[4] = {64 * 4 * 128, 128, 4 * 128, 1}, vs[4] = {64 * 4 * 64, 64, 4 * 64, 1};
+    fe_tensor *q, *k, *v, *o, *d_o, *stats, *oq, *ov;
+    ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, qd, qs, FE_DATA_NOT_SET, &q));
+    ASSERT_FE_OK(fe_graph_tensor(g, "k", 4, qd, qs, FE_DATA_NOT_SET, &k));
+    ASSERT_FE_OK(fe_graph_tensor(g, "v", 4, vd, vs, FE_DATA_NOT_SET, &v));
+    ASSERT_FE_OK(fe_graph_tensor(g, "o", 4, vd, vs, FE_DATA_NOT_SET, &o));
+    ASSERT_FE_OK(fe_graph_tensor(g, "dO", 4, vd, vs, FE_DATA_NOT_SET, &d_o));
+    ASSERT_FE_OK(fe_graph_tensor(g, "stats", 4, rows, nullptr, FE_DATA_FLOAT, &stats));
+    oq = tensor(g, "offsets_q", {3, 1, 1, 1}, false, FE_DATA_INT64);
+    ov = tensor(g, "offsets_v", {3, 1, 1, 1}, false, FE_DATA_INT64);
+    for (fe_tensor *t : {q, k}) ASSERT_FE_OK(fe_tensor_set_ragged_offset(t, oq));
+    for (fe_tensor *t : {v, o, d_o}) ASSERT_FE_OK(fe_tensor_set_ragged_offset(t, ov));
+    fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opts.attn_scale = 0.125;
+    opts.seq_len_q = tensor(g, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    opts.seq_len_kv = tensor(g, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+    fe_tensor *dq, *dk, *dv;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
+    for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_refused(g, "leave dK's columns past d_v unwritten");
+}
+
 class KnownBadFp8 : public KnownBad {
   protected:
     // FP8 attention backward over sequences of s, its scales as device tensors.
