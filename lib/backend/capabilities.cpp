@@ -123,9 +123,11 @@ const std::vector<Capability> kTable = {
      "a deterministic reduction (fe_reduction_options.deterministic)", 91100, 0, 0, 0,
      "the first cuDNN whose reductions take a fixed order of adding partial results", nullptr},
     {Feature::deterministic_reduction_kernels, "deterministic_reduction_kernels", Gate::known_bad,
-     "a deterministic reduction (fe_reduction_options.deterministic)", 0, 0, kAnyCudnn9, kVerified,
+     "a deterministic reduction on its own (fe_reduction_options.deterministic, of a graph input)", 0, 0, kAnyCudnn9,
+     kVerified,
      "fails to compile its kernels (CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED from NVRTC) for every "
-     "reduction tried on its own (add and max; over every dim, the channels or the rows; fp32 and fp16)",
+     "reduction tried on its own (add and max; over every dim, the channels or the rows; fp32 and fp16); fused "
+     "after the operation that produces its input (a matmul, probed on an H200) it compiles and runs right",
      "H100"},
     {Feature::reduction_mul_no_zeros, "reduction_mul_no_zeros", Gate::known_bad,
      "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS)", 0, 0, kAnyCudnn9, kVerified,

@@ -61,7 +61,9 @@ class Reduction : public Node {
     void lower(Lowering &lowering) const override {
         if (deterministic_) {
             lowering.require(Feature::deterministic_reduction);
-            lowering.require(Feature::deterministic_reduction_kernels);
+            // Its kernels fail to compile for a reduction on its own; fused after the operation
+            // that produces its input (a matmul's epilogue, say) it compiles and runs right.
+            if (!inputs[0]->producer) lowering.require(Feature::deterministic_reduction_kernels);
         }
         if (mode_ == FE_REDUCTION_MUL_NO_ZEROS) lowering.require(Feature::reduction_mul_no_zeros);
         emit_reduction(lowering, mode_, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]),

@@ -127,7 +127,8 @@ TEST_F(Deviceless, MulNoZerosAndADeterministicReductionAreRefusedWithTheirReason
         int32_t deterministic;
         const char *reason;
     } cases[] = {{FE_REDUCTION_MUL_NO_ZEROS, 0, "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS): refused"},
-                 {FE_REDUCTION_ADD, 1, "a deterministic reduction (fe_reduction_options.deterministic): refused"}};
+                 {FE_REDUCTION_ADD, 1, "a deterministic reduction on its own (fe_reduction_options.deterministic, of a graph "
+                                         "input): refused"}};
     for (const Case &c : cases) {
         fe_graph *g = graph("refused_reduction", FE_DATA_FLOAT);
         fe_tensor *x = tensor(g, "x", {8, 64, 4, 4}, true), *y = nullptr;
@@ -140,6 +141,22 @@ TEST_F(Deviceless, MulNoZerosAndADeterministicReductionAreRefusedWithTheirReason
         EXPECT_TRUE(LastErrorContains(c.reason)) << fe_last_error_message();
         EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
     }
+}
+
+// Fused after the matmul that produces its input, a deterministic reduction is taken (the
+// probe deterministic_reduction_kernels:fused ran it right on an H200).
+TEST_F(Deviceless, ADeterministicReductionAfterAMatmulIsSupported) {
+    fe_graph *g = graph("matmul_deterministic_sum", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {1, 256, 64}), *b = tensor(g, "b", {1, 64, 128}), *c = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
+    fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+    o.reduce_axes = 0x4u;
+    o.deterministic = 1;
+    ASSERT_FE_OK(fe_graph_reduction(g, c, FE_REDUCTION_ADD, &o, &y));
+    ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_FLOAT));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    expect_supported(g);
 }
 
 // Every pointwise mode lowers (its descriptors finalize in cuDNN); unary and binary modes are
