@@ -10,6 +10,7 @@
 // CUDNNFE_DEVICE_JSON. A case reruns alone with the seed, family and index its line shows.
 // --probe runs the capability table's probes (probes.hpp), each in a process of its own.
 // Exit status: 0 when no case is wrong or an error, 1 otherwise, 2 on bad arguments.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>

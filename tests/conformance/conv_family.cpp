@@ -341,20 +341,6 @@ bool set_options(Case &k, const ConvConfig &c, fe_conv_options &o) {
     return true;
 }
 
-// A bound tensor's values in logical (row-major) order.
-std::vector<double> logical(const Bound &b) {
-    std::vector<double> v(static_cast<size_t>(b.elements()));
-    std::vector<int64_t> index(b.dims.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) {
-        v[i] = b.at(index);
-        for (size_t d = index.size(); d-- > 0;) {
-            if (++index[d] < b.dims[d]) break;
-            index[d] = 0;
-        }
-    }
-    return v;
-}
-
 // Calls term(xi, wi, yi) with flat logical indices for every product of the forward relation;
 // the spatial dims run as three with unit ones first, so the flat indices are the real rank's.
 template <typename Term>

@@ -38,20 +38,6 @@ std::vector<int64_t> packed(const std::vector<int64_t> &d) {
     return s;
 }
 
-// A bound tensor's values in logical (row-major) order.
-std::vector<double> logical(const Bound &b) {
-    std::vector<double> v(static_cast<size_t>(b.elements()));
-    std::vector<int64_t> index(b.dims.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) {
-        v[i] = b.at(index);
-        for (size_t d = index.size(); d-- > 0;) {
-            if (++index[d] < b.dims[d]) break;
-            index[d] = 0;
-        }
-    }
-    return v;
-}
-
 // A convolution's shape, stride 1 and dilation 1, cross-correlation: x [N, C, in...], w [K, C /
 // groups, f...], y [N, K, out...] with out = in + pre + post - f + 1. 2-D shapes leave the first
 // of the three spatial dims at 1.

@@ -38,6 +38,27 @@ std::vector<int64_t> strides_in_order(const std::vector<int64_t> &dims, const st
     return strides;
 }
 
+std::vector<size_t> order_of(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides) {
+    std::vector<size_t> order(dims.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto key = [&](size_t i) { return dims[i] == 1 ? 0 : strides[i]; };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
+    return order;
+}
+
+std::vector<double> logical(const Bound &b) {
+    std::vector<double> v(static_cast<size_t>(b.elements()));
+    std::vector<int64_t> index(b.dims.size(), 0);
+    for (size_t i = 0; i < v.size(); ++i) {
+        v[i] = b.at(index);
+        for (size_t d = index.size(); d-- > 0;) {
+            if (++index[d] < b.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    return v;
+}
+
 float round_to(fe_data_type type, float v) {
     if (type == FE_DATA_HALF) return fe::half_to_float(fe::float_to_half(v));
     if (type == FE_DATA_BFLOAT16) return fe::bfloat16_to_float(fe::float_to_bfloat16(v));

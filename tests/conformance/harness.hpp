@@ -63,6 +63,13 @@ struct Bound {
 std::vector<int64_t> strides_in_order(const std::vector<int64_t> &dims, const std::vector<size_t> &outer_to_inner,
                                       const std::vector<int64_t> &gaps);
 
+// A dim order (outermost first) read back from strides; unit dims (whose strides say nothing)
+// and ties keep their positions.
+std::vector<size_t> order_of(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides);
+
+// A bound tensor's host values in logical (row-major) order.
+std::vector<double> logical(const Bound &b);
+
 float round_to(fe_data_type type, float v);
 
 // supported: deviceless, the support check passed (nothing ran).

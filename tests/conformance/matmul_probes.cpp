@@ -26,20 +26,6 @@ int64_t product(const std::vector<int64_t> &dims) {
     return n;
 }
 
-// A bound tensor's values in logical (row-major) order.
-std::vector<double> logical(const Bound &b) {
-    std::vector<double> v(static_cast<size_t>(b.elements()));
-    std::vector<int64_t> index(b.dims.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) {
-        v[i] = b.at(index);
-        for (size_t d = index.size(); d-- > 0;) {
-            if (++index[d] < b.dims[d]) break;
-            index[d] = 0;
-        }
-    }
-    return v;
-}
-
 // The root mean square of values (at least `floor`): the spread an absolute tolerance scales by.
 double rms(const std::vector<double> &v, double floor = 1e-3) {
     double s = 0;

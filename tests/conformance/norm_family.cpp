@@ -106,15 +106,6 @@ Dims draw_layout(Rng &rng, const Dims &dims, bool channels_last_usual) {
     return strides;
 }
 
-// x's dim order (outermost first) read back from its strides; ties (unit dims) by position.
-std::vector<size_t> order_of(const Dims &dims, const Dims &strides) {
-    std::vector<size_t> order(dims.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto key = [&](size_t i) { return dims[i] == 1 ? 0 : strides[i]; };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
-    return order;
-}
-
 struct NormConfig {
     Kind kind = Kind::layer;
     Pass pass = Pass::training;

@@ -54,14 +54,6 @@ double read(const Bound &b, const Dims &index) {
     return b.host[static_cast<size_t>(o)];
 }
 
-// Logical row-major values of a bound tensor.
-std::vector<double> logical(const Bound &b) {
-    std::vector<double> v;
-    v.reserve(static_cast<size_t>(b.elements()));
-    for_each_index(b.dims, [&](const Dims &i) { v.push_back(b.at(i)); });
-    return v;
-}
-
 // Tolerances of a value written in type t (the norm family's).
 double atol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 2e-3 : t == FE_DATA_HALF ? 2e-2 : 3e-2; }
 double rtol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 2e-3 : 2e-2; }

@@ -94,15 +94,6 @@ Dims draw_layout(Rng &rng, const Dims &dims, double channels_last) {
     return strides;
 }
 
-// The dim order (outermost first) of a layout, read back from its strides.
-std::vector<size_t> order_of(const Dims &dims, const Dims &strides) {
-    std::vector<size_t> order(dims.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto key = [&](size_t i) { return dims[i] == 1 ? 0 : strides[i]; };
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) > key(b); });
-    return order;
-}
-
 struct PoolConfig {
     fe_data_type type = FE_DATA_HALF;
     fe_resample_mode mode = FE_RESAMPLE_MAXPOOL;
@@ -380,14 +371,6 @@ Forward forward_reference(const PoolConfig &c, const std::vector<double> &xv) {
         }
     });
     return f;
-}
-
-// Logical row-major values of a bound tensor.
-std::vector<double> logical(const Bound &b) {
-    std::vector<double> v;
-    v.reserve(static_cast<size_t>(b.elements()));
-    for_each_index(b.dims, [&](const Dims &i) { v.push_back(b.at(i)); });
-    return v;
 }
 
 double atol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 1e-5 : t == FE_DATA_HALF ? 1e-3 : 8e-3; }
