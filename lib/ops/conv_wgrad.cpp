@@ -105,7 +105,8 @@ class ConvWgrad : public Node {
         refuse_mixed_layout_fusion(lowering, inputs[0]);
         const int64_t channels = inputs[0]->dims[1];
         bool asymmetric = false;
-        for (size_t i = 0; i < spatial(); ++i) asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
+        for (size_t i = 0; i < spatial(); ++i)
+            asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
         if (spatial() == 3 && options_.groups > 1 && options_.groups == channels && asymmetric)
             lowering.require(Feature::conv_wgrad_depthwise_3d_asymmetric);
         fe_data_type compute = lowering.compute_type(*this);
