@@ -229,10 +229,11 @@ const std::vector<Capability> kTable = {
      "compute correctly: store the weights as int4 (subtract 8 and fold 8 * scale into a bias)",
      "H100 and H200"},
     {Feature::norm_backward_single_row, "norm_backward_single_row", Gate::observed,
-     "a layer or RMS norm backward over a single row", 0, 0, 0, kVerified,
+     "a layer, RMS or adaptive layer norm backward over a single row", 0, 0, 0, kVerified,
      "has no engine for a layernorm or rmsnorm backward whose x has one row (x [1, d]; every candidate is "
-     "refused), where two rows or more have one: run it over two rows, the second with a zero dy (which adds "
-     "nothing to dscale and dbias), and take the first row of dx",
+     "refused), nor for most adaptive layernorm backward ones (4 of 6 randomized cases), where two rows or more "
+     "have one: run it over two rows, the second with a zero dy (which adds nothing to dscale and dbias), and "
+     "take the first row of dx",
      "H200"},
     {Feature::attention_backward_dropout_mask, "attention_backward_dropout_mask", Gate::known_bad,
      "attention backward with the caller's dropout mask", 0, 0, kAnyCudnn9, kVerified,
@@ -266,12 +267,14 @@ const std::vector<Capability> kTable = {
      "pad the image explicitly and convolve with symmetric padding",
      "H200"},
     {Feature::pooling_bf16_channels_last, "pooling_bf16_channels_last", Gate::known_bad,
-     "bfloat16 channels-last pooling (forward) of channels not a multiple of 8, with a window or stride larger "
-     "than 1",
+     "bfloat16 channels-last pooling (forward) with a window or stride larger than 1, of channels not a multiple "
+     "of 8, or over 2 spatial dims without the index output",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that write garbage (values near 1e28, NaN) in 11 of 13 randomized cases, where half, "
-     "float, NCHW bfloat16, the backward and 8 channels (the GPU suite) were right: pad the channels to a multiple "
-     "of 8, or pool in NCHW, or in half or float",
+     "builds plans for it that write garbage (values near 1e28, NaN) or wrong maxima: 11 of 13 randomized cases "
+     "of channels not a multiple of 8, and 8 of 8 over 2 spatial dims of 8 to 48 channels without the index (3 "
+     "max, 3 average excluding and 2 including the padding); half, float, NCHW bfloat16, the backward, max "
+     "pooling with the index (3 randomized cases and the GPU suite) and 3 spatial dims (2 cases) were right: pool "
+     "in NCHW, or in half or float, or ask max pooling for its index",
      "H200"},
     {Feature::pooling_index_layout, "pooling_index_layout", Gate::known_bad,
      "max pooling's index output (generate_index) in other layouts than channels-last", 0, 0, kAnyCudnn9, kVerified,
@@ -290,8 +293,8 @@ const std::vector<Capability> kTable = {
      "the index along dim 0)",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that read that operand as if at index 0 for every N (3 randomized cases: an [N, 1, 1] "
-     "operand of a pow and of a division, the index along dim 0 of an add_square; operands that vary along other "
-     "dims were right): add a unit dim in front (rank 4), or broadcast the operand along another dim",
+     "operand of a pow and of a division, the index along dim 0 of an add_square; operands that vary along the "
+     "last dim were right): add a unit dim in front (rank 4), or broadcast the operand along another dim",
      "H200"},
     {Feature::fp8_attention_bottom_right_window_padding, "fp8_attention_bottom_right_window_padding",
      Gate::known_bad, "FP8 attention with a sliding window aligned bottom-right over a padding mask", 0, 0, kAnyCudnn9,
@@ -312,6 +315,275 @@ const std::vector<Capability> kTable = {
      "builds plans for it that leave dK's columns past d_v unwritten (and dQ wrong) now and then (4 of 18 randomized "
      "cases; d_qk <= d_v and padded layouts were right): pad V's head dim to d_qk, or use padded tensors with a "
      "padding mask",
+     "H200"},
+    {Feature::packed_attention_stats_grouped_decode, "packed_attention_stats_grouped_decode", Gate::known_bad,
+     "packed (ragged) grouped- or multi-query attention (h_q > h_k) over a single query row (s_q = 1) with the "
+     "stats output",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that write the stats of only the first query head of each group, leaving the others "
+     "unwritten (16 of 17 randomized cases, composite and native engines; the same with h_q = h_k, or padded "
+     "tensors, was right): use padded Q and O with a padding mask, or decode with two query rows",
+     "H200"},
+    {Feature::attention_backward_softcap_dbias_grouped, "attention_backward_softcap_dbias_grouped",
+     Gate::known_bad,
+     "grouped- or multi-query attention backward (h_q > h_k) with soft-capping and the dBias output", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it that compute a wrong dBias (the randomized case: relative error 0.99, dQ, dK and dV "
+     "right; soft-capping with dBias at h_q = h_k, and dBias without soft-capping at h_q > h_k (7 cases), were "
+     "right): repeat K and V's heads to h_q, or leave out the soft-cap or dBias",
+     "H200"},
+    {Feature::norm_forward_transposed_layout, "norm_forward_transposed_layout", Gate::known_bad,
+     "a layer, RMS or adaptive layer norm forward whose x, scale or bias is not laid out row-major over the dims "
+     "scale varies along (e.g. a transposed x)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it whose y is wrong (2 of 2 randomized cases that got a plan: an rmsnorm inference of x "
+     "[1, 77, 768] laid out [B, D, S] and a bfloat16 layernorm training of x [3, 49, 4] laid out likewise, both "
+     "with a row-major scale; 9 more such cases had no engine, and 196 forward cases row-major over those dims "
+     "were right): make x, scale and bias contiguous (row-major) over the normalized dims",
+     "H200"},
+    {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
+     "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
+     "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
+     "is lost): 4 wrong and 3 faults in randomized FP8 cases (K from 6 to 629, e4m3 or e5m2 with half or with "
+     "each other), 2 wrong of bfloat16 with float; 8 FP8 cases with K up to 70, and aligned rows, were right: "
+     "convert the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
+     "H200"},
+    {Feature::matmul_float_b_batch_interleaved, "matmul_float_b_batch_interleaved", Gate::known_bad,
+     "a float matmul whose B is laid out with K outermost and a batch dim between K and N", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it whose kernel faults (an illegal address: the CUDA context is lost) (the randomized case: "
+     "B [7, 192, 102] with strides K 714, batch 102, N 1; the same layout in half and bfloat16 (8 cases) and float "
+     "B with the batch inside other orders (5 cases) were right): copy B to a layout with its batch dims outermost",
+     "H200"},
+    {Feature::matmul_leaky_relu_epilogue, "matmul_leaky_relu_epilogue", Gate::known_bad,
+     "a leaky relu (a relu with a lower-clip slope) straight on a matmul's result", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that drop the slope and compute a plain relu (3 of 4 randomized cases, float and "
+     "bfloat16, relative errors 0.02 to 0.2; a leaky relu after the bias in the same epilogue was right in 7 of 7): "
+     "add a bias (zeros if need be) between the matmul and the leaky relu, or run the leaky relu in a graph of its "
+     "own",
+     "H200"},
+    {Feature::matmul_strided_row_bias, "matmul_strided_row_bias", Gate::known_bad,
+     "a matmul epilogue's row operand ([.., 1, N], broadcast along M, per batch or not) whose N is not "
+     "contiguous",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that read the operand as if N were contiguous (2 randomized cases: a float bias [1, 44] "
+     "with N's stride 33 and a float bias [4, 1, 238] laid out N outermost, relative errors 0.12 and 0.15; row "
+     "operands with a contiguous N were right in every case, and so was a column operand with a strided M): make "
+     "the row operand contiguous along N",
+     "H200"},
+    {Feature::conv_dgrad_float_dx_other_layout, "conv_dgrad_float_dx_other_layout", Gate::known_bad,
+     "a convolution data gradient (or transposed convolution) into a float dx from half or bfloat16 dy, with dx in "
+     "the other layout than dy's (channels-last from NCHW, or back)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that leave part of dx unwritten (the randomized case: bfloat16 1-D dy NCHW into a float "
+     "channels-last dx of 80 channels, 48 of them written; a float dx in dy's layout (4 cases) and a dx of dy's "
+     "type in the other layout (26 cases) were right): write dx in dy's layout, or in dy's type",
+     "H200"},
+    {Feature::conv_wgrad_float_padding_past_image, "conv_wgrad_float_padding_past_image", Gate::known_bad,
+     "the weight gradient of a float NCHW convolution whose padding before a spatial dim differs from the padding "
+     "after it and reaches past the image (at least the image's size)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute a wrong dw (the randomized case: 2-D, image 2x5, padding (3, 0) before and "
+     "(2, 0) after, relative error 1.5; the same padding in half, bfloat16 or channels-last float (8 cases), and "
+     "float NCHW wgrad without it (16 cases), were right): pad the image explicitly, or run the weight gradient "
+     "channels-last",
+     "H200"},
+    {Feature::pointwise_rank3_partial_broadcast, "pointwise_rank3_partial_broadcast", Gate::known_bad,
+     "a rank-3 pointwise operation with an operand broadcast along the last dim that varies along another ([N, C, "
+     "1], [1, C, 1], or the index along dim 1), or one that varies along the last dim only ([1, 1, W]) where N and "
+     "C are above 1",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that read that operand's elements from the wrong places (12 of 15 randomized cases, "
+     "relative errors 0.1 to 1.9, some results NaN; [N, 1, W] and [1, C, W] operands were right in 14 cases): add a "
+     "unit dim to make the operation rank 4 ([N, C, 1, W]), or broadcast the operand to the full width first",
+     "H200"},
+    {Feature::pointwise_rank3_permuted_layout, "pointwise_rank3_permuted_layout", Gate::known_bad,
+     "a rank-3 pointwise operation over a tensor not laid out dim 0 outermost and the last dim innermost", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it that leave most of the result unwritten or compute it from the wrong elements (7 of 7 "
+     "randomized cases that got a plan, in float, half and bfloat16; row-major tensors, gaps allowed, were right in "
+     "53 cases): lay the tensors out row-major, or add a unit dim to make them rank 4",
+     "H200"},
+    {Feature::pointwise_backward_channel_broadcast, "pointwise_backward_channel_broadcast", Gate::known_bad,
+     "an activation's backward pointwise mode at rank 4 or 5 with dy or x broadcast along the channels (a "
+     "per-pixel [N, 1, H, W] operand, or a by-value scalar dy) where the result has several",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong outputs (8 of 9 randomized cases, relative errors 0.1 to 1.4, some "
+     "results NaN; per-channel operands, and forward modes with per-pixel operands, were right in 11 cases): expand "
+     "the operand to the full shape with a forward operation first (add a full-shape zero input), or pass dy as a "
+     "full tensor",
+     "H200"},
+    {Feature::reduction_unpacked_result, "reduction_unpacked_result", Gate::known_bad,
+     "a reduction whose result is not packed in the input's order of dims (a gap, or its dims in another order)", 0,
+     0, kAnyCudnn9, kVerified,
+     "builds plans for it that write the result as if packed, leaving elements unwritten or in the wrong places (3 "
+     "of 3 randomized cases: a gap after the reduced channels of a rank-5 result, a gap on a unit dim, an "
+     "H-outermost result of a channels-last input; 41 packed results were right): leave the result's layout to the "
+     "graph, or copy it into the layout wanted",
+     "H200"},
+    {Feature::reduction_rank3_permuted_input, "reduction_rank3_permuted_input", Gate::known_bad,
+     "a reduction of a rank-3 graph input not laid out dim 0 outermost and the last dim innermost", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that leave elements out of the reduction (1 randomized case, a channels-last [68, 56, 1] "
+     "bfloat16 min over dims 1 and 2, 55 of 68 results wrong; the other rank-3 reductions drawn had no engine): lay "
+     "the input out row-major, or add a unit dim to make it a rank-4 channels-last tensor",
+     "H200"},    {Feature::pointwise_rank4_one_channel, "pointwise_rank4_one_channel", Gate::observed,
+     "a rank-4 or rank-5 pointwise operation with one channel (dim 1 is 1)", 0, 0, 0, kVerified,
+     "has no engine for it in any layout (65 of 65 randomized cases, where the same shapes with more than one "
+     "channel ran): drop the unit channel dim (an [N, 1, H, W] tensor is [N, H, W] in memory), whose rank-3 "
+     "row-major graph has engines",
+     "H200"},
+    {Feature::pointwise_rank4_layout, "pointwise_rank4_layout", Gate::observed,
+     "a rank-4 or rank-5 pointwise operand that is not packed channels-last", 0, 0, 0, kVerified,
+     "has engines for rank-4 and rank-5 pointwise operations only when every operand is packed channels-last "
+     "(NHWC, NDHWC), unit dims' strides included: NCHW, other dim orders, padded rows and odd strides on unit "
+     "dims have none (45 of 46 randomized cases): give every operand packed channels-last strides",
+     "H200"},
+    {Feature::pointwise_rank3_layout, "pointwise_rank3_layout", Gate::observed,
+     "a rank-2 or rank-3 pointwise operand whose dims are not in row-major order", 0, 0, 0, kVerified,
+     "has no engine for a rank-2 or rank-3 pointwise operation with an operand whose dims (those longer than "
+     "one) are not in row-major order, a transposed or channels-last one among them (23 of 23 randomized "
+     "cases): lay every operand out row-major (a unit dim's stride and padded rows are taken)",
+     "H200"},
+    {Feature::pointwise_engine_envelope, "pointwise_engine_envelope", Gate::observed,
+     "a pointwise graph outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "has pointwise engines for graphs whose operands all share one packed layout (row-major at rank 2 and 3, "
+     "channels-last with more than one channel at rank 4 and 5); past that, some chains of comparisons and "
+     "select, float results of half inputs and padded rank-3 rows were refused too (27 randomized cases, "
+     "against 197 right ones with the same ops): give every operand one packed layout, or split the graph",
+     "H200"},
+    {Feature::conv_half_float_result, "conv_half_float_result", Gate::observed,
+     "a half or bfloat16 convolution with a float result", 0, 0, 0, kVerified,
+     "has engines for a half or bfloat16 convolution that writes a float result only in some shapes: dgrad, "
+     "wgrad and the transposed convolution need channels per group (C / groups and K / groups) that are "
+     "multiples of 8 (39 of 39 randomized cases without were refused, 7 of 10 with ran), and most 2-D "
+     "forward ones were refused as well: write the result in the input's type and convert it, or pad the "
+     "channels to a multiple of 8",
+     "H200"},
+    {Feature::conv_dgrad_drelu_layout, "conv_dgrad_drelu_layout", Gate::observed,
+     "a dgrad fused with ReLU backward, in NCHW or in convolution mode", 0, 0, 0, kVerified,
+     "has no engine for a convolution dgrad fused with the ReLU backward when its tensors are NCHW or it "
+     "flips the filter (convolution mode) (21 of 21 randomized cases; channels-last cross-correlation ran "
+     "in 29 cases): give every tensor channels-last strides and use cross-correlation with a flipped filter",
+     "H200"},
+    {Feature::conv_wgrad_image_prologue, "conv_wgrad_image_prologue", Gate::observed,
+     "a wgrad whose image is scaled, biased and ReLU'd in the same graph", 0, 0, 0, kVerified,
+     "has engines for a wgrad fused with its image's scale, bias and ReLU only for half image, dy, scale and "
+     "bias, 2-D, ungrouped, channels-last and with symmetric padding (20 of 20 randomized cases outside that "
+     "were refused; 18 of 19 inside ran): compute the image in a graph of its own, or stay inside those "
+     "bounds",
+     "H200"},
+    {Feature::conv_fused_nchw_float_bias, "conv_fused_nchw_float_bias", Gate::observed,
+     "a half or bfloat16 convolution fused with a float bias, in NCHW", 0, 0, 0, kVerified,
+     "has no engine for most half or bfloat16 forward convolutions fused with a float bias or scale when "
+     "the tensors are NCHW (7 of 8 randomized cases): give the bias the input's type, or the tensors "
+     "channels-last strides",
+     "H200"},
+    {Feature::conv_engine_envelope, "conv_engine_envelope", Gate::observed,
+     "a fused convolution outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "has fused convolution engines (bias and activation, residual add, dgrad with ReLU backward, wgrad with "
+     "the image's scale, bias and ReLU) for channels-last tensors of one type; some small shapes were "
+     "refused as well: grouped or 3-D dgrad with ReLU backward, and filters wider than the padded image with "
+     "a one-pixel result (23 randomized cases): run the convolution unfused and apply the rest in a "
+     "pointwise graph",
+     "H200"},
+    {Feature::reduction_rank, "reduction_rank", Gate::observed, "a reduction of a tensor that is not rank 4", 0, 0,
+     0, kVerified,
+     "has reduction engines for rank-4 inputs (NHWC) only: rank 2, 3 and 5 inputs were refused in 102 of 104 "
+     "randomized cases: reshape the input to rank 4 with unit dims, channels-last",
+     "H200"},
+    {Feature::reduction_layout, "reduction_layout", Gate::observed,
+     "a rank-4 reduction whose input is not channels-last", 0, 0, 0, kVerified,
+     "has no engine for a rank-4 reduction whose input is not channels-last (NCHW or another order of its "
+     "dims; 13 of 13 randomized cases): give the input channels-last strides",
+     "H200"},
+    {Feature::reduction_engine_envelope, "reduction_engine_envelope", Gate::observed,
+     "a reduction outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "has reduction engines for rank-4 channels-last inputs; a few of those were refused too (33 randomized "
+     "cases against 197 right, with no one feature in common): reduce over fewer axes at a time, or pass the "
+     "input packed",
+     "H200"},
+    {Feature::batchnorm_unaligned_channels, "batchnorm_unaligned_channels", Gate::observed,
+     "a batchnorm over a channel count that is not a multiple of 8", 0, 0, 0, kVerified,
+     "has few batchnorm engines (training, backward, inference) for channel counts that are not multiples of "
+     "8 (42 of 45 randomized cases were refused): pad the channels to a multiple of 8 with unit scale and "
+     "zero bias",
+     "H200"},
+    {Feature::norm_backward_layout, "norm_backward_layout", Gate::observed,
+     "a layer, RMS or adaptive layer norm backward whose x is not row-major", 0, 0, 0, kVerified,
+     "has no engine for a layernorm, rmsnorm or adaptive layernorm backward whose x (and dy) are not "
+     "row-major over their dims (channels-last or another order; 32 of 33 randomized cases), where row-major "
+     "ones run: pass x and dy row-major, the normalized dims innermost",
+     "H200"},
+    {Feature::batchnorm_inference_layout, "batchnorm_inference_layout", Gate::observed,
+     "a batchnorm inference whose x is not channels-last", 0, 0, 0, kVerified,
+     "has no engine for the pointwise graph that batchnorm inference lowers to when x is not channels-last "
+     "(NCHW or another order; 14 of 14 randomized cases with channels a multiple of 8): give x and y "
+     "channels-last strides",
+     "H200"},
+    {Feature::norm_engine_envelope, "norm_engine_envelope", Gate::observed,
+     "a normalization outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "has normalization engines for row-major x (layer, RMS, adaptive layer norm) and channels-last x with "
+     "channels a multiple of 8 (batch norm); some graphs inside those bounds were refused as well (NCHW "
+     "batchnorm training and backward, instancenorm; 30 randomized cases against 174 right): pass x "
+     "channels-last with channels a multiple of 8, or row-major for the layer norms",
+     "H200"},
+    {Feature::matmul_two_batch_dims, "matmul_two_batch_dims", Gate::observed,
+     "a matmul with two batch dims (rank-4 operands)", 0, 0, 0, kVerified,
+     "has no matmul engine for rank-4 operands [B1, B2, M, K] x [B1, B2, K, N] (78 of 78 randomized cases, "
+     "every type and layout), where rank-3 batched ones run: merge the batch dims into one ([B1 * B2, M, K]) "
+     "when their strides nest",
+     "H200"},
+    {Feature::matmul_engine_envelope, "matmul_engine_envelope", Gate::observed,
+     "a matmul outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "has matmul engines for rank-2 and rank-3 operands of one type with the batch dim outermost; a few of "
+     "those were refused as well, mostly with a bias and an activation or an aux output fused, or with the "
+     "batch dim stored inside the matrix (39 randomized cases against 433 right): run the epilogue as a "
+     "separate pointwise graph, or store the batch dim outermost",
+     "H200"},
+    {Feature::resample_edge_padding, "resample_edge_padding", Gate::observed,
+     "pooling with edge padding (padding_mode EDGE)", 0, 0, 0, kVerified,
+     "has no pooling engine for edge-value padding (CUDNN_EDGE_VAL_PAD), forward or backward, max or average "
+     "(25 of 25 randomized cases): pad the image by replicating its edges first and pool without padding",
+     "H200"},
+    {Feature::pooling_engine_envelope, "pooling_engine_envelope", Gate::observed,
+     "a pooling outside what its engines were seen to take", 0, 0, 0, kVerified,
+     "refused about a third of randomized average and max poolings (89 of 271) with no shape, layout, type "
+     "or padding feature in common (channels-last or not, channels a multiple of 8 or not, 2-D or 3-D): no "
+     "layout or shape was seen to always have an engine",
+     "H200"},
+    {Feature::moe_weight_n_contiguous, "moe_weight_n_contiguous", Gate::observed,
+     "MoE grouped matmul weights stored N-contiguous (row-major, strides [K * N, N, 1])", 0, 0, 0, kVerified,
+     "has no MoE grouped matmul engine for weights stored N-contiguous (40 of 40 randomized cases), where "
+     "K-contiguous weights (strides [K * N, 1, K], with or without a gap between experts) run: store each "
+     "expert's weight K-contiguous",
+     "H200"},
+    {Feature::norm_backward_transposed_layout, "norm_backward_transposed_layout", Gate::known_bad,
+     "a layer, RMS or adaptive layer norm backward whose x or dy is not laid out row-major over the normalized "
+     "dims (e.g. a transposed x)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong dx and dscale (the randomized case: a half adaptive layer norm "
+     "backward of x [5, 4, 4] laid out [B, D, S], relative errors 2.9 and 1.7; 32 more such cases had no engine, "
+     "one was right, and row-major backward cases were right): make x and dy contiguous (row-major) over the "
+     "normalized dims",
+     "H200"},
+    {Feature::fp8_attention_backward_diagonal_band, "fp8_attention_backward_diagonal_band", Gate::known_bad,
+     "FP8 attention backward with a causal mask and a sliding window of 1 (each query sees only its diagonal key)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute dQ and dK thousands of times too large (3 of 3 randomized cases, top-left "
+     "and bottom-right, s 16/16 and 16/32; wider windows at the same sizes (14 cases) were right): use a window "
+     "of 2 or more, or run the backward in bfloat16 or half",
+     "H200"},
+    {Feature::pointwise_gapped_broadcast_operand, "pointwise_gapped_broadcast_operand", Gate::known_bad,
+     "a rank-2 or rank-3 pointwise operation with an operand broadcast along a dim ([M, 1], [N, 1, W], ...) that "
+     "is laid out with a gap (not packed)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that read that operand from the wrong places (3 randomized cases left by the other "
+     "rank-3 entries: [67, 1] and [49, 1] operands with a row stride of 9, and a [13, 1, 92] operand with a gap, "
+     "relative errors 0.07 to 1.0; packed broadcast operands, and gapped full-size ones, were right): copy the "
+     "operand to a packed tensor first",
      "H200"},
 };
 

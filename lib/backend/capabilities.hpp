@@ -68,7 +68,7 @@ enum class Feature {
     dbn_weight,                   // batchnorm's backward weight gradients (fused after dgrad and dReLU)
     standalone_dbn_weight,        // dbn_weight with no dgrad and ReLU backward before it
     uint4_tensors,                // 4-bit unsigned integers in a graph
-    norm_backward_single_row,     // a layer or RMS norm backward whose x has one row
+    norm_backward_single_row,     // a layer, RMS or adaptive layer norm backward whose x has one row
     attention_backward_dropout_mask,  // attention backward with the caller's dropout mask
     fp8_attention_backward_unaligned,  // FP8 attention backward with s_q or s_kv not a multiple of 16
     fp8_attention_packed,         // FP8 attention with packed (ragged) Q, K, V or O
@@ -81,6 +81,44 @@ enum class Feature {
     fp8_attention_bottom_right_window_padding,  // FP8 attention: bottom-right window over padding
     attention_alibi_single_query,  // attention forward with ALiBi and one query row (s_q = 1)
     packed_attention_backward_wide_keys,  // packed attention backward with d_qk > d_v
+    packed_attention_stats_grouped_decode,  // packed GQA/MQA attention, one query row, stats output
+    attention_backward_softcap_dbias_grouped,  // GQA/MQA attention backward: soft-capping and dBias
+    norm_forward_transposed_layout,  // a norm forward whose x, scale or bias is not row-major over scale's dims
+    matmul_fp8_operand_conversion,  // a mixed matmul's FP8 operand widened in the graph, unaligned rows, K > 64
+    matmul_float_b_batch_interleaved,  // float B laid out K outermost with a batch dim between K and N
+    matmul_leaky_relu_epilogue,   // a leaky relu (lower-clip slope) straight on a matmul's result
+    matmul_strided_row_bias,      // a matmul epilogue's row operand [.., 1, N] whose N is not contiguous
+    conv_dgrad_float_dx_other_layout,  // float dx from half/bf16 dy, in the other layout than dy's
+    conv_wgrad_float_padding_past_image,  // float NCHW wgrad, asymmetric padding reaching past the image
+    pointwise_rank3_partial_broadcast,  // a rank-3 pointwise operand broadcast along W ([N, C, 1], [1, C, 1], [1, 1, W])
+    pointwise_rank3_permuted_layout,    // a rank-3 pointwise tensor not laid out dim 0 outermost
+    pointwise_backward_channel_broadcast,  // a rank-4/5 backward mode with dy or x broadcast along C
+    reduction_unpacked_result,          // a reduction result not packed in the input's order
+    reduction_rank3_permuted_input,     // a lone reduction of a permuted rank-3 input
+    pointwise_rank4_one_channel,  // a rank-4/5 pointwise graph whose channel dim (dim 1) is 1
+    pointwise_rank4_layout,       // a rank-4/5 pointwise operand not packed channels-last
+    pointwise_rank3_layout,       // a rank-2/3 pointwise operand whose dims are not in row-major order
+    pointwise_engine_envelope,    // what cuDNN's pointwise engines take, for a refusal none of the above explains
+    conv_half_float_result,       // a half or bfloat16 convolution that writes a float result
+    conv_dgrad_drelu_layout,      // dgrad fused with ReLU backward: NCHW tensors or convolution mode
+    conv_wgrad_image_prologue,    // wgrad of an image scaled, biased and ReLU'd in the same graph
+    conv_fused_nchw_float_bias,   // a half convolution fused with a float bias in NCHW
+    conv_engine_envelope,         // what cuDNN's convolution engines take, for other refusals
+    reduction_rank,               // a reduction whose input is not rank 4
+    reduction_layout,             // a rank-4 reduction whose input is not channels-last
+    reduction_engine_envelope,    // what cuDNN's reduction engines take, for other refusals
+    batchnorm_unaligned_channels, // batchnorm over a channel count that is not a multiple of 8
+    norm_backward_layout,         // a layer, RMS or adaptive layer norm backward whose x is not row-major
+    batchnorm_inference_layout,   // batchnorm inference (fe_graph_batchnorm_inference) of an x not channels-last
+    norm_engine_envelope,         // what cuDNN's normalization engines take, for other refusals
+    matmul_two_batch_dims,        // a matmul whose operands have two batch dims (rank 4)
+    matmul_engine_envelope,       // what cuDNN's matmul engines take, for other refusals
+    resample_edge_padding,        // pooling with padding_mode EDGE (CUDNN_EDGE_VAL_PAD)
+    pooling_engine_envelope,      // what cuDNN's pooling engines take, for other refusals
+    moe_weight_n_contiguous,      // MoE grouped matmul weights stored N-contiguous (row-major)
+    norm_backward_transposed_layout,  // a layer/RMS/adaptive norm backward, x or dy not row-major
+    fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
+    pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
 };
 
 // How the library treats a fact of the table.

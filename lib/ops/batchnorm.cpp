@@ -2,7 +2,9 @@
 // a momentum), inference (from given statistics) and backward. Statistics are per channel.
 #include <cmath>
 
+#include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/norm.hpp"
 #include "serial/json.hpp"
 #include "serial/option_codec.hpp"
@@ -82,6 +84,11 @@ class BatchNormTraining : public NormNode {
         return a;
     }
 
+    // Batchnorm's engines were seen to take channels a multiple of 8.
+    std::string unsupported_hint() const override {
+        return explanation(batchnorm_no_engine_cause(input(x_), false), cudnn().cudnnGetVersion());
+    }
+
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = input(x_);
         NormForwardTensors t;
@@ -123,6 +130,10 @@ class BatchNormInference : public NormNode {
     void write_json(json::Writer &) const override {}  // no attributes
     // Lowered as pointwise operations (see lower()), which keep the usual padding of small ranks.
     bool wants_trailing_unit_dims() const override { return false; }
+    // A rank-3 x ([N, C, W]) is lowered as [N, C, 1, W]: cuDNN 9.19's rank-3 pointwise plans with
+    // the [1, C, 1] operands read the statistics and parameters wrongly from the second batch
+    // element on; at rank 4 the engines either compute it right (channels-last) or take none.
+    bool wants_rank3_lift() const override { return inputs[0]->dims.size() == 3; }
 
     void infer() override {
         const fe_tensor *x = inputs[0], *s = inputs[3];
@@ -136,6 +147,12 @@ class BatchNormInference : public NormNode {
         check_data_type(s, "scale", false);
         check_data_type(inputs[4], "bias", false);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
+    }
+
+    // The pointwise chain this lowers to (its own operations, not graph nodes, so no pointwise
+    // hook speaks) was seen to run for channels-last x with channels a multiple of 8.
+    std::string unsupported_hint() const override {
+        return explanation(batchnorm_no_engine_cause(inputs[0], true), cudnn().cudnnGetVersion());
     }
 
     // cuDNN's native inference-phase batchnorm is matched only inside its backward fusion

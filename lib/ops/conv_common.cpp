@@ -6,9 +6,11 @@
 #include <climits>
 
 #include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "graph/tensor.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
 #include "serial/option_codec.hpp"
@@ -142,28 +144,14 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
     return lowering.keep(std::move(conv));
 }
 
-namespace {
-
-// 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one channel,
-// or no spatial extent, as a bias or a scale [1, C, 1, 1] has).
-int layout_class(const fe_tensor *t, size_t rank) {
-    if (t->dims.size() != rank || t->strides.size() != rank || t->dims[1] <= 1) return -1;
-    bool spatial = false;
-    for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
-    if (!spatial) return -1;
-    return t->strides[1] == 1 ? 1 : 0;
-}
-
-}  // namespace
-
 void refuse_mixed_layout_fusion(Lowering &lowering, const fe_tensor *image) {
     const fe_graph &graph = lowering.graph();
     if (graph.nodes.size() < 2) return;
     const size_t rank = image->dims.size();
-    int expected = layout_class(image, rank);
+    int expected = conv_layout_class(image, rank);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;
-        int c = layout_class(t.get(), rank);
+        int c = conv_layout_class(t.get(), rank);
         if (c < 0) continue;
         if (expected < 0) expected = c;
         if (c != expected) {
@@ -171,6 +159,17 @@ void refuse_mixed_layout_fusion(Lowering &lowering, const fe_tensor *image) {
             return;
         }
     }
+}
+
+std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other, const fe_tensor *result,
+                                  const fe_conv_options &options, size_t spatial, bool dgrad, bool wgrad) {
+    const fe_graph &graph = *result->graph;
+    std::vector<const fe_tensor *> bound;
+    for (const auto &t : graph.tensors)
+        if (!t->is_virtual() && !t->by_value) bound.push_back(t.get());
+    std::optional<Feature> cause = conv_no_engine_cause(image, other, result, options, spatial, dgrad, wgrad, bound,
+                                                        graph.nodes.size() > 1, image->producer != nullptr);
+    return cause ? explanation(*cause, cudnn().cudnnGetVersion()) : std::string();
 }
 
 }  // namespace fe

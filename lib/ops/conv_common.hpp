@@ -59,6 +59,13 @@ void write_conv_json(json::Writer &out, const fe_conv_options &options, size_t n
 // layouts: cuDNN 9.19 builds wrong plans for them (capability conv_fusion_mixed_layouts).
 void refuse_mixed_layout_fusion(Lowering &lowering, const fe_tensor *image);
 
+// Why cuDNN may have no engine for a convolution, in the capability table's words; "" when none of
+// the observed causes applies. `image` is the activation (dx for dgrad), `other` the second operand,
+// `result` the tensor the direction computes; `dgrad` and `wgrad` name the direction (neither: fprop
+// or the transposed convolution).
+std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other, const fe_tensor *result,
+                                  const fe_conv_options &options, size_t spatial, bool dgrad, bool wgrad);
+
 // The cuDNN convolution descriptor, kept alive by the lowering. 1-D convolutions run as 2-D with
 // a unit height (see Lowering::lifts_rank3), so their attributes get a leading unit dim.
 const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &options, size_t n,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
@@ -73,8 +74,21 @@ class ConvDgrad : public Node {
         if (!transposed_) out.field("dx_dims", dx_dims_);  // a transposed convolution infers them
     }
 
+    // The transposed convolution computes its result from the image inputs[0]; dgrad from dy.
+    std::string unsupported_hint() const override {
+        return conv_unsupported_hint(transposed_ ? inputs[0] : outputs[0], inputs[0], outputs[0], options_, spatial(),
+                                     !transposed_, false);
+    }
+
     void lower(Lowering &lowering) const override {
         refuse_mixed_layout_fusion(lowering, inputs[0]);
+        // A float dx from half or bfloat16 dy, in the other layout than dy's (channels-last
+        // from NCHW, or back): cuDNN 9.19 leaves part of dx unwritten.
+        const fe_tensor *dy = inputs[0], *dx = outputs[0];
+        const bool narrow_dy = dy->data_type == FE_DATA_HALF || dy->data_type == FE_DATA_BFLOAT16;
+        const int dy_layout = channels_last_class(dy), dx_layout = channels_last_class(dx);
+        if (dx->data_type == FE_DATA_FLOAT && narrow_dy && dy_layout >= 0 && dx_layout >= 0 && dy_layout != dx_layout)
+            lowering.require(Feature::conv_dgrad_float_dx_other_layout);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
@@ -90,6 +104,17 @@ class ConvDgrad : public Node {
     }
 
   private:
+    // 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one
+    // channel, or no spatial extent).
+    static int channels_last_class(const fe_tensor *t) {
+        const size_t rank = t->dims.size();
+        if (rank < 3 || t->strides.size() != rank || t->dims[1] <= 1) return -1;
+        bool spatial = false;
+        for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
+        if (!spatial) return -1;
+        return t->strides[1] == 1 ? 1 : 0;
+    }
+
     fe_conv_options options_;
     std::vector<int64_t> dx_dims_;
     bool transposed_;

@@ -36,6 +36,10 @@ class ConvFprop : public Node {
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
     void write_json(json::Writer &out) const override { write_conv_json(out, options_, spatial(), false); }
 
+    std::string unsupported_hint() const override {
+        return conv_unsupported_hint(inputs[0], inputs[1], outputs[0], options_, spatial(), false, false);
+    }
+
     void lower(Lowering &lowering) const override {
         refuse_mixed_layout_fusion(lowering, inputs[0]);
         const fe_tensor *y = outputs[0];

@@ -101,6 +101,10 @@ class ConvWgrad : public Node {
         if (!dw_dims_.empty()) out.field("dw_dims", dw_dims_);  // absent: inferred
     }
 
+    std::string unsupported_hint() const override {
+        return conv_unsupported_hint(inputs[0], inputs[1], outputs[0], options_, spatial(), false, true);
+    }
+
     void lower(Lowering &lowering) const override {
         refuse_mixed_layout_fusion(lowering, inputs[0]);
         const int64_t channels = inputs[0]->dims[1];
@@ -109,6 +113,15 @@ class ConvWgrad : public Node {
             asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
         if (spatial() == 3 && options_.groups > 1 && options_.groups == channels && asymmetric)
             lowering.require(Feature::conv_wgrad_depthwise_3d_asymmetric);
+        // A float NCHW image whose padding before some dim differs from the padding after it and
+        // reaches past the image (pre-padding of at least the image's size there): wrong dw.
+        const fe_tensor *x = inputs[0];
+        bool overhang = false;
+        for (size_t i = 0; i < spatial(); ++i)
+            overhang = overhang || (options_.pre_padding[i] != options_.post_padding[i] &&
+                                    options_.pre_padding[i] >= x->dims[2 + i]);
+        if (x->data_type == FE_DATA_FLOAT && overhang && !channels_last(x))
+            lowering.require(Feature::conv_wgrad_float_padding_past_image);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
@@ -124,6 +137,9 @@ class ConvWgrad : public Node {
     }
 
   private:
+    // Channels innermost (a single channel counts as either layout, so as channels-last).
+    static bool channels_last(const fe_tensor *t) { return t->dims.size() < 3 || t->dims[1] <= 1 || t->strides[1] == 1; }
+
     fe_conv_options options_;
     std::vector<int64_t> dw_dims_;  // empty: inferred
 };

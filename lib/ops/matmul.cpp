@@ -1,11 +1,15 @@
 // Matrix multiplication (2-D and batched with broadcast batch dims).
 #include <cudnn_graph.h>
 
+#include <cstdlib>
+#include <set>
 #include <string>
 
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/graph.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/values.hpp"
@@ -99,6 +103,7 @@ class Matmul : public Node {
         // cuDNN's matmul engines take operands of one type: a mixed matmul (int8 or FP8 weights
         // with half activations, say) converts the narrower operand first, in the same graph.
         fe_data_type common = operand_type(inputs[0]->data_type, inputs[1]->data_type);
+        refuse_known_bad(lowering, common);
         const Descriptor &a = converted(lowering, inputs[0], common, "A");
         const Descriptor &b = converted(lowering, inputs[1], common, "B");
         emit_matmul(lowering, a, b, lowering.tensor(outputs[0]), lowering.compute_type(*this), "matmul '" + name + "'",
@@ -114,7 +119,13 @@ class Matmul : public Node {
         bool four_bits = b->data_type == FE_DATA_INT4 || b->data_type == FE_DATA_UINT4;
         if (four_bits && b->strides.size() >= 2 && b->strides.back() == 1 && b->dims.back() > 1)
             return explanation(Feature::int4_weights_layout, cudnn().cudnnGetVersion());
-        return "";
+        // The matmul family's causes describe a matmul alone or with pointwise steps around it;
+        // in a graph with another kind of operation that one may be the cause.
+        const Feature cause = matmul_no_engine_cause(inputs[0], inputs[1]);
+        if (cause == Feature::matmul_engine_envelope)
+            for (const auto &node : inputs[0]->graph->nodes)
+                if (node.get() != this && !node->is_pointwise()) return "";
+        return explanation(cause, cudnn().cudnnGetVersion());
     }
 
   private:
@@ -142,6 +153,80 @@ class Matmul : public Node {
         emit_pointwise(lowering, FE_POINTWISE_IDENTITY, lowering.tensor(t), nullptr, nullptr, out, FE_DATA_FLOAT, pw, 0,
                        format("matmul '%s' %s as %s", name.c_str(), which, data_type_name(type)));
         return out;
+    }
+
+    static bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+    // The tensor that operand `t` is widened from inside the graph: `t` itself when the matmul
+    // converts it to `common`, or the input of the pointwise (a caller's cast) that produces it;
+    // nullptr when no FP8 operand, nor a half or bfloat16 one into a float matmul, is widened.
+    static const fe_tensor *widened_source(const fe_tensor *t, fe_data_type common) {
+        auto widened = [common](fe_data_type from) {
+            return is_fp8(from) || (common == FE_DATA_FLOAT && (from == FE_DATA_HALF || from == FE_DATA_BFLOAT16));
+        };
+        if (t->data_type != common && widened(t->data_type)) return t;
+        if (!t->is_virtual() || !t->producer->is_pointwise() || t->producer->inputs.empty()) return nullptr;
+        const fe_tensor *source = t->producer->inputs[0];
+        return source && is_fp8(source->data_type) ? source : nullptr;
+    }
+
+    // A row stride of a matrix (a stride of one of its last two dims, where that dim is not the
+    // contiguous one) that is not a multiple of 16 elements.
+    static bool unaligned_rows(const fe_tensor *t) {
+        const size_t rank = t->dims.size();
+        for (size_t d = rank - 2; d < rank; ++d)
+            if (t->dims[d] > 1 && t->strides[d] != 1 && t->strides[d] % 16 != 0) return true;
+        return false;
+    }
+
+    // The configurations cuDNN 9.19 was seen to run wrongly (or to fault on); each entry of the
+    // capability table says which.
+    void refuse_known_bad(Lowering &lowering, fe_data_type common) const {
+        const fe_tensor *a = inputs[0], *b = inputs[1];
+        const size_t rank = a->dims.size();
+        // Operands widened in the graph (by this matmul or by the caller's cast) with rows that
+        // are not 16-element aligned: wrong results, and kernels that fault.
+        for (const fe_tensor *in : {a, b}) {
+            const fe_tensor *source = widened_source(in, common);
+            if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
+        }
+        // A float B laid out with K outermost and a batch dim between K and N: a kernel fault.
+        if (b->data_type == FE_DATA_FLOAT && rank >= 3 && b->dims[rank - 2] > 1) {
+            const int64_t sk = b->strides[rank - 2], sn = b->dims[rank - 1] > 1 ? b->strides[rank - 1] : 0;
+            for (size_t d = 0; d + 2 < rank; ++d)
+                if (b->dims[d] > 1 && b->strides[d] < sk && b->strides[d] > sn)
+                    lowering.require(Feature::matmul_float_b_batch_interleaved);
+        }
+        refuse_known_bad_epilogue(lowering);
+    }
+
+    // The epilogue: the pointwise operations fed, step by step, by this matmul's result.
+    void refuse_known_bad_epilogue(Lowering &lowering) const {
+        std::set<const fe_tensor *> chain = {outputs[0]};
+        const size_t rank = outputs[0]->dims.size();
+        for (const auto &node : lowering.graph().nodes) {
+            if (!node->is_pointwise() || node->outputs.empty()) continue;
+            bool fed = false;
+            for (const fe_tensor *in : node->inputs) fed = fed || (in && chain.count(in));
+            if (!fed) continue;
+            // A leaky relu (a lower-clip slope) straight on the matmul's result: the slope is
+            // dropped (the result is a plain relu).
+            if (node->inputs[0] == outputs[0]) {
+                const std::string attributes = node->attributes();
+                const std::string key = "lower_clip_slope=";
+                const size_t at = attributes.find(key);
+                if (at != std::string::npos && std::strtod(attributes.c_str() + at + key.size(), nullptr) != 0.0)
+                    lowering.require(Feature::matmul_leaky_relu_epilogue);
+            }
+            // A row operand ([.., 1, N]: broadcast along M, per batch or not) whose N is not
+            // contiguous: read as if it were.
+            for (const fe_tensor *in : node->inputs) {
+                if (!in || chain.count(in) || in->by_value || in->dims.size() != rank || rank < 2) continue;
+                bool row = in->dims[rank - 1] > 1 && in->dims[rank - 2] == 1;
+                if (row && in->strides[rank - 1] != 1) lowering.require(Feature::matmul_strided_row_bias);
+            }
+            chain.insert(node->outputs[0]);
+        }
     }
 
     int add_input(fe_tensor *t) {

@@ -8,6 +8,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/graph_ops.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
@@ -96,9 +97,15 @@ class MoeGroupedMatmul : public Node {
 
     void write_json(json::Writer &out) const override { write_option_attributes(out, op_schema(kind()), &options_, 0); }
 
+    // Weights stored N-contiguous had no engine in any mode; SCATTER has its own entry.
     std::string unsupported_hint() const override {
-        if (options_.mode != FE_MOE_MODE_SCATTER) return "";
-        return explanation(Feature::moe_grouped_matmul_scatter, cudnn().cudnnGetVersion());
+        const int64_t version = cudnn().cudnnGetVersion();
+        std::string hint;
+        if (std::optional<Feature> cause = moe_weight_no_engine_cause(inputs[kWeight]))
+            hint = explanation(*cause, version);
+        if (options_.mode == FE_MOE_MODE_SCATTER)
+            hint += (hint.empty() ? "" : "; ") + explanation(Feature::moe_grouped_matmul_scatter, version);
+        return hint;
     }
 
     void lower(Lowering &lowering) const override {

@@ -4,6 +4,7 @@
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "serial/json.hpp"
 #include "schema/schema.hpp"
 #include "serial/option_codec.hpp"
@@ -12,6 +13,15 @@ namespace fe {
 
 namespace {
 
+NormKind norm_kind(cudnnBackendNormMode_t mode) {
+    switch (mode) {
+        case CUDNN_ADA_LAYER_NORM: return NormKind::adaptive_layer;
+        case CUDNN_BATCH_NORM: return NormKind::batch;
+        case CUDNN_INSTANCE_NORM: return NormKind::instance;
+        default: return NormKind::layer_or_rms;
+    }
+}
+
 void check_scale_rank(const fe_tensor *x, const fe_tensor *scale) {
     FE_CHECK(x->dims.size() >= 2, FE_STATUS_INVALID_ARGUMENT,
              "x '%s' has rank %zu; a normalization takes [batch, ...] with at least 2 dims", x->name.c_str(),
@@ -19,6 +29,13 @@ void check_scale_rank(const fe_tensor *x, const fe_tensor *scale) {
     FE_CHECK(scale->dims.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
              "scale '%s' is %s but x is %s; scale needs x's rank (1 in the dims it does not vary over)",
              scale->name.c_str(), dims_string(scale->dims).c_str(), dims_string(x->dims).c_str());
+}
+
+// Whether t is laid out row-major over `dims` (strides decreasing in dim order).
+bool row_major_over(const fe_tensor *t, const std::vector<size_t> &dims) {
+    for (size_t i = 1; i < dims.size(); ++i)
+        if (t->strides[dims[i - 1]] <= t->strides[dims[i]]) return false;
+    return true;
 }
 
 }  // namespace
@@ -266,12 +283,17 @@ class NormForward : public NormNode {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
-    // Only layernorm and rmsnorm: the other families' pointwise epilogues were not tried.
+    // Only layernorm and rmsnorm: the other families' pointwise epilogues were not tried. Their
+    // forward always had an engine otherwise, so only instancenorm (refused now and then) gets the
+    // family's last resort.
     std::string unsupported_hint() const override {
         const fe_tensor *x = input(x_);
         bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
-        if (!layer_like || x->data_type == FE_DATA_FLOAT || !outputs[0]->is_virtual()) return "";
-        return explanation(Feature::norm_pointwise_epilogue, cudnn().cudnnGetVersion());
+        if (layer_like && x->data_type != FE_DATA_FLOAT && outputs[0]->is_virtual())
+            return explanation(Feature::norm_pointwise_epilogue, cudnn().cudnnGetVersion());
+        if (family_.mode == CUDNN_INSTANCE_NORM)
+            return explanation(Feature::norm_engine_envelope, cudnn().cudnnGetVersion());
+        return "";
     }
 
     std::string attributes() const override {
@@ -283,6 +305,7 @@ class NormForward : public NormNode {
 
     void lower(Lowering &lowering) const override {
         require_cudnn(family_.needs);
+        refuse_transposed_layout(lowering);
         const fe_tensor *x = input(x_);
         NormForwardTensors t;
         t.x = &lowering.tensor(x);
@@ -298,6 +321,19 @@ class NormForward : public NormNode {
     }
 
   private:
+    // cuDNN 9.19's forward norm plans compute y wrongly when x, scale or bias is not laid out
+    // row-major over the dims scale varies along (a transposed x such as [B, D, S] strides for a
+    // [B, S, D] view): refused (capability norm_forward_transposed_layout).
+    void refuse_transposed_layout(Lowering &lowering) const {
+        const fe_tensor *x = input(x_), *s = input(scale_), *b = input(bias_);
+        std::vector<size_t> varying;
+        for (size_t d = 0; d < s->dims.size(); ++d)
+            if (s->dims[d] > 1) varying.push_back(d);
+        if (varying.size() < 2) return;
+        if (!row_major_over(x, varying) || !row_major_over(s, varying) || (b && !row_major_over(b, varying)))
+            lowering.require(Feature::norm_forward_transposed_layout);
+    }
+
     fe_norm_options options_;
     int x_ = -1, scale_ = -1, bias_ = -1, epsilon_ = -1;
 };
@@ -336,15 +372,11 @@ class NormBackward : public NormNode {
 
     std::string attributes() const override { return options_.zero_centered_gamma ? "zero_centered_gamma" : ""; }
 
-    // cuDNN's layer and RMS norm backward engines take two rows or more.
+    // cuDNN's layer, RMS and adaptive layer norm backward engines take two rows or more and a
+    // row-major x; batchnorm's take channels a multiple of 8.
     std::string unsupported_hint() const override {
-        bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
-        const fe_tensor *x = input(x_), *s = input(scale_);
-        int64_t rows = 1;
-        for (size_t d = 0; d < x->dims.size(); ++d)
-            if (s->dims[d] == 1) rows *= x->dims[d];
-        if (!layer_like || rows != 1) return "";
-        return explanation(Feature::norm_backward_single_row, cudnn().cudnnGetVersion());
+        return explanation(norm_backward_no_engine_cause(norm_kind(family_.mode), input(x_), input(scale_)),
+                           cudnn().cudnnGetVersion());
     }
 
     // Families whose bias is optional have a dBias result only when the caller asked for one.
@@ -355,6 +387,7 @@ class NormBackward : public NormNode {
 
     void lower(Lowering &lowering) const override {
         require_cudnn(family_.needs);
+        refuse_transposed_layout(lowering);
         NormBackwardTensors t;
         t.x = &lowering.tensor(input(x_));
         t.dy = &lowering.tensor(input(dy_));
@@ -370,6 +403,21 @@ class NormBackward : public NormNode {
     }
 
   private:
+    // cuDNN 9.19's layer, RMS and adaptive layer norm backward plans compute dx and dscale
+    // wrongly when x or dy is not laid out row-major over the normalized dims (a transposed
+    // x): refused (capability norm_backward_transposed_layout). Batch and instance norms
+    // normalize per channel and take channels-last.
+    void refuse_transposed_layout(Lowering &lowering) const {
+        if (family_.mode != CUDNN_LAYER_NORM && family_.mode != CUDNN_RMS_NORM && family_.mode != CUDNN_ADA_LAYER_NORM)
+            return;
+        const fe_tensor *x = input(x_), *dy = input(dy_);
+        std::vector<size_t> normalized;
+        for (size_t d = 1; d < x->dims.size(); ++d)
+            if (x->dims[d] > 1) normalized.push_back(d);
+        if (normalized.size() >= 2 && (!row_major_over(x, normalized) || !row_major_over(dy, normalized)))
+            lowering.require(Feature::norm_backward_transposed_layout);
+    }
+
     fe_norm_backward_options options_;
     std::string kind_ = kind_name();
     int dy_ = -1, x_ = -1, scale_ = -1, mean_ = -1, inv_variance_ = -1;

@@ -3,10 +3,15 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
+#include "graph/graph.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
@@ -47,6 +52,27 @@ const ModeInfo *find_mode(fe_pointwise_mode mode) {
 }
 
 bool is_backward(fe_pointwise_mode mode) { return mode >= 200 && mode < 300; }
+
+// Whether the dims of extent above 1 have strictly decreasing strides, dim 0 outermost (gaps
+// between them allowed).
+bool row_major_order(const fe_tensor *t) {
+    int64_t outer = std::numeric_limits<int64_t>::max();
+    for (size_t d = 0; d < t->dims.size() && d < t->strides.size(); ++d) {
+        if (t->dims[d] <= 1) continue;
+        if (t->strides[d] >= outer) return false;
+        outer = t->strides[d];
+    }
+    return true;
+}
+
+// Whether every operation of the graph is pointwise: cuDNN runs such a graph on its pointwise
+// kernels, not as the epilogue of a matmul or convolution, and the faults the checks on rank-3
+// shapes and layouts and on backward broadcasts describe were seen there only.
+bool pointwise_only(const fe_graph &graph) {
+    for (const auto &node : graph.nodes)
+        if (!node->is_pointwise()) return false;
+    return true;
+}
 
 class Pointwise : public Node {
   public:
@@ -148,6 +174,10 @@ class Pointwise : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_first_dim_broadcast(lowering);
+        refuse_rank3_partial_broadcast(lowering);
+        refuse_rank3_permuted_layout(lowering);
+        refuse_backward_channel_broadcast(lowering);
+        refuse_gapped_broadcast_operand(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -165,6 +195,19 @@ class Pointwise : public Node {
                        options_, axis, std::string(kind()) + " '" + name + "'");
     }
 
+    // Why cuDNN may have no engine for this graph's pointwise operations (the layouts its engines
+    // were seen to take), worded once per graph, by its first pointwise node, and only for graphs
+    // of pointwise operations alone: a fused graph's other operation speaks for it. Rank-3
+    // permuted layouts kept at rank 3 never get here (refused as pointwise_rank3_permuted_layout).
+    std::string unsupported_hint() const override {
+        const fe_graph &graph = *outputs[0]->graph;
+        if (!pointwise_only(graph) || graph.nodes.empty() || graph.nodes.front().get() != this) return "";
+        std::vector<const fe_tensor *> bound;
+        for (const auto &t : graph.tensors)
+            if (!t->is_virtual() && !t->by_value) bound.push_back(t.get());
+        return explanation(pointwise_no_engine_cause(bound), cudnn().cudnnGetVersion());
+    }
+
   private:
     // In a rank-3 pointwise operation, an operand that varies only along the first dim (an
     // [N, 1, 1] input, or the index along dim 0) is read as if at index 0 by cuDNN 9.19
@@ -177,6 +220,78 @@ class Pointwise : public Node {
             first_dim_only = first_dim_only || (in && in->dims.size() == 3 && in->dims[0] > 1 && in->dims[1] == 1 &&
                                                 in->dims[2] == 1);
         if (first_dim_only) lowering.require(Feature::pointwise_rank3_first_dim_broadcast);
+    }
+
+    // In a rank-3 pointwise operation of a graph that keeps rank 3 (no 1-D convolution lifts it),
+    // cuDNN 9.19 reads wrong elements of an operand broadcast along the last dim that varies
+    // along another ([N, C, 1], [1, C, 1], or the index along dim 1), and of one that varies
+    // along the last dim only ([1, 1, W]) where N and C are both above 1 (capability
+    // pointwise_rank3_partial_broadcast). [N, 1, W] and [1, C, W] operands are read right.
+    void refuse_rank3_partial_broadcast(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        if (lowering.lifts_rank3() || y->dims.size() != 3 || !pointwise_only(lowering.graph())) return;
+        const int64_t n = y->dims[0], c = y->dims[1], w = y->dims[2];
+        bool partial = info_.mode == FE_POINTWISE_GEN_INDEX && options_.axis == 1 && c > 1 && w > 1;
+        for (const fe_tensor *in : inputs) {
+            if (!in || in->by_value || in->dims.size() != 3) continue;
+            const std::vector<int64_t> &d = in->dims;
+            partial = partial || (w > 1 && d[2] == 1 && d[0] * d[1] > 1);
+            partial = partial || (n > 1 && c > 1 && d[0] == 1 && d[1] == 1 && d[2] > 1);
+        }
+        if (partial) lowering.require(Feature::pointwise_rank3_partial_broadcast);
+    }
+
+    // A rank-3 pointwise operation (kept at rank 3) over a tensor whose dims are not laid out
+    // outermost-first (dim 0 outermost, the last dim innermost): cuDNN 9.19's plans for it leave
+    // most of the result unwritten or compute it from the wrong elements (capability
+    // pointwise_rank3_permuted_layout).
+    void refuse_rank3_permuted_layout(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        if (lowering.lifts_rank3() || y->dims.size() != 3 || !pointwise_only(lowering.graph())) return;
+        bool permuted = !row_major_order(y);
+        for (const fe_tensor *in : inputs)
+            if (in && !in->by_value && in->dims.size() == 3) permuted = permuted || !row_major_order(in);
+        if (permuted) lowering.require(Feature::pointwise_rank3_permuted_layout);
+    }
+
+    // An activation's backward mode at rank 4 or 5 whose dy or x is broadcast along the channels
+    // (a per-pixel [N, 1, H, W] operand, or a by-value scalar) while the result has several:
+    // cuDNN 9.19 computes it from the wrong elements (capability
+    // pointwise_backward_channel_broadcast). Per-channel operands, and forward modes with
+    // per-pixel operands, are right.
+    void refuse_backward_channel_broadcast(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        if (!is_backward(info_.mode) || y->dims.size() < 4 || y->dims[1] == 1 || !pointwise_only(lowering.graph()))
+            return;
+        for (const fe_tensor *in : inputs)
+            if (in && in->dims.size() == y->dims.size() && in->dims[1] == 1) {
+                lowering.require(Feature::pointwise_backward_channel_broadcast);
+                return;
+            }
+    }
+
+    // A rank-2 or rank-3 pointwise operation (kept at that rank) with an operand broadcast along
+    // a dim the result spans ([M, 1], [N, 1, W], ...) and laid out with a gap: cuDNN 9.19 reads
+    // that operand from the wrong places (capability pointwise_gapped_broadcast_operand).
+    void refuse_gapped_broadcast_operand(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        const size_t rank = y->dims.size();
+        if (lowering.lifts_rank3() || rank < 2 || rank > 3 || !pointwise_only(lowering.graph())) return;
+        for (const fe_tensor *in : inputs) {
+            if (!in || in->by_value || in->dims.size() != rank || in->strides.size() != rank) continue;
+            bool broadcast = false, all_unit = true;
+            int64_t elements = 1, span = 1;
+            for (size_t d = 0; d < rank; ++d) {
+                broadcast = broadcast || (in->dims[d] == 1 && y->dims[d] > 1);
+                all_unit = all_unit && in->dims[d] == 1;
+                elements *= in->dims[d];
+                span += (in->dims[d] - 1) * in->strides[d];
+            }
+            if (broadcast && !all_unit && span > elements) {
+                lowering.require(Feature::pointwise_gapped_broadcast_operand);
+                return;
+            }
+        }
     }
 
     ModeInfo info_;

@@ -3,7 +3,11 @@
 
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/tensor.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
@@ -66,11 +70,42 @@ class Reduction : public Node {
             if (!inputs[0]->producer) lowering.require(Feature::deterministic_reduction_kernels);
         }
         if (mode_ == FE_REDUCTION_MUL_NO_ZEROS) lowering.require(Feature::reduction_mul_no_zeros);
+        refuse_unpacked_result(lowering);
+        refuse_rank3_permuted_input(lowering);
         emit_reduction(lowering, mode_, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]),
                        lowering.compute_type(*this), "reduction '" + name + "'", deterministic_);
     }
 
+    // What cuDNN's reduction engines were seen to take (rank 4, channels-last), for a graph none
+    // of them runs. A fused input is virtual, but its inferred layout is what cuDNN sees.
+    std::string unsupported_hint() const override {
+        return explanation(reduction_no_engine_cause(inputs[0]), cudnn().cudnnGetVersion());
+    }
+
   private:
+    // cuDNN 9.19 writes the result packed in the input's order of dims whatever its strides: a
+    // result with gaps, or its dims in another order, comes out in the wrong places
+    // (capability reduction_unpacked_result). Only dims of extent above 1 place anything.
+    void refuse_unpacked_result(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0], *y = outputs[0];
+        const std::vector<int64_t> packed = strides_in_order_of(y->dims, x->strides);
+        for (size_t d = 0; d < y->dims.size() && d < y->strides.size(); ++d)
+            if (y->dims[d] > 1 && y->strides[d] != packed[d]) {
+                lowering.require(Feature::reduction_unpacked_result);
+                return;
+            }
+    }
+
+    // A reduction of a rank-3 graph input (kept at rank 3) laid out otherwise than dim 0
+    // outermost and the last dim innermost: cuDNN 9.19 leaves elements out of it (capability
+    // reduction_rank3_permuted_input).
+    void refuse_rank3_permuted_input(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0];
+        if (lowering.lifts_rank3() || x->producer || x->dims.size() != 3 || x->strides.size() != 3) return;
+        if (x->strides[0] < x->strides[1] || x->strides[1] < x->strides[2])
+            lowering.require(Feature::reduction_rank3_permuted_input);
+    }
+
     fe_reduction_mode mode_;
     uint32_t axes_;
     bool deterministic_;

@@ -7,6 +7,7 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "ops/resample.hpp"
 #include "plan/lowering.hpp"
@@ -161,6 +162,12 @@ std::string upsampling_hint(const fe_resample_options &o) {
     return why + "; fe_graph_conv_transpose upsamples with a learned or fixed filter";
 }
 
+// Why cuDNN may have no engine for a resampling: the upsampling modes' own hint, then pooling's.
+std::string pooling_hint(const fe_resample_options &o) {
+    if (!is_pooling(o.mode)) return upsampling_hint(o);
+    return explanation(pooling_no_engine_cause(o), cudnn().cudnnGetVersion());
+}
+
 // Refuse upsampling where cuDNN is known to refuse its descriptor, saying what to use instead.
 void refuse_upsampling(const fe_resample_options &o) {
     FE_CHECK(is_pooling(o.mode) || refusal(Feature::upsampling, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty(),
@@ -182,7 +189,11 @@ void refuse_known_bad_pooling(Lowering &lowering, const fe_resample_options &o, 
         trivial = trivial && o.window[i] <= 1 && o.stride[i] <= 1;
         post_past_pre = post_past_pre || o.post_padding[i] > o.pre_padding[i];
     }
-    if (forward && x->data_type == FE_DATA_BFLOAT16 && channels_last(x) && x->dims[1] % 8 != 0 && !trivial)
+    // bfloat16 channels-last forward pooling with a real window or stride: wrong for channels not a
+    // multiple of 8, and over 2 spatial dims without the index output whatever the channels (with
+    // the index, or over 3 spatial dims, it was right).
+    if (forward && x->data_type == FE_DATA_BFLOAT16 && channels_last(x) && !trivial &&
+        (x->dims[1] % 8 != 0 || (spatial == 2 && !o.generate_index)))
         lowering.require(Feature::pooling_bf16_channels_last);
     if (forward && o.generate_index && !channels_last(x)) lowering.require(Feature::pooling_index_layout);
     if (o.mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING && post_past_pre && !channels_last(x))
@@ -211,7 +222,7 @@ class Resample : public Node {
 
     std::string attributes() const override { return attributes_of(options_, spatial()); }
     void write_json(json::Writer &out) const override { write_json_of(out, kind(), options_, spatial()); }
-    std::string unsupported_hint() const override { return upsampling_hint(options_); }
+    std::string unsupported_hint() const override { return pooling_hint(options_); }
 
     void lower(Lowering &lowering) const override {
         refuse_upsampling(options_);
@@ -299,7 +310,7 @@ class ResampleBackward : public Node {
     std::string unsupported_hint() const override {
         if (options_.mode == FE_RESAMPLE_MAXPOOL && !channels_last(inputs[0]))
             return explanation(Feature::max_pool_backward_layout, cudnn().cudnnGetVersion());
-        return upsampling_hint(options_);
+        return pooling_hint(options_);
     }
 
     void lower(Lowering &lowering) const override {

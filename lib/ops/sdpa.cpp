@@ -75,6 +75,8 @@ class Sdpa : public AttentionNode {
         const std::string what = "attention '" + name + "'";
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (alibi_ >= 0 && q->dims[2] == 1) lowering.require(Feature::attention_alibi_single_query);
+        if (stats_ && packed() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
+            lowering.require(Feature::packed_attention_stats_grouped_decode);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);

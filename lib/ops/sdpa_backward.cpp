@@ -103,6 +103,8 @@ class SdpaBackward : public AttentionNode {
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (dropout_ >= 0) lowering.require(Feature::attention_backward_dropout_mask);
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
+        if (dbias_ && options_.softcap > 0 && q->dims[1] > k->dims[1])
+            lowering.require(Feature::attention_backward_softcap_dbias_grouped);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

@@ -158,8 +158,9 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
     if (any) {
         k.check("amax_s", bas, {amax_p}, 0.02 * amax_p, 0.0, 0.02);
         // The probabilities' FP8 type in an E5M2 graph is cuDNN's choice: the reference quantizes
-        // them as E5M2, a coarser bound on O's largest value.
-        k.check("amax_o", bao, {amax_out}, 0.05 * f * amax_out, 0.0, 0.05 * f);
+        // them as E5M2, a coarser bound on O's largest value. A P that rounds the other way moves
+        // O's largest value by up to half a step of P's type (1/16 in E4M3).
+        k.check("amax_o", bao, {amax_out}, 0.08 * f * amax_out, 0.0, 0.08 * f);
     }
 }
 

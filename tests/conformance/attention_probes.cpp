@@ -57,6 +57,42 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
                        });
                    }});
+    out.push_back({"packed_attention_stats_grouped_decode",
+                   "bf16 packed attention forward, b 3, h 4/1, one query row over 233 keys, d 64, padding, stats "
+                   "(the conformance run's case)",
+                   [](Case &k) {
+                       attention_case(k, false, [](AttentionConfig &c) {
+                           plain(c);
+                           c.b = 3;
+                           c.h_q = 4;
+                           c.h_k = 1;
+                           c.s_q = 1;
+                           c.s_kv = 233;
+                           c.stats = true;
+                           c.padding = c.ragged = true;
+                           c.order_q = c.order_k = c.order_v = c.order_o = {0, 2, 1, 3};
+                           c.custom_o = true;
+                       });
+                   }});
+    out.push_back({"attention_backward_softcap_dbias_grouped",
+                   "fp16 attention backward, b 3, h 4/1, s 2/82, d 128, soft-cap 11.83, bias [1, h, s_q, s_kv] "
+                   "and dBias (the conformance run's case)",
+                   [](Case &k) {
+                       attention_case(k, true, [](AttentionConfig &c) {
+                           plain(c);
+                           c.b = 3;
+                           c.h_q = 4;
+                           c.h_k = 1;
+                           c.s_q = 2;
+                           c.s_kv = 82;
+                           c.d = c.d_v = 128;
+                           c.scale = 0.08839;
+                           c.type = FE_DATA_HALF;
+                           c.softcap = 11.83;
+                           c.bias = 1;
+                           c.dbias = true;
+                       });
+                   }});
     out.push_back({"packed_attention_backward_wide_keys",
                    "bf16 packed attention backward, b 3, h 2, s 237/1, d 240/128, padding (the conformance run's case)",
                    [](Case &k) {

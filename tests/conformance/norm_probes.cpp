@@ -294,6 +294,37 @@ void norm_relu(Case &k) {
     k.check("relu(y)", bo, ref, atol_for(type), rtol_for(type), norm_for(type));
 }
 
+// rmsnorm inference of x [1, 77, 768] laid out [B, D, S] (strides [59136, 1, 77]) with a
+// row-major scale: the conformance run's case.
+void rmsnorm_transposed(Case &k) {
+    const int64_t rows = 77, d = 768;
+    const fe_data_type type = FE_DATA_FLOAT;
+    const Dims xd = {1, rows, d}, xs = {rows * d, 1, rows};
+    k.describe("rmsnorm inference fp32 x=[1,77,768]/[59136,1,77] scale=[1,77,768] row-major y like x");
+    if (!k.graph(type)) return;
+    fe_graph *g = k.graph_handle();
+    fe_tensor *x = k.tensor("x", xd, xs);
+    fe_tensor *scale = k.tensor("scale", xd, packed_strides(xd), FE_DATA_FLOAT);
+    if (!x || !scale) return;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    fe_tensor *y = nullptr;
+    if (!k.ok(fe_graph_rmsnorm(g, x, scale, nullptr, &o, &y, nullptr), "fe_graph_rmsnorm")) return;
+    if (!k.ok(fe_tensor_set_strides(y, 3, xs.data()), "fe_tensor_set_strides")) return;
+    if (!k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output")) return;
+    if (!k.build()) return;
+    Bound &bx = k.input(x, -1.f, 2.f), &bs = k.input(scale, 0.5f, 1.5f);
+    Bound &by = k.output(y);
+    if (!k.execute()) return;
+    std::vector<double> xv = logical(bx), sv = logical(bs);
+    // The whole [77, 768] sample is normalized: one RMS per batch element.
+    double sum2 = 0;
+    for (double v : xv) sum2 += v * v;
+    const double inv = 1.0 / std::sqrt(sum2 / static_cast<double>(xv.size()) + 1e-5);
+    std::vector<double> ref(xv.size());
+    for (size_t e = 0; e < xv.size(); ++e) ref[e] = xv[e] * inv * sv[e];
+    k.check("y", by, ref, atol_for(type), rtol_for(type), norm_for(type));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Batchnorm's pieces: genstats and dbn_weight, alone and in the ResNet backward block.
 
@@ -837,6 +868,18 @@ void register_norm_probes(std::vector<Probe> &out) {
                        k.describe("forward max bf16 x=[2,12,16,16] channels-last window=3 stride=2 pad=1");
                        resample_forward(k, FE_DATA_BFLOAT16, resnet_max_pool(), xd, channels_last_strides(xd), false);
                    }});
+    out.push_back({"pooling_bf16_channels_last:c32",
+                   "max pooling forward, bf16 channels-last x [2, 32, 16, 16] (channels a multiple of 8), 3x3 "
+                   "stride 2 pad 1, no index",
+                   [](Case &k) {
+                       const Dims xd = {2, 32, 16, 16};
+                       k.describe("forward max bf16 x=[2,32,16,16] channels-last window=3 stride=2 pad=1");
+                       resample_forward(k, FE_DATA_BFLOAT16, resnet_max_pool(), xd, channels_last_strides(xd), false);
+                   }});
+    out.push_back({"norm_forward_transposed_layout",
+                   "rmsnorm inference, fp32 x [1, 77, 768] laid out [B, D, S], row-major scale, y like x (the "
+                   "conformance run's case)",
+                   rmsnorm_transposed});
     out.push_back({"pooling_index_layout",
                    "max pooling forward with the index (int8), fp16 NCHW x [2, 32, 16, 16], 3x3 stride 2 pad 1; y "
                    "and the index",

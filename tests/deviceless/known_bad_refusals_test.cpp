@@ -65,10 +65,10 @@ TEST_F(KnownBad, DepthwiseWgrad3dWithAsymmetricPadding) {
 // An [N, 1, 1] operand of a rank-3 pointwise operation; [1, N, 1] builds.
 TEST_F(KnownBad, Rank3PointwiseOperandAlongTheFirstDim) {
     for (bool first : {true, false}) {
-        SCOPED_TRACE(first ? "[5, 1, 1]" : "[1, 67, 1]");
+        SCOPED_TRACE(first ? "[5, 1, 1]" : "[5, 1, 3]");
         fe_graph *g = graph("pointwise_rank3", FE_DATA_FLOAT);
         fe_tensor *x = tensor(g, "x", {5, 67, 3});
-        fe_tensor *s = first ? tensor(g, "s", {5, 1, 1}) : tensor(g, "s", {1, 67, 1}), *y = nullptr;
+        fe_tensor *s = first ? tensor(g, "s", {5, 1, 1}) : tensor(g, "s", {5, 1, 3}), *y = nullptr;
         ASSERT_FE_OK(fe_graph_mul(g, x, s, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
         if (first) {
@@ -150,10 +150,56 @@ TEST_F(KnownBad, PackedBackwardWithWiderKeysThanValues) {
     expect_refused(g, "leave dK's columns past d_v unwritten");
 }
 
+// Packed Q and O, 4 query heads over 1 K/V head, one query row, with the stats: refused; the same
+// with 4 K/V heads builds.
+TEST_F(KnownBad, PackedGroupedDecodeWithStats) {
+    for (int64_t h_k : {1, 4}) {
+        SCOPED_TRACE("h_k " + std::to_string(h_k));
+        fe_graph *g = graph("packed_gqa_decode", FE_DATA_BFLOAT16);
+        const int64_t qd[4] = {2, 4, 1, 64}, qs[4] = {4 * 64, 64, 4 * 64, 1};
+        fe_tensor *q, *out_o = nullptr, *stats = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor(g, "q", 4, qd, qs, FE_DATA_NOT_SET, &q));
+        fe_tensor *k = tensor(g, "k", {2, h_k, 128, 64}), *v = tensor(g, "v", {2, h_k, 128, 64});
+        ASSERT_FE_OK(fe_tensor_set_ragged_offset(q, tensor(g, "offsets_q", {3, 1, 1, 1}, false, FE_DATA_INT64)));
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        o.generate_stats = 1;
+        o.seq_len_q = tensor(g, "len_q", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        o.seq_len_kv = tensor(g, "len_kv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out_o, &stats));
+        ASSERT_FE_OK(fe_tensor_set_strides(out_o, 4, qs));
+        ASSERT_FE_OK(fe_tensor_set_ragged_offset(out_o, tensor(g, "offsets_o", {3, 1, 1, 1}, false, FE_DATA_INT64)));
+        for (fe_tensor *t : {out_o, stats}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (h_k == 1)
+            expect_refused(g, "stats of only the first query head");
+        else
+            expect_supported(g);
+    }
+}
+
+// Soft-capping with dBias in the backward of 4 query heads over 2 K/V heads.
+TEST_F(KnownBad, GroupedBackwardWithSoftcapAndDbias) {
+    fe_graph *g = graph("gqa_softcap_dbias", FE_DATA_HALF);
+    fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 2, 64, 64}), *v = tensor(g, "v", {2, 2, 64, 64});
+    fe_tensor *o_ = tensor(g, "o", {2, 4, 64, 64}), *d_o = tensor(g, "dO", {2, 4, 64, 64});
+    fe_tensor *stats = tensor(g, "stats", {2, 4, 64, 1}, false, FE_DATA_FLOAT);
+    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    o.attn_scale = 0.125;
+    o.softcap = 30;
+    o.bias = tensor(g, "bias", {1, 4, 64, 64}, false);
+    o.output_dbias = 1;
+    fe_tensor *dq, *dk, *dv;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o_, d_o, stats, &o, &dq, &dk, &dv));
+    fe_tensor *dbias = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
+    for (fe_tensor *t : {dq, dk, dv, dbias}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_refused(g, "compute a wrong dBias");
+}
+
 class KnownBadFp8 : public KnownBad {
   protected:
     // FP8 attention backward over sequences of s, its scales as device tensors.
-    fe_status fp8_backward(fe_graph *g, int64_t s, bool ragged) {
+    fe_status fp8_backward(fe_graph *g, int64_t s, bool ragged, int64_t causal_window = 0) {
         Attention a = attention(*this, g, s, true);
         fe_sdpa_fp8_backward_scales sc = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
         fe_tensor **fields[12] = {&sc.descale_q, &sc.descale_k, &sc.descale_v, &sc.descale_o,
@@ -163,6 +209,10 @@ class KnownBadFp8 : public KnownBad {
             *fields[i] = tensor(g, ("scale_" + std::to_string(i)).c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT);
         fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
         o.attn_scale = 0.125;
+        if (causal_window > 0) {
+            o.causal_mask = FE_CAUSAL_MASK_TOP_LEFT;
+            o.sliding_window = causal_window;
+        }
         if (ragged) {
             fe_tensor *offsets = tensor(g, "offsets", {3, 1, 1, 1}, false, FE_DATA_INT64);
             for (fe_tensor *t : {a.q, a.k, a.v, a.o, a.d_o}) EXPECT_FE_OK(fe_tensor_set_ragged_offset(t, offsets));
@@ -172,8 +222,10 @@ class KnownBadFp8 : public KnownBad {
         fe_tensor *out[7];
         fe_status st = fe_graph_sdpa_fp8_backward(g, a.q, a.k, a.v, a.o, a.d_o, a.stats, &sc, &o, &out[0], &out[1],
                                                   &out[2], &out[3], &out[4], &out[5], &out[6]);
-        for (fe_tensor *t : out)
-            if (st == FE_OK) EXPECT_FE_OK(fe_tensor_set_output(t, 1));
+        if (st != FE_OK) return st;
+        for (fe_tensor *t : out) {
+            EXPECT_FE_OK(fe_tensor_set_output(t, 1));
+        }
         return st;
     }
 };
@@ -191,3 +243,48 @@ TEST_F(KnownBadFp8, PackedFp8Attention) {
 }
 
 }  // namespace
+
+// A causal mask with a window of 1 (the diagonal alone): refused; a window of 2 is taken.
+TEST_F(KnownBadFp8, Fp8AttentionBackwardOverTheDiagonalAlone) {
+    fe_graph *g = graph("fp8_backward_diagonal", FE_DATA_FP8_E4M3);
+    ASSERT_FE_OK(fp8_backward(g, 64, false, 1));
+    expect_refused(g, "thousands of times too large");
+    fe_graph *wider = graph("fp8_backward_window2", FE_DATA_FP8_E4M3);
+    ASSERT_FE_OK(fp8_backward(wider, 64, false, 2));
+    EXPECT_FALSE(build(wider) == FE_STATUS_NOT_SUPPORTED && LastErrorContains("thousands of times")) << fe_last_error_message();
+}
+
+// An [M, 1] operand with a row stride of 9 (a gap) in a rank-2 pointwise graph: refused; packed, taken.
+TEST_F(KnownBad, PointwiseBroadcastOperandWithAGap) {
+    for (bool gap : {true, false}) {
+        SCOPED_TRACE(gap ? "strides [9, 1]" : "packed");
+        fe_graph *g = graph("pointwise_gapped", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {67, 12}), *s = nullptr, *y = nullptr;
+        const int64_t dims[2] = {67, 1}, strides[2] = {gap ? 9 : 1, 1};
+        ASSERT_FE_OK(fe_graph_tensor(g, "s", 2, dims, strides, FE_DATA_FLOAT, &s));
+        ASSERT_FE_OK(fe_graph_mul(g, x, s, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (gap) {
+            expect_refused(g, "read that operand from the wrong places");
+        } else {
+            EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+            EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        }
+    }
+}
+
+// A layernorm backward of x [2, 77, 768] laid out [B, D, S]: refused before cuDNN sees it.
+TEST_F(KnownBad, NormBackwardOverATransposedX) {
+    fe_graph *g = graph("layernorm_backward_transposed", FE_DATA_HALF);
+    const int64_t xd[3] = {2, 77, 768}, xs[3] = {77 * 768, 1, 77};
+    fe_tensor *x = nullptr, *dy = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "x", 3, xd, xs, FE_DATA_NOT_SET, &x));
+    ASSERT_FE_OK(fe_graph_tensor(g, "dy", 3, xd, xs, FE_DATA_NOT_SET, &dy));
+    fe_tensor *scale = tensor(g, "scale", {1, 77, 768}, false, FE_DATA_FLOAT);
+    fe_tensor *mean = tensor(g, "mean", {2, 1, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *inv = tensor(g, "inv", {2, 1, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_layernorm_backward(g, dy, x, scale, mean, inv, nullptr, &dx, &ds, &db));
+    for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+    expect_refused(g, "compute wrong dx and dscale");
+}

@@ -1,0 +1,156 @@
+// Pointwise and reduction configurations the conformance runs found cuDNN 9.19 computing wrongly
+// are refused at build with the capability table's reason, before cuDNN sees them; the same
+// graphs without the offending shape or layout still build their operation graph.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size());
+    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
+    return s;
+}
+
+class ElementwiseRefusals : public Deviceless {
+  protected:
+    void expect_refused(fe_graph *g, const char *reason) {
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
+    // Runtime-compiled engines need a driver for the plan; the lowering and the operation graph
+    // are what the refusals stand in front of.
+    void expect_lowered(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    }
+};
+
+// Rank-3 operands broadcast along the last dim ([N, C, 1], [1, C, 1]) or along both first dims
+// ([1, 1, W]) are refused; [N, 1, W] and [1, C, W] build.
+TEST_F(ElementwiseRefusals, Rank3OperandBroadcastAlongTheLastDim) {
+    struct Case {
+        std::vector<int64_t> dims;
+        bool refused;
+    };
+    const Case cases[] = {{{5, 67, 1}, true}, {{1, 67, 1}, true}, {{1, 1, 3}, true},
+                          {{5, 1, 3}, false}, {{1, 67, 3}, false}};
+    for (const Case &c : cases) {
+        SCOPED_TRACE(::testing::PrintToString(c.dims));
+        fe_graph *g = graph("pointwise_rank3_broadcast", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {5, 67, 3});
+        fe_tensor *s = tensor(g, "s", c.dims), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_mul(g, x, s, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (c.refused)
+            expect_refused(g, "broadcast along the last dim");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The index along dim 1 of a rank-3 value varies along that dim only, as a [1, C, 1] operand:
+// refused; the index along the last dim builds.
+TEST_F(ElementwiseRefusals, Rank3IndexAlongTheMiddleDim) {
+    for (int64_t axis : {1, 2}) {
+        SCOPED_TRACE(axis);
+        fe_graph *g = graph("pointwise_rank3_index", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {5, 67, 3}), *index = nullptr, *y = nullptr;
+        fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
+        o.axis = axis;
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GEN_INDEX, x, nullptr, nullptr, &o, &index));
+        ASSERT_FE_OK(fe_tensor_set_data_type(index, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_graph_mul(g, index, x, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (axis == 1)
+            expect_refused(g, "broadcast along the last dim");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A rank-3 input laid out channels-last (NWC), or a rank-3 result given a permuted layout, is
+// refused; the same operation on row-major tensors builds.
+TEST_F(ElementwiseRefusals, Rank3PointwiseInAPermutedLayout) {
+    for (int variant : {0, 1, 2}) {
+        SCOPED_TRACE(variant);
+        fe_graph *g = graph("pointwise_rank3_layout", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {6, 7, 8}, variant == 1), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_COS, x, nullptr, nullptr, nullptr, &y));
+        if (variant == 2) {
+            const int64_t transposed[3] = {1, 48, 6};  // dim 0 innermost
+            ASSERT_FE_OK(fe_tensor_set_strides(y, 3, transposed));
+        }
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (variant != 0)
+            expect_refused(g, "not laid out dim 0 outermost");
+        else
+            expect_lowered(g);
+    }
+}
+
+// An activation's backward at rank 4 with a per-pixel x ([N, 1, H, W]) or a by-value dy is
+// refused; a per-channel x ([1, C, 1, 1]) builds.
+TEST_F(ElementwiseRefusals, BackwardModeWithAnOperandBroadcastAlongTheChannels) {
+    for (int variant : {0, 1, 2}) {
+        SCOPED_TRACE(variant);
+        fe_graph *g = graph("pointwise_backward_broadcast", FE_DATA_HALF);
+        fe_tensor *dy = nullptr, *x = nullptr, *dx = nullptr;
+        if (variant == 2) {
+            ASSERT_FE_OK(fe_graph_scalar(g, "dy", 1.5, FE_DATA_FLOAT, &dy));
+            x = tensor(g, "x", {2, 8, 4, 4}, true);
+        } else {
+            dy = tensor(g, "dy", {2, 8, 4, 4}, true);
+            x = variant == 0 ? tensor(g, "x", {1, 8, 1, 1}, true) : tensor(g, "x", {2, 1, 4, 4}, true);
+        }
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GELU_BWD, dy, x, nullptr, nullptr, &dx));
+        ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+        if (variant != 0)
+            expect_refused(g, "broadcast along the channels");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A reduction over the channels of a channels-last tensor into a result with a gap after its
+// batch dim, or with its dims in another order, is refused; the packed result builds.
+TEST_F(ElementwiseRefusals, ReductionIntoAnUnpackedResult) {
+    const std::vector<int64_t> packed = packed_strides({8, 1, 4, 4}), gap = {32, 32, 4, 1},
+                               reordered = {4, 4, 32, 1};
+    for (const std::vector<int64_t> *strides : {&packed, &gap, &reordered}) {
+        SCOPED_TRACE(::testing::PrintToString(*strides));
+        fe_graph *g = graph("reduction_result_layout", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {8, 64, 4, 4}, true), *y = nullptr;
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = 0x2u;
+        ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MAX, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 4, strides->data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (strides != &packed)
+            expect_refused(g, "packed in the input's order");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A reduction of a rank-3 channels-last (NWC) graph input is refused; of a row-major one it
+// builds its operation graph.
+TEST_F(ElementwiseRefusals, ReductionOfAPermutedRank3Input) {
+    for (bool channels_last : {true, false}) {
+        SCOPED_TRACE(channels_last ? "NWC" : "NCW");
+        fe_graph *g = graph("reduction_rank3_layout", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {16, 24, 8}, channels_last), *y = nullptr;
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = 0x6u;
+        ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MIN, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (channels_last)
+            expect_refused(g, "rank-3 graph input");
+        else
+            expect_lowered(g);
+    }
+}
+
+}  // namespace

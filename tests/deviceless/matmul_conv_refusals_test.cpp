@@ -1,0 +1,173 @@
+// Matmul and convolution configurations the conformance runs found cuDNN 9.19 computing wrongly
+// (or faulting on) are refused at build with the capability table's reason, before cuDNN sees
+// them; the same graphs without the offending option still lower to an operation graph.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size());
+    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
+    return s;
+}
+
+std::vector<int64_t> channels_last_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size());
+    EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), s.data()));
+    return s;
+}
+
+fe_tensor *strided(fe_graph *g, const char *name, const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                   fe_data_type type = FE_DATA_NOT_SET) {
+    fe_tensor *t = nullptr;
+    EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+    return t;
+}
+
+class MatmulConvKnownBad : public Deviceless {
+  protected:
+    void expect_refused(fe_graph *g, const char *reason) {
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
+    void expect_lowered(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    }
+};
+
+// e4m3 A [1, 32, K] times half B: K = 151 (rows of 151 bytes) is refused; K = 160 lowers.
+TEST_F(MatmulConvKnownBad, MixedMatmulWithAnUnalignedFp8Operand) {
+    for (int64_t k : {151, 160}) {
+        SCOPED_TRACE(k);
+        fe_graph *g = graph("mixed_fp8", FE_DATA_NOT_SET);
+        const std::vector<int64_t> da = {1, 32, k}, db = {1, k, 64};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_FP8_E4M3);
+        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_HALF);
+        fe_tensor *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (k == 151)
+            expect_refused(g, "an operand widened in the graph");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The caller's cast (an identity pointwise into half) of the same e4m3 operand is refused too.
+TEST_F(MatmulConvKnownBad, MixedMatmulWithTheCallersCastOfAnUnalignedFp8Operand) {
+    fe_graph *g = graph("mixed_fp8_cast", FE_DATA_NOT_SET);
+    const std::vector<int64_t> da = {1, 32, 151}, db = {1, 151, 64};
+    fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_FP8_E4M3);
+    fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_HALF);
+    fe_tensor *wide = nullptr, *c = nullptr;
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_IDENTITY, a, nullptr, nullptr, nullptr, &wide));
+    ASSERT_FE_OK(fe_tensor_set_data_type(wide, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_graph_matmul(g, wide, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_refused(g, "an operand widened in the graph");
+}
+
+// Float B [7, 192, 102] with K outermost and the batch between K and N; packed B lowers.
+TEST_F(MatmulConvKnownBad, FloatBWithTheBatchBetweenKAndN) {
+    for (bool interleaved : {true, false}) {
+        SCOPED_TRACE(interleaved ? "kbn" : "bkn");
+        fe_graph *g = graph("matmul_kbn", FE_DATA_FLOAT);
+        const std::vector<int64_t> da = {7, 31, 192}, db = {7, 192, 102};
+        const std::vector<int64_t> sb = interleaved ? std::vector<int64_t>{102, 7 * 102, 1} : packed_strides(db);
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, sb), *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (interleaved)
+            expect_refused(g, "batch dim between");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A leaky relu straight on the matmul's result; a plain relu lowers.
+TEST_F(MatmulConvKnownBad, LeakyReluStraightOnAMatmul) {
+    for (double slope : {0.185, 0.0}) {
+        SCOPED_TRACE(slope);
+        fe_graph *g = graph("matmul_leaky_relu", FE_DATA_BFLOAT16);
+        const std::vector<int64_t> da = {1, 114, 48}, db = {1, 48, 22};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *c = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        fe_pointwise_options po = FE_POINTWISE_OPTIONS_INIT;
+        po.relu_lower_clip_slope = slope;
+        ASSERT_FE_OK(fe_graph_relu(g, c, &po, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (slope != 0.0)
+            expect_refused(g, "leaky relu");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A row bias [1, 44] whose N has stride 33; a contiguous one lowers.
+TEST_F(MatmulConvKnownBad, RowBiasWithAStridedN) {
+    for (bool gap : {true, false}) {
+        SCOPED_TRACE(gap ? "N stride 33" : "N contiguous");
+        fe_graph *g = graph("matmul_bias", FE_DATA_FLOAT);
+        const std::vector<int64_t> da = {4, 438}, db = {438, 44}, dbias = {1, 44};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *bias = strided(g, "bias", dbias, gap ? std::vector<int64_t>{1, 33} : packed_strides(dbias));
+        fe_tensor *c = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (gap)
+            expect_refused(g, "row operand");
+        else
+            expect_lowered(g);
+    }
+}
+
+// bfloat16 NCHW dy into a float channels-last dx (1-D); a float NCHW dx lowers.
+TEST_F(MatmulConvKnownBad, DgradFloatDxInTheOtherLayout) {
+    for (bool other : {true, false}) {
+        SCOPED_TRACE(other ? "channels-last dx" : "NCHW dx");
+        fe_graph *g = graph("dgrad_float_dx", FE_DATA_BFLOAT16);
+        const std::vector<int64_t> ddy = {2, 48, 11}, dw = {48, 80, 7}, ddx = {2, 80, 11};
+        fe_tensor *dy = strided(g, "dy", ddy, packed_strides(ddy)), *w = strided(g, "w", dw, packed_strides(dw));
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pad[1] = {3};
+        ASSERT_FE_OK(fe_conv_options_set_padding(&o, 1, pad));
+        fe_tensor *dx = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, ddx.size(), ddx.data(), &o, &dx));
+        ASSERT_FE_OK(fe_tensor_set_data_type(dx, FE_DATA_FLOAT));
+        std::vector<int64_t> sx = other ? channels_last_strides(ddx) : packed_strides(ddx);
+        ASSERT_FE_OK(fe_tensor_set_strides(dx, sx.size(), sx.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+        if (other)
+            expect_refused(g, "float dx");
+        else
+            expect_lowered(g);
+    }
+}
+
+// Float NCHW wgrad with padding (3, 2) over an image of height 2; channels-last lowers.
+TEST_F(MatmulConvKnownBad, FloatWgradWithPaddingPastTheImage) {
+    for (bool nchw : {true, false}) {
+        SCOPED_TRACE(nchw ? "NCHW" : "channels-last");
+        fe_graph *g = graph("wgrad_overhang", FE_DATA_FLOAT);
+        fe_tensor *x = tensor(g, "x", {2, 3, 2, 5}, !nchw), *dy = tensor(g, "dy", {2, 104, 3, 1}, !nchw);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pre[2] = {3, 0}, post[2] = {2, 0}, dw_dims[4] = {104, 3, 5, 5};
+        ASSERT_FE_OK(fe_conv_options_set_pre_padding(&o, 2, pre));
+        ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 2, post));
+        fe_tensor *dw = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 4, dw_dims, &o, &dw));
+        ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
+        if (nchw)
+            expect_refused(g, "padding before");
+        else
+            expect_lowered(g);
+    }
+}
+
+}  // namespace

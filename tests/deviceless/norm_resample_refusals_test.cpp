@@ -1,0 +1,149 @@
+// Normalizations and pooling that the conformance runs found cuDNN 9.19 computing wrongly: refused
+// at build with the capability table's reason (or, for batchnorm inference over [N, C, W], lowered
+// at rank 4 where cuDNN computes it right or takes nothing); the same graphs without the
+// offending layout or option still build.
+#include "deviceless_support.hpp"
+
+using cudnnfe_test::Deviceless;
+
+namespace {
+
+std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
+    std::vector<int64_t> s(dims.size());
+    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
+    return s;
+}
+
+class NormResampleKnownBad : public Deviceless {
+  protected:
+    fe_tensor *strided(fe_graph *g, const char *name, const std::vector<int64_t> &dims,
+                       const std::vector<int64_t> &strides, fe_data_type type = FE_DATA_NOT_SET) {
+        fe_tensor *t = nullptr;
+        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
+        return t;
+    }
+    void expect_refused(fe_graph *g, const char *reason) {
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
+    }
+    void expect_lowered(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+    }
+};
+
+// rmsnorm (inference) and layernorm (training, zero-centred gamma) over [B, S, D] with x laid out
+// [B, D, S] (transposed) or scale laid out against x's order: refused; all row-major builds.
+TEST_F(NormResampleKnownBad, NormForwardOverATransposedLayout) {
+    const std::vector<int64_t> dims = {2, 77, 768}, scale_dims = {1, 77, 768};
+    const std::vector<int64_t> transposed = {59136, 1, 77}, scale_transposed = {59136, 1, 77};
+    enum Layout { x_transposed, scale_unlike_x, row_major };
+    for (bool rms : {true, false}) {
+        for (Layout layout : {x_transposed, scale_unlike_x, row_major}) {
+            SCOPED_TRACE(std::string(rms ? "rmsnorm" : "layernorm") +
+                         (layout == x_transposed     ? " x transposed"
+                          : layout == scale_unlike_x ? " scale transposed"
+                                                     : " row-major"));
+            fe_graph *g = graph(rms ? "rmsnorm" : "layernorm", rms ? FE_DATA_FLOAT : FE_DATA_BFLOAT16);
+            fe_tensor *x = strided(g, "x", dims, layout == x_transposed ? transposed : packed_strides(dims));
+            const std::vector<int64_t> ss = layout == scale_unlike_x ? scale_transposed : packed_strides(scale_dims);
+            fe_tensor *s = strided(g, "s", scale_dims, ss, FE_DATA_FLOAT);
+            fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr;
+            fe_norm_options o = FE_NORM_OPTIONS_INIT;
+            if (rms) {
+                o.phase = FE_NORM_PHASE_INFERENCE;
+                ASSERT_FE_OK(fe_graph_rmsnorm(g, x, s, nullptr, &o, &y, nullptr));
+            } else {
+                fe_tensor *b = strided(g, "b", scale_dims, ss, FE_DATA_FLOAT);
+                o.phase = FE_NORM_PHASE_TRAINING;
+                o.zero_centered_gamma = 1;
+                ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &y, &mean, &inv));
+            }
+            for (fe_tensor *t : {y, mean, inv}) {
+                if (t) {
+                    ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+                }
+            }
+            if (layout == row_major)
+                expect_lowered(g);
+            else
+                expect_refused(g, "not laid out row-major over the dims scale varies along");
+        }
+    }
+}
+
+// Batchnorm inference over [N, C, W]: cuDNN's rank-3 pointwise plans read the [1, C, 1] statistics
+// wrongly past the first batch element, so the library lowers it as [N, C, 1, W]. Channels-last
+// then builds (rank 3 channels-last had no engine before); NCW, like NCHW, gets no engine.
+TEST_F(NormResampleKnownBad, BatchnormInferenceOverRank3RunsAtRank4) {
+    for (bool channels_last : {true, false}) {
+        SCOPED_TRACE(channels_last ? "NWC" : "NCW");
+        fe_graph *g = graph("batchnorm_inference_rank3", FE_DATA_BFLOAT16);
+        fe_tensor *x = tensor(g, "x", {8, 32, 64}, channels_last);
+        fe_tensor *m = tensor(g, "mean", {1, 32, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *v = tensor(g, "inv", {1, 32, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *s = tensor(g, "s", {1, 32, 1}, channels_last, FE_DATA_FLOAT);
+        fe_tensor *b = tensor(g, "b", {1, 32, 1}, channels_last, FE_DATA_FLOAT), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, m, v, s, b, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        std::vector<int64_t> dims(3);
+        ASSERT_FE_OK(fe_tensor_get_dims(y, dims.data(), dims.size()));
+        EXPECT_EQ(dims, (std::vector<int64_t>{8, 32, 64}));
+        if (channels_last) {
+            expect_supported(g);
+        } else {
+            EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+            EXPECT_TRUE(LastErrorContains("gave no viable engine config")) << fe_last_error_message();
+        }
+    }
+}
+
+fe_resample_options pool_options(fe_resample_mode mode, size_t n, int64_t window, int64_t stride, int64_t pad) {
+    fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
+    o.mode = mode;
+    for (size_t i = 0; i < n; ++i) {
+        o.window[i] = window;
+        o.stride[i] = stride;
+        o.pre_padding[i] = o.post_padding[i] = pad;
+    }
+    return o;
+}
+
+// bfloat16 channels-last pooling over 2 spatial dims with channels a multiple of 8: refused
+// without the index output (max and average alike); max pooling with the index, and pooling
+// over 3 spatial dims, build.
+TEST_F(NormResampleKnownBad, Bf16ChannelsLastPoolingWithoutTheIndex) {
+    struct PoolCase {
+        const char *name;
+        fe_resample_mode mode;
+        std::vector<int64_t> x;
+        bool index, refused;
+    };
+    const PoolCase cases[] = {
+        {"max_2d", FE_RESAMPLE_MAXPOOL, {2, 32, 16, 16}, false, true},
+        {"avg_excl_2d", FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING, {2, 16, 15, 15}, false, true},
+        {"avg_incl_2d", FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, {2, 48, 15, 15}, false, true},
+        {"max_2d_index", FE_RESAMPLE_MAXPOOL, {2, 32, 16, 16}, true, false},
+        {"max_3d", FE_RESAMPLE_MAXPOOL, {2, 32, 8, 8, 8}, false, false},
+    };
+    for (const PoolCase &c : cases) {
+        SCOPED_TRACE(c.name);
+        fe_graph *g = graph(c.name, FE_DATA_BFLOAT16);
+        fe_tensor *x = tensor(g, "x", c.x, true);
+        fe_resample_options o = pool_options(c.mode, c.x.size() - 2, 3, 2, 1);
+        o.generate_index = c.index;
+        fe_tensor *y = nullptr, *index = nullptr;
+        ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (index) {
+            ASSERT_FE_OK(fe_tensor_set_output(index, 1));
+        }
+        if (c.refused)
+            expect_refused(g, "write garbage");
+        else
+            expect_lowered(g);
+    }
+}
+
+}  // namespace
