@@ -333,13 +333,14 @@ const std::vector<Capability> kTable = {
      "right): repeat K and V's heads to h_q, or leave out the soft-cap or dBias",
      "H200"},
     {Feature::norm_forward_transposed_layout, "norm_forward_transposed_layout", Gate::known_bad,
-     "a layer, RMS or adaptive layer norm forward whose x, scale or bias is not laid out row-major over the dims "
-     "scale varies along (e.g. a transposed x)",
+     "a layer, RMS or adaptive layer norm forward whose x is laid out row-major over the dims scale varies along "
+     "while its scale or bias is not, or the other way round (e.g. a transposed x with a row-major scale)",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it whose y is wrong (2 of 2 randomized cases that got a plan: an rmsnorm inference of x "
      "[1, 77, 768] laid out [B, D, S] and a bfloat16 layernorm training of x [3, 49, 4] laid out likewise, both "
-     "with a row-major scale; 9 more such cases had no engine, and 196 forward cases row-major over those dims "
-     "were right): make x, scale and bias contiguous (row-major) over the normalized dims",
+     "with a row-major scale; 9 more such cases had no engine; 196 forward cases row-major over those dims, and "
+     "a channels-last image layernorm with a channels-last scale and bias, were right): lay x, scale and bias out "
+     "in one order (row-major) over the normalized dims",
      "H200"},
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "

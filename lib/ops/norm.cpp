@@ -321,16 +321,18 @@ class NormForward : public NormNode {
     }
 
   private:
-    // cuDNN 9.19's forward norm plans compute y wrongly when x, scale or bias is not laid out
-    // row-major over the dims scale varies along (a transposed x such as [B, D, S] strides for a
-    // [B, S, D] view): refused (capability norm_forward_transposed_layout).
+    // cuDNN 9.19's forward norm plans compute y wrongly when x, scale and bias are not laid out
+    // in one order over the dims scale varies along (a transposed x, [B, D, S] strides for a
+    // [B, S, D] view, with a row-major scale): refused (capability norm_forward_transposed_layout).
+    // One order for all three, channels-last images included, is right.
     void refuse_transposed_layout(Lowering &lowering) const {
         const fe_tensor *x = input(x_), *s = input(scale_), *b = input(bias_);
         std::vector<size_t> varying;
         for (size_t d = 0; d < s->dims.size(); ++d)
             if (s->dims[d] > 1) varying.push_back(d);
         if (varying.size() < 2) return;
-        if (!row_major_over(x, varying) || !row_major_over(s, varying) || (b && !row_major_over(b, varying)))
+        const bool x_row_major = row_major_over(x, varying);
+        if (row_major_over(s, varying) != x_row_major || (b && row_major_over(b, varying) != x_row_major))
             lowering.require(Feature::norm_forward_transposed_layout);
     }
 

@@ -34,20 +34,23 @@ class NormResampleKnownBad : public Deviceless {
 };
 
 // rmsnorm (inference) and layernorm (training, zero-centred gamma) over [B, S, D] with x laid out
-// [B, D, S] (transposed) or scale laid out against x's order: refused; all row-major builds.
+// [B, D, S] (transposed) or scale laid out against x's order: refused; one order for all lowers.
 TEST_F(NormResampleKnownBad, NormForwardOverATransposedLayout) {
     const std::vector<int64_t> dims = {2, 77, 768}, scale_dims = {1, 77, 768};
     const std::vector<int64_t> transposed = {59136, 1, 77}, scale_transposed = {59136, 1, 77};
-    enum Layout { x_transposed, scale_unlike_x, row_major };
+    enum Layout { x_transposed, scale_unlike_x, row_major, all_transposed };
     for (bool rms : {true, false}) {
-        for (Layout layout : {x_transposed, scale_unlike_x, row_major}) {
+        for (Layout layout : {x_transposed, scale_unlike_x, row_major, all_transposed}) {
             SCOPED_TRACE(std::string(rms ? "rmsnorm" : "layernorm") +
                          (layout == x_transposed     ? " x transposed"
                           : layout == scale_unlike_x ? " scale transposed"
-                                                     : " row-major"));
+                          : layout == row_major      ? " row-major"
+                                                     : " all transposed alike"));
             fe_graph *g = graph(rms ? "rmsnorm" : "layernorm", rms ? FE_DATA_FLOAT : FE_DATA_BFLOAT16);
-            fe_tensor *x = strided(g, "x", dims, layout == x_transposed ? transposed : packed_strides(dims));
-            const std::vector<int64_t> ss = layout == scale_unlike_x ? scale_transposed : packed_strides(scale_dims);
+            const bool x_unlike = layout == x_transposed || layout == all_transposed;
+            fe_tensor *x = strided(g, "x", dims, x_unlike ? transposed : packed_strides(dims));
+            const bool s_unlike = layout == scale_unlike_x || layout == all_transposed;
+            const std::vector<int64_t> ss = s_unlike ? scale_transposed : packed_strides(scale_dims);
             fe_tensor *s = strided(g, "s", scale_dims, ss, FE_DATA_FLOAT);
             fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr;
             fe_norm_options o = FE_NORM_OPTIONS_INIT;
@@ -65,10 +68,10 @@ TEST_F(NormResampleKnownBad, NormForwardOverATransposedLayout) {
                     ASSERT_FE_OK(fe_tensor_set_output(t, 1));
                 }
             }
-            if (layout == row_major)
+            if (layout == row_major || layout == all_transposed)
                 expect_lowered(g);
             else
-                expect_refused(g, "not laid out row-major over the dims scale varies along");
+                expect_refused(g, "laid out row-major over the dims scale varies along while");
         }
     }
 }
