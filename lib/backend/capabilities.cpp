@@ -344,12 +344,14 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
-     "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart",
+     "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart, or of E4M3 "
+     "with E5M2",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
-     "is lost): 4 wrong and 3 faults in randomized FP8 cases (K from 6 to 629, e4m3 or e5m2 with half or with "
-     "each other), 2 wrong of bfloat16 with float; 8 FP8 cases with K up to 70, and aligned rows, were right: "
-     "convert the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
+     "is lost): 4 wrong and 4 faults in randomized FP8 cases (K from 1 to 629, e4m3 or e5m2 with half or with "
+     "each other; E4M3 with E5M2 faulted with aligned rows too), 2 wrong of bfloat16 with float; 8 FP8 cases with "
+     "K up to 70, and aligned rows, were right: convert the operand in a graph of its own, or lay its rows out a "
+     "multiple of 16 elements apart",
      "H200"},
     {Feature::matmul_float_b_batch_interleaved, "matmul_float_b_batch_interleaved", Gate::known_bad,
      "a float matmul whose B is laid out with K outermost and a batch dim between K and N", 0, 0, kAnyCudnn9,
@@ -383,13 +385,14 @@ const std::vector<Capability> kTable = {
      "type in the other layout (26 cases) were right): write dx in dy's layout, or in dy's type",
      "H200"},
     {Feature::conv_wgrad_float_padding_past_image, "conv_wgrad_float_padding_past_image", Gate::known_bad,
-     "the weight gradient of a float NCHW convolution whose padding before a spatial dim differs from the padding "
-     "after it and reaches past the image (at least the image's size)",
+     "a float weight gradient (dw) of an NCHW convolution whose padding is asymmetric and reaches past the image "
+     "(padding of at least the image's size along some dim)",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute a wrong dw (the randomized case: 2-D, image 2x5, padding (3, 0) before and "
-     "(2, 0) after, relative error 1.5; the same padding in half, bfloat16 or channels-last float (8 cases), and "
-     "float NCHW wgrad without it (16 cases), were right): pad the image explicitly, or run the weight gradient "
-     "channels-last",
+     "builds plans for it that compute a wrong dw (2 of 2 randomized cases that got a plan: a float 2-D image 2x5 "
+     "padded (3, 0) before and (2, 0) after, and a half 6x2 image padded (0, 4) / (1, 4) into a float dw, relative "
+     "errors 1.5; the same padding into a half or bfloat16 dw (13 cases), channels-last float (8 cases), and float "
+     "NCHW wgrad without it (16 cases), were right): pad the image explicitly, or run the weight gradient "
+     "channels-last, or into a half dw",
      "H200"},
     {Feature::pointwise_rank3_partial_broadcast, "pointwise_rank3_partial_broadcast", Gate::known_bad,
      "a rank-3 pointwise operation with an operand broadcast along the last dim that varies along another ([N, C, "
@@ -409,10 +412,12 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::pointwise_backward_channel_broadcast, "pointwise_backward_channel_broadcast", Gate::known_bad,
      "an activation's backward pointwise mode at rank 4 or 5 with dy or x broadcast along the channels (a "
-     "per-pixel [N, 1, H, W] operand, or a by-value scalar dy) where the result has several",
+     "per-pixel [N, 1, H, W] operand, or a by-value scalar dy) where the result has several, or at rank 2 with a "
+     "per-row [M, 1] dy or x",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute wrong outputs (8 of 9 randomized cases, relative errors 0.1 to 1.4, some "
-     "results NaN; per-channel operands, and forward modes with per-pixel operands, were right in 11 cases): expand "
+     "builds plans for it that compute wrong outputs (8 of 9 randomized cases at rank 4 and 5, 2 of 2 at rank 2, "
+     "relative errors 0.04 to 1.4, some results NaN; per-channel operands, and forward modes with per-pixel "
+     "operands, were right in 11 cases): expand "
      "the operand to the full shape with a forward operation first (add a full-shape zero input), or pass dy as a "
      "full tensor",
      "H200"},
@@ -585,6 +590,14 @@ const std::vector<Capability> kTable = {
      "rank-3 entries: [67, 1] and [49, 1] operands with a row stride of 9, and a [13, 1, 92] operand with a gap, "
      "relative errors 0.07 to 1.0; packed broadcast operands, and gapped full-size ones, were right): copy the "
      "operand to a packed tensor first",
+     "H200"},
+    {Feature::matmul_batch_innermost_result, "matmul_batch_innermost_result", Gate::known_bad,
+     "a batched matmul whose result C has a batch dim of more than one laid out inside both M and N (a stride "
+     "smaller than theirs)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that leave most of C unwritten and the rest wrong (2 of 2 randomized float cases that got "
+     "a plan, batch 3 and 8, C laid out N, M, batch and M, N, batch; the same layouts with a batch of one were right "
+     "in 3 cases): lay C out with its batch dims outside M and N, and transpose it afterwards if need be",
      "H200"},
 };
 

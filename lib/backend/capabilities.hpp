@@ -119,6 +119,7 @@ enum class Feature {
     norm_backward_transposed_layout,  // a layer/RMS/adaptive norm backward, x or dy not row-major
     fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
+    matmul_batch_innermost_result,  // a batched matmul whose result has a batch dim inside M and N
 };
 
 // How the library treats a fact of the table.

@@ -113,14 +113,14 @@ class ConvWgrad : public Node {
             asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
         if (spatial() == 3 && options_.groups > 1 && options_.groups == channels && asymmetric)
             lowering.require(Feature::conv_wgrad_depthwise_3d_asymmetric);
-        // A float NCHW image whose padding before some dim differs from the padding after it and
-        // reaches past the image (pre-padding of at least the image's size there): wrong dw.
+        // A float dw of an NCHW image whose padding is asymmetric and reaches past the image
+        // (padding of at least the image's size along some dim): wrong dw.
         const fe_tensor *x = inputs[0];
-        bool overhang = false;
+        bool past_image = false;
         for (size_t i = 0; i < spatial(); ++i)
-            overhang = overhang || (options_.pre_padding[i] != options_.post_padding[i] &&
-                                    options_.pre_padding[i] >= x->dims[2 + i]);
-        if (x->data_type == FE_DATA_FLOAT && overhang && !channels_last(x))
+            past_image = past_image || std::max(options_.pre_padding[i], options_.post_padding[i]) >= x->dims[2 + i];
+        const bool float_dw = x->data_type == FE_DATA_FLOAT || outputs[0]->data_type == FE_DATA_FLOAT;
+        if (float_dw && asymmetric && past_image && !channels_last(x))
             lowering.require(Feature::conv_wgrad_float_padding_past_image);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);

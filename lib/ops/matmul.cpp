@@ -190,12 +190,24 @@ class Matmul : public Node {
             const fe_tensor *source = widened_source(in, common);
             if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
         }
+        // E4M3 with E5M2 faulted whatever the alignment (K = 1 among them).
+        if (is_fp8(a->data_type) && is_fp8(b->data_type) && a->data_type != b->data_type)
+            lowering.require(Feature::matmul_fp8_operand_conversion);
         // A float B laid out with K outermost and a batch dim between K and N: a kernel fault.
         if (b->data_type == FE_DATA_FLOAT && rank >= 3 && b->dims[rank - 2] > 1) {
             const int64_t sk = b->strides[rank - 2], sn = b->dims[rank - 1] > 1 ? b->strides[rank - 1] : 0;
             for (size_t d = 0; d + 2 < rank; ++d)
                 if (b->dims[d] > 1 && b->strides[d] < sk && b->strides[d] > sn)
                     lowering.require(Feature::matmul_float_b_batch_interleaved);
+        }
+        // A result whose batch dim lies inside both M and N: most of it left unwritten.
+        const fe_tensor *c = outputs[0];
+        if (c->dims.size() == rank && c->strides.size() == rank && rank >= 3) {
+            const size_t m = rank - 2, n = rank - 1;
+            for (size_t d = 0; d + 2 < rank; ++d)
+                if (c->dims[d] > 1 && (c->dims[m] <= 1 || c->strides[d] < c->strides[m]) &&
+                    (c->dims[n] <= 1 || c->strides[d] < c->strides[n]))
+                    lowering.require(Feature::matmul_batch_innermost_result);
         }
         refuse_known_bad_epilogue(lowering);
     }

@@ -255,16 +255,19 @@ class Pointwise : public Node {
     }
 
     // An activation's backward mode at rank 4 or 5 whose dy or x is broadcast along the channels
-    // (a per-pixel [N, 1, H, W] operand, or a by-value scalar) while the result has several:
+    // (a per-pixel [N, 1, H, W] operand, or a by-value scalar) while the result has several, or
+    // at rank 2 along the columns (a per-row [M, 1] operand):
     // cuDNN 9.19 computes it from the wrong elements (capability
     // pointwise_backward_channel_broadcast). Per-channel operands, and forward modes with
     // per-pixel operands, are right.
     void refuse_backward_channel_broadcast(Lowering &lowering) const {
         const fe_tensor *y = outputs[0];
-        if (!is_backward(info_.mode) || y->dims.size() < 4 || y->dims[1] == 1 || !pointwise_only(lowering.graph()))
+        const size_t rank = y->dims.size();
+        if (!is_backward(info_.mode) || rank == 3 || rank < 2 || y->dims[1] == 1 || !pointwise_only(lowering.graph()))
             return;
         for (const fe_tensor *in : inputs)
-            if (in && in->dims.size() == y->dims.size() && in->dims[1] == 1) {
+            // At rank 2 only a per-row [M, 1] operand was seen wrong (scalars were not drawn there).
+            if (in && in->dims.size() == rank && in->dims[1] == 1 && (rank > 2 || in->dims[0] > 1)) {
                 lowering.require(Feature::pointwise_backward_channel_broadcast);
                 return;
             }

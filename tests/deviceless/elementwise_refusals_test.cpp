@@ -114,6 +114,22 @@ TEST_F(ElementwiseRefusals, BackwardModeWithAnOperandBroadcastAlongTheChannels) 
     }
 }
 
+// At rank 2, relu's backward with a per-row [51, 1] x is refused; a per-column [1, 6] x lowers.
+TEST_F(ElementwiseRefusals, Rank2BackwardModeWithAPerRowOperand) {
+    for (bool per_row : {true, false}) {
+        SCOPED_TRACE(per_row ? "[51, 1]" : "[1, 6]");
+        fe_graph *g = graph("pointwise_backward_rank2", FE_DATA_FLOAT);
+        fe_tensor *dy = tensor(g, "dy", {51, 6}), *dx = nullptr;
+        fe_tensor *x = per_row ? tensor(g, "x", {51, 1}) : tensor(g, "x", {1, 6});
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dy, x, nullptr, nullptr, &dx));
+        ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+        if (per_row)
+            expect_refused(g, "per-row [M, 1] dy or x");
+        else
+            expect_lowered(g);
+    }
+}
+
 // A reduction over the channels of a channels-last tensor into a result with a gap after its
 // batch dim, or with its dims in another order, is refused; the packed result builds.
 TEST_F(ElementwiseRefusals, ReductionIntoAnUnpackedResult) {

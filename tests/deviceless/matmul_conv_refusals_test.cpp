@@ -164,7 +164,52 @@ TEST_F(MatmulConvKnownBad, FloatWgradWithPaddingPastTheImage) {
         ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 4, dw_dims, &o, &dw));
         ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
         if (nchw)
-            expect_refused(g, "padding before");
+            expect_refused(g, "asymmetric and reaches past the image");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A half NCHW image with padding (0, 4) / (1, 4) over 6x2: a float dw is refused, a half one lowers.
+TEST_F(MatmulConvKnownBad, HalfWgradIntoAFloatDwWithPaddingPastTheImage) {
+    for (bool float_dw : {true, false}) {
+        SCOPED_TRACE(float_dw ? "float dw" : "half dw");
+        fe_graph *g = graph("wgrad_overhang_half", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {1, 24, 6, 2}, false), *dy = tensor(g, "dy", {1, 24, 1, 2}, false);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pre[2] = {0, 4}, post[2] = {1, 4}, stride[2] = {3, 3}, dw_dims[4] = {24, 24, 5, 7};
+        ASSERT_FE_OK(fe_conv_options_set_pre_padding(&o, 2, pre));
+        ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 2, post));
+        ASSERT_FE_OK(fe_conv_options_set_stride(&o, 2, stride));
+        fe_tensor *dw = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 4, dw_dims, &o, &dw));
+        if (float_dw) {
+            ASSERT_FE_OK(fe_tensor_set_data_type(dw, FE_DATA_FLOAT));
+        }
+        ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
+        if (float_dw)
+            expect_refused(g, "asymmetric and reaches past the image");
+        else
+            expect_lowered(g);
+    }
+}
+
+// C [3, 88, 206] laid out N, M, batch (the batch innermost): refused; batch outermost lowers.
+TEST_F(MatmulConvKnownBad, BatchInnermostResult) {
+    for (bool innermost : {true, false}) {
+        SCOPED_TRACE(innermost ? "nmb" : "bmn");
+        fe_graph *g = graph("matmul_nmb", FE_DATA_FLOAT);
+        const std::vector<int64_t> da = {3, 88, 54}, db = {3, 54, 206};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        if (innermost) {
+            const int64_t cs[3] = {1, 3, 3 * 88};
+            ASSERT_FE_OK(fe_tensor_set_strides(c, 3, cs));
+        }
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (innermost)
+            expect_refused(g, "batch dim of more than one laid out inside both M and N");
         else
             expect_lowered(g);
     }
