@@ -1,32 +1,13 @@
 // Pointwise and reduction configurations the conformance runs found cuDNN 9.19 computing wrongly
 // are refused at build with the capability table's reason, before cuDNN sees them; the same
 // graphs without the offending shape or layout still build their operation graph.
-#include "deviceless_support.hpp"
+#include "known_bad_support.hpp"
 
-using cudnnfe_test::Deviceless;
+using cudnnfe_test::packed_strides;
 
 namespace {
 
-std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
-    std::vector<int64_t> s(dims.size());
-    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
-    return s;
-}
-
-class ElementwiseRefusals : public Deviceless {
-  protected:
-    void expect_refused(fe_graph *g, const char *reason) {
-        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
-    }
-    // Runtime-compiled engines need a driver for the plan; the lowering and the operation graph
-    // are what the refusals stand in front of.
-    void expect_lowered(fe_graph *g) {
-        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
-        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
-    }
-};
+using ElementwiseRefusals = cudnnfe_test::KnownBadRefusal;
 
 // Rank-3 operands broadcast along the last dim ([N, C, 1], [1, C, 1]) or along both first dims
 // ([1, 1, W]) are refused; [N, 1, W] and [1, C, W] build.

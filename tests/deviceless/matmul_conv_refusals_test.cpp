@@ -1,43 +1,15 @@
 // Matmul and convolution configurations the conformance runs found cuDNN 9.19 computing wrongly
 // (or faulting on) are refused at build with the capability table's reason, before cuDNN sees
 // them; the same graphs without the offending option still lower to an operation graph.
-#include "deviceless_support.hpp"
+#include "known_bad_support.hpp"
 
-using cudnnfe_test::Deviceless;
+using cudnnfe_test::channels_last_strides;
+using cudnnfe_test::packed_strides;
+using cudnnfe_test::strided;
 
 namespace {
 
-std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
-    std::vector<int64_t> s(dims.size());
-    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
-    return s;
-}
-
-std::vector<int64_t> channels_last_strides(const std::vector<int64_t> &dims) {
-    std::vector<int64_t> s(dims.size());
-    EXPECT_FE_OK(fe_strides_channels_last(dims.size(), dims.data(), s.data()));
-    return s;
-}
-
-fe_tensor *strided(fe_graph *g, const char *name, const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
-                   fe_data_type type = FE_DATA_NOT_SET) {
-    fe_tensor *t = nullptr;
-    EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
-    return t;
-}
-
-class MatmulConvKnownBad : public Deviceless {
-  protected:
-    void expect_refused(fe_graph *g, const char *reason) {
-        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
-    }
-    void expect_lowered(fe_graph *g) {
-        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
-        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
-    }
-};
+using MatmulConvKnownBad = cudnnfe_test::KnownBadRefusal;
 
 // e4m3 A [1, 32, K] times half B: K = 151 (rows of 151 bytes) is refused; K = 160 lowers.
 TEST_F(MatmulConvKnownBad, MixedMatmulWithAnUnalignedFp8Operand) {

@@ -2,36 +2,14 @@
 // at build with the capability table's reason (or, for batchnorm inference over [N, C, W], lowered
 // at rank 4 where cuDNN computes it right or takes nothing); the same graphs without the
 // offending layout or option still build.
-#include "deviceless_support.hpp"
+#include "known_bad_support.hpp"
 
-using cudnnfe_test::Deviceless;
+using cudnnfe_test::packed_strides;
+using cudnnfe_test::strided;
 
 namespace {
 
-std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims) {
-    std::vector<int64_t> s(dims.size());
-    EXPECT_FE_OK(fe_strides_packed(dims.size(), dims.data(), s.data()));
-    return s;
-}
-
-class NormResampleKnownBad : public Deviceless {
-  protected:
-    fe_tensor *strided(fe_graph *g, const char *name, const std::vector<int64_t> &dims,
-                       const std::vector<int64_t> &strides, fe_data_type type = FE_DATA_NOT_SET) {
-        fe_tensor *t = nullptr;
-        EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
-        return t;
-    }
-    void expect_refused(fe_graph *g, const char *reason) {
-        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains(reason)) << fe_last_error_message();
-        EXPECT_TRUE(LastErrorContains("known bad through 9.19")) << fe_last_error_message();
-    }
-    void expect_lowered(fe_graph *g) {
-        EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
-        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
-    }
-};
+using NormResampleKnownBad = cudnnfe_test::KnownBadRefusal;
 
 // rmsnorm (inference) and layernorm (training, zero-centred gamma) over [B, S, D] with x laid out
 // [B, D, S] (transposed) or scale laid out against x's order: refused; one order for all lowers.
