@@ -95,7 +95,10 @@ class MatmulFp8 : public Node {
         FE_CHECK(outputs[1]->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "amax '%s' is %s; it must be float",
                  outputs[1]->name.c_str(), data_type_name(outputs[1]->data_type));
         fe_data_type compute = lowering.compute_type(*this);
-        const std::vector<int64_t> &dims = outputs[0]->dims;
+        // The intermediates take C's shape as cuDNN sees it: a 2-D matmul is lowered with a batch
+        // of one, and cuDNN's matmul refuses a product of another rank than its operands.
+        std::vector<int64_t> dims, lowered_strides;
+        lowering.lowered_shape(outputs[0], &dims, &lowered_strides);
         const std::string what = "FP8 matmul '" + name + "'";
         auto label = [&what](const char *step) { return what + " " + step; };
         auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };

@@ -102,7 +102,9 @@ class MatmulFp8Support : public Deviceless {
         s.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
         fe_tensor *c = nullptr, *amax = nullptr;
         EXPECT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, nullptr, &c, &amax));
-        if (c_type != FE_DATA_NOT_SET) EXPECT_FE_OK(fe_tensor_set_data_type(c, c_type));
+        if (c_type != FE_DATA_NOT_SET) {
+            EXPECT_FE_OK(fe_tensor_set_data_type(c, c_type));
+        }
         EXPECT_FE_OK(fe_tensor_set_output(c, 1));
         EXPECT_FE_OK(fe_tensor_set_output(amax, 1));
         if (c_out) *c_out = c;
@@ -222,3 +224,21 @@ TEST_F(Deviceless, BlockScaledMatmulOfFp8Operands) {
 
 }  // namespace
 
+
+// Two-dimensional operands: A [256, 128], B [128, 512] with K contiguous; the scales [1, 1].
+TEST_F(MatmulFp8Support, TwoDimensionalOperandsAreSupported) {
+    fe_graph *g = graph("fp8_2d", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {256, 128}, false, FE_DATA_FP8_E4M3), *b = nullptr;
+    const int64_t b_dims[2] = {128, 512}, b_strides[2] = {1, 128};
+    ASSERT_FE_OK(fe_graph_tensor(g, "b", 2, b_dims, b_strides, FE_DATA_FP8_E4M3, &b));
+    fe_matmul_fp8_scales s = FE_MATMUL_FP8_SCALES_INIT;
+    s.descale_a = tensor(g, "descale_a", {1, 1}, false, FE_DATA_FLOAT);
+    s.descale_b = tensor(g, "descale_b", {1, 1}, false, FE_DATA_FLOAT);
+    s.scale_c = tensor(g, "scale_c", {1, 1}, false, FE_DATA_FLOAT);
+    fe_tensor *c = nullptr, *amax = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, nullptr, &c, &amax));
+    ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_BFLOAT16));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    expect_supported(g);
+}
