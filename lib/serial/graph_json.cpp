@@ -137,12 +137,12 @@ class GraphReader {
         for (size_t i = 0; i < entries_.size(); ++i) {
             TensorEntry &e = entries_[i];
             if (e.producer >= 0) {
-                while (next_op_ <= static_cast<size_t>(e.producer)) make_op(next_op_++);
+                while (next_op_ <= static_cast<size_t>(e.producer)) make_op_and_shape_results(next_op_++);
             } else {
                 make_input(e);
             }
         }
-        while (next_op_ < ops_.size()) make_op(next_op_++);
+        while (next_op_ < ops_.size()) make_op_and_shape_results(next_op_++);
         for (TensorEntry &e : entries_)
             if (e.producer >= 0) apply_result_attributes(e);
         for (TensorEntry &e : entries_) apply_ragged_offset(e);
@@ -353,12 +353,23 @@ class GraphReader {
         f.refuse_unread(format("%s '%s' has %s", node.kind(), node.name.c_str(), ports.c_str()).c_str());
     }
 
-    // An op result's entry: what the op inferred stays unless the entry says otherwise.
-    void apply_result_attributes(TensorEntry &e) {
+    // An op, then its results' dims, strides and types from their entries, before a later op
+    // reads them (an op checks its inputs' types and infers from their layouts as it is made).
+    void make_op_and_shape_results(size_t index) {
+        if (results_of_op_.empty()) {
+            results_of_op_.resize(ops_.size());
+            for (size_t i = 0; i < entries_.size(); ++i)
+                if (entries_[i].producer >= 0) results_of_op_[static_cast<size_t>(entries_[i].producer)].push_back(i);
+        }
+        make_op(index);
+        for (size_t i : results_of_op_[index]) apply_result_shape(entries_[i]);
+    }
+
+    // An op result's dims, strides and type: what the op inferred stays unless the entry says
+    // otherwise.
+    void apply_result_shape(TensorEntry &e) {
         fe_tensor *t = graph_->by_name.at(e.name);
         Fields f(*e.value, e.path, "a tensor object");
-        f.get("name");
-        if (f.boolean("by_value", false)) f.fail("by_value", "an op result is not a scalar passed by value");
         std::vector<int64_t> dims, strides;
         bool reinfer = false;
         if (f.integers("dims", &dims, FE_MAX_DIMS) && dims != t->dims) {
@@ -395,6 +406,17 @@ class GraphReader {
                           error.status());
             }
         }
+    }
+
+    // The rest of an op result's entry, once every op is made.
+    void apply_result_attributes(TensorEntry &e) {
+        fe_tensor *t = graph_->by_name.at(e.name);
+        Fields f(*e.value, e.path, "a tensor object");
+        f.get("name");
+        f.get("dims");
+        f.get("strides");
+        f.get("data_type");
+        if (f.boolean("by_value", false)) f.fail("by_value", "an op result is not a scalar passed by value");
         if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid);
         bool listed = is_listed_output(e.name);
         if (const json::Value *flag = f.get("output")) {
@@ -470,6 +492,7 @@ class GraphReader {
     std::unordered_set<std::string> listed_outputs_;
     bool listed_outputs_read_ = false;
     size_t next_op_ = 0;
+    std::vector<std::vector<size_t>> results_of_op_;  // indices in entries_, per op
 };
 
 }  // namespace

@@ -686,3 +686,17 @@ TEST(GraphJson, ZzEveryOpOfTheSchemaHasACase) {
 }
 
 }  // namespace
+
+// An op's result given a type (and strides) of its own, then read by a later op that checks its
+// inputs' types: the reader gives the result its entry's attributes before that op is made.
+TEST(GraphJson, ATypedResultFeedingALaterOpRoundTrips) {
+    Graph g = new_graph("typed_result_concat", FE_DATA_HALF);
+    fe_tensor *a = input(g.get(), "a", {2, 8, 4, 16}), *y = nullptr, *c = nullptr;
+    ASSERT_FE_OK(fe_graph_pointwise(g.get(), FE_POINTWISE_RELU_FWD, a, nullptr, nullptr, nullptr, &y));
+    ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_FLOAT));
+    fe_tensor *skip = input(g.get(), "skip", {2, 8, 60, 16}, FE_DATA_FLOAT);
+    fe_tensor *both[2] = {skip, y};
+    ASSERT_FE_OK(fe_graph_concatenate(g.get(), 2, both, 2, nullptr, &c));
+    out(c);
+    expect_round_trip(g.get());
+}
