@@ -5,11 +5,12 @@
 #
 #   scripts/conformance_gpu.sh [BUILD_DIR] [OUT_DIR] [PART...]
 #
-# PART: suite (every family at its default count), probes, or FAMILY[,FAMILY...][:COUNT]; default
-# both. SEED fixes the seed (default: the time); THREADS the workers (default: one per core),
-# which take the machine's GPUs in turn. CUDNN_LIB_DIR: where libcudnn.so.9 lives (default:
-# PyTorch's bundled cuDNN, else the system's). Writes OUT_DIR/conformance-*.log and the summary
-# tables conformance-*.md and probes.md.
+# PART: suite (every family at its default count, each family or group of small families in a
+# process of its own, in parallel: a kernel fault loses only that process's CUDA context), probes,
+# or FAMILY[,FAMILY...][:COUNT]; default both. SEED fixes the seed (default: the time); THREADS
+# the workers in all (default: one per core), which take the machine's GPUs in turn.
+# CUDNN_LIB_DIR: where libcudnn.so.9 lives (default: PyTorch's bundled cuDNN, else the system's).
+# Writes OUT_DIR/conformance-*.log and the summary tables conformance-*.md and probes.md.
 set -u
 BUILD=${1:-build}
 OUT=${2:-conformance-results}
@@ -35,11 +36,25 @@ for part in "${parts[@]}"; do
             "$runner" --probe all --seed "$SEED" --summary "$OUT/probes.md" 2>&1 | tee "$OUT/probes.log" | grep '^probe '
             ;;
         suite)
-            name=suite
-            "$runner" --seed "$SEED" --threads "$THREADS" --summary "$OUT/conformance-$name.md" \
-                >"$OUT/conformance-$name.log" 2>&1 || status=1
-            grep -E '=> (WRONG|ERROR)|context is lost' "$OUT/conformance-$name.log" | head -40
-            sed -n '/^| family | cases/,$p' "$OUT/conformance-$name.log"
+            # Workers in proportion to each group's cases (the default counts).
+            groups=(attention_fwd:6 attention_bwd:5 attention_fp8_fwd:2 attention_fp8_bwd:2 conv:4 matmul:4 norm:3
+                    pointwise,reduction,resample,moe:4)
+            pids=()
+            for group in "${groups[@]}"; do
+                families=${group%%:*}
+                threads=$(( ${group##*:} * THREADS / 30 ))
+                [ "$threads" -lt 1 ] && threads=1
+                name=${families//,/-}
+                "$runner" --family "$families" --seed "$SEED" --threads "$threads" \
+                    --summary "$OUT/conformance-$name.md" >"$OUT/conformance-$name.log" 2>&1 &
+                pids+=($!)
+            done
+            for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+            for group in "${groups[@]}"; do
+                log="$OUT/conformance-$(echo "${group%%:*}" | tr , -).log"
+                grep -E '=> (WRONG|ERROR)|^the CUDA context is lost' "$log" | head -40
+                sed -n '/^| family | cases/,/^$/p' "$log"
+            done
             ;;
         *)
             families=${part%%:*}
