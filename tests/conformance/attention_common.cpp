@@ -103,6 +103,10 @@ AttentionConfig draw(Rng &rng, bool backward) {
         c.paged = !backward && rng.chance(0.2);
         if (c.paged) c.page = rng.pick(std::vector<int64_t>{1, 8, 16, 32, 64, 128});
     }
+    // A backward's dropout: the caller's mask, or drawn by cuDNN from a seed and offset (its mask
+    // taken from a forward with the same seed and offset). Drawn last, so that the cases drawn
+    // before this choice existed stay as they were.
+    if (backward && c.dropout && rng.chance(0.5)) c.dropout = 1;
     return c;
 }
 
@@ -318,6 +322,8 @@ Inputs bind_inputs(Case &k, const AttentionConfig &c, const Common &t, float lo,
             in.len_q[static_cast<size_t>(b)] = static_cast<int32_t>(k.rng.chance(0.08) ? 0 : k.rng.range(1, c.s_q));
             in.len_kv[static_cast<size_t>(b)] = static_cast<int32_t>(k.rng.chance(0.08) ? 0 : k.rng.range(1, c.s_kv));
         }
+        if (!c.lengths_q.empty()) in.len_q = c.lengths_q;
+        if (!c.lengths_kv.empty()) in.len_kv = c.lengths_kv;
         k.input_int32(t.len_q, in.len_q);
         k.input_int32(t.len_kv, in.len_kv);
     }
@@ -372,8 +378,10 @@ Inputs bind_inputs(Case &k, const AttentionConfig &c, const Common &t, float lo,
         in.mask = &k.input_values(t.mask, bits);
     }
     if (t.seed) {
-        k.input_int64(t.seed, {static_cast<int64_t>(k.rng.range(0, 1 << 30))});
-        k.input_int64(t.offset, {static_cast<int64_t>(k.rng.range(0, 1 << 10))});
+        const int64_t seed = c.dropout_seed >= 0 ? c.dropout_seed : static_cast<int64_t>(k.rng.range(0, 1 << 30));
+        const int64_t offset = c.dropout_offset >= 0 ? c.dropout_offset : static_cast<int64_t>(k.rng.range(0, 1 << 10));
+        k.input_int64(t.seed, {seed});
+        k.input_int64(t.offset, {offset});
     }
     if (t.scale) k.input_values(t.scale, {static_cast<float>(c.scale)});
     return in;

@@ -17,7 +17,10 @@ double atol_for(fe_data_type t) { return t == FE_DATA_HALF ? 2e-2 : 3e-2; }
 double rtol_for(fe_data_type) { return 2e-2; }
 double norm_for(fe_data_type t) { return t == FE_DATA_HALF ? 1e-2 : 2.5e-2; }
 
-void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) {
+// `drawn_mask`: where to leave the dropout mask cuDNN drew (a bound output of k), for a backward's
+// reference.
+void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust,
+                       const Bound **drawn_mask = nullptr) {
     AttentionConfig c = draw(k.rng, false);
     if (adjust) adjust(c);
     k.describe(describe(c));
@@ -72,6 +75,7 @@ void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &ad
     }
     if (!k.execute()) return;
     if (bmask) in.mask = bmask;
+    if (drawn_mask) *drawn_mask = bmask;
     Reference r = forward_reference(c, in);
     std::vector<char> defined_o(r.o.size());
     for (size_t e = 0; e < r.o.size(); ++e) defined_o[e] = r.row_defined[e / static_cast<size_t>(c.d_v)];
@@ -128,7 +132,33 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
     }
     if (!k.build()) return;
 
+    if (c.dropout == 1) {
+        c.dropout_seed = static_cast<int64_t>(k.rng.range(0, 1 << 30));
+        c.dropout_offset = static_cast<int64_t>(k.rng.range(0, 1 << 10));
+    }
     Inputs in = bind_inputs(k, c, t);
+    // Dropout drawn by cuDNN: its mask from a forward of the same shape, seed and offset (the
+    // draw depends on nothing else), checked as a forward case of its own.
+    std::unique_ptr<Case> forward;
+    if (c.dropout == 1) {
+        forward = k.companion("forward that draws the dropout mask");
+        const Bound *drawn = nullptr;
+        AttentionConfig fc = c;
+        fc.stats = fc.max_sum_exp = fc.dbias = fc.dsink = fc.deterministic = false;
+        fc.lengths_q = in.len_q;
+        fc.lengths_kv = in.len_kv;
+        attention_forward(*forward, [&fc](AttentionConfig &d) { d = fc; }, &drawn);
+        const std::string why = "the forward that draws the dropout mask: " + forward->detail();
+        if (forward->verdict() == Verdict::refused) {
+            k.refuse(why);
+            return;
+        }
+        if (forward->verdict() != Verdict::right || !drawn) {
+            k.fail(why + " (" + verdict_name(forward->verdict()) + ")");
+            return;
+        }
+        in.mask = drawn;
+    }
     Reference r = forward_reference(c, in);
     const int64_t group = c.h_q / c.h_k;
     // O and the stats as the forward stores them (undefined rows: zeros).

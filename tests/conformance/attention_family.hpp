@@ -24,6 +24,11 @@ struct AttentionConfig {
     int bias = 0;  // 0 none; 1 [1, h, s_q, s_kv]; 2 [b, 1, s_q, s_kv]; 3 [b, h, s_q, s_kv]; 4 [1, 1, s_q, s_kv]
     int dropout = 0;  // 0 none; 1 drawn by cuDNN (mask output); 2 the caller's mask
     double dropout_p = 0;
+    // The philox seed and offset bound for a draw by cuDNN (-1: random); a backward sets them to
+    // the forward's that drew its mask.
+    int64_t dropout_seed = -1, dropout_offset = -1;
+    // Sequence lengths to bind under a padding mask (empty: random), for the same reason.
+    std::vector<int32_t> lengths_q, lengths_kv;
     bool dbias = false, dsink = false, deterministic = false;
     bool paged = false, ragged = false;  // both with a padding mask; paged K/V: forward only
     int64_t page = 0;                    // tokens per page of a paged K/V cache

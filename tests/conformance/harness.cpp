@@ -1,6 +1,7 @@
 #include "harness.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "common/half.hpp"
@@ -141,6 +142,11 @@ void Case::refuse(const std::string &reason) {
         verdict_ = Verdict::refused;
         detail_ = reason;
     }
+}
+
+std::unique_ptr<Case> Case::companion(const std::string &what) {
+    const uint64_t seed = static_cast<uint64_t>(rng.range(0, INT64_MAX));
+    return std::make_unique<Case>(family + " (" + what + ")", seed, index, handle_, device_json_);
 }
 
 void Case::fail(const std::string &why) {

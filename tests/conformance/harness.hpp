@@ -124,6 +124,10 @@ class Case {
     void refuse(const std::string &reason);
     void fail(const std::string &why);  // an error (not a wrong value)
 
+    // A case of its own on the same GPU (or description), for a graph this case's reference
+    // needs (a forward that draws what a backward reads); its draws follow from this case's.
+    std::unique_ptr<Case> companion(const std::string &what);
+
     Verdict verdict() const { return verdict_; }
     const std::string &detail() const { return detail_; }
     double worst_norm() const { return worst_norm_; }
