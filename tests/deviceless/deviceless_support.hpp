@@ -95,4 +95,17 @@ class Deviceless : public ::testing::Test {
     std::vector<fe_graph *> graphs_;
 };
 
+// Pooling of `mode` over n spatial dims: one window, stride and symmetric padding for all.
+inline fe_resample_options pool_options(fe_resample_mode mode, size_t n, int64_t window, int64_t stride,
+                                        int64_t pad) {
+    fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
+    o.mode = mode;
+    for (size_t i = 0; i < n; ++i) {
+        o.window[i] = window;
+        o.stride[i] = stride;
+        o.pre_padding[i] = o.post_padding[i] = pad;
+    }
+    return o;
+}
+
 }  // namespace cudnnfe_test

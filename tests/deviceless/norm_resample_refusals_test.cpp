@@ -7,6 +7,8 @@
 using cudnnfe_test::packed_strides;
 using cudnnfe_test::strided;
 
+using cudnnfe_test::pool_options;
+
 namespace {
 
 using NormResampleKnownBad = cudnnfe_test::KnownBadRefusal;
@@ -78,17 +80,6 @@ TEST_F(NormResampleKnownBad, BatchnormInferenceOverRank3RunsAtRank4) {
             EXPECT_TRUE(LastErrorContains("gave no viable engine config")) << fe_last_error_message();
         }
     }
-}
-
-fe_resample_options pool_options(fe_resample_mode mode, size_t n, int64_t window, int64_t stride, int64_t pad) {
-    fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
-    o.mode = mode;
-    for (size_t i = 0; i < n; ++i) {
-        o.window[i] = window;
-        o.stride[i] = stride;
-        o.pre_padding[i] = o.post_padding[i] = pad;
-    }
-    return o;
 }
 
 // bfloat16 channels-last pooling over 2 spatial dims with channels a multiple of 8: refused

@@ -4,6 +4,8 @@
 
 using cudnnfe_test::Deviceless;
 
+using cudnnfe_test::pool_options;
+
 namespace {
 
 struct PoolCase {
@@ -16,17 +18,6 @@ struct PoolCase {
     bool index;
     std::vector<int64_t> expected;
 };
-
-fe_resample_options pool_options(fe_resample_mode mode, size_t n, int64_t window, int64_t stride, int64_t pad) {
-    fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
-    o.mode = mode;
-    for (size_t i = 0; i < n; ++i) {
-        o.window[i] = window;
-        o.stride[i] = stride;
-        o.pre_padding[i] = o.post_padding[i] = pad;
-    }
-    return o;
-}
 
 class ResamplePlans : public Deviceless, public ::testing::WithParamInterface<PoolCase> {};
 
