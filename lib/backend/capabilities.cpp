@@ -324,13 +324,12 @@ const std::vector<Capability> kTable = {
      "unwritten (16 of 17 randomized cases, composite and native engines; the same with h_q = h_k, or padded "
      "tensors, was right): use padded Q and O with a padding mask, or decode with two query rows",
      "H200"},
-    {Feature::attention_backward_softcap_dbias_grouped, "attention_backward_softcap_dbias_grouped",
+    {Feature::attention_backward_softcap_dbias, "attention_backward_softcap_dbias",
      Gate::known_bad,
-     "grouped- or multi-query attention backward (h_q > h_k) with soft-capping and the dBias output", 0, 0,
-     kAnyCudnn9, kVerified,
-     "builds plans for it that compute a wrong dBias (the randomized case: relative error 0.99, dQ, dK and dV "
-     "right; soft-capping with dBias at h_q = h_k, and dBias without soft-capping at h_q > h_k (7 cases), were "
-     "right): repeat K and V's heads to h_q, or leave out the soft-cap or dBias",
+     "an attention backward with soft-capping and the dBias output", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute a wrong dBias (2 randomized cases, 4 query heads over 1 and 8 over 8: "
+     "relative errors 0.99, dQ, dK and dV right; dBias without soft-capping at h_q > h_k (7 cases) was right): "
+     "leave out the soft-cap or dBias",
      "H200"},
     {Feature::norm_forward_transposed_layout, "norm_forward_transposed_layout", Gate::known_bad,
      "a layer, RMS or adaptive layer norm forward whose x is laid out row-major over the dims scale varies along "
@@ -344,21 +343,14 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
-     "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart, or of E4M3 "
-     "with E5M2",
+     "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart (a vector: more "
+     "than 64 elements, not a multiple of 16), or of E4M3 with E5M2",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
      "is lost): 4 wrong and 4 faults in randomized FP8 cases (K from 1 to 629, e4m3 or e5m2 with half or with "
-     "each other; E4M3 with E5M2 faulted with aligned rows too), 2 wrong of bfloat16 with float; 8 FP8 cases with "
-     "K up to 70, and aligned rows, were right: convert the operand in a graph of its own, or lay its rows out a "
-     "multiple of 16 elements apart",
-     "H200"},
-    {Feature::matmul_float_b_batch_interleaved, "matmul_float_b_batch_interleaved", Gate::known_bad,
-     "a float matmul whose B is laid out with K outermost and a batch dim between K and N", 0, 0, kAnyCudnn9,
-     kVerified,
-     "builds plans for it whose kernel faults (an illegal address: the CUDA context is lost) (the randomized case: "
-     "B [7, 192, 102] with strides K 714, batch 102, N 1; the same layout in half and bfloat16 (8 cases) and float "
-     "B with the batch inside other orders (5 cases) were right): copy B to a layout with its batch dims outermost",
+     "each other; E4M3 with E5M2 faulted with aligned rows too), 3 wrong of bfloat16 with float (one through the "
+     "caller's cast), an E4M3 vector B of 179 elements wrong; 8 FP8 cases with K up to 70, and aligned rows, were "
+     "right: convert the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
      "H200"},
     {Feature::matmul_leaky_relu_epilogue, "matmul_leaky_relu_epilogue", Gate::known_bad,
      "a leaky relu (a relu with a lower-clip slope) straight on a matmul's result", 0, 0, kAnyCudnn9, kVerified,
@@ -367,14 +359,14 @@ const std::vector<Capability> kTable = {
      "add a bias (zeros if need be) between the matmul and the leaky relu, or run the leaky relu in a graph of its "
      "own",
      "H200"},
-    {Feature::matmul_strided_row_bias, "matmul_strided_row_bias", Gate::known_bad,
-     "a matmul epilogue's row operand ([.., 1, N], broadcast along M, per batch or not) whose N is not "
-     "contiguous",
+    {Feature::matmul_strided_bias_operand, "matmul_strided_bias_operand", Gate::known_bad,
+     "a matmul epilogue's row or column operand ([.., 1, N] broadcast along M, or [.., M, 1] along N, per batch "
+     "or not) that is not contiguous along N (or M)",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that read the operand as if N were contiguous (2 randomized cases: a float bias [1, 44] "
-     "with N's stride 33 and a float bias [4, 1, 238] laid out N outermost, relative errors 0.12 and 0.15; row "
-     "operands with a contiguous N were right in every case, and so was a column operand with a strided M): make "
-     "the row operand contiguous along N",
+     "builds plans for it that read the operand as if it were contiguous (3 randomized cases: a float bias [1, 44] "
+     "with N's stride 33, a float bias [4, 1, 238] laid out N outermost and a half column bias [1, 160, 1] with M's "
+     "stride 9, relative errors 0.12 to 0.36; operands contiguous along their long dim were right in every case, "
+     "and so was one other column operand with a strided M): make the operand contiguous",
      "H200"},
     {Feature::conv_dgrad_float_dx_other_layout, "conv_dgrad_float_dx_other_layout", Gate::known_bad,
      "a convolution data gradient (or transposed convolution) into a float dx from half or bfloat16 dy, with dx in "
@@ -583,13 +575,13 @@ const std::vector<Capability> kTable = {
      "of 2 or more, or run the backward in bfloat16 or half",
      "H200"},
     {Feature::pointwise_gapped_broadcast_operand, "pointwise_gapped_broadcast_operand", Gate::known_bad,
-     "a rank-2 or rank-3 pointwise operation with an operand broadcast along a dim ([M, 1], [N, 1, W], ...) that "
+     "a pointwise operation with an operand broadcast along a dim ([M, 1], [N, 1, W], [N, 1, D, H, W], ...) that "
      "is laid out with a gap (not packed)",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that read that operand from the wrong places (3 randomized cases left by the other "
-     "rank-3 entries: [67, 1] and [49, 1] operands with a row stride of 9, and a [13, 1, 92] operand with a gap, "
-     "relative errors 0.07 to 1.0; packed broadcast operands, and gapped full-size ones, were right): copy the "
-     "operand to a packed tensor first",
+     "builds plans for it that read that operand from the wrong places (4 randomized cases left by the other "
+     "entries: [67, 1] and [49, 1] operands with a row stride of 9, a [13, 1, 92] operand with a gap and a "
+     "channels-last [3, 1, 5, 8, 46] one with a gap, relative errors 0.07 to 1.0; packed broadcast operands, and "
+     "gapped full-size ones, were right): copy the operand to a packed tensor first",
      "H200"},
     {Feature::matmul_batch_innermost_result, "matmul_batch_innermost_result", Gate::known_bad,
      "a batched matmul whose result C has a batch dim of more than one laid out inside both M and N (a stride "
@@ -598,6 +590,91 @@ const std::vector<Capability> kTable = {
      "builds plans for it that leave most of C unwritten and the rest wrong (2 of 2 randomized float cases that got "
      "a plan, batch 3 and 8, C laid out N, M, batch and M, N, batch; the same layouts with a batch of one were right "
      "in 3 cases): lay C out with its batch dims outside M and N, and transpose it afterwards if need be",
+     "H200"},
+    {Feature::conv_fusion_3d_nchw_pixel, "conv_fusion_3d_nchw_pixel", Gate::known_bad,
+     "a fused half or bfloat16 3-D convolution graph over an NCHW image whose result is a single pixel (every "
+     "spatial dim 1)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that leave some of the result unwritten and the rest wrong (a 3x3x3 fp16 image, bias, "
+     "residual and ReLU: wrong in 4 of 4 runs, whichever strides the single pixel's unit dims were given; float 3-D, "
+     "2-D and channels-last graphs with a single-pixel result were right in 74 randomized cases): lay the image "
+     "out channels-last",
+     "H200"},
+    {Feature::matmul_int8_widened_long_rows, "matmul_int8_widened_long_rows", Gate::known_bad,
+     "a mixed matmul that widens an int8 operand (by the caller's cast or by the matmul) whose rows are not a "
+     "multiple of 16 elements apart, with K above 64, unless the matmul stores a float result itself",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong results (6 of 9 randomized cases with a half or bfloat16 result, or a "
+     "GELU epilogue, K from 139 to 698, relative errors 0.4 to 0.9; 25 with K up to 64, aligned rows or a float "
+     "result were right): lay the int8 operand's rows out a multiple of 16 elements apart, or convert it in a "
+     "graph of its own",
+     "H200"},
+    {Feature::pointwise_rank3_unit_dim_gap, "pointwise_rank3_unit_dim_gap", Gate::known_bad,
+     "a rank-3 pointwise result [N, 1, W] (N and W above 1) with a gap after its unit dim (strides [S, W, 1], "
+     "S > W)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that write a third of the result wrong ([32, 1, 2] with strides [34, 2, 1]: 2 of 2 runs; "
+     "63 other rank-3 results with gaps were right, [10, 2, 2] and [103, 1, 1] with the same gap among them, and "
+     "[N, 1, W] results with strides [S, S, 1] or [S, 1, 1]): give the unit dim the rows' stride, or write the result as [N, W]",
+     "H200"},
+    {Feature::attention_backward_dsink_dropout, "attention_backward_dsink_dropout", Gate::known_bad,
+     "an attention backward that outputs dSink (the sinks' gradient) with dropout", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute dSink scaled by the keep rate 1 - p (4 of 4 randomized cases, dropout p from "
+     "0.28 to 0.42, dSink over the reference 0.58 to 0.72; dQ, dK and dV were right): compute dSink in a backward "
+     "without dropout",
+     "H200"},
+    {Feature::attention_backward_deterministic_grouped_wide_keys,
+     "attention_backward_deterministic_grouped_wide_keys", Gate::known_bad,
+     "the deterministic attention backward of grouped- or multi-query attention (h_q > h_k) with a head dim of Q "
+     "and K above V's (d_qk > d_v)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it whose dQ is wrong in some runs and right in others (one case and 7 variants of it: 17 "
+     "of 24 runs wrong, d_qk 136 and 144 over d_v 128; the same case with d_qk = d_v, with h_q = h_k, or not "
+     "deterministic was right in 9 of 9 runs): use the backward that is not deterministic, or pad V's head dim to "
+     "Q's",
+     "H200"},
+    {Feature::fp8_matmul_cublaslt_engines, "fp8_matmul_cublaslt_engines", Gate::known_bad,
+     "an FP8 matmul (fe_graph_matmul_fp8) on cuDNN's engines that call cuBLASLt", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it on those engines, for A and B laid out K-innermost with M, N and K multiples of 16, whose "
+     "every execute fails (CUDNN_STATUS_EXECUTION_FAILED_CUBLAS: cuBLASLt takes no scale for a half, bfloat16 or "
+     "float C, and refused the FP8 C ones as well; 18 of 18 randomized cases); cuDNN's own engines ran all 227 "
+     "FP8 cases of the same runs right, so these plans are built on them alone",
+     "H200"},
+    {Feature::matmul_column_operand_transposed_result, "matmul_column_operand_transposed_result", Gate::known_bad,
+     "a matmul epilogue with a column operand ([.., M, 1], broadcast along N) whose result is stored M-innermost "
+     "(transposed)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute a third of the result wrong (a half [5, 2, 16] result with a column bias "
+     "and GELU: 1 of 1 randomized case; 12 with the result stored N-innermost were right): store the result "
+     "N-innermost, and transpose it afterwards if need be",
+     "H200"},
+    {Feature::paged_attention_sinks_grouped_decode, "paged_attention_sinks_grouped_decode", Gate::known_bad,
+     "paged grouped- or multi-query attention (h_q > h_k) over a single query row (s_q = 1, decoding) with "
+     "attention sinks",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong outputs and stats (3 of 4 randomized cases, 4 to 32 query heads per "
+     "K/V head; the same decode with sinks and contiguous K and V was right in 25 cases, and paged without sinks in "
+     "3): bind K and V contiguous, or leave the sinks out",
+     "H200"},
+    {Feature::conv_wgrad_float_nchw_asymmetric_padding, "conv_wgrad_float_nchw_asymmetric_padding", Gate::known_bad,
+     "a float weight gradient (dw) of an NCHW convolution with asymmetric padding", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute a wrong dw (3 of 5 randomized cases: both 1-D ones, padding 5 / 6 and 7 / 1 "
+     "with dilation 2, and a 2-D one padded (1, 0) before and (1, 1) after, relative errors 1.2 to 1.5; a 2-D and a "
+     "3-D one were right): pad the image explicitly, or run the weight gradient channels-last",
+     "H200"},
+    {Feature::batchnorm_inference_batch_inside, "batchnorm_inference_batch_inside", Gate::known_bad,
+     "batchnorm inference (fe_graph_batchnorm_inference) of an x whose batch dim is not outermost", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds a plan for the pointwise graph it lowers to whose kernel makes an illegal memory access (the CUDA "
+     "context is lost) for an x laid out with the batch innermost ([6, 12, 28, 12] with strides [1, 2016, 72, "
+     "6]): lay x out with its batch dim outermost",
+     "H200"},
+    {Feature::attention_backward_dropout_long_keys, "attention_backward_dropout_long_keys", Gate::known_bad,
+     "the attention backward (not deterministic) with dropout drawn by cuDNN over more than 128 keys (s_kv > 128)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it whose dQ and dK are NaN throughout (3 of 3 randomized cases, s_kv 134 to 210; dV right; "
+     "the 59 cases with s_kv up to 126, and the deterministic backward over 151 keys, were right): use the "
+     "deterministic backward (fe_sdpa_backward_options.deterministic)",
      "H200"},
 };
 

@@ -82,12 +82,11 @@ enum class Feature {
     attention_alibi_single_query,  // attention forward with ALiBi and one query row (s_q = 1)
     packed_attention_backward_wide_keys,  // packed attention backward with d_qk > d_v
     packed_attention_stats_grouped_decode,  // packed GQA/MQA attention, one query row, stats output
-    attention_backward_softcap_dbias_grouped,  // GQA/MQA attention backward: soft-capping and dBias
+    attention_backward_softcap_dbias,  // attention backward: soft-capping and dBias
     norm_forward_transposed_layout,  // a norm forward whose x, scale or bias is not row-major over scale's dims
     matmul_fp8_operand_conversion,  // a mixed matmul's FP8 operand widened in the graph, unaligned rows, K > 64
-    matmul_float_b_batch_interleaved,  // float B laid out K outermost with a batch dim between K and N
     matmul_leaky_relu_epilogue,   // a leaky relu (lower-clip slope) straight on a matmul's result
-    matmul_strided_row_bias,      // a matmul epilogue's row operand [.., 1, N] whose N is not contiguous
+    matmul_strided_bias_operand,  // a matmul epilogue's row or column operand not contiguous along its long dim
     conv_dgrad_float_dx_other_layout,  // float dx from half/bf16 dy, in the other layout than dy's
     conv_wgrad_float_padding_past_image,  // float NCHW wgrad, asymmetric padding reaching past the image
     pointwise_rank3_partial_broadcast,  // a rank-3 pointwise operand broadcast along W ([N, C, 1], [1, C, 1], [1, 1, W])
@@ -120,6 +119,17 @@ enum class Feature {
     fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
     matmul_batch_innermost_result,  // a batched matmul whose result has a batch dim inside M and N
+    conv_fusion_3d_nchw_pixel,      // a fused half/bf16 3-D NCHW convolution graph with a single-pixel result
+    matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows, K > 64, half/bf16 C
+    pointwise_rank3_unit_dim_gap,   // a rank-3 pointwise result [N, 1, W] whose rows are more than W apart
+    attention_backward_dsink_dropout,  // attention backward with dSink and dropout
+    attention_backward_deterministic_grouped_wide_keys,  // deterministic GQA/MQA backward with d_qk > d_v
+    fp8_matmul_cublaslt_engines,    // FP8 matmuls on cuDNN's cuBLASLt-backed engines
+    matmul_column_operand_transposed_result,  // an epilogue's column operand, the result stored M-innermost
+    paged_attention_sinks_grouped_decode,  // paged GQA/MQA attention, one query row, with sinks
+    conv_wgrad_float_nchw_asymmetric_padding,  // float NCHW wgrad with asymmetric padding
+    batchnorm_inference_batch_inside,  // batchnorm inference of an x whose batch dim is not outermost
+    attention_backward_dropout_long_keys,  // non-deterministic backward, dropout drawn by cuDNN, s_kv > 128
 };
 
 // How the library treats a fact of the table.

@@ -40,6 +40,10 @@ struct Node {
     // True for operations that cuDNN reads with dim 0 as their batch (normalizations): a graph
     // with one pads rank-1/2 tensors to rank 3 with trailing unit dims, not leading ones.
     virtual bool wants_trailing_unit_dims() const { return false; }
+    // True for operations (convolutions) whose fused graphs cuDNN only computes right when every
+    // single-pixel image (all spatial dims 1) is described channels-last: see
+    // Lowering::lowered_shape.
+    virtual bool wants_channels_last_pixels() const { return false; }
     // True for elementwise operations (the pointwise family).
     virtual bool is_pointwise() const { return false; }
     // True for operations that only view their input's memory (slice): cuDNN never sees an input

@@ -161,6 +161,10 @@ class BatchNormInference : public NormNode {
     // a preceding convolution: y = ((x - mean) * inv_variance) * scale + bias.
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
+        // An x whose batch dim lies inside another (a smaller stride): the plan's kernel faults.
+        for (size_t d = 1; d < x->dims.size() && x->dims[0] > 1; ++d)
+            if (x->dims[d] > 1 && x->strides[d] > x->strides[0])
+                lowering.require(Feature::batchnorm_inference_batch_inside);
         std::vector<int64_t> dims, strides;
         lowering.lowered_shape(x, &dims, &strides);
         fe_data_type compute = lowering.compute_type(*this);

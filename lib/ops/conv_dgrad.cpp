@@ -38,6 +38,7 @@ class ConvDgrad : public Node {
 
     size_t spatial() const { return spatial_dims_of(inputs[0]); }
     bool wants_rank3_lift() const override { return spatial() == 1; }
+    bool wants_channels_last_pixels() const override { return true; }
 
     void infer() override {
         const fe_tensor *dy = inputs[0], *w = inputs[1];
@@ -81,7 +82,7 @@ class ConvDgrad : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_mixed_layout_fusion(lowering, inputs[0]);
+        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
         // A float dx from half or bfloat16 dy, in the other layout than dy's (channels-last
         // from NCHW, or back): cuDNN 9.19 leaves part of dx unwritten.
         const fe_tensor *dy = inputs[0], *dx = outputs[0];

@@ -25,6 +25,7 @@ class ConvFprop : public Node {
 
     size_t spatial() const { return spatial_dims_of(inputs[0]); }
     bool wants_rank3_lift() const override { return spatial() == 1; }
+    bool wants_channels_last_pixels() const override { return true; }
 
     void infer() override {
         const fe_tensor *x = inputs[0], *w = inputs[1];
@@ -41,7 +42,7 @@ class ConvFprop : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_mixed_layout_fusion(lowering, inputs[0]);
+        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
         // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).

@@ -76,6 +76,7 @@ class ConvWgrad : public Node {
 
     size_t spatial() const { return spatial_dims_of(inputs[0]); }
     bool wants_rank3_lift() const override { return spatial() == 1; }
+    bool wants_channels_last_pixels() const override { return true; }
 
     void infer() override {
         const fe_tensor *x = inputs[0], *dy = inputs[1];
@@ -106,7 +107,7 @@ class ConvWgrad : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_mixed_layout_fusion(lowering, inputs[0]);
+        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
         const int64_t channels = inputs[0]->dims[1];
         bool asymmetric = false;
         for (size_t i = 0; i < spatial(); ++i)
@@ -122,6 +123,9 @@ class ConvWgrad : public Node {
         const bool float_dw = x->data_type == FE_DATA_FLOAT || outputs[0]->data_type == FE_DATA_FLOAT;
         if (float_dw && asymmetric && past_image && !channels_last(x))
             lowering.require(Feature::conv_wgrad_float_padding_past_image);
+        // Asymmetric padding of any size, seen wrong at every rank but 3-D: wrong dw.
+        if (float_dw && asymmetric && !channels_last(x))
+            lowering.require(Feature::conv_wgrad_float_nchw_asymmetric_padding);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);

@@ -167,7 +167,16 @@ class Matmul : public Node {
         if (t->data_type != common && widened(t->data_type)) return t;
         if (!t->is_virtual() || !t->producer->is_pointwise() || t->producer->inputs.empty()) return nullptr;
         const fe_tensor *source = t->producer->inputs[0];
-        return source && is_fp8(source->data_type) ? source : nullptr;
+        return source && widened(source->data_type) && source->data_type != common ? source : nullptr;
+    }
+
+    // The int8 tensor that operand `t` is widened from inside the graph (by this matmul, or by
+    // the caller's cast that produces it); nullptr when it is not one.
+    static const fe_tensor *widened_int8(const fe_tensor *t, fe_data_type common) {
+        if (t->data_type == FE_DATA_INT8) return common != FE_DATA_INT8 ? t : nullptr;
+        if (!t->is_virtual() || !t->producer->is_pointwise() || t->producer->inputs.empty()) return nullptr;
+        const fe_tensor *source = t->producer->inputs[0];
+        return source && source->data_type == FE_DATA_INT8 ? source : nullptr;
     }
 
     // A row stride of a matrix (a stride of one of its last two dims, where that dim is not the
@@ -176,6 +185,11 @@ class Matmul : public Node {
         const size_t rank = t->dims.size();
         for (size_t d = rank - 2; d < rank; ++d)
             if (t->dims[d] > 1 && t->strides[d] != 1 && t->strides[d] % 16 != 0) return true;
+        // A vector (one of the two dims 1) is one row: more than 64 elements, not a multiple of 16.
+        for (size_t d = rank - 2; d < rank; ++d) {
+            const size_t other = d == rank - 1 ? rank - 2 : rank - 1;
+            if (t->dims[other] == 1 && t->dims[d] > 64 && t->dims[d] % 16 != 0) return true;
+        }
         return false;
     }
 
@@ -190,32 +204,43 @@ class Matmul : public Node {
             const fe_tensor *source = widened_source(in, common);
             if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
         }
+        // An int8 operand widened, its rows unaligned and K above 64, unless the matmul stores a
+        // float result itself (a fused epilogue's float intermediate does not count).
+        const bool float_result = !outputs[0]->is_virtual() && outputs[0]->data_type == FE_DATA_FLOAT;
+        if (!float_result && a->dims[rank - 1] > 64)
+            for (const fe_tensor *in : {a, b}) {
+                const fe_tensor *source = widened_int8(in, common);
+                if (source && unaligned_rows(source)) lowering.require(Feature::matmul_int8_widened_long_rows);
+            }
         // E4M3 with E5M2 faulted whatever the alignment (K = 1 among them).
         if (is_fp8(a->data_type) && is_fp8(b->data_type) && a->data_type != b->data_type)
             lowering.require(Feature::matmul_fp8_operand_conversion);
-        // A float B laid out with K outermost and a batch dim between K and N: a kernel fault.
-        if (b->data_type == FE_DATA_FLOAT && rank >= 3 && b->dims[rank - 2] > 1) {
-            const int64_t sk = b->strides[rank - 2], sn = b->dims[rank - 1] > 1 ? b->strides[rank - 1] : 0;
-            for (size_t d = 0; d + 2 < rank; ++d)
-                if (b->dims[d] > 1 && b->strides[d] < sk && b->strides[d] > sn)
-                    lowering.require(Feature::matmul_float_b_batch_interleaved);
-        }
         // A result whose batch dim lies inside both M and N: most of it left unwritten.
-        const fe_tensor *c = outputs[0];
-        if (c->dims.size() == rank && c->strides.size() == rank && rank >= 3) {
-            const size_t m = rank - 2, n = rank - 1;
-            for (size_t d = 0; d + 2 < rank; ++d)
-                if (c->dims[d] > 1 && (c->dims[m] <= 1 || c->strides[d] < c->strides[m]) &&
-                    (c->dims[n] <= 1 || c->strides[d] < c->strides[n]))
-                    lowering.require(Feature::matmul_batch_innermost_result);
-        }
+        if (batch_inside_matrix(outputs[0])) lowering.require(Feature::matmul_batch_innermost_result);
         refuse_known_bad_epilogue(lowering);
     }
 
     // The epilogue: the pointwise operations fed, step by step, by this matmul's result.
+    // Whether `c` (a rank-3 or higher result) has a batch dim of more than one laid out inside both
+    // M and N (a smaller stride than theirs).
+    static bool batch_inside_matrix(const fe_tensor *c) {
+        const size_t rank = c->dims.size();
+        if (rank < 3 || c->strides.size() != rank) return false;
+        const size_t m = rank - 2, n = rank - 1;
+        for (size_t d = 0; d + 2 < rank; ++d)
+            if (c->dims[d] > 1 && (c->dims[m] <= 1 || c->strides[d] < c->strides[m]) &&
+                (c->dims[n] <= 1 || c->strides[d] < c->strides[n]))
+                return true;
+        return false;
+    }
+
+    // The epilogue: the pointwise operations fed, step by step, by this matmul's result, and the
+    // results they store.
     void refuse_known_bad_epilogue(Lowering &lowering) const {
         std::set<const fe_tensor *> chain = {outputs[0]};
         const size_t rank = outputs[0]->dims.size();
+        bool column_operand = false;
+        std::vector<const fe_tensor *> stored;
         for (const auto &node : lowering.graph().nodes) {
             if (!node->is_pointwise() || node->outputs.empty()) continue;
             bool fed = false;
@@ -231,13 +256,26 @@ class Matmul : public Node {
                     lowering.require(Feature::matmul_leaky_relu_epilogue);
             }
             // A row operand ([.., 1, N]: broadcast along M, per batch or not) whose N is not
-            // contiguous: read as if it were.
+            // contiguous, or a column operand ([.., M, 1]) whose M is not: read as if it were.
             for (const fe_tensor *in : node->inputs) {
                 if (!in || chain.count(in) || in->by_value || in->dims.size() != rank || rank < 2) continue;
                 bool row = in->dims[rank - 1] > 1 && in->dims[rank - 2] == 1;
-                if (row && in->strides[rank - 1] != 1) lowering.require(Feature::matmul_strided_row_bias);
+                bool column = in->dims[rank - 1] == 1 && in->dims[rank - 2] > 1;
+                if ((row && in->strides[rank - 1] != 1) || (column && in->strides[rank - 2] != 1))
+                    lowering.require(Feature::matmul_strided_bias_operand);
+                column_operand = column_operand || column;
             }
             chain.insert(node->outputs[0]);
+            if (!node->outputs[0]->is_virtual()) stored.push_back(node->outputs[0]);
+        }
+        for (const fe_tensor *c : stored) {
+            // The result stored after the epilogue, as the matmul's own (refuse_known_bad).
+            if (batch_inside_matrix(c)) lowering.require(Feature::matmul_batch_innermost_result);
+            // A column operand ([.., M, 1]) with the result stored M-innermost (transposed).
+            const size_t r = c->dims.size();
+            if (column_operand && r >= 2 && c->strides.size() == r && c->dims[r - 1] > 1 && c->dims[r - 2] > 1 &&
+                c->strides[r - 2] < c->strides[r - 1])
+                lowering.require(Feature::matmul_column_operand_transposed_result);
         }
     }
 

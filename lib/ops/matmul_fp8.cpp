@@ -95,6 +95,9 @@ class MatmulFp8 : public Node {
         FE_CHECK(outputs[1]->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "amax '%s' is %s; it must be float",
                  outputs[1]->name.c_str(), data_type_name(outputs[1]->data_type));
         fe_data_type compute = lowering.compute_type(*this);
+        // cuDNN's cuBLASLt-backed engines build plans for some FP8 matmuls that fail at every
+        // execute; its own engines run them (capability fp8_matmul_cublaslt_engines).
+        lowering.avoid_engines(CUDNN_BEHAVIOR_NOTE_CUBLASLT_DEPENDENCY, Feature::fp8_matmul_cublaslt_engines);
         // The intermediates take C's shape as cuDNN sees it: a 2-D matmul is lowered with a batch
         // of one, and cuDNN's matmul refuses a product of another rank than its operands.
         std::vector<int64_t> dims, lowered_strides;

@@ -178,6 +178,7 @@ class Pointwise : public Node {
         refuse_rank3_permuted_layout(lowering);
         refuse_backward_channel_broadcast(lowering);
         refuse_gapped_broadcast_operand(lowering);
+        refuse_rank3_unit_dim_gap(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -273,13 +274,14 @@ class Pointwise : public Node {
             }
     }
 
-    // A rank-2 or rank-3 pointwise operation (kept at that rank) with an operand broadcast along
-    // a dim the result spans ([M, 1], [N, 1, W], ...) and laid out with a gap: cuDNN 9.19 reads
-    // that operand from the wrong places (capability pointwise_gapped_broadcast_operand).
+    // A pointwise operation (a rank-3 one kept at that rank) with an operand broadcast along a dim
+    // the result spans ([M, 1], [N, 1, W], [N, 1, D, H, W], ...) and laid out with a gap: cuDNN 9.19
+    // reads that operand from the wrong places (capability pointwise_gapped_broadcast_operand).
     void refuse_gapped_broadcast_operand(Lowering &lowering) const {
         const fe_tensor *y = outputs[0];
         const size_t rank = y->dims.size();
-        if (lowering.lifts_rank3() || rank < 2 || rank > 3 || !pointwise_only(lowering.graph())) return;
+        if ((rank == 3 && lowering.lifts_rank3()) || rank < 2 || rank > 5 || !pointwise_only(lowering.graph()))
+            return;
         for (const fe_tensor *in : inputs) {
             if (!in || in->by_value || in->dims.size() != rank || in->strides.size() != rank) continue;
             bool broadcast = false, all_unit = true;
@@ -295,6 +297,20 @@ class Pointwise : public Node {
                 return;
             }
         }
+    }
+
+    // A rank-3 result [N, 1, W] (kept at rank 3; N and W above 1) whose unit dim's stride spans a
+    // packed row and whose rows lie further apart (strides [S, W, 1], S > W): cuDNN 9.19 writes
+    // part of it wrong (capability pointwise_rank3_unit_dim_gap). The same gap with the unit dim's
+    // stride equal to the rows' ([S, S, 1]) or innermost ([S, 1, 1]) is right.
+    void refuse_rank3_unit_dim_gap(Lowering &lowering) const {
+        const fe_tensor *y = outputs[0];
+        if (lowering.lifts_rank3() || y->is_virtual() || y->dims.size() != 3 || y->strides.size() != 3 ||
+            !pointwise_only(lowering.graph()))
+            return;
+        const std::vector<int64_t> &d = y->dims, &s = y->strides;
+        if (d[0] > 1 && d[1] == 1 && d[2] > 1 && s[1] == d[2] * s[2] && s[0] > s[1])
+            lowering.require(Feature::pointwise_rank3_unit_dim_gap);
     }
 
     ModeInfo info_;

@@ -77,6 +77,8 @@ class Sdpa : public AttentionNode {
         if (alibi_ >= 0 && q->dims[2] == 1) lowering.require(Feature::attention_alibi_single_query);
         if (stats_ && packed() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
             lowering.require(Feature::packed_attention_stats_grouped_decode);
+        if (has_sink() && paged() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
+            lowering.require(Feature::paged_attention_sinks_grouped_decode);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);

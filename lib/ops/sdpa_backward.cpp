@@ -103,8 +103,12 @@ class SdpaBackward : public AttentionNode {
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (dropout_ >= 0) lowering.require(Feature::attention_backward_dropout_mask);
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
-        if (dbias_ && options_.softcap > 0 && q->dims[1] > k->dims[1])
-            lowering.require(Feature::attention_backward_softcap_dbias_grouped);
+        if (dbias_ && options_.softcap > 0) lowering.require(Feature::attention_backward_softcap_dbias);
+        if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
+        if (has_dropout() && !deterministic_ && k->dims[2] > 128)
+            lowering.require(Feature::attention_backward_dropout_long_keys);
+        if (deterministic_ && q->dims[1] > k->dims[1] && q->dims[3] > v->dims[3])
+            lowering.require(Feature::attention_backward_deterministic_grouped_wide_keys);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

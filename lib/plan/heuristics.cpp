@@ -62,6 +62,10 @@ std::string query_mode(BuildState &state, fe_heur_mode mode, std::set<std::strin
             continue;
         }
         if (!seen->insert(c.tag).second) continue;  // the same config from an earlier mode
+        if (c.behavior_notes & state.lowered.avoided_behavior_notes) {
+            c.viable = false;
+            c.reason = state.lowered.avoided_because;
+        }
         c.config = std::move(configs[static_cast<size_t>(i)]);
         state.search.candidates.push_back(std::move(c));
     }
@@ -95,7 +99,8 @@ void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &mo
 bool has_engine_config(BuildState &state) {
     std::set<std::string> seen;
     std::string complaint = query_mode(state, FE_HEUR_MODE_A, &seen);
-    bool any = !state.search.candidates.empty();
+    bool any = false;
+    for (const Candidate &c : state.search.candidates) any = any || c.viable;
     state.search.candidates.clear();
     return any && complaint.empty();
 }

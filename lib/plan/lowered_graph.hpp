@@ -51,6 +51,10 @@ struct LoweredGraph {
     std::vector<AttentionLowering> attention;
     bool composite_attention_only = false;  // set when AUTO's native choice had no engine
     int target_sm = 0;  // the target GPU's compute capability (90: sm90); 0: not known
+    // Engines whose behaviour notes meet this mask (bit 1 << note) are not candidates for this
+    // graph, for the reason given: an operation known to fail on them asked (Lowering::avoid_engines).
+    uint64_t avoided_behavior_notes = 0;
+    std::string avoided_because;
 };
 
 }  // namespace fe

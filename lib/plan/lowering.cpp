@@ -13,12 +13,37 @@ void Lowering::require(Feature feature) const {
     fe::require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target_sm);
 }
 
+void Lowering::avoid_engines(cudnnBackendBehaviorNote_t note, Feature feature) {
+    std::string why = refusal(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target_sm);
+    if (why.empty()) return;
+    state_.lowered.avoided_behavior_notes |= uint64_t(1) << note;
+    state_.lowered.avoided_because = why;
+}
+
 Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(state) {
     for (const auto &node : graph.nodes) lift_rank3_ = lift_rank3_ || node->wants_rank3_lift();
     for (const auto &node : graph.nodes) pad_trailing_ = pad_trailing_ || node->wants_trailing_unit_dims();
+    if (graph.nodes.size() > 1)
+        for (const auto &node : graph.nodes)
+            channels_last_pixels_ = channels_last_pixels_ || node->wants_channels_last_pixels();
     int64_t max_uid = 0;
     for (const auto &t : graph.tensors) max_uid = std::max(max_uid, t->uid);
     state_.lowered.next_internal_uid = max_uid + 1;
+}
+
+// A single-pixel image [N, C, 1, 1(, 1)] reads the same memory whatever strides its unit dims
+// have, and the packed NCHW form (C, 1, 1, 1) is also the natural one. cuDNN 9.19 reads that form
+// as NCHW and, fused with a convolution, builds plans that fault (misaligned address) or leave
+// elements unwritten, with an NCHW or a channels-last image alike (conformance runs of seeds
+// 14-20 on an H200: 5 wrong and 5 faults in 71 such graphs as given, 1 wrong with unit dims
+// described channels-last, which conv_fusion_3d_nchw_pixel refuses). The unit dims are given
+// the strides of the channels-last form: the same addresses, one layout for cuDNN.
+static void describe_pixel_channels_last(const std::vector<int64_t> &dims, std::vector<int64_t> *strides) {
+    const size_t rank = dims.size();
+    if ((rank != 4 && rank != 5) || dims[1] <= 1) return;
+    for (size_t d = 2; d < rank; ++d)
+        if (dims[d] != 1) return;
+    for (size_t d = 2; d < rank; ++d) (*strides)[d] = dims[1] * (*strides)[1];
 }
 
 void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
@@ -31,6 +56,8 @@ void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
         dims->insert(dims->begin() + 2, 1);
         strides->insert(strides->begin() + 2, s);
     }
+    // After the lift: a 1-D convolution's single pixel is a 2-D one to cuDNN.
+    if (channels_last_pixels_) describe_pixel_channels_last(*dims, strides);
     while (pad_trailing_ && dims->size() < 3) {
         dims->push_back(1);
         strides->push_back(1);

@@ -50,6 +50,11 @@ class Lowering {
     // Refuses (NOT_SUPPORTED, the capability table's words) what the loaded cuDNN or the target
     // GPU's generation does not run.
     void require(Feature feature) const;
+    // Keeps the engines with behaviour note `note` out of this graph's candidates where the
+    // capability table refuses `feature` (a known-bad entry naming those engines): for an
+    // operation whose plans on them build but fail or compute wrong values, where other engines
+    // run it. A candidate left out says why in the build's report.
+    void avoid_engines(cudnnBackendBehaviorNote_t note, Feature feature);
     // Attention's choice between cuDNN's native SDPA operation and the composite pattern.
     bool composite_attention_only() const { return state_.lowered.composite_attention_only; }
     void record_attention(const Node &node, bool native, bool automatic) {
@@ -72,6 +77,7 @@ class Lowering {
     BuildState &state_;
     bool lift_rank3_ = false;
     bool pad_trailing_ = false;
+    bool channels_last_pixels_ = false;
 };
 
 // cuDNN wants scaling factors typed like the math: double for double compute, else float.

@@ -74,7 +74,7 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.custom_o = true;
                        });
                    }});
-    out.push_back({"attention_backward_softcap_dbias_grouped",
+    out.push_back({"attention_backward_softcap_dbias",
                    "fp16 attention backward, b 3, h 4/1, s 2/82, d 128, soft-cap 11.83, bias [1, h, s_q, s_kv] "
                    "and dBias (the conformance run's case)",
                    [](Case &k) {

@@ -1,6 +1,6 @@
 // cudnnfe_conformance: randomized conformance runs, one line per case.
 //
-//   cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] [--count N] [--case I]
+//   cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] [--count N] [--case I[,I...]]
 //                       [--deviceless] [--threads T] [--summary FILE]
 //   cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]
 //
@@ -34,7 +34,7 @@ struct Options {
     uint64_t seed = 0;
     bool seed_given = false;
     int64_t count = -1;
-    int64_t only_case = -1;
+    std::vector<int64_t> only_cases;
     bool deviceless = false;
     int threads = 1;
     std::string summary;
@@ -43,7 +43,7 @@ struct Options {
 
 int usage(const char *why) {
     std::fprintf(stderr, "cudnnfe_conformance: %s\nusage: cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] "
-                         "[--count N] [--case I] [--deviceless] [--threads T] [--summary FILE]\n"
+                         "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--summary FILE]\n"
                          "       cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]\nfamilies:",
                  why);
     for (const Family &f : families()) std::fprintf(stderr, " %s", f.name);
@@ -128,8 +128,12 @@ int main(int argc, char **argv) {
             o.count = n;
         } else if (a == "--case") {
             const char *v = value("--case");
-            if (!v || !parse_int(v, n) || n < 0) return usage("--case needs a number >= 0");
-            o.only_case = n;
+            if (!v) return usage("--case needs case numbers");
+            std::stringstream list(v);
+            for (std::string item; std::getline(list, item, ',');) {
+                if (!parse_int(item.c_str(), n) || n < 0) return usage("--case needs numbers >= 0, comma-separated");
+                o.only_cases.push_back(n);
+            }
         } else if (a == "--threads") {
             const char *v = value("--threads");
             if (!v || !parse_int(v, n) || n < 1 || n > 256) return usage("--threads needs 1 to 256");
@@ -192,8 +196,8 @@ int main(int argc, char **argv) {
     };
     std::vector<Work> work;
     for (const Family *f : chosen) {
-        if (o.only_case >= 0) {
-            work.push_back({f, o.only_case});
+        if (!o.only_cases.empty()) {
+            for (int64_t i : o.only_cases) work.push_back({f, i});
             continue;
         }
         int64_t count = o.count >= 0 ? o.count : f->default_count;

@@ -322,6 +322,12 @@ bool Case::execute() {
 
 void Case::check(const char *what, const Bound &out, const std::vector<double> &ref, double atol, double rtol,
                  double max_norm, const std::vector<char> *defined) {
+    check_sums(what, out, ref, {}, 0.0, atol, rtol, max_norm, defined);
+}
+
+void Case::check_sums(const char *what, const Bound &out, const std::vector<double> &ref,
+                      const std::vector<double> &magnitudes, double eps, double atol, double rtol, double max_norm,
+                      const std::vector<char> *defined) {
     if (verdict_ == Verdict::error) return;
     double diff2 = 0, ref2 = 0;
     int64_t count = 0, outside = 0, non_finite = 0;
@@ -338,7 +344,8 @@ void Case::check(const char *what, const Bound &out, const std::vector<double> &
                 double d = std::fabs(got - want);
                 diff2 += d * d;
                 ref2 += want * want;
-                if (d > atol + rtol * std::fabs(want) && outside++ == 0 && first.empty())
+                double slack = magnitudes.empty() ? 0.0 : eps * magnitudes[i];
+                if (d > atol + slack + rtol * std::fabs(want) && outside++ == 0 && first.empty())
                     first = "element " + std::to_string(i) + ": got " + std::to_string(got) + ", want " +
                             std::to_string(want);
             }

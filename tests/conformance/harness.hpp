@@ -120,6 +120,12 @@ class Case {
     // (cudnn-frontend's tests allow a tiny fraction), relative error norm under max_norm.
     void check(const char *what, const Bound &out, const std::vector<double> &ref, double atol, double rtol,
                double max_norm, const std::vector<char> *defined = nullptr);
+    // The same for a result each of whose elements sums many terms (a gradient over a sequence):
+    // an element may also be off by `eps` times the sum of its terms' magnitudes (`magnitudes`,
+    // in ref's order), the rounding of partial sums held in the output's type.
+    void check_sums(const char *what, const Bound &out, const std::vector<double> &ref,
+                    const std::vector<double> &magnitudes, double eps, double atol, double rtol, double max_norm,
+                    const std::vector<char> *defined = nullptr);
 
     void refuse(const std::string &reason);
     void fail(const std::string &why);  // an error (not a wrong value)

@@ -594,8 +594,10 @@ void pointwise_rank3_first_dim(Case &k) {
 }
 
 void register_matmul_probes(std::vector<Probe> &out) {
-    out.push_back({"pointwise_rank3_first_dim_broadcast", "fp32 x [5,67,3] times an operand [5,1,1], alone",
-                   pointwise_rank3_first_dim});
+    Probe first_dim{"pointwise_rank3_first_dim_broadcast", "fp32 x [5,67,3] times an operand [5,1,1], alone",
+                    pointwise_rank3_first_dim};
+    first_dim.also_bypass = "pointwise_rank3_partial_broadcast";  // [N, 1, 1] is broadcast along W too
+    out.push_back(first_dim);
     out.push_back({"chained_matmuls", "bf16 FFN in one graph: X[2,128,64] x W1[1,64,256], gelu, H bf16, x W2[1,256,64]",
                    chained_matmuls});
     out.push_back({"standalone_matmul_overrides",

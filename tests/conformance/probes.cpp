@@ -1,5 +1,7 @@
 #include "probes.hpp"
 
+#include "families.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -16,9 +18,21 @@ const std::vector<Probe> &probes() {
         register_conv_probes(p);
         register_matmul_probes(p);
         register_norm_probes(p);
+        register_replay_probes(p);
         return p;
     }();
     return all;
+}
+
+Probe replay(const char *feature, const char *family, uint64_t seed, int64_t index) {
+    Probe p{feature, std::string(family) + " case " + std::to_string(index) + " of seed " + std::to_string(seed),
+            nullptr, family, seed, index};
+    p.run = [family](Case &k) {
+        for (const Family &f : families())
+            if (k.family == f.name) return f.run(k);
+        k.fail(std::string("no conformance family ") + family);
+    };
+    return p;
 }
 
 namespace {
@@ -79,7 +93,8 @@ int run_one_probe(const std::string &name, uint64_t seed) {
     }
     std::string text;
     {
-        Case c(std::string("probe_") + name, seed, 0, handle, json.empty() ? nullptr : &json);
+        Case c(p->family ? std::string(p->family) : "probe_" + name, p->family ? p->seed : seed, p->index, handle,
+               json.empty() ? nullptr : &json);
         p->run(c);
         text = c.config() + " => " + outcome(c);
     }
@@ -119,19 +134,22 @@ int run_probes(const std::string &names, uint64_t seed, const std::string &summa
         // A child per probe, the entry's refusal lifted there; a fault or a hang ends only it.
         // "entry:variant" probes the entry's other forms: the bypass names the entry.
         const std::string entry = std::string(p->feature).substr(0, std::string(p->feature).find(':'));
-        std::string command = "CUDNNFE_PROBE_BYPASS=" + entry + " timeout 300 '" + self +
+        const std::string bypass = entry + (p->also_bypass ? std::string(",") + p->also_bypass : std::string());
+        std::string command = "CUDNNFE_PROBE_BYPASS=" + bypass + " timeout 300 '" + self +
                               "' --probe-one " + p->feature + " --seed " + std::to_string(seed) + " 2>&1";
         FILE *pipe = popen(command.c_str(), "r");
         std::string output;
         char buf[4096];
         while (pipe && fgets(buf, sizeof buf, pipe)) output += buf;
         int status = pipe ? pclose(pipe) : -1;
-        std::string line;
+        std::string line, runs = p->runs;
         size_t at = output.rfind("probe " + std::string(p->feature) + ": ");
         if (at != std::string::npos) {
             line = output.substr(at);
             line = line.substr(0, line.find('\n'));
             line = line.substr(line.find(": ") + 2);
+            // A replay's configuration is drawn by the case: the table shows it.
+            if (p->family) runs += ": " + line.substr(0, line.find(" => "));
             line = line.substr(line.find(" => ") + 4);
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == 124) {
             line = "hang: no result in 300 s";
@@ -141,7 +159,7 @@ int run_probes(const std::string &names, uint64_t seed, const std::string &summa
         }
         std::printf("probe %s => %s\n", p->feature, line.c_str());
         std::fflush(stdout);
-        md << "| `" << p->feature << "` | " << one_line(p->runs) << " | " << one_line(line) << " |\n";
+        md << "| `" << p->feature << "` | " << one_line(runs) << " | " << one_line(line) << " |\n";
     }
     std::printf("\n%s", md.str().c_str());
     if (!summary.empty()) std::ofstream(summary) << md.str();

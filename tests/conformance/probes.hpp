@@ -15,9 +15,21 @@ namespace conformance {
 
 struct Probe {
     const char *feature;  // the capability table entry (lib/backend/capabilities.cpp)
-    const char *runs;     // the configuration it runs, in words
+    std::string runs;     // the configuration it runs, in words
     std::function<void(Case &)> run;
+    // A replay: the case of a conformance run that found the entry (its family, seed and index
+    // draw the same configuration and inputs), which `run` then runs as its family does, or
+    // changes first. Null family: a pinned configuration of the probe's own.
+    const char *family = nullptr;
+    uint64_t seed = 0;
+    int64_t index = 0;
+    // Another entry whose refusal the configuration meets as well (a broader one), lifted with it.
+    const char *also_bypass = nullptr;
 };
+
+// The probe that reruns case `index` of `family` at `seed`, as the conformance run that found the
+// entry (or a refusal for its reason) ran it; the results table shows the case's configuration.
+Probe replay(const char *feature, const char *family, uint64_t seed, int64_t index);
 
 const std::vector<Probe> &probes();
 
@@ -31,5 +43,6 @@ void register_attention_probes(std::vector<Probe> &out);  // attention_probes.cp
 void register_conv_probes(std::vector<Probe> &out);       // conv_probes.cpp
 void register_matmul_probes(std::vector<Probe> &out);     // matmul_probes.cpp
 void register_norm_probes(std::vector<Probe> &out);       // norm_probes.cpp
+void register_replay_probes(std::vector<Probe> &out);     // replay_probes.cpp
 
 }  // namespace conformance

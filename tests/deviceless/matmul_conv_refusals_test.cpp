@@ -43,21 +43,16 @@ TEST_F(MatmulConvKnownBad, MixedMatmulWithTheCallersCastOfAnUnalignedFp8Operand)
     expect_refused(g, "an operand widened in the graph");
 }
 
-// Float B [7, 192, 102] with K outermost and the batch between K and N; packed B lowers.
-TEST_F(MatmulConvKnownBad, FloatBWithTheBatchBetweenKAndN) {
-    for (bool interleaved : {true, false}) {
-        SCOPED_TRACE(interleaved ? "kbn" : "bkn");
-        fe_graph *g = graph("matmul_kbn", FE_DATA_FLOAT);
-        const std::vector<int64_t> da = {7, 31, 192}, db = {7, 192, 102};
-        const std::vector<int64_t> sb = interleaved ? std::vector<int64_t>{102, 7 * 102, 1} : packed_strides(db);
-        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, sb), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (interleaved)
-            expect_refused(g, "batch dim between");
-        else
-            expect_lowered(g);
-    }
+// Float B [7, 192, 102] with K outermost and the batch between K and N is taken: 10 such cases
+// ran right on an H200 with cuDNN 9.19 (the faults once put down to it followed an earlier fault
+// in the same process).
+TEST_F(MatmulConvKnownBad, FloatBWithTheBatchBetweenKAndNIsTaken) {
+    fe_graph *g = graph("matmul_kbn", FE_DATA_FLOAT);
+    const std::vector<int64_t> da = {7, 31, 192}, db = {7, 192, 102}, sb = {102, 7 * 102, 1};
+    fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, sb), *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    expect_lowered(g);
 }
 
 // A leaky relu straight on the matmul's result; a plain relu lowers.
@@ -93,7 +88,7 @@ TEST_F(MatmulConvKnownBad, RowBiasWithAStridedN) {
         ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
         if (gap)
-            expect_refused(g, "row operand");
+            expect_refused(g, "not contiguous along N");
         else
             expect_lowered(g);
     }

@@ -93,6 +93,34 @@ TEST_P(ConvFusion, ResidualBiasReluWithTheScaleInTheWeights) {
     expect_close(by, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
 }
 
+TEST_P(ConvFusion, SinglePixelResultGivenNchwStrides) {
+    // y = relu(conv(x, w) + bias) of a channels-last 4x4 image into one pixel, y given the packed
+    // NCHW strides [32, 1, 1, 1] (the same memory as channels-last): cuDNN 9.19 faulted on it or
+    // left elements unwritten until the library described such a pixel channels-last.
+    fe_data_type type = GetParam();
+    fe_graph *g = graph("conv_pixel_nchw", type);
+    fe_tensor *x = tensor(g, "x", {6, 64, 4, 4}, true), *w = tensor(g, "w", {32, 64, 4, 4}, true);
+    fe_tensor *bias = tensor(g, "bias", {1, 32, 1, 1});
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    fe_tensor *conv = nullptr, *biased = nullptr, *y = nullptr;
+    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &conv));
+    ASSERT_FE_OK(fe_graph_bias(g, conv, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &y));
+    const int64_t nchw[4] = {32, 1, 1, 1};
+    ASSERT_FE_OK(fe_tensor_set_strides(y, 4, nchw));
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    build(g);
+    Bound &bx = bind(x, true), &bw = bind(w, true), &bb = bind(bias, true), &by = bind(y, false);
+    execute(g, {&bx, &bw, &bb, &by});
+    download(by);
+    std::printf("    plan %s\n", engine_tag_of(g));
+    std::vector<double> c = conv_fprop_reference(bx, bw, by.dims, ConvParams{{0, 0}, {1, 1}, {1, 1}}, 1);
+    std::vector<double> ref = elementwise(by.dims, [&](const std::vector<int64_t> &i) {
+        return std::max(0.0, c[static_cast<size_t>(i[0] * by.dims[1] + i[1])] + broadcast_at(bb, i));
+    });
+    expect_close(by, ref, atol_for(type) * 4, rtol_for(type), norm_for(type));
+}
+
 TEST_P(ConvFusion, DgradWithReluBackward) {
     // dx = dgrad(dy, w) where the forward image x was positive, else 0.
     fe_data_type type = GetParam();

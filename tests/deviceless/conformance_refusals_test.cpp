@@ -1,0 +1,413 @@
+// Refusals made from the conformance runs of seeds 14 to 20 on an H200: each refused graph names
+// the capability table's reason, and the nearest graph the runs found right still lowers. (The
+// two changes of those runs that are not refusals, single-pixel convolution results described
+// channels-last and FP8 matmuls kept off cuBLASLt's engines, are tested on the GPU:
+// ConvFusion.SinglePixelResultGivenNchwStrides and MatmulFp8Numerics' fp8_tn cases.)
+#include <string>
+
+#include "known_bad_support.hpp"
+
+using cudnnfe_test::channels_last_strides;
+using cudnnfe_test::packed_strides;
+using cudnnfe_test::strided;
+
+namespace {
+
+using ConformanceRefusals = cudnnfe_test::KnownBadRefusal;
+
+// conv + bias + residual + relu of a 3x3x3 NCHW image into a single pixel: refused in half, taken
+// in float and with a channels-last half image.
+TEST_F(ConformanceRefusals, Fused3dNchwConvolutionIntoASinglePixel) {
+    struct Form {
+        const char *name;
+        fe_data_type type;
+        bool channels_last;
+        bool refused;
+    };
+    for (const Form &f : {Form{"half NCHW", FE_DATA_HALF, false, true}, Form{"float NCHW", FE_DATA_FLOAT, false, false},
+                          Form{"half NDHWC", FE_DATA_HALF, true, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("conv3d_pixel", f.type);
+        const std::vector<int64_t> dx = {2, 40, 3, 3, 3}, dw = {16, 40, 3, 3, 3}, dy = {2, 16, 1, 1, 1};
+        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
+        fe_tensor *residual = strided(g, "residual", dy, layout(dy));
+        fe_tensor *bias = strided(g, "bias", {1, 16, 1, 1, 1}, packed_strides({1, 16, 1, 1, 1}));
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t stride[3] = {2, 2, 2};
+        ASSERT_FE_OK(fe_conv_options_set_stride(&o, 3, stride));
+        fe_tensor *y = nullptr, *sum = nullptr, *biased = nullptr, *out = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_graph_add(g, y, residual, nullptr, &sum));
+        ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
+        ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
+        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        if (f.refused)
+            expect_refused(g, "whose result is a single pixel");
+        else
+            expect_lowered(g);
+    }
+}
+
+// int8 B [5, 414, 544] stored N-major (rows 414 apart) widened for a bfloat16 A and result:
+// refused; K = 64 with the same layout, and a float result, are taken.
+TEST_F(ConformanceRefusals, MatmulWideningInt8WithUnalignedRowsAndALongK) {
+    struct Form {
+        int64_t k;
+        fe_data_type c;
+        bool refused;
+    };
+    for (const Form &f : {Form{414, FE_DATA_BFLOAT16, true}, Form{64 - 2, FE_DATA_BFLOAT16, false},
+                          Form{414, FE_DATA_FLOAT, false}}) {
+        SCOPED_TRACE(std::to_string(f.k) + (f.c == FE_DATA_FLOAT ? " float C" : " bfloat16 C"));
+        fe_graph *g = graph("matmul_int8", FE_DATA_NOT_SET);
+        const std::vector<int64_t> da = {5, 10, f.k}, db = {5, f.k, 544};
+        const std::vector<int64_t> sb = {f.k * 544, 1, f.k};  // N outer of K: rows K elements apart
+        fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_BFLOAT16);
+        fe_tensor *b = strided(g, "b", db, sb, FE_DATA_INT8), *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_data_type(c, f.c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (f.refused)
+            expect_refused(g, "widens an int8 operand");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A pointwise result [32, 1, 2] with strides [34, 2, 1]: refused; [34, 34, 1] and packed taken.
+TEST_F(ConformanceRefusals, Rank3PointwiseResultWithAGapAfterItsUnitDim) {
+    for (int64_t unit_stride : {2, 34, 0}) {
+        SCOPED_TRACE(unit_stride);
+        fe_graph *g = graph("pointwise_unit_gap", FE_DATA_FLOAT);
+        fe_tensor *x = strided(g, "x", {32, 1, 2}, packed_strides({32, 1, 2})), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_relu(g, x, nullptr, &y));
+        const int64_t strides[3] = {unit_stride ? 34 : 2, unit_stride ? unit_stride : 2, 1};
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 3, strides));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (unit_stride == 2)
+            expect_refused(g, "with a gap after its unit dim");
+        else
+            expect_lowered(g);
+    }
+}
+
+struct Backward {
+    fe_tensor *q, *k, *v, *o, *d_o, *stats;
+};
+
+// Attention backward inputs: b 1, h_q heads over h_k, s_q 2 over 64 keys, d_qk over d_v.
+Backward backward_inputs(fe_graph *g, int64_t h_q, int64_t h_k, int64_t d_qk, int64_t d_v) {
+    auto make = [g](const char *name, const std::vector<int64_t> &d, fe_data_type type) {
+        return strided(g, name, d, packed_strides(d), type);
+    };
+    return {make("q", {1, h_q, 2, d_qk}, FE_DATA_NOT_SET), make("k", {1, h_k, 64, d_qk}, FE_DATA_NOT_SET),
+            make("v", {1, h_k, 64, d_v}, FE_DATA_NOT_SET),    make("o", {1, h_q, 2, d_v}, FE_DATA_NOT_SET),
+            make("dO", {1, h_q, 2, d_v}, FE_DATA_NOT_SET),    make("stats", {1, h_q, 2, 1}, FE_DATA_FLOAT)};
+}
+
+// dSink with dropout drawn by cuDNN: refused; dSink alone and dropout alone are taken.
+TEST_F(ConformanceRefusals, AttentionBackwardWithDsinkAndDropout) {
+    for (int form = 0; form < 3; ++form) {
+        const bool dsink = form != 2, dropout = form != 1;
+        SCOPED_TRACE(std::string(dsink ? "dSink" : "") + (dropout ? " dropout" : ""));
+        fe_graph *g = graph("dsink_dropout", FE_DATA_HALF);
+        Backward in = backward_inputs(g, 4, 4, 64, 64);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        if (dsink) {
+            o.sink_token = strided(g, "sink", {1, 4, 1, 1}, packed_strides({1, 4, 1, 1}), FE_DATA_FLOAT);
+            o.output_dsink = 1;
+        }
+        if (dropout) {
+            o.dropout_probability = 0.3;
+            o.dropout_seed = strided(g, "seed", {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
+            o.dropout_offset = strided(g, "offset", {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
+        }
+        fe_tensor *dq, *dk, *dv;
+        ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &o, &dq, &dk, &dv));
+        for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (dsink) {
+            fe_tensor *d_sink = nullptr;
+            ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dSink", &d_sink));
+            ASSERT_FE_OK(fe_tensor_set_output(d_sink, 1));
+        }
+        if (dsink && dropout)
+            expect_refused(g, "dSink scaled by the keep rate");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The deterministic backward of 8 query heads over 4, d_qk 144 over d_v 128: refused; d_qk = d_v,
+// h_q = h_k and the backward that is not deterministic are taken.
+TEST_F(ConformanceRefusals, DeterministicGroupedBackwardWithWiderKeys) {
+    struct Form {
+        const char *name;
+        int64_t h_k, d_qk;
+        bool deterministic, refused;
+    };
+    for (const Form &f : {Form{"GQA d 144/128", 4, 144, true, true}, Form{"GQA d 128/128", 4, 128, true, false},
+                          Form{"MHA d 144/128", 8, 144, true, false},
+                          Form{"GQA d 144/128, not deterministic", 4, 144, false, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("deterministic_gqa", FE_DATA_HALF);
+        Backward in = backward_inputs(g, 8, f.h_k, f.d_qk, 128);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.1;
+        o.deterministic = f.deterministic ? 1 : 0;
+        fe_tensor *dq, *dk, *dv;
+        ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &o, &dq, &dk, &dv));
+        for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (f.refused)
+            expect_refused(g, "whose dQ is wrong in some runs");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A half matmul with a column bias [5, 2, 1] and GELU whose result [5, 2, 16] is stored M-innermost:
+// refused; stored N-innermost, taken.
+TEST_F(ConformanceRefusals, ColumnOperandWithATransposedResult) {
+    for (bool transposed : {true, false}) {
+        SCOPED_TRACE(transposed ? "M innermost" : "N innermost");
+        fe_graph *g = graph("matmul_column_transposed", FE_DATA_HALF);
+        const std::vector<int64_t> da = {5, 2, 486}, db = {5, 486, 16}, dc = {5, 2, 16}, dbias = {5, 2, 1};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *bias = strided(g, "bias", dbias, packed_strides(dbias));
+        fe_tensor *c = nullptr, *biased = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &biased));
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GELU_FWD, biased, nullptr, nullptr, nullptr, &y));
+        const std::vector<int64_t> sy = transposed ? std::vector<int64_t>{32, 1, 2} : packed_strides(dc);
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (transposed)
+            expect_refused(g, "column operand");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A float matmul with a scale and relu whose stored result [3, 10, 41] has its batch innermost: the
+// matmul's own result is virtual, the stored one is refused as the matmul's would be.
+TEST_F(ConformanceRefusals, EpilogueResultWithTheBatchInnermost) {
+    for (bool batch_inside : {true, false}) {
+        SCOPED_TRACE(batch_inside ? "m, n, b" : "packed");
+        fe_graph *g = graph("matmul_epilogue_batch_inside", FE_DATA_FLOAT);
+        const std::vector<int64_t> da = {3, 10, 443}, db = {3, 443, 41}, dc = {3, 10, 41};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *c = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_graph_relu(g, c, nullptr, &y));
+        const std::vector<int64_t> sy = batch_inside ? std::vector<int64_t>{1, 123, 3} : packed_strides(dc);
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (batch_inside)
+            expect_refused(g, "batch dim of more than one laid out inside both M and N");
+        else
+            expect_lowered(g);
+    }
+}
+
+// Decoding (one query row) 16 query heads over 4 K/V heads of a paged cache with sinks: refused;
+// without sinks, and with 4 query heads over 4, taken.
+TEST_F(ConformanceRefusals, PagedGroupedDecodeWithSinks) {
+    struct Form {
+        const char *name;
+        int64_t h_q;
+        bool sinks, refused;
+    };
+    for (const Form &f : {Form{"GQA with sinks", 16, true, true}, Form{"GQA", 16, false, false},
+                          Form{"MHA with sinks", 4, true, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("paged_decode_sinks", FE_DATA_BFLOAT16);
+        fe_tensor *q = strided(g, "q", {2, f.h_q, 1, 128}, packed_strides({2, f.h_q, 1, 128}));
+        fe_tensor *kc = strided(g, "k_pages", {64, 4, 64, 128}, packed_strides({64, 4, 64, 128}));
+        fe_tensor *vc = strided(g, "v_pages", {64, 4, 64, 128}, packed_strides({64, 4, 64, 128}));
+        auto ints = [&](const char *name, const std::vector<int64_t> &d) {
+            return strided(g, name, d, packed_strides(d), FE_DATA_INT32);
+        };
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.088;
+        o.page_table_k = ints("ptk", {2, 1, 32, 1});
+        o.page_table_v = ints("ptv", {2, 1, 32, 1});
+        o.max_seq_len_kv = 2048;
+        o.seq_len_q = ints("lq", {2, 1, 1, 1});
+        o.seq_len_kv = ints("lkv", {2, 1, 1, 1});
+        if (f.sinks) o.sink_token = strided(g, "sink", {1, f.h_q, 1, 1}, packed_strides({1, f.h_q, 1, 1}), FE_DATA_FLOAT);
+        fe_tensor *out = nullptr;
+        ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr));
+        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        if (f.refused)
+            expect_refused(g, "with attention sinks");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The float weight gradient of a 1-D NCHW convolution (dilation 2, filter 5) padded 5 / 6: refused
+// (as at every rank); padded 6 / 6, and channels-last, taken.
+TEST_F(ConformanceRefusals, FloatWgradOf1dConvolutionWithAsymmetricPadding) {
+    struct Form {
+        const char *name;
+        int64_t post;
+        bool channels_last, refused;
+    };
+    for (const Form &f : {Form{"NCHW 5 / 6", 6, false, true}, Form{"NCHW 6 / 6", 6, false, false},
+                          Form{"channels-last 5 / 6", 6, true, false}}) {
+        SCOPED_TRACE(f.name);
+        const int64_t pre = f.refused || f.channels_last ? 5 : 6;
+        const int64_t out = 91 + pre + f.post - 9 + 1;
+        fe_graph *g = graph("wgrad_1d", FE_DATA_FLOAT);
+        const std::vector<int64_t> dx = {5, 112, 91}, ddy = {5, 16, out};
+        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        fe_tensor *x = strided(g, "x", dx, layout(dx)), *dy = strided(g, "dy", ddy, layout(ddy)), *dw = nullptr;
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pre_padding[1] = {pre}, post_padding[1] = {f.post}, dilation[1] = {2};
+        ASSERT_FE_OK(fe_conv_options_set_pre_padding(&o, 1, pre_padding));
+        ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 1, post_padding));
+        ASSERT_FE_OK(fe_conv_options_set_dilation(&o, 1, dilation));
+        const int64_t dw_dims[3] = {16, 112, 5};
+        ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 3, dw_dims, &o, &dw));
+        ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
+        if (f.refused)
+            expect_refused(g, "NCHW convolution with asymmetric padding");
+        else
+            expect_lowered(g);
+    }
+}
+
+// Batchnorm inference of x [6, 12, 28, 12] laid out with the batch innermost: refused;
+// channels-last, taken.
+TEST_F(ConformanceRefusals, BatchnormInferenceWithTheBatchInnermost) {
+    for (bool batch_inside : {true, false}) {
+        SCOPED_TRACE(batch_inside ? "batch innermost" : "channels-last");
+        fe_graph *g = graph("batchnorm_inference_batch_inside", FE_DATA_HALF);
+        const std::vector<int64_t> dx = {6, 12, 28, 12}, dp = {1, 12, 1, 1};
+        const std::vector<int64_t> sx = batch_inside ? std::vector<int64_t>{1, 2016, 72, 6} : channels_last_strides(dx);
+        fe_tensor *x = strided(g, "x", dx, sx);
+        auto param = [&](const char *name) { return strided(g, name, dp, packed_strides(dp), FE_DATA_FLOAT); };
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, param("mean"), param("inv_variance"), param("scale"),
+                                                  param("bias"), nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 4, sx.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (batch_inside)
+            expect_refused(g, "whose batch dim is not outermost");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A float matmul of the caller's cast of bfloat16 B [5, 101, 281] (rows 281 apart): refused; rows 288
+// apart, taken.
+TEST_F(ConformanceRefusals, CallersCastOfBfloat16IntoAFloatMatmulWithUnalignedRows) {
+    for (int64_t row : {281, 288}) {
+        SCOPED_TRACE(row);
+        fe_graph *g = graph("matmul_bf16_cast", FE_DATA_FLOAT);
+        const std::vector<int64_t> da = {5, 16, 101}, db = {5, 101, 281}, sb = {101 * row, row, 1};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, sb, FE_DATA_BFLOAT16);
+        fe_tensor *wide = nullptr, *c = nullptr;
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_IDENTITY, b, nullptr, nullptr, nullptr, &wide));
+        ASSERT_FE_OK(fe_tensor_set_data_type(wide, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_graph_matmul(g, a, wide, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (row == 281)
+            expect_refused(g, "an operand widened in the graph");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A half matmul times an E4M3 vector B [4, 179, 1]: refused; a vector of 176, taken.
+TEST_F(ConformanceRefusals, MatmulWideningAnFp8VectorOfUnalignedLength) {
+    for (int64_t k : {179, 176}) {
+        SCOPED_TRACE(k);
+        fe_graph *g = graph("matmul_fp8_vector", FE_DATA_NOT_SET);
+        const std::vector<int64_t> da = {4, 63, k}, db = {4, k, 1};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_HALF);
+        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_FP8_E4M3), *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (k == 179)
+            expect_refused(g, "an operand widened in the graph");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A column bias [1, 160, 1] with M's stride 9 after a matmul: refused; contiguous, taken.
+TEST_F(ConformanceRefusals, StridedColumnOperand) {
+    for (int64_t stride : {9, 1}) {
+        SCOPED_TRACE(stride);
+        fe_graph *g = graph("matmul_strided_column", FE_DATA_HALF);
+        const std::vector<int64_t> da = {1, 160, 47}, db = {1, 47, 3}, dbias = {1, 160, 1};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da)), *b = strided(g, "b", db, packed_strides(db));
+        fe_tensor *bias = strided(g, "bias", dbias, {160 * stride, stride, 1});
+        fe_tensor *c = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (stride == 9)
+            expect_refused(g, "not contiguous along N (or M)");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A rank-5 channels-last max with a per-pixel operand [3, 1, 5, 8, 46] laid out with a gap: refused;
+// packed, taken.
+TEST_F(ConformanceRefusals, Rank5BroadcastOperandWithAGap) {
+    for (bool gap : {true, false}) {
+        SCOPED_TRACE(gap ? "gap" : "packed");
+        fe_graph *g = graph("pointwise_rank5_gap", FE_DATA_BFLOAT16);
+        const std::vector<int64_t> dx = {3, 13, 5, 8, 46}, dp = {3, 1, 5, 8, 46};
+        fe_tensor *x = strided(g, "x", dx, channels_last_strides(dx));
+        const std::vector<int64_t> sp = gap ? std::vector<int64_t>{5 * 16 * 46, 1, 16 * 46, 46, 1} : channels_last_strides(dp);
+        fe_tensor *p = strided(g, "p", dp, sp), *y = nullptr;
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_MAX, x, p, nullptr, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (gap)
+            expect_refused(g, "laid out with a gap");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The backward with dropout drawn by cuDNN over 177 keys: refused; deterministic, or over 128 keys,
+// taken.
+TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
+    struct Form {
+        const char *name;
+        int64_t s_kv;
+        bool deterministic, refused;
+    };
+    for (const Form &f : {Form{"177 keys", 177, false, true}, Form{"128 keys", 128, false, false},
+                          Form{"177 keys, deterministic", 177, true, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("dropout_long_keys", FE_DATA_HALF);
+        auto make = [&](const char *name, const std::vector<int64_t> &d, fe_data_type type) {
+            return strided(g, name, d, packed_strides(d), type);
+        };
+        fe_tensor *q = make("q", {2, 8, 54, 64}, FE_DATA_NOT_SET), *k = make("k", {2, 8, f.s_kv, 64}, FE_DATA_NOT_SET);
+        fe_tensor *v = make("v", {2, 8, f.s_kv, 64}, FE_DATA_NOT_SET), *o = make("o", {2, 8, 54, 64}, FE_DATA_NOT_SET);
+        fe_tensor *d_o = make("dO", {2, 8, 54, 64}, FE_DATA_NOT_SET), *stats = make("stats", {2, 8, 54, 1}, FE_DATA_FLOAT);
+        fe_sdpa_backward_options opt = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        opt.attn_scale = 0.125;
+        opt.dropout_probability = 0.3;
+        opt.dropout_seed = make("seed", {1, 1, 1, 1}, FE_DATA_INT64);
+        opt.dropout_offset = make("offset", {1, 1, 1, 1}, FE_DATA_INT64);
+        opt.deterministic = f.deterministic ? 1 : 0;
+        fe_tensor *dq, *dk, *dv;
+        ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opt, &dq, &dk, &dv));
+        for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (f.refused)
+            expect_refused(g, "over more than 128 keys");
+        else
+            expect_lowered(g);
+    }
+}
+
+}  // namespace
