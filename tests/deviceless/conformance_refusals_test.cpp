@@ -96,14 +96,15 @@ struct Backward {
     fe_tensor *q, *k, *v, *o, *d_o, *stats;
 };
 
-// Attention backward inputs: b 1, h_q heads over h_k, s_q 2 over 64 keys, d_qk over d_v.
-Backward backward_inputs(fe_graph *g, int64_t h_q, int64_t h_k, int64_t d_qk, int64_t d_v) {
+// Attention backward inputs: b 1, h_q heads over h_k, s_q queries over s_kv keys, d_qk over d_v.
+Backward backward_inputs(fe_graph *g, int64_t h_q, int64_t h_k, int64_t d_qk, int64_t d_v, int64_t s_q = 2,
+                         int64_t s_kv = 64) {
     auto make = [g](const char *name, const std::vector<int64_t> &d, fe_data_type type) {
         return strided(g, name, d, packed_strides(d), type);
     };
-    return {make("q", {1, h_q, 2, d_qk}, FE_DATA_NOT_SET), make("k", {1, h_k, 64, d_qk}, FE_DATA_NOT_SET),
-            make("v", {1, h_k, 64, d_v}, FE_DATA_NOT_SET),    make("o", {1, h_q, 2, d_v}, FE_DATA_NOT_SET),
-            make("dO", {1, h_q, 2, d_v}, FE_DATA_NOT_SET),    make("stats", {1, h_q, 2, 1}, FE_DATA_FLOAT)};
+    return {make("q", {1, h_q, s_q, d_qk}, FE_DATA_NOT_SET), make("k", {1, h_k, s_kv, d_qk}, FE_DATA_NOT_SET),
+            make("v", {1, h_k, s_kv, d_v}, FE_DATA_NOT_SET),    make("o", {1, h_q, s_q, d_v}, FE_DATA_NOT_SET),
+            make("dO", {1, h_q, s_q, d_v}, FE_DATA_NOT_SET),    make("stats", {1, h_q, s_q, 1}, FE_DATA_FLOAT)};
 }
 
 // dSink with dropout drawn by cuDNN: refused; dSink alone and dropout alone are taken.
@@ -388,20 +389,18 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
                           Form{"177 keys, deterministic", 177, true, false}}) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_long_keys", FE_DATA_HALF);
-        auto make = [&](const char *name, const std::vector<int64_t> &d, fe_data_type type) {
-            return strided(g, name, d, packed_strides(d), type);
+        Backward in = backward_inputs(g, 8, 8, 64, 64, 54, f.s_kv);
+        auto scalar = [g](const char *name) {
+            return strided(g, name, {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
         };
-        fe_tensor *q = make("q", {2, 8, 54, 64}, FE_DATA_NOT_SET), *k = make("k", {2, 8, f.s_kv, 64}, FE_DATA_NOT_SET);
-        fe_tensor *v = make("v", {2, 8, f.s_kv, 64}, FE_DATA_NOT_SET), *o = make("o", {2, 8, 54, 64}, FE_DATA_NOT_SET);
-        fe_tensor *d_o = make("dO", {2, 8, 54, 64}, FE_DATA_NOT_SET), *stats = make("stats", {2, 8, 54, 1}, FE_DATA_FLOAT);
         fe_sdpa_backward_options opt = FE_SDPA_BACKWARD_OPTIONS_INIT;
         opt.attn_scale = 0.125;
         opt.dropout_probability = 0.3;
-        opt.dropout_seed = make("seed", {1, 1, 1, 1}, FE_DATA_INT64);
-        opt.dropout_offset = make("offset", {1, 1, 1, 1}, FE_DATA_INT64);
+        opt.dropout_seed = scalar("seed");
+        opt.dropout_offset = scalar("offset");
         opt.deterministic = f.deterministic ? 1 : 0;
         fe_tensor *dq, *dk, *dv;
-        ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opt, &dq, &dk, &dv));
+        ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &opt, &dq, &dk, &dv));
         for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
         if (f.refused)
             expect_refused(g, "over more than 128 keys");

@@ -163,23 +163,26 @@ TEST_F(KnownBad, PackedGroupedDecodeWithStats) {
     }
 }
 
-// Soft-capping with dBias in the backward of 4 query heads over 2 K/V heads.
-TEST_F(KnownBad, GroupedBackwardWithSoftcapAndDbias) {
-    fe_graph *g = graph("gqa_softcap_dbias", FE_DATA_HALF);
-    fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, 2, 64, 64}), *v = tensor(g, "v", {2, 2, 64, 64});
-    fe_tensor *o_ = tensor(g, "o", {2, 4, 64, 64}), *d_o = tensor(g, "dO", {2, 4, 64, 64});
-    fe_tensor *stats = tensor(g, "stats", {2, 4, 64, 1}, false, FE_DATA_FLOAT);
-    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    o.attn_scale = 0.125;
-    o.softcap = 30;
-    o.bias = tensor(g, "bias", {1, 4, 64, 64}, false);
-    o.output_dbias = 1;
-    fe_tensor *dq, *dk, *dv;
-    ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o_, d_o, stats, &o, &dq, &dk, &dv));
-    fe_tensor *dbias = nullptr;
-    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
-    for (fe_tensor *t : {dq, dk, dv, dbias}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
-    expect_refused(g, "compute a wrong dBias");
+// Soft-capping with dBias in the backward, of 4 query heads over 2 K/V heads and over 4.
+TEST_F(KnownBad, BackwardWithSoftcapAndDbias) {
+    for (int64_t h_k : {2, 4}) {
+        SCOPED_TRACE(h_k);
+        fe_graph *g = graph("softcap_dbias", FE_DATA_HALF);
+        fe_tensor *q = tensor(g, "q", {2, 4, 64, 64}), *k = tensor(g, "k", {2, h_k, 64, 64});
+        fe_tensor *v = tensor(g, "v", {2, h_k, 64, 64}), *o_ = tensor(g, "o", {2, 4, 64, 64});
+        fe_tensor *d_o = tensor(g, "dO", {2, 4, 64, 64}), *stats = tensor(g, "stats", {2, 4, 64, 1}, false, FE_DATA_FLOAT);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        o.softcap = 30;
+        o.bias = tensor(g, "bias", {1, 4, 64, 64}, false);
+        o.output_dbias = 1;
+        fe_tensor *dq, *dk, *dv;
+        ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o_, d_o, stats, &o, &dq, &dk, &dv));
+        fe_tensor *dbias = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
+        for (fe_tensor *t : {dq, dk, dv, dbias}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        expect_refused(g, "compute a wrong dBias");
+    }
 }
 
 class KnownBadFp8 : public KnownBad {
