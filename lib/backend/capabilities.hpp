@@ -118,18 +118,21 @@ enum class Feature {
     norm_backward_transposed_layout,  // a layer/RMS/adaptive norm backward, x or dy not row-major
     fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
-    matmul_batch_innermost_result,  // a batched matmul whose result has a batch dim inside M and N
-    conv_fusion_3d_nchw_pixel,      // a fused half/bf16 3-D NCHW convolution graph with a single-pixel result
-    matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows, K > 64, half/bf16 C
+    matmul_result_matrix_strided,  // a matmul result with neither M nor N contiguous
+    conv_fusion_nchw_pixel,         // a fused half/bf16 1-D or 3-D NCHW convolution graph with a single-pixel result
+    matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows, K > 32
     pointwise_rank3_unit_dim_gap,   // a rank-3 pointwise result [N, 1, W] whose rows are more than W apart
     attention_backward_dsink_dropout,  // attention backward with dSink and dropout
     attention_backward_deterministic_grouped_wide_keys,  // deterministic GQA/MQA backward with d_qk > d_v
     fp8_matmul_cublaslt_engines,    // FP8 matmuls on cuDNN's cuBLASLt-backed engines
     matmul_column_operand_transposed_result,  // an epilogue's column operand, the result stored M-innermost
     paged_attention_sinks_grouped_decode,  // paged GQA/MQA attention, one query row, with sinks
-    conv_wgrad_float_nchw_asymmetric_padding,  // float NCHW wgrad with asymmetric padding
+    conv_wgrad_float_asymmetric_padding,  // float wgrad with asymmetric padding
     batchnorm_inference_batch_inside,  // batchnorm inference of an x whose batch dim is not outermost
     attention_backward_dropout_long_keys,  // non-deterministic backward, dropout drawn by cuDNN, s_kv > 128
+    attention_backward_dropout_single_query,  // backward, cuDNN's dropout, s_q = 1, s_kv > 64
+    conv_wgrad_half_float_dw_nchw,  // half/bf16 NCHW wgrad into a float dw
+    reduction_partial_spatial,      // a rank-4/5 reduction over some spatial dims, keeping others
 };
 
 // How the library treats a fact of the table.

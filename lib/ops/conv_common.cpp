@@ -146,7 +146,7 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
 
 // Whether `t` is an image of `rank` dims with channels and a single pixel (every spatial dim 1).
 static bool single_pixel(const fe_tensor *t, size_t rank) {
-    if (t->dims.size() != rank || rank < 4 || t->dims[1] <= 1) return false;
+    if (t->dims.size() != rank || rank < 3 || t->dims[1] <= 1) return false;
     for (size_t d = 2; d < rank; ++d)
         if (t->dims[d] != 1) return false;
     return true;
@@ -157,9 +157,9 @@ void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image)
     if (graph.nodes.size() < 2) return;
     const size_t rank = image->dims.size();
     int expected = conv_layout_class(image, rank);
-    if (rank == 5 && expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16))
+    if (rank != 4 && expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16))
         for (const auto &t : graph.tensors)
-            if (!t->is_virtual() && single_pixel(t.get(), rank)) lowering.require(Feature::conv_fusion_3d_nchw_pixel);
+            if (!t->is_virtual() && single_pixel(t.get(), rank)) lowering.require(Feature::conv_fusion_nchw_pixel);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;
         int c = conv_layout_class(t.get(), rank);

@@ -87,7 +87,7 @@ class ConvDgrad : public Node {
         // from NCHW, or back): cuDNN 9.19 leaves part of dx unwritten.
         const fe_tensor *dy = inputs[0], *dx = outputs[0];
         const bool narrow_dy = dy->data_type == FE_DATA_HALF || dy->data_type == FE_DATA_BFLOAT16;
-        const int dy_layout = channels_last_class(dy), dx_layout = channels_last_class(dx);
+        const int dy_layout = layout_class(dy), dx_layout = layout_class(dx);
         if (dx->data_type == FE_DATA_FLOAT && narrow_dy && dy_layout >= 0 && dx_layout >= 0 && dy_layout != dx_layout)
             lowering.require(Feature::conv_dgrad_float_dx_other_layout);
         fe_data_type compute = lowering.compute_type(*this);
@@ -107,12 +107,14 @@ class ConvDgrad : public Node {
   private:
     // 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one
     // channel, or no spatial extent).
-    static int channels_last_class(const fe_tensor *t) {
+    // 1 channels-last, 0 NCHW, -1 neither (no channels). A single pixel counts as channels-last:
+    // its packed form has the channels' stride 1, and cuDNN reads it so.
+    static int layout_class(const fe_tensor *t) {
         const size_t rank = t->dims.size();
         if (rank < 3 || t->strides.size() != rank || t->dims[1] <= 1) return -1;
         bool spatial = false;
         for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
-        if (!spatial) return -1;
+        if (!spatial) return 1;
         return t->strides[1] == 1 ? 1 : 0;
     }
 

@@ -123,9 +123,13 @@ class ConvWgrad : public Node {
         const bool float_dw = x->data_type == FE_DATA_FLOAT || outputs[0]->data_type == FE_DATA_FLOAT;
         if (float_dw && asymmetric && past_image && !channels_last(x))
             lowering.require(Feature::conv_wgrad_float_padding_past_image);
-        // Asymmetric padding of any size, seen wrong at every rank but 3-D: wrong dw.
-        if (float_dw && asymmetric && !channels_last(x))
-            lowering.require(Feature::conv_wgrad_float_nchw_asymmetric_padding);
+        // Asymmetric padding of any size, in any layout: wrong dw now and then.
+        if (float_dw && asymmetric)
+            lowering.require(Feature::conv_wgrad_float_asymmetric_padding);
+        // A half or bfloat16 x and dy into a float dw, not channels-last: dw left partly unwritten.
+        const bool half_inputs = x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16;
+        if (half_inputs && outputs[0]->data_type == FE_DATA_FLOAT && (!channels_last(x) || !channels_last(inputs[1])))
+            lowering.require(Feature::conv_wgrad_half_float_dw_nchw);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);

@@ -204,10 +204,8 @@ class Matmul : public Node {
             const fe_tensor *source = widened_source(in, common);
             if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
         }
-        // An int8 operand widened, its rows unaligned and K above 64, unless the matmul stores a
-        // float result itself (a fused epilogue's float intermediate does not count).
-        const bool float_result = !outputs[0]->is_virtual() && outputs[0]->data_type == FE_DATA_FLOAT;
-        if (!float_result && a->dims[rank - 1] > 64)
+        // An int8 operand widened, its rows unaligned and K above 32, whatever the result type.
+        if (a->dims[rank - 1] > 32)
             for (const fe_tensor *in : {a, b}) {
                 const fe_tensor *source = widened_int8(in, common);
                 if (source && unaligned_rows(source)) lowering.require(Feature::matmul_int8_widened_long_rows);
@@ -215,18 +213,19 @@ class Matmul : public Node {
         // E4M3 with E5M2 faulted whatever the alignment (K = 1 among them).
         if (is_fp8(a->data_type) && is_fp8(b->data_type) && a->data_type != b->data_type)
             lowering.require(Feature::matmul_fp8_operand_conversion);
-        // A result whose batch dim lies inside both M and N: most of it left unwritten.
-        if (batch_inside_matrix(outputs[0])) lowering.require(Feature::matmul_batch_innermost_result);
+        // A result with neither M nor N contiguous: most of it left unwritten.
+        if (strided_matrix(outputs[0])) lowering.require(Feature::matmul_result_matrix_strided);
         refuse_known_bad_epilogue(lowering);
     }
 
-    // The epilogue: the pointwise operations fed, step by step, by this matmul's result.
-    // Whether `c` (a rank-3 or higher result) has a batch dim of more than one laid out inside both
-    // M and N (a smaller stride than theirs).
-    static bool batch_inside_matrix(const fe_tensor *c) {
+    // Whether result `c` has neither M nor N contiguous: a batch dim of more than one laid out
+    // inside both (a smaller stride than theirs), or M and N both above one with no stride of 1
+    // (a gap after a unit dim laid out innermost).
+    static bool strided_matrix(const fe_tensor *c) {
         const size_t rank = c->dims.size();
-        if (rank < 3 || c->strides.size() != rank) return false;
+        if (rank < 2 || c->strides.size() != rank) return false;
         const size_t m = rank - 2, n = rank - 1;
+        if (c->dims[m] > 1 && c->dims[n] > 1 && c->strides[m] != 1 && c->strides[n] != 1) return true;
         for (size_t d = 0; d + 2 < rank; ++d)
             if (c->dims[d] > 1 && (c->dims[m] <= 1 || c->strides[d] < c->strides[m]) &&
                 (c->dims[n] <= 1 || c->strides[d] < c->strides[n]))
@@ -270,7 +269,7 @@ class Matmul : public Node {
         }
         for (const fe_tensor *c : stored) {
             // The result stored after the epilogue, as the matmul's own (refuse_known_bad).
-            if (batch_inside_matrix(c)) lowering.require(Feature::matmul_batch_innermost_result);
+            if (strided_matrix(c)) lowering.require(Feature::matmul_result_matrix_strided);
             // A column operand ([.., M, 1]) with the result stored M-innermost (transposed).
             const size_t r = c->dims.size();
             if (column_operand && r >= 2 && c->strides.size() == r && c->dims[r - 1] > 1 && c->dims[r - 2] > 1 &&

@@ -72,6 +72,7 @@ class Reduction : public Node {
         if (mode_ == FE_REDUCTION_MUL_NO_ZEROS) lowering.require(Feature::reduction_mul_no_zeros);
         refuse_unpacked_result(lowering);
         refuse_rank3_permuted_input(lowering);
+        refuse_partial_spatial(lowering);
         emit_reduction(lowering, mode_, lowering.tensor(inputs[0]), lowering.tensor(outputs[0]),
                        lowering.compute_type(*this), "reduction '" + name + "'", deterministic_);
     }
@@ -104,6 +105,23 @@ class Reduction : public Node {
         if (lowering.lifts_rank3() || x->producer || x->dims.size() != 3 || x->strides.size() != 3) return;
         if (x->strides[0] < x->strides[1] || x->strides[1] < x->strides[2])
             lowering.require(Feature::reduction_rank3_permuted_input);
+    }
+
+    // A reduction of a rank-4 or rank-5 tensor over some of its spatial dims (dim 2 on) while
+    // keeping others, each of more than one element: cuDNN 9.19 reads the wrong elements
+    // (capability reduction_partial_spatial).
+    void refuse_partial_spatial(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0];
+        if (x->dims.size() < 4) return;
+        bool reduced = false, kept = false;
+        for (size_t d = 2; d < x->dims.size(); ++d) {
+            if (x->dims[d] <= 1) continue;
+            if (axes_ & (1u << d))
+                reduced = true;
+            else
+                kept = true;
+        }
+        if (reduced && kept) lowering.require(Feature::reduction_partial_spatial);
     }
 
     fe_reduction_mode mode_;

@@ -107,6 +107,8 @@ class SdpaBackward : public AttentionNode {
         if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
         if (has_dropout() && !deterministic_ && k->dims[2] > 128)
             lowering.require(Feature::attention_backward_dropout_long_keys);
+        if (has_dropout() && q->dims[2] == 1 && k->dims[2] > 64)
+            lowering.require(Feature::attention_backward_dropout_single_query);
         if (deterministic_ && q->dims[1] > k->dims[1] && q->dims[3] > v->dims[3])
             lowering.require(Feature::attention_backward_deterministic_grouped_wide_keys);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");

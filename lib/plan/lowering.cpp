@@ -36,7 +36,7 @@ Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(s
 // as NCHW and, fused with a convolution, builds plans that fault (misaligned address) or leave
 // elements unwritten, with an NCHW or a channels-last image alike (conformance runs of seeds
 // 14-20 on an H200: 5 wrong and 5 faults in 71 such graphs as given, 1 wrong with unit dims
-// described channels-last, which conv_fusion_3d_nchw_pixel refuses). The unit dims are given
+// described channels-last, which conv_fusion_nchw_pixel refuses). The unit dims are given
 // the strides of the channels-last form: the same addresses, one layout for cuDNN.
 static void describe_pixel_channels_last(const std::vector<int64_t> &dims, std::vector<int64_t> *strides) {
     const size_t rank = dims.size();
