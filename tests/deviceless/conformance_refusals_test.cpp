@@ -16,6 +16,15 @@ namespace {
 
 using ConformanceRefusals = cudnnfe_test::KnownBadRefusal;
 
+// The epilogue of a fused convolution result y: + residual, + bias, ReLU, marked as the output.
+void add_bias_relu(fe_graph *g, fe_tensor *y, fe_tensor *residual, fe_tensor *bias) {
+    fe_tensor *sum = nullptr, *biased = nullptr, *out = nullptr;
+    ASSERT_FE_OK(fe_graph_add(g, y, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
+    ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+}
+
 // conv + bias + residual + relu of a 3x3x3 NCHW image into a single pixel: refused in half, taken
 // in float and with a channels-last half image.
 TEST_F(ConformanceRefusals, Fused3dNchwConvolutionIntoASinglePixel) {
@@ -37,12 +46,9 @@ TEST_F(ConformanceRefusals, Fused3dNchwConvolutionIntoASinglePixel) {
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t stride[3] = {2, 2, 2};
         ASSERT_FE_OK(fe_conv_options_set_stride(&o, 3, stride));
-        fe_tensor *y = nullptr, *sum = nullptr, *biased = nullptr, *out = nullptr;
+        fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
-        ASSERT_FE_OK(fe_graph_add(g, y, residual, nullptr, &sum));
-        ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
-        ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
-        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        add_bias_relu(g, y, residual, bias);
         if (f.refused)
             expect_refused(g, "whose result is a single pixel");
         else
@@ -379,6 +385,24 @@ TEST_F(ConformanceRefusals, Rank5BroadcastOperandWithAGap) {
 }
 
 // The backward with dropout drawn by cuDNN over 177 keys: refused; deterministic, or over 128 keys,
+
+// The attention backward (b 1, 8 heads, d 64) of s_q queries over s_kv keys with dropout of
+// probability p drawn by cuDNN, its gradients marked as outputs.
+void dropout_backward(fe_graph *g, int64_t s_q, int64_t s_kv, double p, bool deterministic) {
+    Backward in = backward_inputs(g, 8, 8, 64, 64, s_q, s_kv);
+    auto scalar = [g](const char *name) {
+        return strided(g, name, {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
+    };
+    fe_sdpa_backward_options opt = FE_SDPA_BACKWARD_OPTIONS_INIT;
+    opt.attn_scale = 0.125;
+    opt.dropout_probability = p;
+    opt.dropout_seed = scalar("seed");
+    opt.dropout_offset = scalar("offset");
+    opt.deterministic = deterministic ? 1 : 0;
+    fe_tensor *dq, *dk, *dv;
+    ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &opt, &dq, &dk, &dv));
+    for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+}
 // taken.
 TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
     struct Form {
@@ -390,19 +414,7 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
                           Form{"177 keys, deterministic", 177, true, false}}) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_long_keys", FE_DATA_HALF);
-        Backward in = backward_inputs(g, 8, 8, 64, 64, 54, f.s_kv);
-        auto scalar = [g](const char *name) {
-            return strided(g, name, {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
-        };
-        fe_sdpa_backward_options opt = FE_SDPA_BACKWARD_OPTIONS_INIT;
-        opt.attn_scale = 0.125;
-        opt.dropout_probability = 0.3;
-        opt.dropout_seed = scalar("seed");
-        opt.dropout_offset = scalar("offset");
-        opt.deterministic = f.deterministic ? 1 : 0;
-        fe_tensor *dq, *dk, *dv;
-        ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &opt, &dq, &dk, &dv));
-        for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        dropout_backward(g, 54, f.s_kv, 0.3, f.deterministic);
         if (f.refused)
             expect_refused(g, "over more than 128 keys");
         else
@@ -447,12 +459,9 @@ TEST_F(ConformanceRefusals, Fused1dNchwConvolutionIntoASinglePixel) {
         ASSERT_FE_OK(fe_conv_options_set_pre_padding(&o, 1, pre));
         ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 1, post));
         ASSERT_FE_OK(fe_conv_options_set_dilation(&o, 1, dilation));
-        fe_tensor *y = nullptr, *sum = nullptr, *biased = nullptr, *out = nullptr;
+        fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
-        ASSERT_FE_OK(fe_graph_add(g, y, residual, nullptr, &sum));
-        ASSERT_FE_OK(fe_graph_bias(g, sum, bias, nullptr, &biased));
-        ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
-        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        add_bias_relu(g, y, residual, bias);
         if (!channels_last)
             expect_refused(g, "whose result is a single pixel");
         else
@@ -526,19 +535,7 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverASingleQueryRow) {
                           Form{"64 keys, deterministic", 64, true, false}}) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_single_query", FE_DATA_BFLOAT16);
-        Backward in = backward_inputs(g, 8, 8, 64, 64, 1, f.s_kv);
-        auto scalar = [g](const char *name) {
-            return strided(g, name, {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
-        };
-        fe_sdpa_backward_options opt = FE_SDPA_BACKWARD_OPTIONS_INIT;
-        opt.attn_scale = 0.125;
-        opt.dropout_probability = 0.38;
-        opt.dropout_seed = scalar("seed");
-        opt.dropout_offset = scalar("offset");
-        opt.deterministic = f.deterministic ? 1 : 0;
-        fe_tensor *dq, *dk, *dv;
-        ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &opt, &dq, &dk, &dv));
-        for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        dropout_backward(g, 1, f.s_kv, 0.38, f.deterministic);
         if (f.refused)
             expect_refused(g, "over a single query row");
         else
