@@ -133,6 +133,7 @@ enum class Feature {
     attention_backward_dropout_single_query,  // backward, cuDNN's dropout, s_q = 1, s_kv > 64
     conv_wgrad_half_float_dw_nchw,  // half/bf16 NCHW wgrad into a float dw
     reduction_partial_spatial,      // a rank-4/5 reduction over some spatial dims, keeping others
+    norm_output_layout,             // a normalization whose y, dy or dx is not laid out as x
 };
 
 // How the library treats a fact of the table.

@@ -91,6 +91,7 @@ class BatchNormTraining : public NormNode {
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = input(x_);
+        refuse_unlike_x(lowering, x, outputs[0]);
         NormForwardTensors t;
         t.x = &lowering.tensor(x);
         t.scale = &lowering.tensor(input(scale_));

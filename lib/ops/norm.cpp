@@ -163,6 +163,15 @@ void NormNode::require_cudnn(Feature feature) const {
     require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()));
 }
 
+void NormNode::refuse_unlike_x(Lowering &lowering, const fe_tensor *x, const fe_tensor *t) {
+    if (t->dims != x->dims || t->strides.size() != x->strides.size()) return;
+    for (size_t d = 0; d < x->dims.size(); ++d)
+        if (x->dims[d] > 1 && t->strides[d] != x->strides[d]) {
+            lowering.require(Feature::norm_output_layout);
+            return;
+        }
+}
+
 const Descriptor &NormNode::scalar(Lowering &lowering, int index, double value, const fe_tensor *x) const {
     if (index >= 0) return lowering.tensor(input(index));
     std::vector<int64_t> dims, strides;
@@ -307,6 +316,7 @@ class NormForward : public NormNode {
         require_cudnn(family_.needs);
         refuse_transposed_layout(lowering);
         const fe_tensor *x = input(x_);
+        refuse_unlike_x(lowering, x, outputs[0]);
         NormForwardTensors t;
         t.x = &lowering.tensor(x);
         t.scale = &scale(lowering, input(scale_), options_.zero_centered_gamma != 0);
@@ -399,6 +409,8 @@ class NormBackward : public NormNode {
     void lower(Lowering &lowering) const override {
         require_cudnn(family_.needs);
         refuse_transposed_layout(lowering);
+        refuse_unlike_x(lowering, input(x_), input(dy_));
+        refuse_unlike_x(lowering, input(x_), outputs[0]);
         NormBackwardTensors t;
         t.x = &lowering.tensor(input(x_));
         t.dy = &lowering.tensor(input(dy_));

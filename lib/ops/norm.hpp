@@ -62,6 +62,9 @@ class NormNode : public Node {
 
     // Refuse with NOT_SUPPORTED when the loaded cuDNN predates what the graph needs.
     void require_cudnn(Feature feature) const;
+    // cuDNN 9.19 refuses a normalization whose y, dy or dx is not laid out as x (capability
+    // norm_output_layout); `t` is one of them.
+    static void refuse_unlike_x(Lowering &lowering, const fe_tensor *x, const fe_tensor *t);
     // Epsilon or momentum: the user's tensor, or the number passed by value.
     const Descriptor &scalar(Lowering &lowering, int index, double value, const fe_tensor *x) const;
     // scale, or (1 + scale) computed by a pointwise add in the same operation graph.

@@ -562,4 +562,27 @@ TEST_F(ConformanceRefusals, ReductionOverPartOfTheSpatialDims) {
     }
 }
 
+// Layernorm of a packed x [4, 96, 256] into y with a gap after each row (rows 264 apart): refused
+// before cuDNN, with the reason; a packed y, taken.
+TEST_F(ConformanceRefusals, NormalizationWhoseResultIsNotLaidOutAsX) {
+    for (bool like_x : {false, true}) {
+        SCOPED_TRACE(like_x ? "packed y" : "gapped y");
+        fe_graph *g = graph("norm_output_layout", FE_DATA_HALF);
+        const std::vector<int64_t> dx = {4, 96, 256}, dp = {1, 1, 256};
+        fe_tensor *x = strided(g, "x", dx, packed_strides(dx));
+        fe_tensor *scale = strided(g, "scale", dp, packed_strides(dp), FE_DATA_FLOAT);
+        fe_tensor *bias = strided(g, "bias", dp, packed_strides(dp), FE_DATA_FLOAT);
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr;
+        ASSERT_FE_OK(fe_graph_layernorm(g, x, scale, bias, &o, &y, &mean, &inv));
+        const std::vector<int64_t> sy = like_x ? packed_strides(dx) : std::vector<int64_t>{96 * 264, 264, 1};
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (like_x)
+            expect_lowered(g);
+        else
+            expect_refused(g, "not laid out as x");
+    }
+}
+
 }  // namespace
