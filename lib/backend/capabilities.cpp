@@ -710,6 +710,15 @@ const std::vector<Capability> kTable = {
      "572 of 11,000 randomized norm cases of seeds 14 to 35, each one of them refused by this entry now, and no "
      "graph cuDNN took): give y, dy and dx x's strides",
      "H200"},
+    {Feature::norm_forward_unpacked_rows, "norm_forward_unpacked_rows", Gate::known_bad,
+     "a layer, RMS or adaptive layer norm forward whose x is not packed with its normalized dims innermost (in any "
+     "order): a gap anywhere in x, or a dim it is not normalized over laid out inside them",
+     0, 0, kAnyCudnn9, kVerified,
+     "refuses it when the operation graph is finalized (CUDNN_STATUS_BAD_PARAM \"rows ... cols ... deduced\", or "
+     "CUDNN_STATUS_NOT_SUPPORTED: 924 of 11,000 randomized norm cases of seeds 14 to 35, each one of them refused "
+     "by this entry now, and no graph cuDNN took): lay x out packed with its normalized dims innermost, e.g. "
+     "[b, s, d] row-major with no gaps",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

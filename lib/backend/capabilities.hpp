@@ -134,6 +134,7 @@ enum class Feature {
     conv_wgrad_half_float_dw_nchw,  // half/bf16 NCHW wgrad into a float dw
     reduction_partial_spatial,      // a rank-4/5 reduction over some spatial dims, keeping others
     norm_output_layout,             // a normalization whose y, dy or dx is not laid out as x
+    norm_forward_unpacked_rows,     // a layer-like norm forward of an x not packed with its normalized dims innermost
 };
 
 // How the library treats a fact of the table.

@@ -1,5 +1,6 @@
 #include "ops/norm.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "backend/loader.hpp"
@@ -317,6 +318,7 @@ class NormForward : public NormNode {
         refuse_transposed_layout(lowering);
         const fe_tensor *x = input(x_);
         refuse_unlike_x(lowering, x, outputs[0]);
+        refuse_unpacked_rows(lowering);
         NormForwardTensors t;
         t.x = &lowering.tensor(x);
         t.scale = &scale(lowering, input(scale_), options_.zero_centered_gamma != 0);
@@ -344,6 +346,33 @@ class NormForward : public NormNode {
     // in one order over the dims scale varies along (a transposed x, [B, D, S] strides for a
     // [B, S, D] view, with a row-major scale): refused (capability norm_forward_transposed_layout).
     // One order for all three, channels-last images included, is right.
+    // A layer, RMS or adaptive layer norm reads x as packed rows of its normalized dims: cuDNN
+    // 9.19 refuses an x whose normalized dims are not innermost and packed (in whichever order),
+    // or whose rows are not packed after them (capability norm_forward_unpacked_rows).
+    void refuse_unpacked_rows(Lowering &lowering) const {
+        if (family_.mode != CUDNN_LAYER_NORM && family_.mode != CUDNN_RMS_NORM && family_.mode != CUDNN_ADA_LAYER_NORM)
+            return;
+        const fe_tensor *x = input(x_), *s = input(scale_);
+        // The normalized dims first (innermost), then the others, each group in stride order.
+        std::vector<size_t> normalized, rows;
+        for (size_t d = 0; d < x->dims.size(); ++d) {
+            if (x->dims[d] <= 1) continue;
+            (d > 0 && s->dims[d] == x->dims[d] ? normalized : rows).push_back(d);
+        }
+        auto by_stride = [x](size_t a, size_t b) { return x->strides[a] < x->strides[b]; };
+        std::sort(normalized.begin(), normalized.end(), by_stride);
+        std::sort(rows.begin(), rows.end(), by_stride);
+        normalized.insert(normalized.end(), rows.begin(), rows.end());
+        int64_t expected = 1;
+        for (size_t d : normalized) {
+            if (x->strides[d] != expected) {
+                lowering.require(Feature::norm_forward_unpacked_rows);
+                return;
+            }
+            expected *= x->dims[d];
+        }
+    }
+
     void refuse_transposed_layout(Lowering &lowering) const {
         const fe_tensor *x = input(x_), *s = input(scale_), *b = input(bias_);
         std::vector<size_t> varying;

@@ -70,6 +70,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("reduction_partial_spatial", "reduction", 22, 31));
     out.push_back(replay("reduction_partial_spatial:row_major", "reduction", 20, 399));
     out.push_back(replay("norm_output_layout", "norm", 14, 43));
+    out.push_back(replay("norm_forward_unpacked_rows", "norm", 14, 3));
     out.push_back(replay("conv_wgrad_float_asymmetric_padding:channels_last", "conv", 20, 289));
     out.push_back(replay("matmul_int8_widened_long_rows:float_result", "matmul", 20, 305));
     out.push_back(replay("matmul_result_matrix_strided:gap", "matmul", 20, 438));

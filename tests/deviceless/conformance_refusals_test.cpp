@@ -585,4 +585,27 @@ TEST_F(ConformanceRefusals, NormalizationWhoseResultIsNotLaidOutAsX) {
     }
 }
 
+// Layernorm over the last two dims of x [2, 17, 64, 64] laid out with dim 1 inside them: refused
+// with the reason; packed row-major, taken.
+TEST_F(ConformanceRefusals, LayernormOfRowsThatAreNotPacked) {
+    for (bool packed_rows : {false, true}) {
+        SCOPED_TRACE(packed_rows ? "packed rows" : "a dim inside the rows");
+        fe_graph *g = graph("norm_unpacked_rows", FE_DATA_HALF);
+        const std::vector<int64_t> dx = {2, 17, 64, 64}, dp = {1, 1, 64, 64};
+        const std::vector<int64_t> sx = packed_rows ? packed_strides(dx) : std::vector<int64_t>{17 * 4096, 64, 17 * 64, 1};
+        fe_tensor *x = strided(g, "x", dx, sx);
+        fe_tensor *scale = strided(g, "scale", dp, packed_strides(dp), FE_DATA_FLOAT);
+        fe_tensor *bias = strided(g, "bias", dp, packed_strides(dp), FE_DATA_FLOAT);
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr;
+        ASSERT_FE_OK(fe_graph_layernorm(g, x, scale, bias, &o, &y, &mean, &inv));
+        ASSERT_FE_OK(fe_tensor_set_strides(y, 4, sx.data()));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (packed_rows)
+            expect_lowered(g);
+        else
+            expect_refused(g, "not packed with its normalized dims innermost");
+    }
+}
+
 }  // namespace
