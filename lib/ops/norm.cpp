@@ -342,10 +342,6 @@ class NormForward : public NormNode {
         return family_.mode;
     }
 
-    // cuDNN 9.19's forward norm plans compute y wrongly when x, scale and bias are not laid out
-    // in one order over the dims scale varies along (a transposed x, [B, D, S] strides for a
-    // [B, S, D] view, with a row-major scale): refused (capability norm_forward_transposed_layout).
-    // One order for all three, channels-last images included, is right.
     // A layer, RMS or adaptive layer norm reads x as packed rows of its normalized dims: cuDNN
     // 9.19 refuses an x whose normalized dims are not innermost and packed (in whichever order),
     // or whose rows are not packed after them (capability norm_forward_unpacked_rows).
@@ -354,17 +350,17 @@ class NormForward : public NormNode {
             return;
         const fe_tensor *x = input(x_), *s = input(scale_);
         // The normalized dims first (innermost), then the others, each group in stride order.
-        std::vector<size_t> normalized, rows;
+        std::vector<size_t> order, rows;
         for (size_t d = 0; d < x->dims.size(); ++d) {
             if (x->dims[d] <= 1) continue;
-            (d > 0 && s->dims[d] == x->dims[d] ? normalized : rows).push_back(d);
+            (d > 0 && s->dims[d] == x->dims[d] ? order : rows).push_back(d);
         }
         auto by_stride = [x](size_t a, size_t b) { return x->strides[a] < x->strides[b]; };
-        std::sort(normalized.begin(), normalized.end(), by_stride);
+        std::sort(order.begin(), order.end(), by_stride);
         std::sort(rows.begin(), rows.end(), by_stride);
-        normalized.insert(normalized.end(), rows.begin(), rows.end());
+        order.insert(order.end(), rows.begin(), rows.end());
         int64_t expected = 1;
-        for (size_t d : normalized) {
+        for (size_t d : order) {
             if (x->strides[d] != expected) {
                 lowering.require(Feature::norm_forward_unpacked_rows);
                 return;
@@ -373,6 +369,10 @@ class NormForward : public NormNode {
         }
     }
 
+    // cuDNN 9.19's forward norm plans compute y wrongly when x, scale and bias are not laid out
+    // in one order over the dims scale varies along (a transposed x, [B, D, S] strides for a
+    // [B, S, D] view, with a row-major scale): refused (capability norm_forward_transposed_layout).
+    // One order for all three, channels-last images included, is right.
     void refuse_transposed_layout(Lowering &lowering) const {
         const fe_tensor *x = input(x_), *s = input(scale_), *b = input(bias_);
         std::vector<size_t> varying;
