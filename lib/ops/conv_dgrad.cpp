@@ -8,6 +8,7 @@
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
@@ -105,17 +106,12 @@ class ConvDgrad : public Node {
     }
 
   private:
-    // 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one
-    // channel, or no spatial extent).
-    // 1 channels-last, 0 NCHW, -1 neither (no channels). A single pixel counts as channels-last:
-    // its packed form has the channels' stride 1, and cuDNN reads it so.
+    // 1: channels innermost (channels-last), 0: another layout, -1: one channel. A single pixel
+    // counts as channels-last: its packed form has the channels' stride 1, and cuDNN reads it so.
     static int layout_class(const fe_tensor *t) {
         const size_t rank = t->dims.size();
-        if (rank < 3 || t->strides.size() != rank || t->dims[1] <= 1) return -1;
-        bool spatial = false;
-        for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
-        if (!spatial) return 1;
-        return t->strides[1] == 1 ? 1 : 0;
+        const int c = conv_layout_class(t, rank);
+        return c < 0 && rank >= 3 && t->strides.size() == rank && t->dims[1] > 1 ? 1 : c;
     }
 
     fe_conv_options options_;
