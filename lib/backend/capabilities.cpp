@@ -368,14 +368,15 @@ const std::vector<Capability> kTable = {
      "stride 9, relative errors 0.12 to 0.36; operands contiguous along their long dim were right in every case, "
      "and so was one other column operand with a strided M): make the operand contiguous",
      "H200"},
-    {Feature::conv_dgrad_float_dx_other_layout, "conv_dgrad_float_dx_other_layout", Gate::known_bad,
-     "a convolution data gradient (or transposed convolution) into a float dx from half or bfloat16 dy, with dx in "
-     "the other layout than dy's (channels-last from NCHW, or back; a single pixel counts as channels-last)",
+    {Feature::conv_dgrad_float_dx_not_channels_last, "conv_dgrad_float_dx_not_channels_last", Gate::known_bad,
+     "a convolution data gradient (or transposed convolution) into a float dx from half or bfloat16 dy, unless dy "
+     "and dx are both channels-last (a single pixel counts as channels-last)",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that leave part of dx unwritten (the randomized cases: bfloat16 1-D dy NCHW into a float "
-     "channels-last dx of 80 channels, 48 of them written; a half NCHW 5x3 image of 24 channels through a 5x5 "
-     "transposed convolution into a float single-pixel result, none written; a float dx in dy's layout (4 cases) and a dx "
-     "of dy's type in the other layout (26 cases) were right): write dx in dy's layout, or in dy's type",
+     "builds plans for it that leave dx unwritten, all or part (the randomized cases: bfloat16 1-D dy NCHW into a "
+     "float channels-last dx of 80 channels, 48 of them written; a half NCHW 5x3 image of 24 channels through a 5x5 "
+     "transposed convolution into a float single-pixel result, none written; 3 of 10 with dy and dx both NCHW, "
+     "1-D to 3-D, a batch of one and 8 to 32 channels, none written; the float dx of channels-last graphs, and "
+     "dx of dy's type in any layout, were right): write dx in dy's type, or make dy and dx channels-last",
      "H200"},
     {Feature::conv_wgrad_float_padding_past_image, "conv_wgrad_float_padding_past_image", Gate::known_bad,
      "a float weight gradient (dw) of an NCHW convolution whose padding is asymmetric and reaches past the image "
@@ -594,14 +595,14 @@ const std::vector<Capability> kTable = {
      "lay C out with M or N contiguous and its batch dims outside them, and transpose it afterwards if need be",
      "H200"},
     {Feature::conv_fusion_nchw_pixel, "conv_fusion_nchw_pixel", Gate::known_bad,
-     "a fused half or bfloat16 1-D or 3-D convolution graph over an NCHW image whose result is a single pixel "
-     "(every spatial dim 1)",
+     "a fused half or bfloat16 convolution graph over an NCHW image whose result is a single pixel (every spatial "
+     "dim 1)",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that leave some of the result unwritten and the rest wrong (a 3x3x3 fp16 image, bias, "
      "residual and ReLU: wrong in 4 of 4 runs, whichever strides the single pixel's unit dims were given; a 1-D "
-     "fp16 image of 3 grouped by 8, bias, residual and ReLU: wrong, relative error 0.85; float, 2-D and "
-     "channels-last graphs with a single-pixel result were right in 96 randomized cases): lay the image out "
-     "channels-last",
+     "fp16 image of 3 grouped by 8, bias, residual and ReLU: wrong, relative error 0.85; 5 of 16 randomized 2-D "
+     "graphs, each with a scaled residual, NaN or wrong; float and channels-last graphs with a single-pixel result "
+     "were right in 96 randomized cases): lay the image out channels-last",
      "H200"},
     {Feature::matmul_int8_widened_long_rows, "matmul_int8_widened_long_rows", Gate::known_bad,
      "a mixed matmul that widens an int8 operand (by the caller's cast or by the matmul) whose rows are not a "
@@ -674,11 +675,11 @@ const std::vector<Capability> kTable = {
      "6]): lay x out with its batch dim outermost",
      "H200"},
     {Feature::attention_backward_dropout_long_keys, "attention_backward_dropout_long_keys", Gate::known_bad,
-     "the attention backward (not deterministic) with dropout drawn by cuDNN over more than 128 keys (s_kv > 128)",
+     "the attention backward with dropout drawn by cuDNN over more than 128 keys (s_kv > 128), deterministic or not",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it whose dQ and dK are NaN throughout (3 of 3 randomized cases, s_kv 134 to 210; dV right; "
-     "the 59 cases with s_kv up to 126, and the deterministic backward over 151 keys, were right): use the "
-     "deterministic backward (fe_sdpa_backward_options.deterministic)",
+     "builds plans for it whose dQ and dK are NaN, all or part (3 of 3 randomized cases of the backward that is not "
+     "deterministic, s_kv 134 to 210; 7 of 14 deterministic ones, s_kv 158 to 221; dV right; the 59 cases with "
+     "s_kv up to 126 were right): leave attention dropout out of training over longer sequences",
      "H200"},
     {Feature::attention_backward_dropout_single_query, "attention_backward_dropout_single_query", Gate::known_bad,
      "the attention backward with dropout drawn by cuDNN over a single query row (s_q = 1) and more than 64 keys",
@@ -718,6 +719,15 @@ const std::vector<Capability> kTable = {
      "CUDNN_STATUS_NOT_SUPPORTED: 924 of 11,000 randomized norm cases of seeds 14 to 35, each one of them refused "
      "by this entry now, and no graph cuDNN took): lay x out packed with its normalized dims innermost, e.g. "
      "[b, s, d] row-major with no gaps",
+     "H200"},
+    {Feature::attention_dropout_single_query_long_keys, "attention_dropout_single_query_long_keys", Gate::known_bad,
+     "attention with dropout drawn by cuDNN over a single query row (s_q = 1) and more than 256 keys (s_kv > 256)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it whose kernel makes an illegal memory access (the CUDA context is lost) for head dims up "
+     "to 64 (a randomized case and 12 variants of it: head dims 8 to 64, 257 to 512 keys, with or without the "
+     "stats and the mask output, dropout probability 0.01 or 0.21), and that leave the drawn mask partly unwritten "
+     "for head dims 88 and 128 (2 randomized cases over 292 and 316 keys); 256 or 1024 keys, and no dropout, ran on "
+     "other kernels: leave dropout out of decoding, or pass a dropout mask of your own (fe_sdpa_options.dropout_mask)",
      "H200"},
 };
 

@@ -87,7 +87,7 @@ enum class Feature {
     matmul_fp8_operand_conversion,  // a mixed matmul's FP8 operand widened in the graph, unaligned rows, K > 64
     matmul_leaky_relu_epilogue,   // a leaky relu (lower-clip slope) straight on a matmul's result
     matmul_strided_bias_operand,  // a matmul epilogue's row or column operand not contiguous along its long dim
-    conv_dgrad_float_dx_other_layout,  // float dx from half/bf16 dy, in the other layout than dy's
+    conv_dgrad_float_dx_not_channels_last,  // float dx from half/bf16 dy, unless both are channels-last
     conv_wgrad_float_padding_past_image,  // float NCHW wgrad, asymmetric padding reaching past the image
     pointwise_rank3_partial_broadcast,  // a rank-3 pointwise operand broadcast along W ([N, C, 1], [1, C, 1], [1, 1, W])
     pointwise_rank3_permuted_layout,    // a rank-3 pointwise tensor not laid out dim 0 outermost
@@ -119,7 +119,7 @@ enum class Feature {
     fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
     matmul_result_matrix_strided,  // a matmul result with neither M nor N contiguous
-    conv_fusion_nchw_pixel,         // a fused half/bf16 1-D or 3-D NCHW convolution graph with a single-pixel result
+    conv_fusion_nchw_pixel,         // a fused half/bf16 NCHW convolution graph with a single-pixel result
     matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows, K > 32
     pointwise_rank3_unit_dim_gap,   // a rank-3 pointwise result [N, 1, W] whose rows are more than W apart
     attention_backward_dsink_dropout,  // attention backward with dSink and dropout
@@ -129,12 +129,13 @@ enum class Feature {
     paged_attention_sinks_grouped_decode,  // paged GQA/MQA attention, one query row, with sinks
     conv_wgrad_float_asymmetric_padding,  // float wgrad with asymmetric padding
     batchnorm_inference_batch_inside,  // batchnorm inference of an x whose batch dim is not outermost
-    attention_backward_dropout_long_keys,  // non-deterministic backward, dropout drawn by cuDNN, s_kv > 128
+    attention_backward_dropout_long_keys,  // backward, dropout drawn by cuDNN, s_kv > 128
     attention_backward_dropout_single_query,  // backward, cuDNN's dropout, s_q = 1, s_kv > 64
     conv_wgrad_half_float_dw_nchw,  // half/bf16 NCHW wgrad into a float dw
     reduction_partial_spatial,      // a rank-4/5 reduction over some spatial dims, keeping others
     norm_output_layout,             // a normalization whose y, dy or dx is not laid out as x
     norm_forward_unpacked_rows,     // a layer-like norm forward of an x not packed with its normalized dims innermost
+    attention_dropout_single_query_long_keys,  // forward, cuDNN's dropout, s_q = 1, s_kv > 256
 };
 
 // How the library treats a fact of the table.

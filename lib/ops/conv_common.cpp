@@ -152,14 +152,14 @@ static bool single_pixel(const fe_tensor *t, size_t rank) {
     return true;
 }
 
-void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image) {
+void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image, const fe_tensor *result) {
     const fe_graph &graph = lowering.graph();
     if (graph.nodes.size() < 2) return;
     const size_t rank = image->dims.size();
     int expected = conv_layout_class(image, rank);
-    if (rank != 4 && expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16))
-        for (const auto &t : graph.tensors)
-            if (!t->is_virtual() && single_pixel(t.get(), rank)) lowering.require(Feature::conv_fusion_nchw_pixel);
+    if (expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16) &&
+        single_pixel(result, rank))
+        lowering.require(Feature::conv_fusion_nchw_pixel);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;
         int c = conv_layout_class(t.get(), rank);

@@ -57,8 +57,9 @@ void write_conv_json(json::Writer &out, const fe_conv_options &options, size_t n
 // Refuses a convolution fused with other operations whose layouts cuDNN 9.19 builds wrong plans
 // for: image-shaped tensors (the graph's non-virtual tensors of the image's rank with channels
 // and space) that mix channels-last and other layouts (capability conv_fusion_mixed_layouts), and
-// a half or bfloat16 1-D or 3-D NCHW image with a single-pixel result (conv_fusion_nchw_pixel).
-void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image);
+// a half or bfloat16 NCHW image whose `result` (the image-shaped tensor on the convolution's
+// output side: y, dx, or dy for wgrad) is a single pixel (conv_fusion_nchw_pixel).
+void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image, const fe_tensor *result);
 
 // Why cuDNN may have no engine for a convolution, in the capability table's words; "" when none of
 // the observed causes applies. `image` is the activation (dx for dgrad), `other` the second operand,

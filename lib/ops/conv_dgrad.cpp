@@ -83,14 +83,15 @@ class ConvDgrad : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
-        // A float dx from half or bfloat16 dy, in the other layout than dy's (channels-last
-        // from NCHW, or back): cuDNN 9.19 leaves part of dx unwritten.
+        refuse_known_bad_fusion_layouts(lowering, inputs[0], outputs[0]);
+        // A float dx from half or bfloat16 dy where either is not channels-last: cuDNN 9.19
+        // leaves dx unwritten, all or part.
         const fe_tensor *dy = inputs[0], *dx = outputs[0];
         const bool narrow_dy = dy->data_type == FE_DATA_HALF || dy->data_type == FE_DATA_BFLOAT16;
         const int dy_layout = layout_class(dy), dx_layout = layout_class(dx);
-        if (dx->data_type == FE_DATA_FLOAT && narrow_dy && dy_layout >= 0 && dx_layout >= 0 && dy_layout != dx_layout)
-            lowering.require(Feature::conv_dgrad_float_dx_other_layout);
+        if (dx->data_type == FE_DATA_FLOAT && narrow_dy && dy_layout >= 0 && dx_layout >= 0 &&
+            !(dy_layout == 1 && dx_layout == 1))
+            lowering.require(Feature::conv_dgrad_float_dx_not_channels_last);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);

@@ -42,7 +42,7 @@ class ConvFprop : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
+        refuse_known_bad_fusion_layouts(lowering, inputs[0], outputs[0]);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
         // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).

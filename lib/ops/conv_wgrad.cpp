@@ -107,7 +107,7 @@ class ConvWgrad : public Node {
     }
 
     void lower(Lowering &lowering) const override {
-        refuse_known_bad_fusion_layouts(lowering, inputs[0]);
+        refuse_known_bad_fusion_layouts(lowering, inputs[0], inputs[1]);
         const int64_t channels = inputs[0]->dims[1];
         bool asymmetric = false;
         for (size_t i = 0; i < spatial(); ++i)

@@ -75,6 +75,8 @@ class Sdpa : public AttentionNode {
         const std::string what = "attention '" + name + "'";
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (alibi_ >= 0 && q->dims[2] == 1) lowering.require(Feature::attention_alibi_single_query);
+        const int64_t s_kv = paged() ? options_.max_seq_len_kv : k->dims[2];
+        if (seed_ >= 0 && q->dims[2] == 1 && s_kv > 256) lowering.require(Feature::attention_dropout_single_query_long_keys);
         if (stats_ && packed() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
             lowering.require(Feature::packed_attention_stats_grouped_decode);
         if (has_sink() && paged() && q->dims[2] == 1 && q->dims[1] > k->dims[1])

@@ -105,7 +105,7 @@ class SdpaBackward : public AttentionNode {
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
         if (dbias_ && options_.softcap > 0) lowering.require(Feature::attention_backward_softcap_dbias);
         if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
-        if (has_dropout() && !deterministic_ && k->dims[2] > 128)
+        if (has_dropout() && k->dims[2] > 128)
             lowering.require(Feature::attention_backward_dropout_long_keys);
         if (has_dropout() && q->dims[2] == 1 && k->dims[2] > 64)
             lowering.require(Feature::attention_backward_dropout_single_query);

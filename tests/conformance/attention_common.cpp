@@ -227,12 +227,15 @@ Reference forward_reference(const AttentionConfig &c, const Inputs &in) {
             }
     }
     r.p_dropped = r.p;
+    // A drawn mask's value where the probability is 0 (a key the masks exclude) is unspecified:
+    // it is read only where the softmax keeps the key.
     if (c.dropout)
         for (int64_t b = 0; b < c.b; ++b)
             for (int64_t h = 0; h < c.h_q; ++h)
                 for (int64_t i = 0; i < c.s_q; ++i)
                     for (int64_t j = 0; j < c.s_kv; ++j)
-                        r.p_dropped[r.at(b, h, i, j)] *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
+                        if (r.p[r.at(b, h, i, j)] != 0)
+                            r.p_dropped[r.at(b, h, i, j)] *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
     for (int64_t b = 0; b < c.b; ++b)
         for (int64_t h = 0; h < c.h_q; ++h)
             for (int64_t i = 0; i < c.s_q; ++i) {
@@ -245,6 +248,21 @@ Reference forward_reference(const AttentionConfig &c, const Inputs &in) {
                 }
             }
     return r;
+}
+
+void check_drawn_mask(Case &k, const Bound &mask, const Reference &r) {
+    std::vector<double> want(r.p.size(), 0.0);
+    std::vector<char> kept(r.p.size(), 0);
+    std::vector<int64_t> index(4, 0);
+    for (size_t e = 0; e < r.p.size(); ++e) {
+        kept[e] = r.p[e] != 0 && r.row_defined[e / static_cast<size_t>(r.SKV)];
+        want[e] = mask.at(index) == 0 ? 0.0 : 1.0;
+        for (size_t d = 4; d-- > 0;) {
+            if (++index[d] < mask.dims[d]) break;
+            index[d] = 0;
+        }
+    }
+    k.check("DropoutMask", mask, want, 0, 0, 0, &kept);
 }
 
 std::vector<int64_t> layout(const std::vector<int64_t> &dims, const std::vector<size_t> &order,

@@ -77,6 +77,7 @@ void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &ad
     if (bmask) in.mask = bmask;
     if (drawn_mask) *drawn_mask = bmask;
     Reference r = forward_reference(c, in);
+    if (bmask) check_drawn_mask(k, *bmask, r);
     std::vector<char> defined_o(r.o.size());
     for (size_t e = 0; e < r.o.size(); ++e) defined_o[e] = r.row_defined[e / static_cast<size_t>(c.d_v)];
     k.check("O", bo, r.o, atol_for(c.type), rtol_for(c.type), norm_for(c.type), &defined_o);
@@ -213,7 +214,7 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
                 for (int64_t j = 0; j < c.s_kv; ++j) {
                     double dp = 0;
                     for (int64_t x = 0; x < c.d_v; ++x) dp += static_cast<double>(bdo.at({b, h, i, x})) * in.v(b, hk, j, x);
-                    if (c.dropout) dp *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
+                    if (c.dropout && r.p[r.at(b, h, i, j)] != 0) dp *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
                     double g = r.p[r.at(b, h, i, j)] * (dp - row_dot);
                     // The bias is added after soft-capping: its gradient is taken before the cap's.
                     if (c.dbias) ref_dbias[static_cast<size_t>((h * c.s_q + i) * c.s_kv + j)] += g;

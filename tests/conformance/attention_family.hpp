@@ -84,6 +84,9 @@ struct Common {
 AttentionConfig draw(Rng &rng, bool backward);
 std::string describe(const AttentionConfig &c);
 bool bottom_right(const AttentionConfig &c);
+// Checks a mask cuDNN drew and output: 0 or 1 wherever the softmax keeps the key (elsewhere its
+// value is unspecified).
+void check_drawn_mask(Case &k, const Bound &mask, const Reference &r);
 // Strides for dims in a drawn order with gaps (odd strides on unit dims now and then).
 std::vector<int64_t> layout(const std::vector<int64_t> &dims, const std::vector<size_t> &order,
                             const std::vector<int64_t> &gaps, Rng &rng);

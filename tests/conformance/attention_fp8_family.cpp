@@ -163,6 +163,7 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
     if (bmask) in.mask = bmask;
 
     Reference r = forward_reference(c, in);
+    if (bmask) check_drawn_mask(k, *bmask, r);
     const int64_t group = c.h_q / c.h_k;
     std::vector<double> ref_o(r.o.size(), 0.0), ref_stats(r.max.size(), 0.0);
     std::vector<char> defined_o(r.o.size());

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/half.hpp"
@@ -101,7 +104,7 @@ fe_status to_json(const fe_graph *graph, std::string &out) {
 Case::Case(std::string family_name, uint64_t run_seed, int64_t case_index, fe_handle *handle,
            const std::string *device_json)
     : rng(mix(run_seed, family_name, case_index)), family(std::move(family_name)), index(case_index),
-      handle_(handle), device_json_(device_json) {}
+      run_seed_(run_seed), handle_(handle), device_json_(device_json) {}
 
 Case::~Case() {
     for (auto &b : bound_) fe_buffer_destroy(b->buffer);
@@ -155,8 +158,27 @@ void Case::fail(const std::string &why) {
     detail_ = why;
 }
 
+// With CUDNNFE_CONFORMANCE_GRAPHS set to a folder, each case's graph is written there as JSON
+// (FAMILY-SEED-CASE.json) before it is built: the input of `cudnnfe bench` and `cudnnfe compile`,
+// to vary a wrong or faulting case by hand.
+static void write_graph_json(const fe_graph *graph, const std::string &family, uint64_t seed, int64_t index) {
+    const char *dir = std::getenv("CUDNNFE_CONFORMANCE_GRAPHS");
+    if (!dir || !*dir) return;
+    std::string json;
+    if (to_json(graph, json) != FE_OK) return;
+    std::string name = family;
+    for (char &c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '-';
+    std::string path = std::string(dir) + "/" + name + "-" + std::to_string(seed) + "-" + std::to_string(index) + ".json";
+    if (FILE *f = std::fopen(path.c_str(), "w")) {
+        std::fwrite(json.data(), 1, json.size(), f);
+        std::fclose(f);
+    }
+}
+
 bool Case::build() {
     if (verdict_ == Verdict::error) return false;
+    write_graph_json(graph_, family, run_seed_, index);
     if (!device_json_) {
         fe_status s = fe_graph_build(graph_, handle_, nullptr);
         if (s == FE_OK) return true;
@@ -330,21 +352,25 @@ void Case::check_sums(const char *what, const Bound &out, const std::vector<doub
                       const std::vector<char> *defined) {
     if (verdict_ == Verdict::error) return;
     double diff2 = 0, ref2 = 0;
-    int64_t count = 0, outside = 0, non_finite = 0;
+    int64_t count = 0, outside = 0, non_finite = 0, reference_non_finite = 0;
     std::string first;
     std::vector<int64_t> index(out.dims.size(), 0);
     for (size_t i = 0; i < ref.size(); ++i) {
         if (!defined || (*defined)[i]) {
             double got = out.at(index), want = ref[i];
             ++count;
-            if (!std::isfinite(got)) {
+            if (!std::isfinite(want)) {
+                ++reference_non_finite;
+            } else if (!std::isfinite(got)) {
                 if (non_finite++ == 0 && first.empty())
                     first = "element " + std::to_string(i) + " is " + std::to_string(got);
             } else {
                 double d = std::fabs(got - want);
-                diff2 += d * d;
-                ref2 += want * want;
                 double slack = magnitudes.empty() ? 0.0 : eps * magnitudes[i];
+                // An error within the rounding bound of the sum is no error, in the norm either.
+                double excess = std::max(0.0, d - slack);
+                diff2 += excess * excess;
+                ref2 += want * want;
                 if (d > atol + slack + rtol * std::fabs(want) && outside++ == 0 && first.empty())
                     first = "element " + std::to_string(i) + ": got " + std::to_string(got) + ", want " +
                             std::to_string(want);
@@ -354,6 +380,12 @@ void Case::check_sums(const char *what, const Bound &out, const std::vector<doub
             if (++index[d] < out.dims[d]) break;
             index[d] = 0;
         }
+    }
+    // A non-finite reference compares with nothing: it would let any value pass.
+    if (reference_non_finite > 0) {
+        fail(std::string(what) + ": the reference has " + std::to_string(reference_non_finite) +
+             " non-finite values where the output is defined");
+        return;
     }
     double norm = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
     worst_norm_ = std::max(worst_norm_, norm);

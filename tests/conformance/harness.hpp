@@ -143,6 +143,7 @@ class Case {
     Bound &allocate(fe_tensor *t);
     bool download(Bound &b);
     std::string config_;
+    uint64_t run_seed_;
     fe_handle *handle_;
     const std::string *device_json_;
     fe_graph *graph_ = nullptr;

@@ -12,7 +12,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("batchnorm_inference_layout", "norm", 15, 228));
     out.push_back(replay("batchnorm_unaligned_channels", "norm", 15, 293));
     out.push_back(replay("conv_dgrad_drelu_layout", "conv", 15, 143));
-    out.push_back(replay("conv_dgrad_float_dx_other_layout", "conv", 15, 787));
+    out.push_back(replay("conv_dgrad_float_dx_not_channels_last", "conv", 15, 787));
     out.push_back(replay("conv_engine_envelope", "conv", 15, 0));
     out.push_back(replay("conv_fused_nchw_float_bias", "conv", 15, 474));
     out.push_back(replay("conv_half_float_result", "conv", 15, 15));
@@ -66,14 +66,18 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("attention_backward_dropout_single_query", "attention_bwd", 20, 667));
     out.push_back(replay("attention_backward_dropout_single_query:not_deterministic", "attention_bwd", 17, 181));
     out.push_back(replay("conv_wgrad_half_float_dw_nchw", "conv", 21, 635));
-    out.push_back(replay("conv_dgrad_float_dx_other_layout:single_pixel", "conv", 22, 244));
+    out.push_back(replay("conv_dgrad_float_dx_not_channels_last:single_pixel", "conv", 22, 244));
     out.push_back(replay("reduction_partial_spatial", "reduction", 22, 31));
     out.push_back(replay("reduction_partial_spatial:row_major", "reduction", 20, 399));
-    out.push_back(replay("norm_output_layout", "norm", 14, 43));
+    out.push_back(replay("norm_output_layout", "norm", 14, 39));
     out.push_back(replay("norm_forward_unpacked_rows", "norm", 14, 3));
     out.push_back(replay("conv_wgrad_float_asymmetric_padding:channels_last", "conv", 20, 289));
     out.push_back(replay("matmul_int8_widened_long_rows:float_result", "matmul", 20, 305));
     out.push_back(replay("matmul_result_matrix_strided:gap", "matmul", 20, 438));
+    out.push_back(replay("attention_dropout_single_query_long_keys", "attention_fwd", 23, 774));
+    out.push_back(replay("conv_fusion_nchw_pixel:2d", "conv", 23, 13));
+    out.push_back(replay("conv_dgrad_float_dx_not_channels_last:nchw", "conv", 23, 261));
+    out.push_back(replay("attention_backward_dropout_long_keys:deterministic", "attention_bwd", 26, 426));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

@@ -384,8 +384,6 @@ TEST_F(ConformanceRefusals, Rank5BroadcastOperandWithAGap) {
     }
 }
 
-// The backward with dropout drawn by cuDNN over 177 keys: refused; deterministic, or over 128 keys,
-
 // The attention backward (b 1, 8 heads, d 64) of s_q queries over s_kv keys with dropout of
 // probability p drawn by cuDNN, its gradients marked as outputs.
 void dropout_backward(fe_graph *g, int64_t s_q, int64_t s_kv, double p, bool deterministic) {
@@ -403,7 +401,8 @@ void dropout_backward(fe_graph *g, int64_t s_q, int64_t s_kv, double p, bool det
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &opt, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
 }
-// taken.
+// The backward with dropout drawn by cuDNN over 177 keys: refused, deterministic or not; over 128
+// keys, taken.
 TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
     struct Form {
         const char *name;
@@ -411,7 +410,8 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
         bool deterministic, refused;
     };
     for (const Form &f : {Form{"177 keys", 177, false, true}, Form{"128 keys", 128, false, false},
-                          Form{"177 keys, deterministic", 177, true, false}}) {
+                          Form{"177 keys, deterministic", 177, true, true},
+                          Form{"128 keys, deterministic", 128, true, false}}) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_long_keys", FE_DATA_HALF);
         dropout_backward(g, 54, f.s_kv, 0.3, f.deterministic);
@@ -605,6 +605,105 @@ TEST_F(ConformanceRefusals, LayernormOfRowsThatAreNotPacked) {
             expect_lowered(g);
         else
             expect_refused(g, "not packed with its normalized dims innermost");
+    }
+}
+
+
+// A 2-D conv + bias + residual + relu of an NCHW half 3x3 image into a single pixel: refused;
+// channels-last, and an NCHW result of 2x2 pixels (its bias a single pixel), taken.
+TEST_F(ConformanceRefusals, Fused2dNchwConvolutionIntoASinglePixel) {
+    struct Form {
+        const char *name;
+        bool channels_last;
+        int64_t image;
+        bool refused;
+    };
+    for (const Form &f : {Form{"NCHW, 1x1 result", false, 3, true}, Form{"NHWC, 1x1 result", true, 3, false},
+                          Form{"NCHW, 2x2 result", false, 4, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("conv2d_pixel", FE_DATA_BFLOAT16);
+        const int64_t out = f.image - 2;
+        const std::vector<int64_t> dx = {2, 40, f.image, f.image}, dw = {48, 40, 3, 3}, dy = {2, 48, out, out};
+        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
+        fe_tensor *residual = strided(g, "residual", dy, layout(dy));
+        fe_tensor *bias = strided(g, "bias", {1, 48, 1, 1}, packed_strides({1, 48, 1, 1}), FE_DATA_FLOAT);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        add_bias_relu(g, y, residual, bias);
+        if (f.refused)
+            expect_refused(g, "whose result is a single pixel");
+        else
+            expect_lowered(g);
+    }
+}
+
+// The data gradient of a half 1-D NCW dy of 32 channels into a float NCW dx: refused; both
+// channels-last, and a half dx, taken.
+TEST_F(ConformanceRefusals, HalfDgradIntoAFloatDxNchw) {
+    struct Form {
+        const char *name;
+        bool channels_last;
+        fe_data_type dx_type;
+        bool refused;
+    };
+    for (const Form &f : {Form{"NCW, float dx", false, FE_DATA_FLOAT, true},
+                          Form{"NWC, float dx", true, FE_DATA_FLOAT, false},
+                          Form{"NCW, half dx", false, FE_DATA_HALF, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("dgrad_half_float", FE_DATA_HALF);
+        const std::vector<int64_t> ddy = {1, 32, 433}, dw = {32, 32, 3};
+        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        fe_tensor *dy = strided(g, "dy", ddy, layout(ddy)), *w = strided(g, "w", dw, layout(dw)), *dx = nullptr;
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t pad[1] = {1};
+        ASSERT_FE_OK(fe_conv_options_set_padding(&o, 1, pad));
+        const int64_t dx_dims[3] = {1, 32, 433};
+        ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 3, dx_dims, &o, &dx));
+        ASSERT_FE_OK(fe_tensor_set_data_type(dx, f.dx_type));
+        ASSERT_FE_OK(fe_tensor_set_strides(dx, 3, layout({1, 32, 433}).data()));
+        ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+        if (f.refused)
+            expect_refused(g, "unless dy and dx are both channels-last");
+        else
+            expect_lowered(g);
+    }
+}
+
+// Attention (bf16, 4 heads, d 40) with dropout drawn by cuDNN over one query row and 274 keys:
+// refused; over 256 keys, over two query rows, and with the caller's mask, taken.
+TEST_F(ConformanceRefusals, DropoutOverASingleQueryRowAndLongKeys) {
+    struct Form {
+        const char *name;
+        int64_t s_q, s_kv;
+        bool own_mask, refused;
+    };
+    for (const Form &f : {Form{"1 x 274, drawn", 1, 274, false, true}, Form{"1 x 256, drawn", 1, 256, false, false},
+                          Form{"2 x 274, drawn", 2, 274, false, false}, Form{"1 x 274, own mask", 1, 274, true, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("dropout_decode", FE_DATA_BFLOAT16);
+        const std::vector<int64_t> dq = {1, 4, f.s_q, 40}, dk = {1, 4, f.s_kv, 40};
+        fe_tensor *q = strided(g, "q", dq, packed_strides(dq)), *k = strided(g, "k", dk, packed_strides(dk));
+        fe_tensor *v = strided(g, "v", dk, packed_strides(dk));
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.158;
+        if (f.own_mask) {
+            const std::vector<int64_t> dm = {1, 4, f.s_q, f.s_kv};
+            o.dropout_mask = strided(g, "mask", dm, packed_strides(dm));
+            o.dropout_scale = 1.0 / 0.79;
+        } else {
+            o.dropout_probability = 0.21;
+            o.dropout_seed = strided(g, "seed", {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
+            o.dropout_offset = strided(g, "offset", {1, 1, 1, 1}, packed_strides({1, 1, 1, 1}), FE_DATA_INT64);
+        }
+        fe_tensor *out = nullptr;
+        ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr));
+        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        if (f.refused)
+            expect_refused(g, "over a single query row (s_q = 1) and more than 256 keys");
+        else
+            expect_lowered(g);
     }
 }
 
