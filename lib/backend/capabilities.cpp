@@ -89,7 +89,10 @@ const std::vector<Capability> kTable = {
     {Feature::upsampling, "upsampling", Gate::known_bad, "nearest and bilinear upsampling", 0, 0, kAnyCudnn9,
      kVerified, "has no engine for them and refuses their resample descriptor", "H100"},
     {Feature::max_pool_backward_from_x_and_y_channels_last, "max_pool_backward_from_x_and_y_channels_last",
-     Gate::known_bad, "channels-last max pooling backward from x and y without the index", 0, 0, kAnyCudnn9,
+     Gate::known_bad,
+     "channels-last max pooling backward from x and y without the index (a single channel of stride 1 counts as "
+     "channels-last)",
+     0, 0, kAnyCudnn9,
      kVerified, "crashes in its heuristics on it instead of refusing it", "H100"},
     {Feature::max_pool_backward_layout, "max_pool_backward_layout", Gate::observed,
      "max pooling backward in other layouts than channels-last", 0, 0, 0, kVerified,
@@ -283,10 +286,11 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::pooling_avg_post_padding_layout, "pooling_avg_post_padding_layout", Gate::known_bad,
      "average pooling that counts padding, with more padding after than before, in other layouts than "
-     "channels-last",
+     "channels-last, or forward over a single-pixel image (every spatial dim 1)",
      0, 0, kAnyCudnn9, kVerified,
      "divides by a window that leaves out the padding past the image's end, forward and backward (NCHW and NCDHW "
-     "randomized cases; channels-last was right): pool channels-last, or pad symmetrically",
+     "randomized cases; channels-last: 28 of 29 right, the wrong one a bfloat16 image of one pixel, 56 channels, "
+     "window 3x3x3 padded 0 before and 2 after): pool channels-last over more than one pixel, or pad symmetrically",
      "H200"},
     {Feature::pointwise_rank3_first_dim_broadcast, "pointwise_rank3_first_dim_broadcast", Gate::known_bad,
      "a rank-3 pointwise operation with an operand that varies only along the first dim (an [N, 1, 1] input, or "

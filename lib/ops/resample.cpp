@@ -196,7 +196,9 @@ void refuse_known_bad_pooling(Lowering &lowering, const fe_resample_options &o, 
         (x->dims[1] % 8 != 0 || (spatial == 2 && !o.generate_index)))
         lowering.require(Feature::pooling_bf16_channels_last);
     if (forward && o.generate_index && !channels_last(x)) lowering.require(Feature::pooling_index_layout);
-    if (o.mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING && post_past_pre && !channels_last(x))
+    bool single_pixel = true;
+    for (size_t d = 2; d < x->dims.size(); ++d) single_pixel = single_pixel && x->dims[d] == 1;
+    if (o.mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING && post_past_pre && (!channels_last(x) || (forward && single_pixel)))
         lowering.require(Feature::pooling_avg_post_padding_layout);
 }
 
@@ -316,7 +318,12 @@ class ResampleBackward : public Node {
     void lower(Lowering &lowering) const override {
         refuse_upsampling(options_);
         // Some cuDNN versions crash in their heuristics on this combination instead of refusing it.
-        if (options_.mode == FE_RESAMPLE_MAXPOOL && !inputs[3] && channels_last(inputs[0])) {
+        // A single channel of stride 1 is channels-last to cuDNN (randomized case: dy [4, 1, 8, 2]
+        // with strides [16, 1, 2, 1] crashed it; the same dy with the channel's stride 16 was refused).
+        const fe_tensor *dy = inputs[0];
+        const bool dy_reads_channels_last =
+            channels_last(dy) || (dy->dims.size() >= 3 && dy->dims[1] == 1 && dy->strides[1] == 1);
+        if (options_.mode == FE_RESAMPLE_MAXPOOL && !inputs[3] && dy_reads_channels_last) {
             std::string why = refusal(Feature::max_pool_backward_from_x_and_y_channels_last, cudnn().cudnnGetVersion());
             FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED, "%s; pass the forward's index", why.c_str());
         }

@@ -94,23 +94,33 @@ TEST_F(MatmulConvKnownBad, RowBiasWithAStridedN) {
     }
 }
 
-// bfloat16 NCHW dy into a float channels-last dx (1-D); a float NCHW dx lowers.
-TEST_F(MatmulConvKnownBad, DgradFloatDxInTheOtherLayout) {
-    for (bool other : {true, false}) {
-        SCOPED_TRACE(other ? "channels-last dx" : "NCHW dx");
+// bfloat16 1-D dy into a float dx: refused from an NCHW dy, into a channels-last or an NCHW dx;
+// channels-last dy into channels-last dx lowers.
+TEST_F(MatmulConvKnownBad, DgradFloatDxNotChannelsLast) {
+    struct Form {
+        const char *name;
+        bool dy_channels_last, dx_channels_last, refused;
+    };
+    for (const Form &f : {Form{"NCW dy, NWC dx", false, true, true}, Form{"NCW dy, NCW dx", false, false, true},
+                          Form{"NWC dy, NWC dx", true, true, false}}) {
+        SCOPED_TRACE(f.name);
         fe_graph *g = graph("dgrad_float_dx", FE_DATA_BFLOAT16);
         const std::vector<int64_t> ddy = {2, 48, 11}, dw = {48, 80, 7}, ddx = {2, 80, 11};
-        fe_tensor *dy = strided(g, "dy", ddy, packed_strides(ddy)), *w = strided(g, "w", dw, packed_strides(dw));
+        auto layout = [](bool channels_last, const std::vector<int64_t> &d) {
+            return channels_last ? channels_last_strides(d) : packed_strides(d);
+        };
+        fe_tensor *dy = strided(g, "dy", ddy, layout(f.dy_channels_last, ddy));
+        fe_tensor *w = strided(g, "w", dw, layout(f.dy_channels_last, dw));
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t pad[1] = {3};
         ASSERT_FE_OK(fe_conv_options_set_padding(&o, 1, pad));
         fe_tensor *dx = nullptr;
         ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, ddx.size(), ddx.data(), &o, &dx));
         ASSERT_FE_OK(fe_tensor_set_data_type(dx, FE_DATA_FLOAT));
-        std::vector<int64_t> sx = other ? channels_last_strides(ddx) : packed_strides(ddx);
+        std::vector<int64_t> sx = layout(f.dx_channels_last, ddx);
         ASSERT_FE_OK(fe_tensor_set_strides(dx, sx.size(), sx.data()));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (other)
+        if (f.refused)
             expect_refused(g, "float dx");
         else
             expect_lowered(g);

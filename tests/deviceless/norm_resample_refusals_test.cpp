@@ -118,4 +118,23 @@ TEST_F(NormResampleKnownBad, Bf16ChannelsLastPoolingWithoutTheIndex) {
     }
 }
 
+// Average pooling counting the padding, padded 0 before and 2 after, of a channels-last bfloat16
+// image of one pixel: refused; of 2x2x2 pixels, taken.
+TEST_F(NormResampleKnownBad, AveragePoolingOfASinglePixelPaddedAfter) {
+    for (int64_t pixels : {1, 2}) {
+        SCOPED_TRACE(std::to_string(pixels) + " pixels a side");
+        fe_graph *g = graph("avg_incl_pixel", FE_DATA_BFLOAT16);
+        fe_tensor *x = tensor(g, "x", {1, 56, pixels, pixels, pixels}, true);
+        fe_resample_options o = pool_options(FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, 3, 3, 4, 0);
+        for (size_t i = 0; i < 3; ++i) o.post_padding[i] = 2;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, nullptr));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (pixels == 1)
+            expect_refused(g, "of a single-pixel image");
+        else
+            expect_lowered(g);
+    }
+}
+
 }  // namespace

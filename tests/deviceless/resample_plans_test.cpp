@@ -118,6 +118,28 @@ TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedAtBuild) {
         << fe_last_error_message();
 }
 
+// A single channel whose stride is 1 reads as channels-last to cuDNN, which crashed choosing an
+// engine for this graph of a randomized run: refused the same way.
+TEST_F(Deviceless, MaxPoolBackwardOfOneChannelOfStrideOneIsRefusedAtBuild) {
+    int64_t version = 0;
+    ASSERT_FE_OK(fe_cudnn_version(&version));
+    if (version >= 92000) GTEST_SKIP() << "cuDNN " << version << " is newer than the last version verified bad";
+    fe_graph *g = graph("maxpool_bwd_one_channel", FE_DATA_BFLOAT16);
+    const int64_t x_strides[4] = {1, 43, 4, 4}, y_strides[4] = {16, 1, 2, 1};
+    fe_tensor *x = tensor(g, "x", {4, 1, 7, 1});
+    fe_tensor *y = tensor(g, "y", {4, 1, 8, 2}), *dy = tensor(g, "dy", {4, 1, 8, 2});
+    ASSERT_FE_OK(fe_tensor_set_strides(x, 4, x_strides));
+    ASSERT_FE_OK(fe_tensor_set_strides(y, 4, y_strides));
+    ASSERT_FE_OK(fe_tensor_set_strides(dy, 4, y_strides));
+    fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 4, 1, 2);
+    fe_tensor *dx = nullptr;
+    ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx));
+    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(fe_last_error_message()).find("pass the forward's index"), std::string::npos)
+        << fe_last_error_message();
+}
+
 }  // namespace
 
 namespace {
