@@ -826,7 +826,9 @@ typedef struct fe_sdpa_options {
     fe_tensor *dropout_seed;
     fe_tensor *dropout_offset;
     /* With dropout_probability: also output the drawn mask as "<node>::DropoutMask"
-     * ([b, h_q, s_q, s_kv] of 0/1, float; find it with fe_graph_tensor_by_name). */
+     * ([b, h_q, s_q, s_kv] of 0/1, float; find it with fe_graph_tensor_by_name). Where the
+     * causal, window or padding mask excludes the key its value is unspecified (cuDNN may leave
+     * it unwritten). */
     int32_t output_dropout_mask;
     /* Paged K/V caches (decoding): k and v are page containers [pages, h_k, page_size, d(_v)],
      * the page tables int32 [b, 1, pages per sequence, 1] map each sequence's pages, and
