@@ -1,7 +1,8 @@
 // Resampling (pooling) lowers to cuDNN's resample operations and builds plans with no GPU;
 // upsampling, which cuDNN 9.19 has no engine for, fails at build saying so.
-#include "deviceless_support.hpp"
+#include "known_bad_support.hpp"
 
+using cudnnfe_test::channels_last_strides;
 using cudnnfe_test::Deviceless;
 
 using cudnnfe_test::pool_options;
@@ -100,44 +101,38 @@ TEST_F(Deviceless, UpsamplingFailsAtBuildNamingConvTranspose) {
 }
 
 // Refused at build on the cuDNN versions that crash on it (the capability table's
-// max_pool_backward_from_x_and_y_channels_last), before cuDNN sees it.
+// max_pool_backward_from_x_and_y_channels_last), before cuDNN sees it: a channels-last dy, and a
+// single channel whose stride is 1 (channels-last to cuDNN, which crashed choosing an engine for
+// that graph of a randomized run).
 TEST_F(Deviceless, MaxPoolBackwardFromXAndYChannelsLastIsRefusedAtBuild) {
     int64_t version = 0;
     ASSERT_FE_OK(fe_cudnn_version(&version));
     if (version >= 92000) GTEST_SKIP() << "cuDNN " << version << " is newer than the last version verified bad";
-    fe_graph *g = graph("maxpool_bwd", FE_DATA_HALF);
-    fe_tensor *x = tensor(g, "x", {2, 16, 8, 8}, true);
-    fe_tensor *y = tensor(g, "y", {2, 16, 4, 4}, true);
-    fe_tensor *dy = tensor(g, "dy", {2, 16, 4, 4}, true);
-    fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 2, 2, 0);
-    fe_tensor *dx = nullptr;
-    ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx));
-    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_NE(std::string(fe_last_error_message()).find("pass the forward's index"), std::string::npos)
-        << fe_last_error_message();
-}
-
-// A single channel whose stride is 1 reads as channels-last to cuDNN, which crashed choosing an
-// engine for this graph of a randomized run: refused the same way.
-TEST_F(Deviceless, MaxPoolBackwardOfOneChannelOfStrideOneIsRefusedAtBuild) {
-    int64_t version = 0;
-    ASSERT_FE_OK(fe_cudnn_version(&version));
-    if (version >= 92000) GTEST_SKIP() << "cuDNN " << version << " is newer than the last version verified bad";
-    fe_graph *g = graph("maxpool_bwd_one_channel", FE_DATA_BFLOAT16);
-    const int64_t x_strides[4] = {1, 43, 4, 4}, y_strides[4] = {16, 1, 2, 1};
-    fe_tensor *x = tensor(g, "x", {4, 1, 7, 1});
-    fe_tensor *y = tensor(g, "y", {4, 1, 8, 2}), *dy = tensor(g, "dy", {4, 1, 8, 2});
-    ASSERT_FE_OK(fe_tensor_set_strides(x, 4, x_strides));
-    ASSERT_FE_OK(fe_tensor_set_strides(y, 4, y_strides));
-    ASSERT_FE_OK(fe_tensor_set_strides(dy, 4, y_strides));
-    fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 4, 1, 2);
-    fe_tensor *dx = nullptr;
-    ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &o, &dx));
-    ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-    EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_NE(std::string(fe_last_error_message()).find("pass the forward's index"), std::string::npos)
-        << fe_last_error_message();
+    struct Form {
+        const char *name;
+        std::vector<int64_t> x_dims, x_strides, y_dims, y_strides;
+        fe_resample_options options;
+    };
+    const Form forms[] = {
+        {"16 channels", {2, 16, 8, 8}, channels_last_strides({2, 16, 8, 8}), {2, 16, 4, 4},
+         channels_last_strides({2, 16, 4, 4}), pool_options(FE_RESAMPLE_MAXPOOL, 2, 2, 2, 0)},
+        {"one channel of stride 1", {4, 1, 7, 1}, {1, 43, 4, 4}, {4, 1, 8, 2}, {16, 1, 2, 1},
+         pool_options(FE_RESAMPLE_MAXPOOL, 2, 4, 1, 2)},
+    };
+    for (const Form &f : forms) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("maxpool_bwd", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", f.x_dims), *y = tensor(g, "y", f.y_dims), *dy = tensor(g, "dy", f.y_dims);
+        ASSERT_FE_OK(fe_tensor_set_strides(x, f.x_strides.size(), f.x_strides.data()));
+        ASSERT_FE_OK(fe_tensor_set_strides(y, f.y_strides.size(), f.y_strides.data()));
+        ASSERT_FE_OK(fe_tensor_set_strides(dy, f.y_strides.size(), f.y_strides.data()));
+        fe_tensor *dx = nullptr;
+        ASSERT_FE_OK(fe_graph_resample_backward(g, dy, x, y, nullptr, 0, nullptr, &f.options, &dx));
+        ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
+        EXPECT_EQ(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_NE(std::string(fe_last_error_message()).find("pass the forward's index"), std::string::npos)
+            << fe_last_error_message();
+    }
 }
 
 }  // namespace
