@@ -110,6 +110,17 @@ AttentionConfig draw(Rng &rng, bool backward) {
     return c;
 }
 
+void draw_score_mod(Rng &rng, AttentionConfig &c) {
+    const int64_t steps = rng.range(1, 3);
+    for (int64_t i = 0; i < steps; ++i) {
+        const int64_t kind = rng.range(0, 2);
+        if (kind == 0) c.score_mod.push_back({ScoreModStep::multiply, rng.uniform(0.5, 1.5)});
+        else if (kind == 1) c.score_mod.push_back({ScoreModStep::add_per_head, 0});
+        else c.score_mod.push_back({ScoreModStep::cap, rng.uniform(2, 30)});
+    }
+    c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+}
+
 std::string describe(const AttentionConfig &c) {
     char text[600];
     const char *causal[] = {"none", "top_left", "bottom_right"};
@@ -138,7 +149,19 @@ std::string describe(const AttentionConfig &c) {
                       : (c.implementation == FE_SDPA_IMPLEMENTATION_COMPOSITE ? " composite" : ""),
                   order_name(c.order_q, c.gaps_q).c_str(), order_name(c.order_k, c.gaps_k).c_str(),
                   order_name(c.order_v, c.gaps_v).c_str(), order_name(c.order_o, c.gaps_o).c_str());
-    return text;
+    std::string line = text;
+    if (!c.score_mod.empty()) {
+        line += " score_mod=";
+        for (size_t i = 0; i < c.score_mod.size(); ++i) {
+            const ScoreModStep &step = c.score_mod[i];
+            char part[48];
+            if (step.kind == ScoreModStep::multiply) std::snprintf(part, sizeof part, "mul(%.3g)", step.value);
+            else if (step.kind == ScoreModStep::add_per_head) std::snprintf(part, sizeof part, "add(per_head)");
+            else std::snprintf(part, sizeof part, "cap(%.3g)", step.value);
+            line += (i ? "," : "") + std::string(part);
+        }
+    }
+    return line;
 }
 
 
@@ -176,11 +199,12 @@ bool bottom_right(const AttentionConfig &c) {
 }
 
 Reference forward_reference(const AttentionConfig &c, const Inputs &in) {
-    Reference r{c.b, c.h_q, c.s_q, c.s_kv, {}, {}, {}, {}, {}, {}, {}};
+    Reference r{c.b, c.h_q, c.s_q, c.s_kv, {}, {}, {}, {}, {}, {}, {}, {}};
     const int64_t group = c.h_q / c.h_k;
     size_t scores = static_cast<size_t>(c.b * c.h_q * c.s_q * c.s_kv);
     r.p.assign(scores, 0.0);
     r.capped.assign(c.softcap > 0 ? scores : 0, 0.0);
+    r.unmodified.assign(c.score_mod.empty() ? 0 : scores, 0.0);
     r.o.assign(static_cast<size_t>(c.b * c.h_q * c.s_q * c.d_v), 0.0);
     r.max.assign(static_cast<size_t>(c.b * c.h_q * c.s_q), 0.0);
     r.sum = r.max;
@@ -201,6 +225,10 @@ Reference forward_reference(const AttentionConfig &c, const Inputs &in) {
                     for (int64_t x = 0; x < c.d; ++x)
                         dot += in.q(b, h, i, x) * in.k(b, h / group, j, x);
                     double s = dot * c.scale;
+                    if (!c.score_mod.empty()) {
+                        r.unmodified[r.at(b, h, i, j)] = s;
+                        s = score_mod_value(c, in, h, s);
+                    }
                     if (c.softcap > 0) {
                         r.capped[r.at(b, h, i, j)] = s / c.softcap;
                         s = c.softcap * std::tanh(s / c.softcap);
@@ -402,7 +430,83 @@ Inputs bind_inputs(Case &k, const AttentionConfig &c, const Common &t, float lo,
         k.input_int64(t.offset, {offset});
     }
     if (t.scale) k.input_values(t.scale, {static_cast<float>(c.scale)});
+    if (t.mod_head) in.mod_head = &k.input(t.mod_head, -1.f, 1.f);
     return in;
+}
+
+double score_mod_value(const AttentionConfig &c, const Inputs &in, int64_t h, double s) {
+    for (const ScoreModStep &step : c.score_mod) {
+        if (step.kind == ScoreModStep::multiply) s *= step.value;
+        else if (step.kind == ScoreModStep::add_per_head) s += in.mod_head->at({0, h, 0, 0});
+        else s = step.value * std::tanh(s / step.value);
+    }
+    return s;
+}
+
+double score_mod_derivative(const AttentionConfig &c, const Inputs &in, int64_t h, double s) {
+    double derivative = 1;
+    for (const ScoreModStep &step : c.score_mod) {
+        if (step.kind == ScoreModStep::multiply) {
+            derivative *= step.value;
+            s *= step.value;
+        } else if (step.kind == ScoreModStep::add_per_head) {
+            s += in.mod_head->at({0, h, 0, 0});
+        } else {
+            const double th = std::tanh(s / step.value);
+            derivative *= 1 - th * th;
+            s = step.value * th;
+        }
+    }
+    return derivative;
+}
+
+bool build_score_mod(Case &k, const AttentionConfig &c, Common *t, fe_tensor **input, fe_tensor **output,
+                     fe_tensor **grad_input, fe_tensor **grad_output) {
+    fe_graph *g = k.graph_handle();
+    const int64_t dims[4] = {c.b, c.h_q, c.s_q, c.s_kv};
+    auto op = [&](fe_pointwise_mode mode, fe_tensor *a, fe_tensor *b) {
+        fe_tensor *y = nullptr;
+        k.ok(fe_graph_pointwise(g, mode, a, b, nullptr, nullptr, &y), "fe_graph_pointwise");
+        return y;
+    };
+    int scalars = 0;
+    auto scalar = [&](double value) {
+        fe_tensor *s = nullptr;
+        const std::string name = "score_mod_value_" + std::to_string(scalars++);
+        k.ok(fe_graph_scalar(g, name.c_str(), value, FE_DATA_FLOAT, &s), "fe_graph_scalar");
+        return s;
+    };
+    if (!k.ok(fe_graph_tensor(g, "scores", 4, dims, nullptr, FE_DATA_FLOAT, input), "fe_graph_tensor")) return false;
+    fe_tensor *cur = *input;
+    std::vector<fe_tensor *> before_tanh(c.score_mod.size(), nullptr);
+    for (size_t i = 0; i < c.score_mod.size(); ++i) {
+        const ScoreModStep &step = c.score_mod[i];
+        if (step.kind == ScoreModStep::multiply) {
+            cur = op(FE_POINTWISE_MUL, cur, scalar(step.value));
+        } else if (step.kind == ScoreModStep::add_per_head) {
+            if (!t->mod_head) t->mod_head = k.packed("score_mod_per_head", {1, c.h_q, 1, 1}, FE_DATA_FLOAT);
+            cur = op(FE_POINTWISE_ADD, cur, t->mod_head);
+        } else {
+            fe_tensor *cap = scalar(step.value);
+            before_tanh[i] = op(FE_POINTWISE_DIV, cur, cap);
+            cur = op(FE_POINTWISE_MUL, op(FE_POINTWISE_TANH_FWD, before_tanh[i], nullptr), cap);
+        }
+    }
+    *output = cur;
+    if (!grad_input) return true;
+    // d(scores) from d(modified scores): each step's derivative, last step first.
+    if (!k.ok(fe_graph_tensor(g, "d_scores", 4, dims, nullptr, FE_DATA_FLOAT, grad_input), "fe_graph_tensor"))
+        return false;
+    fe_tensor *grad = *grad_input;
+    for (size_t i = c.score_mod.size(); i-- > 0;) {
+        const ScoreModStep &step = c.score_mod[i];
+        if (step.kind == ScoreModStep::multiply) grad = op(FE_POINTWISE_MUL, grad, scalar(step.value));
+        else if (step.kind == ScoreModStep::cap) grad = op(FE_POINTWISE_TANH_BWD, grad, before_tanh[i]);
+    }
+    // Adding per-head terms alone leaves the gradient as it is; the chain still needs an operation.
+    if (grad == *grad_input) grad = op(FE_POINTWISE_IDENTITY, grad, nullptr);
+    *grad_output = grad;
+    return true;
 }
 
 }  // namespace conformance

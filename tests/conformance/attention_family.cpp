@@ -28,6 +28,7 @@ void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &ad
     Common t = make_inputs(k, c);
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     set_common_options(o, c, t);
+    if (!c.score_mod.empty() && !build_score_mod(k, c, &t, &o.score_mod_input, &o.score_mod_output)) return;
     o.generate_stats = c.stats;
     o.output_max_sum_exp = c.max_sum_exp;
     o.output_dropout_mask = c.dropout == 1;
@@ -104,6 +105,10 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
     fe_tensor *stats = k.packed("stats", {c.b, c.h_q, c.s_q, 1}, FE_DATA_FLOAT);
     fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
     set_common_options(opts, c, t);
+    if (!c.score_mod.empty() &&
+        !build_score_mod(k, c, &t, &opts.score_mod_input, &opts.score_mod_output, &opts.score_mod_grad_input,
+                         &opts.score_mod_grad_output))
+        return;
     opts.output_dbias = c.dbias;
     opts.output_dsink = c.dsink;
     opts.deterministic = c.deterministic;
@@ -222,6 +227,7 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
                         double th = std::tanh(r.capped[r.at(b, h, i, j)]);
                         g *= 1.0 - th * th;
                     }
+                    if (!c.score_mod.empty()) g *= score_mod_derivative(c, in, h, r.unmodified[r.at(b, h, i, j)]);
                     ds[static_cast<size_t>(j)] = g * c.scale;
                     for (int64_t x = 0; x < c.d_v; ++x) {
                         const size_t at = static_cast<size_t>(((b * c.h_k + hk) * c.s_kv + j) * c.d_v + x);
@@ -276,6 +282,11 @@ void attention_case(Case &k, bool backward, const std::function<void(AttentionCo
 void register_attention(std::vector<Family> &out) {
     out.push_back({"attention_fwd", 2000, [](Case &k) { attention_forward(k, nullptr); }});
     out.push_back({"attention_bwd", 1000, [](Case &k) { attention_backward(k, nullptr); }});
+    // Score modifier chains of the caller's own, over the same space of options.
+    out.push_back({"attention_mod_fwd", 300,
+                   [](Case &k) { attention_forward(k, [&k](AttentionConfig &c) { draw_score_mod(k.rng, c); }); }});
+    out.push_back({"attention_mod_bwd", 200,
+                   [](Case &k) { attention_backward(k, [&k](AttentionConfig &c) { draw_score_mod(k.rng, c); }); }});
 }
 
 }  // namespace conformance

@@ -12,6 +12,12 @@
 
 namespace conformance {
 
+// One step of a score modifier chain (fe_sdpa_options.score_mod_*), applied to the scaled scores.
+struct ScoreModStep {
+    enum Kind { multiply, add_per_head, cap } kind;
+    double value;  // multiply: the factor; cap: c in c * tanh(s / c); add_per_head: unused
+};
+
 struct AttentionConfig {
     fe_data_type type = FE_DATA_HALF;
     int64_t b = 1, h_q = 1, h_k = 1, s_q = 1, s_kv = 1, d = 64, d_v = 64;
@@ -36,6 +42,8 @@ struct AttentionConfig {
     std::vector<int64_t> gaps_q, gaps_k, gaps_v, gaps_o;
     bool custom_o = false;
     fe_sdpa_implementation implementation = FE_SDPA_IMPLEMENTATION_AUTO;
+    // A score modifier of the caller's own (empty: none), with the composite implementation.
+    std::vector<ScoreModStep> score_mod;
 };
 
 
@@ -55,6 +63,7 @@ struct Dense {
 struct Inputs {
     Dense q, k, v;
     const Bound *bias = nullptr, *sink = nullptr, *alibi = nullptr, *mask = nullptr;
+    const Bound *mod_head = nullptr;  // a score modifier's per-head term [1, h_q, 1, 1]
     std::vector<int32_t> len_q, len_kv;
     // Element offsets of each sequence in packed Q, K, V, O (and the stats: rows of h_q).
     std::vector<int64_t> off_q, off_k, off_v, off_o, off_stats;
@@ -66,6 +75,7 @@ struct Inputs {
 struct Reference {
     int64_t B, H, SQ, SKV;
     std::vector<double> p, p_dropped, capped, o, max, sum;
+    std::vector<double> unmodified;  // the scaled scores before a score modifier (with one)
     std::vector<char> row_defined;
     size_t row(int64_t b, int64_t h, int64_t i) const { return static_cast<size_t>((b * H + h) * SQ + i); }
     size_t at(int64_t b, int64_t h, int64_t i, int64_t j) const { return row(b, h, i) * static_cast<size_t>(SKV) + static_cast<size_t>(j); }
@@ -75,7 +85,7 @@ struct Reference {
 struct Common {
     fe_tensor *q = nullptr, *k = nullptr, *v = nullptr, *len_q = nullptr, *len_kv = nullptr, *bias = nullptr,
               *sink = nullptr, *alibi = nullptr, *mask = nullptr, *seed = nullptr, *offset = nullptr,
-              *scale = nullptr, *table_k = nullptr, *table_v = nullptr;
+              *scale = nullptr, *table_k = nullptr, *table_v = nullptr, *mod_head = nullptr;
     // Ragged offsets (int64 [b + 1, 1, 1, 1]); K's and V's, Q's and O's are one tensor when equal.
     fe_tensor *off_q = nullptr, *off_k = nullptr, *off_v = nullptr, *off_o = nullptr, *off_stats = nullptr;
 };
@@ -87,6 +97,18 @@ bool bottom_right(const AttentionConfig &c);
 // Checks a mask cuDNN drew and output: 0 or 1 wherever the softmax keeps the key (elsewhere its
 // value is unspecified).
 void check_drawn_mask(Case &k, const Bound &mask, const Reference &r);
+// Draws a score modifier chain of one to three steps (multiply by a scalar, add a per-head term,
+// cap with tanh) into c, with the composite implementation (the only one that takes it).
+void draw_score_mod(Rng &rng, AttentionConfig &c);
+// A score modifier's value of the scaled score s of head h, and its derivative there.
+double score_mod_value(const AttentionConfig &c, const Inputs &in, int64_t h, double s);
+double score_mod_derivative(const AttentionConfig &c, const Inputs &in, int64_t h, double s);
+// The modifier chain in graph g, from the scores it stands for to its result (into the options'
+// score_mod_input and score_mod_output), and its derivative chain for a backward (grad_input and
+// grad_output non-null). The per-head term, when the chain has one, is t->mod_head.
+bool build_score_mod(Case &k, const AttentionConfig &c, Common *t, fe_tensor **input, fe_tensor **output,
+                     fe_tensor **grad_input = nullptr, fe_tensor **grad_output = nullptr);
+
 // Strides for dims in a drawn order with gaps (odd strides on unit dims now and then).
 std::vector<int64_t> layout(const std::vector<int64_t> &dims, const std::vector<size_t> &order,
                             const std::vector<int64_t> &gaps, Rng &rng);
