@@ -9,6 +9,7 @@ const std::vector<Family> &families() {
         register_attention_fp8(f);
         register_convolution(f);
         register_matmul(f);
+        register_block_scale(f);
         register_elementwise(f);
         register_norm(f);
         register_resample(f);
