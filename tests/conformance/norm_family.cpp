@@ -363,9 +363,42 @@ void check_sums(Case &k, const char *what, const Bound &out, const std::vector<d
             t == FE_DATA_BFLOAT16 ? 1e-2 : 2e-3);
 }
 
-void norm_case(Case &k) {
+// A pointwise epilogue on a norm forward's y in the same graph (the fused forms: batchnorm + add +
+// ReLU, a layer norm times a gate, ...), applied in order.
+enum class Epilogue { add_residual, relu, multiply_gate, scale };
+
+std::vector<Epilogue> draw_epilogue(Rng &rng) {
+    std::vector<Epilogue> steps;
+    const int64_t n = rng.range(1, 3);
+    for (int64_t i = 0; i < n; ++i)
+        steps.push_back(rng.pick(std::vector<Epilogue>{Epilogue::add_residual, Epilogue::relu, Epilogue::multiply_gate,
+                                                       Epilogue::scale}));
+    return steps;
+}
+
+std::string describe_epilogue(const std::vector<Epilogue> &steps, double factor) {
+    std::string text = " epilogue=";
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const char *names[] = {"add(residual)", "relu", "mul(gate)", "scale"};
+        text += (i ? "," : "") + std::string(names[static_cast<int>(steps[i])]);
+        if (steps[i] == Epilogue::scale) text += "(" + std::to_string(factor).substr(0, 5) + ")";
+    }
+    return text;
+}
+
+// One norm case; `fused`: a forward with a drawn epilogue whose result is the output in y's place.
+void norm_case(Case &k, bool fused) {
     NormConfig c = draw(k.rng);
-    k.describe(describe(c));
+    std::vector<Epilogue> epilogue;
+    double factor = 1;
+    if (fused) {
+        // Forward only; batchnorm as training (cuDNN's fused batchnorm pattern).
+        if (c.pass == Pass::backward || c.kind == Kind::batch) c.pass = Pass::training;
+        c.bn_inference_op = false;
+        epilogue = draw_epilogue(k.rng);
+        factor = k.rng.uniform(0.25, 2);
+    }
+    k.describe(describe(c) + (fused ? describe_epilogue(epilogue, factor) : ""));
     if (!k.graph(c.type)) return;
     fe_graph *g = k.graph_handle();
     const bool bwd = c.pass == Pass::backward, training = c.pass == Pass::training;
@@ -464,6 +497,32 @@ void norm_case(Case &k) {
         }
     }
     if (!k.ok(s, call)) return;
+    // The epilogue's inputs (x's dims and strides) and result, which takes y's place as the output.
+    fe_tensor *residual = nullptr, *gate = nullptr, *fused_out = y;
+    int factors = 0;
+    for (Epilogue step : epilogue) {
+        fe_tensor *next = nullptr;
+        fe_status st = FE_OK;
+        if (step == Epilogue::add_residual) {
+            if (!residual) residual = k.tensor("residual", c.x, c.x_strides);
+            st = fe_graph_add(g, fused_out, residual, nullptr, &next);
+        } else if (step == Epilogue::relu) {
+            st = fe_graph_relu(g, fused_out, nullptr, &next);
+        } else if (step == Epilogue::multiply_gate) {
+            if (!gate) gate = k.tensor("gate", c.x, c.x_strides);
+            st = fe_graph_pointwise(g, FE_POINTWISE_MUL, fused_out, gate, nullptr, nullptr, &next);
+        } else {
+            fe_tensor *f = nullptr;
+            const std::string name = "factor_" + std::to_string(factors++);
+            if (!k.ok(fe_graph_scalar(g, name.c_str(), factor, FE_DATA_FLOAT, &f), "fe_graph_scalar"))
+                return;
+            st = fe_graph_pointwise(g, FE_POINTWISE_MUL, fused_out, f, nullptr, nullptr, &next);
+        }
+        if (!k.ok(st, "the epilogue's operation")) return;
+        fused_out = next;
+    }
+    if (fused && !k.ok(fe_tensor_set_data_type(fused_out, c.type), "fe_tensor_set_data_type")) return;
+    if (fused) y = fused_out;
     fe_tensor *main_out = bwd ? dx : y;
     if (c.y_layout) {
         std::vector<size_t> identity(c.x.size());
@@ -479,6 +538,16 @@ void norm_case(Case &k) {
     Bound &bx = k.input(x, c.x_lo, c.x_hi);
     Bound &bs = c.zero_centered ? k.input(scale, -0.5f, 0.5f) : k.input(scale, 0.5f, 1.5f);
     Bound *bb = bias ? &k.input(bias, -1.f, 1.f) : nullptr;
+    Bound *br = residual ? &k.input(residual, -1.f, 1.f) : nullptr, *bg = gate ? &k.input(gate, -1.f, 1.f) : nullptr;
+    auto apply_epilogue = [&](double v, const Dims &i) {
+        for (Epilogue step : epilogue) {
+            if (step == Epilogue::add_residual) v += br->at(i);
+            else if (step == Epilogue::relu) v = std::max(v, 0.0);
+            else if (step == Epilogue::multiply_gate) v *= bg->at(i);
+            else v *= factor;
+        }
+        return v;
+    };
     const double gamma_shift = c.zero_centered ? 1.0 : 0.0;
     const double eps_value = c.epsilon;
 
@@ -508,7 +577,7 @@ void norm_case(Case &k) {
         for_each_index(c.x, [&](const Dims &i) {
             size_t gi = flat(c.stats, i);
             double xhat = (rms ? bx.at(i) : bx.at(i) - st.mean[gi]) * st.inv[gi];
-            ref.push_back(xhat * (read(bs, i) + gamma_shift) + (bb ? read(*bb, i) : 0.0));
+            ref.push_back(apply_epilogue(xhat * (read(bs, i) + gamma_shift) + (bb ? read(*bb, i) : 0.0), i));
         });
         k.check("y", by, ref, atol_for(c.type), rtol_for(c.type), norm_for(c.type));
         if (bm) check_stats(k, "mean", *bm, st.mean);
@@ -571,6 +640,9 @@ void norm_case(Case &k) {
 
 }  // namespace
 
-void register_norm(std::vector<Family> &out) { out.push_back({"norm", 500, norm_case}); }
+void register_norm(std::vector<Family> &out) {
+    out.push_back({"norm", 500, [](Case &k) { norm_case(k, false); }});
+    out.push_back({"norm_fused", 200, [](Case &k) { norm_case(k, true); }});
+}
 
 }  // namespace conformance
