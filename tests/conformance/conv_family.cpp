@@ -644,8 +644,56 @@ void conv_case(Case &k) {
     k.check(names[static_cast<int>(c.dir)], bout, ref, atol, rtol, norm, defined.empty() ? nullptr : &defined);
 }
 
+// An int8 convolution: the conv space's geometry as a forward of int8 x and w (channels-last, now
+// and then NCHW), int32 math, a float, int8 (saturated) or int32 result. Small whole numbers keep
+// every product and sum exact, so the result must equal the reference exactly.
+void conv_int8_case(Case &k) {
+    ConvConfig c = draw(k.rng);
+    c.dir = Direction::fprop;
+    c.fusion = Fusion::none;
+    c.act = Act::none;
+    c.compute_set = false;
+    c.type = FE_DATA_INT8;
+    c.out_type = k.rng.pick(std::vector<fe_data_type>{FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_INT8, FE_DATA_INT32});
+    c.a_cl = c.b_cl = k.rng.chance(0.85);
+    c.out_layout = 0;
+    k.describe(describe(c));
+    if (!k.graph(FE_DATA_INT8, FE_DATA_INT32, FE_DATA_INT32)) return;
+    fe_graph *g = k.graph_handle();
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    if (!set_options(k, c, o)) return;
+    o.compute_data_type = FE_DATA_INT32;
+    std::vector<int64_t> xd = {c.n, c.c()}, wd = {c.k(), c.cg};
+    for (size_t d = 0; d < c.spatial; ++d) {
+        xd.push_back(c.in[d]);
+        wd.push_back(c.filter[d]);
+    }
+    fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl), FE_DATA_INT8), *w = k.tensor("w", wd, layout(wd, c.b_cl), FE_DATA_INT8);
+    fe_tensor *y = nullptr;
+    if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop")) return;
+    if (!k.ok(fe_tensor_set_data_type(y, c.out_type), "fe_tensor_set_data_type") ||
+        !k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output"))
+        return;
+    if (!k.build()) return;
+    // An int8 result saturates: operands of -1, 0 and 1 keep most sums inside [-128, 127].
+    const int64_t range = c.out_type == FE_DATA_INT8 ? 1 : 4;
+    Bound &bx = k.input_int8(x, range), &bw = k.input_int8(w, range);
+    Bound &by = k.output(y);
+    if (!k.execute()) return;
+    std::vector<double> X = logical(bx), W = logical(bw), Y(static_cast<size_t>(by.elements()), 0.0);
+    for_each_term(c, [&](int64_t xi, int64_t wi, int64_t yi) {
+        Y[static_cast<size_t>(yi)] += X[static_cast<size_t>(xi)] * W[static_cast<size_t>(wi)];
+    });
+    if (c.out_type == FE_DATA_INT8)
+        for (double &v : Y) v = std::min(127.0, std::max(-128.0, v));
+    k.check("y", by, Y, 0.5, 0, 1e-6);
+}
+
 }  // namespace
 
-void register_convolution(std::vector<Family> &out) { out.push_back({"conv", 1000, conv_case}); }
+void register_convolution(std::vector<Family> &out) {
+    out.push_back({"conv", 1000, conv_case});
+    out.push_back({"conv_int8", 300, conv_int8_case});
+}
 
 }  // namespace conformance

@@ -103,21 +103,6 @@ std::vector<double> fprop(const Geometry &g, const Bound &x, const Bound &w) {
     return Y;
 }
 
-// Uploads whole numbers in [-range, range] as int8 (the harness uploads float types only): the
-// bound's buffer gets the bytes, its host copy the values.
-Bound &int8_input(Case &k, fe_tensor *t, int64_t range) {
-    std::vector<int32_t> none;
-    none.reserve(1);  // data() must not be null for an upload of no bytes
-    Bound &b = k.input_int32(t, none);
-    std::vector<int8_t> bytes(b.host.size());
-    for (size_t i = 0; i < bytes.size(); ++i) {
-        bytes[i] = static_cast<int8_t>(k.rng.range(-range, range));
-        b.host[i] = bytes[i];
-    }
-    if (b.buffer) k.ok(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())), "fe_buffer_upload");
-    return b;
-}
-
 // int8 image and weight (channels-last), int32 math, the result's type set to int32. Small whole
 // numbers keep every product and sum exact, so the result must equal the reference exactly.
 void int8_conv_int32_result(Case &k) {
@@ -137,7 +122,7 @@ void int8_conv_int32_result(Case &k) {
         !k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output"))
         return;
     if (!k.build()) return;
-    Bound &bx = int8_input(k, x, 8), &bw = int8_input(k, w, 8);
+    Bound &bx = k.input_int8(x, 8), &bw = k.input_int8(w, 8);
     Bound &by = k.output(y);
     // Poisoned with 0x7F7F7F7F, a value no result takes (the harness's all-ones is -1, which one may).
     if (by.buffer) k.ok(fe_buffer_fill_bytes(by.buffer, 0x7F), "fe_buffer_fill_bytes");

@@ -252,6 +252,19 @@ Bound &Case::input_values(fe_tensor *t, const std::vector<float> &values) {
     return b;
 }
 
+Bound &Case::input_int8(fe_tensor *t, int64_t range) {
+    std::vector<int32_t> none;
+    none.reserve(1);  // data() must not be null for an upload of no bytes
+    Bound &b = input_int32(t, none);
+    std::vector<int8_t> bytes(b.host.size());
+    for (size_t i = 0; i < bytes.size(); ++i) {
+        bytes[i] = static_cast<int8_t>(rng.range(-range, range));
+        b.host[i] = bytes[i];
+    }
+    if (b.buffer) ok(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())), "fe_buffer_upload");
+    return b;
+}
+
 Bound &Case::input_int32(fe_tensor *t, const std::vector<int32_t> &values) {
     Bound &b = allocate(t);
     for (size_t i = 0; i < b.host.size() && i < values.size(); ++i) b.host[i] = static_cast<float>(values[i]);

@@ -112,6 +112,7 @@ class Case {
     Bound &input_values(fe_tensor *t, const std::vector<float> &values);  // values over the span
     Bound &input_int32(fe_tensor *t, const std::vector<int32_t> &values);
     Bound &input_int64(fe_tensor *t, const std::vector<int64_t> &values);
+    Bound &input_int8(fe_tensor *t, int64_t range);  // whole numbers in [-range, range], as int8 bytes
     Bound &output(fe_tensor *t);  // poisoned: all bits set
     bool execute();               // false: error recorded
 

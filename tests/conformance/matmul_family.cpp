@@ -352,21 +352,6 @@ std::string describe(const MatmulConfig &c) {
     return s;
 }
 
-// Uploads whole numbers as int8 (the harness uploads float types only): the bound's buffer
-// gets the bytes, its host copy the values.
-Bound &int8_input(Case &k, fe_tensor *t, int64_t range) {
-    std::vector<int32_t> none;
-    none.reserve(1);  // data() must not be null for an upload of no bytes
-    Bound &b = k.input_int32(t, none);
-    std::vector<int8_t> bytes(b.host.size());
-    for (size_t i = 0; i < bytes.size(); ++i) {
-        bytes[i] = static_cast<int8_t>(k.rng.range(-range, range));
-        b.host[i] = bytes[i];
-    }
-    if (b.buffer) k.ok(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())), "fe_buffer_upload");
-    return b;
-}
-
 // C = A x B in double (batches of C in row-major order, each [M, N] row-major); a_as and b_as
 // are the types the operands are multiplied in (a half operand of a bfloat16 matmul is rounded).
 std::vector<double> matmul_reference(const Bound &a, const Bound &b, const std::vector<int64_t> &batch_c, int64_t M,
@@ -536,9 +521,9 @@ void matmul_case(Case &k) {
     }
     if (!k.build()) return;
 
-    Bound &ba = c.a_type == FE_DATA_INT8 ? int8_input(k, a, static_cast<int64_t>(c.range_a))
+    Bound &ba = c.a_type == FE_DATA_INT8 ? k.input_int8(a, static_cast<int64_t>(c.range_a))
                                           : k.input(a, static_cast<float>(-c.range_a), static_cast<float>(c.range_a));
-    Bound &bb = c.b_type == FE_DATA_INT8 ? int8_input(k, b, static_cast<int64_t>(c.range_b))
+    Bound &bb = c.b_type == FE_DATA_INT8 ? k.input_int8(b, static_cast<int64_t>(c.range_b))
                                           : k.input(b, static_cast<float>(-c.range_b), static_cast<float>(c.range_b));
     Bound *bbias = bias ? &k.input(bias) : nullptr;
     const double scale_values[] = {c.descale_a, c.descale_b, c.scale_c};
