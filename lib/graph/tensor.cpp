@@ -98,6 +98,13 @@ void require_positive_dims(const std::vector<int64_t> &dims) {
                  static_cast<long long>(dims[i]));
 }
 
+bool single_pixel(const std::vector<int64_t> &dims, bool channels) {
+    if (dims.size() < 3 || (channels && dims[1] <= 1)) return false;
+    for (size_t d = 2; d < dims.size(); ++d)
+        if (dims[d] != 1) return false;
+    return true;
+}
+
 int64_t element_count(const std::vector<int64_t> &dims) {
     int64_t n = 1;
     for (int64_t x : dims)

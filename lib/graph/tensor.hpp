@@ -72,6 +72,9 @@ void require_positive_dims(const std::vector<int64_t> &dims);
 // The number of elements, INT64_MAX when the product does not fit (overlapping strides let a
 // tensor's dims multiply past int64 while its span stays small).
 int64_t element_count(const std::vector<int64_t> &dims);
+// Whether dims [N, C, spatial...] (rank 3 or more) are an image of a single pixel: every spatial
+// dim 1 (with `channels`, C above 1 too).
+bool single_pixel(const std::vector<int64_t> &dims, bool channels);
 // Throws INVALID_ARGUMENT when two distinct elements of an output with these dims and strides
 // would share an address (`name` names it in the message).
 void require_distinct_elements(const std::string &name, const std::vector<int64_t> &dims,

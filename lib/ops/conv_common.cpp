@@ -144,21 +144,13 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
     return lowering.keep(std::move(conv));
 }
 
-// Whether `t` is an image of `rank` dims with channels and a single pixel (every spatial dim 1).
-static bool single_pixel(const fe_tensor *t, size_t rank) {
-    if (t->dims.size() != rank || rank < 3 || t->dims[1] <= 1) return false;
-    for (size_t d = 2; d < rank; ++d)
-        if (t->dims[d] != 1) return false;
-    return true;
-}
-
 void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image, const fe_tensor *result) {
     const fe_graph &graph = lowering.graph();
     if (graph.nodes.size() < 2) return;
     const size_t rank = image->dims.size();
     int expected = conv_layout_class(image, rank);
     if (expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16) &&
-        single_pixel(result, rank))
+        result->dims.size() == rank && single_pixel(result->dims, true))
         lowering.require(Feature::conv_fusion_nchw_pixel);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;

@@ -40,9 +40,7 @@ Lowering::Lowering(fe_graph &graph, BuildState &state) : graph_(graph), state_(s
 // the strides of the channels-last form: the same addresses, one layout for cuDNN.
 static void describe_pixel_channels_last(const std::vector<int64_t> &dims, std::vector<int64_t> *strides) {
     const size_t rank = dims.size();
-    if ((rank != 4 && rank != 5) || dims[1] <= 1) return;
-    for (size_t d = 2; d < rank; ++d)
-        if (dims[d] != 1) return;
+    if ((rank != 4 && rank != 5) || !single_pixel(dims, true)) return;
     for (size_t d = 2; d < rank; ++d) (*strides)[d] = dims[1] * (*strides)[1];
 }
 
