@@ -682,8 +682,9 @@ const std::vector<Capability> kTable = {
      "the attention backward with dropout drawn by cuDNN over more than 128 keys (s_kv > 128), deterministic or not",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it whose dQ and dK are NaN, all or part (3 of 3 randomized cases of the backward that is not "
-     "deterministic, s_kv 134 to 210; 7 of 14 deterministic ones, s_kv 158 to 221; dV right; the 59 cases with "
-     "s_kv up to 126 were right): leave attention dropout out of training over longer sequences",
+     "deterministic, s_kv 134 to 210; 7 of 14 deterministic ones, s_kv 158 to 221, run 8 at a time on one GPU, one "
+     "of which was right run alone; dV right; the 59 cases with s_kv up to 126 were right): leave attention "
+     "dropout out of training over longer sequences",
      "H200"},
     {Feature::attention_backward_dropout_single_query, "attention_backward_dropout_single_query", Gate::known_bad,
      "the attention backward with dropout drawn by cuDNN over a single query row (s_q = 1) and more than 64 keys",
