@@ -1837,16 +1837,18 @@ typedef struct fe_deserialize_options {
  *  from fe_graph_serialize's bytes: no heuristics, no compilation. handle nullable when
  *  options has device properties. options nullable. Truncated or corrupted bytes return
  *  FE_STATUS_INVALID_ARGUMENT, as does a plan cuDNN cannot load, a recorded workspace that is
- *  negative, FE_SERIALIZED_MAX_WORKSPACE_BYTES or more, or not the plan's own, and an embedded
- *  graph over FE_GRAPH_JSON_MAX_BYTES; a version or GPU mismatch under FE_MISMATCH_REFUSE
- *  returns FE_STATUS_NOT_SUPPORTED naming the mismatch. Blobs written by a cudnnfe of another
- *  major version are refused (FE_STATUS_NOT_SUPPORTED) under either policy. The bytes are
- *  untrusted input: the graph they carry is rebuilt through the API and lowered again, and the
- *  plan is accepted only when its operation graph has that lowering's tensors (uids, dims,
- *  strides, types, alignment) and operations; anything else is FE_STATUS_INVALID_ARGUMENT ("the
- *  plan does not match its graph: ..."). Constants and binding layout come from the lowering,
- *  never from the bytes. Cache directory entries are checked the same way (a mismatch is a
- *  miss). */
+ *  negative or FE_SERIALIZED_MAX_WORKSPACE_BYTES or more, and an embedded graph over
+ *  FE_GRAPH_JSON_MAX_BYTES; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
+ *  FE_STATUS_NOT_SUPPORTED naming the mismatch. Blobs written by a cudnnfe of another major
+ *  version are refused (FE_STATUS_NOT_SUPPORTED) under either policy. The bytes are untrusted
+ *  input: the graph they carry is rebuilt through the API and lowered again, and the plan is
+ *  accepted only when its operation graph has that lowering's tensors (uids, dims, strides,
+ *  types, alignment, vectorization, reordering, ragged offsets) and operations, each tensor on
+ *  the same port, every tensor named as cuDNN writes names, and no member cuDNN does not write;
+ *  anything else is FE_STATUS_INVALID_ARGUMENT ("the plan does not match its graph: ...").
+ *  Constants and binding layout come from the lowering, and the workspace, engine and knobs
+ *  (fe_graph_workspace_size, fe_graph_engine_tag) from the loaded plan itself, never from the
+ *  bytes' record. Cache directory entries are checked the same way (a mismatch is a miss). */
 FE_API fe_status fe_graph_deserialize(fe_handle *handle, const void *data, size_t size,
                                       const fe_deserialize_options *options,
                                       fe_graph **out_graph);

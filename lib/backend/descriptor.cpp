@@ -45,7 +45,7 @@ Descriptor &Descriptor::set(cudnnBackendAttributeName_t name, cudnnBackendAttrib
     }
     if (type == CUDNN_TYPE_BACKEND_DESCRIPTOR) {
         const auto *raw = static_cast<const cudnnBackendDescriptor_t *>(values);
-        references_.insert(references_.end(), raw, raw + count);
+        for (int64_t i = 0; i < count; ++i) references_.push_back(Reference{name, raw[i]});
     } else {
         record(name, type, count, values);
     }

@@ -26,9 +26,14 @@ class Descriptor {
 
     cudnnBackendDescriptor_t get() const { return raw_; }
     cudnnBackendDescriptorType_t type() const { return type_; }
-    // The descriptors set as attributes of this one, in the order set (an operation's tensors):
-    // what a plan read from disk is compared with.
-    const std::vector<cudnnBackendDescriptor_t> &references() const { return references_; }
+    // The descriptors set as attributes of this one, in the order set, each with the attribute
+    // it was set as (an operation's tensors on their ports): what a plan read from disk is
+    // compared with.
+    struct Reference {
+        cudnnBackendAttributeName_t name;
+        cudnnBackendDescriptor_t raw;
+    };
+    const std::vector<Reference> &references() const { return references_; }
     explicit operator bool() const { return raw_ != nullptr; }
     // The numbers and enum values set on this descriptor, by attribute: what a plan read from
     // disk is compared with.
@@ -69,7 +74,7 @@ class Descriptor {
 
     cudnnBackendDescriptor_t raw_ = nullptr;
     cudnnBackendDescriptorType_t type_ = CUDNN_BACKEND_POINTWISE_DESCRIPTOR;
-    std::vector<cudnnBackendDescriptor_t> references_;
+    std::vector<Reference> references_;
     std::vector<Value> values_;
 };
 

@@ -176,6 +176,7 @@ bool read_plan_config_facts(const Descriptor &plan, Plan *out) {
         return false;
     try {
         read_notes(config, &out->numerical_notes, &out->behavior_notes);
+        out->tag = describe_config(config, &out->engine_index, &out->knobs);
     } catch (const Error &) {
         return false;
     }

@@ -25,8 +25,9 @@ bool config_of_tag(const std::string &tag, int64_t *engine_index, std::vector<Kn
 void read_notes(const Descriptor &config, uint64_t *numerical, uint64_t *behavior);
 // The shared memory per block a config uses, as cuDNN reports it (cuDNN 9.2); -1 where it does not.
 int64_t read_shared_memory(const Descriptor &config);
-// The notes and shared memory of a finalized plan's config, for a plan reused from a cache or a
-// blob; false where cuDNN does not give the config back.
+// The engine, knobs, tag, notes and shared memory of a finalized plan's config, as cuDNN gives
+// them for the plan itself (a plan reused from a cache or a blob); false where cuDNN does not
+// give the config back.
 bool read_plan_config_facts(const Descriptor &plan, Plan *out);
 
 // The knobs engine `engine_index` has for the graph's operation graph. Raises

@@ -218,8 +218,8 @@ void check_node_attributes(const json::Value &node, const Descriptor &op,
         if (attribute == NodeAttribute::kNone) return nullptr;
         auto name = static_cast<cudnnBackendAttributeName_t>(attribute);
         if (const Descriptor::Value *v = op.value(name)) return v;
-        for (cudnnBackendDescriptor_t raw : op.references()) {
-            auto it = attributes.find(raw);
+        for (const Descriptor::Reference &reference : op.references()) {
+            auto it = attributes.find(reference.raw);
             if (it == attributes.end()) continue;
             if (const Descriptor::Value *v = it->second->value(name)) return v;
         }

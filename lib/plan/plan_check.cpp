@@ -1,6 +1,7 @@
 #include "plan/plan_check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "runtime/handle.hpp"
 #include "plan/engine_knobs.hpp"
 #include "plan/plan_json.hpp"
+#include "plan/plan_ports.hpp"
 #include "serial/json.hpp"
 
 namespace fe {
@@ -98,11 +100,6 @@ std::vector<int64_t> integers(const json::Value &array, const char *what, const 
     return out;
 }
 
-bool flag(const json::Value &tensor, const char *key) {
-    const json::Value *v = tensor.find(key);
-    return v && v->type == json::Type::Bool && v->boolean;
-}
-
 // Whether two tensors of the same dims address the same elements: their strides agree on every
 // dim of more than one element (a unit dim's stride multiplies only index 0). Plans built before
 // this library gave single-pixel convolution tensors channels-last strides on their unit dims
@@ -114,56 +111,241 @@ bool same_addressing(const std::vector<int64_t> &dims, const std::vector<int64_t
     return true;
 }
 
-void check_tensor(const json::Value &t, const LoweredTensor &want, const std::string &uid) {
-    const std::string &type = member(t, "dataType", json::Type::String, "a tensor").string;
+// cuDNN reads a tensor reference with std::stoll: leading blanks, a sign, leading zeros and
+// trailing text are all taken ("+1", "01", "1x" name tensor 1). A reference must be written as
+// cuDNN itself writes it, so that what is checked is what cuDNN reads.
+bool read_as_number_by_cudnn(const std::string &text) {
+    size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+}
+
+bool canonical_uid(const std::string &text, int64_t *uid) {
+    if (text.empty() || text.size() > 18 || (text.size() > 1 && text[0] == '0')) return false;
+    int64_t value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+        value = value * 10 + (c - '0');
+    }
+    *uid = value;
+    return true;
+}
+
+// The uid a tensor reference names, refusing any spelling but cuDNN's own.
+int64_t reference_uid(const std::string &text, const char *where, const std::string &key) {
+    int64_t uid = 0;
+    if (!canonical_uid(text, &uid))
+        mismatch(format("%s names tensor \"%s\" under %s, which is not how cuDNN writes a tensor's name", where,
+                        text.c_str(), key.c_str()));
+    return uid;
+}
+
+// The members cuDNN 9.19 writes for a tensor; a plan with another is not one cuDNN wrote.
+const char *const kTensorMembers[] = {"name",    "dataType", "dim",          "stride",     "isVirtual", "isByValue",
+                                      "vectCount", "vectDim", "ptrAlignment", "reordering", "isRagged"};
+
+const json::Value &tensor_member(const json::Value &t, const char *key, json::Type type, const std::string &uid) {
+    const json::Value *v = t.find(key);
+    if (!v || v->type != type) corrupt(format("tensor %s has no %s of the expected type", uid.c_str(), key));
+    return *v;
+}
+
+int64_t tensor_integer(const json::Value &t, const char *key, const std::string &uid) {
+    const json::Value &v = tensor_member(t, key, json::Type::Number, uid);
+    if (!v.is_integer) corrupt(format("tensor %s's %s is not an integer", uid.c_str(), key));
+    return v.integer;
+}
+
+// What lowering set on a tensor's descriptor, or cuDNN's default.
+int64_t set_or(const Descriptor *d, cudnnBackendAttributeName_t name, int64_t otherwise) {
+    const Descriptor::Value *v = d ? d->value(name) : nullptr;
+    return v && v->numbers.size() == 1 ? static_cast<int64_t>(v->numbers[0]) : otherwise;
+}
+
+const char *reordering_name(int64_t mode) {
+    switch (mode) {
+        case CUDNN_TENSOR_REORDERING_NONE: return "CUDNN_TENSOR_REORDERING_NONE";
+        case CUDNN_TENSOR_REORDERING_INT8x32: return "CUDNN_TENSOR_REORDERING_INT8x32";
+        case CUDNN_TENSOR_REORDERING_F16x16: return "CUDNN_TENSOR_REORDERING_F16x16";
+        case CUDNN_TENSOR_REORDERING_F8_128x4: return "CUDNN_TENSOR_REORDERING_F8_128x4";
+        default: return "?";
+    }
+}
+
+// The lowering's tensors by uid, with their descriptors (for what lowering set beyond the
+// table: vectorization, reordering, ragged offsets).
+struct ExpectedTensors {
+    std::unordered_map<int64_t, const LoweredTensor *> by_uid;
+    std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> descriptor_of;
+    std::unordered_map<cudnnBackendDescriptor_t, int64_t> uid_of_raw;
+};
+
+void check_tensor(const json::Value &t, const LoweredTensor &want, const std::string &uid, const ExpectedTensors &all);
+
+void check_ragged_offset(const json::Value &t, const LoweredTensor &want, const std::string &uid,
+                         const ExpectedTensors &all) {
+    int64_t offset_uid = -1;
+    auto d = all.descriptor_of.find(want.raw);
+    if (d != all.descriptor_of.end())
+        for (const Descriptor::Reference &r : d->second->references())
+            if (r.name == CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC) {
+                auto u = all.uid_of_raw.find(r.raw);
+                offset_uid = u == all.uid_of_raw.end() ? -2 : u->second;
+            }
+    const json::Value *ragged = t.find("isRagged");
+    if (!ragged) {
+        if (offset_uid != -1) mismatch(format("tensor %s has no ragged offset in the plan; the graph gives it one", uid.c_str()));
+        return;
+    }
+    if (ragged->type != json::Type::Array || ragged->array.size() != 1 || ragged->array[0].type != json::Type::Object)
+        corrupt(format("tensor %s's isRagged is not one tensor", uid.c_str()));
+    const json::Value &offset = ragged->array[0];
+    const std::string &name = tensor_member(offset, "name", json::Type::String, uid + "'s ragged offset").string;
+    int64_t named = reference_uid(name, "a ragged tensor", "isRagged");
+    if (named != offset_uid)
+        mismatch(format("tensor %s's ragged offset is tensor %s in the plan, %s in the graph", uid.c_str(), name.c_str(),
+                        offset_uid < 0 ? "none" : std::to_string(offset_uid).c_str()));
+    auto expected = all.by_uid.find(named);
+    if (expected == all.by_uid.end()) mismatch(format("the graph has no tensor %s", name.c_str()));
+    check_tensor(offset, *expected->second, name, all);
+}
+
+void check_tensor(const json::Value &t, const LoweredTensor &want, const std::string &uid, const ExpectedTensors &all) {
+    for (const auto &m : t.object) {
+        bool known = false;
+        for (const char *k : kTensorMembers) known = known || m.first == k;
+        if (!known) mismatch(format("tensor %s has a member \"%s\" cuDNN does not write", uid.c_str(), m.first.c_str()));
+    }
+    const std::string &type = tensor_member(t, "dataType", json::Type::String, uid).string;
     if (type != cudnn_data_type_name(want.type))
         mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(), type.c_str(),
                         cudnn_data_type_name(want.type)));
-    std::vector<int64_t> dims = integers(member(t, "dim", json::Type::Array, "a tensor"), "dims", uid);
-    std::vector<int64_t> strides = integers(member(t, "stride", json::Type::Array, "a tensor"), "strides", uid);
+    std::vector<int64_t> dims = integers(tensor_member(t, "dim", json::Type::Array, uid), "dims", uid);
+    std::vector<int64_t> strides = integers(tensor_member(t, "stride", json::Type::Array, uid), "strides", uid);
     if (dims != want.dims || !same_addressing(dims, strides, want.strides))
         mismatch(format("tensor %s is %s strides %s in the plan, %s strides %s in the graph", uid.c_str(),
                         dims_string(dims).c_str(), dims_string(strides).c_str(), dims_string(want.dims).c_str(),
                         dims_string(want.strides).c_str()));
-    if (flag(t, "isVirtual") != want.is_virtual || flag(t, "isByValue") != want.by_value)
+    bool is_virtual = tensor_member(t, "isVirtual", json::Type::Bool, uid).boolean;
+    bool by_value = tensor_member(t, "isByValue", json::Type::Bool, uid).boolean;
+    if (is_virtual != want.is_virtual || by_value != want.by_value)
         mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(),
-                        flag(t, "isVirtual") ? "virtual" : flag(t, "isByValue") ? "by value" : "in memory",
+                        is_virtual ? "virtual" : by_value ? "by value" : "in memory",
                         want.is_virtual ? "virtual" : want.by_value ? "by value" : "in memory"));
-    const json::Value *alignment = t.find("ptrAlignment");
-    if (alignment && (!alignment->is_integer || alignment->integer != want.alignment))
+    int64_t alignment = tensor_integer(t, "ptrAlignment", uid);
+    if (alignment != want.alignment)
         mismatch(format("tensor %s is aligned to %lld bytes in the plan, %lld in the graph", uid.c_str(),
-                        static_cast<long long>(alignment->is_integer ? alignment->integer : -1),
-                        static_cast<long long>(want.alignment)));
+                        static_cast<long long>(alignment), static_cast<long long>(want.alignment)));
+    auto d = all.descriptor_of.find(want.raw);
+    const Descriptor *descriptor = d == all.descriptor_of.end() ? nullptr : d->second;
+    int64_t vect_count = tensor_integer(t, "vectCount", uid), vect_dim = tensor_integer(t, "vectDim", uid);
+    int64_t want_count = set_or(descriptor, CUDNN_ATTR_TENSOR_VECTOR_COUNT, 1);
+    int64_t want_dim = set_or(descriptor, CUDNN_ATTR_TENSOR_VECTORIZED_DIMENSION, -1);
+    if (vect_count != want_count || vect_dim != want_dim)
+        mismatch(format("tensor %s is vectorized %lld along dim %lld in the plan, %lld along %lld in the graph", uid.c_str(),
+                        static_cast<long long>(vect_count), static_cast<long long>(vect_dim),
+                        static_cast<long long>(want_count), static_cast<long long>(want_dim)));
+    const std::string &reordering = tensor_member(t, "reordering", json::Type::String, uid).string;
+    const char *want_reordering = reordering_name(set_or(descriptor, CUDNN_ATTR_TENSOR_REORDERING_MODE, CUDNN_TENSOR_REORDERING_NONE));
+    if (reordering != want_reordering)
+        mismatch(format("tensor %s is reordered %s in the plan, %s in the graph", uid.c_str(), reordering.c_str(),
+                        want_reordering));
+    check_ragged_offset(t, want, uid, all);
 }
 
-// An operation by its cuDNN type and the uids of the tensors it reads and writes.
-using OperationKey = std::pair<std::string, std::vector<int64_t>>;
+// A pointwise node's alpha and beta are its ELU, softplus and swish coefficients (checked with
+// its attributes); elsewhere they scale the result, which lowering never does.
+void check_unscaled(const std::string &operation, const std::string &key, const json::Value &value) {
+    bool pointwise = operation == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR";
+    bool scale = key == "alpha1" || key == "alpha2" || (!pointwise && key == "alpha");
+    if ((scale || (!pointwise && key == "beta")) && (value.type != json::Type::Number || value.number != (scale ? 1.0 : 0.0)))
+        mismatch(format("%s has %s %s; the graph's operations are unscaled", operation.c_str(), key.c_str(),
+                        value.type == json::Type::Number ? format("%g", value.number).c_str() : "?"));
+}
 
-// The tensors a plan node names: its string members (and arrays of strings) that are tensor
-// names. Scaling factors must leave results unscaled: lowering never sets others.
-OperationKey node_key(const json::Value &node, const std::unordered_map<std::string, int64_t> &uid_of_name) {
-    OperationKey key{member(node, "operation", json::Type::String, "a node").string, {}};
-    auto add = [&](const json::Value &v) {
-        if (v.type != json::Type::String) return;
-        auto it = uid_of_name.find(v.string);
-        if (it != uid_of_name.end()) key.second.push_back(it->second);
+// A plan node: its cuDNN type and its tensor references, each under its key.
+struct PlanNode {
+    const json::Value *json = nullptr;
+    std::string operation;
+    std::vector<std::pair<std::string, int64_t>> references;
+    std::vector<int64_t> uids;  // sorted
+};
+
+PlanNode read_node(const json::Value &node, const std::unordered_set<int64_t> &plan_tensors) {
+    PlanNode out;
+    out.json = &node;
+    out.operation = member(node, "operation", json::Type::String, "a node").string;
+    auto add = [&](const std::string &key, const json::Value &v) {
+        if (v.type != json::Type::String || !read_as_number_by_cudnn(v.string)) return;
+        int64_t uid = reference_uid(v.string, out.operation.c_str(), key);
+        if (!plan_tensors.count(uid))
+            mismatch(format("%s names tensor %s under %s, which the plan does not list", out.operation.c_str(),
+                            v.string.c_str(), key.c_str()));
+        out.references.emplace_back(key, uid);
+        out.uids.push_back(uid);
     };
     for (const auto &m : node.object) {
+        if (m.first == "operation") continue;
         if (m.second.type == json::Type::Array)
-            for (const json::Value &v : m.second.array) add(v);
+            for (const json::Value &v : m.second.array) add(m.first, v);
         else
-            add(m.second);
-        // A pointwise node's alpha and beta are its ELU, softplus and swish coefficients (checked
-        // with its attributes); elsewhere they scale the result.
-        bool pointwise = key.first == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR";
-        bool scale = m.first == "alpha1" || m.first == "alpha2" || (!pointwise && m.first == "alpha");
-        if ((scale || (!pointwise && m.first == "beta")) &&
-            (m.second.type != json::Type::Number || m.second.number != (scale ? 1.0 : 0.0)))
-            mismatch(format("%s has %s %s; the graph's operations are unscaled", key.first.c_str(), m.first.c_str(),
-                            m.second.type == json::Type::Number ? format("%g", m.second.number).c_str() : "?"));
+            add(m.first, m.second);
+        check_unscaled(out.operation, m.first, m.second);
     }
-    std::sort(key.second.begin(), key.second.end());
-    return key;
+    std::sort(out.uids.begin(), out.uids.end());
+    return out;
+}
+
+// A lowered operation: its cuDNN type and its tensors, each on its port.
+struct LoweredNode {
+    const Descriptor *op = nullptr;
+    std::string operation;
+    std::vector<std::pair<cudnnBackendAttributeName_t, int64_t>> ports;
+    std::vector<int64_t> uids;  // sorted
+};
+
+// Empty when `node` binds each of `op`'s tensors to the same port; otherwise the first
+// difference. Ports whose key the table does not confirm are compared as one set.
+std::string port_difference(const PlanNode &node, const LoweredNode &op) {
+    std::vector<bool> used(node.references.size(), false);
+    std::vector<int64_t> unnamed_plan, unnamed_graph;
+    for (const auto &port : op.ports) {
+        const PortKey *key = port_by_attribute(op.operation, port.first);
+        size_t at = node.references.size();
+        for (size_t i = 0; key && i < node.references.size(); ++i)
+            if (!used[i] && node.references[i].first == key->key) {
+                at = i;
+                break;
+            }
+        if (at == node.references.size()) {
+            if (key && key->confirmed)
+                return format("%s has no %s; the graph's lowering puts tensor %lld there", op.operation.c_str(), key->key,
+                              static_cast<long long>(port.second));
+            unnamed_graph.push_back(port.second);
+            continue;
+        }
+        used[at] = true;
+        if (node.references[at].second != port.second)
+            return format("%s has tensor %lld as %s where the graph has tensor %lld", op.operation.c_str(),
+                          static_cast<long long>(node.references[at].second), key->key,
+                          static_cast<long long>(port.second));
+    }
+    for (size_t i = 0; i < node.references.size(); ++i) {
+        if (used[i]) continue;
+        const auto &reference = node.references[i];
+        const PortKey *key = port_by_key(op.operation, reference.first);
+        if (key && key->confirmed)
+            return format("%s has tensor %lld as %s, a port the graph's lowering leaves unset", op.operation.c_str(),
+                          static_cast<long long>(reference.second), reference.first.c_str());
+        unnamed_plan.push_back(reference.second);
+    }
+    std::sort(unnamed_plan.begin(), unnamed_plan.end());
+    std::sort(unnamed_graph.begin(), unnamed_graph.end());
+    if (unnamed_plan != unnamed_graph)
+        return format("%s has tensors %s on its other ports where the graph has %s", op.operation.c_str(),
+                      dims_string(unnamed_plan).c_str(), dims_string(unnamed_graph).c_str());
+    return "";
 }
 
 }  // namespace
@@ -182,51 +364,70 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
     // The tensors the operations use: cuDNN's plan lists no other (lowering may have made
     // descriptors that no operation ended up using).
     std::unordered_set<cudnnBackendDescriptor_t> used;
-    for (const Descriptor &op : lowered.operations) used.insert(op.references().begin(), op.references().end());
-    std::unordered_map<std::string, const LoweredTensor *> expected;
-    std::unordered_map<cudnnBackendDescriptor_t, int64_t> uid_of_raw;
+    for (const Descriptor &op : lowered.operations)
+        for (const Descriptor::Reference &r : op.references()) used.insert(r.raw);
+    ExpectedTensors all;
+    for (const Descriptor &d : lowered.tensor_descriptors) all.descriptor_of[d.get()] = &d;
+    size_t expected_count = 0;
     for (const LoweredTensor &t : lowered.tensor_table) {
-        if (!used.count(t.raw)) continue;
-        expected[std::to_string(t.uid)] = &t;
-        uid_of_raw[t.raw] = t.uid;
+        all.by_uid[t.uid] = &t;
+        all.uid_of_raw[t.raw] = t.uid;
+        if (used.count(t.raw)) ++expected_count;
     }
-    if (tensors.array.size() != expected.size())
-        mismatch(format("the plan has %zu tensors, the graph's lowering %zu", tensors.array.size(), expected.size()));
-    std::unordered_map<std::string, int64_t> uid_of_name;
+    if (tensors.array.size() != expected_count)
+        mismatch(format("the plan has %zu tensors, the graph's lowering %zu", tensors.array.size(), expected_count));
+    std::unordered_set<int64_t> plan_tensors;
     for (const json::Value &t : tensors.array) {
         const std::string &name = member(t, "name", json::Type::String, "a tensor").string;
-        auto it = expected.find(name);
-        if (it == expected.end() || uid_of_name.count(name)) mismatch(format("the plan has a tensor '%s' the graph has not", name.c_str()));
-        check_tensor(t, *it->second, name);
-        uid_of_name[name] = it->second->uid;
+        int64_t uid = reference_uid(name, "the plan", "a tensor's name");
+        auto it = all.by_uid.find(uid);
+        if (it == all.by_uid.end() || !used.count(it->second->raw) || plan_tensors.count(uid))
+            mismatch(format("the plan has a tensor '%s' the graph has not", name.c_str()));
+        check_tensor(t, *it->second, name, all);
+        plan_tensors.insert(uid);
     }
 
-    // Operations pair up by type and tensors; each pair's attributes are then compared.
-    std::vector<std::pair<OperationKey, const Descriptor *>> want;
-    std::vector<std::pair<OperationKey, const json::Value *>> have;
+    // Operations pair up by type and tensors, then port by port; each pair's attributes are
+    // then compared.
+    std::vector<LoweredNode> want;
     for (const Descriptor &op : lowered.operations) {
-        OperationKey key{cudnn_operation_name(op.type()), {}};
-        for (cudnnBackendDescriptor_t raw : op.references()) {
-            auto it = uid_of_raw.find(raw);
-            if (it != uid_of_raw.end()) key.second.push_back(it->second);
+        LoweredNode n;
+        n.op = &op;
+        n.operation = cudnn_operation_name(op.type());
+        for (const Descriptor::Reference &r : op.references()) {
+            auto it = all.uid_of_raw.find(r.raw);
+            if (it == all.uid_of_raw.end()) continue;  // an attribute descriptor, not a tensor
+            n.ports.emplace_back(r.name, it->second);
+            n.uids.push_back(it->second);
         }
-        std::sort(key.second.begin(), key.second.end());
-        want.emplace_back(std::move(key), &op);
+        std::sort(n.uids.begin(), n.uids.end());
+        want.push_back(std::move(n));
     }
-    for (const json::Value &node : nodes.array) have.emplace_back(node_key(node, uid_of_name), &node);
-    auto by_key = [](const auto &a, const auto &b) { return a.first < b.first; };
-    std::stable_sort(want.begin(), want.end(), by_key);
-    std::stable_sort(have.begin(), have.end(), by_key);
-    if (want.size() != have.size())
-        mismatch(format("the plan has %zu operations, the graph's lowering %zu", have.size(), want.size()));
-    for (size_t i = 0; i < want.size(); ++i)
-        if (want[i].first != have[i].first)
-            mismatch(format("the plan has an operation %s over tensors %s where the graph has %s over %s",
-                            have[i].first.first.c_str(), dims_string(have[i].first.second).c_str(),
-                            want[i].first.first.c_str(), dims_string(want[i].first.second).c_str()));
+    if (nodes.array.size() != want.size())
+        mismatch(format("the plan has %zu operations, the graph's lowering %zu", nodes.array.size(), want.size()));
     std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> attributes;
     for (const Descriptor &d : lowered.attribute_descriptors) attributes[d.get()] = &d;
-    for (size_t i = 0; i < want.size(); ++i) check_node_attributes(*have[i].second, *want[i].second, attributes);
+    std::vector<bool> paired(want.size(), false);
+    for (const json::Value &json_node : nodes.array) {
+        PlanNode node = read_node(json_node, plan_tensors);
+        std::string first_difference;
+        size_t match = want.size();
+        for (size_t i = 0; i < want.size() && match == want.size(); ++i) {
+            if (paired[i] || want[i].operation != node.operation || want[i].uids != node.uids) continue;
+            std::string difference = port_difference(node, want[i]);
+            if (difference.empty())
+                match = i;
+            else if (first_difference.empty())
+                first_difference = difference;
+        }
+        if (match == want.size()) {
+            if (!first_difference.empty()) mismatch(first_difference);
+            mismatch(format("the plan has an operation %s over tensors %s that the graph's lowering has not",
+                            node.operation.c_str(), dims_string(node.uids).c_str()));
+        }
+        paired[match] = true;
+        check_node_attributes(json_node, *want[match].op, attributes);
+    }
 }
 
 std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
@@ -242,9 +443,12 @@ std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanReco
         FE_LOG_INFO("graph '%s': the plan records a workspace of %lld bytes and needs %lld here; %lld is used",
                     graph.name.c_str(), static_cast<long long>(stored.workspace),
                     static_cast<long long>(plan.workspace), static_cast<long long>(plan.workspace));
-    plan.engine_index = stored.engine_index;
-    plan.tag = stored.tag;
+    // The engine and knobs are the plan's own, whatever the record claims.
+    plan.tag = "unknown";
     plan.facts_known = read_plan_config_facts(*plan.plan, &plan);
+    if (plan.facts_known && plan.tag != stored.tag)
+        FE_LOG_INFO("graph '%s': the plan's record names engine config %s; the plan runs %s", graph.name.c_str(),
+                    stored.tag.c_str(), plan.tag.c_str());
     state->executable.plans.push_back(std::move(plan));
     std::shared_ptr<PlanRecord> record = record_of(*state);
     record->candidates = stored.candidates;

@@ -1,11 +1,13 @@
 // A plan read from disk (a serialized graph, a cache directory entry) is trusted only as far as
 // it matches its graph. The graph is lowered again, as its build did but without searching
 // engines or compiling, and the plan's operation graph, as cuDNN's JSON of the plan states it,
-// must hold the same tensors (uid, dims, strides, type, alignment, virtual, by value) and the
-// same operations over the same tensors, unscaled. Everything else a build records (constants,
-// workspace tensors, slice views, the binding layout) comes from the new lowering, not from the
-// file, and the recorded workspace must be the one cuDNN computes for the loaded plan. A plan
-// that executes then reads and writes only what its graph's tensors and workspace hold.
+// must hold the same tensors (uid, dims, strides, type, alignment, virtual, by value,
+// vectorization, reordering, ragged offset) and the same operations, unscaled, each tensor on
+// the port lowering put it on (plan_ports.cpp), every tensor named as cuDNN writes names (cuDNN
+// reads "+1", "01" and "1x" as tensor 1) and no tensor member cuDNN does not write. Everything
+// else a build records (constants, workspace tensors, slice views, the binding layout) comes from
+// the new lowering, and the workspace, engine and knobs from the loaded plan, not from the file.
+// A plan that executes then reads and writes only what its graph's tensors and workspace hold.
 #pragma once
 
 #include <memory>

@@ -27,7 +27,7 @@ struct Plan {
     std::shared_ptr<const Descriptor> plan;
     int64_t workspace = 0;
     int64_t engine_index = -1;
-    std::vector<Knob> knobs;  // empty for a plan reused from a cache or blob
+    std::vector<Knob> knobs;
     std::string tag;
     // The engine's notes (fe_numerical_note / fe_behavior_note masks) and the config's shared
     // memory (-1: not reported); read from the plan for one reused from a cache or blob.

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -124,6 +125,79 @@ TEST_F(ForgedPlans, AnOperationWithOtherAttributesIsRefused) {
     }
 }
 
+// The convolution's X and Y swapped: the same tensors, on other ports. Executed on an H200, such
+// a plan overwrote the caller's input and never wrote the output.
+TEST_F(ForgedPlans, TensorsOnOtherPortsAreRefused) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kPlan, "\"X\":\"1\",\"W\":\"2\",\"Y\":\"3\"", "\"X\":\"3\",\"W\":\"2\",\"Y\":\"1\"");
+    expect_refused(blob.bytes(), "has tensor 3 as X where the graph has tensor 1");
+    EditableBlob weights(built_blob());
+    weights.replace(EditableBlob::kPlan, "\"X\":\"1\",\"W\":\"2\"", "\"X\":\"2\",\"W\":\"1\"");
+    expect_refused(weights.bytes(), "as X where the graph has tensor 1");
+}
+
+// cuDNN reads a reference with std::stoll: each of these names tensor 3 to cuDNN, and none is
+// how cuDNN writes a name.
+TEST_F(ForgedPlans, LooselyWrittenTensorNamesAreRefused) {
+    for (const char *spelling : {"\"03\"", "\"+3\"", "\"3x\"", "\" 3\"", "\"-3\""}) {
+        SCOPED_TRACE(spelling);
+        EditableBlob blob(built_blob());
+        blob.replace(EditableBlob::kPlan, "\"Y\":\"3\"", std::string("\"Y\":") + spelling);
+        expect_refused(blob.bytes(), "which is not how cuDNN writes a tensor's name");
+    }
+    EditableBlob name(built_blob());
+    name.replace(EditableBlob::kPlan, "{\"name\":\"3\"", "{\"name\":\"03\"");
+    expect_refused(name.bytes(), "which is not how cuDNN writes a tensor's name");
+}
+
+// Members that the old check did not look at: a redirected Y beside a decoy naming the real Y,
+// a second reference to a tensor, and a tensor member cuDNN does not write.
+TEST_F(ForgedPlans, DecoyMembersAreRefused) {
+    EditableBlob redirected(built_blob());
+    redirected.replace(EditableBlob::kPlan, "\"Y\":\"3\"", "\"Y\":\"1x\",\"Z\":\"3\"");
+    expect_refused(redirected.bytes(), "not how cuDNN writes");
+    EditableBlob twice(built_blob());
+    twice.replace(EditableBlob::kPlan, "\"Y\":\"3\"", "\"Y\":\"3\",\"Z\":\"1\"");
+    expect_refused(twice.bytes(), "that the graph's lowering has not");
+    EditableBlob tensor(built_blob());
+    tensor.replace(EditableBlob::kPlan, "\"reordering\"", "\"decoy\":1,\"reordering\"");
+    expect_refused(tensor.bytes(), "has a member \"decoy\" cuDNN does not write");
+}
+
+TEST_F(ForgedPlans, VectorizedOrReorderedTensorsAreRefused) {
+    const std::pair<const char *, const char *> edits[] = {
+        {"\"vectCount\":1", "\"vectCount\":4"},
+        {"\"vectDim\":-1", "\"vectDim\":1"},
+        {"CUDNN_TENSOR_REORDERING_NONE", "CUDNN_TENSOR_REORDERING_F16x16"},
+    };
+    for (const auto &edit : edits) {
+        SCOPED_TRACE(edit.second);
+        EditableBlob blob(built_blob());
+        blob.replace(EditableBlob::kPlan, edit.first, edit.second);
+        expect_refused(blob.bytes(), edit.first[1] == 'v' ? "is vectorized" : "is reordered");
+    }
+}
+
+// The record's engine tag is only a record: what a loaded graph reports is the plan's own.
+TEST_F(ForgedPlans, TheEngineTagIsThePlansOwn) {
+    std::vector<unsigned char> bytes = built_blob();
+    fe_graph *original = nullptr;
+    ASSERT_FE_OK(deserialize(bytes, &original));
+    const char *tag = nullptr;
+    ASSERT_FE_OK(fe_graph_engine_tag(original, &tag));
+    std::string real = tag;
+    ASSERT_EQ(real.rfind("eng", 0), 0u) << real;
+    std::string claimed = real;
+    for (size_t i = 3; i < claimed.size() && std::isdigit(static_cast<unsigned char>(claimed[i])); ++i) claimed[i] = '9';
+    ASSERT_NE(claimed, real);
+    EditableBlob blob(bytes);
+    blob.replace(EditableBlob::kLayout, real, claimed);
+    fe_graph *forged = nullptr;
+    ASSERT_FE_OK(deserialize(blob.bytes(), &forged));
+    ASSERT_FE_OK(fe_graph_engine_tag(forged, &tag));
+    EXPECT_EQ(std::string(tag), real) << "the record's claim " << claimed << " was reported";
+}
+
 // Every sampled bit of the plan flipped (checksum fixed): refused, or a graph that binds the
 // original's tensors with the original's workspace.
 TEST_F(ForgedPlans, FlippedBitsInThePlanAreRefusedOrHarmless) {
@@ -156,42 +230,55 @@ TEST_F(ForgedPlans, FlippedBitsInThePlanAreRefusedOrHarmless) {
                 loaded);
 }
 
-// A cache directory entry forged the same way is a miss: rejected, removed and rebuilt.
-TEST_F(ForgedPlans, AForgedCacheEntryIsRejectedAndRebuilt) {
-    char dir_template[] = "/tmp/cudnnfe-forged-XXXXXX";
-    ASSERT_NE(mkdtemp(dir_template), nullptr);
-    std::string dir = dir_template;
-    setenv("CUDNNFE_CACHE_DIR", dir.c_str(), 1);
-    fe_build_options o = options();
-    ASSERT_FE_OK(fe_graph_build(seed_conv("cached", 16), nullptr, &o));
-    std::string entry;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (dirent *e = readdir(d))
-            if (e->d_name[0] != '.') entry = dir + "/" + e->d_name;
-        closedir(d);
+// A cache directory entry forged the same way is a miss: rejected, removed and rebuilt. A plan
+// whose Y cuDNN reads as another tensor ("3x" for 3) used to stay a hit that failed every execute.
+class ForgedCacheEntries : public ForgedPlans {
+  protected:
+    void expect_rejected_and_rebuilt(const char *from, const char *to) {
+        SCOPED_TRACE(to);
+        char dir_template[] = "/tmp/cudnnfe-forged-XXXXXX";
+        ASSERT_NE(mkdtemp(dir_template), nullptr);
+        std::string dir = dir_template;
+        setenv("CUDNNFE_CACHE_DIR", dir.c_str(), 1);
+        fe_build_options o = options();
+        ASSERT_FE_OK(fe_graph_build(seed_conv("cached", 16), nullptr, &o));
+        std::string entry;
+        if (DIR *d = opendir(dir.c_str())) {
+            while (dirent *e = readdir(d))
+                if (e->d_name[0] != '.') entry = dir + "/" + e->d_name;
+            closedir(d);
+        }
+        ASSERT_FALSE(entry.empty());
+        std::vector<unsigned char> bytes;
+        {
+            std::ifstream in(entry, std::ios::binary);
+            bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        EditableBlob blob(bytes);
+        blob.replace(EditableBlob::kPlan, from, to);
+        std::vector<unsigned char> forged = blob.bytes();
+        std::ofstream(entry, std::ios::binary).write(reinterpret_cast<const char *>(forged.data()),
+                                                     static_cast<std::streamsize>(forged.size()));
+        fe_plan_cache_clear();
+        Stats before = stats();
+        fe_graph *rebuilt = seed_conv("cached", 16);
+        ASSERT_FE_OK(fe_graph_build(rebuilt, nullptr, &o));
+        Stats after = stats();
+        unsetenv("CUDNNFE_CACHE_DIR");
+        EXPECT_EQ(after.rejected - before.rejected, 1);
+        EXPECT_EQ(after.disk - before.disk, 0);
+        EXPECT_EQ(describe(rebuilt).find("plan from the cache directory"), std::string::npos) << describe(rebuilt);
+        std::remove(entry.c_str());
+        rmdir(dir.c_str());
     }
-    ASSERT_FALSE(entry.empty());
-    std::vector<unsigned char> bytes;
-    {
-        std::ifstream in(entry, std::ios::binary);
-        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    EditableBlob blob(bytes);
-    blob.replace(EditableBlob::kPlan, "\"dim\":[16,", "\"dim\":[1024,");
-    std::vector<unsigned char> forged = blob.bytes();
-    std::ofstream(entry, std::ios::binary).write(reinterpret_cast<const char *>(forged.data()),
-                                                 static_cast<std::streamsize>(forged.size()));
-    fe_plan_cache_clear();
-    Stats before = stats();
-    fe_graph *rebuilt = seed_conv("cached", 16);
-    ASSERT_FE_OK(fe_graph_build(rebuilt, nullptr, &o));
-    Stats after = stats();
-    unsetenv("CUDNNFE_CACHE_DIR");
-    EXPECT_EQ(after.rejected - before.rejected, 1);
-    EXPECT_EQ(after.disk - before.disk, 0);
-    EXPECT_EQ(describe(rebuilt).find("plan from the cache directory"), std::string::npos) << describe(rebuilt);
-    std::remove(entry.c_str());
-    rmdir(dir.c_str());
+};
+
+TEST_F(ForgedCacheEntries, ALargerTensorIsRejectedAndRebuilt) {
+    expect_rejected_and_rebuilt("\"dim\":[16,", "\"dim\":[1024,");
+}
+
+TEST_F(ForgedCacheEntries, ALooselyNamedTensorIsRejectedAndRebuilt) {
+    expect_rejected_and_rebuilt("\"Y\":\"3\"", "\"Y\":\"1x\",\"Z\":\"3\"");
 }
 
 }  // namespace

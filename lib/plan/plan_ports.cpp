@@ -1,0 +1,118 @@
+#include "plan/plan_ports.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace fe {
+
+namespace {
+
+struct OperationPorts {
+    const char *operation;  // without CUDNN_BACKEND_OPERATION_ and _DESCRIPTOR
+    std::vector<PortKey> ports;
+};
+
+const std::vector<OperationPorts> &port_table() {
+    static const std::vector<OperationPorts> table = {
+        {"CONVOLUTION_FORWARD",
+         {{"X", CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, true},
+          {"W", CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, true},
+          {"Y", CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, true}}},
+        {"CONVOLUTION_BACKWARD_DATA",
+         {{"dX", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, true},
+          {"W", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, true},
+          {"dY", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, true}}},
+        {"CONVOLUTION_BACKWARD_FILTER",
+         {{"X", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, true},
+          {"dW", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, true},
+          {"dY", CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, true}}},
+        {"POINTWISE",
+         {{"X", CUDNN_ATTR_OPERATION_POINTWISE_XDESC, true},
+          {"B", CUDNN_ATTR_OPERATION_POINTWISE_BDESC, true},
+          {"Y", CUDNN_ATTR_OPERATION_POINTWISE_YDESC, true},
+          {"T", CUDNN_ATTR_OPERATION_POINTWISE_TDESC, true},
+          {"dX", CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, false},
+          {"dY", CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, false}}},
+        {"MATMUL",
+         {{"matA", CUDNN_ATTR_OPERATION_MATMUL_ADESC, true},
+          {"matB", CUDNN_ATTR_OPERATION_MATMUL_BDESC, true},
+          {"matC", CUDNN_ATTR_OPERATION_MATMUL_CDESC, true},
+          {"mOverride", CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, true},
+          {"nOverride", CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, true},
+          {"kOverride", CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, true}}},
+        {"REDUCTION",
+         {{"X", CUDNN_ATTR_OPERATION_REDUCTION_XDESC, true}, {"Y", CUDNN_ATTR_OPERATION_REDUCTION_YDESC, true}}},
+        {"GEN_STATS",
+         {{"X", CUDNN_ATTR_OPERATION_GENSTATS_XDESC, true},
+          {"Sum", CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, true},
+          {"SqSum", CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, true}}},
+        {"RESAMPLE_FWD",
+         {{"X", CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, true},
+          {"Y", CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, true},
+          {"Idx", CUDNN_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC, false}}},
+        {"RESAMPLE_BWD",
+         {{"dX", CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DXDESC, true},
+          {"dY", CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DYDESC, true},
+          {"X", CUDNN_ATTR_OPERATION_RESAMPLE_BWD_XDESC, true},
+          {"Y", CUDNN_ATTR_OPERATION_RESAMPLE_BWD_YDESC, true},
+          {"Idx", CUDNN_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC, false}}},
+        {"BN_FINALIZE_STATISTICS",
+         {{"ySum", CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SUM_DESC, true},
+          {"ySqSum", CUDNN_ATTR_OPERATION_BN_FINALIZE_Y_SQ_SUM_DESC, true},
+          {"bnScale", CUDNN_ATTR_OPERATION_BN_FINALIZE_SCALE_DESC, true},
+          {"bnBias", CUDNN_ATTR_OPERATION_BN_FINALIZE_BIAS_DESC, true},
+          {"bnEqScale", CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_SCALE_DESC, true},
+          {"bnEqBias", CUDNN_ATTR_OPERATION_BN_FINALIZE_EQ_BIAS_DESC, true},
+          {"bnPrevRunningMean", CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_MEAN_DESC, true},
+          {"bnPrevRunningVar", CUDNN_ATTR_OPERATION_BN_FINALIZE_PREV_RUNNING_VAR_DESC, true},
+          {"bnUpdatedRunningMean", CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_MEAN_DESC, true},
+          {"bnUpdatedRunningVar", CUDNN_ATTR_OPERATION_BN_FINALIZE_UPDATED_RUNNING_VAR_DESC, true},
+          {"bnSavedMean", CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_MEAN_DESC, true},
+          {"bnSavedInvStd", CUDNN_ATTR_OPERATION_BN_FINALIZE_SAVED_INV_STD_DESC, true},
+          {"accumCntValTensor", CUDNN_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC, true},
+          {"epsilonValTensor", CUDNN_ATTR_OPERATION_BN_FINALIZE_EPSILON_DESC, true},
+          {"expAverageFactorValTensor", CUDNN_ATTR_OPERATION_BN_FINALIZE_EXP_AVERATE_FACTOR_DESC, true}}},
+        {"SDPA_FWD",
+         {{"Q", CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, true},
+          {"K", CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, true},
+          {"V", CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, true},
+          {"O", CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, true},
+          {"scale", CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, true},
+          {"seqLenQ", CUDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC, false},
+          {"seqLenKV", CUDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC, false},
+          {"blockMask", CUDNN_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, false},
+          {"pageTableK", CUDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_KDESC, false},
+          {"pageTableV", CUDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC, false}}},
+    };
+    return table;
+}
+
+const OperationPorts *ports_of(const std::string &operation) {
+    const char *prefix = "CUDNN_BACKEND_OPERATION_", *suffix = "_DESCRIPTOR";
+    size_t p = std::strlen(prefix), s = std::strlen(suffix);
+    if (operation.size() <= p + s || operation.compare(0, p, prefix) != 0 ||
+        operation.compare(operation.size() - s, s, suffix) != 0)
+        return nullptr;
+    std::string short_name = operation.substr(p, operation.size() - p - s);
+    for (const OperationPorts &o : port_table())
+        if (short_name == o.operation) return &o;
+    return nullptr;
+}
+
+}  // namespace
+
+const PortKey *port_by_key(const std::string &operation, const std::string &key) {
+    if (const OperationPorts *o = ports_of(operation))
+        for (const PortKey &port : o->ports)
+            if (key == port.key) return &port;
+    return nullptr;
+}
+
+const PortKey *port_by_attribute(const std::string &operation, cudnnBackendAttributeName_t attribute) {
+    if (const OperationPorts *o = ports_of(operation))
+        for (const PortKey &port : o->ports)
+            if (attribute == port.attribute) return &port;
+    return nullptr;
+}
+
+}  // namespace fe
