@@ -1746,13 +1746,17 @@ FE_API fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key,
  *  The directory must be owned by the calling user (or root) and, if group or others can write
  *  to it, have the sticky bit: otherwise this call fails with FE_STATUS_INVALID_ARGUMENT, and a
  *  build (e.g. through CUDNNFE_CACHE_DIR) goes on without the directory and logs why at warn
- *  level. Missing directories are created with mode 0700. Entries are opened without following
- *  links or waiting on special files; one that is not a regular file, or is over 256 MiB, is a
- *  miss (a regular file is removed). Each plan is written to a temporary file with an
- *  unpredictable name, created in the directory, then renamed. */
+ *  level. In a directory others can write to (such as /tmp), the user's entries live in its own
+ *  subdirectory "cudnnfe-<uid>", created 0700; a link or another user's directory under that
+ *  name leaves the cache unused (logged). Missing directories are created with mode 0700.
+ *  Entries are opened without following links or waiting on special files; one that is not a
+ *  regular file, is owned by another user (not root), or is over 256 MiB is a miss, never read
+ *  (a file over 256 MiB is removed), and the rebuilt plan replaces it. Each plan is written to a
+ *  temporary file with an unpredictable name, created in the directory, then renamed. */
 FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *directory);
 /** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). Every
- *  regular entry and temporary file counts by its own size (links are not followed); temporary
+ *  regular entry and temporary file counts by the disk space it takes (its allocated blocks: a
+ *  sparse file by what it holds; links are not followed); temporary
  *  files older than 10 minutes (left by killed writers) are removed at the next write. */
 FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes);
 

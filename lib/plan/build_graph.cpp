@@ -71,10 +71,10 @@ std::string configured_cache_directory(const fe_handle *handle) {
 std::string cache_directory(const fe_handle *handle) {
     std::string directory = configured_cache_directory(handle);
     if (directory.empty()) return directory;
-    std::string unsafe = unsafe_directory_reason(directory);
-    if (unsafe.empty()) return directory;
-    FE_LOG_WARN("fe_graph_build: plan cache directory %s is not used: %s", directory.c_str(), unsafe.c_str());
-    return "";
+    std::string why;
+    std::string usable = private_cache_directory(directory, &why);
+    if (usable.empty()) FE_LOG_WARN("fe_graph_build: plan cache directory %s is not used: %s", directory.c_str(), why.c_str());
+    return usable;
 }
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }

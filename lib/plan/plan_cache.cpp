@@ -217,6 +217,10 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
     } else if (!S_ISREG(st.st_mode)) {
         // Not ours: left in place; the next write of this key renames a plan over it.
         FE_LOG_WARN("plan cache: %s is not used: it is not a regular file", path.c_str());
+    } else if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+        // Another user's file is never read, whatever the directory allows.
+        FE_LOG_WARN("plan cache: %s is not used: it is owned by user %u, not by this process's user %u", path.c_str(),
+                    static_cast<unsigned>(st.st_uid), static_cast<unsigned>(::geteuid()));
     } else if (st.st_size > kMaxEntryBytes) {
         FE_LOG_WARN("plan cache: removed %s: %lld bytes, more than an entry may hold (%lld)", path.c_str(),
                     static_cast<long long>(st.st_size), static_cast<long long>(kMaxEntryBytes));
@@ -227,6 +231,8 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
     ::close(fd);
     return bytes;
 }
+
+bool is_shared_directory(const struct stat &st) { return (st.st_mode & (S_IWGRP | S_IWOTH)) && (st.st_mode & S_ISVTX); }
 
 std::string unsafe_directory_reason(const std::string &directory) {
     struct stat st;
@@ -239,6 +245,36 @@ std::string unsafe_directory_reason(const std::string &directory) {
     if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
         return "other users can write to it and it has no sticky bit";
     return "";
+}
+
+std::string private_cache_directory(const std::string &configured, std::string *why) {
+    why->clear();
+    std::string unsafe = unsafe_directory_reason(configured);
+    if (!unsafe.empty()) {
+        *why = configured + ": " + unsafe;
+        return "";
+    }
+    struct stat st;
+    if (::stat(configured.c_str(), &st) != 0 || !is_shared_directory(st)) return configured;
+    // A shared directory (others may write; the sticky bit keeps them from our files): this user's
+    // entries live in a directory of its own inside it, which must be a real directory only this
+    // user can write (lstat: a link planted under that name is not followed).
+    std::string own = configured + "/cudnnfe-" + std::to_string(static_cast<unsigned long>(::geteuid()));
+    if (::mkdir(own.c_str(), 0700) != 0 && errno != EEXIST) {
+        *why = own + ": " + std::strerror(errno);
+        return "";
+    }
+    if (::lstat(own.c_str(), &st) != 0) {
+        *why = own + ": " + std::strerror(errno);
+    } else if (!S_ISDIR(st.st_mode)) {
+        *why = own + ": it is not a directory";
+    } else if (st.st_uid != ::geteuid()) {
+        *why = format("%s: it is owned by user %u, not by this process's user %u", own.c_str(),
+                      static_cast<unsigned>(st.st_uid), static_cast<unsigned>(::geteuid()));
+    } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        *why = own + ": other users can write to it";
+    }
+    return why->empty() ? own : "";
 }
 
 namespace {
@@ -266,8 +302,8 @@ struct DirectoryFile {
     struct timespec written;
 };
 
-// The directory's regular files by their own size (lstat: a link is neither followed nor
-// counted), entries and temporary files apart. Stale temporary files are removed on the way.
+// The directory's regular files by the disk space they take (lstat: a link is neither followed
+// nor counted), entries and temporary files apart. Stale temporary files are removed on the way.
 void scan(const std::string &directory, std::vector<DirectoryFile> *entries, int64_t *total_bytes) {
     DIR *dir = ::opendir(directory.c_str());
     if (!dir) return;
@@ -284,9 +320,11 @@ void scan(const std::string &directory, std::vector<DirectoryFile> *entries, int
             FE_LOG_INFO("plan cache: removed %s, left by a writer that did not finish", path.c_str());
             continue;
         }
-        *total_bytes += st.st_size;
+        // What the file takes on disk: a sparse file counts by its allocated blocks.
+        int64_t bytes = static_cast<int64_t>(st.st_blocks) * 512;
+        *total_bytes += bytes;
         // A fresh temporary file belongs to a writer at work: counted, not removed.
-        if (!temporary) entries->push_back({path, static_cast<int64_t>(st.st_size), st.st_mtim});
+        if (!temporary) entries->push_back({path, bytes, st.st_mtim});
     }
     ::closedir(dir);
 }

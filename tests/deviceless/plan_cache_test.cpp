@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -338,8 +339,8 @@ TEST_F(PlansThatLast, StaleTemporaryFilesAreRemoved) {
     remove_dir(dir);
 }
 
-// Temporary files take disk space too: a 2 GiB one pushes the directory over its 1 GiB limit,
-// so the older entries go.
+// Temporary files take disk space too: a 1.5 GiB one (its blocks allocated) pushes the
+// directory over its 1 GiB limit, so the older entries go.
 TEST_F(PlansThatLast, TemporaryFilesCountAgainstTheLimit) {
     std::string dir = make_temp_dir();
     ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
@@ -347,9 +348,30 @@ TEST_F(PlansThatLast, TemporaryFilesCountAgainstTheLimit) {
     ASSERT_FE_OK(fe_graph_build(seed_conv("temporaries", 1), nullptr, &o));
     std::vector<std::string> first = plan_entries(dir);
     ASSERT_EQ(first.size(), 1u);
-    make_sparse_file(dir + "/0000000000000000000000000000000c.fegraph.tmp.12345.2.678", 2 * kGiB, 0);
+    std::string temporary = dir + "/0000000000000000000000000000000c.fegraph.tmp.12345.2.678";
+    int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    int allocated = posix_fallocate(fd, 0, 3 * kGiB / 2);
+    close(fd);
+    if (allocated != 0) {
+        remove_dir(dir);
+        GTEST_SKIP() << "this file system cannot allocate 1.5 GiB for the test: " << std::strerror(allocated);
+    }
     ASSERT_FE_OK(fe_graph_build(seed_conv("temporaries", 2), nullptr, &o));
     EXPECT_FALSE(is_regular_file(first[0])) << "the temporary file was not counted against the limit";
+    remove_dir(dir);
+}
+
+// A sparse 2 GiB file named like an entry holds almost nothing on disk: counted by its blocks, it
+// evicts no entry (counted by its size, it evicted every one).
+TEST_F(PlansThatLast, ASparseFileCountsByItsBlocks) {
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    for (int64_t n : {1, 2}) ASSERT_FE_OK(fe_graph_build(seed_conv("sparse", n), nullptr, &o));
+    make_sparse_file(dir + "/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee.fegraph", 2 * kGiB, -86400);
+    ASSERT_FE_OK(fe_graph_build(seed_conv("sparse", 3), nullptr, &o));
+    EXPECT_EQ(plan_entries(dir).size(), 4u) << "a sparse file evicted entries";
     remove_dir(dir);
 }
 
@@ -379,13 +401,49 @@ TEST_F(PlansThatLast, ADirectoryOthersCanWriteIsNotUsed) {
     EXPECT_TRUE(plan_entries(dir).empty()) << "a plan was written to a directory anyone can write to";
     EXPECT_NE(log.find(dir), std::string::npos) << log;
     EXPECT_NE(log.find("sticky"), std::string::npos) << log;
-    // With the sticky bit (as /tmp has) others cannot replace our entries: it is used.
+    // With the sticky bit (as /tmp has) others cannot replace our files: it is used, through a
+    // directory of this user's own inside it.
     ASSERT_EQ(chmod(dir.c_str(), 01777), 0);
     fe_plan_cache_clear();
     ASSERT_FE_OK(fe_graph_build(seed_conv("open"), nullptr, &o));
-    EXPECT_EQ(plan_entries(dir).size(), 1u);
+    std::string own = dir + "/cudnnfe-" + std::to_string(geteuid());
+    EXPECT_TRUE(plan_entries(dir).empty()) << "a plan was written where other users write";
+    EXPECT_EQ(plan_entries(own).size(), 1u);
+    struct stat st;
+    ASSERT_EQ(lstat(own.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISDIR(st.st_mode));
+    EXPECT_EQ(st.st_mode & 07777, 0700u);
+    remove_dir(own);
     remove_dir(dir);
 }
+
+// In a shared directory, a name planted where this user's own directory goes (a link, another
+// user's directory) makes the cache unused, and the log says why; nothing is read through it.
+TEST_F(PlansThatLast, APlantedOwnDirectoryInASharedDirectoryIsNotUsed) {
+    std::string dir = make_temp_dir();
+    ASSERT_EQ(chmod(dir.c_str(), 01777), 0);
+    std::string own = dir + "/cudnnfe-" + std::to_string(geteuid());
+    std::string elsewhere = make_temp_dir();
+    ASSERT_EQ(symlink(elsewhere.c_str(), own.c_str()), 0);
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string log = library_warnings([&] { ASSERT_FE_OK(fe_graph_build(seed_conv("planted"), nullptr, &o)); });
+    EXPECT_TRUE(plan_entries(elsewhere).empty()) << "a plan was written through a planted link";
+    EXPECT_NE(log.find("it is not a directory"), std::string::npos) << log;
+    std::remove(own.c_str());
+    if (geteuid() == 0) {
+        ASSERT_EQ(mkdir(own.c_str(), 0700), 0);
+        ASSERT_EQ(chown(own.c_str(), 65534, 65534), 0);
+        fe_plan_cache_clear();
+        log = library_warnings([&] { ASSERT_FE_OK(fe_graph_build(seed_conv("planted"), nullptr, &o)); });
+        EXPECT_TRUE(plan_entries(own).empty()) << "a plan was written to another user's directory";
+        EXPECT_NE(log.find("owned by user 65534"), std::string::npos) << log;
+        remove_dir(own);
+    }
+    remove_dir(elsewhere);
+    remove_dir(dir);
+}
+
 
 TEST_F(PlansThatLast, ADirectoryOfAnotherUserIsNotUsed) {
     std::string dir = make_temp_dir();
@@ -410,6 +468,27 @@ std::string entry_after_one_build(fe_graph *graph, const std::string &dir, const
     EXPECT_EQ(files.size(), 1u);
     fe_plan_cache_clear();
     return files.empty() ? "" : files[0];
+}
+
+// An entry another user owns is never read, even in a directory this user owns; the rebuilt plan
+// replaces it.
+TEST_F(PlansThatLast, AnotherUsersEntryIsNeverRead) {
+    if (geteuid() != 0) GTEST_SKIP() << "giving an entry to another user needs root";
+    std::string dir = make_temp_dir();
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir);
+    fe_build_options o = options();
+    std::string entry = entry_after_one_build(seed_conv("foreign"), dir, o);
+    ASSERT_FALSE(entry.empty());
+    ASSERT_EQ(chown(entry.c_str(), 65534, 65534), 0);
+    Stats before = stats();
+    std::string log = library_warnings([&] { ASSERT_FE_OK(fe_graph_build(seed_conv("foreign"), nullptr, &o)); });
+    EXPECT_EQ(stats().disk - before.disk, 0) << "another user's entry was served";
+    EXPECT_EQ(stats().misses - before.misses, 1);
+    EXPECT_NE(log.find("owned by user 65534"), std::string::npos) << log;
+    struct stat st;
+    ASSERT_EQ(lstat(entry.c_str(), &st), 0);
+    EXPECT_EQ(st.st_uid, geteuid()) << "the rebuilt plan did not replace the entry";
+    remove_dir(dir);
 }
 
 // A FIFO in place of an entry is a miss: opening it must not wait for a writer.
