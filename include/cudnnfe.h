@@ -269,6 +269,10 @@ FE_API fe_status fe_op_schema_json(char *buf, size_t buf_size, size_t *out_lengt
 
 /** Logging. Off by default. The environment sets it at load: CUDNNFE_LOG_LEVEL
  *  (off|error|warn|info|debug or 0..4) and CUDNNFE_LOG_DEST (stderr, stdout or a file path).
+ *  The file is appended to and opened by the first line written (never with logging off),
+ *  without following a link or waiting on a FIFO; a path that is not a regular file is not used
+ *  and lines go to stderr, which says why. Control characters in lines (and in error messages)
+ *  are written \xNN. In a setuid or setgid program every CUDNNFE_* variable is ignored.
  *  fe_log_set_level changes the level at run time; thread-safe. */
 FE_API fe_status fe_log_set_level(fe_log_level level);
 

@@ -2,6 +2,7 @@
 // every message about it. docs/capabilities.md is rendered from this table (a unit test checks
 // that the committed file matches); change an entry here, then regenerate the doc.
 #include "backend/capabilities.hpp"
+#include "common/environment.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -765,7 +766,7 @@ std::string previous_generation_text(int sm) {
 // option: what it lets through is what the table found broken.
 bool bypassed(const Capability &c) {
     static const std::string names = [] {
-        const char *v = std::getenv("CUDNNFE_PROBE_BYPASS");
+        const char *v = environment("CUDNNFE_PROBE_BYPASS");
         return v && *v ? "," + std::string(v) + "," : std::string();
     }();
     return !names.empty() && names.find("," + std::string(c.name) + ",") != std::string::npos;

@@ -1,4 +1,5 @@
 #include "backend/driver.hpp"
+#include "common/environment.hpp"
 
 #include <dlfcn.h>
 
@@ -29,7 +30,7 @@ DriverState probe() {
 std::vector<std::string> stub_candidates() {
     std::vector<std::string> roots;
     for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char *root = std::getenv(variable)) roots.push_back(root);
+        if (const char *root = environment(variable)) roots.push_back(root);
     roots.push_back("/usr/local/cuda");
     std::vector<std::string> out;
     for (const std::string &root : roots)
@@ -47,7 +48,7 @@ DriverState driver_state() {
 }
 
 void load_stub_driver_if_asked() {
-    const char *asked = std::getenv("CUDNNFE_STUB_DRIVER");
+    const char *asked = environment("CUDNNFE_STUB_DRIVER");
     if (!asked || !*asked || std::string(asked) == "0") return;
     if (void *real = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
         dlclose(real);

@@ -1,4 +1,5 @@
 #include "backend/loader.hpp"
+#include "common/environment.hpp"
 
 #include <dlfcn.h>
 
@@ -19,7 +20,7 @@ namespace {
 // user who names a library never silently gets another), else the usual sonames.
 void *open_first(const char *env_var, const std::vector<const char *> &names, std::string *tried) {
     std::vector<std::string> candidates;
-    if (const char *override_path = std::getenv(env_var); override_path && *override_path)
+    if (const char *override_path = environment(env_var); override_path && *override_path)
         candidates.emplace_back(override_path);
     else
         for (const char *name : names) candidates.emplace_back(name);

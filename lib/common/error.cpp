@@ -1,6 +1,7 @@
 #include "common/error.hpp"
 
 #include <cstdarg>
+#include <cstdio>
 #include <vector>
 
 namespace fe {
@@ -28,12 +29,29 @@ namespace {
 thread_local std::string g_last_error;
 }
 
+std::string one_printable_line(const std::string &text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (c == '\n' || c == '\r' || c == '\t') {
+            out += ' ';
+        } else if (u < 0x20 || u == 0x7f) {
+            char escape[8];
+            std::snprintf(escape, sizeof escape, "\\x%02x", u);
+            out += escape;
+        } else {
+            out += c;
+        }
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
 void set_last_error(const std::string &message) {
-    // Messages are one line: fold any newline that a cuDNN error text brought along.
-    g_last_error = message;
-    for (char &c : g_last_error)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!g_last_error.empty() && g_last_error.back() == ' ') g_last_error.pop_back();
+    // Messages are one line (a cuDNN error text may bring newlines), and names from the caller
+    // or a file may hold ESC or BEL: printed as they are, they would drive the reader's terminal.
+    g_last_error = one_printable_line(message);
 }
 
 const char *last_error() { return g_last_error.c_str(); }

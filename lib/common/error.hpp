@@ -26,6 +26,9 @@ std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void fail(fe_status status, const std::string &message);
 
 // Thread-local last error, written by the API boundary.
+// `text` as one line a terminal only displays: line breaks and tabs become spaces, other control
+// characters (ESC, BEL, DEL...) are written \xNN.
+std::string one_printable_line(const std::string &text);
 void set_last_error(const std::string &message);
 const char *last_error();
 

@@ -1,4 +1,5 @@
 #include "plan/build_graph.hpp"
+#include "common/environment.hpp"
 
 #include <cstdlib>
 #include <memory>
@@ -62,7 +63,7 @@ std::string options_text(const fe_build_options &o, bool dynamic_shapes) {
 std::string configured_cache_directory(const fe_handle *handle) {
     if (handle && handle->cache_mode == fe_handle::CacheDirectory::Off) return "";
     if (handle && handle->cache_mode == fe_handle::CacheDirectory::Set) return handle->cache_directory;
-    const char *env = std::getenv("CUDNNFE_CACHE_DIR");
+    const char *env = environment("CUDNNFE_CACHE_DIR");
     return env ? env : "";
 }
 

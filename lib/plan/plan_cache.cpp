@@ -1,4 +1,5 @@
 #include "plan/plan_cache.hpp"
+#include "common/environment.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -91,7 +92,7 @@ constexpr size_t kDefaultMemoryEntries = 1024;
 // Entries each in-process map keeps: CUDNNFE_PLAN_CACHE_ENTRIES when it is a positive integer.
 // Read at each store (a store follows a build, which costs far more), so a process can change it.
 size_t memory_capacity() {
-    const char *text = std::getenv("CUDNNFE_PLAN_CACHE_ENTRIES");
+    const char *text = environment("CUDNNFE_PLAN_CACHE_ENTRIES");
     if (!text || !*text) return kDefaultMemoryEntries;
     char *end = nullptr;
     long long entries = std::strtoll(text, &end, 10);

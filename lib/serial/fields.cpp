@@ -45,16 +45,23 @@ void Fields::fail_at(const json::Value &at, const char *key, const std::string &
     json_fail(at.line, path_of(key), cause);
 }
 
+void Fields::require_text(const json::Value &v, const char *key) const {
+    // Through the C API a name ends at its first NUL: "x\u0000" would pass for "x".
+    if (v.string.find('\0') != std::string::npos) fail_at(v, key, "a string must not hold a NUL character (\\u0000)");
+}
+
 std::string Fields::string(const char *key, const std::string &fallback) {
     const json::Value *v = get(key);
     if (!v) return fallback;
     if (v->type != json::Type::String) fail_at(*v, key, format("expected a string, found %s", json::type_name(v->type)));
+    require_text(*v, key);
     return v->string;
 }
 
 std::string Fields::required_string(const char *key) {
     const json::Value &v = require(key);
     if (v.type != json::Type::String) fail_at(v, key, format("expected a string, found %s", json::type_name(v.type)));
+    require_text(v, key);
     return v.string;
 }
 

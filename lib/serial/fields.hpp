@@ -41,6 +41,8 @@ class Fields {
 
     [[noreturn]] void fail(const char *key, const std::string &cause) const;
     [[noreturn]] void fail_at(const json::Value &at, const char *key, const std::string &cause) const;
+    // Fails at `v` (a string) when it holds a NUL, which the C API could not tell from its end.
+    void require_text(const json::Value &v, const char *key) const;
     // Refuse members nobody read: "unknown field (known: a, b, c)" with `known` listing them.
     void refuse_unread(const char *known) const;
 

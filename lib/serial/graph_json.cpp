@@ -344,6 +344,7 @@ class GraphReader {
             if (!v) continue;
             if (v->type != json::Type::String)
                 f.fail_at(*v, port, format("expected a tensor name, found %s", json::type_name(v->type)));
+            f.require_text(*v, port);
             try {
                 graph_->rename(node.outputs[i], v->string);
             } catch (const Error &error) {

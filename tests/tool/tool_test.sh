@@ -541,5 +541,90 @@ else
     skip installed_to_bindir "no meson build directory at $BUILD_DIR"
 fi
 
+# Names from a file with ESC and BEL (an xterm title sequence) are printed escaped: the
+# compile line, and the error naming an unknown tensor.
+python3 - "$GRAPHS/conv_seed.json" "$WORK/escape.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["name"] = "t\u001b]0;pwned\u0007"
+g["outputs"] = ["y\u001b[2J"]
+json.dump(g, open(sys.argv[2], "w"))
+PY
+expect names_escaped_in_compile 1 't\\x1b\]0;pwned\\x07|y\\x1b\[2J' -- "$TOOL" compile "$WORK/escape.json" --check-only \
+    --device "$DEVICE_JSON"
+if grep -q $'\x1b' "$WORK/names_escaped_in_compile.out"; then
+    failed=$((failed + 1)); echo "FAIL names_raw_in_compile: an ESC reached the output"
+else
+    passed=$((passed + 1)); echo "ok names_raw_in_compile"
+fi
+
+# The environment the library reads. CUDNNFE_LOG_DEST naming a FIFO or a link: the library
+# neither waits for a reader nor follows the link; the log goes to stderr, which says why.
+mkfifo "$WORK/log.fifo"
+expect log_dest_fifo_does_not_block 0 'CUDNNFE_LOG_DEST .*log.fifo is not used' -- \
+    env CUDNNFE_LOG_LEVEL=info CUDNNFE_LOG_DEST="$WORK/log.fifo" timeout 60 "$TOOL" info
+expect log_dest_fifo_untouched_when_off 0 -- \
+    env CUDNNFE_LOG_DEST="$WORK/log.fifo" timeout 60 "$TOOL" info
+ln -s "$WORK/log.target" "$WORK/log.link"
+expect log_dest_link_not_followed 0 'CUDNNFE_LOG_DEST .*log.link is not used' -- \
+    env CUDNNFE_LOG_LEVEL=info CUDNNFE_LOG_DEST="$WORK/log.link" "$TOOL" info
+if [ -e "$WORK/log.target" ]; then
+    failed=$((failed + 1)); echo "FAIL log_dest_link_target_untouched: the library wrote through the link"
+else
+    passed=$((passed + 1)); echo "ok log_dest_link_target_untouched"
+fi
+
+# A setuid program's environment belongs to the user who started it: CUDNNFE_CUDNN_LIBRARY (a
+# library the loader would open) is ignored there. The probe loads libcudnnfe by its path and
+# asks for cuDNN's version; the planted library leaves a marker when it is loaded. Run plainly,
+# the plant is loaded (so the case can fail); run setuid to another user, it must not be.
+LIBRARY=$(ls "$(dirname "$(dirname "$(dirname "$TOOL")")")"/libcudnnfe.so* 2>/dev/null | head -1)
+if [ "$(id -u)" != 0 ]; then
+    skip setuid_environment_ignored "running a program setuid to another user needs root"
+elif ! command -v cc >/dev/null || [ -z "$LIBRARY" ]; then
+    skip setuid_environment_ignored "needs a C compiler and the library next to the tool"
+else
+    probe_dir=$(mktemp -d /tmp/cudnnfe-setuid-XXXXXX)
+    chmod 0755 "$probe_dir"
+    cat >"$probe_dir/plant.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((constructor)) static void planted(void) {
+    FILE *f = fopen(getenv("PLANT_MARKER"), "w");
+    if (f) fclose(f);
+}
+C
+    cat >"$probe_dir/probe.c" <<'C'
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    void *lib = dlopen(argv[1], RTLD_NOW);
+    if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 2; }
+    int (*version)(int64_t *) = (int (*)(int64_t *))dlsym(lib, "fe_cudnn_version");
+    int64_t v = 0;
+    if (version) version(&v);
+    return 0;
+}
+C
+    if cc -shared -fPIC -o "$probe_dir/plant.so" "$probe_dir/plant.c" && cc -o "$probe_dir/probe" "$probe_dir/probe.c" -ldl; then
+        chmod 0755 "$probe_dir/plant.so" "$probe_dir/probe"
+        mkdir -m 1777 "$probe_dir/out"
+        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/plain" "$probe_dir/probe" "$LIBRARY"
+        chown 65534 "$probe_dir/probe" && chmod u+s "$probe_dir/probe"
+        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/setuid" "$probe_dir/probe" "$LIBRARY"
+        if [ ! -e "$probe_dir/out/plain" ]; then
+            failed=$((failed + 1)); echo "FAIL setuid_environment_ignored: the planted library was not loaded even plainly"
+        elif [ -e "$probe_dir/out/setuid" ]; then
+            failed=$((failed + 1)); echo "FAIL setuid_environment_ignored: a setuid program loaded the library CUDNNFE_CUDNN_LIBRARY named"
+        else
+            passed=$((passed + 1)); echo "ok setuid_environment_ignored"
+        fi
+    else
+        skip setuid_environment_ignored "the probe did not compile"
+    fi
+    rm -rf "$probe_dir"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

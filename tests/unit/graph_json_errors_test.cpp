@@ -269,3 +269,19 @@ TEST(GraphJsonErrors, ArgumentsAndBuffers) {
 }
 
 }  // namespace
+
+// Through the C API a name ends at its first NUL, so "x\u0000" would pass for "x": refused in
+// every name a graph file gives (graph, tensor, op, an op's result).
+TEST(GraphJsonErrors, ANulCharacterInANameIsRefused) {
+    const fe_status bad = FE_STATUS_INVALID_ARGUMENT;
+    auto replaced = [](std::string text, const std::string &from, const std::string &to) {
+        size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return at == std::string::npos ? text : text.replace(at, from.size(), to);
+    };
+    expect_error(replaced(seed_graph(), "\"name\":\"seed\"", "\"name\":\"seed\\u0000\""), bad, {"name", "NUL"});
+    expect_error(replaced(seed_graph(), "{\"name\":\"x\"", "{\"name\":\"x\\u0000y\""), bad, {"line 3", "NUL"});
+    expect_error(replaced(seed_graph(), "{\"op\":\"conv_fprop\",", "{\"op\":\"conv_fprop\",\"name\":\"c\\u0000\","), bad,
+                 {"line 6", "NUL"});
+    expect_error(replaced(seed_graph(), "\"Y\":\"y\"", "\"Y\":\"y\\u0000\""), bad, {"line 6", "outputs.Y", "NUL"});
+}

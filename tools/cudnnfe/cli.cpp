@@ -140,7 +140,7 @@ std::string did_you_mean(const std::string &given, const std::vector<std::string
 }
 
 int fail(const char *command, int code, const std::string &message) {
-    std::fprintf(stderr, "cudnnfe %s: %s\n", command, message.c_str());
+    std::fprintf(stderr, "cudnnfe %s: %s\n", command, terminal_safe(message, EscapeStyle::Text).c_str());
     return code;
 }
 

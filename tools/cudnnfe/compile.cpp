@@ -169,9 +169,14 @@ Outcome compile_one(const std::string &path, const GraphSource &source, const st
     o.file = path;
     o.graph = source.index;
     o.graphs_in_file = source.count;
+    // Paths, graph names and messages come from files: printed terminal-safe.
     auto say = [&](const char *format, auto... values) {
         if (s.json) return;
-        std::printf(format, values...);
+        int n = std::snprintf(nullptr, 0, format, values...);
+        std::string text(n > 0 ? static_cast<size_t>(n) + 1 : 1, '\0');
+        if (n > 0) std::snprintf(&text[0], text.size(), format, values...);
+        text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+        std::fputs(terminal_safe(text, EscapeStyle::Text).c_str(), stdout);
         std::fflush(stdout);
     };
     say("%s ", progress.c_str());
