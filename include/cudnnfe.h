@@ -428,8 +428,13 @@ FE_API fe_status fe_tensor_set_name(fe_tensor *tensor, const char *name);
 FE_API fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const int64_t *dims);
 FE_API fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const int64_t *strides);
 FE_API fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data_type);
-/** Set a uid (must be unique in the graph; FE_STATUS_DUPLICATE otherwise). Without one, the
- *  build assigns uids that do not collide with the ones set. */
+/** The largest uid a caller may set (2^62 - 1). The build numbers the tensors it adds itself
+ *  (constants, workspace tensors) from above the largest uid set, so they can never collide with
+ *  or wrap into the caller's. */
+#define FE_MAX_USER_UID ((int64_t)0x3FFFFFFFFFFFFFFF)
+/** Set a uid, 0 to FE_MAX_USER_UID (FE_STATUS_INVALID_ARGUMENT outside it), unique in the graph
+ *  (FE_STATUS_DUPLICATE otherwise). Without one, the build assigns uids that do not collide with
+ *  the ones set. */
 FE_API fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid);
 /** Promise that every pointer bound to this tensor is aligned to `bytes` (a power of two from 16,
  *  which every pointer must have, to 4096): cuDNN may choose kernels that rely on it (wider
@@ -1878,6 +1883,11 @@ FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_s
 FE_API fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph);
 /** The longest graph JSON fe_graph_from_json reads, and a serialized graph may embed (64 MiB). */
 #define FE_GRAPH_JSON_MAX_BYTES ((size_t)64 << 20)
+/** A serialized graph's plan section holds at most this (8 MiB; plans are tens of kilobytes):
+ *  a larger one, from a blob or a cache entry, is refused unread (FE_STATUS_INVALID_ARGUMENT).
+ *  Its other sections are bounded too: the graph by FE_GRAPH_JSON_MAX_BYTES, the device
+ *  description by 1 MiB. */
+#define FE_SERIALIZED_MAX_PLAN_BYTES ((size_t)8 << 20)
 /** A serialized graph's recorded workspace is below this (1 TiB, more than any GPU holds). */
 #define FE_SERIALIZED_MAX_WORKSPACE_BYTES ((int64_t)1 << 40)
 

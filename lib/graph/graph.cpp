@@ -238,6 +238,11 @@ void fe_graph::set_uid(fe_tensor *tensor, int64_t uid) {
 }
 
 void fe_graph::set_scalar_uid(fe_tensor *tensor, int64_t uid) {
+    // The build numbers the tensors it adds from above the largest uid set: a ceiling well below
+    // INT64_MAX keeps those numbers from wrapping into the caller's.
+    FE_CHECK(uid >= 0 && uid <= FE_MAX_USER_UID, FE_STATUS_INVALID_ARGUMENT,
+             "uid %lld of '%s' is outside 0 to FE_MAX_USER_UID (%lld)", static_cast<long long>(uid),
+             tensor->name.c_str(), static_cast<long long>(FE_MAX_USER_UID));
     auto taken = by_user_uid.find(uid);
     FE_CHECK(taken == by_user_uid.end() || taken->second == tensor, FE_STATUS_DUPLICATE,
              "uid %lld is already used by '%s'", static_cast<long long>(uid), taken->second->name.c_str());

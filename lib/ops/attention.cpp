@@ -85,8 +85,11 @@ AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, c
                      dims_string(v->dims).c_str(), static_cast<long long>(d));
             for (int index : {page_k_, page_v_}) {
                 const fe_tensor *t = inputs[static_cast<size_t>(index)];
+                // pages >= ceil(max_seq_len_kv / page_size), without the product that overflows.
+                int64_t page_size = k->dims[2];
+                int64_t pages_needed = options_.max_seq_len_kv / page_size + (options_.max_seq_len_kv % page_size != 0);
                 FE_CHECK(t->dims.size() == 4 && t->dims[0] == b && t->dims[1] == 1 && t->dims[3] == 1 &&
-                             t->dims[2] * k->dims[2] >= options_.max_seq_len_kv,
+                             t->dims[2] >= pages_needed,
                          FE_STATUS_INVALID_ARGUMENT,
                          "page table '%s' is %s; it must be [%lld, 1, pages, 1] with pages * %lld >= %lld",
                          t->name.c_str(), dims_string(t->dims).c_str(), static_cast<long long>(b),

@@ -169,6 +169,33 @@ std::vector<unsigned char> write_blob(const Blob &blob) {
     return w.out;
 }
 
+// The most each section may hold. Reading a section costs time and memory in proportion to its
+// size (the plan is parsed twice: checked, then by cuDNN), and these are far above what any build
+// writes (plans of composite attention are under 100 KB), so a larger one is refused unread.
+uint64_t section_limit(uint32_t tag) {
+    switch (tag) {
+        case kFingerprint: return uint64_t(4) << 10;
+        case kDeviceJson: return uint64_t(1) << 20;
+        case kGraphJson: return FE_GRAPH_JSON_MAX_BYTES;
+        case kBuildOptions: return uint64_t(64) << 10;
+        case kPlanJson: return FE_SERIALIZED_MAX_PLAN_BYTES;
+        case kLayout: return uint64_t(16) << 20;
+        default: return uint64_t(1) << 20;  // a section a later format added, skipped
+    }
+}
+
+const char *section_name(uint32_t tag) {
+    switch (tag) {
+        case kFingerprint: return "fingerprint";
+        case kDeviceJson: return "device";
+        case kGraphJson: return "graph";
+        case kBuildOptions: return "build options";
+        case kPlanJson: return "plan";
+        case kLayout: return "layout";
+        default: return "unknown";
+    }
+}
+
 Blob read_blob(const unsigned char *data, size_t size) {
     FE_CHECK(size >= sizeof kMagic && std::memcmp(data, kMagic, sizeof kMagic) == 0, FE_STATUS_INVALID_ARGUMENT,
              "the bytes are not a serialized cudnnfe graph (no CUDNNFE magic)");
@@ -190,6 +217,9 @@ Blob read_blob(const unsigned char *data, size_t size) {
     while (body.left() > 0) {
         uint32_t tag = body.u32();
         uint64_t length = body.u64();
+        FE_CHECK(length <= section_limit(tag), FE_STATUS_INVALID_ARGUMENT,
+                 "the serialized graph's %s section is %llu bytes, over the %llu it may hold", section_name(tag),
+                 static_cast<unsigned long long>(length), static_cast<unsigned long long>(section_limit(tag)));
         body.need(length);
         Reader section = body.sub(length, "a section");
         auto text = [&] {

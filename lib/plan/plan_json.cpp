@@ -1,5 +1,6 @@
 #include "plan/plan_json.hpp"
 
+#include <mutex>
 #include <new>
 
 #include "backend/loader.hpp"
@@ -8,6 +9,10 @@
 namespace fe {
 
 std::string plan_to_json(const Descriptor &plan) {
+    // Graphs built from the plan cache share one plan descriptor, and cuDNN's JSON getter is not
+    // safe on one descriptor from two threads (a data race inside cuDNN): one at a time.
+    static std::mutex one_at_a_time;
+    std::lock_guard<std::mutex> lock(one_at_a_time);
     const Cudnn &api = cudnn();
     int64_t size = 0;
     check_cudnn(api.cudnnBackendGetAttribute(plan.get(), CUDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION,

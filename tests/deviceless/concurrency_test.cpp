@@ -244,6 +244,39 @@ TEST_F(Concurrency, GraphsTextAndBlobsWhileTheLogLevelChanges) {
     for (int t = 0; t < kThreads; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
 }
 
+// Graphs of one shape in every thread share one cached plan; serializing them at once reads that
+// plan's JSON from cuDNN in each thread (a data race inside cuDNN until the reads were serialized).
+TEST_F(Concurrency, SerializingGraphsThatShareAPlan) {
+    std::vector<std::string> errors(kThreads);
+    std::vector<std::vector<unsigned char>> first(kThreads);
+    run_together(kThreads, [&](int t) {
+        std::string error;
+        fe_graph *g = seed_conv(2, &error);
+        fe_build_options o = options();
+        if (!g || fe_graph_build(g, nullptr, &o) != FE_OK) {
+            errors[t] = "build: " + error + fe_last_error_message();
+            fe_graph_destroy(g);
+            return;
+        }
+        for (int i = 0; i < 25 && errors[t].empty(); ++i) {
+            size_t n = 0;
+            fe_graph_serialize(g, nullptr, 0, &n);
+            std::vector<unsigned char> blob(n);
+            if (fe_graph_serialize(g, blob.data(), blob.size(), &n) != FE_OK)
+                errors[t] = std::string("serialize: ") + fe_last_error_message();
+            else if (first[t].empty())
+                first[t] = blob;
+            else if (blob != first[t])
+                errors[t] = "a serialization differed from the thread's first";
+        }
+        fe_graph_destroy(g);
+    });
+    for (int t = 0; t < kThreads; ++t) {
+        EXPECT_EQ(errors[t], "") << "thread " << t;
+        EXPECT_EQ(first[t], first[0]) << "thread " << t << " serialized the shared plan differently";
+    }
+}
+
 // Each thread's failures leave their own message, never another thread's.
 TEST_F(Concurrency, EachThreadReadsItsOwnError) {
     std::vector<std::string> errors(kThreads);

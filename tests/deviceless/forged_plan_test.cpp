@@ -178,6 +178,15 @@ TEST_F(ForgedPlans, VectorizedOrReorderedTensorsAreRefused) {
     }
 }
 
+TEST_F(ForgedPlans, AnOversizedPlanSectionIsRefusedUnread) {
+    EditableBlob blob(built_blob());
+    blob.replace(EditableBlob::kPlan, "{\"cudnnVersion\"", std::string(FE_SERIALIZED_MAX_PLAN_BYTES, ' ') + "{\"cudnnVersion\"");
+    fe_graph *out = nullptr;
+    EXPECT_EQ(deserialize(blob.bytes(), &out), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("plan section is")) << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("over the 8388608 it may hold")) << fe_last_error_message();
+}
+
 // The record's engine tag is only a record: what a loaded graph reports is the plan's own.
 TEST_F(ForgedPlans, TheEngineTagIsThePlansOwn) {
     std::vector<unsigned char> bytes = built_blob();
@@ -234,8 +243,8 @@ TEST_F(ForgedPlans, FlippedBitsInThePlanAreRefusedOrHarmless) {
 // whose Y cuDNN reads as another tensor ("3x" for 3) used to stay a hit that failed every execute.
 class ForgedCacheEntries : public ForgedPlans {
   protected:
-    void expect_rejected_and_rebuilt(const char *from, const char *to) {
-        SCOPED_TRACE(to);
+    void expect_rejected_and_rebuilt(const std::string &from, const std::string &to) {
+        SCOPED_TRACE(to.substr(0, 80));
         char dir_template[] = "/tmp/cudnnfe-forged-XXXXXX";
         ASSERT_NE(mkdtemp(dir_template), nullptr);
         std::string dir = dir_template;
@@ -275,6 +284,11 @@ class ForgedCacheEntries : public ForgedPlans {
 
 TEST_F(ForgedCacheEntries, ALargerTensorIsRejectedAndRebuilt) {
     expect_rejected_and_rebuilt("\"dim\":[16,", "\"dim\":[1024,");
+}
+
+// A 9 MiB plan section (padded with JSON's own blanks) once cost a minute and gigabytes per build.
+TEST_F(ForgedCacheEntries, AnOversizedPlanSectionIsRejectedUnreadAndRebuilt) {
+    expect_rejected_and_rebuilt("{\"cudnnVersion\"", std::string(9 << 20, ' ') + "{\"cudnnVersion\"");
 }
 
 TEST_F(ForgedCacheEntries, ALooselyNamedTensorIsRejectedAndRebuilt) {

@@ -439,3 +439,59 @@ TEST(Info, LastErrorIsPerThread) {
 }
 
 }  // namespace
+
+namespace {
+
+// A uid of INT64_MAX once made the build's own numbering overflow (and wrap into the caller's
+// uids): uids are 0 to FE_MAX_USER_UID, from the API and from graph JSON.
+TEST(UserUids, AreBoundedBelowTheLibrarysOwn) {
+    fe_graph *g = nullptr;
+    ASSERT_FE_OK(fe_graph_create(nullptr, &g));
+    fe_tensor *a = cudnnfe_test::make_tensor(g, "a", {2, 8}, false, FE_DATA_FLOAT);
+    EXPECT_FE_STATUS(fe_tensor_set_uid(a, INT64_MAX), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("outside 0 to FE_MAX_USER_UID")) << fe_last_error_message();
+    EXPECT_FE_STATUS(fe_tensor_set_uid(a, -1), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_STATUS(fe_tensor_set_uid(a, FE_MAX_USER_UID + 1), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_OK(fe_tensor_set_uid(a, FE_MAX_USER_UID));
+    EXPECT_FE_OK(fe_tensor_set_uid(a, 0));
+    fe_graph_destroy(g);
+    std::string text = "{\"format\":\"cudnnfe.graph\",\"version\":1,\"name\":\"u\",\"tensors\":[{\"name\":\"x\",\"uid\":"
+                       "9223372036854775807,\"dims\":[1,8],\"data_type\":\"float\"}],\"ops\":[{\"op\":\"relu\",\"inputs\":"
+                       "{\"IN_0\":\"x\"},\"outputs\":{\"Y\":\"y\"}}],\"outputs\":[\"y\"]}";
+    fe_graph *from_json = nullptr;
+    EXPECT_FE_STATUS(fe_graph_from_json(text.data(), text.size(), &from_json), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("FE_MAX_USER_UID")) << fe_last_error_message();
+}
+
+// pages * page_size overflowed int64 (2^55 pages of 1024 keys): the check divides instead. Run
+// under UndefinedBehaviorSanitizer (the sanitized unit suite), the overflow stops the program.
+TEST(PagedAttention, TheTableSizeCheckCannotOverflow) {
+    auto attempt = [](int64_t pages, int64_t max_seq_len_kv) {
+        fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
+        go.io_data_type = FE_DATA_HALF;
+        fe_graph *g = nullptr;
+        EXPECT_FE_OK(fe_graph_create(&go, &g));
+        fe_tensor *q = cudnnfe_test::make_tensor(g, "q", {2, 8, 1, 64}, false, FE_DATA_NOT_SET);
+        fe_tensor *k = cudnnfe_test::make_tensor(g, "k", {1, 2, 1024, 64}, false, FE_DATA_NOT_SET);
+        fe_tensor *v = cudnnfe_test::make_tensor(g, "v", {1, 2, 1024, 64}, false, FE_DATA_NOT_SET);
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.seq_len_q = cudnnfe_test::make_tensor(g, "sq", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        o.seq_len_kv = cudnnfe_test::make_tensor(g, "skv", {2, 1, 1, 1}, false, FE_DATA_INT32);
+        o.page_table_k = cudnnfe_test::make_tensor(g, "pk", {2, 1, pages, 1}, false, FE_DATA_INT32);
+        o.page_table_v = cudnnfe_test::make_tensor(g, "pv", {2, 1, pages, 1}, false, FE_DATA_INT32);
+        o.max_seq_len_kv = max_seq_len_kv;
+        fe_tensor *out = nullptr;
+        fe_status s = fe_graph_sdpa(g, q, k, v, &o, &out, nullptr);
+        if (s == FE_OK) s = fe_tensor_set_output(out, 1);
+        if (s == FE_OK) s = fe_graph_validate(g);
+        std::string message = s == FE_OK ? "" : fe_last_error_message();
+        fe_graph_destroy(g);
+        return message;
+    };
+    attempt(int64_t(1) << 55, INT64_MAX);  // enough pages: only that it returns matters here
+    EXPECT_NE(attempt(8, INT64_MAX).find("with pages * 1024 >= 9223372036854775807"), std::string::npos);
+    EXPECT_EQ(attempt(8, 8 * 1024), "");
+    EXPECT_NE(attempt(8, 8 * 1024 + 1).find("page table 'pk'"), std::string::npos);
+}
+
+}  // namespace
