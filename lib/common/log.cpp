@@ -64,8 +64,8 @@ FILE *open_log_file(const std::string &path) {
     FILE *file = why.empty() ? ::fdopen(fd, "a") : nullptr;
     if (!file) {
         if (fd >= 0) ::close(fd);
-        std::fprintf(stderr, "[cudnnfe warn] CUDNNFE_LOG_DEST %s is not used (%s): logging to stderr\n", path.c_str(),
-                     why.empty() ? std::strerror(errno) : why.c_str());
+        std::fprintf(stderr, "[cudnnfe warn] CUDNNFE_LOG_DEST %s is not used (%s): logging to stderr\n",
+                     one_printable_line(path).c_str(), why.empty() ? std::strerror(errno) : why.c_str());
     }
     return file;
 }
