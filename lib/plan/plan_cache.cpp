@@ -233,7 +233,9 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
     return bytes;
 }
 
+namespace {
 bool is_shared_directory(const struct stat &st) { return (st.st_mode & (S_IWGRP | S_IWOTH)) && (st.st_mode & S_ISVTX); }
+}  // namespace
 
 std::string unsafe_directory_reason(const std::string &directory) {
     struct stat st;
