@@ -610,10 +610,17 @@ C
     if cc -shared -fPIC -o "$probe_dir/plant.so" "$probe_dir/plant.c" && cc -o "$probe_dir/probe" "$probe_dir/probe.c" -ldl; then
         chmod 0755 "$probe_dir/plant.so" "$probe_dir/probe"
         mkdir -m 1777 "$probe_dir/out"
-        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/plain" "$probe_dir/probe" "$LIBRARY"
+        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/plain" "$probe_dir/probe" "$LIBRARY" \
+            2>"$probe_dir/plain.err"
+        plain_rc=$?
         chown 65534 "$probe_dir/probe" && chmod u+s "$probe_dir/probe"
-        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/setuid" "$probe_dir/probe" "$LIBRARY"
-        if [ ! -e "$probe_dir/out/plain" ]; then
+        env CUDNNFE_CUDNN_LIBRARY="$probe_dir/plant.so" PLANT_MARKER="$probe_dir/out/setuid" "$probe_dir/probe" "$LIBRARY" \
+            2>/dev/null
+        if [ "$plain_rc" -ne 0 ]; then
+            # A sanitizer build of the library loads only into programs built with the sanitizer
+            # (ASan: "runtime does not come first"): the probe cannot run it.
+            skip setuid_environment_ignored "a plain program cannot load $LIBRARY: $(head -c 160 "$probe_dir/plain.err" | tr -d "\n")"
+        elif [ ! -e "$probe_dir/out/plain" ]; then
             failed=$((failed + 1)); echo "FAIL setuid_environment_ignored: the planted library was not loaded even plainly"
         elif [ -e "$probe_dir/out/setuid" ]; then
             failed=$((failed + 1)); echo "FAIL setuid_environment_ignored: a setuid program loaded the library CUDNNFE_CUDNN_LIBRARY named"
