@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -121,11 +122,12 @@ bool read_as_number_by_cudnn(const std::string &text) {
     return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
 }
 
+// Decimal digits without a leading zero, within int64 (user uids reach 19 digits).
 bool canonical_uid(const std::string &text, int64_t *uid) {
-    if (text.empty() || text.size() > 18 || (text.size() > 1 && text[0] == '0')) return false;
+    if (text.empty() || (text.size() > 1 && text[0] == '0')) return false;
     int64_t value = 0;
     for (char c : text) {
-        if (c < '0' || c > '9') return false;
+        if (c < '0' || c > '9' || value > (INT64_MAX - (c - '0')) / 10) return false;
         value = value * 10 + (c - '0');
     }
     *uid = value;
@@ -266,7 +268,6 @@ void check_unscaled(const std::string &operation, const std::string &key, const 
 
 // A plan node: its cuDNN type and its tensor references, each under its key.
 struct PlanNode {
-    const json::Value *json = nullptr;
     std::string operation;
     std::vector<std::pair<std::string, int64_t>> references;
     std::vector<int64_t> uids;  // sorted
@@ -274,7 +275,6 @@ struct PlanNode {
 
 PlanNode read_node(const json::Value &node, const std::unordered_set<int64_t> &plan_tensors) {
     PlanNode out;
-    out.json = &node;
     out.operation = member(node, "operation", json::Type::String, "a node").string;
     auto add = [&](const std::string &key, const json::Value &v) {
         if (v.type != json::Type::String || !read_as_number_by_cudnn(v.string)) return;

@@ -125,6 +125,19 @@ TEST_F(ForgedPlans, AnOperationWithOtherAttributesIsRefused) {
     }
 }
 
+// The largest user uid has 19 digits: its plan, named as cuDNN writes it, loads.
+TEST_F(ForgedPlans, APlanWithTheLargestUidsLoads) {
+    fe_graph *g = seed_conv("largest_uid", 16);
+    fe_tensor *x = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "X", &x));
+    ASSERT_FE_OK(fe_tensor_set_uid(x, FE_MAX_USER_UID));
+    fe_build_options o = options();
+    o.use_plan_cache = 0;
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    fe_graph *out = nullptr;
+    EXPECT_FE_OK(deserialize(serialize(g), &out)) << fe_last_error_message();
+}
+
 // The convolution's X and Y swapped: the same tensors, on other ports. Executed on an H200, such
 // a plan overwrote the caller's input and never wrote the output.
 TEST_F(ForgedPlans, TensorsOnOtherPortsAreRefused) {
