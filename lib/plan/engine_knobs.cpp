@@ -130,6 +130,9 @@ std::string describe_config(const Descriptor &config, int64_t *engine_index, std
         check_cudnn(api.cudnnBackendGetAttribute(choices.raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, CUDNN_TYPE_INT64, 1,
                                                  &got, &value),
                     "reading CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE");
+        // A plan cuDNN loads lists every knob of its engine, those its config left to the
+        // engine as -1: the same config as one that never named them, and the same tag.
+        if (value == -1) continue;
         knobs->push_back({static_cast<int32_t>(type), value});
     }
     sort_by_type(knobs);

@@ -43,38 +43,39 @@ const char *cudnn_data_type_name(fe_data_type type) {
     }
 }
 
+// The operation's name as cuDNN writes it in a plan's JSON: the enumerator's own spelling.
 const char *cudnn_operation_name(cudnnBackendDescriptorType_t type) {
+#define FE_OPERATION_NAME(op) \
+    case op: return #op;
     switch (type) {
-        case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_BN_BWD_WEIGHTS_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_BN_BWD_WEIGHTS_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR:
-            return "CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR";
-        case CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR: return "CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR";
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_BN_BWD_WEIGHTS_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_CONTRACT_BAND_MATRIX_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_EXPAND_BAND_MATRIX_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_MOE_GROUPED_MATMUL_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR)
+        FE_OPERATION_NAME(CUDNN_BACKEND_OPERATION_SIGNAL_DESCRIPTOR)
         default: return "?";
     }
+#undef FE_OPERATION_NAME
 }
 
 [[noreturn]] void mismatch(const std::string &what) {
@@ -271,7 +272,20 @@ struct PlanNode {
     std::string operation;
     std::vector<std::pair<std::string, int64_t>> references;
     std::vector<int64_t> uids;  // sorted
+    bool commutative = false;   // a pointwise mode whose X and B may trade places
 };
+
+// cuDNN puts the full-size operand of these modes on X when the graph has a broadcast one
+// there (seen for add, mul, min and max on an H200): the same values either way. The mode
+// itself is compared with the lowering's among the node's attributes.
+bool commutative_pointwise_mode(const std::string &mode) {
+    static const char *const modes[] = {"CUDNN_POINTWISE_ADD",     "CUDNN_POINTWISE_MUL",         "CUDNN_POINTWISE_MIN",
+                                        "CUDNN_POINTWISE_MAX",     "CUDNN_POINTWISE_CMP_EQ",      "CUDNN_POINTWISE_CMP_NEQ",
+                                        "CUDNN_POINTWISE_LOGICAL_AND", "CUDNN_POINTWISE_LOGICAL_OR"};
+    for (const char *m : modes)
+        if (mode == m) return true;
+    return false;
+}
 
 PlanNode read_node(const json::Value &node, const std::unordered_set<int64_t> &plan_tensors) {
     PlanNode out;
@@ -294,6 +308,9 @@ PlanNode read_node(const json::Value &node, const std::unordered_set<int64_t> &p
         check_unscaled(out.operation, m.first, m.second);
     }
     std::sort(out.uids.begin(), out.uids.end());
+    const json::Value *mode = node.find("pointwiseMode");
+    out.commutative = out.operation == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR" && mode &&
+                      mode->type == json::Type::String && commutative_pointwise_mode(mode->string);
     return out;
 }
 
@@ -346,6 +363,17 @@ std::string port_difference(const PlanNode &node, const LoweredNode &op) {
         return format("%s has tensors %s on its other ports where the graph has %s", op.operation.c_str(),
                       dims_string(unnamed_plan).c_str(), dims_string(unnamed_graph).c_str());
     return "";
+}
+
+// The node with its X and B references exchanged.
+PlanNode operands_swapped(const PlanNode &node) {
+    PlanNode out = node;
+    for (auto &reference : out.references)
+        if (reference.first == "X")
+            reference.first = "B";
+        else if (reference.first == "B")
+            reference.first = "X";
+    return out;
 }
 
 }  // namespace
@@ -415,6 +443,8 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
         for (size_t i = 0; i < want.size() && match == want.size(); ++i) {
             if (paired[i] || want[i].operation != node.operation || want[i].uids != node.uids) continue;
             std::string difference = port_difference(node, want[i]);
+            if (!difference.empty() && node.commutative && port_difference(operands_swapped(node), want[i]).empty())
+                difference.clear();
             if (difference.empty())
                 match = i;
             else if (first_difference.empty())

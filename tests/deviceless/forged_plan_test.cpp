@@ -200,6 +200,45 @@ TEST_F(ForgedPlans, AnOversizedPlanSectionIsRefusedUnread) {
     EXPECT_TRUE(LastErrorContains("over the 8388608 it may hold")) << fe_last_error_message();
 }
 
+// cuDNN writes an add, mul, min or max with a broadcast first operand with its operands the other
+// way round (seen on an H200): the same values, so such a plan loads. A mode whose operands do
+// not commute keeps them where the graph has them (the GPU tier's forged plans show both).
+TEST_F(ForgedPlans, OperandsOfACommutativeModeMayTradePlaces) {
+    EditableBlob add(built_fused_blob());
+    add.replace(EditableBlob::kPlan, "\"X\":\"4\",\"Y\":\"5\",\"B\":\"3\"", "\"X\":\"3\",\"Y\":\"5\",\"B\":\"4\"");
+    fe_graph *out = nullptr;
+    EXPECT_FE_OK(deserialize(add.bytes(), &out)) << fe_last_error_message();
+    EditableBlob result(built_fused_blob());
+    result.replace(EditableBlob::kPlan, "\"X\":\"4\",\"Y\":\"5\",\"B\":\"3\"", "\"X\":\"4\",\"Y\":\"3\",\"B\":\"5\"");
+    expect_refused(result.bytes(), "has tensor 5 as B where the graph has tensor 3");
+}
+
+// A loaded plan reports the tag its graph was built with (cuDNN lists the knobs the config left
+// to the engine as -1 in a loaded plan; they are not part of the tag).
+TEST_F(ForgedPlans, ALoadedPlanReportsTheTagItWasBuiltWith) {
+    for (bool fused : {false, true}) {
+        fe_graph *g = fused ? graph("tag_fused", FE_DATA_HALF) : seed_conv("tag", 16);
+        if (fused) {
+            fe_tensor *x = tensor(g, "X", {16, 64, 56, 56}, true), *w = tensor(g, "W", {32, 64, 3, 3}, true);
+            fe_tensor *b = tensor(g, "B", {1, 32, 1, 1}, true), *y = nullptr, *z = nullptr;
+            fe_conv_options co = FE_CONV_OPTIONS_INIT;
+            ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &co, &y));
+            ASSERT_FE_OK(fe_graph_bias(g, y, b, nullptr, &z));
+            ASSERT_FE_OK(fe_tensor_set_output(z, 1));
+        }
+        fe_build_options o = options();
+        o.use_plan_cache = 0;
+        ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+        const char *built = nullptr, *loaded = nullptr;
+        ASSERT_FE_OK(fe_graph_engine_tag(g, &built));
+        fe_graph *back = nullptr;
+        ASSERT_FE_OK(deserialize(serialize(g), &back));
+        ASSERT_FE_OK(fe_graph_engine_tag(back, &loaded));
+        EXPECT_STREQ(loaded, built);
+        EXPECT_EQ(std::strstr(loaded, "=-1"), nullptr) << loaded;
+    }
+}
+
 // The record's engine tag is only a record: what a loaded graph reports is the plan's own.
 TEST_F(ForgedPlans, TheEngineTagIsThePlansOwn) {
     std::vector<unsigned char> bytes = built_blob();

@@ -1,0 +1,62 @@
+#include "plan_round_trip.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace conformance {
+namespace {
+
+std::string engine_tag(const fe_graph *graph) {
+    const char *tag = nullptr;
+    if (fe_graph_engine_tag(graph, &tag) != FE_OK || !tag) return "?";
+    return tag;
+}
+
+// Whether this blob is one of the first few of its family (counted across threads).
+bool wanted(const std::string &family) {
+    static std::mutex mutex;
+    static std::map<std::string, long> written;
+    const char *per = std::getenv("CUDNNFE_CONFORMANCE_PLANS_PER_FAMILY");
+    const long limit = per && *per ? std::strtol(per, nullptr, 10) : 20;
+    std::lock_guard<std::mutex> lock(mutex);
+    return written[family]++ < limit;
+}
+
+void keep(const std::vector<unsigned char> &bytes, const std::string &family, uint64_t seed, int64_t index) {
+    const char *dir = std::getenv("CUDNNFE_CONFORMANCE_PLANS");
+    if (!dir || !*dir || !wanted(family)) return;
+    std::string name = family;
+    for (char &c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '-';
+    std::string path = std::string(dir) + "/" + name + "-" + std::to_string(seed) + "-" + std::to_string(index) + ".fegraph";
+    if (FILE *f = std::fopen(path.c_str(), "wb")) {
+        std::fwrite(bytes.data(), 1, bytes.size(), f);
+        std::fclose(f);
+    }
+}
+
+}  // namespace
+
+std::string plan_round_trip(const fe_graph *graph, fe_handle *handle, const std::string &family, uint64_t seed,
+                            int64_t index) {
+    size_t n = 0;
+    fe_status s = fe_graph_serialize(graph, nullptr, 0, &n);
+    if (s != FE_STATUS_BUFFER_TOO_SMALL) return std::string("fe_graph_serialize: ") + fe_last_error_message();
+    std::vector<unsigned char> bytes(n);
+    if (fe_graph_serialize(graph, bytes.data(), bytes.size(), &n) != FE_OK)
+        return std::string("fe_graph_serialize: ") + fe_last_error_message();
+    fe_graph *back = nullptr;
+    if (fe_graph_deserialize(handle, bytes.data(), n, nullptr, &back) != FE_OK)
+        return std::string("the plan cuDNN built does not load back: ") + fe_last_error_message();
+    std::string built = engine_tag(graph), loaded = engine_tag(back);
+    fe_graph_destroy(back);
+    if (built != loaded) return "the plan built as " + built + " loads back as " + loaded;
+    keep(bytes, family, seed, index);
+    return "";
+}
+
+}  // namespace conformance
