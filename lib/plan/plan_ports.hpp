@@ -12,7 +12,7 @@ namespace fe {
 struct PortKey {
     const char *key;                        // as cuDNN writes it ("X", "matA", "dY")
     cudnnBackendAttributeName_t attribute;  // the port
-    // Seen in plans cuDNN 9.19 wrote on an H100. A confirmed port must be under its key; an
+    // Seen in plans cuDNN 9.19 wrote on an H100 or H200. A confirmed port must be under its key; an
     // unconfirmed one is checked under its key when the key is there, and otherwise with the
     // operation's other unnamed tensors, as a set.
     bool confirmed;
