@@ -64,6 +64,13 @@ const std::vector<Capability> kTable = {
     {Feature::int8_conv_int32_result, "int8_conv_int32_result", Gate::known_bad,
      "an int8 convolution with an int32 result", 0, 0, kAnyCudnn9, kVerified,
      "accepts it and writes wrong values (it documents int8 or float results)", "H100"},
+    {Feature::int8_conv_float_result_not_channels_last, "int8_conv_float_result_not_channels_last",
+     Gate::known_bad, "an int8 convolution into a float result with x or w not channels-last", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that write wrong values (7 of 19 randomized NCHW cases, 1-D to 3-D, grouped or not; "
+     "every channels-last one of 141, and the NCHW ones into an int8 result, were right): lay x and w out "
+     "channels-last",
+     "H200"},
     {Feature::graph_level_rng, "graph_level_rng", Gate::observed, "a graph-level random draw", 0, 0, 0, kVerified,
      "has no engine for a graph-level random draw (alone, times a tensor, or in a matmul's epilogue); its engines "
      "draw only inside fused attention",
@@ -175,6 +182,15 @@ const std::vector<Capability> kTable = {
     {Feature::general_block_scaling, "general_block_scaling", Gate::minimum_version,
      "general block scaling (fe_graph_block_scale_dequantize with float, half or bfloat16 scales)", 91100, 0, 0, 0,
      "the first cuDNN that dequantizes 2-D blocks with float, half or bfloat16 scales into a matmul", nullptr},
+    {Feature::general_block_scaling_fp8_partial, "general_block_scaling_fp8_partial", Gate::known_bad,
+     "general block scaling of an FP8 operand whose last two dims are not both multiples of 128", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that write wrong values or whose kernels fault (an illegal memory access: the CUDA "
+     "context is lost): 67 of 82 randomized FP8 cases that built (51 wrong, most of the result 0; 16 faults; blocks "
+     "of 1 to 128 rows by 16 to 128 elements, float, half or bfloat16 scales); every one of 64 with half or "
+     "bfloat16 operands was right, and so were FP8 operands of 256 x 512 and 512 x 256 in blocks of 1 x 128 and "
+     "128 x 128: pad the FP8 operand to multiples of 128, or dequantize it in a graph of its own",
+     "H200"},
     {Feature::norm_pointwise_epilogue, "norm_pointwise_epilogue", Gate::observed,
      "a layernorm or rmsnorm of a half or bfloat16 x followed by pointwise operations in one graph", 0, 0, 0,
      kVerified,
@@ -349,12 +365,12 @@ const std::vector<Capability> kTable = {
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
      "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart (a vector: more "
-     "than 64 elements, not a multiple of 16), or of E4M3 with E5M2",
+     "than 64 elements, not a multiple of 16; an FP8 vector: more than 64 elements), or of E4M3 with E5M2",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
      "is lost): 4 wrong and 4 faults in randomized FP8 cases (K from 1 to 629, e4m3 or e5m2 with half or with "
      "each other; E4M3 with E5M2 faulted with aligned rows too), 3 wrong of bfloat16 with float (one through the "
-     "caller's cast), an E4M3 vector B of 179 elements wrong; 8 FP8 cases with K up to 70, and aligned rows, were "
+     "caller's cast), E4M3 vectors B of 179 and 320 elements wrong; 8 FP8 cases with K up to 70, and aligned rows, were "
      "right: convert the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
      "H200"},
     {Feature::matmul_leaky_relu_epilogue, "matmul_leaky_relu_epilogue", Gate::known_bad,

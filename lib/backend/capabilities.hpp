@@ -29,6 +29,7 @@ enum class Feature {
     native_sdpa_backward,
     chained_matmuls,              // matmul -> pointwise steps -> matmul in one graph
     int8_conv_int32_result,
+    int8_conv_float_result_not_channels_last,
     graph_level_rng,              // a random draw outside fused attention
     standalone_softmax,
     standalone_genstats,
@@ -58,6 +59,7 @@ enum class Feature {
     standalone_matmul_overrides,  // a matmul's M, N, K overrides outside attention's pattern
     batchnorm_peer_stats,         // synchronized batchnorm: statistics exchanged between GPUs
     general_block_scaling,        // block-scaled matmul operands: 2-D blocks, float/half/bf16 scales
+    general_block_scaling_fp8_partial,
     norm_pointwise_epilogue,      // layernorm / rmsnorm of a half or bfloat16 x, then pointwise steps
     fp8_attention_bias,           // FP8 attention forward with an additive bias
     fp8_attention_dropout,        // FP8 attention forward with dropout

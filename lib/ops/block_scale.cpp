@@ -191,6 +191,9 @@ class BlockScaleDequantize : public BlockScaleNode {
                  "scale '%s' is %s; block scales are fp8_e8m0 (MXFP8) or float, half or bfloat16",
                  scale->name.c_str(), data_type_name(scale->data_type));
         lowering.require(Feature::general_block_scaling);
+        const size_t rank = x->dims.size();
+        if (is_fp8(x->data_type) && rank >= 2 && (x->dims[rank - 1] % 128 != 0 || x->dims[rank - 2] % 128 != 0))
+            lowering.require(Feature::general_block_scaling_fp8_partial);
         Descriptor op(CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR);
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_XDESC, lowering.tensor(x), "block-scale dequantize X");
         op.set_desc(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_SCALE_DESC, lowering.tensor(scale),

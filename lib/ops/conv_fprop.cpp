@@ -5,6 +5,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
+#include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "serial/json.hpp"
@@ -52,6 +53,12 @@ class ConvFprop : public Node {
             FE_CHECK(why.empty(), FE_STATUS_NOT_SUPPORTED,
                      "an int8 convolution gives an int8 or float result, not int32 ('%s'): %s", y->name.c_str(),
                      why.c_str());
+        }
+        if (inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 &&
+            y->data_type == FE_DATA_FLOAT) {
+            const size_t rank = inputs[0]->dims.size();
+            if (conv_layout_class(inputs[0], rank) == 0 || conv_layout_class(inputs[1], rank) == 0)
+                lowering.require(Feature::int8_conv_float_result_not_channels_last);
         }
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <cstdlib>
+#include <sstream>
 #include "attention_family.hpp"
 
 namespace conformance {
@@ -108,6 +110,30 @@ AttentionConfig draw(Rng &rng, bool backward) {
     // before this choice existed stay as they were.
     if (backward && c.dropout && rng.chance(0.5)) c.dropout = 1;
     return c;
+}
+
+void apply_variations(AttentionConfig &c) {
+    const char *list = std::getenv("CUDNNFE_CONFORMANCE_VARY");
+    if (!list) return;
+    std::stringstream items(list);
+    for (std::string item; std::getline(items, item, ',');) {
+        if (item == "alibi=0") c.alibi = false;
+        else if (item == "alibi=1") c.alibi = true;
+        else if (item == "softcap=0") c.softcap = 0;
+        else if (item == "mha") c.h_k = c.h_q;
+        else if (item == "d_v=d") c.d_v = c.d;
+        else if (item == "d=d_v") c.d = c.d_v;
+        else if (item == "causal=none") c.causal = FE_CAUSAL_MASK_NONE;
+        else if (item == "type=half") c.type = FE_DATA_HALF;
+        else if (item == "type=bf16") c.type = FE_DATA_BFLOAT16;
+        else if (item == "packed") {
+            c.order_q = c.order_k = c.order_v = c.order_o = {0, 1, 2, 3};
+            c.gaps_q.clear(), c.gaps_k.clear(), c.gaps_v.clear(), c.gaps_o.clear();
+        } else {
+            std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
+            std::exit(2);
+        }
+    }
 }
 
 void draw_score_mod(Rng &rng, AttentionConfig &c) {

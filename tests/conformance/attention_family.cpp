@@ -23,6 +23,7 @@ void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &ad
                        const Bound **drawn_mask = nullptr) {
     AttentionConfig c = draw(k.rng, false);
     if (adjust) adjust(c);
+    apply_variations(c);
     k.describe(describe(c));
     if (!k.graph(c.type)) return;
     Common t = make_inputs(k, c);
@@ -92,6 +93,7 @@ void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &ad
 void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust) {
     AttentionConfig c = draw(k.rng, true);
     if (adjust) adjust(c);
+    apply_variations(c);
     k.describe(describe(c));
     if (!k.graph(c.type)) return;
     Common t = make_inputs(k, c);

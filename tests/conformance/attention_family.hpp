@@ -100,6 +100,11 @@ void check_drawn_mask(Case &k, const Bound &mask, const Reference &r);
 // Draws a score modifier chain of one to three steps (multiply by a scalar, add a per-head term,
 // cap with tanh) into c, with the composite implementation (the only one that takes it).
 void draw_score_mod(Rng &rng, AttentionConfig &c);
+
+// A drawn configuration changed as CUDNNFE_CONFORMANCE_VARY says (comma-separated: alibi=0,
+// alibi=1, softcap=0, mha, d_v=d, d=d_v, causal=none, type=half, type=bf16, packed): to find
+// which option of a wrong case matters, by hand.
+void apply_variations(AttentionConfig &c);
 // A score modifier's value of the scaled score s of head h, and its derivative there.
 double score_mod_value(const AttentionConfig &c, const Inputs &in, int64_t h, double s);
 double score_mod_derivative(const AttentionConfig &c, const Inputs &in, int64_t h, double s);

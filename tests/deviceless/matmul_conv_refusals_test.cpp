@@ -43,6 +43,50 @@ TEST_F(MatmulConvKnownBad, MixedMatmulWithTheCallersCastOfAnUnalignedFp8Operand)
     expect_refused(g, "an operand widened in the graph");
 }
 
+// An e4m3 vector B [1, 320, 1] times half A: 320 is a multiple of 16, and such a B was wrong
+// on an H200 all the same; a vector of 64 elements lowers.
+TEST_F(MatmulConvKnownBad, MixedMatmulWithAnFp8VectorOperand) {
+    for (int64_t k : {320, 64}) {
+        SCOPED_TRACE(k);
+        fe_graph *g = graph("mixed_fp8_vector", FE_DATA_NOT_SET);
+        const std::vector<int64_t> da = {1, 57, k}, db = {1, k, 1};
+        fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_HALF);
+        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_FP8_E4M3);
+        fe_tensor *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
+        if (k == 320)
+            expect_refused(g, "an FP8 vector: more than 64 elements");
+        else
+            expect_lowered(g);
+    }
+}
+
+// An int8 convolution into a float result with NCHW x and w is refused; channels-last lowers.
+TEST_F(MatmulConvKnownBad, Int8ConvolutionIntoFloatNotChannelsLast) {
+    for (bool channels_last : {false, true}) {
+        SCOPED_TRACE(channels_last);
+        fe_graph *g = graph("int8_conv", FE_DATA_INT8);
+        const std::vector<int64_t> dx = {1, 24, 6, 9}, dw = {16, 24, 3, 3};
+        auto layout = [&](const std::vector<int64_t> &d) {
+            return channels_last ? channels_last_strides(d) : packed_strides(d);
+        };
+        fe_tensor *x = strided(g, "x", dx, layout(dx), FE_DATA_INT8), *w = strided(g, "w", dw, layout(dw), FE_DATA_INT8);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        o.compute_data_type = FE_DATA_INT32;
+        o.pre_padding[0] = o.pre_padding[1] = o.post_padding[0] = o.post_padding[1] = 1;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (!channels_last)
+            expect_refused(g, "an int8 convolution into a float result with x or w not channels-last");
+        else
+            expect_lowered(g);
+    }
+}
+
 // Float B [7, 192, 102] with K outermost and the batch between K and N is taken: 10 such cases
 // ran right on an H200 with cuDNN 9.19 (the faults once put down to it followed an earlier fault
 // in the same process).

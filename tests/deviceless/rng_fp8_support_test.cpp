@@ -222,6 +222,26 @@ TEST_F(Deviceless, BlockScaledMatmulOfFp8Operands) {
     expect_supported(g);
 }
 
+// An FP8 operand whose dims are not multiples of 128 (A [1, 39, 566] in blocks of 128 x 32): cuDNN
+// 9.19 computed most of such results as 0 or faulted on an H200; refused with the table's reason.
+TEST_F(Deviceless, BlockScaledMatmulOfAPartialFp8OperandIsRefused) {
+    fe_graph *g = graph("block_scaled_fp8_partial", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {1, 39, 566}, false, FE_DATA_FP8_E4M3), *b = tensor(g, "b", {1, 566, 5}, false);
+    fe_tensor *sa = tensor(g, "scale_a", {1, 1, 18}, false, FE_DATA_BFLOAT16);
+    fe_block_scale_options oa = FE_BLOCK_SCALE_OPTIONS_INIT;
+    oa.block_rows = 128;
+    oa.block_size = 32;
+    fe_tensor *da = nullptr, *c = nullptr;
+    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, a, sa, &oa, &da));
+    ASSERT_FE_OK(fe_tensor_set_data_type(da, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_graph_matmul(g, da, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_TRUE(LastErrorContains("general block scaling of an FP8 operand whose last two dims are not both multiples "
+                                  "of 128"))
+        << fe_last_error_message();
+}
+
 }  // namespace
 
 
