@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "harness.hpp"
+#include "plan_round_trip.hpp"
 #include "probes.hpp"
 
 using namespace conformance;
@@ -282,5 +283,7 @@ int main(int argc, char **argv) {
             << md.str();
     }
     std::printf("%lld wrong or error%s\n", static_cast<long long>(bad), context_lost ? " (the run stopped early)" : "");
-    return bad == 0 && !context_lost ? 0 : 1;
+    const int64_t unloaded = plans_not_loaded_back();
+    if (unloaded > 0) std::printf("%lld plans did not load back (PLAN ROUND TRIP FAILED above)\n", static_cast<long long>(unloaded));
+    return bad == 0 && !context_lost && unloaded == 0 ? 0 : 1;
 }

@@ -18,4 +18,7 @@ namespace conformance {
 std::string plan_round_trip(const fe_graph *graph, fe_handle *handle, const std::string &family, uint64_t seed,
                             int64_t index);
 
+// How many plans of this process did not load back (the run's exit status counts them).
+int64_t plans_not_loaded_back();
+
 }  // namespace conformance
