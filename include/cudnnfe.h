@@ -1761,7 +1761,14 @@ FE_API fe_status fe_graph_from_cache(fe_handle *handle, const char *cache_key,
  *  Entries are opened without following links or waiting on special files; one that is not a
  *  regular file, is owned by another user (not root), or is over 256 MiB is a miss, never read
  *  (a file over 256 MiB is removed), and the rebuilt plan replaces it. Each plan is written to a
- *  temporary file with an unpredictable name, created in the directory, then renamed. */
+ *  temporary file with an unpredictable name, created in the directory, then renamed.
+ *  Sharing one directory between users: CUDNNFE_CACHE_SECRET names a file holding a secret the
+ *  users share (16 to 4096 bytes, owned by the user, mode 0600). Then every entry is written with
+ *  an HMAC-SHA256 of its bytes under the secret, entries are read whoever owns them but only when
+ *  their MAC verifies (one that does not is a miss, counted as rejected), and any directory is
+ *  usable, entries going in the directory itself. A secret that is missing, a link, another
+ *  user's, readable by others or of another size leaves the cache unused: this call fails with
+ *  FE_STATUS_INVALID_ARGUMENT naming the cause, and builds log it. */
 FE_API fe_status fe_handle_set_cache_directory(fe_handle *handle, const char *directory);
 /** Bytes the directory may hold before the oldest entries are removed (default 1 GiB). Every
  *  regular entry and temporary file counts by the disk space it takes (its allocated blocks: a

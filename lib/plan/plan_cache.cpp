@@ -23,6 +23,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/blob.hpp"
+#include "plan/cache_secret.hpp"
 
 namespace fe {
 
@@ -204,6 +205,11 @@ std::vector<unsigned char> read_bytes(int fd, size_t size) {
 }  // namespace
 
 std::vector<unsigned char> read_cache_file(const std::string &path) {
+    const CacheSecret secret = load_cache_secret();
+    if (!secret.error.empty()) {
+        FE_LOG_WARN("plan cache: %s is not used: %s", path.c_str(), secret.error.c_str());
+        return {};
+    }
     // O_NOFOLLOW: a planted link is not followed. O_NONBLOCK: a planted FIFO does not wait for
     // a writer. The fstat that follows then refuses anything but a regular file of sane size.
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -218,8 +224,9 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
     } else if (!S_ISREG(st.st_mode)) {
         // Not ours: left in place; the next write of this key renames a plan over it.
         FE_LOG_WARN("plan cache: %s is not used: it is not a regular file", path.c_str());
-    } else if (st.st_uid != ::geteuid() && st.st_uid != 0) {
-        // Another user's file is never read, whatever the directory allows.
+    } else if (!secret.usable() && st.st_uid != ::geteuid() && st.st_uid != 0) {
+        // Another user's file is never read, whatever the directory allows (unless the cache's
+        // secret authenticates it, below).
         FE_LOG_WARN("plan cache: %s is not used: it is owned by user %u, not by this process's user %u", path.c_str(),
                     static_cast<unsigned>(st.st_uid), static_cast<unsigned>(::geteuid()));
     } else if (st.st_size > kMaxEntryBytes) {
@@ -230,6 +237,14 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
         bytes = read_bytes(fd, static_cast<size_t>(st.st_size));
     }
     ::close(fd);
+    std::string why;
+    if (secret.usable() && !bytes.empty() && !verify_signed_entry(secret, &bytes, &why)) {
+        // Left in place (it may be another user's, in a directory where only they may remove
+        // it); the rebuilt entry is renamed over it where the directory allows.
+        FE_LOG_WARN("plan cache: %s is not used: %s", path.c_str(), why.c_str());
+        count(CacheEvent::Rejected);
+        return {};
+    }
     return bytes;
 }
 
@@ -238,9 +253,13 @@ bool is_shared_directory(const struct stat &st) { return (st.st_mode & (S_IWGRP 
 }  // namespace
 
 std::string unsafe_directory_reason(const std::string &directory) {
+    const CacheSecret secret = load_cache_secret();
+    if (!secret.error.empty()) return secret.error;
     struct stat st;
     if (::stat(directory.c_str(), &st) != 0) return errno == ENOENT ? "" : std::strerror(errno);
     if (!S_ISDIR(st.st_mode)) return "it is not a directory";
+    // Every entry is authenticated: whoever may write the directory cannot plant one.
+    if (secret.usable()) return "";
     uid_t self = ::geteuid();
     if (st.st_uid != self && st.st_uid != 0)
         return format("it is owned by user %u, not by this process's user %u", static_cast<unsigned>(st.st_uid),
@@ -258,7 +277,8 @@ std::string private_cache_directory(const std::string &configured, std::string *
         return "";
     }
     struct stat st;
-    if (::stat(configured.c_str(), &st) != 0 || !is_shared_directory(st)) return configured;
+    if (load_cache_secret().usable() || ::stat(configured.c_str(), &st) != 0 || !is_shared_directory(st))
+        return configured;
     // A shared directory (others may write; the sticky bit keeps them from our files): this user's
     // entries live in a directory of its own inside it, which must be a real directory only this
     // user can write (lstat: a link planted under that name is not followed).
@@ -386,6 +406,12 @@ void write_cache_file(const std::string &directory, const std::string &path, con
         FE_LOG_WARN("plan cache: %s is not used: %s", directory.c_str(), unsafe.c_str());
         return;
     }
+    const CacheSecret secret = load_cache_secret();
+    if (!secret.error.empty()) {
+        FE_LOG_WARN("plan cache: %s is not written: %s", path.c_str(), secret.error.c_str());
+        return;
+    }
+    const std::vector<unsigned char> entry = secret.usable() ? signed_entry(secret, bytes) : bytes;
     // In the entry's own directory, so rename() replaces atomically: readers see the old entry
     // or the new one, never a partial file.
     std::string temporary;
@@ -394,7 +420,7 @@ void write_cache_file(const std::string &directory, const std::string &path, con
         FE_LOG_WARN("plan cache: cannot write %s: %s", temporary.c_str(), std::strerror(errno));
         return;
     }
-    bool ok = write_all(fd, bytes) && ::fsync(fd) == 0;
+    bool ok = write_all(fd, entry) && ::fsync(fd) == 0;
     ::close(fd);
     if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
         FE_LOG_WARN("plan cache: writing %s failed: %s", path.c_str(), std::strerror(errno));

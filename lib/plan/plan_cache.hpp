@@ -39,21 +39,23 @@ void cache_stats(int64_t *memory_hits, int64_t *disk_hits, int64_t *misses, int6
 // ---- the directory ----
 // Why other users could plant or replace entries in `directory` (owned by someone other than
 // this process's user or root; writable by group or others without the sticky bit), or "" when
-// it is safe or does not exist yet.
+// it is safe or does not exist yet. With the cache's secret (plan/cache_secret.hpp) any directory
+// is safe, entries being authenticated; a secret configured but unusable is the reason.
 std::string unsafe_directory_reason(const std::string &directory);
 // Where this process's user keeps entries for the configured directory: the directory itself
-// when only this user (or root) can write it; in a shared directory others write to under the
-// sticky bit (as /tmp), its own subdirectory "cudnnfe-<uid>", created 0700. "" when neither is
-// safe, with *why saying why.
+// when only this user (or root) can write it, or when the cache's secret authenticates entries;
+// in a shared directory others write to under the sticky bit (as /tmp), its own subdirectory
+// "cudnnfe-<uid>", created 0700. "" when neither is safe, with *why saying why.
 std::string private_cache_directory(const std::string &configured, std::string *why);
 // The file holding `key` in `directory` (named by the key's hash).
 std::string cache_file(const std::string &directory, const std::string &key);
 // The bytes of an entry, or empty when there is none or it is not usable: a link or special file
-// (neither followed nor waited on), a file another user owns (not read), or a file over 256 MiB
-// (removed). Never blocks.
+// (neither followed nor waited on), a file another user owns (not read, unless the cache's secret
+// is set), a file over 256 MiB (removed), or, with the secret, one whose MAC does not verify
+// (counted as rejected). Never blocks.
 std::vector<unsigned char> read_cache_file(const std::string &path);
-// Write atomically (a temporary file with an unpredictable name, created in the directory and
-// renamed over the entry), then remove temporary files left over 10 minutes ago and the oldest
+// Write atomically (signed with the cache's secret when one is set; a temporary file with an
+// unpredictable name, created in the directory and renamed over the entry), then remove temporary files left over 10 minutes ago and the oldest
 // entries while the directory's regular files take more than limit_bytes of disk (allocated
 // blocks: a sparse file counts by what it holds). Missing directories
 // are created 0700. Failures are logged, not raised: a cache that cannot be written only costs

@@ -19,39 +19,12 @@
 #include <set>
 #include <thread>
 
+#include "cache_directory_support.hpp"
 #include "plans_that_last.hpp"
 
-using cudnnfe_test::PlansThatLast;
+using namespace cudnnfe_test;
 
 namespace {
-
-std::string make_temp_dir() {
-    char pattern[] = "/tmp/cudnnfe-cache-XXXXXX";
-    char *dir = mkdtemp(pattern);
-    return dir ? dir : "";
-}
-
-std::vector<std::string> entries(const std::string &dir) {
-    std::vector<std::string> out;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (dirent *e = readdir(d)) {
-            std::string name = e->d_name;
-            if (name != "." && name != "..") out.push_back(dir + "/" + name);
-        }
-        closedir(d);
-    }
-    return out;
-}
-
-void remove_dir(const std::string &dir) {
-    for (const std::string &f : entries(dir)) std::remove(f.c_str());
-    rmdir(dir.c_str());
-}
-
-std::vector<unsigned char> read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<unsigned char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 double build_ms(fe_graph *g, const fe_build_options &o) {
     auto t0 = std::chrono::steady_clock::now();
@@ -66,13 +39,6 @@ std::string sibling_program(const char *name) {
     std::string path = len > 0 ? std::string(self, static_cast<size_t>(len)) : std::string();
     return path.substr(0, path.rfind('/') + 1) + name;
 }
-
-// Environment variable set for one test.
-struct ScopedEnv {
-    ScopedEnv(const char *name, const std::string &value) : name_(name) { setenv(name, value.c_str(), 1); }
-    ~ScopedEnv() { unsetenv(name_); }
-    const char *name_;
-};
 
 TEST_F(PlansThatLast, AnIdenticalGraphReusesThePlanInProcess) {
     fe_build_options o = options();
@@ -266,42 +232,9 @@ void make_sparse_file(const std::string &path, int64_t bytes, long age_seconds) 
     close(fd);
 }
 
-bool is_regular_file(const std::string &path) {
-    struct stat st;
-    return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 int64_t size_of(const std::string &path) {
     struct stat st;
     return lstat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
-}
-
-std::vector<std::string> plan_entries(const std::string &dir) {
-    std::vector<std::string> out;
-    for (const std::string &f : entries(dir))
-        if (f.size() > 8 && f.compare(f.size() - 8, 8, ".fegraph") == 0 && is_regular_file(f)) out.push_back(f);
-    return out;
-}
-
-// What the library writes to stderr (its log at warn level) while `body` runs.
-template <typename Body>
-std::string library_warnings(Body body) {
-    std::fflush(stderr);
-    char path[] = "/tmp/cudnnfe-log-XXXXXX";
-    int capture = mkstemp(path);
-    int saved = dup(2);
-    dup2(capture, 2);
-    fe_log_set_level(FE_LOG_WARN);
-    body();
-    fe_log_set_level(FE_LOG_OFF);
-    std::fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    close(capture);
-    std::ifstream in(path);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::remove(path);
-    return text;
 }
 
 // A link named like an entry, to a file larger than the limit: trim counts the link by its own
@@ -444,7 +377,6 @@ TEST_F(PlansThatLast, APlantedOwnDirectoryInASharedDirectoryIsNotUsed) {
     remove_dir(dir);
 }
 
-
 TEST_F(PlansThatLast, ADirectoryOfAnotherUserIsNotUsed) {
     std::string dir = make_temp_dir();
     if (geteuid() != 0 || chown(dir.c_str(), 65534, 65534) != 0) {
@@ -458,16 +390,6 @@ TEST_F(PlansThatLast, ADirectoryOfAnotherUserIsNotUsed) {
     EXPECT_NE(log.find(dir), std::string::npos) << log;
     EXPECT_NE(log.find("owned by user 65534"), std::string::npos) << log;
     remove_dir(dir);
-}
-
-// The entry's path after one build of the graph, with the in-process cache cleared so the next
-// build reads the directory.
-std::string entry_after_one_build(fe_graph *graph, const std::string &dir, const fe_build_options &o) {
-    EXPECT_FE_OK(fe_graph_build(graph, nullptr, &o));
-    std::vector<std::string> files = plan_entries(dir);
-    EXPECT_EQ(files.size(), 1u);
-    fe_plan_cache_clear();
-    return files.empty() ? "" : files[0];
 }
 
 // An entry another user owns is never read, even in a directory this user owns; the rebuilt plan

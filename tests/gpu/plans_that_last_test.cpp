@@ -215,6 +215,32 @@ TEST_F(PlansOnGpu, ACacheDirectoryOthersCanWriteIsRefused) {
     rmdir(dir.c_str());
 }
 
+// With a shared secret the same directory is accepted; a secret others may read is refused,
+// naming the file and the cause.
+TEST_F(PlansOnGpu, ACacheSecretDecidesWhetherASharedDirectoryIsUsable) {
+    char pattern[] = "/tmp/cudnnfe-gpu-cache-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    std::string dir = pattern, secret = dir + "-secret";
+    ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+    {
+        FILE *f = std::fopen(secret.c_str(), "w");
+        ASSERT_NE(f, nullptr);
+        std::fputs("a secret the team shares, 32 b", f);
+        std::fclose(f);
+    }
+    ASSERT_EQ(chmod(secret.c_str(), 0600), 0);
+    setenv("CUDNNFE_CACHE_SECRET", secret.c_str(), 1);
+    EXPECT_FE_OK(fe_handle_set_cache_directory(handle_, dir.c_str()));
+    ASSERT_EQ(chmod(secret.c_str(), 0640), 0);
+    EXPECT_EQ(fe_handle_set_cache_directory(handle_, dir.c_str()), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("CUDNNFE_CACHE_SECRET " + secret + ": others may read or write it (mode 640)"))
+        << fe_last_error_message();
+    unsetenv("CUDNNFE_CACHE_SECRET");
+    EXPECT_FE_OK(fe_handle_set_cache_directory(handle_, nullptr));
+    std::remove(secret.c_str());
+    rmdir(dir.c_str());
+}
+
 TEST_F(PlansOnGpu, AutotuningKeepsTheFastestCorrectPlan) {
     fe_graph *g = graph("autotuned_conv", FE_DATA_HALF);
     fe_tensor *x = tensor(g, "x", {16, 64, 28, 28}, true), *w = tensor(g, "w", {64, 64, 3, 3}, true);
