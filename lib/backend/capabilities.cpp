@@ -182,6 +182,12 @@ const std::vector<Capability> kTable = {
     {Feature::general_block_scaling, "general_block_scaling", Gate::minimum_version,
      "general block scaling (fe_graph_block_scale_dequantize with float, half or bfloat16 scales)", 91100, 0, 0, 0,
      "the first cuDNN that dequantizes 2-D blocks with float, half or bfloat16 scales into a matmul", nullptr},
+    {Feature::general_block_scaling_b_row_blocks, "general_block_scaling_b_row_blocks", Gate::observed,
+     "a matmul's B dequantized in blocks of one row (block_rows 1: each block along N)", 0, 0, 0, kVerified,
+     "has no engine for a matmul's B dequantized in blocks of one row (75 randomized cases, blocks of 1 x 16 to "
+     "1 x 128 with float, half or bfloat16 scales, A dequantized or not; B in blocks of 16 to 128 rows built): give "
+     "B's blocks 16 rows or more, or dequantize B in a graph of its own",
+     "H200"},
     {Feature::general_block_scaling_fp8_partial, "general_block_scaling_fp8_partial", Gate::known_bad,
      "general block scaling of an FP8 operand whose last two dims are not both multiples of 128", 0, 0, kAnyCudnn9,
      kVerified,

@@ -59,6 +59,7 @@ enum class Feature {
     standalone_matmul_overrides,  // a matmul's M, N, K overrides outside attention's pattern
     batchnorm_peer_stats,         // synchronized batchnorm: statistics exchanged between GPUs
     general_block_scaling,        // block-scaled matmul operands: 2-D blocks, float/half/bf16 scales
+    general_block_scaling_b_row_blocks,
     general_block_scaling_fp8_partial,
     norm_pointwise_epilogue,      // layernorm / rmsnorm of a half or bfloat16 x, then pointwise steps
     fp8_attention_bias,           // FP8 attention forward with an additive bias

@@ -152,6 +152,8 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
 
     std::string unsupported_hint() const override {
+        if (general() && block_rows_ == 1 && feeds_a_second_operand())
+            return explanation(Feature::general_block_scaling_b_row_blocks, cudnn().cudnnGetVersion());
         return explanation(general() ? Feature::general_block_scaling : Feature::block_scaling,
                            cudnn().cudnnGetVersion());
     }
@@ -181,6 +183,14 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
 
   private:
+    // Whether the dequantized tensor is the second operand (B) of the operation that reads it.
+    bool feeds_a_second_operand() const {
+        for (const auto &node : outputs[0]->graph->nodes)
+            if (node.get() != this && node->inputs.size() >= 2 && node->inputs[1] == outputs[0] && !node->is_pointwise())
+                return true;
+        return false;
+    }
+
     void lower_general(Lowering &lowering) const {
         const fe_tensor *x = inputs[0], *scale = inputs[1];
         FE_CHECK(is_fp8(x->data_type) || x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16 ||

@@ -65,6 +65,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("matmul_fp8_operand_conversion:fp8_vector_aligned", "matmul", 26, 95));
     out.push_back(replay("int8_conv_float_result_not_channels_last", "conv_int8", 26, 36));
     out.push_back(replay("general_block_scaling_fp8_partial", "matmul_block_scale", 26, 6));
+    out.push_back(replay("general_block_scaling_b_row_blocks", "matmul_block_scale", 28, 1));
     out.push_back(replay("pointwise_gapped_broadcast_operand:rank5", "pointwise", 19, 45));
     out.push_back(replay("attention_backward_dropout_single_query", "attention_bwd", 20, 667));
     out.push_back(replay("attention_backward_dropout_single_query:not_deterministic", "attention_bwd", 17, 181));

@@ -222,6 +222,31 @@ TEST_F(Deviceless, BlockScaledMatmulOfFp8Operands) {
     expect_supported(g);
 }
 
+// B dequantized in blocks of one row has no engine on cuDNN 9.19; the refusal says so, and B in
+// blocks of 16 rows is supported.
+TEST_F(Deviceless, BlockScaledMatmulWithBInOneRowBlocksSaysWhy) {
+    for (int32_t rows : {1, 16}) {
+        SCOPED_TRACE(rows);
+        fe_graph *g = graph(rows == 1 ? "b_row_blocks" : "b_16_row_blocks", FE_DATA_HALF);
+        fe_tensor *a = tensor(g, "a", {1, 40, 128}, false), *b = tensor(g, "b", {1, 128, 64}, false);
+        fe_tensor *sb = tensor(g, "scale_b", {1, 128 / rows, 1}, false, FE_DATA_FLOAT);
+        fe_block_scale_options ob = FE_BLOCK_SCALE_OPTIONS_INIT;
+        ob.block_rows = rows;
+        ob.block_size = 64;
+        fe_tensor *db = nullptr, *c = nullptr;
+        ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, b, sb, &ob, &db));
+        ASSERT_FE_OK(fe_tensor_set_data_type(db, FE_DATA_HALF));
+        ASSERT_FE_OK(fe_graph_matmul(g, a, db, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (rows == 16) {
+            expect_supported(g);
+            continue;
+        }
+        EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains("no engine for a matmul's B dequantized in blocks of one row")) << fe_last_error_message();
+    }
+}
+
 // An FP8 operand whose dims are not multiples of 128 (A [1, 39, 566] in blocks of 128 x 32): cuDNN
 // 9.19 computed most of such results as 0 or faulted on an H200; refused with the table's reason.
 TEST_F(Deviceless, BlockScaledMatmulOfAPartialFp8OperandIsRefused) {
