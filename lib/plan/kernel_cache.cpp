@@ -34,9 +34,9 @@ std::shared_ptr<KernelCache> kernel_cache_from_json(const char *json, size_t len
              length, kMaxJsonBytes);
     // cuDNN parses it too, but the text may come from disk or another process: it reaches cuDNN
     // only once it is known to be one well-formed JSON object.
-    json::Value value = json::parse(std::string_view(json, length));
-    FE_CHECK(value.type == json::Type::Object, FE_STATUS_INVALID_ARGUMENT, "the kernel cache is %s, not a JSON object",
-             json::type_name(value.type));
+    json::Type type = json::check(std::string_view(json, length));
+    FE_CHECK(type == json::Type::Object, FE_STATUS_INVALID_ARGUMENT, "the kernel cache is %s, not a JSON object",
+             json::type_name(type));
     auto cache = make_kernel_cache();
     cudnnStatus_t st = cudnn().cudnnBackendSetAttribute(cache->descriptor.get(), CUDNN_ATTR_KERNEL_CACHE_JSON_REPRESENTATION,
                                                         CUDNN_TYPE_CHAR, static_cast<int64_t>(length), json);

@@ -1,5 +1,6 @@
 #include "serial/json.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -52,9 +53,28 @@ class MemberNames {
     std::unordered_set<std::string> hashed_;
 };
 
+// What reading a text into values may take: 8 times the text, or 256 MiB for a shorter one (a
+// value takes about 120 bytes: a dense text of a few MiB, such as a graph of 60,000 operations,
+// needs more than 8 times its size).
+constexpr size_t kMemoryPerTextByte = 8, kMemoryFloor = size_t(256) << 20;
+
+// What appending one element to `v` allocates: its vector's next block when it is full (the
+// standard library's vectors double).
+template <typename T>
+size_t growth_of(const std::vector<T> &v) {
+    return v.size() < v.capacity() ? 0 : (v.capacity() ? v.capacity() : 1) * sizeof(T);
+}
+
+// Heap bytes a string holds beyond its own object (short strings live inside it).
+size_t heap_of(const std::string &s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
+
 class Parser {
   public:
-    explicit Parser(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+    // keep: build the values (memory bounded as above); otherwise only check the text, in memory
+    // that does not grow with it (no values kept, duplicate member names not looked for).
+    Parser(std::string_view text, bool keep)
+        : p_(text.data()), end_(text.data() + text.size()), text_size_(text.size()), keep_(keep),
+          budget_(std::max(kMemoryFloor, kMemoryPerTextByte * text.size())) {}
 
     Value document() {
         skip_space();
@@ -72,6 +92,16 @@ class Parser {
     }
     [[noreturn]] void fail(const char *text) const {
         throw Error(FE_STATUS_INVALID_ARGUMENT, format("line %d: %s", line_, text));
+    }
+
+    // Counts memory the values will hold; past the budget the text is refused, so a text built to
+    // expand (a long array of one-digit numbers, of empty arrays) costs neither memory nor time.
+    void charge(size_t bytes) {
+        used_ += bytes;
+        if (used_ > budget_)
+            fail("reading this %zu-byte JSON text would take more than %zu bytes of memory (the reader holds at most "
+                 "%zu times a text, or %zu MiB)",
+                 text_size_, budget_, kMemoryPerTextByte, kMemoryFloor >> 20);
     }
 
     std::string what_is_here() const {
@@ -111,6 +141,7 @@ class Parser {
             case '"':
                 v.type = Type::String;
                 string(v.string);
+                if (keep_) charge(heap_of(v.string));
                 break;
             case 't':
                 expect_literal("true");
@@ -145,12 +176,19 @@ class Parser {
             if (p_ == end_ || *p_ != '"') fail("expected a member name in quotes, found %s", what_is_here().c_str());
             std::string key;
             string(key);
-            if (!names.insert(key, v.object)) fail("the member \"%s\" appears twice", printable(key).c_str());
+            if (keep_ && !names.insert(key, v.object)) fail("the member \"%s\" appears twice", printable(key).c_str());
             skip_space();
             if (p_ == end_ || *p_ != ':') fail("expected ':' after \"%s\", found %s", printable(key).c_str(), what_is_here().c_str());
             ++p_;
             skip_space();
-            v.object.emplace_back(std::move(key), value(depth + 1));
+            if (!keep_) {
+                value(depth + 1);
+            } else {
+                // The members' vector as it grows, the name, and its place in the names' hash
+                // set once the object is wide (a node: the name and two pointers).
+                charge(growth_of(v.object) + 2 * heap_of(key) + (v.object.size() >= 16 ? sizeof(std::string) + 24 : 0));
+                v.object.emplace_back(std::move(key), value(depth + 1));
+            }
             skip_space();
             if (p_ != end_ && *p_ == ',') {
                 ++p_;
@@ -174,7 +212,12 @@ class Parser {
         }
         for (;;) {
             skip_space();
-            v.array.push_back(value(depth + 1));
+            if (!keep_) {
+                value(depth + 1);
+            } else {
+                charge(growth_of(v.array));
+                v.array.push_back(value(depth + 1));
+            }
             skip_space();
             if (p_ != end_ && *p_ == ',') {
                 ++p_;
@@ -332,11 +375,16 @@ class Parser {
     const char *p_;
     const char *end_;
     int line_ = 1;
+    size_t text_size_;
+    bool keep_;
+    size_t budget_, used_ = 0;
 };
 
 }  // namespace
 
-Value parse(std::string_view text) { return Parser(text).document(); }
+Value parse(std::string_view text) { return Parser(text, true).document(); }
+
+Type check(std::string_view text) { return Parser(text, false).document().type; }
 
 // ---- writing -------------------------------------------------------------------------------
 

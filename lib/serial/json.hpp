@@ -35,8 +35,13 @@ const char *type_name(Type type);
 constexpr int kMaxDepth = 64;
 
 // Parse exactly one JSON value (surrounded by optional whitespace). Throws fe::Error
-// FE_STATUS_INVALID_ARGUMENT "line N: <cause>".
+// FE_STATUS_INVALID_ARGUMENT "line N: <cause>", also for a text whose values would take more
+// than 8 times its size in memory, or 64 MiB for a shorter one (refused as soon as they would).
 Value parse(std::string_view text);
+// Checks that the text is exactly one JSON value, as parse() reads them, without keeping any (nor
+// looking for duplicate member names): linear time, memory independent of the text. Returns the
+// value's type.
+Type check(std::string_view text);
 
 // Appends canonical JSON to a string: no insignificant whitespace except where the caller asks
 // for a newline, members in the order written, numbers in their shortest round-trip form. The

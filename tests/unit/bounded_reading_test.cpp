@@ -1,8 +1,12 @@
 // Reading JSON costs time and memory in proportion to the input: sizes that a quadratic step
 // would take minutes over read in well under the bounds asserted here, and inputs over the
 // documented size limit are refused before they are parsed.
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <functional>
 #include <string>
 
 #include "serial/json.hpp"
@@ -15,8 +19,11 @@ namespace {
 // CPU time, which other jobs on a loaded machine do not stretch.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr double kLinearReadSeconds = 20.0;
+// The sanitizers' shadow memory and guard zones come on top of what the reader holds.
+constexpr long long kPeakPerTextByte = 12;
 #else
 constexpr double kLinearReadSeconds = 5.0;
+constexpr long long kPeakPerTextByte = 8;
 #endif
 
 double thread_cpu_seconds() {
@@ -117,6 +124,82 @@ TEST(BoundedReading, GraphJsonOverTheSizeLimitIsRefusedUnread) {
     EXPECT_TRUE(LastErrorContains("fe_graph_from_json: the graph JSON is 67108865 bytes; a graph may take at most "
                                   "67108864 bytes (64 MiB)"));
     EXPECT_EQ(g, reinterpret_cast<fe_graph *>(0x1));
+}
+
+// Runs `body` in a child process; returns how far its peak resident memory rose over what it
+// held when it started, in bytes, or -1 when the child failed (its exit status is body's).
+long long peak_growth_in_child(const std::function<bool()> &body) {
+    std::fflush(nullptr);
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipe_fds[0]);
+        rusage before{}, after{};
+        getrusage(RUSAGE_SELF, &before);
+        bool ok = body();
+        getrusage(RUSAGE_SELF, &after);
+        long long growth = (after.ru_maxrss - before.ru_maxrss) * 1024LL;
+        if (write(pipe_fds[1], &growth, sizeof growth) != sizeof growth) _exit(3);
+        _exit(ok ? 0 : 1);
+    }
+    close(pipe_fds[1]);
+    long long growth = -1;
+    if (read(pipe_fds[0], &growth, sizeof growth) != sizeof growth) growth = -1;
+    close(pipe_fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? growth : -1;
+}
+
+// 64 MiB of one-digit numbers: as values they would take 15 times the text (3.8 GiB and a minute
+// before). Refused in seconds, having taken at most 8 times the text.
+TEST(BoundedReading, ADenseTextIsRefusedWithinEightTimesItsSize) {
+    const size_t size = size_t(64) << 20;
+    std::string text(size, '0');
+    text[0] = '[';
+    for (size_t i = 2; i + 1 < size; i += 2) text[i] = ',';
+    text.back() = ']';
+    if (text[size - 2] == ',') text[size - 2] = '0';
+    long long growth = peak_growth_in_child([&] {
+        double start = thread_cpu_seconds();
+        try {
+            fe::json::parse(text);
+            return false;
+        } catch (const std::exception &e) {
+            bool named = std::string(e.what()).find("would take more than 536870912 bytes of memory") != std::string::npos;
+            if (!named) std::fprintf(stderr, "%s\n", e.what());
+            return named && seconds_since(start) < kLinearReadSeconds;
+        }
+    });
+    ASSERT_GE(growth, 0) << "the text was read, refused for another reason, or refused too slowly";
+    EXPECT_LE(growth, kPeakPerTextByte * static_cast<long long>(size)) << "reading took " << growth << " bytes";
+    std::printf("    a %zu-byte dense text refused after %lld MiB\n", size, growth >> 20);
+}
+
+// The same text checked without keeping values (a kernel cache's JSON before cuDNN reads it):
+// accepted, in seconds, in memory that does not grow with it; a text that is not one JSON value
+// is refused.
+TEST(BoundedReading, CheckingATextKeepsNoValues) {
+    const size_t size = size_t(64) << 20;
+    std::string text = "{\"k\":[";
+    text.reserve(size + 16);
+    while (text.size() < size) text += "0,";
+    text += "0]}";
+    long long growth = peak_growth_in_child([&] {
+        double start = thread_cpu_seconds();
+        try {
+            return fe::json::check(text) == fe::json::Type::Object && seconds_since(start) < kLinearReadSeconds;
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "%s\n", e.what());
+            return false;
+        }
+    });
+    ASSERT_GE(growth, 0) << "the text was refused, or checked too slowly";
+    EXPECT_LT(growth, 16LL << 20) << "checking took " << growth << " bytes";
+    EXPECT_THROW(fe::json::check("{\"k\":[1,2,]}"), std::exception);
+    EXPECT_THROW(fe::json::check("[1] 2"), std::exception);
+    EXPECT_EQ(fe::json::check(" [1, {\"a\": null}] "), fe::json::Type::Array);
 }
 
 }  // namespace
