@@ -9,6 +9,7 @@
 
 #include "common/environment.hpp"
 #include "common/error.hpp"
+#include "common/file_read.hpp"
 #include "common/sha256.hpp"
 
 namespace fe {
@@ -51,15 +52,8 @@ CacheSecret load_cache_secret() {
         secret.error = where + format("it holds %lld bytes; a secret is %zu to %zu bytes",
                                       static_cast<long long>(st.st_size), kMinSecretBytes, kMaxSecretBytes);
     } else {
-        std::vector<unsigned char> key(static_cast<size_t>(st.st_size));
-        size_t got = 0;
-        while (got < key.size()) {
-            ssize_t n = ::read(fd, key.data() + got, key.size() - got);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            got += static_cast<size_t>(n);
-        }
-        if (got == key.size())
+        std::vector<unsigned char> key = read_up_to(fd, static_cast<size_t>(st.st_size));
+        if (key.size() == static_cast<size_t>(st.st_size))
             secret.key = std::move(key);
         else
             secret.error = where + "it could not be read whole";

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/file_read.hpp"
 #include "common/log.hpp"
 #include "plan/blob.hpp"
 #include "plan/cache_secret.hpp"
@@ -188,19 +189,6 @@ bool ends_with(const std::string &text, const char *suffix) {
 
 bool is_temporary_name(const std::string &name) { return name.find(kTemporaryMarker) != std::string::npos; }
 
-// Reads exactly `size` bytes, or fewer when the file was shortened meanwhile.
-std::vector<unsigned char> read_bytes(int fd, size_t size) {
-    std::vector<unsigned char> bytes(size);
-    size_t got = 0;
-    while (got < bytes.size()) {
-        ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += static_cast<size_t>(n);
-    }
-    bytes.resize(got);
-    return bytes;
-}
 
 }  // namespace
 
@@ -234,7 +222,7 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
                     static_cast<long long>(st.st_size), static_cast<long long>(kMaxEntryBytes));
         ::unlink(path.c_str());
     } else {
-        bytes = read_bytes(fd, static_cast<size_t>(st.st_size));
+        bytes = read_up_to(fd, static_cast<size_t>(st.st_size));
     }
     ::close(fd);
     std::string why;

@@ -167,12 +167,17 @@ static void write_graph_json(const fe_graph *graph, const std::string &family, u
     if (!dir || !*dir) return;
     std::string json;
     if (to_json(graph, json) != FE_OK) return;
+    write_case_file(dir, family, seed, index, ".json", json.data(), json.size());
+}
+
+void write_case_file(const std::string &dir, const std::string &family, uint64_t seed, int64_t index,
+                     const char *suffix, const void *data, size_t size) {
     std::string name = family;
     for (char &c : name)
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '-';
-    std::string path = std::string(dir) + "/" + name + "-" + std::to_string(seed) + "-" + std::to_string(index) + ".json";
-    if (FILE *f = std::fopen(path.c_str(), "w")) {
-        std::fwrite(json.data(), 1, json.size(), f);
+    std::string path = dir + "/" + name + "-" + std::to_string(seed) + "-" + std::to_string(index) + suffix;
+    if (FILE *f = std::fopen(path.c_str(), "wb")) {
+        std::fwrite(data, 1, size, f);
         std::fclose(f);
     }
 }

@@ -74,6 +74,11 @@ float round_to(fe_data_type type, float v);
 
 // supported: deviceless, the support check passed (nothing ran).
 enum class Verdict { right, wrong, refused, error, supported };
+
+// Writes `size` bytes to DIR/FAMILY-SEED-CASE<suffix> (the family's name with other characters than
+// letters, digits and '_' as '-'): a case's graph or plan, for a developer to take further.
+void write_case_file(const std::string &dir, const std::string &family, uint64_t seed, int64_t index,
+                     const char *suffix, const void *data, size_t size);
 const char *verdict_name(Verdict v);
 
 // One case: its line, its graph and buffers, its verdict. A family's function draws the

@@ -1,12 +1,12 @@
 #include "plan_round_trip.hpp"
 
 #include <atomic>
-#include <cctype>
-#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <vector>
+
+#include "harness.hpp"
 
 namespace conformance {
 namespace {
@@ -32,14 +32,7 @@ bool wanted(const std::string &family) {
 void keep(const std::vector<unsigned char> &bytes, const std::string &family, uint64_t seed, int64_t index) {
     const char *dir = std::getenv("CUDNNFE_CONFORMANCE_PLANS");
     if (!dir || !*dir || !wanted(family)) return;
-    std::string name = family;
-    for (char &c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '-';
-    std::string path = std::string(dir) + "/" + name + "-" + std::to_string(seed) + "-" + std::to_string(index) + ".fegraph";
-    if (FILE *f = std::fopen(path.c_str(), "wb")) {
-        std::fwrite(bytes.data(), 1, bytes.size(), f);
-        std::fclose(f);
-    }
+    write_case_file(dir, family, seed, index, ".fegraph", bytes.data(), bytes.size());
 }
 
 // Empty, or why the graph's plan does not come back as itself; `bytes` receives the blob.
