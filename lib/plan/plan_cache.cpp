@@ -189,7 +189,6 @@ bool ends_with(const std::string &text, const char *suffix) {
 
 bool is_temporary_name(const std::string &name) { return name.find(kTemporaryMarker) != std::string::npos; }
 
-
 }  // namespace
 
 std::vector<unsigned char> read_cache_file(const std::string &path) {

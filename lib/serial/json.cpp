@@ -95,7 +95,7 @@ class Parser {
     }
 
     // Counts memory the values will hold; past the budget the text is refused, so a text built to
-    // expand (a long array of one-digit numbers, of empty arrays) costs neither memory nor time.
+    // expand (a long array of one-digit numbers, of empty arrays) costs at most the budget.
     void charge(size_t bytes) {
         used_ += bytes;
         if (used_ > budget_)
