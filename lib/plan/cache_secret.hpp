@@ -13,7 +13,6 @@ namespace fe {
 struct CacheSecret {
     std::vector<unsigned char> key;  // empty when none is configured or it is unusable
     std::string error;               // configured but unusable: why ("" otherwise)
-    bool configured() const { return !key.empty() || !error.empty(); }
     bool usable() const { return !key.empty(); }
 };
 

@@ -237,10 +237,8 @@ std::vector<unsigned char> read_cache_file(const std::string &path) {
 
 namespace {
 bool is_shared_directory(const struct stat &st) { return (st.st_mode & (S_IWGRP | S_IWOTH)) && (st.st_mode & S_ISVTX); }
-}  // namespace
 
-std::string unsafe_directory_reason(const std::string &directory) {
-    const CacheSecret secret = load_cache_secret();
+std::string unsafe_directory_reason(const std::string &directory, const CacheSecret &secret) {
     if (!secret.error.empty()) return secret.error;
     struct stat st;
     if (::stat(directory.c_str(), &st) != 0) return errno == ENOENT ? "" : std::strerror(errno);
@@ -255,16 +253,22 @@ std::string unsafe_directory_reason(const std::string &directory) {
         return "other users can write to it and it has no sticky bit";
     return "";
 }
+}  // namespace
+
+std::string unsafe_directory_reason(const std::string &directory) {
+    return unsafe_directory_reason(directory, load_cache_secret());
+}
 
 std::string private_cache_directory(const std::string &configured, std::string *why) {
     why->clear();
-    std::string unsafe = unsafe_directory_reason(configured);
+    const CacheSecret secret = load_cache_secret();
+    std::string unsafe = unsafe_directory_reason(configured, secret);
     if (!unsafe.empty()) {
         *why = configured + ": " + unsafe;
         return "";
     }
     struct stat st;
-    if (load_cache_secret().usable() || ::stat(configured.c_str(), &st) != 0 || !is_shared_directory(st))
+    if (secret.usable() || ::stat(configured.c_str(), &st) != 0 || !is_shared_directory(st))
         return configured;
     // A shared directory (others may write; the sticky bit keeps them from our files): this user's
     // entries live in a directory of its own inside it, which must be a real directory only this
@@ -387,15 +391,12 @@ void write_cache_file(const std::string &directory, const std::string &path, con
         FE_LOG_WARN("plan cache: cannot create %s: %s", directory.c_str(), std::strerror(errno));
         return;
     }
-    // Checked again: another process may have made the directory since the build checked it.
-    std::string unsafe = unsafe_directory_reason(directory);
+    // Checked again: another process may have made the directory since the build checked it
+    // (an unusable secret is the reason too).
+    const CacheSecret secret = load_cache_secret();
+    std::string unsafe = unsafe_directory_reason(directory, secret);
     if (!unsafe.empty()) {
         FE_LOG_WARN("plan cache: %s is not used: %s", directory.c_str(), unsafe.c_str());
-        return;
-    }
-    const CacheSecret secret = load_cache_secret();
-    if (!secret.error.empty()) {
-        FE_LOG_WARN("plan cache: %s is not written: %s", path.c_str(), secret.error.c_str());
         return;
     }
     const std::vector<unsigned char> entry = secret.usable() ? signed_entry(secret, bytes) : bytes;
