@@ -353,10 +353,13 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::attention_backward_softcap_dbias, "attention_backward_softcap_dbias",
      Gate::known_bad,
-     "an attention backward with soft-capping and the dBias output", 0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute a wrong dBias (2 randomized cases, 4 query heads over 1 and 8 over 8: "
-     "relative errors 0.99, dQ, dK and dV right; dBias without soft-capping at h_q > h_k (7 cases) was right): "
-     "leave out the soft-cap or dBias",
+     "an attention backward with the dBias output and soft-capping or a score modifier gradient of the caller's "
+     "(score_mod_grad_input) between dS and the attention scale", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute a wrong dBias, as if taken after the cap's or the modifier's derivative and "
+     "the scale (2 randomized cases with soft-capping, 4 query heads over 1 and 8 over 8: relative errors 0.99; 2 "
+     "with a modifier of the caller's: every dBias element the expected one times about the attention scale, 0.088 "
+     "and 0.27, with or without dropout, sinks, ALiBi or a causal mask, in half and bfloat16; dQ, dK and dV right, "
+     "and dBias right with neither): leave out the soft-cap and the modifier, or dBias",
      "H200"},
     {Feature::norm_forward_transposed_layout, "norm_forward_transposed_layout", Gate::known_bad,
      "a layer, RMS or adaptive layer norm forward whose x is laid out row-major over the dims scale varies along "
@@ -756,6 +759,41 @@ const std::vector<Capability> kTable = {
      "stats and the mask output, dropout probability 0.01 or 0.21), and that leave the drawn mask partly unwritten "
      "for head dims 88 and 128 (2 randomized cases over 292 and 316 keys); 256 or 1024 keys, and no dropout, ran on "
      "other kernels: leave dropout out of decoding, or pass a dropout mask of your own (fe_sdpa_options.dropout_mask)",
+     "H200"},
+    {Feature::runtime_kernel_compilation, "runtime_kernel_compilation", Gate::observed,
+     "a graph whose kernels cuDNN compiles at build time", 0, 0, 0, kVerified,
+     "could not compile (CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED, from its runtime compiler NVRTC) the kernels "
+     "of every engine config its heuristics offered for some graphs: 6 to 12 of 1,000 randomized float matmuls and "
+     "21 to 28 of 800 pointwise, reduction and resampling graphs in each of five runs (most pointwise ones compare "
+     "values or generated indices and select with the result); the same graphs fail alone and on one thread: split "
+     "the graph, or use other data types or layouts",
+     "H200"},
+    {Feature::int8_conv_one_channel_unit_width, "int8_conv_one_channel_unit_width", Gate::known_bad,
+     "a channels-last int8 convolution of one input channel into a float result one pixel wide and more than one "
+     "high (its last spatial dim 1, another above 1)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that leave most of the result unwritten (2 of 2 randomized 2-D cases, outputs 26 x 1 and "
+     "2 x 1: 2,387 of 2,496 and 253 of 288 elements unwritten, every time); one-channel results of one pixel, 1-D "
+     "ones and those wider than one pixel were right (53 randomized cases into float): give x a second channel of zeros (and w a second "
+     "input channel), or lay the image out so that its wide dim is last",
+     "H200"},
+    {Feature::int8_conv_flipped_single_pixel, "int8_conv_flipped_single_pixel", Gate::known_bad,
+     "a channels-last int8 2-D or 3-D convolution in convolution mode (the filter flipped), not grouped, into a "
+     "float result, its filter the size of the image (no padding or dilation: a single output pixel)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute every element wrong (2 of 2 randomized cases, a 7 x 7 and a 3 x 3 filter "
+     "over an image of its size: relative errors 1.2 and 1.4); single pixels in convolution mode into an int8 "
+     "result (4 randomized cases), grouped (1) or from a padded image (1) into float were right: flip the "
+     "filter yourself and use cross-correlation",
+     "H200"},
+    {Feature::paged_attention_stats_score_mod_tensor, "paged_attention_stats_score_mod_tensor", Gate::known_bad,
+     "paged attention over a single query row (s_q = 1, decoding) with the stats output and a score modifier of "
+     "the caller's that reads a tensor (a per-head term, say)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong stats (a randomized grouped-query case, 2 query heads over 1 and 108 "
+     "keys in pages of 8: one of two stats values wrong, every time, with or without a causal mask, in half and "
+     "bfloat16; O right); without the paging, without the per-head term (the modifier's by-value scalars kept) or "
+     "without the stats it was right: gather the pages into a plain K and V, or leave out the stats",
      "H200"},
 };
 

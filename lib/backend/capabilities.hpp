@@ -85,7 +85,7 @@ enum class Feature {
     attention_alibi_single_query,  // attention forward with ALiBi and one query row (s_q = 1)
     packed_attention_backward_wide_keys,  // packed attention backward with d_qk > d_v
     packed_attention_stats_grouped_decode,  // packed GQA/MQA attention, one query row, stats output
-    attention_backward_softcap_dbias,  // attention backward: soft-capping and dBias
+    attention_backward_softcap_dbias,  // attention backward: soft-capping or a score modifier, and dBias
     norm_forward_transposed_layout,  // a norm forward whose x, scale or bias is not row-major over scale's dims
     matmul_fp8_operand_conversion,  // a mixed matmul's FP8 operand widened in the graph, unaligned rows, K > 64
     matmul_leaky_relu_epilogue,   // a leaky relu (lower-clip slope) straight on a matmul's result
@@ -139,6 +139,10 @@ enum class Feature {
     norm_output_layout,             // a normalization whose y, dy or dx is not laid out as x
     norm_forward_unpacked_rows,     // a layer-like norm forward of an x not packed with its normalized dims innermost
     attention_dropout_single_query_long_keys,  // forward, cuDNN's dropout, s_q = 1, s_kv > 256
+    runtime_kernel_compilation,   // cuDNN's runtime compiler (NVRTC) failing on the kernels of a graph
+    int8_conv_one_channel_unit_width,  // channels-last int8 conv, one input channel, float result one pixel wide
+    int8_conv_flipped_single_pixel,    // int8 conv in convolution mode into a float result of one pixel
+    paged_attention_stats_score_mod_tensor,  // paged decode with stats, a score modifier reading a tensor
 };
 
 // How the library treats a fact of the table.

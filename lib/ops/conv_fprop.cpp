@@ -59,6 +59,7 @@ class ConvFprop : public Node {
             const size_t rank = inputs[0]->dims.size();
             if (conv_layout_class(inputs[0], rank) == 0 || conv_layout_class(inputs[1], rank) == 0)
                 lowering.require(Feature::int8_conv_float_result_not_channels_last);
+            refuse_known_bad_int8_float_shapes(lowering);
         }
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
@@ -75,6 +76,30 @@ class ConvFprop : public Node {
     }
 
   private:
+    // Shapes of channels-last int8 convolutions into float results that cuDNN gets wrong; the
+    // 1-D form (one spatial dim) was right in every case and is let through.
+    void refuse_known_bad_int8_float_shapes(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0], *y = outputs[0];
+        const size_t rank = y->dims.size();
+        if (spatial() < 2 || rank < 4 || x->strides.size() != rank || x->strides[1] != 1) return;
+        int64_t pixels = 1;
+        for (size_t d = 2; d < rank; ++d) pixels *= y->dims[d];
+        if (x->dims[1] == 1 && y->dims[rank - 1] == 1 && pixels > 1)
+            lowering.require(Feature::int8_conv_one_channel_unit_width);
+        if (options_.mode == FE_CONV_MODE_CONVOLUTION && options_.groups <= 1 && pixels == 1 && filter_is_the_image())
+            lowering.require(Feature::int8_conv_flipped_single_pixel);
+    }
+
+    // The filter covers the image exactly: same spatial dims, no padding, no dilation.
+    bool filter_is_the_image() const {
+        const fe_tensor *x = inputs[0], *w = inputs[1];
+        for (size_t i = 0; i < spatial(); ++i)
+            if (x->dims[2 + i] != w->dims[2 + i] || options_.pre_padding[i] != 0 || options_.post_padding[i] != 0 ||
+                options_.dilation[i] != 1)
+                return false;
+        return true;
+    }
+
     fe_conv_options options_;
 };
 

@@ -81,6 +81,8 @@ class Sdpa : public AttentionNode {
             lowering.require(Feature::packed_attention_stats_grouped_decode);
         if (has_sink() && paged() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
             lowering.require(Feature::paged_attention_sinks_grouped_decode);
+        if (stats_ && paged() && q->dims[2] == 1 && score_mod_reads_a_tensor())
+            lowering.require(Feature::paged_attention_stats_score_mod_tensor);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))
             lower_native(lowering);
@@ -89,6 +91,15 @@ class Sdpa : public AttentionNode {
     }
 
   private:
+    // Whether the caller's score modifier reads a tensor from memory (a per-head term, say), not
+    // only the scores and by-value scalars.
+    bool score_mod_reads_a_tensor() const {
+        for (const Node *n : options_.score_mod.nodes)
+            for (const fe_tensor *t : n->inputs)
+                if (t && t != options_.score_mod.input && t->is_input() && !t->by_value) return true;
+        return false;
+    }
+
     // cuDNN's single SDPA operation: Q, K, V (or their page containers), O, the stats, the
     // scale, and the padding lengths and page tables.
     void lower_native(Lowering &lowering) const {

@@ -103,7 +103,8 @@ class SdpaBackward : public AttentionNode {
         if (has_sink()) lowering.require(Feature::attention_sinks);
         if (dropout_ >= 0) lowering.require(Feature::attention_backward_dropout_mask);
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
-        if (dbias_ && options_.softcap > 0) lowering.require(Feature::attention_backward_softcap_dbias);
+        if (dbias_ && (options_.softcap > 0 || score_mod_grad().given()))
+            lowering.require(Feature::attention_backward_softcap_dbias);
         if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
         if (has_dropout() && k->dims[2] > 128)
             lowering.require(Feature::attention_backward_dropout_long_keys);

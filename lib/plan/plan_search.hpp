@@ -24,6 +24,9 @@ struct Candidate {
     int64_t shared_memory = -1;  // per block, as cuDNN reports it; -1: not reported
     bool viable = true;
     std::string reason;  // why not viable / why its plan did not build
+    // cuDNN could not compile the plan's runtime kernel (NVRTC): a failure of cuDNN's code
+    // generator for this graph, which the build names rather than calling it "no plan".
+    bool compilation_failed = false;
 };
 
 struct PlanSearch {

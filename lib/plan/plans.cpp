@@ -7,6 +7,7 @@
 #include <system_error>
 #include <thread>
 
+#include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -53,6 +54,7 @@ bool plan_of(Candidate &c, const std::shared_ptr<KernelCache> &cache, Plan *out)
     if (st != CUDNN_STATUS_SUCCESS) {
         std::string reason = cudnn_last_error_text();
         c.reason = std::string(cudnn().cudnnGetErrorString(st)) + (reason.empty() ? "" : " (" + reason + ")");
+        c.compilation_failed = st == CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED;
         return false;
     }
     out->workspace = plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, "CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE");
@@ -107,9 +109,21 @@ void build_all(std::vector<Candidate *> &viable, const std::shared_ptr<KernelCac
     if (failure) std::rethrow_exception(failure);
 }
 
-void note_failure(const fe_graph &graph, BuildState &state, const Candidate &c, size_t *failures) {
+struct Failures {
+    size_t count = 0, compilations = 0;
+};
+
+void note_failure(const fe_graph &graph, BuildState &state, const Candidate &c, Failures *failures) {
     FE_LOG_DEBUG("graph '%s': plan %s did not build: %s", graph.name.c_str(), c.tag.c_str(), c.reason.c_str());
-    if ((*failures)++ == 0) state.search.plan_failures = c.tag + ": " + c.reason;
+    if (failures->count++ == 0) state.search.plan_failures = c.tag + ": " + c.reason;
+    if (c.compilation_failed) ++failures->compilations;
+}
+
+// When no plan built because cuDNN could not compile any of their kernels, the table says what
+// that is; other failures stand as cuDNN reported them.
+std::string cause_of(const Failures &failures) {
+    if (failures.count == 0 || failures.compilations != failures.count) return "";
+    return "; " + explanation(Feature::runtime_kernel_compilation, cudnn().cudnnGetVersion());
 }
 
 }  // namespace
@@ -125,7 +139,7 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
     state.executable.plans.clear();
     state.executable.chosen_index = 0;
     state.search.plan_failures.clear();
-    size_t failures = 0;
+    Failures failures;
     if (policy == FE_BUILD_POLICY_ALL && threads > 1) {
         std::vector<Candidate *> viable = search_order(state.search.candidates, graph.kernel_cache.get());
         std::vector<Plan> plans;
@@ -150,8 +164,8 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
         }
     }
     if (state.executable.plans.empty())
-        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s",
-                graph.name.c_str(), failures, state.search.plan_failures.c_str());
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s%s",
+                graph.name.c_str(), failures.count, state.search.plan_failures.c_str(), cause_of(failures).c_str());
     FE_LOG_INFO("graph '%s': built %zu plan(s); using %s with %lld bytes of workspace", graph.name.c_str(),
                 state.executable.plans.size(), state.executable.chosen().tag.c_str(), static_cast<long long>(state.executable.chosen().workspace));
     graph.stage = fe_graph::Stage::Built;
@@ -174,8 +188,8 @@ void build_plan_at_index(fe_graph &graph, size_t index) {
                  graph.name.c_str(), index, c.tag.c_str());
     Plan p;
     if (!plan_of(c, graph.kernel_cache, &p))
-        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': candidate %zu (%s) did not build a plan: %s", graph.name.c_str(),
-                index, c.tag.c_str(), c.reason.c_str());
+        FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': candidate %zu (%s) did not build a plan: %s%s", graph.name.c_str(),
+                index, c.tag.c_str(), c.reason.c_str(), cause_of(Failures{1, c.compilation_failed ? 1u : 0u}).c_str());
     if (graph.stage != fe_graph::Stage::Built) {
         state.executable.plans.clear();
         state.executable.chosen_index = 0;

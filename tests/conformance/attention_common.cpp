@@ -126,6 +126,19 @@ void apply_variations(AttentionConfig &c) {
         else if (item == "causal=none") c.causal = FE_CAUSAL_MASK_NONE;
         else if (item == "type=half") c.type = FE_DATA_HALF;
         else if (item == "type=bf16") c.type = FE_DATA_BFLOAT16;
+        else if (item == "score_mod=none") c.score_mod.clear();
+        else if (item == "score_mod=no_per_head") {
+            std::vector<ScoreModStep> kept;
+            for (const ScoreModStep &step : c.score_mod)
+                if (step.kind != ScoreModStep::add_per_head) kept.push_back(step);
+            c.score_mod = kept;
+        } else if (item == "bias=none") c.bias = 0, c.dbias = false;
+        else if (item == "dbias=0") c.dbias = false;
+        else if (item == "dropout=0") c.dropout = 0, c.dropout_p = 0;
+        else if (item == "sink=0") c.sink = false, c.dsink = false;
+        else if (item == "window=0") c.window = 0;
+        else if (item == "paged=0") c.paged = false;
+        else if (item == "stats=0") c.stats = false;
         else if (item == "packed") {
             c.order_q = c.order_k = c.order_v = c.order_o = {0, 1, 2, 3};
             c.gaps_q.clear(), c.gaps_k.clear(), c.gaps_v.clear(), c.gaps_o.clear();

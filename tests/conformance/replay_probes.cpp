@@ -83,6 +83,12 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("conv_dgrad_float_dx_not_channels_last:nchw", "conv", 23, 261));
     out.push_back(replay("attention_backward_dropout_long_keys:deterministic", "attention_bwd", 29, 426));
     out.push_back(replay("pooling_avg_post_padding_layout:single_pixel", "resample", 24, 184));
+    out.push_back(replay("runtime_kernel_compilation", "pointwise", 28, 3));
+    out.push_back(replay("runtime_kernel_compilation:matmul", "matmul", 28, 68));
+    out.push_back(replay("attention_backward_softcap_dbias:score_mod", "attention_mod_bwd", 26, 99));
+    out.push_back(replay("int8_conv_one_channel_unit_width", "conv_int8", 27, 42));
+    out.push_back(replay("int8_conv_flipped_single_pixel", "conv_int8", 41, 85));
+    out.push_back(replay("paged_attention_stats_score_mod_tensor", "attention_mod_fwd", 27, 21));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";
