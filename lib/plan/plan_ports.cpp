@@ -46,6 +46,7 @@ const std::vector<OperationPorts> &port_table() {
          {{"X", CUDNN_ATTR_OPERATION_GENSTATS_XDESC, true},
           {"Sum", CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, true},
           {"SqSum", CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, true}}},
+        {"RESHAPE", {{"X", CUDNN_ATTR_OPERATION_RESHAPE_XDESC, true}, {"Y", CUDNN_ATTR_OPERATION_RESHAPE_YDESC, true}}},
         {"RESAMPLE_FWD",
          {{"X", CUDNN_ATTR_OPERATION_RESAMPLE_FWD_XDESC, true},
           {"Y", CUDNN_ATTR_OPERATION_RESAMPLE_FWD_YDESC, true},

@@ -22,7 +22,8 @@ namespace {
 const std::string kPlans = std::string(CUDNNFE_SOURCE_ROOT) + "/tests/deviceless/plans_built_on_h100";
 // Plans of every operation cuDNN wrote in a conformance run on an H200 (CUDNNFE_CONFORMANCE_PLANS),
 // one for each key under which its plans name a tensor: norms forward and backward, dbn_weight,
-// RNG, paged K/V, block scaling, the MoE grouped matmul, attention with stats and padding.
+// RNG, paged K/V, block scaling, the MoE grouped matmul, attention with stats and padding, and the
+// composite attention backward (its reshapes).
 const std::string kH200Plans = std::string(CUDNNFE_SOURCE_ROOT) + "/tests/deviceless/plans_built_on_h200";
 
 std::vector<std::string> plan_files(const std::string &dir = kPlans) {
@@ -71,7 +72,7 @@ void expect_plans_pass_the_check(const std::string &dir, size_t at_least, const 
 
 TEST_F(PlansBuiltOnH100, PassTheCheckAgainstTheirGraphs) { expect_plans_pass_the_check(kPlans, 18, json_); }
 
-TEST_F(PlansBuiltOnH100, PlansBuiltOnAnH200PassTheCheck) { expect_plans_pass_the_check(kH200Plans, 18, ""); }
+TEST_F(PlansBuiltOnH100, PlansBuiltOnAnH200PassTheCheck) { expect_plans_pass_the_check(kH200Plans, 19, ""); }
 
 // Each family's own attributes, edited in a genuine plan (checksum fixed up), are refused before
 // cuDNN sees the plan: resampling's mode, window, stride and padding mode, a reduction's
@@ -104,6 +105,34 @@ TEST_F(PlansBuiltOnH100, EditedOperationAttributesAreRefused) {
         EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << e.to << ": " << fe_last_error_message();
         fe_graph_destroy(g);
     }
+}
+
+// A reshape's X and Y exchanged in a genuine plan (checksum fixed up): refused, as any port swap.
+TEST_F(PlansBuiltOnH100, AReshapeWithItsPortsSwappedIsRefused) {
+    std::ifstream in(kH200Plans + "/sdpa_backward_composite.fegraph", std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(bytes.empty());
+    EditableBlob blob(bytes);
+    const uint32_t kDevice = 0x44455649;
+    std::string device = blob.text(kDevice);
+    const std::string plan = blob.text(EditableBlob::kPlan);
+    const std::string op = "\"operation\":\"CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR\",\"X\":\"";
+    size_t at = plan.find(op);
+    ASSERT_NE(at, std::string::npos) << "the plan has no reshape";
+    size_t x_end = plan.find('"', at + op.size());
+    const std::string x = plan.substr(at + op.size(), x_end - at - op.size());
+    const std::string y_key = "\",\"Y\":\"";
+    ASSERT_EQ(plan.compare(x_end, y_key.size(), y_key), 0);
+    size_t y_end = plan.find('"', x_end + y_key.size());
+    const std::string y = plan.substr(x_end + y_key.size(), y_end - x_end - y_key.size());
+    blob.replace(EditableBlob::kPlan, op + x + y_key + y + "\"", op + y + y_key + x + "\"");
+    std::vector<unsigned char> edited = blob.bytes();
+    fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
+    o.device_properties_json = device.c_str();
+    fe_graph *g = nullptr;
+    EXPECT_EQ(fe_graph_deserialize(nullptr, edited.data(), edited.size(), &o, &g), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
+    fe_graph_destroy(g);
 }
 
 }  // namespace
