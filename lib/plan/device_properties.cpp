@@ -62,15 +62,16 @@ std::string json_field(const std::string &json, const char *key) {
 }  // namespace
 
 void check_device_description(const char *json, const char *what) {
-    json::Value v;
+    json::Document document;
     try {
-        v = json::parse(json);
+        document = json::parse(json);
     } catch (const Error &e) {
         FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "%s: not JSON (%s)", what, e.what());
     }
-    FE_CHECK(v.type == json::Type::Object, FE_STATUS_INVALID_ARGUMENT, "%s: not a JSON object", what);
+    const json::Value &v = document.root();
+    FE_CHECK(v.type() == json::Type::Object, FE_STATUS_INVALID_ARGUMENT, "%s: not a JSON object", what);
     const json::Value *name = v.find("deviceName"), *version = v.find("deviceVer");
-    FE_CHECK(name && name->type == json::Type::String && version && version->is_integer, FE_STATUS_INVALID_ARGUMENT,
+    FE_CHECK(name && name->type() == json::Type::String && version && version->is_integer(), FE_STATUS_INVALID_ARGUMENT,
              "%s: not a GPU description: it lacks \"deviceName\" or \"deviceVer\" (capture one with "
              "fe_device_properties_capture on the target)",
              what);

@@ -186,10 +186,10 @@ bool name_matches(const NodeAttribute &a, const std::string &written, double val
 }
 
 void flatten(const json::Value &v, std::vector<double> *out, bool *numeric) {
-    if (v.type == json::Type::Number) {
-        out->push_back(v.number);
-    } else if (v.type == json::Type::Array) {
-        for (const json::Value &e : v.array) flatten(e, out, numeric);
+    if (v.type() == json::Type::Number) {
+        out->push_back(v.number());
+    } else if (v.type() == json::Type::Array) {
+        for (const json::Value &e : v.array()) flatten(e, out, numeric);
     } else {
         *numeric = false;
     }
@@ -197,7 +197,7 @@ void flatten(const json::Value &v, std::vector<double> *out, bool *numeric) {
 
 bool value_matches(const NodeAttribute &a, const json::Value &written, const std::vector<double> &set) {
     if (a.written != Written::Numbers)
-        return written.type == json::Type::String && set.size() == 1 && name_matches(a, written.string, set[0]);
+        return written.type() == json::Type::String && set.size() == 1 && name_matches(a, std::string(written.string()), set[0]);
     std::vector<double> numbers;
     bool numeric = true;
     flatten(written, &numbers, &numeric);
@@ -212,8 +212,8 @@ bool value_matches(const NodeAttribute &a, const json::Value &written, const std
 void check_node_attributes(const json::Value &node, const Descriptor &op,
                            const std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> &attributes) {
     const json::Value *operation_value = node.find("operation");
-    if (!operation_value || operation_value->type != json::Type::String) return;  // checked by the caller
-    const std::string &operation = operation_value->string;
+    if (!operation_value || operation_value->type() != json::Type::String) return;  // checked by the caller
+    const std::string operation(operation_value->string());
     auto set_value = [&](int attribute) -> const Descriptor::Value * {
         if (attribute == NodeAttribute::kNone) return nullptr;
         auto name = static_cast<cudnnBackendAttributeName_t>(attribute);
@@ -225,21 +225,21 @@ void check_node_attributes(const json::Value &node, const Descriptor &op,
         }
         return nullptr;
     };
-    for (const auto &m : node.object) {
-        const NodeAttribute *a = node_attribute(operation, m.first);
+    for (const auto &m : node.object()) {
+        const NodeAttribute *a = node_attribute(operation, std::string(m.first));
         if (!a) continue;
         const Descriptor::Value *first = set_value(a->name), *second = set_value(a->alternative);
         if (!first && !second) {
             if (a->unset_is_zero && value_matches(*a, m.second, {0.0})) continue;
-            mismatch(format("%s sets %s, which the graph's lowering leaves unset", operation.c_str(), m.first.c_str()));
+            mismatch(format("%s sets %s, which the graph's lowering leaves unset", operation.c_str(), std::string(m.first).c_str()));
         }
         if ((first && value_matches(*a, m.second, first->numbers)) ||
             (second && value_matches(*a, m.second, second->numbers)))
             continue;
-        std::string written = m.second.type == json::Type::String ? m.second.string
-                              : m.second.type == json::Type::Number ? format("%g", m.second.number)
+        std::string written = m.second.type() == json::Type::String ? std::string(m.second.string())
+                              : m.second.type() == json::Type::Number ? format("%g", m.second.number())
                                                                      : std::string("another value");
-        mismatch(format("%s has %s %s where the graph's lowering has another", operation.c_str(), m.first.c_str(),
+        mismatch(format("%s has %s %s where the graph's lowering has another", operation.c_str(), std::string(m.first).c_str(),
                         written.c_str()));
     }
 }

@@ -88,16 +88,16 @@ const char *cudnn_operation_name(cudnnBackendDescriptorType_t type) {
 }
 
 const json::Value &member(const json::Value &object, const char *key, json::Type type, const char *where) {
-    const json::Value *v = object.type == json::Type::Object ? object.find(key) : nullptr;
-    if (!v || v->type != type) corrupt(format("%s has no %s of the expected type", where, key));
+    const json::Value *v = object.type() == json::Type::Object ? object.find(key) : nullptr;
+    if (!v || v->type() != type) corrupt(format("%s has no %s of the expected type", where, key));
     return *v;
 }
 
 std::vector<int64_t> integers(const json::Value &array, const char *what, const std::string &uid) {
     std::vector<int64_t> out;
-    for (const json::Value &v : array.array) {
-        if (!v.is_integer) corrupt(format("tensor %s's %s holds a non-integer", uid.c_str(), what));
-        out.push_back(v.integer);
+    for (const json::Value &v : array.array()) {
+        if (!v.is_integer()) corrupt(format("tensor %s's %s holds a non-integer", uid.c_str(), what));
+        out.push_back(v.integer());
     }
     return out;
 }
@@ -150,14 +150,14 @@ const char *const kTensorMembers[] = {"name",    "dataType", "dim",          "st
 
 const json::Value &tensor_member(const json::Value &t, const char *key, json::Type type, const std::string &uid) {
     const json::Value *v = t.find(key);
-    if (!v || v->type != type) corrupt(format("tensor %s has no %s of the expected type", uid.c_str(), key));
+    if (!v || v->type() != type) corrupt(format("tensor %s has no %s of the expected type", uid.c_str(), key));
     return *v;
 }
 
 int64_t tensor_integer(const json::Value &t, const char *key, const std::string &uid) {
     const json::Value &v = tensor_member(t, key, json::Type::Number, uid);
-    if (!v.is_integer) corrupt(format("tensor %s's %s is not an integer", uid.c_str(), key));
-    return v.integer;
+    if (!v.is_integer()) corrupt(format("tensor %s's %s is not an integer", uid.c_str(), key));
+    return v.integer();
 }
 
 // What lowering set on a tensor's descriptor, or cuDNN's default.
@@ -201,10 +201,10 @@ void check_ragged_offset(const json::Value &t, const LoweredTensor &want, const 
         if (offset_uid != -1) mismatch(format("tensor %s has no ragged offset in the plan; the graph gives it one", uid.c_str()));
         return;
     }
-    if (ragged->type != json::Type::Array || ragged->array.size() != 1 || ragged->array[0].type != json::Type::Object)
+    if (ragged->type() != json::Type::Array || ragged->array().size() != 1 || ragged->array().begin().operator*().type() != json::Type::Object)
         corrupt(format("tensor %s's isRagged is not one tensor", uid.c_str()));
-    const json::Value &offset = ragged->array[0];
-    const std::string &name = tensor_member(offset, "name", json::Type::String, uid + "'s ragged offset").string;
+    const json::Value &offset = *ragged->array().begin();
+    const std::string name(tensor_member(offset, "name", json::Type::String, uid + "'s ragged offset").string());
     int64_t named = reference_uid(name, "a ragged tensor", "isRagged");
     if (named != offset_uid)
         mismatch(format("tensor %s's ragged offset is tensor %s in the plan, %s in the graph", uid.c_str(), name.c_str(),
@@ -215,12 +215,12 @@ void check_ragged_offset(const json::Value &t, const LoweredTensor &want, const 
 }
 
 void check_tensor(const json::Value &t, const LoweredTensor &want, const std::string &uid, const ExpectedTensors &all) {
-    for (const auto &m : t.object) {
+    for (const auto &m : t.object()) {
         bool known = false;
         for (const char *k : kTensorMembers) known = known || m.first == k;
-        if (!known) mismatch(format("tensor %s has a member \"%s\" cuDNN does not write", uid.c_str(), m.first.c_str()));
+        if (!known) mismatch(format("tensor %s has a member \"%s\" cuDNN does not write", uid.c_str(), std::string(m.first).c_str()));
     }
-    const std::string &type = tensor_member(t, "dataType", json::Type::String, uid).string;
+    const std::string type(tensor_member(t, "dataType", json::Type::String, uid).string());
     if (type != cudnn_data_type_name(want.type))
         mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(), type.c_str(),
                         cudnn_data_type_name(want.type)));
@@ -230,8 +230,8 @@ void check_tensor(const json::Value &t, const LoweredTensor &want, const std::st
         mismatch(format("tensor %s is %s strides %s in the plan, %s strides %s in the graph", uid.c_str(),
                         dims_string(dims).c_str(), dims_string(strides).c_str(), dims_string(want.dims).c_str(),
                         dims_string(want.strides).c_str()));
-    bool is_virtual = tensor_member(t, "isVirtual", json::Type::Bool, uid).boolean;
-    bool by_value = tensor_member(t, "isByValue", json::Type::Bool, uid).boolean;
+    bool is_virtual = tensor_member(t, "isVirtual", json::Type::Bool, uid).boolean();
+    bool by_value = tensor_member(t, "isByValue", json::Type::Bool, uid).boolean();
     if (is_virtual != want.is_virtual || by_value != want.by_value)
         mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(),
                         is_virtual ? "virtual" : by_value ? "by value" : "in memory",
@@ -249,7 +249,7 @@ void check_tensor(const json::Value &t, const LoweredTensor &want, const std::st
         mismatch(format("tensor %s is vectorized %lld along dim %lld in the plan, %lld along %lld in the graph", uid.c_str(),
                         static_cast<long long>(vect_count), static_cast<long long>(vect_dim),
                         static_cast<long long>(want_count), static_cast<long long>(want_dim)));
-    const std::string &reordering = tensor_member(t, "reordering", json::Type::String, uid).string;
+    const std::string reordering(tensor_member(t, "reordering", json::Type::String, uid).string());
     const char *want_reordering = reordering_name(set_or(descriptor, CUDNN_ATTR_TENSOR_REORDERING_MODE, CUDNN_TENSOR_REORDERING_NONE));
     if (reordering != want_reordering)
         mismatch(format("tensor %s is reordered %s in the plan, %s in the graph", uid.c_str(), reordering.c_str(),
@@ -262,9 +262,9 @@ void check_tensor(const json::Value &t, const LoweredTensor &want, const std::st
 void check_unscaled(const std::string &operation, const std::string &key, const json::Value &value) {
     bool pointwise = operation == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR";
     bool scale = key == "alpha1" || key == "alpha2" || (!pointwise && key == "alpha");
-    if ((scale || (!pointwise && key == "beta")) && (value.type != json::Type::Number || value.number != (scale ? 1.0 : 0.0)))
+    if ((scale || (!pointwise && key == "beta")) && (value.type() != json::Type::Number || value.number() != (scale ? 1.0 : 0.0)))
         mismatch(format("%s has %s %s; the graph's operations are unscaled", operation.c_str(), key.c_str(),
-                        value.type == json::Type::Number ? format("%g", value.number).c_str() : "?"));
+                        value.type() == json::Type::Number ? format("%g", value.number()).c_str() : "?"));
 }
 
 // A plan node: its cuDNN type and its tensor references, each under its key.
@@ -278,7 +278,7 @@ struct PlanNode {
 // cuDNN puts the full-size operand of these modes on X when the graph has a broadcast one
 // there (seen for add, mul, min and max on an H200): the same values either way. The mode
 // itself is compared with the lowering's among the node's attributes.
-bool commutative_pointwise_mode(const std::string &mode) {
+bool commutative_pointwise_mode(std::string_view mode) {
     static const char *const modes[] = {"CUDNN_POINTWISE_ADD",     "CUDNN_POINTWISE_MUL",         "CUDNN_POINTWISE_MIN",
                                         "CUDNN_POINTWISE_MAX",     "CUDNN_POINTWISE_CMP_EQ",      "CUDNN_POINTWISE_CMP_NEQ",
                                         "CUDNN_POINTWISE_LOGICAL_AND", "CUDNN_POINTWISE_LOGICAL_OR"};
@@ -289,28 +289,29 @@ bool commutative_pointwise_mode(const std::string &mode) {
 
 PlanNode read_node(const json::Value &node, const std::unordered_set<int64_t> &plan_tensors) {
     PlanNode out;
-    out.operation = member(node, "operation", json::Type::String, "a node").string;
-    auto add = [&](const std::string &key, const json::Value &v) {
-        if (v.type != json::Type::String || !read_as_number_by_cudnn(v.string)) return;
-        int64_t uid = reference_uid(v.string, out.operation.c_str(), key);
+    out.operation = member(node, "operation", json::Type::String, "a node").string();
+    auto add = [&](std::string_view name, const json::Value &v) {
+        if (v.type() != json::Type::String || !read_as_number_by_cudnn(std::string(v.string()))) return;
+        const std::string key(name);
+        int64_t uid = reference_uid(std::string(v.string()), out.operation.c_str(), key);
         if (!plan_tensors.count(uid))
             mismatch(format("%s names tensor %s under %s, which the plan does not list", out.operation.c_str(),
-                            v.string.c_str(), key.c_str()));
+                            std::string(v.string()).c_str(), key.c_str()));
         out.references.emplace_back(key, uid);
         out.uids.push_back(uid);
     };
-    for (const auto &m : node.object) {
+    for (const auto &m : node.object()) {
         if (m.first == "operation") continue;
-        if (m.second.type == json::Type::Array)
-            for (const json::Value &v : m.second.array) add(m.first, v);
+        if (m.second.type() == json::Type::Array)
+            for (const json::Value &v : m.second.array()) add(m.first, v);
         else
             add(m.first, m.second);
-        check_unscaled(out.operation, m.first, m.second);
+        check_unscaled(out.operation, std::string(m.first), m.second);
     }
     std::sort(out.uids.begin(), out.uids.end());
     const json::Value *mode = node.find("pointwiseMode");
     out.commutative = out.operation == "CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR" && mode &&
-                      mode->type == json::Type::String && commutative_pointwise_mode(mode->string);
+                      mode->type() == json::Type::String && commutative_pointwise_mode(mode->string());
     return out;
 }
 
@@ -379,12 +380,13 @@ PlanNode operands_swapped(const PlanNode &node) {
 }  // namespace
 
 void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_json) {
-    json::Value plan;
+    json::Document document;
     try {
-        plan = json::parse(plan_json);
+        document = json::parse(plan_json);
     } catch (const Error &e) {
         corrupt(std::string("its JSON does not read: ") + e.what());
     }
+    const json::Value &plan = document.root();
     const json::Value &graph = member(plan, "operationGraph", json::Type::Object, "the plan");
     const json::Value &tensors = member(graph, "tensors", json::Type::Array, "the operation graph");
     const json::Value &nodes = member(graph, "nodes", json::Type::Array, "the operation graph");
@@ -402,11 +404,11 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
         all.uid_of_raw[t.raw] = t.uid;
         if (used.count(t.raw)) ++expected_count;
     }
-    if (tensors.array.size() != expected_count)
-        mismatch(format("the plan has %zu tensors, the graph's lowering %zu", tensors.array.size(), expected_count));
+    if (tensors.array().size() != expected_count)
+        mismatch(format("the plan has %zu tensors, the graph's lowering %zu", tensors.array().size(), expected_count));
     std::unordered_set<int64_t> plan_tensors;
-    for (const json::Value &t : tensors.array) {
-        const std::string &name = member(t, "name", json::Type::String, "a tensor").string;
+    for (const json::Value &t : tensors.array()) {
+        const std::string name(member(t, "name", json::Type::String, "a tensor").string());
         int64_t uid = reference_uid(name, "the plan", "a tensor's name");
         auto it = all.by_uid.find(uid);
         if (it == all.by_uid.end() || !used.count(it->second->raw) || plan_tensors.count(uid))
@@ -431,12 +433,12 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
         std::sort(n.uids.begin(), n.uids.end());
         want.push_back(std::move(n));
     }
-    if (nodes.array.size() != want.size())
-        mismatch(format("the plan has %zu operations, the graph's lowering %zu", nodes.array.size(), want.size()));
+    if (nodes.array().size() != want.size())
+        mismatch(format("the plan has %zu operations, the graph's lowering %zu", nodes.array().size(), want.size()));
     std::unordered_map<cudnnBackendDescriptor_t, const Descriptor *> attributes;
     for (const Descriptor &d : lowered.attribute_descriptors) attributes[d.get()] = &d;
     std::vector<bool> paired(want.size(), false);
-    for (const json::Value &json_node : nodes.array) {
+    for (const json::Value &json_node : nodes.array()) {
         PlanNode node = read_node(json_node, plan_tensors);
         std::string first_difference;
         size_t match = want.size();

@@ -4,17 +4,13 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <unordered_set>
+#include <new>
+#include <vector>
 
 #include "common/error.hpp"
 
 namespace fe::json {
 
-const Value *Value::find(std::string_view key) const {
-    for (const auto &member : object)
-        if (member.first == key) return &member.second;
-    return nullptr;
-}
 
 const char *type_name(Type type) {
     switch (type) {
@@ -28,80 +24,88 @@ const char *type_name(Type type) {
     return "a value";
 }
 
+// ---- values --------------------------------------------------------------------------------
+
+double Value::number() const {
+    if (type() != Type::Number) return 0.0;
+    return is_integer() ? static_cast<double>(payload_.integer) : payload_.number;
+}
+
+std::string_view Value::string() const {
+    if (type() != Type::String) return {};
+    return std::string_view(reinterpret_cast<const char *>(this) + payload_.text.offset, payload_.text.length);
+}
+
+Value::Elements Value::array() const {
+    if (type() != Type::Array) return Elements(this, 0, this);
+    return Elements(this + 1, payload_.span.count, next());
+}
+
+Value::Members Value::object() const {
+    if (type() != Type::Object) return Members(this, 0, this);
+    return Members(this + 1, payload_.span.count, next());
+}
+
+const Value *Value::find(std::string_view key) const {
+    for (const Member member : object())
+        if (member.first == key) return &member.second;
+    return nullptr;
+}
+
+const Value &empty_object() {
+    static const Document empty = parse("{}");
+    return empty.root();
+}
+
 // ---- reading -------------------------------------------------------------------------------
 
 namespace {
 
-// The member names of one object seen so far. Small objects (nearly all) are scanned; past
-// kScanLimit members the names go into a hash set, so a wide object costs linear time.
-class MemberNames {
-  public:
-    // False when `key` was seen already; `members` are the object's members before it.
-    bool insert(const std::string &key, const std::vector<std::pair<std::string, Value>> &members) {
-        if (members.size() < kScanLimit) {
-            for (const auto &member : members)
-                if (member.first == key) return false;
-            return true;
-        }
-        if (hashed_.empty())
-            for (const auto &member : members) hashed_.insert(member.first);
-        return hashed_.insert(key).second;
-    }
+// Texts past this are refused unread: a document's offsets are 32-bit, and no text the library
+// reads (graphs, plans, device descriptions) comes near it.
+constexpr size_t kMaxText = size_t(256) << 20;
 
-  private:
-    static constexpr size_t kScanLimit = 16;
-    std::unordered_set<std::string> hashed_;
+// Where a string's unescaped bytes go: counted only (the first pass), or written too.
+struct Sink {
+    char *at = nullptr;
+    size_t count = 0;
+    void append(const char *bytes, size_t n) {
+        if (at) std::memcpy(at + count, bytes, n);
+        count += n;
+    }
+    void push(char c) {
+        if (at) at[count] = c;
+        ++count;
+    }
 };
 
-// What reading a text into values may take: 8 times the text, or 256 MiB for a shorter one (a
-// value takes about 120 bytes: a dense text of a few MiB, such as a graph of 60,000 operations,
-// needs more than 8 times its size).
-constexpr size_t kMemoryPerTextByte = 8, kMemoryFloor = size_t(256) << 20;
+}  // namespace
 
-// What appending one element to `v` allocates: its vector's next block when it is full (the
-// standard library's vectors double).
-template <typename T>
-size_t growth_of(const std::vector<T> &v) {
-    return v.size() < v.capacity() ? 0 : (v.capacity() ? v.capacity() : 1) * sizeof(T);
-}
-
-// Heap bytes a string holds beyond its own object (short strings live inside it).
-size_t heap_of(const std::string &s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
-
+// Reads one text in one of two passes: without a document, it checks the text and counts the
+// values and string bytes a document needs; with one sized by that count, it fills it.
 class Parser {
   public:
-    // keep: build the values (memory bounded as above); otherwise only check the text, in memory
-    // that does not grow with it (no values kept, duplicate member names not looked for).
-    Parser(std::string_view text, bool keep)
-        : p_(text.data()), end_(text.data() + text.size()), text_size_(text.size()), keep_(keep),
-          budget_(std::max(kMemoryFloor, kMemoryPerTextByte * text.size())) {}
+    Parser(std::string_view text, Value *values, char *strings)
+        : p_(text.data()), end_(text.data() + text.size()), values_(values), strings_{strings, 0} {}
 
-    Value document() {
+    Type document() {
         skip_space();
-        Value v = value(0);
+        Type type = value(0);
         skip_space();
         if (p_ != end_) fail("unexpected %s after the JSON value", what_is_here().c_str());
-        return v;
+        return type;
     }
+    size_t value_count() const { return count_; }
+    size_t string_bytes() const { return strings_.count; }
 
   private:
     template <typename... Args>
     [[noreturn]] void fail(const char *fmt, Args... args) const {
-        std::string cause = format(fmt, args...);
-        throw Error(FE_STATUS_INVALID_ARGUMENT, format("line %d: ", line_) + cause);
+        fail_at(line_, format(fmt, args...));
     }
-    [[noreturn]] void fail(const char *text) const {
-        throw Error(FE_STATUS_INVALID_ARGUMENT, format("line %d: %s", line_, text));
-    }
-
-    // Counts memory the values will hold; past the budget the text is refused, so a text built to
-    // expand (a long array of one-digit numbers, of empty arrays) costs at most the budget.
-    void charge(size_t bytes) {
-        used_ += bytes;
-        if (used_ > budget_)
-            fail("reading this %zu-byte JSON text would take more than %zu bytes of memory (the reader holds at most "
-                 "%zu times a text, or %zu MiB)",
-                 text_size_, budget_, kMemoryPerTextByte, kMemoryFloor >> 20);
+    [[noreturn]] void fail(const char *text) const { fail_at(line_, text); }
+    [[noreturn]] static void fail_at(uint32_t line, const std::string &cause) {
+        throw Error(FE_STATUS_INVALID_ARGUMENT, format("line %u: %s", line, cause.c_str()));
     }
 
     std::string what_is_here() const {
@@ -130,65 +134,73 @@ class Parser {
         p_ += n;
     }
 
-    Value value(int depth) {
-        if (depth >= kMaxDepth) fail("values nest deeper than %d levels", kMaxDepth);
-        Value v;
-        v.line = line_;
-        if (p_ == end_) fail("expected a JSON value, found end of text");
-        switch (*p_) {
-            case '{': object(v, depth); break;
-            case '[': array(v, depth); break;
-            case '"':
-                v.type = Type::String;
-                string(v.string);
-                if (keep_) charge(heap_of(v.string));
-                break;
-            case 't':
-                expect_literal("true");
-                v.type = Type::Bool;
-                v.boolean = true;
-                break;
-            case 'f':
-                expect_literal("false");
-                v.type = Type::Bool;
-                break;
-            case 'n': expect_literal("null"); break;
-            default:
-                if (*p_ == '-' || (*p_ >= '0' && *p_ <= '9'))
-                    number(v);
-                else
-                    fail("expected a JSON value, found %s", what_is_here().c_str());
+    // The next value of the document (nullptr in the counting pass).
+    Value *add(Type type) {
+        Value *v = nullptr;
+        if (values_) {
+            v = new (values_ + count_) Value();
+            v->type_ = static_cast<uint8_t>(type);
+            v->line_ = line_;
         }
+        ++count_;
         return v;
     }
 
-    void object(Value &v, int depth) {
-        v.type = Type::Object;
+    Type value(int depth) {
+        if (depth >= kMaxDepth) fail("values nest deeper than %d levels", kMaxDepth);
+        if (p_ == end_) fail("expected a JSON value, found end of text");
+        switch (*p_) {
+            case '{': object(depth); return Type::Object;
+            case '[': array(depth); return Type::Array;
+            case '"': string(add(Type::String)); return Type::String;
+            case 't': {
+                expect_literal("true");
+                if (Value *v = add(Type::Bool)) v->flags_ = 1;
+                return Type::Bool;
+            }
+            case 'f': expect_literal("false"); add(Type::Bool); return Type::Bool;
+            case 'n': expect_literal("null"); add(Type::Null); return Type::Null;
+            default:
+                if (*p_ == '-' || (*p_ >= '0' && *p_ <= '9')) {
+                    number(add(Type::Number));
+                    return Type::Number;
+                }
+                fail("expected a JSON value, found %s", what_is_here().c_str());
+        }
+    }
+
+    // A container's count and extent, once its elements are read.
+    void close(size_t at, uint32_t count) {
+        if (!values_) return;
+        Value &v = values_[at];
+        v.payload_.span.count = count;
+        v.payload_.span.extent = static_cast<uint32_t>(count_ - at);
+    }
+
+    void object(int depth) {
+        const size_t at = count_;
+        add(Type::Object);
         ++p_;  // '{'
         skip_space();
+        uint32_t members = 0;
         if (p_ != end_ && *p_ == '}') {
             ++p_;
+            close(at, 0);
             return;
         }
-        MemberNames names;
         for (;;) {
             skip_space();
             if (p_ == end_ || *p_ != '"') fail("expected a member name in quotes, found %s", what_is_here().c_str());
-            std::string key;
-            string(key);
-            if (keep_ && !names.insert(key, v.object)) fail("the member \"%s\" appears twice", printable(key).c_str());
+            const char *name = p_;
+            string(add(Type::String));
+            const std::string_view written(name + 1, static_cast<size_t>(p_ - name - 2));
             skip_space();
-            if (p_ == end_ || *p_ != ':') fail("expected ':' after \"%s\", found %s", printable(key).c_str(), what_is_here().c_str());
+            if (p_ == end_ || *p_ != ':')
+                fail("expected ':' after \"%s\", found %s", printable(written).c_str(), what_is_here().c_str());
             ++p_;
             skip_space();
-            if (!keep_) {
-                value(depth + 1);
-            } else {
-                // The members' vector as it grows, the name, and its place in the names' hash
-                // set once the object is wide (a node: the name and two pointers).
-                charge(growth_of(v.object) + 2 * heap_of(key) + (v.object.size() >= 16 ? sizeof(std::string) + 24 : 0));
-                v.object.emplace_back(std::move(key), value(depth + 1));
-            }
+            value(depth + 1);
+            ++members;
             skip_space();
             if (p_ != end_ && *p_ == ',') {
                 ++p_;
@@ -196,28 +208,29 @@ class Parser {
             }
             if (p_ != end_ && *p_ == '}') {
                 ++p_;
+                close(at, members);
+                if (values_) refuse_duplicate_names(values_[at]);
                 return;
             }
             fail("expected ',' or '}' in an object, found %s", what_is_here().c_str());
         }
     }
 
-    void array(Value &v, int depth) {
-        v.type = Type::Array;
+    void array(int depth) {
+        const size_t at = count_;
+        add(Type::Array);
         ++p_;  // '['
         skip_space();
+        uint32_t elements = 0;
         if (p_ != end_ && *p_ == ']') {
             ++p_;
+            close(at, 0);
             return;
         }
         for (;;) {
             skip_space();
-            if (!keep_) {
-                value(depth + 1);
-            } else {
-                charge(growth_of(v.array));
-                v.array.push_back(value(depth + 1));
-            }
+            value(depth + 1);
+            ++elements;
             skip_space();
             if (p_ != end_ && *p_ == ',') {
                 ++p_;
@@ -225,13 +238,40 @@ class Parser {
             }
             if (p_ != end_ && *p_ == ']') {
                 ++p_;
+                close(at, elements);
                 return;
             }
             fail("expected ',' or ']' in an array, found %s", what_is_here().c_str());
         }
     }
 
-    static std::string printable(const std::string &s) {
+    // Small objects (nearly all) are scanned; wider ones sorted by name, 4 bytes a member, so that
+    // a wide object costs n log n time.
+    static void refuse_duplicate_names(const Value &object) {
+        const Value *first = &object + 1;
+        if (object.size() < kScanLimit) {
+            for (const Value *a = first; a != object.next(); a = (a + 1)->next())
+                for (const Value *b = first; b != a; b = (b + 1)->next())
+                    if (a->string() == b->string()) duplicate(*a);
+            return;
+        }
+        std::vector<uint32_t> names;
+        names.reserve(object.size());
+        for (const Value *a = first; a != object.next(); a = (a + 1)->next())
+            names.push_back(static_cast<uint32_t>(a - &object));
+        auto name = [&object](uint32_t at) { return (&object + at)->string(); };
+        std::sort(names.begin(), names.end(), [&](uint32_t a, uint32_t b) {
+            return name(a) != name(b) ? name(a) < name(b) : a < b;
+        });
+        for (size_t i = 1; i < names.size(); ++i)
+            if (name(names[i]) == name(names[i - 1])) duplicate(*(&object + names[i]));
+    }
+    [[noreturn]] static void duplicate(const Value &name) {
+        fail_at(name.line_, format("the member \"%s\" appears twice", printable(name.string()).c_str()));
+    }
+    static constexpr size_t kScanLimit = 16;
+
+    static std::string printable(std::string_view s) {
         std::string out;
         for (char c : s.size() > 40 ? s.substr(0, 40) : s)
             out += (static_cast<unsigned char>(c) < 0x20 || c == '"') ? '?' : c;
@@ -250,26 +290,26 @@ class Parser {
         return value;
     }
 
-    static void append_utf8(std::string &out, uint32_t cp) {
+    static void append_utf8(Sink &out, uint32_t cp) {
         if (cp < 0x80) {
-            out += static_cast<char>(cp);
+            out.push(static_cast<char>(cp));
         } else if (cp < 0x800) {
-            out += static_cast<char>(0xc0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
+            out.push(static_cast<char>(0xc0 | (cp >> 6)));
+            out.push(static_cast<char>(0x80 | (cp & 0x3f)));
         } else if (cp < 0x10000) {
-            out += static_cast<char>(0xe0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
+            out.push(static_cast<char>(0xe0 | (cp >> 12)));
+            out.push(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+            out.push(static_cast<char>(0x80 | (cp & 0x3f)));
         } else {
-            out += static_cast<char>(0xf0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
+            out.push(static_cast<char>(0xf0 | (cp >> 18)));
+            out.push(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+            out.push(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+            out.push(static_cast<char>(0x80 | (cp & 0x3f)));
         }
     }
 
     // One UTF-8 sequence starting at p_ (a byte >= 0x80), copied after checking it.
-    void utf8(std::string &out) {
+    void utf8(Sink &out) {
         unsigned char c = static_cast<unsigned char>(*p_);
         int extra = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
         if (extra < 0 || end_ - p_ <= extra) fail("a string holds invalid UTF-8 (byte 0x%02x)", c);
@@ -286,37 +326,40 @@ class Parser {
         p_ += extra + 1;
     }
 
-    void string(std::string &out) {
+    // A string's bytes, unescaped, after the strings read before it; `v` (when filling) points
+    // to them.
+    void string(Value *v) {
+        const size_t start = strings_.count;
         ++p_;  // '"'
         for (;;) {
             const char *run = p_;
             while (p_ != end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20 &&
                    static_cast<unsigned char>(*p_) < 0x80)
                 ++p_;
-            out.append(run, static_cast<size_t>(p_ - run));
+            strings_.append(run, static_cast<size_t>(p_ - run));
             if (p_ == end_) fail("a string is not closed");
             unsigned char c = static_cast<unsigned char>(*p_);
             if (c == '"') {
                 ++p_;
-                return;
+                break;
             }
             if (c < 0x20) fail("a string holds control character 0x%02x; escape it", c);
             if (c >= 0x80) {
-                utf8(out);
+                utf8(strings_);
                 continue;
             }
             ++p_;  // backslash
             if (p_ == end_) fail("a string is not closed");
             char e = *p_++;
             switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
+                case '"': strings_.push('"'); break;
+                case '\\': strings_.push('\\'); break;
+                case '/': strings_.push('/'); break;
+                case 'b': strings_.push('\b'); break;
+                case 'f': strings_.push('\f'); break;
+                case 'n': strings_.push('\n'); break;
+                case 'r': strings_.push('\r'); break;
+                case 't': strings_.push('\t'); break;
                 case 'u': {
                     uint32_t cp = static_cast<uint32_t>(hex4());
                     if (cp >= 0xd800 && cp <= 0xdbff) {
@@ -328,16 +371,20 @@ class Parser {
                     } else if (cp >= 0xdc00 && cp <= 0xdfff) {
                         fail("a \\u escape holds half a surrogate pair");
                     }
-                    append_utf8(out, cp);
+                    append_utf8(strings_, cp);
                     break;
                 }
                 default: fail("unknown escape '\\%c' in a string", e >= 0x20 && e < 0x7f ? e : '?');
             }
         }
+        if (v) {
+            v->payload_.text.offset =
+                static_cast<uint32_t>(strings_.at + start - reinterpret_cast<const char *>(v));
+            v->payload_.text.length = static_cast<uint32_t>(strings_.count - start);
+        }
     }
 
-    void number(Value &v) {
-        v.type = Type::Number;
+    void number(Value *v) {
         const char *start = p_;
         bool integral = true;
         if (*p_ == '-') ++p_;
@@ -361,30 +408,63 @@ class Parser {
             if (p_ == end_ || *p_ < '0' || *p_ > '9') fail("a number needs a digit in its exponent");
             while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
         }
-        auto result = std::from_chars(start, p_, v.number);
+        double number = 0;
+        auto result = std::from_chars(start, p_, number);
         if (result.ec == std::errc::result_out_of_range) {
             // Magnitudes beyond double: refuse rather than keep an infinity the text did not say.
             fail("the number %.*s is out of range", static_cast<int>(p_ - start > 40 ? 40 : p_ - start), start);
         }
+        if (!v) return;
+        int64_t integer = 0;
         if (integral) {
-            auto r = std::from_chars(start, p_, v.integer);
-            v.is_integer = r.ec == std::errc() && r.ptr == p_;
+            auto r = std::from_chars(start, p_, integer);
+            if (r.ec == std::errc() && r.ptr == p_) {
+                v->flags_ = 1;
+                v->payload_.integer = integer;
+                return;
+            }
         }
+        v->payload_.number = number;
     }
 
     const char *p_;
     const char *end_;
-    int line_ = 1;
-    size_t text_size_;
-    bool keep_;
-    size_t budget_, used_ = 0;
+    uint32_t line_ = 1;
+    Value *values_;  // the document's values (nullptr: counting)
+    size_t count_ = 0;
+    Sink strings_;
 };
+
+namespace {
+
+void refuse_oversized(std::string_view text) {
+    if (text.size() > kMaxText)
+        throw Error(FE_STATUS_INVALID_ARGUMENT,
+                    format("a JSON text of %zu bytes is over the %zu MiB this reader takes", text.size(), kMaxText >> 20));
+}
 
 }  // namespace
 
-Value parse(std::string_view text) { return Parser(text, true).document(); }
+Document parse(std::string_view text) {
+    refuse_oversized(text);
+    Parser counting(text, nullptr, nullptr);
+    counting.document();
+    const size_t values = counting.value_count(), strings = counting.string_bytes();
+    static_assert(sizeof(Value) == 16, "a value takes 16 bytes");
+    Document doc;
+    doc.bytes_ = values * sizeof(Value) + strings;
+    doc.block_.reset(new uint64_t[(doc.bytes_ + 7) / 8]);
+    Value *first = reinterpret_cast<Value *>(doc.block_.get());
+    Parser filling(text, first, reinterpret_cast<char *>(first + values));
+    filling.document();
+    return doc;
+}
 
-Type check(std::string_view text) { return Parser(text, false).document().type; }
+Type check(std::string_view text) {
+    refuse_oversized(text);
+    return Parser(text, nullptr, nullptr).document();
+}
+
 
 // ---- writing -------------------------------------------------------------------------------
 

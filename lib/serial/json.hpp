@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,30 +15,151 @@ namespace fe::json {
 
 enum class Type { Null, Bool, Number, String, Array, Object };
 
-struct Value {
-    Type type = Type::Null;
-    int line = 1;
-    bool boolean = false;
-    // Numbers: `number` always; `integer` too when the text has no fraction or exponent and
-    // fits an int64 (then is_integer is true).
-    double number = 0.0;
-    int64_t integer = 0;
-    bool is_integer = false;
-    std::string string;
-    std::vector<Value> array;
-    std::vector<std::pair<std::string, Value>> object;  // in document order, keys unique
+class Value;
+class Parser;
+class Document;
+Document parse(std::string_view text);
 
+// An object's member: its name and its value (which lives in the document).
+struct Member {
+    std::string_view first;
+    const Value &second;
+};
+
+// One JSON value inside a Document: 16 bytes in one array with every other value of the
+// document, in document order. A container's elements follow it, each followed by its own; an
+// object's members are each a name (a string) and a value. Strings are kept unescaped after the
+// values, in the same block. Values are only ever referred to, never copied.
+class Value {
+  public:
+    Value(const Value &) = delete;
+    Value &operator=(const Value &) = delete;
+
+    Type type() const { return static_cast<Type>(type_); }
+    int line() const { return static_cast<int>(line_); }
+    bool boolean() const { return type() == Type::Bool && flags_ != 0; }
+    // Numbers: number() always; integer() too when the text has no fraction or exponent and fits
+    // an int64 (then is_integer() is true).
+    double number() const;
+    int64_t integer() const { return is_integer() ? payload_.integer : 0; }
+    bool is_integer() const { return type() == Type::Number && flags_ != 0; }
+    std::string_view string() const;
+    std::string str() const { return std::string(string()); }  // string(), copied
+
+    // The elements of an array, or the members of an object, in document order; empty for
+    // other values.
+    class Elements;
+    class Members;
+    Elements array() const;
+    Members object() const;
+    size_t size() const { return type() == Type::Array || type() == Type::Object ? payload_.span.count : 0; }
+
+    // The member named `key`, or nullptr.
     const Value *find(std::string_view key) const;
+
+  private:
+    friend class Parser;
+    Value() = default;
+    // The values this one spans: itself and, for a container, every value inside it.
+    uint32_t extent() const { return type() == Type::Array || type() == Type::Object ? payload_.span.extent : 1; }
+    const Value *next() const { return this + extent(); }
+
+    uint8_t type_ = 0;
+    uint8_t flags_ = 0;  // Bool: true; Number: an integer
+    uint16_t unused_ = 0;
+    uint32_t line_ = 1;
+    union Payload {
+        double number;
+        int64_t integer;
+        struct {
+            uint32_t count, extent;  // containers: elements or members; values spanned
+        } span;
+        struct {
+            uint32_t offset, length;  // strings: bytes from this value to the text, and its length
+        } text;
+    } payload_{};
+};
+
+class Value::Elements {
+  public:
+    class iterator {
+      public:
+        explicit iterator(const Value *at) : at_(at) {}
+        const Value &operator*() const { return *at_; }
+        iterator &operator++() {
+            at_ = at_->next();
+            return *this;
+        }
+        bool operator!=(const iterator &other) const { return at_ != other.at_; }
+
+      private:
+        const Value *at_;
+    };
+    Elements(const Value *first, size_t count, const Value *end) : first_(first), count_(count), end_(end) {}
+    iterator begin() const { return iterator(first_); }
+    iterator end() const { return iterator(end_); }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+
+  private:
+    const Value *first_;
+    size_t count_;
+    const Value *end_;
+};
+
+class Value::Members {
+  public:
+    class iterator {
+      public:
+        explicit iterator(const Value *at) : at_(at) {}
+        Member operator*() const { return {at_->string(), *(at_ + 1)}; }
+        iterator &operator++() {
+            at_ = (at_ + 1)->next();
+            return *this;
+        }
+        bool operator!=(const iterator &other) const { return at_ != other.at_; }
+
+      private:
+        const Value *at_;  // the member's name
+    };
+    Members(const Value *first, size_t count, const Value *end) : first_(first), count_(count), end_(end) {}
+    iterator begin() const { return iterator(first_); }
+    iterator end() const { return iterator(end_); }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+
+  private:
+    const Value *first_;
+    size_t count_;
+    const Value *end_;
+};
+
+// The values of one JSON text, in one block of memory: 16 bytes per value and member name, plus
+// the strings' bytes, which is at most 8 times the text and 16 bytes.
+class Document {
+  public:
+    Document() = default;
+    const Value &root() const { return *reinterpret_cast<const Value *>(block_.get()); }
+    size_t bytes() const { return bytes_; }
+
+  private:
+    friend Document parse(std::string_view text);
+    std::unique_ptr<uint64_t[]> block_;
+    size_t bytes_ = 0;
 };
 
 const char *type_name(Type type);
 
+// An object with no members, for a reader's absent member.
+const Value &empty_object();
+
 constexpr int kMaxDepth = 64;
 
-// Parse exactly one JSON value (surrounded by optional whitespace). Throws fe::Error
-// FE_STATUS_INVALID_ARGUMENT "line N: <cause>", also for a text whose values would take more
-// than 8 times its size in memory, or 64 MiB for a shorter one (refused as soon as they would).
-Value parse(std::string_view text);
+// Parse exactly one JSON value (surrounded by optional whitespace), in memory of at most 8 times
+// the text (and 16 bytes) and time linear in it: the text is read twice, once to check it and
+// size the document, once to fill it. Throws fe::Error FE_STATUS_INVALID_ARGUMENT
+// "line N: <cause>".
+Document parse(std::string_view text);
 // Checks that the text is exactly one JSON value, as parse() reads them, without keeping any (nor
 // looking for duplicate member names): linear time, memory independent of the text. Returns the
 // value's type.

@@ -16,7 +16,7 @@ struct Allowed {
 };
 
 const fe::json::Value &schema_value() {
-    static const fe::json::Value value = [] {
+    static const fe::json::Document document = [] {
         size_t n = 0;
         fe_op_schema_json(nullptr, 0, &n);
         std::string text(n + 1, '\0');
@@ -24,13 +24,13 @@ const fe::json::Value &schema_value() {
         text.resize(n);
         return fe::json::parse(text);
     }();
-    return value;
+    return document.root();
 }
 
 // Fields that are no attribute: the op's name and compute type are op members, tensors are
 // inputs, and the counts travel as the arrays' lengths.
 bool is_attribute(const fe::json::Value &field) {
-    const std::string &type = field.find("type")->string, &name = field.find("name")->string;
+    const std::string &type = field.find("type")->str(), &name = field.find("name")->str();
     return type != "name" && type != "tensor" && type != "spatial_count" && type != "dims_count" &&
            name != "compute_data_type";
 }
@@ -38,35 +38,35 @@ bool is_attribute(const fe::json::Value &field) {
 const std::map<std::string, Allowed> &allowed_by_kind() {
     static const std::map<std::string, Allowed> all = [] {
         std::map<std::string, const fe::json::Value *> structs, enums;
-        for (const fe::json::Value &s : schema_value().find("structs")->array) structs[s.find("c_type")->string] = &s;
-        for (const fe::json::Value &e : schema_value().find("enums")->array) enums[e.find("c_type")->string] = &e;
+        for (const fe::json::Value &s : schema_value().find("structs")->array()) structs[s.find("c_type")->str()] = &s;
+        for (const fe::json::Value &e : schema_value().find("enums")->array()) enums[e.find("c_type")->str()] = &e;
         std::map<std::string, Allowed> out;
-        for (const fe::json::Value &op : schema_value().find("ops")->array) {
+        for (const fe::json::Value &op : schema_value().find("ops")->array()) {
             Allowed a;
-            for (const fe::json::Value &p : op.find("inputs")->array) a.inputs.insert(p.find("name")->string);
-            for (const fe::json::Value &p : op.find("outputs")->array) a.outputs.insert(p.find("name")->string);
-            for (const fe::json::Value &p : op.find("params")->array) a.attributes.insert(p.find("name")->string);
+            for (const fe::json::Value &p : op.find("inputs")->array()) a.inputs.insert(p.find("name")->str());
+            for (const fe::json::Value &p : op.find("outputs")->array()) a.outputs.insert(p.find("name")->str());
+            for (const fe::json::Value &p : op.find("params")->array()) a.attributes.insert(p.find("name")->str());
             if (const fe::json::Value *options = op.find("options")) {
                 std::set<std::string> takes;
-                for (const fe::json::Value &t : op.find("takes")->array) takes.insert(t.string);
-                for (const fe::json::Value &f : structs.at(options->string)->find("fields")->array) {
-                    if (!takes.count(f.find("name")->string)) continue;
-                    if (f.find("type")->string == "tensor") {
+                for (const fe::json::Value &t : op.find("takes")->array()) takes.insert(t.str());
+                for (const fe::json::Value &f : structs.at(options->str())->find("fields")->array()) {
+                    if (!takes.count(f.find("name")->str())) continue;
+                    if (f.find("type")->str() == "tensor") {
                         const fe::json::Value *port = f.find("port");
-                        a.inputs.insert(port ? port->string : f.find("name")->string);
+                        a.inputs.insert(port ? port->str() : f.find("name")->str());
                     } else if (is_attribute(f)) {
-                        a.attributes.insert(f.find("name")->string);
+                        a.attributes.insert(f.find("name")->str());
                     }
                 }
             }
             if (const fe::json::Value *scales = op.find("scales"))
-                for (const fe::json::Value &f : structs.at(scales->string)->find("fields")->array)
-                    a.inputs.insert(f.find("name")->string);
+                for (const fe::json::Value &f : structs.at(scales->str())->find("fields")->array())
+                    a.inputs.insert(f.find("name")->str());
             if (const fe::json::Value *kinds = op.find("kinds")) {
-                for (const fe::json::Value &v : enums.at(kinds->string)->find("values")->array)
-                    out[v.find("json_name")->string] = a;
+                for (const fe::json::Value &v : enums.at(kinds->str())->find("values")->array())
+                    out[v.find("json_name")->str()] = a;
             } else {
-                out[op.find("kind")->string] = a;
+                out[op.find("kind")->str()] = a;
             }
         }
         return out;
@@ -77,17 +77,18 @@ const std::map<std::string, Allowed> &allowed_by_kind() {
 void expect_members_allowed(const fe::json::Value *object, const std::set<std::string> &allowed,
                             const std::string &kind, const char *what) {
     if (!object) return;
-    for (const auto &member : object->object)
-        EXPECT_TRUE(allowed.count(member.first))
+    for (const auto &member : object->object())
+        EXPECT_TRUE(allowed.count(std::string(member.first)))
             << kind << " writes " << what << " '" << member.first << "', which its schema description lacks";
 }
 
 }  // namespace
 
 void expect_ops_match_schema(const std::string &graph_json, std::set<std::string> *kinds) {
-    fe::json::Value graph = fe::json::parse(graph_json);
-    for (const fe::json::Value &op : graph.find("ops")->array) {
-        const std::string &kind = op.find("op")->string;
+    fe::json::Document document = fe::json::parse(graph_json);
+    const fe::json::Value &graph = document.root();
+    for (const fe::json::Value &op : graph.find("ops")->array()) {
+        const std::string &kind = op.find("op")->str();
         kinds->insert(kind);
         auto it = allowed_by_kind().find(kind);
         if (it == allowed_by_kind().end()) {
@@ -112,42 +113,42 @@ std::vector<ExampleGraph> example_graphs() {
         return s;
     };
     std::vector<ExampleGraph> out;
-    for (const fe::json::Value &op : schema_value().find("ops")->array) {
+    for (const fe::json::Value &op : schema_value().find("ops")->array()) {
         if (op.find("kinds") || op.find("scales")) continue;
         bool complete = true;
-        for (const fe::json::Value &p : op.find("params")->array) complete = complete && !p.find("required")->boolean;
+        for (const fe::json::Value &p : op.find("params")->array()) complete = complete && !p.find("required")->boolean();
         std::string tensors, inputs, outputs, names;
-        for (const fe::json::Value &p : op.find("inputs")->array) {
+        for (const fe::json::Value &p : op.find("inputs")->array()) {
             if (p.find("when")) continue;  // optional inputs stay out
             const fe::json::Value *example = p.find("example");
             if (!example) {
                 complete = false;
                 break;
             }
-            std::string name = lower(p.find("name")->string), dims;
-            for (const fe::json::Value &d : example->array) dims += (dims.empty() ? "" : ",") + std::to_string(d.integer);
+            std::string name = lower(p.find("name")->str()), dims;
+            for (const fe::json::Value &d : example->array()) dims += (dims.empty() ? "" : ",") + std::to_string(d.integer());
             tensors += (tensors.empty() ? "" : ",") + ("{\"name\":\"" + name + "\",\"dims\":[" + dims + "]}");
-            inputs += (inputs.empty() ? "" : ",") + ("\"" + p.find("name")->string + "\":\"" + name + "\"");
+            inputs += (inputs.empty() ? "" : ",") + ("\"" + p.find("name")->str() + "\":\"" + name + "\"");
         }
         if (!complete) continue;
-        for (const fe::json::Value &p : op.find("outputs")->array) {
+        for (const fe::json::Value &p : op.find("outputs")->array()) {
             if (p.find("when")) continue;
-            std::string name = "out_" + lower(p.find("name")->string);
-            outputs += (outputs.empty() ? "" : ",") + ("\"" + p.find("name")->string + "\":\"" + name + "\"");
+            std::string name = "out_" + lower(p.find("name")->str());
+            outputs += (outputs.empty() ? "" : ",") + ("\"" + p.find("name")->str() + "\":\"" + name + "\"");
             names += (names.empty() ? "" : ",") + ("\"" + name + "\"");
         }
         std::string attributes;
         if (const fe::json::Value *example = op.find("example_attributes")) {
-            for (const auto &member : example->object) {
+            for (const auto &member : example->object()) {
                 const fe::json::Value &v = member.second;
-                std::string value = v.type == fe::json::Type::String ? "\"" + v.string + "\""
-                                    : v.type == fe::json::Type::Bool ? (v.boolean ? "true" : "false")
-                                    : v.is_integer                   ? std::to_string(v.integer)
-                                                                     : std::to_string(v.number);
-                attributes += (attributes.empty() ? "" : ",") + ("\"" + member.first + "\":" + value);
+                std::string value = v.type() == fe::json::Type::String ? "\"" + v.str() + "\""
+                                    : v.type() == fe::json::Type::Bool ? (v.boolean() ? "true" : "false")
+                                    : v.is_integer()                   ? std::to_string(v.integer())
+                                                                     : std::to_string(v.number());
+                attributes += (attributes.empty() ? "" : ",") + ("\"" + std::string(member.first) + "\":" + value);
             }
         }
-        const std::string &kind = op.find("kind")->string;
+        const std::string &kind = op.find("kind")->str();
         out.push_back({kind, "{\"format\":\"cudnnfe.graph\",\"version\":1,\"name\":\"example_" + kind +
                                  "\",\"io_data_type\":\"float\",\"tensors\":[" + tensors + "],\"ops\":[{\"op\":\"" + kind +
                                  "\",\"inputs\":{" + inputs + "},\"outputs\":{" + outputs + "},\"attributes\":{" + attributes +

@@ -24,7 +24,7 @@ std::string header_text() {
 }
 
 const fe::json::Value &schema() {
-    static const fe::json::Value value = [] {
+    static const fe::json::Document document = [] {
         size_t n = 0;
         EXPECT_EQ(fe_op_schema_json(nullptr, 0, &n), FE_STATUS_BUFFER_TOO_SMALL);
         std::string text(n + 1, '\0');
@@ -32,7 +32,7 @@ const fe::json::Value &schema() {
         text.resize(n);
         return fe::json::parse(text);
     }();
-    return value;
+    return document.root();
 }
 
 // The member names of `typedef struct name { ... } name;` in order ("double min, max;" gives two).
@@ -71,18 +71,18 @@ TEST(Schema, EveryStructDescribesTheHeadersFieldsInOrder) {
     std::string header = header_text();
     const fe::json::Value *structs = schema().find("structs");
     ASSERT_NE(structs, nullptr);
-    ASSERT_GE(structs->array.size(), 15u);
-    for (const fe::json::Value &s : structs->array) {
-        std::string name = s.find("c_type")->string;
+    ASSERT_GE(structs->array().size(), 15u);
+    for (const fe::json::Value &s : structs->array()) {
+        std::string name = s.find("c_type")->str();
         std::vector<std::string> described;
         int64_t previous_end = 0;
-        for (const fe::json::Value &f : s.find("fields")->array) {
-            described.push_back(f.find("name")->string);
-            int64_t offset = f.find("offset")->integer, size = f.find("size")->integer;
+        for (const fe::json::Value &f : s.find("fields")->array()) {
+            described.push_back(f.find("name")->str());
+            int64_t offset = f.find("offset")->integer(), size = f.find("size")->integer();
             EXPECT_GE(offset, previous_end) << name << "." << described.back() << " overlaps the field before it";
             previous_end = offset + size;
         }
-        EXPECT_LE(previous_end, s.find("size")->integer) << name;
+        EXPECT_LE(previous_end, s.find("size")->integer()) << name;
         std::vector<std::string> declared = header_fields(header, name);
         ASSERT_FALSE(declared.empty()) << name << " is not in cudnnfe.h";
         ASSERT_EQ(declared.front(), "struct_size") << name;
@@ -95,13 +95,13 @@ TEST(Schema, EveryEnumHasTheHeadersValues) {
     std::string header = header_text();
     const fe::json::Value *enums = schema().find("enums");
     ASSERT_NE(enums, nullptr);
-    for (const fe::json::Value &e : enums->array) {
-        std::string name = e.find("c_type")->string;
+    for (const fe::json::Value &e : enums->array()) {
+        std::string name = e.find("c_type")->str();
         std::map<std::string, int> described;
         std::set<std::string> json_names;
-        for (const fe::json::Value &v : e.find("values")->array) {
-            described[v.find("c_name")->string] = static_cast<int>(v.find("value")->integer);
-            EXPECT_TRUE(json_names.insert(v.find("json_name")->string).second) << name << ": a JSON name twice";
+        for (const fe::json::Value &v : e.find("values")->array()) {
+            described[v.find("c_name")->str()] = static_cast<int>(v.find("value")->integer());
+            EXPECT_TRUE(json_names.insert(v.find("json_name")->str()).second) << name << ": a JSON name twice";
         }
         EXPECT_EQ(described, header_enum(header, name)) << name;
     }
@@ -110,8 +110,8 @@ TEST(Schema, EveryEnumHasTheHeadersValues) {
 TEST(Schema, EveryOpEntryPointOfTheHeaderIsDescribed) {
     std::string header = header_text();
     std::set<std::string> described;
-    for (const fe::json::Value &op : schema().find("ops")->array) {
-        std::string entry = op.find("entry_point")->string;
+    for (const fe::json::Value &op : schema().find("ops")->array()) {
+        std::string entry = op.find("entry_point")->str();
         described.insert(entry);
         std::smatch m;
         ASSERT_TRUE(std::regex_search(header, m, std::regex("FE_API fe_status " + entry + R"(\(([^)]*)\))")))
@@ -122,11 +122,11 @@ TEST(Schema, EveryOpEntryPointOfTheHeaderIsDescribed) {
         std::string options = std::regex_search(parameters, p, std::regex(R"(const (fe_\w+_options) \*options)"))
                                   ? p[1].str() : "";
         const fe::json::Value *described_options = op.find("options");
-        EXPECT_EQ(options, described_options ? described_options->string : "") << entry;
+        EXPECT_EQ(options, described_options ? described_options->str() : "") << entry;
         std::string scales =
             std::regex_search(parameters, p, std::regex(R"(const (fe_\w+_scales) \*scales)")) ? p[1].str() : "";
         const fe::json::Value *described_scales = op.find("scales");
-        EXPECT_EQ(scales, described_scales ? described_scales->string : "") << entry;
+        EXPECT_EQ(scales, described_scales ? described_scales->str() : "") << entry;
     }
     // Functions that add an operation return its result through a `fe_tensor **out_...`.
     std::regex function(R"(FE_API fe_status (fe_graph_\w+)\(([^)]*)\))");
@@ -149,10 +149,10 @@ TEST(Schema, EveryOpEntryPointOfTheHeaderIsDescribed) {
 // Each pointwise mode's JSON name is the kind its node writes (lib/ops/pointwise.cpp).
 TEST(Schema, PointwiseKindsAreTheKindsNodesWrite) {
     const fe::json::Value *modes = nullptr;
-    for (const fe::json::Value &e : schema().find("enums")->array)
-        if (e.find("c_type")->string == "fe_pointwise_mode") modes = e.find("values");
+    for (const fe::json::Value &e : schema().find("enums")->array())
+        if (e.find("c_type")->str() == "fe_pointwise_mode") modes = e.find("values");
     ASSERT_NE(modes, nullptr);
-    for (const fe::json::Value &v : modes->array) {
+    for (const fe::json::Value &v : modes->array()) {
         fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
         go.io_data_type = FE_DATA_FLOAT;
         fe_graph *g = nullptr;
@@ -161,20 +161,20 @@ TEST(Schema, PointwiseKindsAreTheKindsNodesWrite) {
         const int64_t dims[2] = {4, 4};
         const char *names[3] = {"a", "b", "c"};
         for (int i = 0; i < 3; ++i) fe_graph_tensor(g, names[i], 2, dims, nullptr, FE_DATA_NOT_SET, &in[i]);
-        auto mode = static_cast<fe_pointwise_mode>(v.find("value")->integer);
+        auto mode = static_cast<fe_pointwise_mode>(v.find("value")->integer());
         fe_status status = FE_STATUS_INVALID_ARGUMENT;
         for (int arity = 1; arity <= 3 && status != FE_OK; ++arity)
             status = fe_graph_pointwise(g, mode, in[0], arity > 1 ? in[1] : nullptr, arity > 2 ? in[2] : nullptr,
                                         nullptr, &y);
-        ASSERT_FE_OK(status) << v.find("c_name")->string;
+        ASSERT_FE_OK(status) << v.find("c_name")->str();
         fe_tensor_set_output(y, 1);
         size_t n = 0;
         fe_graph_to_json(g, nullptr, 0, &n);
         std::string text(n + 1, '\0');
         ASSERT_FE_OK(fe_graph_to_json(g, &text[0], text.size(), &n));
         text.resize(n);
-        EXPECT_NE(text.find("\"op\":\"" + v.find("json_name")->string + "\""), std::string::npos)
-            << v.find("c_name")->string << " writes another kind:\n" << text;
+        EXPECT_NE(text.find("\"op\":\"" + v.find("json_name")->str() + "\""), std::string::npos)
+            << v.find("c_name")->str() << " writes another kind:\n" << text;
         fe_graph_destroy(g);
     }
 }
@@ -194,11 +194,11 @@ namespace {
 
 // Data type fields are spelled as the graph JSON spells tensor types.
 TEST(Schema, DataTypeNamesAreTheLibrarysNames) {
-    for (const fe::json::Value &e : schema().find("enums")->array) {
-        if (e.find("c_type")->string != "fe_data_type") continue;
-        for (const fe::json::Value &v : e.find("values")->array)
-            EXPECT_EQ(v.find("json_name")->string,
-                      fe_data_type_string(static_cast<fe_data_type>(v.find("value")->integer)));
+    for (const fe::json::Value &e : schema().find("enums")->array()) {
+        if (e.find("c_type")->str() != "fe_data_type") continue;
+        for (const fe::json::Value &v : e.find("values")->array())
+            EXPECT_EQ(v.find("json_name")->str(),
+                      fe_data_type_string(static_cast<fe_data_type>(v.find("value")->integer())));
         return;
     }
     FAIL() << "no fe_data_type in the schema";

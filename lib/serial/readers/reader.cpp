@@ -10,18 +10,9 @@ namespace fe {
 
 namespace {
 
-const json::Value &empty_object() {
-    static const json::Value value = [] {
-        json::Value v;
-        v.type = json::Type::Object;
-        return v;
-    }();
-    return value;
-}
-
 const json::Value &member_or_empty(const json::Value &op, const char *key) {
     const json::Value *v = op.find(key);
-    return v ? *v : empty_object();
+    return v ? *v : json::empty_object();
 }
 
 std::string joined(const std::vector<std::string> &names) {
@@ -46,7 +37,7 @@ OpReader::OpReader(fe_graph *graph, const json::Value &op, const std::string &pa
 void OpReader::no_compute_data_type() const {
     if (compute_ == FE_DATA_NOT_SET) return;
     const json::Value *v = op_.find("compute_data_type");
-    json_fail(v ? v->line : op_.line, path_ + ".compute_data_type",
+    json_fail(v ? v->line() : op_.line(), path_ + ".compute_data_type",
               format("%s takes no compute data type (only \"not_set\")", kind_.c_str()));
 }
 
@@ -59,16 +50,16 @@ void OpReader::note(std::vector<std::string> &known, const char *key) {
 fe_tensor *OpReader::lookup(const char *port, bool required) {
     note(known_inputs_, port);
     const json::Value *v = inputs_.get(port);
-    if (!v || v->type == json::Type::Null) {
-        if (required) json_fail(v ? v->line : op_.line, inputs_.path_of(port), format("missing (%s needs it)", kind_.c_str()));
+    if (!v || v->type() == json::Type::Null) {
+        if (required) json_fail(v ? v->line() : op_.line(), inputs_.path_of(port), format("missing (%s needs it)", kind_.c_str()));
         return nullptr;
     }
-    if (v->type != json::Type::String)
-        inputs_.fail_at(*v, port, format("expected a tensor name, found %s", json::type_name(v->type)));
-    auto it = graph_->by_name.find(v->string);
+    if (v->type() != json::Type::String)
+        inputs_.fail_at(*v, port, format("expected a tensor name, found %s", json::type_name(v->type())));
+    auto it = graph_->by_name.find(std::string(v->string()));
     if (it == graph_->by_name.end()) {
-        std::string why = explain_missing ? explain_missing(v->string) : std::string();
-        inputs_.fail_at(*v, port, why.empty() ? format("no tensor named '%s'", v->string.c_str()) : why);
+        std::string why = explain_missing ? explain_missing(std::string(v->string())) : std::string();
+        inputs_.fail_at(*v, port, why.empty() ? format("no tensor named '%s'", std::string(v->string()).c_str()) : why);
     }
     return it->second;
 }
@@ -111,9 +102,9 @@ int OpReader::choice(const char *key, const char *const *names, const int *value
     note(known_attributes_, key);
     const json::Value *v = attributes_.get(key);
     if (!v) return fallback;
-    if (v->type == json::Type::String)
+    if (v->type() == json::Type::String)
         for (size_t i = 0; i < count; ++i)
-            if (v->string == names[i]) return values[i];
+            if (v->string() == names[i]) return values[i];
     std::string options;
     for (size_t i = 0; i < count; ++i) options += (i ? ", " : "") + std::string(names[i]);
     attributes_.fail_at(*v, key, format("expected one of %s", options.c_str()));
@@ -124,7 +115,7 @@ void OpReader::fail(const char *key, const std::string &cause) const { attribute
 void OpReader::rethrow(const Error &e) const {
     // The entry point's name first, as a caller of the C API would read it.
     const schema::Op *op = schema::find_op(kind_);
-    throw Error(e.status(), format("line %d, %s: %s: %s", op_.line, path_.c_str(), op ? op->entry_point : kind_.c_str(),
+    throw Error(e.status(), format("line %d, %s: %s: %s", op_.line(), path_.c_str(), op ? op->entry_point : kind_.c_str(),
                                    e.what()));
 }
 
