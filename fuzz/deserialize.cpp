@@ -1,4 +1,4 @@
-// libFuzzer target: serialized graphs (lib/plan/blob.*) on any bytes, through
+// libFuzzer target: serialized graphs (lib/store/blob.*) on any bytes, through
 // fe_serialized_describe and fe_graph_deserialize, and the container reader and graph JSON
 // inside it directly (cuDNN is kept unloadable so that every input stays within cudnnfe's own
 // code: the plan section is cuDNN's to read). The mutator keeps the FNV-1a checksum valid most
@@ -14,7 +14,7 @@
 #include "cudnnfe.h"
 #include "fuzz_support.hpp"
 #include "graph/graph.hpp"
-#include "plan/blob.hpp"
+#include "store/blob.hpp"
 #include "serial/graph_json.hpp"
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);

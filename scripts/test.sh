@@ -92,7 +92,8 @@ count_summary_log "$LOGS/tool.log" $? '^(FAIL|skip) '
 
 # The op schema against what is written by hand from it: the op reference of docs/graph-json.md
 # must be its rendering, and the Java, C# and Go layers must cover every function, option field
-# and enum value of the header. Each check counts as one test.
+# and enum value of the header; and the library's folders keep their layer order (no include
+# reaches up). Each check counts as one test.
 echo "=== schema"
 schema_check() {
     local name=$1
@@ -110,6 +111,7 @@ schema_check() {
 schema_check docs python3 "$ROOT/scripts/schema/render_docs.py" "$LOGS/schema.json" "$ROOT/docs/graph-json.md" --check
 schema_check entry_points python3 "$ROOT/scripts/schema/check_entry_points.py" "$LOGS/schema.json" "$ROOT/include/cudnnfe.h"
 schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings" "$BUILD_DIR"
+schema_check layers python3 "$ROOT/scripts/check_layers.py" "$ROOT/lib"
 
 print_totals
 [ "$failed" -eq 0 ]

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "api/guard.hpp"
-#include "plan/build_graph.hpp"
+#include "build/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
 #include "plan/engine_knobs.hpp"

@@ -4,10 +4,10 @@
 
 #include "api/guard.hpp"
 #include "plan/autotune.hpp"
-#include "plan/build_graph.hpp"
+#include "build/build_graph.hpp"
 #include "plan/build_state.hpp"
-#include "plan/plan_cache.hpp"
-#include "plan/serialization.hpp"
+#include "store/plan_cache.hpp"
+#include "build/serialization.hpp"
 #include "runtime/handle.hpp"
 
 using namespace fe;

@@ -1,10 +1,12 @@
 // The body of an op's C entry point, from its description (lib/schema): an op whose file holds
-// its node, its description and its entry point needs nothing else in lib/api.
+// its node and its description needs one entry point in lib/api/described_ops_api.cpp.
 //
 //   FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x,
 //                                         const fe_genstats_options *options,
 //                                         fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-//       return add_described(kGenstats, graph, {x}, options, {out_sum, out_sq_sum});
+//       static const schema::Op *op = schema::find_op("genstats");
+//       if (!op) return FE_STATUS_INTERNAL;
+//       return add_described(*op, graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
 // The header names the arguments after the description's ports (schema::argument_name: input

@@ -3,10 +3,10 @@
 
 #include "api/guard.hpp"
 #include "common/log.hpp"
-#include "plan/build_graph.hpp"
+#include "build/build_graph.hpp"
 #include "plan/device_properties.hpp"
 #include "plan/kernel_cache.hpp"
-#include "plan/plan_cache.hpp"
+#include "store/plan_cache.hpp"
 #include "runtime/handle.hpp"
 
 using namespace fe;

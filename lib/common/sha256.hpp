@@ -1,5 +1,5 @@
 // SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104): what authenticates the entries of a cache
-// directory shared between users (plan/cache_secret.hpp). Not on any hot path.
+// directory shared between users (store/cache_secret.hpp). Not on any hot path.
 #pragma once
 
 #include <array>

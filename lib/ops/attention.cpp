@@ -7,7 +7,7 @@
 #include "common/error.hpp"
 #include "common/values.hpp"
 #include "schema/schema.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

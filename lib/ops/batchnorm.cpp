@@ -6,8 +6,8 @@
 #include "common/error.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/norm.hpp"
-#include "serial/json.hpp"
-#include "serial/option_codec.hpp"
+#include "common/json.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 

@@ -11,8 +11,8 @@
 #include "common/error.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
-#include "serial/option_codec.hpp"
+#include "common/json.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 namespace {

@@ -7,13 +7,12 @@
 
 #include <cmath>
 
-#include "api/described_entry.hpp"
 #include "common/error.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
-#include "serial/json.hpp"
-#include "serial/option_codec.hpp"
+#include "common/json.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 
@@ -174,13 +173,3 @@ const schema::Registration kRegistered(kBnFinalize, add_bn_finalize, &kExample);
 }  // namespace
 
 }  // namespace fe
-
-FE_EXPORT fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
-                                         fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
-                                         const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
-                                         fe_tensor **out_eq_bias, fe_tensor **out_mean, fe_tensor **out_inv_variance,
-                                         fe_tensor **out_next_running_mean, fe_tensor **out_next_running_var) {
-    return fe::add_described(fe::kBnFinalize, graph, {sum, sq_sum, scale, bias, running_mean, running_var}, options,
-                             {out_eq_scale, out_eq_bias, out_mean, out_inv_variance, out_next_running_mean,
-                              out_next_running_var});
-}

@@ -9,7 +9,7 @@
 #include "common/error.hpp"
 #include "ops/layout.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 namespace {

@@ -12,8 +12,8 @@
 #include "graph/tensor.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
-#include "serial/option_codec.hpp"
+#include "common/json.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 

@@ -11,7 +11,7 @@
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 namespace {

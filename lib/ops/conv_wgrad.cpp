@@ -8,7 +8,7 @@
 #include "ops/conv_common.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 namespace {

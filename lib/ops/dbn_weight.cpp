@@ -7,14 +7,13 @@
 // come from the description.
 #include <cudnn_graph.h>
 
-#include "api/described_entry.hpp"
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 
@@ -132,12 +131,3 @@ const schema::Registration kRegistered(kDbnWeightOp, add_dbn_weight);
 }  // namespace
 
 }  // namespace fe
-
-FE_EXPORT fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
-                                        fe_tensor *inv_variance, fe_tensor *scale,
-                                        const fe_dbn_weight_options *options, fe_tensor **out_dscale,
-                                        fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
-                                        fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias) {
-    return fe::add_described(fe::kDbnWeightOp, graph, {dy, x, mean, inv_variance, scale}, options,
-                             {out_dscale, out_dbias, out_eq_scale_dy, out_eq_scale_x, out_eq_bias});
-}

@@ -4,7 +4,6 @@
 // the bindings' layers come from the description.
 #include <cudnn_graph.h>
 
-#include "api/described_entry.hpp"
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -12,7 +11,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 
@@ -100,8 +99,3 @@ const schema::Registration kRegistered(kGenstats, add_genstats);
 }  // namespace
 
 }  // namespace fe
-
-FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
-                                      fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-    return fe::add_described(fe::kGenstats, graph, {x}, options, {out_sum, out_sq_sum});
-}

@@ -14,8 +14,8 @@
 #include "plan/lowering.hpp"
 #include "common/values.hpp"
 #include "schema/schema.hpp"
-#include "serial/json.hpp"
-#include "serial/option_codec.hpp"
+#include "common/json.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 namespace {

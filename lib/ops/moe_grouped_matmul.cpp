@@ -3,7 +3,6 @@
 // its description and its entry point.
 #include <cudnn_graph.h>
 
-#include "api/described_entry.hpp"
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -12,7 +11,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 
@@ -207,9 +206,3 @@ const schema::Registration kRegistered(kMoeGroupedMatmul, add_moe_grouped_matmul
 }  // namespace
 
 }  // namespace fe
-
-FE_EXPORT fe_status fe_graph_moe_grouped_matmul(fe_graph *graph, fe_tensor *token, fe_tensor *weight,
-                                                fe_tensor *first_token_offset,
-                                                const fe_moe_grouped_matmul_options *options, fe_tensor **out_y) {
-    return fe::add_described(fe::kMoeGroupedMatmul, graph, {token, weight, first_token_offset}, options, {out_y});
-}

@@ -6,9 +6,9 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/no_engine_causes.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 

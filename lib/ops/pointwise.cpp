@@ -15,7 +15,7 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "schema/schema.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

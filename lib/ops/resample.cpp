@@ -11,9 +11,9 @@
 #include "ops/ops.hpp"
 #include "ops/resample.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 

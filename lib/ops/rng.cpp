@@ -8,9 +8,9 @@
 #include "common/values.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "schema/schema.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
 
 namespace fe {
 

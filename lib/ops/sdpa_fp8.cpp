@@ -6,8 +6,8 @@
 
 #include "common/error.hpp"
 #include "ops/attention.hpp"
-#include "serial/option_codec.hpp"
-#include "serial/json.hpp"
+#include "schema/option_fields.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

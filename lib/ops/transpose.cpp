@@ -12,7 +12,7 @@
 #include "ops/layout.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 namespace {

@@ -9,7 +9,7 @@
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "runtime/handle.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

@@ -7,7 +7,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "cudnnfe.h"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

@@ -7,9 +7,9 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "plan/binding_layout.hpp"
 #include "plan/kernel_cache.hpp"
 #include "plan/lowering.hpp"
-#include "plan/plan_record.hpp"
 
 namespace fe {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <map>
 
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe::schema {
 

@@ -5,7 +5,7 @@
 // enum names and documentation.
 //
 // What reads it: the graph JSON codec (attributes written and read field by field,
-// lib/serial/option_codec.cpp), the names ops give their modes, fe_op_schema_json and
+// lib/schema/option_fields.cpp, lib/serial/option_reader.cpp), the names ops give their modes, fe_op_schema_json and
 // `cudnnfe schema` (every description as JSON, for tools and bindings), the op sections of
 // docs/graph-json.md (rendered from that JSON by scripts/schema/render_docs.py and compared with
 // the committed text in the test run), and the every-op tests (tests/unit/schema_*.cpp).

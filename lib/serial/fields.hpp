@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cudnnfe.h"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

@@ -8,7 +8,7 @@
 
 #include "common/error.hpp"
 #include "serial/fields.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "serial/readers/reader.hpp"
 
 namespace fe {

@@ -34,7 +34,7 @@ std::string tensor_summary(fe_graph *g) {
     return out;
 }
 
-// A blob taken apart by the layout of lib/plan/blob.hpp, to change one field and seal it again
+// A blob taken apart by the layout of lib/store/blob.hpp, to change one field and seal it again
 // (so that the checksum passes and the change itself is what is read).
 struct BlobParts {
     static constexpr size_t kHeader = 24;  // magic, format, cudnnfe version, cuDNN version

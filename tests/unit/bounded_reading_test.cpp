@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "test_support.hpp"
 
 namespace {

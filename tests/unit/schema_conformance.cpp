@@ -4,7 +4,7 @@
 #include <map>
 #include <vector>
 
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "test_support.hpp"
 
 namespace cudnnfe_test {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "serial/json.hpp"
+#include "common/json.hpp"
 #include "test_support.hpp"
 
 namespace {

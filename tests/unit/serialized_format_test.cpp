@@ -1,5 +1,5 @@
 // The serialized container, read without cuDNN: a blob made here by the documented layout
-// (lib/plan/blob.hpp) is described; wrong magic, versions, truncation and checksums are errors.
+// (lib/store/blob.hpp) is described; wrong magic, versions, truncation and checksums are errors.
 #include <cstring>
 #include <string>
 #include <vector>

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
+#include "serial/option_reader.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {

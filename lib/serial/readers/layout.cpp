@@ -1,7 +1,8 @@
 // Readers of resampling (forward and backward), slice and concatenate: what their descriptions
 // cannot say (attributes a written graph always has, start and end of one length, X0, X1, ...).
 #include "ops/graph_ops.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
+#include "serial/option_reader.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {

@@ -2,7 +2,8 @@
 // with the options that mode reads.
 #include "ops/ops.hpp"
 #include "ops/graph_ops.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
+#include "serial/option_reader.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {

@@ -4,7 +4,7 @@
 
 #include "common/error.hpp"
 #include "schema/schema.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

@@ -13,7 +13,7 @@
 #include "cudnnfe.h"
 #include "graph/graph.hpp"
 #include "serial/fields.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

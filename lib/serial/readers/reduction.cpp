@@ -1,6 +1,7 @@
 // The reader of reduction: its mode and reduced axes are required in the JSON.
 #include "ops/graph_ops.hpp"
-#include "serial/option_codec.hpp"
+#include "schema/option_fields.hpp"
+#include "serial/option_reader.hpp"
 #include "serial/readers/readers.hpp"
 
 namespace fe {

@@ -1,4 +1,4 @@
-#include "plan/cache_secret.hpp"
+#include "store/cache_secret.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "plan/plan_cache.hpp"
+#include "store/plan_cache.hpp"
 #include "common/environment.hpp"
 
 #include <dirent.h>
@@ -23,8 +23,8 @@
 #include "common/error.hpp"
 #include "common/file_read.hpp"
 #include "common/log.hpp"
-#include "plan/blob.hpp"
-#include "plan/cache_secret.hpp"
+#include "store/blob.hpp"
+#include "store/cache_secret.hpp"
 
 namespace fe {
 

@@ -1,4 +1,4 @@
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "graph/graph.hpp"
-#include "plan/plan_record.hpp"
+#include "store/plan_record.hpp"
 
 namespace fe {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "backend/descriptor.hpp"
-#include "serial/json.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

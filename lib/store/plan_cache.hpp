@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "plan/plan_record.hpp"
+#include "store/plan_record.hpp"
 
 namespace fe {
 
@@ -39,7 +39,7 @@ void cache_stats(int64_t *memory_hits, int64_t *disk_hits, int64_t *misses, int6
 // ---- the directory ----
 // Why other users could plant or replace entries in `directory` (owned by someone other than
 // this process's user or root; writable by group or others without the sticky bit), or "" when
-// it is safe or does not exist yet. With the cache's secret (plan/cache_secret.hpp) any directory
+// it is safe or does not exist yet. With the cache's secret (store/cache_secret.hpp) any directory
 // is safe, entries being authenticated; a secret configured but unusable is the reason.
 std::string unsafe_directory_reason(const std::string &directory);
 // Where this process's user keeps entries for the configured directory: the directory itself

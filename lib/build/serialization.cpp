@@ -1,18 +1,18 @@
-#include "plan/serialization.hpp"
+#include "build/serialization.hpp"
 
 #include <memory>
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "plan/blob.hpp"
-#include "plan/build_graph.hpp"
+#include "store/blob.hpp"
+#include "build/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
 #include "serial/graph_json.hpp"
-#include "plan/plan_check.hpp"
-#include "plan/plan_json.hpp"
-#include "plan/plan_record.hpp"
+#include "store/plan_check.hpp"
+#include "store/plan_json.hpp"
+#include "store/plan_record.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan_record.hpp"
+#include "store/plan_record.hpp"
 
 namespace fe {
 

@@ -1,4 +1,4 @@
-#include "plan/plan_ports.hpp"
+#include "store/plan_ports.hpp"
 
 #include <cstring>
 #include <vector>

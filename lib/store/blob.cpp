@@ -1,4 +1,4 @@
-#include "plan/blob.hpp"
+#include "store/blob.hpp"
 
 #include <cstring>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "backend/descriptor.hpp"
-#include "plan/plan_record.hpp"
+#include "store/plan_record.hpp"
 
 namespace fe {
 

@@ -1,4 +1,4 @@
-#include "plan/plan_check.hpp"
+#include "store/plan_check.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +11,12 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/build_state.hpp"
-#include "plan/plan_attributes.hpp"
+#include "store/plan_attributes.hpp"
 #include "runtime/handle.hpp"
 #include "plan/engine_knobs.hpp"
-#include "plan/plan_json.hpp"
-#include "plan/plan_ports.hpp"
-#include "serial/json.hpp"
+#include "store/plan_json.hpp"
+#include "store/plan_ports.hpp"
+#include "common/json.hpp"
 
 namespace fe {
 

@@ -1,4 +1,4 @@
-#include "plan/build_graph.hpp"
+#include "build/build_graph.hpp"
 #include "common/environment.hpp"
 
 #include <cstdlib>
@@ -11,16 +11,16 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "plan/autotune.hpp"
-#include "plan/blob.hpp"
+#include "store/blob.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
 #include "plan/engine_knobs.hpp"
 #include "plan/kernel_cache.hpp"
-#include "plan/plan_check.hpp"
+#include "store/plan_check.hpp"
 #include "serial/graph_json.hpp"
-#include "plan/plan_cache.hpp"
-#include "plan/plan_json.hpp"
-#include "plan/plan_record.hpp"
+#include "store/plan_cache.hpp"
+#include "store/plan_json.hpp"
+#include "store/plan_record.hpp"
 #include "runtime/handle.hpp"
 
 namespace fe {

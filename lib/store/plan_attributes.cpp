@@ -1,4 +1,4 @@
-#include "plan/plan_attributes.hpp"
+#include "store/plan_attributes.hpp"
 
 #include <algorithm>
 #include <cmath>

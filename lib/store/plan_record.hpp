@@ -35,11 +35,6 @@ std::shared_ptr<const PlanRecord> record_of(const fe_graph &graph);
 // The record of a build state's chosen plan.
 std::shared_ptr<PlanRecord> record_of(const BuildState &state);
 
-// Lay out the part of the binding that follows the slots and scalars, as a build and an
-// adopted record both do: the workspace tensors' and slice views' uids, each view's source
-// slot, and the variant pack's subset when an input is only read through slices.
-void finish_binding_layout(fe_graph &graph, BuildState &state);
-
 // The record for the handle's GPU: `record` itself when its plan was finalized there, else a
 // copy whose plan is the same engine config finalized again for this GPU from cuDNN's JSON of
 // it (no heuristics, no kernel compilation): how GPUs of one kind share plans.

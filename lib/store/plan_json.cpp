@@ -1,4 +1,4 @@
-#include "plan/plan_json.hpp"
+#include "store/plan_json.hpp"
 
 #include <mutex>
 #include <new>
