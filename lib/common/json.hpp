@@ -48,8 +48,12 @@ class Value {
 
     // The elements of an array, or the members of an object, in document order; empty for
     // other values.
-    class Elements;
-    class Members;
+    template <typename Step>
+    class Range;
+    struct ElementStep;
+    struct MemberStep;
+    using Elements = Range<ElementStep>;
+    using Members = Range<MemberStep>;
     Elements array() const;
     Members object() const;
     size_t size() const { return type() == Type::Array || type() == Type::Object ? payload_.span.count : 0; }
@@ -80,14 +84,17 @@ class Value {
     } payload_{};
 };
 
-class Value::Elements {
+// The values a container holds, from the first to the one after its last: Step moves an
+// iterator from one element (or member) to the next, and reads it.
+template <typename Step>
+class Value::Range {
   public:
     class iterator {
       public:
         explicit iterator(const Value *at) : at_(at) {}
-        const Value &operator*() const { return *at_; }
+        decltype(auto) operator*() const { return Step::read(at_); }
         iterator &operator++() {
-            at_ = at_->next();
+            at_ = Step::next(at_);
             return *this;
         }
         bool operator!=(const iterator &other) const { return at_ != other.at_; }
@@ -95,7 +102,7 @@ class Value::Elements {
       private:
         const Value *at_;
     };
-    Elements(const Value *first, size_t count, const Value *end) : first_(first), count_(count), end_(end) {}
+    Range(const Value *first, size_t count, const Value *end) : first_(first), count_(count), end_(end) {}
     iterator begin() const { return iterator(first_); }
     iterator end() const { return iterator(end_); }
     size_t size() const { return count_; }
@@ -107,31 +114,16 @@ class Value::Elements {
     const Value *end_;
 };
 
-class Value::Members {
-  public:
-    class iterator {
-      public:
-        explicit iterator(const Value *at) : at_(at) {}
-        Member operator*() const { return {at_->string(), *(at_ + 1)}; }
-        iterator &operator++() {
-            at_ = (at_ + 1)->next();
-            return *this;
-        }
-        bool operator!=(const iterator &other) const { return at_ != other.at_; }
+// An array's elements, each a value.
+struct Value::ElementStep {
+    static const Value &read(const Value *at) { return *at; }
+    static const Value *next(const Value *at) { return at->next(); }
+};
 
-      private:
-        const Value *at_;  // the member's name
-    };
-    Members(const Value *first, size_t count, const Value *end) : first_(first), count_(count), end_(end) {}
-    iterator begin() const { return iterator(first_); }
-    iterator end() const { return iterator(end_); }
-    size_t size() const { return count_; }
-    bool empty() const { return count_ == 0; }
-
-  private:
-    const Value *first_;
-    size_t count_;
-    const Value *end_;
+// An object's members, each a name (a string value) followed by its value.
+struct Value::MemberStep {
+    static Member read(const Value *at) { return {at->string(), *(at + 1)}; }
+    static const Value *next(const Value *at) { return (at + 1)->next(); }
 };
 
 // The values of one JSON text, in one block of memory: 16 bytes per value and member name, plus
