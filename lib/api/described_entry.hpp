@@ -1,12 +1,11 @@
 // The body of an op's C entry point, from its description (lib/schema): an op whose file holds
-// its node and its description needs one entry point in lib/api/described_ops_api.cpp.
+// its node and its description needs one entry point in lib/api/ops_api.cpp.
 //
 //   FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x,
 //                                         const fe_genstats_options *options,
 //                                         fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-//       static const schema::Op *op = schema::find_op("genstats");
-//       if (!op) return FE_STATUS_INTERNAL;
-//       return add_described(*op, graph, {x}, options, {out_sum, out_sq_sum});
+//       static const schema::Op &op = described("genstats");
+//       return add_described(op, graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
 // The header names the arguments after the description's ports (schema::argument_name: input
