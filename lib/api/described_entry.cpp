@@ -109,6 +109,8 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
                 if (returned[k]->when && std::strcmp(returned[k]->when, p.name) == 0) flag.value = produced[k];
             call.params.push_back(flag);
         }
+        // Values after pointers: a NULL argument is named whatever the options hold.
+        schema::check_ranges(op, call.options);
         const std::vector<fe_tensor *> &results = op.add(*graph, call);
         size_t next = 0;
         i = 0;

@@ -48,7 +48,7 @@ const Enum kDiagonalAlignment{"fe_diagonal_alignment",
         FE_SCHEMA_ENUM(S, causal_mask, kCausalMask, "The causal mask."),                                          \
         FE_SCHEMA_FIELD(S, compute_data_type, data_type, "Math type; not_set: the graph's."),                     \
         FE_SCHEMA_TENSOR(S, bias, nullptr, "Additive bias on the scores."),                                       \
-        FE_SCHEMA_RANGE(S, sliding_window, integer, 0, 9.2e18, "Sliding window; 0: none."),                       \
+        FE_SCHEMA_RANGE(S, sliding_window, integer, 0, 2147483647, "Sliding window; 0: none."),                       \
         FE_SCHEMA_TENSOR(S, seq_len_q, nullptr, "Padding mask: per-batch query lengths, int32 [b, 1, 1, 1]."),    \
         FE_SCHEMA_TENSOR(S, seq_len_kv, nullptr, "Padding mask: per-batch key lengths, int32 [b, 1, 1, 1]."),     \
         FE_SCHEMA_TENSOR(S, alibi_slopes, nullptr, "ALiBi slopes, float [1, h_q, 1, 1]."),                        \
@@ -69,7 +69,7 @@ const Struct kForwardOptions{
         FE_SCHEMA_FIELD(fe_sdpa_options, output_dropout_mask, flag, "Also output the drawn mask."),
         FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_k, nullptr, "Paged K cache: the page table."),
         FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_v, nullptr, "Paged V cache: the page table."),
-        FE_SCHEMA_RANGE(fe_sdpa_options, max_seq_len_kv, integer, 0, 9.2e18, "Paged caches: the longest sequence."),
+        FE_SCHEMA_RANGE(fe_sdpa_options, max_seq_len_kv, integer, 0, ::fe::schema::kNoMaximum, "Paged caches: the longest sequence."),
         FE_SCHEMA_ENUM(fe_sdpa_options, implementation, kImplementation, "Native, composite or either."),
         FE_SCHEMA_TENSOR(fe_sdpa_options, sink_token, nullptr, "Attention sinks: float [1, h_q, 1, 1] logits."),
         FE_SCHEMA_FIELD(fe_sdpa_options, output_max_sum_exp, flag, "Also output the rows' Max and SumExp."),
@@ -91,7 +91,7 @@ const Struct kBackwardOptions{
         FE_SCHEMA_TENSOR(fe_sdpa_backward_options, sink_token, nullptr, "The forward's sinks, for dSink."),
         FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dsink, flag, "With sink_token: output dSink."),
         FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
-        FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, 9.2e18,
+        FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, ::fe::schema::kNoMaximum,
                         "Packed Q: the batch's tokens, to size the workspace; 0: padded."),
         FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_backward_options),
         FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_input, nullptr,

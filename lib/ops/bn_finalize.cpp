@@ -120,7 +120,7 @@ const schema::Struct kOptions{
     &kDefaults,
     {
         FE_SCHEMA_FIELD(fe_bn_finalize_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_RANGE(fe_bn_finalize_options, accum_count, integer, 2, 9.2e18,
+        FE_SCHEMA_RANGE(fe_bn_finalize_options, accum_count, integer, 2, ::fe::schema::kNoMaximum,
                         "How many values each sum adds up (N x spatial); required."),
         FE_SCHEMA_RANGE(fe_bn_finalize_options, epsilon, number, 0, 1e308, "Added to the variance."),
         FE_SCHEMA_TENSOR(fe_bn_finalize_options, epsilon_tensor, "epsilon",

@@ -90,8 +90,8 @@ const Param kOutputDbias{"output_dbias", Type::flag, nullptr, false,
                          "Compute the bias's gradient (false when the forward had no bias); default true.", 1};
 
 const Op kLayernorm{"layernorm", "fe_graph_layernorm", "Normalizations",
-                    {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
-                     {"bias", nullptr, "scale's dims"}},
+                    {{"X", nullptr, "[batch, ...]", {4, 16}}, {"scale", nullptr, "[1, normalized dims...]", {1, 16}},
+                     {"bias", nullptr, "scale's dims", {1, 16}}},
                     kForwardOutputs, {}, &kNormOptions, {}, false, "Layer normalization."};
 const Op kRmsnorm{"rmsnorm", "fe_graph_rmsnorm", "Normalizations",
                   {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},

@@ -73,7 +73,7 @@ const Struct kConcatenateOptions{
     sizeof(fe_concatenate_options),
     &kConcatenateDefaults,
     {FE_SCHEMA_FIELD(fe_concatenate_options, name, name, "The op's name; automatic when absent."),
-     FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, 9.2e18,
+     FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, ::fe::schema::kNoMaximum,
                      "The input already inside y's buffer (a cache being appended to); -1: none.")},
     "A concatenation's name and in-place input."};
 

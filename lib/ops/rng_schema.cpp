@@ -29,7 +29,7 @@ const Struct kRngOptions{
         FE_SCHEMA_FIELD(fe_rng_options, mean, number, "normal: the mean."),
         FE_SCHEMA_FIELD(fe_rng_options, std, number, "normal: the standard deviation (> 0)."),
         FE_SCHEMA_RANGE(fe_rng_options, ndims, dims_count, 1, FE_MAX_DIMS, "The result's rank."),
-        FE_SCHEMA_RANGE(fe_rng_options, dims, dims_array, 1, 9.2e18, "The result's dims (packed row-major)."),
+        FE_SCHEMA_RANGE(fe_rng_options, dims, dims_array, 1, ::fe::schema::kNoMaximum, "The result's dims (packed row-major)."),
         FE_SCHEMA_FIELD(fe_rng_options, data_type, data_type, "The result's type; not_set: the graph's intermediate type."),
     },
     "A random draw's distribution and result."};

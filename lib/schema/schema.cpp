@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <map>
 
+#include "common/error.hpp"
 #include "common/json.hpp"
 
 namespace fe::schema {
@@ -91,6 +93,73 @@ const int64_t *Field::array_of(const void *options) const {
 }
 
 int64_t *Field::array_of(void *options) const { return reinterpret_cast<int64_t *>(at(options, offset)); }
+
+namespace {
+
+bool has_range(const Field &f) { return f.min > -1e308 || f.max < 1e308; }
+
+// "2 to 7", "at least 1" (an integer range open above), "finite and at least 0" (a number's).
+std::string range_text(const Field &f) {
+    auto bound = [](double v) {
+        return std::abs(v) < 9e15 && v == static_cast<double>(static_cast<int64_t>(v)) ? std::to_string(static_cast<int64_t>(v))
+                                                                                       : format("%g", v);
+    };
+    const bool number = f.type == Type::number;
+    if (f.max >= (number ? 1e307 : kNoMaximum)) return std::string(number ? "finite and at least " : "at least ") + bound(f.min);
+    return bound(f.min) + " to " + bound(f.max);
+}
+
+// What the field is, from its doc, for the end of a message: " (the stride of each spatial dim)".
+std::string what_it_is(const Field &f) {
+    std::string doc = f.doc ? f.doc : "";
+    while (!doc.empty() && (doc.back() == '.' || doc.back() == ' ')) doc.pop_back();
+    if (doc.size() > 1 && std::isupper(static_cast<unsigned char>(doc[0])) && std::islower(static_cast<unsigned char>(doc[1])))
+        doc[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(doc[0])));
+    return doc.empty() ? "" : " (" + doc + ")";
+}
+
+void check_integer(const Field &f, int64_t value, const char *where) {
+    // Compared in double: the ranges are doubles, and an int64 near its ends rounds outward.
+    const double v = static_cast<double>(value);
+    FE_CHECK(v >= f.min && v <= f.max, FE_STATUS_INVALID_ARGUMENT, "options.%s%s is %lld; it must be %s%s", f.name, where,
+             static_cast<long long>(value), range_text(f).c_str(), what_it_is(f).c_str());
+}
+
+}  // namespace
+
+void check_ranges(const Op &op, const void *options) {
+    if (!op.options || !options) return;
+    const Struct &s = *op.options;
+    size_t spatial = 0, dims = 0;
+    for (const Field &f : s.fields) {
+        if (f.type == Type::spatial_count) spatial = static_cast<size_t>(f.integer_of(options));
+        if (f.type == Type::dims_count) dims = static_cast<size_t>(f.integer_of(options));
+    }
+    for (const Field &f : s.fields) {
+        if (!has_range(f) || !op.takes_field(f.name)) continue;
+        switch (f.type) {
+            case Type::integer:
+            case Type::spatial_count:
+            case Type::dims_count:
+            case Type::tensor_count: check_integer(f, f.integer_of(options), ""); break;
+            case Type::number: {
+                double v = f.number_of(options);
+                FE_CHECK(v >= f.min && v <= f.max, FE_STATUS_INVALID_ARGUMENT, "options.%s is %g; it must be %s%s", f.name, v,
+                         range_text(f).c_str(), what_it_is(f).c_str());
+                break;
+            }
+            case Type::spatial_array:
+            case Type::dims_array: {
+                // Entries past the count are not read (a spatial count of 0: as many as the image has).
+                size_t count = f.type == Type::dims_array ? dims : spatial ? spatial : FE_MAX_SPATIAL_DIMS;
+                for (size_t i = 0; i < count && i < f.size / sizeof(int64_t); ++i)
+                    check_integer(f, f.array_of(options)[i], format("[%zu]", i).c_str());
+                break;
+            }
+            default: break;
+        }
+    }
+}
 
 fe_tensor *Field::tensor_of(const void *options) const {
     fe_tensor *t;

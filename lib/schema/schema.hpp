@@ -59,6 +59,9 @@ struct Enum {
     bool value_of(const std::string &json_name, int32_t *out) const;
 };
 
+// The top of an integer range open above: over every int64.
+constexpr double kNoMaximum = 9.3e18;
+
 struct Field {
     const char *name;  // the C member, and the JSON attribute or input port
     Type type;
@@ -177,6 +180,11 @@ struct Op {
 
     bool takes_field(const char *field) const;
 };
+
+// Refuses (FE_STATUS_INVALID_ARGUMENT) a field of `options` (op.options' struct) that the op
+// takes and that lies outside its described range: "options.<field> is <value>; it must be <min>
+// to <max> (<its doc>)". The one range check of every call, from C or from the graph JSON.
+void check_ranges(const Op &op, const void *options);
 
 // Every op, ordered by family and then as registered in its family's file; every struct and
 // enum the ops name.

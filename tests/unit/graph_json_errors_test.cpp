@@ -183,7 +183,7 @@ TEST(GraphJsonErrors, TheDocumentedExample) {
 TEST(GraphJsonErrors, BadValues) {
     const fe_status bad = FE_STATUS_INVALID_ARGUMENT;
     // The op's own checks, through its C entry point.
-    expect_error(seed_graph("\"groups\":0"), bad, {"line 6, ops[0]: fe_graph_conv_fprop: groups is 0"});
+    expect_error(seed_graph("\"groups\":0"), bad, {"line 6, ops[0]: fe_graph_conv_fprop: options.groups is 0; it must be 1 to 2147483647"});
     expect_error(seed_graph("\"mode\":\"correlation\""), bad,
                  {"ops[0].attributes.mode: expected one of cross_correlation, convolution"});
     expect_error(seed_graph("\"pre_padding\":[1],\"post_padding\":[1,1]"), bad,

@@ -92,7 +92,7 @@ TEST_F(Graph, ConvErrorsNameTheCause) {
     o.stride[0] = 0;
     fe_tensor *w2 = tensor("w2", {32, 64, 3, 3});
     EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("stride of spatial dim 0 is 0"));
+    EXPECT_TRUE(LastErrorContains("options.stride[0] is 0; it must be 1 to 2147483647"));
     o = FE_CONV_OPTIONS_INIT;
     o.mode = static_cast<fe_conv_mode>(5);
     EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);

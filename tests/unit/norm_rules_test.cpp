@@ -213,8 +213,8 @@ TEST_F(Norms, BadEpsilonIsRefused) {
         fe_norm_options o = FE_NORM_OPTIONS_INIT;
         o.epsilon = bad;
         EXPECT_FE_STATUS(fe_graph_layernorm(g, x, s, b, &o, &y, nullptr, nullptr), FE_STATUS_INVALID_ARGUMENT);
-        EXPECT_TRUE(LastErrorContains("fe_graph_layernorm: epsilon is"));
-        EXPECT_TRUE(LastErrorContains("it must be finite and >= 0"));
+        EXPECT_TRUE(LastErrorContains("fe_graph_layernorm: options.epsilon is"));
+        EXPECT_TRUE(LastErrorContains("it must be finite and at least 0 (added to the variance)"));
     }
     fe_norm_options o = FE_NORM_OPTIONS_INIT;
     o.epsilon_tensor = tensor("eps_device", {1}, FE_DATA_FLOAT);
@@ -229,7 +229,7 @@ TEST_F(Norms, BadEpsilonIsRefused) {
     fe_tensor *img = tensor("img", {8, 4, 2, 2}), *cs = tensor("cs", {1, 4, 1, 1}), *m = nullptr, *v = nullptr;
     EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bo, &y, &m, &v, nullptr, nullptr),
                      FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_batchnorm: epsilon is -1"));
+    EXPECT_TRUE(LastErrorContains("fe_graph_batchnorm: options.epsilon is -1"));
     EXPECT_EQ(y, kUntouched);
 }
 
@@ -346,7 +346,7 @@ TEST_F(Norms, OptionsAreChecked) {
     bn.running_var = tensor("rv", {1, 4, 1, 1}, FE_DATA_FLOAT);
     bn.momentum = 1.5;
     EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("momentum is 1.5; it must be in [0, 1]"));
+    EXPECT_TRUE(LastErrorContains("options.momentum is 1.5; it must be 0 to 1"));
     bn = FE_BATCHNORM_OPTIONS_INIT;
     ASSERT_FE_OK(fe_graph_scalar(g, "momentum", 0.1, FE_DATA_FLOAT, &bn.momentum_tensor));
     EXPECT_FE_STATUS(fe_graph_batchnorm(g, img, cs, cs, &bn, &y, &m, &v, &nm, &nv), FE_STATUS_INVALID_ARGUMENT);
@@ -489,7 +489,7 @@ TEST_F(Norms, BnFinalizeInfersPerChannelFloatOutputsAndChecksItsOptions) {
     };
     // Without the count, the statistics cannot be finalized.
     EXPECT_FE_STATUS(finalize(sum, scale, rm, nullptr), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_bn_finalize: accum_count is 0; it is how many values each sum adds up"));
+    EXPECT_TRUE(LastErrorContains("fe_graph_bn_finalize: options.accum_count is 0; it must be at least 2"));
     EXPECT_EQ(out[0], kUntouched);
     fe_bn_finalize_options o = FE_BN_FINALIZE_OPTIONS_INIT;
     o.accum_count = 8 * 28 * 28;
@@ -504,11 +504,11 @@ TEST_F(Norms, BnFinalizeInfersPerChannelFloatOutputsAndChecksItsOptions) {
     EXPECT_TRUE(LastErrorContains("running_mean 'half_mean' is half; it must be float"));
     o.momentum = 1.5;
     EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("momentum is 1.5; it must be in [0, 1]"));
+    EXPECT_TRUE(LastErrorContains("options.momentum is 1.5; it must be 0 to 1"));
     o.momentum = 0.1;
     o.epsilon = -1.0;
     EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("epsilon is -1; it must be finite and >= 0"));
+    EXPECT_TRUE(LastErrorContains("options.epsilon is -1; it must be finite and at least 0"));
     o.epsilon = 1e-5;
     o.epsilon_tensor = tensor("device_eps", {1}, FE_DATA_FLOAT);
     EXPECT_FE_STATUS(finalize(sum, scale, rm, &o), FE_STATUS_INVALID_ARGUMENT);

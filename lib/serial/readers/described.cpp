@@ -76,7 +76,10 @@ void read_described_op(OpReader &r) {
     if (op.options) read_option_fields(r, op, options.data());
     call.scales = scales.data();
     call.options = options.data();
-    r.add([&](fe_graph &g) { op.add(g, call); });
+    r.add([&](fe_graph &g) {
+        schema::check_ranges(op, call.options);
+        op.add(g, call);
+    });
 }
 
 }  // namespace fe
