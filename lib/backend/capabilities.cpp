@@ -795,6 +795,14 @@ const std::vector<Capability> kTable = {
      "bfloat16; O right); without the paging, without the per-head term (the modifier's by-value scalars kept) or "
      "without the stats it was right: gather the pages into a plain K and V, or leave out the stats",
      "H200"},
+    {Feature::pointwise_softplus_backward_scalar_dy, "pointwise_softplus_backward_scalar_dy", Gate::known_bad,
+     "a softplus backward (SOFTPLUS_BWD) of a by-value scalar dy over an x read from memory", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that read x's first element for every element (a randomized half case, x [1, 2], beta "
+     "2.87: element 1 came out as the softplus derivative at x[0], in 3 of 3 runs; softplus backward of a scalar dy "
+     "over a computed x (3 cases), and swish and sigmoid backward of a scalar dy over an x in memory (2), were "
+     "right): pass dy as a full tensor",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

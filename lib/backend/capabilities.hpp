@@ -143,6 +143,7 @@ enum class Feature {
     int8_conv_one_channel_unit_width,  // channels-last int8 conv, one input channel, float result one pixel wide
     int8_conv_flipped_single_pixel,    // int8 conv in convolution mode into a float result of one pixel
     paged_attention_stats_score_mod_tensor,  // paged decode with stats, a score modifier reading a tensor
+    pointwise_softplus_backward_scalar_dy,  // softplus backward of a by-value scalar dy over an x in memory
 };
 
 // How the library treats a fact of the table.

@@ -177,6 +177,7 @@ class Pointwise : public Node {
         refuse_rank3_partial_broadcast(lowering);
         refuse_rank3_permuted_layout(lowering);
         refuse_backward_channel_broadcast(lowering);
+        refuse_softplus_backward_of_scalar_dy(lowering);
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
         int64_t axis = options_.axis;
@@ -272,6 +273,15 @@ class Pointwise : public Node {
                 lowering.require(Feature::pointwise_backward_channel_broadcast);
                 return;
             }
+    }
+
+    // Softplus backward of a by-value scalar dy over an x read from memory: cuDNN 9.19 reads x's
+    // first element for every element (capability pointwise_softplus_backward_scalar_dy).
+    void refuse_softplus_backward_of_scalar_dy(Lowering &lowering) const {
+        const fe_tensor *dy = inputs[0], *x = inputs.size() > 1 ? inputs[1] : nullptr;
+        if (info_.mode == FE_POINTWISE_SOFTPLUS_BWD && dy && dy->by_value && x && x->is_input() && !x->by_value &&
+            pointwise_only(lowering.graph()))
+            lowering.require(Feature::pointwise_softplus_backward_scalar_dy);
     }
 
     // A pointwise operation (a rank-3 one kept at that rank) with an operand broadcast along a dim

@@ -89,6 +89,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("int8_conv_one_channel_unit_width", "conv_int8", 27, 42));
     out.push_back(replay("int8_conv_flipped_single_pixel", "conv_int8", 41, 85));
     out.push_back(replay("paged_attention_stats_score_mod_tensor", "attention_mod_fwd", 27, 21));
+    out.push_back(replay("pointwise_softplus_backward_scalar_dy", "pointwise", 26, 193));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

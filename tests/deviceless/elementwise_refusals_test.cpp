@@ -32,6 +32,28 @@ TEST_F(ElementwiseRefusals, Rank3OperandBroadcastAlongTheLastDim) {
     }
 }
 
+// Softplus backward of a by-value scalar dy over an x [1, 2] read from memory (conformance seed
+// 26 case 193): refused; over a computed x, and swish backward of the same dy, build.
+TEST_F(ElementwiseRefusals, SoftplusBackwardOfAScalarDyOverAnInput) {
+    for (int variant : {0, 1, 2}) {
+        SCOPED_TRACE(variant);
+        fe_graph *g = graph("softplus_backward_scalar", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {1, 2}), *dy = nullptr, *read = x, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_scalar(g, "dy", -0.3125, FE_DATA_FLOAT, &dy));
+        if (variant == 1) ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_ABS, x, nullptr, nullptr, nullptr, &read));
+        fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
+        o.softplus_beta = 2.87;
+        const fe_pointwise_mode mode = variant == 2 ? FE_POINTWISE_SWISH_BWD : FE_POINTWISE_SOFTPLUS_BWD;
+        if (variant == 2) o.softplus_beta = 1.0;
+        ASSERT_FE_OK(fe_graph_pointwise(g, mode, dy, read, nullptr, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (variant == 0)
+            expect_refused(g, "softplus backward (SOFTPLUS_BWD) of a by-value scalar dy");
+        else
+            expect_lowered(g);
+    }
+}
+
 // The index along dim 1 of a rank-3 value varies along that dim only, as a [1, C, 1] operand:
 // refused; the index along the last dim builds.
 TEST_F(ElementwiseRefusals, Rank3IndexAlongTheMiddleDim) {
