@@ -118,18 +118,14 @@ AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, c
 void AttentionNode::check_option_values() const {
     require_finite(options_.attn_scale, "options.attn_scale");
     require_finite(options_.dropout_scale, "options.dropout_scale");
-    // cuDNN takes the window as an int32 (the diagonal offset is added to it when lowered).
-    FE_CHECK(options_.sliding_window >= 0 && options_.sliding_window <= INT32_MAX, FE_STATUS_INVALID_ARGUMENT,
-             "options.sliding_window is %lld; at most %d (0: no window)", static_cast<long long>(options_.sliding_window),
-             INT32_MAX);
+    // The ranges of sliding_window (cuDNN takes it as an int32), right_bound and softcap are the
+    // schema's, checked for every call (schema::check_ranges).
     FE_CHECK(schema::enum_name("fe_sdpa_implementation", options_.implementation) != std::string("invalid"),
              FE_STATUS_INVALID_ARGUMENT, "options.implementation is %d, not an fe_sdpa_implementation",
              static_cast<int>(options_.implementation));
     FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
              FE_STATUS_INVALID_ARGUMENT, "options.causal_mask is %d, not an fe_causal_mask",
              static_cast<int>(options_.causal_mask));
-    FE_CHECK(options_.right_bound >= -1 && options_.right_bound <= INT32_MAX, FE_STATUS_INVALID_ARGUMENT,
-             "options.right_bound is %lld; -1 (none) to %d", static_cast<long long>(options_.right_bound), INT32_MAX);
     FE_CHECK(options_.causal_mask == FE_CAUSAL_MASK_NONE || options_.right_bound < 0, FE_STATUS_INVALID_ARGUMENT,
              "options.causal_mask and options.right_bound %lld both bound the band on the right; a causal mask is "
              "right_bound 0: give one of them",
@@ -143,9 +139,6 @@ void AttentionNode::check_option_values() const {
              FE_STATUS_INVALID_ARGUMENT,
              "options.causal_mask is TOP_LEFT but options.diagonal_alignment is BOTTOM_RIGHT; the causal mask sets "
              "the diagonal (use FE_CAUSAL_MASK_BOTTOM_RIGHT)");
-    require_finite(options_.softcap, "options.softcap");
-    FE_CHECK(options_.softcap >= 0, FE_STATUS_INVALID_ARGUMENT, "options.softcap is %g; it must be positive (0: none)",
-             options_.softcap);
 }
 
 bool AttentionNode::packed() const {

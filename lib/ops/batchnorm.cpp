@@ -41,10 +41,8 @@ class BatchNormTraining : public NormNode {
         check_data_type(x, "x", false);
         check_data_type(s, "scale", false);
         check_data_type(input(bias_), "bias", false);
-        if (epsilon_ >= 0)
-            check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
-        else
-            check_epsilon(options_.epsilon);
+        // epsilon is in the schema's range (schema::check_ranges); its tensor is checked here.
+        if (epsilon_ >= 0) check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
         FE_CHECK((running_mean_ >= 0) == (running_var_ >= 0), FE_STATUS_INVALID_ARGUMENT,
                  "give both running_mean and running_var, or neither");
         if (updates_running_stats()) {
@@ -52,11 +50,8 @@ class BatchNormTraining : public NormNode {
                 check_same_dims(input(index), stats, ports_[static_cast<size_t>(index)]);
                 check_data_type(input(index), ports_[static_cast<size_t>(index)], true);
             }
-            if (momentum_ >= 0)
-                check_scalar_tensor(input(momentum_), "momentum_tensor", x->dims.size());
-            else
-                FE_CHECK(std::isfinite(options_.momentum) && options_.momentum >= 0.0 && options_.momentum <= 1.0,
-                         FE_STATUS_INVALID_ARGUMENT, "momentum is %g; it must be in [0, 1]", options_.momentum);
+            // momentum is in the schema's range (schema::check_ranges); its tensor is checked here.
+            if (momentum_ >= 0) check_scalar_tensor(input(momentum_), "momentum_tensor", x->dims.size());
         } else {
             FE_CHECK(momentum_ < 0, FE_STATUS_INVALID_ARGUMENT,
                      "momentum_tensor is given without running statistics to update");

@@ -47,19 +47,10 @@ class BnFinalize : public NormNode {
         for (size_t i = 1; i < 6; ++i) check_same_dims(inputs[i], dims, ports_[i]);
         for (size_t i : {0, 1, 4, 5}) check_data_type(inputs[i], ports_[i], true);
         for (size_t i : {2, 3}) check_data_type(inputs[i], ports_[i], false);
-        // The running variance is unbiased (count / (count - 1)), so one value is too few.
-        FE_CHECK(options_.accum_count >= 2, FE_STATUS_INVALID_ARGUMENT,
-                 "accum_count is %lld; it is how many values each sum adds up (N x spatial), at least 2",
-                 static_cast<long long>(options_.accum_count));
-        if (epsilon_ >= 0)
-            check_scalar_tensor(input(epsilon_), "epsilon_tensor", dims.size());
-        else
-            check_epsilon(options_.epsilon);
-        if (momentum_ >= 0)
-            check_scalar_tensor(input(momentum_), "momentum_tensor", dims.size());
-        else
-            FE_CHECK(std::isfinite(options_.momentum) && options_.momentum >= 0.0 && options_.momentum <= 1.0,
-                     FE_STATUS_INVALID_ARGUMENT, "momentum is %g; it must be in [0, 1]", options_.momentum);
+        // accum_count (at least 2: the running variance is unbiased, count / (count - 1)), epsilon
+        // and momentum are in the schema's ranges (schema::check_ranges); their tensors are checked here.
+        if (epsilon_ >= 0) check_scalar_tensor(input(epsilon_), "epsilon_tensor", dims.size());
+        if (momentum_ >= 0) check_scalar_tensor(input(momentum_), "momentum_tensor", dims.size());
         for (fe_tensor *out : outputs) assign_inferred_shape(out, dims, sum->strides);
     }
 

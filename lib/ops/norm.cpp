@@ -144,11 +144,6 @@ void NormNode::check_same_dims(const fe_tensor *t, const std::vector<int64_t> &d
              dims_string(t->dims).c_str(), dims_string(dims).c_str());
 }
 
-void NormNode::check_epsilon(double epsilon) const {
-    FE_CHECK(std::isfinite(epsilon) && epsilon >= 0.0, FE_STATUS_INVALID_ARGUMENT,
-             "epsilon is %g; it must be finite and >= 0", epsilon);
-}
-
 void NormNode::check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const {
     if (!requested) return;
     FE_CHECK(family_.zero_centered_gamma, FE_STATUS_INVALID_ARGUMENT,
@@ -279,10 +274,8 @@ class NormForward : public NormNode {
         check_data_type(x, "x", false);
         check_data_type(s, "scale", false);
         if (bias_ >= 0) check_data_type(input(bias_), "bias", false);
-        if (epsilon_ >= 0)
-            check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
-        else
-            check_epsilon(options_.epsilon);
+        // epsilon is in the schema's range (schema::check_ranges); its tensor is checked here.
+        if (epsilon_ >= 0) check_scalar_tensor(input(epsilon_), "epsilon_tensor", x->dims.size());
         check_zero_centered_gamma(options_.zero_centered_gamma != 0, stats);
         assign_inferred_shape(outputs[0], x->dims, x->strides);
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);

@@ -55,7 +55,6 @@ class NormNode : public Node {
     // device memory), given x's rank so that cuDNN sees matching ranks.
     static void check_scalar_tensor(fe_tensor *t, const char *role, size_t rank);
     static void check_same_dims(const fe_tensor *t, const std::vector<int64_t> &dims, const char *role);
-    void check_epsilon(double epsilon) const;
     // The families that offer zero-centred gamma; others refuse the option. With it, cuDNN fuses
     // (1 + scale) into the norm only when the statistics are per index of dim 0.
     void check_zero_centered_gamma(bool requested, const std::vector<int64_t> &stats) const;
