@@ -112,6 +112,16 @@ AttentionConfig draw(Rng &rng, bool backward) {
     return c;
 }
 
+// "name=N" sets `field` to N (a positive number); false when the item is not of that name.
+static bool set_number(const std::string &item, const char *name, int64_t &field) {
+    const std::string prefix = name;
+    if (item.compare(0, prefix.size(), prefix) != 0) return false;
+    const long long v = std::atoll(item.c_str() + prefix.size());
+    if (v < 1) return false;
+    field = v;
+    return true;
+}
+
 void apply_variations(AttentionConfig &c) {
     const char *list = std::getenv("CUDNNFE_CONFORMANCE_VARY");
     if (!list) return;
@@ -139,7 +149,15 @@ void apply_variations(AttentionConfig &c) {
         else if (item == "window=0") c.window = 0;
         else if (item == "paged=0") c.paged = false;
         else if (item == "stats=0") c.stats = false;
-        else if (item == "packed") {
+        else if (item == "deterministic=0") c.deterministic = false;
+        else if (item == "deterministic=1") c.deterministic = true;
+        else if (item == "align=top_left") c.alignment = FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
+        else if (item == "align=bottom_right") c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
+        else if (set_number(item, "b=", c.b) || set_number(item, "s_q=", c.s_q) || set_number(item, "s_kv=", c.s_kv) ||
+                 set_number(item, "d=", c.d) || set_number(item, "d_v=", c.d_v) || set_number(item, "h_q=", c.h_q) ||
+                 set_number(item, "h_k=", c.h_k)) {
+            c.lengths_q.clear(), c.lengths_kv.clear();
+        } else if (item == "packed") {
             c.order_q = c.order_k = c.order_v = c.order_o = {0, 1, 2, 3};
             c.gaps_q.clear(), c.gaps_k.clear(), c.gaps_v.clear(), c.gaps_o.clear();
         } else {

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "families.hpp"
@@ -416,8 +418,48 @@ bool apply_act(Case &k, Act a, fe_tensor *in, fe_tensor **out) {
     return false;
 }
 
+// CUDNNFE_CONFORMANCE_VARY: a comma-separated list of changes made to each drawn case, to find
+// the rule behind a wrong one. The result's size follows from the geometry the changes leave.
+void apply_variations(ConvConfig &c) {
+    const char *list = std::getenv("CUDNNFE_CONFORMANCE_VARY");
+    if (!list) return;
+    std::stringstream items(list);
+    for (std::string item; std::getline(items, item, ',');) {
+        const size_t last = c.spatial - 1;
+        if (item == "one_channel") {
+            c.groups = 1, c.cg = 1, c.depthwise = false;
+        } else if (item == "unit_width") {
+            // The last spatial dim of the forward's result one element: no padding, an image as
+            // wide as the dilated filter.
+            c.pre[last] = c.post[last] = 0;
+            c.in[last] = extent(c, last);
+        } else if (item == "wide") {
+            update_out(c);
+            if (c.out[last] == 1) c.in[last] += c.stride[last];
+        } else if (item == "spatial=2") {
+            if (c.spatial == 1) c.in[1] = std::max<int64_t>(2, c.in[0] % 7 + 2), c.filter[1] = 1;
+            c.spatial = 2;
+        } else if (item == "channels_last") {
+            c.a_cl = c.b_cl = c.aux_cl = true;
+        } else if (item == "nchw") {
+            c.a_cl = c.b_cl = c.aux_cl = false;
+        } else if (item == "fusion=none") {
+            c.fusion = Fusion::none, c.act = Act::none;
+        } else if (item == "type=half" || item == "type=bf16" || item == "type=float") {
+            c.type = item == "type=half" ? FE_DATA_HALF : item == "type=bf16" ? FE_DATA_BFLOAT16 : FE_DATA_FLOAT;
+        } else if (item == "out_type=same") {
+            c.out_type = FE_DATA_NOT_SET;
+        } else {
+            std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
+            std::exit(2);
+        }
+    }
+    update_out(c);
+}
+
 void conv_case(Case &k) {
     ConvConfig c = draw(k.rng);
+    apply_variations(c);
     k.describe(describe(c));
     if (!k.graph(c.type)) return;
     fe_graph *g = k.graph_handle();
@@ -657,6 +699,7 @@ void conv_int8_case(Case &k) {
     c.out_type = k.rng.pick(std::vector<fe_data_type>{FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_INT8, FE_DATA_INT32});
     c.a_cl = c.b_cl = k.rng.chance(0.85);
     c.out_layout = 0;
+    apply_variations(c);
     k.describe(describe(c));
     if (!k.graph(FE_DATA_INT8, FE_DATA_INT32, FE_DATA_INT32)) return;
     fe_graph *g = k.graph_handle();
