@@ -287,10 +287,12 @@ const std::vector<Capability> kTable = {
      "layout were right, and so were unfused convolutions in mixed layouts): give every tensor the image's layout",
      "H200"},
     {Feature::conv_wgrad_depthwise_3d_asymmetric, "conv_wgrad_depthwise_3d_asymmetric", Gate::known_bad,
-     "the weight gradient of a 3-D depthwise convolution with asymmetric padding", 0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute wrong weight gradients (2 of 2 randomized half-precision cases, relative "
-     "errors 0.31 and 2.1, in every layout; symmetric padding and grouped, not depthwise, convolutions were right): "
-     "pad the image explicitly and convolve with symmetric padding",
+     "the weight gradient of a 3-D grouped or depthwise convolution with asymmetric padding", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that compute wrong weight gradients (2 of 2 randomized depthwise half-precision cases, "
+     "relative errors 0.31 and 2.1, in every layout, and a grouped bfloat16 one, 4 groups of 2 channels, x "
+     "channels-last and dy NCHW: 137 of 216 elements wrong; symmetric padding was right in 15 randomized 3-D grouped "
+     "and depthwise cases): pad the image explicitly and convolve with symmetric padding",
      "H200"},
     {Feature::pooling_bf16_channels_last, "pooling_bf16_channels_last", Gate::known_bad,
      "bfloat16 channels-last pooling (forward) with a window or stride larger than 1, of channels not a multiple "
@@ -391,12 +393,15 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::matmul_strided_bias_operand, "matmul_strided_bias_operand", Gate::known_bad,
      "a matmul epilogue's row or column operand ([.., 1, N] broadcast along M, or [.., M, 1] along N, per batch "
-     "or not) that is not contiguous along N (or M)",
+     "or not) that is not contiguous along N (or M), or a column operand per batch ([b, M, 1], b above 1) whose "
+     "unit N dim has a stride other than 1 and smaller than the batch's",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that read the operand as if it were contiguous (3 randomized cases: a float bias [1, 44] "
      "with N's stride 33, a float bias [4, 1, 238] laid out N outermost and a half column bias [1, 160, 1] with M's "
      "stride 9, relative errors 0.12 to 0.36; operands contiguous along their long dim were right in every case, "
-     "and so was one other column operand with a strided M): make the operand contiguous",
+     "and so was one other column operand with a strided M), and read a half column operand [5, 909, 1] whose unit "
+     "N dim had the stride 55 wrong (3,075 of 4,545 elements of C; column operands of one batch with such a stride "
+     "were right in 5 cases, and a column operand [8, 4, 1] laid out N, batch, M in 1): make the operand contiguous",
      "H200"},
     {Feature::conv_dgrad_float_dx_not_channels_last, "conv_dgrad_float_dx_not_channels_last", Gate::known_bad,
      "a convolution data gradient (or transposed convolution) into a float dx from half or bfloat16 dy, unless dy "
@@ -616,12 +621,14 @@ const std::vector<Capability> kTable = {
      "gapped full-size ones, were right): copy the operand to a packed tensor first",
      "H200"},
     {Feature::matmul_result_matrix_strided, "matmul_result_matrix_strided", Gate::known_bad,
-     "a matmul whose result C has neither M nor N contiguous: a batch dim of more than one laid out inside both "
-     "(a stride smaller than theirs), or M and N above one with no stride of 1",
+     "a matmul whose result C, or an epilogue operand of C's shape, has neither M nor N contiguous: a batch dim of "
+     "more than one laid out inside both (a stride smaller than theirs), or M and N above one with no stride of 1",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that leave most of C unwritten and the rest wrong (3 of 3 randomized cases that got a "
      "plan: batch 3 and 8 laid out inside M and N, and a bfloat16 [1, 488, 550] C laid out M, N, batch with a gap "
-     "of 3 after the batch, N's stride 4; the same layouts with a batch of one and no gap were right in 3 cases): "
+     "of 3 after the batch, N's stride 4; the same layouts with a batch of one and no gap were right in 3 cases), and "
+     "for an epilogue operand so laid out (a bfloat16 bias [3, 358, 4] with its batch innermost: 4,008 of 4,296 "
+     "elements of C wrong; 31 randomized full operands with M or N contiguous were right): "
      "lay C out with M or N contiguous and its batch dims outside them, and transpose it afterwards if need be",
      "H200"},
     {Feature::conv_fusion_nchw_pixel, "conv_fusion_nchw_pixel", Gate::known_bad,
@@ -658,13 +665,17 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::attention_backward_deterministic_grouped_wide_keys,
      "attention_backward_deterministic_grouped_wide_keys", Gate::known_bad,
-     "the deterministic attention backward of grouped- or multi-query attention (h_q > h_k) with a head dim of Q "
-     "and K above V's (d_qk > d_v)",
+     "the deterministic attention backward with a head dim of Q and K above V's (d_qk > d_v), of grouped- or "
+     "multi-query attention (h_q > h_k), or of any heads with d_qk from 161 to 255",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it whose dQ is wrong in some runs and right in others (one case and 7 variants of it: 17 "
-     "of 24 runs wrong, d_qk 136 and 144 over d_v 128; the same case with d_qk = d_v, with h_q = h_k, or not "
-     "deterministic was right in 9 of 9 runs): use the backward that is not deterministic, or pad V's head dim to "
-     "Q's",
+     "builds plans for it whose dQ is wrong in some runs and right in others (grouped: one case and 7 variants of "
+     "it, 17 of 24 runs wrong, d_qk 136 and 144 over d_v 128; the same case with d_qk = d_v, with h_q = h_k, or not "
+     "deterministic was right in 9 of 9 runs), and wrong with one head per K and V too once d_qk is 176 over d_v "
+     "128 (5 randomized cases of 1 to 8 heads and 14 variants of one, half and bfloat16, s_kv 39 to 128: dQ "
+     "relative errors 0.22 to 0.67; right not deterministic, with d_qk = d_v or 128; with one head per K and V, d_qk "
+     "136 to 160 and 256 were right in 8 randomized cases and one at 232; the band from 161 to 255 is refused on "
+     "the cases at 176): use the backward "
+     "that is not deterministic, or pad V's head dim to Q's",
      "H200"},
     {Feature::fp8_matmul_cublaslt_engines, "fp8_matmul_cublaslt_engines", Gate::known_bad,
      "an FP8 matmul (fe_graph_matmul_fp8) on cuDNN's engines that call cuBLASLt", 0, 0, kAnyCudnn9, kVerified,
@@ -802,6 +813,41 @@ const std::vector<Capability> kTable = {
      "2.87: element 1 came out as the softplus derivative at x[0], in 3 of 3 runs; softplus backward of a scalar dy "
      "over a computed x (3 cases), and swish and sigmoid backward of a scalar dy over an x in memory (2), were "
      "right): pass dy as a full tensor",
+     "H200"},
+    {Feature::conv_fusion_one_channel_unit_width, "conv_fusion_one_channel_unit_width", Gate::known_bad,
+     "a convolution forward fused with pointwise operations (a bias, an activation, a residual add) over a "
+     "channels-last image of one input channel (not grouped) more than one pixel wide, into a result one pixel wide "
+     "and more than one high (its last spatial dim 1, another above 1)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that leave most of the result unwritten (13 of 49 randomized 2-D cases drawn with one "
+     "channel and a result one pixel wide: half, bfloat16 and float, bias with or without an activation, scale + "
+     "bias + residual add + relu; e.g. a bfloat16 conv + bias 2 x 3 -> 4 x 1 with 48 filters: 517 of 576 elements "
+     "unwritten, every time); the same shapes without the fusion (85 fprop, 58 dgrad, 67 wgrad and 70 transposed "
+     "cases), over an image one pixel wide (14), or NCHW (150 cases) were right: run the convolution in a graph of its "
+     "own and the pointwise operations after it, give x a second channel of zeros (and w a second input channel), "
+     "or lay the image out so that its wide dim is last",
+     "H200"},
+    {Feature::pointwise_gen_index_gapped_input, "pointwise_gen_index_gapped_input", Gate::known_bad,
+     "the index along a dim (GEN_INDEX) of a graph input laid out with a gap (not packed)", 0, 0, kAnyCudnn9,
+     kVerified,
+     "builds plans for it that give some elements another element's index (2 of 2 randomized float cases, [37, "
+     "204] and [112, 8] inputs with a gap of 8 and 16 after each row, the indices along both dims compared: 63 of "
+     "7,548 and 34 of 896 elements wrong); the index of packed inputs and of computed tensors was right (9 "
+     "cases): take the index of a packed tensor of the same dims",
+     "H200"},
+    {Feature::attention_backward_alibi_unmasked, "attention_backward_alibi_unmasked", Gate::known_bad,
+     "an attention backward with ALiBi and no mask over the keys (no padding mask, causal mask, sliding window or "
+     "right bound), either in half precision with 4 or more query heads and s_kv a multiple of 64, or with "
+     "soft-capping, 16 or more query heads and a head dim of Q and K above V's (d_qk > d_v)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that write NaN into part of dQ and dV: 32 of 32 randomized half cases with s_q = 2 and "
+     "s_kv = 64 and no mask over the keys, with 4 to 16 query heads (multi-, grouped- and multi-query; any head dims; "
+     "with or without sinks, bias, soft-capping, dropout or the deterministic mode); with 1 or 2 heads (77 cases), "
+     "with a mask over the keys (59, a sliding window longer than s_kv among them), with s_kv 16, 32, 63 or 65, "
+     "or in bfloat16 they were right; and a half and bfloat16 case with 32 heads over 8, s_kv 53, soft-capping and "
+     "d_qk 160 or 176 over d_v 128 (dQ NaN; right with 8 heads, d_qk 192, d_v 64 or without soft-capping): give it "
+     "a sliding window as long as s_kv, which removes no key (the half cases with one were right), or run the half "
+     "form in bfloat16",
      "H200"},
 };
 

@@ -144,6 +144,9 @@ enum class Feature {
     int8_conv_flipped_single_pixel,    // int8 conv in convolution mode into a float result of one pixel
     paged_attention_stats_score_mod_tensor,  // paged decode with stats, a score modifier reading a tensor
     pointwise_softplus_backward_scalar_dy,  // softplus backward of a by-value scalar dy over an x in memory
+    conv_fusion_one_channel_unit_width,     // fused channels-last conv fprop, one input channel, result one pixel wide
+    pointwise_gen_index_gapped_input,       // the index along a dim of a graph input with a gap
+    attention_backward_alibi_unmasked,      // ALiBi backward, no mask over the keys: fp16 s_kv % 64, or soft-capping
 };
 
 // How the library treats a fact of the table.

@@ -125,6 +125,11 @@ class AttentionNode : public Node {
     int64_t effective_right_bound() const {
         return options_.causal_mask != FE_CAUSAL_MASK_NONE ? 0 : options_.right_bound;
     }
+    // Whether a mask takes keys away from some query: padding, causal, sliding window or right bound.
+    bool masks_keys() const {
+        return seq_q_ >= 0 || seq_kv_ >= 0 || options_.causal_mask != FE_CAUSAL_MASK_NONE ||
+               options_.sliding_window > 0 || options_.right_bound >= 0;
+    }
     bool has_sink() const { return sink_ >= 0; }
     const Descriptor &sink(Lowering &lowering) const { return lowering.tensor(inputs[static_cast<size_t>(sink_)]); }
     bool paged() const { return page_k_ >= 0; }

@@ -44,6 +44,9 @@ class ConvFprop : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_known_bad_fusion_layouts(lowering, inputs[0], outputs[0]);
+        if (lowering.graph().nodes.size() > 1 && options_.groups <= 1 && one_channel_unit_width() &&
+            inputs[0]->dims.back() > 1)
+            lowering.require(Feature::conv_fusion_one_channel_unit_width);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
         // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).
@@ -79,15 +82,22 @@ class ConvFprop : public Node {
     // Shapes of channels-last int8 convolutions into float results that cuDNN gets wrong; the
     // 1-D form (one spatial dim) was right in every case and is let through.
     void refuse_known_bad_int8_float_shapes(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0];
+        if (spatial() < 2 || x->strides.size() != x->dims.size() || x->strides[1] != 1) return;
+        if (one_channel_unit_width()) lowering.require(Feature::int8_conv_one_channel_unit_width);
+        if (options_.mode == FE_CONV_MODE_CONVOLUTION && options_.groups <= 1 && single_pixel(outputs[0]->dims, false) &&
+            filter_is_the_image())
+            lowering.require(Feature::int8_conv_flipped_single_pixel);
+    }
+
+    // A channels-last image of one channel into a result one pixel wide and more than one high
+    // (2-D or 3-D): a shape cuDNN leaves mostly unwritten in some plans.
+    bool one_channel_unit_width() const {
         const fe_tensor *x = inputs[0], *y = outputs[0];
         const size_t rank = y->dims.size();
-        if (spatial() < 2 || rank < 4 || x->strides.size() != rank || x->strides[1] != 1) return;
-        int64_t pixels = 1;
-        for (size_t d = 2; d < rank; ++d) pixels *= y->dims[d];
-        if (x->dims[1] == 1 && y->dims[rank - 1] == 1 && pixels > 1)
-            lowering.require(Feature::int8_conv_one_channel_unit_width);
-        if (options_.mode == FE_CONV_MODE_CONVOLUTION && options_.groups <= 1 && pixels == 1 && filter_is_the_image())
-            lowering.require(Feature::int8_conv_flipped_single_pixel);
+        if (spatial() < 2 || rank < 4 || x->strides.size() != rank || x->strides[1] != 1 || x->dims[1] != 1)
+            return false;
+        return y->dims[rank - 1] == 1 && !single_pixel(y->dims, false);
     }
 
     // The filter covers the image exactly: same spatial dims, no padding, no dilation.

@@ -108,11 +108,10 @@ class ConvWgrad : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_known_bad_fusion_layouts(lowering, inputs[0], inputs[1]);
-        const int64_t channels = inputs[0]->dims[1];
         bool asymmetric = false;
         for (size_t i = 0; i < spatial(); ++i)
             asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
-        if (spatial() == 3 && options_.groups > 1 && options_.groups == channels && asymmetric)
+        if (spatial() == 3 && options_.groups > 1 && asymmetric)
             lowering.require(Feature::conv_wgrad_depthwise_3d_asymmetric);
         // A float dw of an NCHW image whose padding is asymmetric and reaches past the image
         // (padding of at least the image's size along some dim): wrong dw.

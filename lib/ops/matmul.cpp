@@ -263,6 +263,13 @@ class Matmul : public Node {
                 bool column = in->dims[rank - 1] == 1 && in->dims[rank - 2] > 1;
                 if ((row && in->strides[rank - 1] != 1) || (column && in->strides[rank - 2] != 1))
                     lowering.require(Feature::matmul_strided_bias_operand);
+                // A column operand per batch whose unit N dim has a stride of its own, smaller
+                // than the batch's (N placed between M and the batch).
+                if (column && rank >= 3 && in->dims[0] > 1 && in->strides[rank - 1] != 1 &&
+                    in->strides[rank - 1] < in->strides[0])
+                    lowering.require(Feature::matmul_strided_bias_operand);
+                // An operand of C's shape with neither M nor N contiguous, as C itself.
+                if (!row && !column && strided_matrix(in)) lowering.require(Feature::matmul_result_matrix_strided);
                 column_operand = column_operand || column;
             }
             chain.insert(node->outputs[0]);

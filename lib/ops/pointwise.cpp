@@ -180,6 +180,7 @@ class Pointwise : public Node {
         refuse_softplus_backward_of_scalar_dy(lowering);
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
+        refuse_index_of_gapped_input(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -307,6 +308,17 @@ class Pointwise : public Node {
                 return;
             }
         }
+    }
+
+    // The index along a dim of a graph input laid out with a gap (not packed): cuDNN 9.19 gives
+    // some elements another element's index (capability pointwise_gen_index_gapped_input).
+    void refuse_index_of_gapped_input(Lowering &lowering) const {
+        const fe_tensor *x = inputs[0];
+        if (info_.mode != FE_POINTWISE_GEN_INDEX || !x->is_input() || x->by_value || x->strides.size() != x->dims.size())
+            return;
+        int64_t span = 1;
+        for (size_t d = 0; d < x->dims.size(); ++d) span += (x->dims[d] - 1) * x->strides[d];
+        if (span > element_count(x->dims)) lowering.require(Feature::pointwise_gen_index_gapped_input);
     }
 
     // A rank-3 result [N, 1, W] (kept at rank 3; N and W above 1) whose unit dim's stride spans a

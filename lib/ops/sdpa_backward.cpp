@@ -110,8 +110,14 @@ class SdpaBackward : public AttentionNode {
             lowering.require(Feature::attention_backward_dropout_long_keys);
         if (has_dropout() && q->dims[2] == 1 && k->dims[2] > 64)
             lowering.require(Feature::attention_backward_dropout_single_query);
-        if (deterministic_ && q->dims[1] > k->dims[1] && q->dims[3] > v->dims[3])
+        // One head per K and V: wrong at d_qk 176, right at 136 to 160 and at 256.
+        const bool mha_wide = q->dims[3] > 160 && q->dims[3] < 256;
+        if (deterministic_ && q->dims[3] > v->dims[3] && (q->dims[1] > k->dims[1] || mha_wide))
             lowering.require(Feature::attention_backward_deterministic_grouped_wide_keys);
+        if (alibi_ >= 0 && !masks_keys() &&
+            ((q->dims[1] >= 4 && q->data_type == FE_DATA_HALF && k->dims[2] % 64 == 0) ||
+             (q->dims[1] >= 16 && options_.softcap > 0 && q->dims[3] > v->dims[3])))
+            lowering.require(Feature::attention_backward_alibi_unmasked);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))
             lower_native(lowering);

@@ -90,6 +90,14 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("int8_conv_flipped_single_pixel", "conv_int8", 41, 85));
     out.push_back(replay("paged_attention_stats_score_mod_tensor", "attention_mod_fwd", 27, 21));
     out.push_back(replay("pointwise_softplus_backward_scalar_dy", "pointwise", 26, 193));
+    out.push_back(replay("conv_fusion_one_channel_unit_width", "conv", 42, 748));
+    out.push_back(replay("attention_backward_alibi_unmasked", "attention_bwd", 25, 429));
+    out.push_back(replay("attention_backward_alibi_unmasked:soft_capping", "attention_bwd", 24, 856));
+    out.push_back(replay("attention_backward_deterministic_grouped_wide_keys:one_head_per_kv", "attention_bwd", 44, 458));
+    out.push_back(replay("conv_wgrad_depthwise_3d_asymmetric:grouped", "conv", 43, 742));
+    out.push_back(replay("matmul_result_matrix_strided:epilogue_operand", "matmul", 43, 495));
+    out.push_back(replay("matmul_strided_bias_operand:column_per_batch", "matmul", 43, 653));
+    out.push_back(replay("pointwise_gen_index_gapped_input", "pointwise", 43, 86));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

@@ -46,7 +46,7 @@ TEST_F(KnownBad, DepthwiseWgrad3dWithAsymmetricPadding) {
     fe_tensor *dw = nullptr;
     ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 5, dw_dims, &o, &dw));
     ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
-    expect_refused(g, "3-D depthwise convolution with asymmetric padding");
+    expect_refused(g, "3-D grouped or depthwise convolution with asymmetric padding");
 }
 
 // An [N, 1, 1] operand of a rank-3 pointwise operation; [1, N, 1] builds.
