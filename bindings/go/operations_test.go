@@ -153,6 +153,24 @@ func TestDbnWeightGivesFivePerChannelFloatOutputs(t *testing.T) {
 	expectError(t, err, StatusInvalidArgument, "scale 'wide' is [1,16,1,1]")
 }
 
+func TestGenstatsGivesFloatStatisticsPerChannel(t *testing.T) {
+	g := halfGraph(t)
+	defer g.Close()
+	y, err := g.ConvFprop(tensor(t, g, "x", 4, 32, 16, 16), tensor(t, g, "w", 64, 32, 3, 3), &ConvOptions{Padding: []int64{1}})
+	must(t, err)
+	sum, sqSum, err := g.Genstats(y, &GenstatsOptions{Name: "stats", ComputeDataType: DataFloat})
+	expectDims(t, sum, err, 1, 64, 1, 1)
+	expectDims(t, sqSum, err, 1, 64, 1, 1)
+	if typ, err := sqSum.DataType(); err != nil || typ != DataFloat {
+		t.Errorf("sq_sum type %v (%v), want float", typ, err)
+	}
+	if name, err := sqSum.Name(); err != nil || name != "stats::SQ_SUM" {
+		t.Errorf("sq_sum name %q (%v)", name, err)
+	}
+	_, _, err = g.Genstats(tensor(t, g, "v", 4, 4), nil)
+	expectError(t, err, StatusInvalidArgument, "Graph.Genstats: x 'v' has rank 2")
+}
+
 func TestSoftmaxRngAndBlockScaling(t *testing.T) {
 	g := halfGraph(t)
 	defer g.Close()

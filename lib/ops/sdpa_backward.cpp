@@ -35,7 +35,6 @@ class SdpaBackward : public AttentionNode {
         return option_attributes() + (dbias_ ? " dbias" : "") + (dsink_ ? " dsink" : "") +
                (deterministic_ ? " deterministic" : "");
     }
-    bool outputs_dbias() const { return dbias_; }
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }

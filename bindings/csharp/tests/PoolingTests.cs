@@ -7,24 +7,6 @@ namespace CudnnFe.Tests
     public class PoolingTests
     {
         [Test]
-        public void GenstatsGivesFloatStatisticsPerChannel()
-        {
-            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
-            {
-                Tensor y = g.ConvFprop(g.Tensor("x", 4, 32, 16, 16), g.Tensor("w", 64, 32, 3, 3),
-                                       new ConvOptions { Padding = new long[] { 1 } });
-                Tensor sqSum;
-                Tensor sum = g.Genstats(y, new GenstatsOptions { Name = "stats", ComputeDataType = DataType.Float }, out sqSum);
-                CollectionAssert.AreEqual(new long[] { 1, 64, 1, 1 }, sum.Dims);
-                CollectionAssert.AreEqual(new long[] { 1, 64, 1, 1 }, sqSum.Dims);
-                Assert.AreEqual(DataType.Float, sqSum.DataType);
-                Assert.AreEqual("stats::SQ_SUM", sqSum.Name);
-                TestSupport.AssertFails(Status.InvalidArgument, "Graph.Genstats: x 'v' has rank 2",
-                                        () => g.Genstats(g.Tensor("v", 4, 4), null, out sqSum));
-            }
-        }
-
-        [Test]
         public void PoolingInfersItsDims()
         {
             using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))

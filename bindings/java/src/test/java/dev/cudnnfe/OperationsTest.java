@@ -134,6 +134,20 @@ class OperationsTest {
     }
 
     @Test
+    void genstatsGivesFloatStatisticsPerChannel() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor y = g.convFprop(g.tensor("x", 4, 32, 16, 16), g.tensor("w", 64, 32, 3, 3), new ConvOptions().padding(1));
+            TensorPair stats = g.genstats(y, new GenstatsOptions().name("stats").computeDataType(DataType.FLOAT));
+            assertArrayEquals(new long[] {1, 64, 1, 1}, stats.first.dims());
+            assertArrayEquals(new long[] {1, 64, 1, 1}, stats.second.dims());
+            assertEquals(DataType.FLOAT, stats.second.dataType());
+            assertEquals("stats::SQ_SUM", stats.second.name());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "Graph.genstats: x 'v' has rank 2",
+                    () -> g.genstats(g.tensor("v", 4, 4), null));
+        }
+    }
+
+    @Test
     void softmaxRngAndBlockScaling() {
         try (Graph g = graph()) {
             Tensor x = g.tensor("x", 2, 4, 64);
