@@ -64,8 +64,8 @@ struct Node {
     // ---- The JSON form (docs/graph-json.md) ----
     // The graph JSON is the plan cache's key and part of every serialized plan, so each op
     // writes itself and has a reader. To give an op its JSON form:
-    //  1. describe the op in lib/ops/<family>_schema.cpp, and override write_json in the op's
-    //     file with write_option_attributes (schema/option_fields.hpp), which writes the
+    //  1. describe the op in its file (lib/ops/<op>.cpp), and override write_json there
+    //     with write_option_attributes (schema/option_fields.hpp), which writes the
     //     attributes its description lists, always all of them and in the struct's order (the
     //     text is a cache key: canonical, no optional spellings); parameters outside the options
     //     struct are written by hand. lib/serial writes the op's kind, name, compute type, inputs

@@ -9,10 +9,12 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
 #include "schema/option_fields.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 namespace {
@@ -221,14 +223,68 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
 };
 
+const fe_block_scale_options kBlockDefaults = FE_BLOCK_SCALE_OPTIONS_INIT;
+
+const schema::Struct kBlockOptions{
+    "fe_block_scale_options",
+    sizeof(fe_block_scale_options),
+    &kBlockDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_block_scale_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_block_scale_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_RANGE(fe_block_scale_options, block_size, integer, 1, 2147483647,
+                        "Elements per scale along the last dim (32: MXFP8)."),
+        FE_SCHEMA_RANGE(fe_block_scale_options, block_rows, integer, 1, 2147483647,
+                        "Elements per scale along the second-to-last dim (general block scaling)."),
+    },
+    "Block scaling's block size."};
+
+const schema::Op kQuantize{"block_scale_quantize",
+                   "fe_graph_block_scale_quantize",
+                   "Random numbers and block scaling",
+                   {{"X", nullptr, "[..., n], float, half or bfloat16"}},
+                   {{"Y", nullptr, "[..., n], fp8"}, {"Scale", nullptr, "[..., n / block_size], fp8_e8m0"}},
+                   {},
+                   &kBlockOptions,
+                   {"name", "compute_data_type", "block_size"},
+                   true,
+                   "Block-scale quantize (MXFP8)."};
+
+const schema::Op kDequantize{"block_scale_dequantize",
+                     "fe_graph_block_scale_dequantize",
+                     "Random numbers and block scaling",
+                     {{"X", nullptr, "[..., m, n]: fp8 (MXFP8); fp8, half or bfloat16 (general)"},
+                      {"Scale", nullptr,
+                       "[..., m / block_rows, n / block_size] (rounded up): fp8_e8m0 (MXFP8); float, half or "
+                       "bfloat16 (general)"}},
+                     {{"Y", nullptr, "x's dims and strides"}},
+                     {},
+                     &kBlockOptions,
+                     {},
+                     true,
+                     "Block-scale dequantize (MXFP8, or general block scaling before a matmul)."};
+
+// Y is E4M3 unless the caller sets E5M2; the scales are E8M0.
+const std::vector<fe_tensor *> &add_quantize(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_block_scale_options>();
+    Results outputs =
+        g.add_op(std::make_unique<BlockScaleQuantize>(c.inputs[0], o), o.name, "block_scale_quantize", {"Y", "Scale"});
+    outputs[0]->data_type = FE_DATA_FP8_E4M3;
+    outputs[0]->user_data_type = true;
+    outputs[1]->data_type = FE_DATA_FP8_E8M0;
+    outputs[1]->user_data_type = true;
+    return outputs;
+}
+
+const std::vector<fe_tensor *> &add_dequantize(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_block_scale_options>();
+    return g.add_op(std::make_unique<BlockScaleDequantize>(c.inputs[0], c.inputs[1], o), o.name,
+                    "block_scale_dequantize", {"Y"});
+}
+
+const schema::Registration kRegistered[] = {schema::Registration(kQuantize, add_quantize),
+                                            schema::Registration(kDequantize, add_dequantize)};
+
 }  // namespace
-
-std::unique_ptr<Node> make_block_scale_quantize(fe_tensor *x, const fe_block_scale_options &options) {
-    return std::make_unique<BlockScaleQuantize>(x, options);
-}
-
-std::unique_ptr<Node> make_block_scale_dequantize(fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &options) {
-    return std::make_unique<BlockScaleDequantize>(x, scale, options);
-}
 
 }  // namespace fe

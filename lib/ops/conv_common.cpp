@@ -14,6 +14,7 @@
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
 #include "schema/option_fields.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -156,6 +157,50 @@ std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other
     std::optional<Feature> cause = conv_no_engine_cause(image, other, result, options, spatial, dgrad, wgrad, bound,
                                                         graph.nodes.size() > 1, image->producer != nullptr);
     return cause ? explanation(*cause, cudnn().cudnnGetVersion()) : std::string();
+}
+
+const schema::Struct &conv_options_description() {
+    static const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
+    static const schema::Enum mode{"fe_conv_mode",
+                     {{"FE_CONV_MODE_CROSS_CORRELATION", "cross_correlation", FE_CONV_MODE_CROSS_CORRELATION},
+                      {"FE_CONV_MODE_CONVOLUTION", "convolution", FE_CONV_MODE_CONVOLUTION}},
+                     "Whether the filter is flipped (convolution) or not (cross-correlation, as in frameworks)."};
+    static const schema::Struct description{
+    "fe_conv_options",
+    sizeof(fe_conv_options),
+    &defaults,
+    {
+        FE_SCHEMA_FIELD(fe_conv_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_conv_options, spatial_dims, spatial_count,
+                        "How many spatial dims the arrays give; 0: the image's rank - 2."),
+        FE_SCHEMA_RANGE(fe_conv_options, pre_padding, spatial_array, 0, 2147483647, "Padding before each spatial dim."),
+        FE_SCHEMA_RANGE(fe_conv_options, post_padding, spatial_array, 0, 2147483647, "Padding after each spatial dim."),
+        FE_SCHEMA_RANGE(fe_conv_options, stride, spatial_array, 1, 2147483647, "Stride of each spatial dim."),
+        FE_SCHEMA_RANGE(fe_conv_options, dilation, spatial_array, 1, 2147483647, "Dilation of each spatial dim."),
+        FE_SCHEMA_ENUM(fe_conv_options, mode, mode, "Cross-correlation (the default) or convolution."),
+        FE_SCHEMA_FIELD(fe_conv_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_RANGE(fe_conv_options, groups, integer, 1, 2147483647,
+                        "Grouped convolution: the channels split into this many groups (depthwise: C)."),
+        FE_SCHEMA_RANGE(fe_conv_options, output_padding, spatial_array, 0, 2147483647,
+                        "Transposed convolution only: extra result size on the far side of each spatial dim."),
+    },
+    "A convolution's geometry, per spatial dim (1 to 3)."};
+    return description;
+}
+
+const std::vector<const char *> &conv_direct_fields() {
+    static const std::vector<const char *> fields = {"name",     "spatial_dims", "pre_padding",       "post_padding",
+                                                 "stride",   "dilation",     "mode",              "compute_data_type",
+                                                 "groups"};
+    return fields;
+}
+
+void check_conv_dims(const std::vector<int64_t> &dims, const char *what) {
+    FE_CHECK(dims.size() >= 3 && dims.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+             "%s has %zu dims; a convolution's tensors have 3 to 5 ([N, C, spatial...])", what, dims.size());
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "%s[%zu] is %lld; dims must be positive", what, i,
+                 static_cast<long long>(dims[i]));
 }
 
 }  // namespace fe

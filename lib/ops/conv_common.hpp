@@ -10,6 +10,10 @@
 
 namespace fe {
 
+namespace schema {
+struct Struct;
+}
+
 class Descriptor;
 class Lowering;
 namespace json {
@@ -47,6 +51,15 @@ int64_t conv_output_size(int64_t in, int64_t filter, int64_t pre, int64_t post, 
 // the filter fits the padded image.
 std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const std::vector<int64_t> &weight,
                                       const fe_conv_options &options, const ConvRoles &roles);
+
+// fe_conv_options' description, which the four convolutions share, and the fields the direct
+// ones (forward, data and weight gradients) take: all but output_padding.
+const schema::Struct &conv_options_description();
+const std::vector<const char *> &conv_direct_fields();
+
+// Refuses (INVALID_ARGUMENT) dims given for a convolution's tensor (`what`: "dx_dims") that are
+// not 3 to 5 positive dims.
+void check_conv_dims(const std::vector<int64_t> &dims, const char *what);
 
 // "pre_padding=[1,1] post_padding=[1,1] stride=[1,1] dilation=[1,1] mode=cross_correlation"
 // (and " groups=G" when grouped), for fe_graph_describe.

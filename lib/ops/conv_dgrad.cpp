@@ -8,6 +8,8 @@
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -158,12 +160,28 @@ std::vector<int64_t> transposed_result_dims(const fe_tensor *image, const fe_ten
     return dims;
 }
 
-}  // namespace
+const schema::Op kConvDgrad{"conv_dgrad",
+                    "fe_graph_conv_dgrad",
+                    "Convolutions",
+                    {{"loss", nullptr, "dy [N, K, out...]"}, {"weight", nullptr, "[K, C / groups, filter...]"}},
+                    {{"DX", nullptr, "dx [N, C, in...], laid out like dy"}},
+                    {{"dx_dims", schema::Type::dims_array, nullptr, true, "The forward image's dims (3 to 5)."}},
+                    &conv_options_description(),
+                    conv_direct_fields(),
+                    true,
+                    "Data gradient of a forward convolution with the same options."};
 
-std::unique_ptr<Node> make_conv_dgrad(fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
-                                      const fe_conv_options &options) {
-    return std::make_unique<ConvDgrad>(loss, weight, dx_dims, options, false);
+const std::vector<fe_tensor *> &add_conv_dgrad(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_conv_options>();
+    const std::vector<int64_t> &dx_dims = c.params[0].dims;
+    check_conv_dims(dx_dims, "dx_dims");
+    return g.add_op(std::make_unique<ConvDgrad>(c.inputs[0], c.inputs[1], dx_dims, o, false), o.name, "conv_dgrad",
+                    {"DX"});
 }
+
+const schema::Registration kRegistered(kConvDgrad, add_conv_dgrad);
+
+}  // namespace
 
 std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options) {
     return std::make_unique<ConvDgrad>(image, weight, transposed_result_dims(image, weight, options), options, true);

@@ -5,10 +5,12 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 namespace {
@@ -113,10 +115,25 @@ class ConvFprop : public Node {
     fe_conv_options options_;
 };
 
-}  // namespace
+const schema::Op kConvFprop{"conv_fprop",
+                    "fe_graph_conv_fprop",
+                    "Convolutions",
+                    {{"image", nullptr, "[N, C, spatial...]", {1, 8, 8, 8}},
+                     {"weight", nullptr, "[K, C / groups, filter...]", {4, 8, 3, 3}}},
+                    {{"Y", nullptr, "[N, K, out...], laid out like the image"}},
+                    {},
+                    &conv_options_description(),
+                    conv_direct_fields(),
+                    true,
+                    "Forward convolution."};
 
-std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options) {
-    return std::make_unique<ConvFprop>(image, weight, options);
+const std::vector<fe_tensor *> &add_conv_fprop(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_conv_options>();
+    return g.add_op(std::make_unique<ConvFprop>(c.inputs[0], c.inputs[1], o), o.name, "conv_fprop", {"Y"});
 }
+
+const schema::Registration kRegistered(kConvFprop, add_conv_fprop);
+
+}  // namespace
 
 }  // namespace fe

@@ -6,6 +6,8 @@
 
 #include "common/error.hpp"
 #include "ops/conv_common.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
@@ -151,11 +153,27 @@ class ConvWgrad : public Node {
     std::vector<int64_t> dw_dims_;  // empty: inferred
 };
 
-}  // namespace
+const schema::Op kConvWgrad{"conv_wgrad",
+                    "fe_graph_conv_wgrad",
+                    "Convolutions",
+                    {{"image", nullptr, "the forward image [N, C, in...]"}, {"loss", nullptr, "dy [N, K, out...]"}},
+                    {{"DW", nullptr, "dw [K, C / groups, filter...], laid out like the image"}},
+                    {{"dw_dims", schema::Type::dims_array, nullptr, false, "The weight's dims; inferred when absent."}},
+                    &conv_options_description(),
+                    conv_direct_fields(),
+                    true,
+                    "Weight gradient of a forward convolution with the same options."};
 
-std::unique_ptr<Node> make_conv_wgrad(fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
-                                      const fe_conv_options &options) {
-    return std::make_unique<ConvWgrad>(image, loss, dw_dims, options);
+// dw_dims may be left out (inferred).
+const std::vector<fe_tensor *> &add_conv_wgrad(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_conv_options>();
+    const std::vector<int64_t> &dw_dims = c.params[0].dims;
+    if (!dw_dims.empty()) check_conv_dims(dw_dims, "dw_dims");
+    return g.add_op(std::make_unique<ConvWgrad>(c.inputs[0], c.inputs[1], dw_dims, o), o.name, "conv_wgrad", {"DW"});
 }
+
+const schema::Registration kRegistered(kConvWgrad, add_conv_wgrad);
+
+}  // namespace
 
 }  // namespace fe

@@ -17,27 +17,13 @@ using Results = const std::vector<fe_tensor *> &;
 // override).
 void keep_float(fe_tensor *t);
 
-Results add_conv_fprop(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o);
-// dx_dims / dw_dims: 3 to 5 positive dims; dw_dims may be empty (inferred).
-Results add_conv_dgrad(fe_graph &g, fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
-                       const fe_conv_options &o);
-Results add_conv_wgrad(fe_graph &g, fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
-                       const fe_conv_options &o);
-Results add_conv_transpose(fe_graph &g, fe_tensor *image, fe_tensor *weight, const fe_conv_options &o);
-
-Results add_matmul(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_options &o);
-Results add_matmul_fp8(fe_graph &g, fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &s,
-                       const fe_matmul_options &o);
 
 // naming_kind: the prefix of automatic names when it is not the mode's ("bias", "silu").
 Results add_pointwise(fe_graph &g, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
                       const fe_pointwise_options &o, const char *naming_kind = nullptr);
 Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o);
-Results add_softmax(fe_graph &g, fe_tensor *x, const fe_softmax_options &o);
 
 Results add_rng(fe_graph &g, fe_tensor *seed, fe_tensor *offset, const fe_rng_options &o);
-Results add_block_scale_quantize(fe_graph &g, fe_tensor *x, const fe_block_scale_options &o);
-Results add_block_scale_dequantize(fe_graph &g, fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &o);
 
 Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o);
 Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,

@@ -9,6 +9,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "graph/graph.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -342,8 +343,48 @@ void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, c
     lowering.add_operation(std::move(op));
 }
 
-std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options) {
-    return std::make_unique<Matmul>(a, b, options);
+const schema::Struct &matmul_options_description() {
+    static const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
+    static const schema::Struct description{"fe_matmul_options",
+                            sizeof(fe_matmul_options),
+                            &defaults,
+                            {
+                                FE_SCHEMA_FIELD(fe_matmul_options, name, name, "The op's name; automatic when absent."),
+                                FE_SCHEMA_FIELD(fe_matmul_options, compute_data_type, data_type,
+                                                "Math type; not_set: the graph's."),
+                                FE_SCHEMA_TENSOR(fe_matmul_options, m_override, nullptr,
+                                                 "Per batch: the rows computed, int32 [batch..., 1, 1]."),
+                                FE_SCHEMA_TENSOR(fe_matmul_options, n_override, nullptr,
+                                                 "Per batch: the columns computed, int32 [batch..., 1, 1]."),
+                                FE_SCHEMA_TENSOR(fe_matmul_options, k_override, nullptr,
+                                                 "Per batch: where the sum stops, int32 [batch..., 1, 1]."),
+                                FE_SCHEMA_FIELD(fe_matmul_options, padding_value, number,
+                                                "With an M or N override: C's value outside them."),
+                            },
+                            "A matmul's name, math type and variable-length overrides."};
+    return description;
 }
+
+namespace {
+
+const schema::Op kMatmul{"matmul",
+                 "fe_graph_matmul",
+                 "Matmuls",
+                 {{"A", nullptr, "[..., M, K]"}, {"B", nullptr, "[..., K, N]"}},
+                 {{"C", nullptr, "[..., M, N]; batch dims broadcast"}},
+                 {},
+                 &matmul_options_description(),
+                 {},
+                 true,
+                 "C = A x B."};
+
+const std::vector<fe_tensor *> &add_matmul(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_matmul_options>();
+    return g.add_op(std::make_unique<Matmul>(c.inputs[0], c.inputs[1], o), o.name, "matmul", {"C"});
+}
+
+const schema::Registration kRegistered(kMatmul, add_matmul);
+
+}  // namespace
 
 }  // namespace fe

@@ -7,9 +7,11 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 namespace {
@@ -121,11 +123,47 @@ class MatmulFp8 : public Node {
     }
 };
 
-}  // namespace
+const fe_matmul_fp8_scales kScalesDefaults = FE_MATMUL_FP8_SCALES_INIT;
 
-std::unique_ptr<Node> make_matmul_fp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &scales,
-                                      const fe_matmul_options &options) {
-    return std::make_unique<MatmulFp8>(a, b, scales, options);
+const schema::Struct kFp8Scales{"fe_matmul_fp8_scales",
+                        sizeof(fe_matmul_fp8_scales),
+                        &kScalesDefaults,
+                        {
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_a, nullptr, "Turns A's FP8 values into real ones."),
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_b, nullptr, "Turns B's FP8 values into real ones."),
+                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, scale_c, nullptr, "Quantizes the product into C."),
+                        },
+                        "FP8 matmul's scaling factors: one-element float tensors, all required."};
+
+const schema::Op kMatmulFp8{"matmul_fp8",
+                    "fe_graph_matmul_fp8",
+                    "Matmuls",
+                    {{"A", nullptr, "[..., M, K], fp8"},
+                     {"B", nullptr, "[..., K, N], fp8"}},
+                    {{"C", nullptr, "[..., M, N], A's FP8 type unless set"},
+                     {"Amax", nullptr, "the largest absolute value of the product before scale_c"}},
+                    {},
+                    &matmul_options_description(),
+                    {"name", "compute_data_type"},
+                    true,
+                    "FP8 matmul with descales, a scaled result and its amax (Hopper and later).",
+                    nullptr,
+                    &kFp8Scales};
+
+// The amax is float; C takes A's FP8 type unless the caller sets another.
+const std::vector<fe_tensor *> &add_matmul_fp8(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_matmul_options>();
+    fe_tensor *a = c.inputs[0];
+    Results outputs = g.add_op(std::make_unique<MatmulFp8>(a, c.inputs[1], c.scales_as<fe_matmul_fp8_scales>(), o),
+                               o.name, "matmul_fp8", {"C", "Amax"});
+    keep_float(outputs[1]);
+    bool fp8_a = a->data_type == FE_DATA_FP8_E4M3 || a->data_type == FE_DATA_FP8_E5M2;
+    if (outputs[0]->data_type == FE_DATA_NOT_SET && fp8_a) outputs[0]->data_type = a->data_type;
+    return outputs;
 }
+
+const schema::Registration kRegistered(kMatmulFp8, add_matmul_fp8);
+
+}  // namespace
 
 }  // namespace fe

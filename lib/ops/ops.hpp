@@ -22,17 +22,15 @@ inline size_t spatial_dims_of(const fe_tensor *image) {
 
 class Descriptor;
 class Lowering;
+namespace schema {
+struct Struct;
+}
 
-std::unique_ptr<Node> make_conv_fprop(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
-// dgrad needs dx's dims (never unique with a stride); wgrad infers dw's when dw_dims is empty.
-std::unique_ptr<Node> make_conv_dgrad(fe_tensor *loss, fe_tensor *weight, const std::vector<int64_t> &dx_dims,
-                                      const fe_conv_options &options);
-std::unique_ptr<Node> make_conv_wgrad(fe_tensor *image, fe_tensor *loss, const std::vector<int64_t> &dw_dims,
-                                      const fe_conv_options &options);
+// fe_matmul_options' description (matmul.cpp), which matmul_fp8 takes too.
+const schema::Struct &matmul_options_description();
+
+// The transposed convolution's node: the data gradient's (conv_dgrad.cpp).
 std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
-std::unique_ptr<Node> make_matmul(fe_tensor *a, fe_tensor *b, const fe_matmul_options &options);
-std::unique_ptr<Node> make_pointwise(fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1, fe_tensor *in2,
-                                     const fe_pointwise_options &options);
 void alibi_slopes(int64_t heads, float *out);
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
                                 const ScoreModifier &score_mod);
@@ -44,8 +42,6 @@ std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tens
 std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                                          fe_tensor *stats, const fe_sdpa_backward_options &options,
                                          const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad);
-std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode,
-                                     const fe_reduction_options &options);
 // Normalizations: one file per family (layernorm.cpp, rmsnorm.cpp, batchnorm.cpp,
 // instancenorm.cpp, adalayernorm.cpp) over the shared nodes of norm.cpp.
 std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
@@ -68,14 +64,6 @@ std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe
                                                fe_tensor *scale, fe_tensor *bias);
 std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                               fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options);
-// Random draws (rng.cpp) and FP8 matmul with its scales and amax (matmul_fp8.cpp).
-std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options);
-std::unique_ptr<Node> make_matmul_fp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &scales,
-                                      const fe_matmul_options &options);
-// Block scaling (block_scale.cpp): quantize with per-block scales, and dequantize.
-std::unique_ptr<Node> make_block_scale_quantize(fe_tensor *x, const fe_block_scale_options &options);
-std::unique_ptr<Node> make_block_scale_dequantize(fe_tensor *x, fe_tensor *scale, const fe_block_scale_options &options);
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.

@@ -7,6 +7,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "graph/tensor.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -152,10 +153,54 @@ void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor
     lowering.add_operation(std::move(op));
 }
 
-std::unique_ptr<Node> make_reduction(fe_tensor *input, fe_reduction_mode mode, const fe_reduction_options &options) {
+Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o) {
     FE_CHECK(reduction_mode_name(mode) != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown reduction mode %d",
              static_cast<int>(mode));
-    return std::make_unique<Reduction>(input, mode, options);
+    return g.add_op(std::make_unique<Reduction>(x, mode, o), o.name, "reduction", {"Y"});
 }
+
+namespace {
+
+const fe_reduction_options kReductionDefaults = FE_REDUCTION_OPTIONS_INIT;
+
+const schema::Enum kReductionMode{"fe_reduction_mode",
+                          {{"FE_REDUCTION_ADD", "add", FE_REDUCTION_ADD},
+                           {"FE_REDUCTION_MUL", "mul", FE_REDUCTION_MUL},
+                           {"FE_REDUCTION_MIN", "min", FE_REDUCTION_MIN},
+                           {"FE_REDUCTION_MAX", "max", FE_REDUCTION_MAX},
+                           {"FE_REDUCTION_AMAX", "amax", FE_REDUCTION_AMAX},
+                           {"FE_REDUCTION_AVG", "avg", FE_REDUCTION_AVG},
+                           {"FE_REDUCTION_NORM1", "norm1", FE_REDUCTION_NORM1},
+                           {"FE_REDUCTION_NORM2", "norm2", FE_REDUCTION_NORM2},
+                           {"FE_REDUCTION_MUL_NO_ZEROS", "mul_no_zeros", FE_REDUCTION_MUL_NO_ZEROS}},
+                          "What a reduction computes over the reduced dims."};
+
+const schema::Struct kReductionOptions{
+    "fe_reduction_options",
+    sizeof(fe_reduction_options),
+    &kReductionDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_reduction_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_reduction_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (in C a bit mask, bit i for dim i); at least one."),
+        FE_SCHEMA_FIELD(fe_reduction_options, deterministic, flag, "Bitwise-repeatable results (cuDNN 9.11)."),
+    },
+    "A reduction's name, math type and reduced dims."};
+
+const schema::Op kReduction{"reduction",
+                    "fe_graph_reduction",
+                    "Reduction and softmax",
+                    {{"X", nullptr, "the input"}},
+                    {{"Y", nullptr, "x's rank, 1 in the reduced dims"}},
+                    {{"mode", schema::Type::enumeration, &kReductionMode, true, "What is computed."}},
+                    &kReductionOptions,
+                    {},
+                    true,
+                    "Reduce over the dims in reduce_axes."};
+
+// The graph JSON reads a reduction with a reader of its own (lib/serial/readers/reduction.cpp).
+const schema::Registration kRegistered(kReduction);
+
+}  // namespace
 
 }  // namespace fe

@@ -6,6 +6,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
@@ -136,10 +137,58 @@ class Rng : public Node {
     fe_rng_options options_;
 };
 
+const fe_rng_options kRngDefaults = FE_RNG_OPTIONS_INIT;
+
+const schema::Enum kDistribution{"fe_rng_distribution",
+                         {{"FE_RNG_BERNOULLI", "bernoulli", FE_RNG_BERNOULLI},
+                          {"FE_RNG_UNIFORM", "uniform", FE_RNG_UNIFORM},
+                          {"FE_RNG_NORMAL", "normal", FE_RNG_NORMAL}},
+                         "The distribution of a random draw."};
+
+const schema::Struct kRngOptions{
+    "fe_rng_options",
+    sizeof(fe_rng_options),
+    &kRngDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_rng_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_ENUM(fe_rng_options, distribution, kDistribution, "The distribution."),
+        FE_SCHEMA_RANGE(fe_rng_options, probability, number, 0, 1, "bernoulli: the probability of a 1."),
+        FE_SCHEMA_FIELD(fe_rng_options, min, number, "uniform: the lower bound (included)."),
+        FE_SCHEMA_FIELD(fe_rng_options, max, number, "uniform: the upper bound (excluded)."),
+        FE_SCHEMA_FIELD(fe_rng_options, mean, number, "normal: the mean."),
+        FE_SCHEMA_FIELD(fe_rng_options, std, number, "normal: the standard deviation (> 0)."),
+        FE_SCHEMA_RANGE(fe_rng_options, ndims, dims_count, 1, FE_MAX_DIMS, "The result's rank."),
+        FE_SCHEMA_RANGE(fe_rng_options, dims, dims_array, 1, ::fe::schema::kNoMaximum, "The result's dims (packed row-major)."),
+        FE_SCHEMA_FIELD(fe_rng_options, data_type, data_type, "The result's type; not_set: the graph's intermediate type."),
+    },
+    "A random draw's distribution and result."};
+
+const schema::Op kRng{"rng",
+              "fe_graph_rng",
+              "Random numbers and block scaling",
+              {{"Seed", nullptr, "int64, one element"}, {"Offset", nullptr, "int64, one element"}},
+              {{"Y", nullptr, "options.dims, packed"}},
+              {},
+              &kRngOptions,
+              {},
+              false,
+              "Random numbers drawn by cuDNN (Philox)."};
+
+const std::vector<fe_tensor *> &add_rng_call(fe_graph &g, const schema::Call &c) {
+    return add_rng(g, c.inputs[0], c.inputs[1], c.options_as<fe_rng_options>());
+}
+
+const schema::Registration kRegistered(kRng, add_rng_call);
+
 }  // namespace
 
-std::unique_ptr<Node> make_rng(fe_tensor *seed, fe_tensor *offset, const fe_rng_options &options) {
-    return std::make_unique<Rng>(seed, offset, options);
+Results add_rng(fe_graph &g, fe_tensor *seed, fe_tensor *offset, const fe_rng_options &o) {
+    Results outputs = g.add_op(std::make_unique<Rng>(seed, offset, o), o.name, "rng", {"Y"});
+    if (o.data_type != FE_DATA_NOT_SET) {
+        outputs[0]->data_type = o.data_type;
+        outputs[0]->user_data_type = true;
+    }
+    return outputs;
 }
 
 void emit_rng_bernoulli(Lowering &lowering, double keep_probability, const Descriptor &seed, const Descriptor &offset,

@@ -6,10 +6,12 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
 #include "schema/option_fields.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -88,10 +90,42 @@ class Softmax : public Node {
     bool stats_;
 };
 
-}  // namespace
+const fe_softmax_options kSoftmaxDefaults = FE_SOFTMAX_OPTIONS_INIT;
 
-std::unique_ptr<Node> make_softmax(fe_tensor *x, const fe_softmax_options &options) {
-    return std::make_unique<Softmax>(x, options);
+const schema::Struct kSoftmaxOptions{
+    "fe_softmax_options",
+    sizeof(fe_softmax_options),
+    &kSoftmaxDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_softmax_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_FIELD(fe_softmax_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_FIELD(fe_softmax_options, generate_stats, flag, "Also return the log-sum-exp statistics."),
+    },
+    "A softmax's name, math type and statistics."};
+
+const schema::Op kSoftmax{"softmax",
+                  "fe_graph_softmax",
+                  "Reduction and softmax",
+                  {{"X", nullptr, "[rows..., n]"}},
+                  {{"Y", nullptr, "like x"}, {"Stats", "generate_stats", "float [rows..., 1]: max + log(sum(exp))"}},
+                  {},
+                  &kSoftmaxOptions,
+                  {},
+                  true,
+                  "Softmax over the last dim."};
+
+// The stats are float whatever x's type.
+const std::vector<fe_tensor *> &add_softmax(fe_graph &g, const schema::Call &c) {
+    const auto &o = c.options_as<fe_softmax_options>();
+    std::vector<const char *> ports = {"Y"};
+    if (o.generate_stats) ports.push_back("Stats");
+    Results outputs = g.add_op(std::make_unique<Softmax>(c.inputs[0], o), o.name, "softmax", ports);
+    if (o.generate_stats) keep_float(outputs[1]);
+    return outputs;
 }
+
+const schema::Registration kRegistered(kSoftmax, add_softmax);
+
+}  // namespace
 
 }  // namespace fe

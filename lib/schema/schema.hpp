@@ -1,5 +1,6 @@
 // The op schema: each operation of the C API described once, as data, next to its
-// implementation (lib/ops/<family>_schema.cpp): its kind, its entry point, its input and output
+// implementation (in the op's own file, lib/ops/<op>.cpp, or for the ops not moved there yet in
+// lib/ops/<family>_schema.cpp): its kind, its entry point, its input and output
 // ports (with the option that makes a conditional one exist), the option struct it takes and,
 // for every field of that struct, its type, default (read from the struct's _INIT macro), range,
 // enum names and documentation.
@@ -201,7 +202,8 @@ const Enum *find_enum(const std::string &c_type);
 // descriptions and the graph JSON, from the one list of names.
 const char *enum_name(const char *c_type, int32_t value);
 
-// Adds an op at static initialization (one per op, in lib/ops/<family>_schema.cpp).
+// Adds an op at static initialization (one per op, beside its description). Within a family, ops
+// are listed in registration order: the order of the library's sources in meson.build.
 struct Registration {
     explicit Registration(const Op &op, AddFunction add = nullptr, const void *example_options = nullptr);
 };

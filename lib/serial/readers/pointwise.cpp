@@ -10,7 +10,7 @@ namespace fe {
 
 namespace {
 
-// The mode whose JSON name (the schema's, lib/ops/pointwise_schema.cpp) is the kind.
+// The mode whose JSON name (the schema's, lib/ops/pointwise.cpp) is the kind.
 fe_pointwise_mode mode_of(const std::string &kind) {
     int32_t mode = 0;
     FE_CHECK(op_schema("add").kinds->value_of(kind, &mode), FE_STATUS_INTERNAL, "'%s' is not a pointwise mode",
