@@ -10,6 +10,9 @@
 #include "ops/layout.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
+#include "ops/ops.hpp"
 
 namespace fe {
 namespace {
@@ -105,5 +108,44 @@ class Concatenate : public Node {
 std::unique_ptr<Node> make_concatenate(const std::vector<fe_tensor *> &xs, int64_t axis, int64_t in_place_index) {
     return std::make_unique<Concatenate>(xs, axis, in_place_index);
 }
+
+Results add_concatenate(fe_graph &g, const std::vector<fe_tensor *> &xs, int64_t axis,
+                        const fe_concatenate_options &o) {
+    FE_CHECK(xs.size() >= 2, FE_STATUS_INVALID_ARGUMENT, "count is %zu; a concatenation takes at least 2 tensors",
+             xs.size());
+    FE_CHECK(o.in_place_index >= -1 && o.in_place_index < static_cast<int64_t>(xs.size()), FE_STATUS_INVALID_ARGUMENT,
+             "options.in_place_index is %lld; -1 (none) or 0 to %zu", static_cast<long long>(o.in_place_index),
+             xs.size() - 1);
+    return g.add_op(make_concatenate(xs, axis, o.in_place_index), o.name, "concatenate", {"Y"});
+}
+
+namespace {
+
+const fe_concatenate_options kConcatenateDefaults = FE_CONCATENATE_OPTIONS_INIT;
+
+const schema::Struct kConcatenateOptions{
+    "fe_concatenate_options",
+    sizeof(fe_concatenate_options),
+    &kConcatenateDefaults,
+    {FE_SCHEMA_FIELD(fe_concatenate_options, name, name, "The op's name; automatic when absent."),
+     FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, ::fe::schema::kNoMaximum,
+                     "The input already inside y's buffer (a cache being appended to); -1: none.")},
+    "A concatenation's name and in-place input."};
+
+const schema::Op kConcatenate{"concatenate",
+                      "fe_graph_concatenate",
+                      "Resampling and layout operations",
+                      {{"X0", nullptr, "the first input"}, {"X1", nullptr, "the second input; X2... follow"}},
+                      {{"Y", nullptr, "packed row-major unless its strides are set"}},
+                      {{"axis", schema::Type::integer, nullptr, true, "The dim along which inputs are joined."}},
+                      &kConcatenateOptions,
+                      {},
+                      false,
+                      "Concatenate two or more tensors along an axis."};
+
+// The graph JSON reads a concatenation with a reader of its own (lib/serial/readers/layout.cpp).
+const schema::Registration kRegistered(kConcatenate);
+
+}  // namespace
 
 }  // namespace fe

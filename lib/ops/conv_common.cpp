@@ -99,7 +99,7 @@ std::string conv_attributes(const fe_conv_options &o, size_t n) {
 
 void write_conv_json(json::Writer &out, const fe_conv_options &o, size_t n, bool transposed) {
     // The four convolutions take the same fields but output_padding, which only the transposed
-    // one takes: the schema says which (lib/ops/conv_schema.cpp).
+    // one takes: the schema says which (conv_options_description, conv_direct_fields).
     write_option_attributes(out, op_schema(transposed ? "conv_transpose" : "conv_fprop"), &o, n);
 }
 

@@ -14,6 +14,7 @@
 #include "common/json.hpp"
 #include "schema/schema.hpp"
 #include "schema/option_fields.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -365,5 +366,103 @@ std::unique_ptr<Node> make_resample_backward(fe_tensor *dy, fe_tensor *x, fe_ten
                                              const fe_resample_options &options) {
     return std::make_unique<ResampleBackward>(dy, x, y, index, dx_dims, options);
 }
+
+Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o) {
+    std::vector<const char *> ports = {"Y"};
+    if (o.generate_index) ports.push_back("Index");
+    Results outputs = g.add_op(make_resample(x, o), o.name, "resample", ports);
+    if (o.generate_index) {
+        outputs[1]->data_type = o.index_data_type;
+        outputs[1]->user_data_type = true;
+    }
+    return outputs;
+}
+
+Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
+                              const std::vector<int64_t> &dx_dims, const fe_resample_options &o) {
+    FE_CHECK(x || !dx_dims.empty(), FE_STATUS_NULL_POINTER, "x and dx_dims are both NULL: dx's dims come from one of them");
+    if (!dx_dims.empty()) {
+        FE_CHECK(dx_dims.size() >= 4 && dx_dims.size() <= 5, FE_STATUS_INVALID_ARGUMENT,
+                 "dx_dims has %zu dims; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", dx_dims.size());
+        for (size_t i = 0; i < dx_dims.size(); ++i)
+            FE_CHECK(dx_dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dx_dims[%zu] is %lld; dims must be positive", i,
+                     static_cast<long long>(dx_dims[i]));
+    }
+    return g.add_op(make_resample_backward(dy, x, y, index, dx_dims, o), o.name, "resample_backward", {"DX"});
+}
+
+namespace {
+
+const fe_resample_options kDefaults = FE_RESAMPLE_OPTIONS_INIT;
+
+const schema::Enum kResampleMode{"fe_resample_mode",
+                         {{"FE_RESAMPLE_MAXPOOL", "maxpool", FE_RESAMPLE_MAXPOOL},
+                          {"FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING", "avgpool_include_padding",
+                           FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING},
+                          {"FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING", "avgpool_exclude_padding",
+                           FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING},
+                          {"FE_RESAMPLE_NEAREST", "nearest", FE_RESAMPLE_NEAREST},
+                          {"FE_RESAMPLE_BILINEAR", "bilinear", FE_RESAMPLE_BILINEAR}},
+                         "Pooling or upsampling."};
+
+const schema::Enum kResamplePadding{"fe_resample_padding",
+                            {{"FE_RESAMPLE_PADDING_AUTO", "auto", FE_RESAMPLE_PADDING_AUTO},
+                             {"FE_RESAMPLE_PADDING_ZERO", "zero", FE_RESAMPLE_PADDING_ZERO},
+                             {"FE_RESAMPLE_PADDING_NEG_INF", "neg_inf", FE_RESAMPLE_PADDING_NEG_INF},
+                             {"FE_RESAMPLE_PADDING_EDGE", "edge", FE_RESAMPLE_PADDING_EDGE}},
+                            "What the padding holds (auto: -infinity for max pooling, zero otherwise)."};
+
+const schema::Struct kOptions{
+    "fe_resample_options",
+    sizeof(fe_resample_options),
+    &kDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_resample_options, name, name, "The op's name; automatic when absent."),
+        FE_SCHEMA_ENUM(fe_resample_options, mode, kResampleMode, "Pooling or upsampling."),
+        FE_SCHEMA_ENUM(fe_resample_options, padding_mode, kResamplePadding, "What the padding holds."),
+        FE_SCHEMA_FIELD(fe_resample_options, spatial_dims, spatial_count,
+                        "How many spatial dims the arrays give; 0: x's rank - 2."),
+        FE_SCHEMA_RANGE(fe_resample_options, window, spatial_array, 0, 2147483647, "The window (pooling: required)."),
+        FE_SCHEMA_RANGE(fe_resample_options, stride, spatial_array, 1, 2147483647, "The stride."),
+        FE_SCHEMA_RANGE(fe_resample_options, pre_padding, spatial_array, 0, 2147483647, "Padding before, below the window."),
+        FE_SCHEMA_RANGE(fe_resample_options, post_padding, spatial_array, 0, 2147483647, "Padding after, below the window."),
+        FE_SCHEMA_FIELD(fe_resample_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_FIELD(fe_resample_options, generate_index, flag,
+                        "Max pooling, training: also return where each maximum came from."),
+        FE_SCHEMA_FIELD(fe_resample_options, index_data_type, data_type, "The index's type: int8, int32 or int64."),
+    },
+    "Resampling's mode, window, stride and padding."};
+
+const schema::Op kResample{"resample",
+                   "fe_graph_resample",
+                   "Resampling and layout operations",
+                   {{"X", nullptr, "[N, C, spatial...], 2 or 3 spatial dims"}},
+                   {{"Y", nullptr, "[N, C, out...], laid out like x"},
+                    {"Index", "generate_index", "y's dims: the maximum's position in its window"}},
+                   {},
+                   &kOptions,
+                   {},
+                   true,
+                   "Max or average pooling."};
+
+const schema::Op kResampleBackward{"resample_backward",
+                           "fe_graph_resample_backward",
+                           "Resampling and layout operations",
+                           {{"DY", nullptr, "y's gradient"},
+                            {"X", "optional", "the forward input (gives dx's dims and layout)"},
+                            {"Y", "optional", "the forward result"},
+                            {"Index", "optional", "max pooling: the forward's index"}},
+                           {{"DX", nullptr, "x's gradient, laid out like dy"}},
+                           {{"dx_dims", schema::Type::dims_array, nullptr, false, "x's dims; required without X."}},
+                           &kOptions,
+                           {"name", "mode", "padding_mode", "spatial_dims", "window", "stride", "pre_padding",
+                            "post_padding", "compute_data_type", "index_data_type"},
+                           true,
+                           "The gradient of a pooling with the same options."};
+
+// The graph JSON reads both with readers of their own (lib/serial/readers/layout.cpp).
+const schema::Registration kRegistered[] = {schema::Registration(kResample), schema::Registration(kResampleBackward)};
+
+}  // namespace
 
 }  // namespace fe

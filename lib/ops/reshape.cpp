@@ -11,6 +11,8 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -68,5 +70,39 @@ class Reshape : public Node {
 std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_t> &dims) {
     return std::make_unique<Reshape>(x, dims);
 }
+
+Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims, const fe_reshape_options &o) {
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
+                 static_cast<long long>(dims[i]));
+    return g.add_op(make_reshape(x, dims), o.name, "reshape", {"Y"});
+}
+
+namespace {
+
+const fe_reshape_options kReshapeDefaults = FE_RESHAPE_OPTIONS_INIT;
+
+const schema::Struct kReshapeOptions{
+    "fe_reshape_options", sizeof(fe_reshape_options), &kReshapeDefaults,
+    {FE_SCHEMA_FIELD(fe_reshape_options, name, name, "The op's name; automatic when absent.")},
+    "A reshape's name."};
+const schema::Op kReshape{"reshape",
+                  "fe_graph_reshape",
+                  "Resampling and layout operations",
+                  {{"X", nullptr, "packed row-major"}},
+                  {{"Y", nullptr, "packed row-major"}},
+                  {{"dims", schema::Type::dims_array, nullptr, true, "The result's dims, x's element count."}},
+                  &kReshapeOptions,
+                  {},
+                  false,
+                  "Reshape (cuDNN's reshape, a view inside a fused graph)."};
+
+const std::vector<fe_tensor *> &add_reshape_call(fe_graph &g, const schema::Call &c) {
+    return add_reshape(g, c.inputs[0], c.params[0].dims, c.options_as<fe_reshape_options>());
+}
+
+const schema::Registration kRegistered(kReshape, add_reshape_call);
+
+}  // namespace
 
 }  // namespace fe

@@ -9,6 +9,9 @@
 #include "ops/layout.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
+#include "ops/ops.hpp"
 
 namespace fe {
 namespace {
@@ -81,5 +84,35 @@ class Slice : public Node {
 std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) {
     return std::make_unique<Slice>(x, start, end);
 }
+
+Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end,
+                  const fe_slice_options &o) {
+    return g.add_op(make_slice(x, start, end), o.name, "slice", {"Y"});
+}
+
+namespace {
+
+const fe_slice_options kSliceDefaults = FE_SLICE_OPTIONS_INIT;
+
+const schema::Struct kSliceOptions{
+    "fe_slice_options", sizeof(fe_slice_options), &kSliceDefaults,
+    {FE_SCHEMA_FIELD(fe_slice_options, name, name, "The op's name; automatic when absent.")},
+    "A slice's name."};
+const schema::Op kSlice{"slice",
+                "fe_graph_slice",
+                "Resampling and layout operations",
+                {{"X", nullptr, "a graph input"}},
+                {{"Y", nullptr, "a view of x at an offset, with x's strides"}},
+                {{"start", schema::Type::dims_array, nullptr, true, "The first index of each dim."},
+                 {"end", schema::Type::dims_array, nullptr, true, "The end (exclusive) of each dim."}},
+                &kSliceOptions,
+                {},
+                false,
+                "Slice: a view of a graph input, nothing copied."};
+
+// The graph JSON reads a slice with a reader of its own (lib/serial/readers/layout.cpp).
+const schema::Registration kRegistered(kSlice);
+
+}  // namespace
 
 }  // namespace fe

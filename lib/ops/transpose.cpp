@@ -13,6 +13,8 @@
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 namespace {
@@ -68,5 +70,36 @@ class Transpose : public Node {
 std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int64_t> &perm) {
     return std::make_unique<Transpose>(x, perm);
 }
+
+Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &perm, const fe_transpose_options &o) {
+    return g.add_op(make_transpose(x, perm), o.name, "transpose", {"Y"});
+}
+
+namespace {
+
+const fe_transpose_options kTransposeDefaults = FE_TRANSPOSE_OPTIONS_INIT;
+
+const schema::Struct kTransposeOptions{
+    "fe_transpose_options", sizeof(fe_transpose_options), &kTransposeDefaults,
+    {FE_SCHEMA_FIELD(fe_transpose_options, name, name, "The op's name; automatic when absent.")},
+    "A transpose's name."};
+const schema::Op kTranspose{"transpose",
+                    "fe_graph_transpose",
+                    "Resampling and layout operations",
+                    {{"X", nullptr, "the input"}},
+                    {{"Y", nullptr, "packed row-major: y's dim k is x's dim perm[k]"}},
+                    {{"perm", schema::Type::dims_array, nullptr, true, "A permutation of x's dims."}},
+                    &kTransposeOptions,
+                    {},
+                    false,
+                    "Transpose (a copy through a permuted view)."};
+
+const std::vector<fe_tensor *> &add_transpose_call(fe_graph &g, const schema::Call &c) {
+    return add_transpose(g, c.inputs[0], c.params[0].dims, c.options_as<fe_transpose_options>());
+}
+
+const schema::Registration kRegistered(kTranspose, add_transpose_call);
+
+}  // namespace
 
 }  // namespace fe

@@ -1,6 +1,6 @@
 // The op schema: each operation of the C API described once, as data, next to its
-// implementation (in the op's own file, lib/ops/<op>.cpp, or for the ops not moved there yet in
-// lib/ops/<family>_schema.cpp): its kind, its entry point, its input and output
+// implementation (in the op's own file, lib/ops/<op>.cpp, or for the normalizations and attention
+// beside the node their ops share, lib/ops/norm.cpp and attention.cpp): its kind, its entry point, its input and output
 // ports (with the option that makes a conditional one exist), the option struct it takes and,
 // for every field of that struct, its type, default (read from the struct's _INIT macro), range,
 // enum names and documentation.

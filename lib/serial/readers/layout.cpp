@@ -9,7 +9,7 @@ namespace fe {
 
 namespace {
 
-// Resampling's options as the schema lists them (lib/ops/resample_schema.cpp); the mode, the
+// Resampling's options as the schema lists them (lib/ops/resample.cpp); the mode, the
 // window and the stride are always written, so a graph without them was not written by cudnnfe.
 fe_resample_options read_resample_options(OpReader &r) {
     for (const char *key : {"mode", "window", "stride"})
