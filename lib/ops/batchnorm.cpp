@@ -8,6 +8,7 @@
 #include "ops/norm.hpp"
 #include "common/json.hpp"
 #include "schema/option_fields.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -194,6 +195,21 @@ std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe
 std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                               fe_tensor *inv_variance, const fe_norm_backward_options &options) {
     return make_norm_backward(kBatchNorm, dy, x, scale, mean, inv_variance, options);
+}
+
+Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o) {
+    bool running = o.running_mean || o.running_var;
+    std::vector<const char *> ports = {"Y", "Mean", "InvVariance"};
+    if (running) ports.insert(ports.end(), {"NextRunningMean", "NextRunningVar"});
+    Results outputs = g.add_op(make_batchnorm(x, scale, bias, o), o.name, "batchnorm", ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+                                fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o) {
+    return g.add_op(make_batchnorm_inference(x, mean, inv_variance, scale, bias), o.name, "batchnorm_inference",
+                    {"Y"});
 }
 
 }  // namespace fe

@@ -16,6 +16,8 @@ using Results = const std::vector<fe_tensor *> &;
 // Statistics, amax values and drawn masks are float whatever the io type (the user may still
 // override).
 void keep_float(fe_tensor *t);
+// Gradients of scale and bias take scale's type when it has one (else the graph's defaults).
+void like_scale(fe_tensor *t, const fe_tensor *scale);
 
 
 // naming_kind: the prefix of automatic names when it is not the mode's ("bias", "silu").

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -486,6 +487,53 @@ std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy
     FE_CHECK(mean || !family.has_mean, FE_STATUS_NULL_POINTER, "argument 'mean' is NULL");
     return std::make_unique<NormBackward>(family, dy, x, scale, family.has_mean ? mean : nullptr, inv_variance,
                                           options);
+}
+
+Results add_norm(fe_graph &g, const char *kind, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                 const fe_norm_options &o) {
+    std::unique_ptr<Node> node;
+    bool has_mean = true;
+    if (std::strcmp(kind, "layernorm") == 0) {
+        node = make_layernorm(x, scale, bias, o);
+    } else if (std::strcmp(kind, "rmsnorm") == 0) {
+        node = make_rmsnorm(x, scale, bias, o);
+        has_mean = false;
+    } else if (std::strcmp(kind, "instancenorm") == 0) {
+        node = make_instancenorm(x, scale, bias, o);
+    } else if (std::strcmp(kind, "adalayernorm") == 0) {
+        node = make_adalayernorm(x, scale, bias, o);
+    } else {
+        FE_FAIL(FE_STATUS_INTERNAL, "no norm kind '%s'", kind);
+    }
+    bool training = o.phase == FE_NORM_PHASE_TRAINING;
+    std::vector<const char *> ports = {"Y"};
+    if (training && has_mean) ports.push_back("Mean");
+    if (training) ports.push_back(has_mean ? "InvVariance" : "InvRms");
+    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
+}
+
+Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+                          fe_tensor *mean, fe_tensor *inv, const fe_norm_backward_options &o, bool with_dbias) {
+    std::unique_ptr<Node> node;
+    if (std::strcmp(kind, "layernorm_backward") == 0)
+        node = make_layernorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "rmsnorm_backward") == 0)
+        node = make_rmsnorm_backward(dy, x, scale, inv, o);
+    else if (std::strcmp(kind, "instancenorm_backward") == 0)
+        node = make_instancenorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "adalayernorm_backward") == 0)
+        node = make_adalayernorm_backward(dy, x, scale, mean, inv, o);
+    else if (std::strcmp(kind, "batchnorm_backward") == 0)
+        node = make_batchnorm_backward(dy, x, scale, mean, inv, o);
+    else
+        FE_FAIL(FE_STATUS_INTERNAL, "no norm backward kind '%s'", kind);
+    std::vector<const char *> ports = {"DX", "DScale"};
+    if (with_dbias) ports.push_back("DBias");
+    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], scale);
+    return outputs;
 }
 
 }  // namespace fe

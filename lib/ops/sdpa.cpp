@@ -11,6 +11,7 @@
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -192,6 +193,23 @@ void alibi_slopes(int64_t heads, float *out) {
 std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
                                 const ScoreModifier &score_mod) {
     return std::make_unique<Sdpa>(q, k, v, options, score_mod);
+}
+
+Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o) {
+    std::vector<const char *> ports = {"O"};
+    if (o.generate_stats) ports.push_back("Stats");
+    if (o.output_dropout_mask) ports.push_back("DropoutMask");
+    if (o.output_max_sum_exp) {
+        ports.push_back("Max");
+        ports.push_back("SumExp");
+    }
+    ScoreModifier score_mod =
+        find_score_modifier(g, o.score_mod_input, o.score_mod_output, {}, "score_mod_input", "score_mod_output");
+    Results outputs = g.add_op(make_sdpa(q, k, v, o, score_mod), o.name, "sdpa", ports);
+    absorb_score_modifier(g, score_mod, *g.nodes.back());
+    // The stats, Max, SumExp and a drawn mask (cuDNN draws it in float, 0 or 1) are float.
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    return outputs;
 }
 
 }  // namespace fe

@@ -9,6 +9,7 @@
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -339,6 +340,35 @@ std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *
                                          fe_tensor *stats, const fe_sdpa_backward_options &options,
                                          const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad) {
     return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad);
+}
+
+Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                          fe_tensor *stats, const fe_sdpa_backward_options &options) {
+    std::vector<const char *> ports = {"dQ", "dK", "dV"};
+    if (options.output_dbias) ports.push_back("dBias");
+    if (options.output_dsink) ports.push_back("dSink");
+    ScoreModifier score_mod = find_score_modifier(g, options.score_mod_input, options.score_mod_output, {},
+                                                  "score_mod_input", "score_mod_output");
+    ScoreModifier score_mod_grad =
+        find_score_modifier(g, options.score_mod_grad_input, options.score_mod_grad_output,
+                            score_modifier_tensors(score_mod), "score_mod_grad_input", "score_mod_grad_output");
+    for (const Node *node : score_mod_grad.nodes)
+        FE_CHECK(std::find(score_mod.nodes.begin(), score_mod.nodes.end(), node) == score_mod.nodes.end(),
+                 FE_STATUS_INVALID_ARGUMENT, "pointwise '%s' is in both the score modifier and its derivative",
+                 node->name.c_str());
+    FE_CHECK(!score_mod.given() || score_mod_grad.input != score_mod.input, FE_STATUS_INVALID_ARGUMENT,
+             "options.score_mod_grad_input is options.score_mod_input '%s'; the gradient needs a stand-in of its own",
+             score_mod.input->name.c_str());
+    Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad),
+                               options.name, "sdpa_backward", ports);
+    absorb_score_modifier(g, score_mod, *g.nodes.back());
+    absorb_score_modifier(g, score_mod_grad, *g.nodes.back());
+    if (options.output_dsink) keep_float(outputs.back());
+    if (options.output_dbias && options.bias && options.bias->data_type != FE_DATA_NOT_SET) {
+        outputs[3]->data_type = options.bias->data_type;  // like the bias; the user may override
+        outputs[3]->user_data_type = true;
+    }
+    return outputs;
 }
 
 }  // namespace fe

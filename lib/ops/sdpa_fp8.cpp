@@ -8,6 +8,7 @@
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -137,6 +138,20 @@ class SdpaFp8 : public AttentionNode {
 std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
                                     const fe_sdpa_options &options) {
     return std::make_unique<SdpaFp8>(q, k, v, scales, options);
+}
+
+Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,
+                     const fe_sdpa_options &o) {
+    std::vector<const char *> ports = {"O"};
+    if (o.generate_stats) ports.push_back("Stats");
+    ports.push_back("Amax_S");
+    ports.push_back("Amax_O");
+    if (o.output_dropout_mask) ports.push_back("DropoutMask");
+    Results outputs = g.add_op(make_sdpa_fp8(q, k, v, s, o), o.name, "sdpa_fp8", ports);
+    for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
+    if (outputs[0]->data_type == FE_DATA_NOT_SET && q->data_type != FE_DATA_NOT_SET)
+        outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
+    return outputs;
 }
 
 }  // namespace fe

@@ -8,6 +8,7 @@
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -224,6 +225,17 @@ std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tens
                                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
                                              const fe_sdpa_backward_options &options) {
     return std::make_unique<SdpaFp8Backward>(q, k, v, o, d_o, stats, scales, options);
+}
+
+Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &s,
+                              const fe_sdpa_backward_options &options) {
+    Results outputs = g.add_op(make_sdpa_fp8_backward(q, k, v, o, d_o, stats, s, options), options.name,
+                               "sdpa_fp8_backward", {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"});
+    for (size_t i = 0; i < 3; ++i)  // gradients in the FP8 type of what they differentiate, unless overridden
+        if (outputs[i]->data_type == FE_DATA_NOT_SET) outputs[i]->data_type = (i == 0 ? q : i == 1 ? k : v)->data_type;
+    for (size_t i = 3; i < 7; ++i) keep_float(outputs[i]);
+    return outputs;
 }
 
 }  // namespace fe
