@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gather what the gpu tier, the conformance tier, the C examples and the benchmarks need on a GPU
 # machine without a compiler, stripped, into one directory laid out as a build directory (default:
-# <build>/gpu-pack, about 10 MB without the benchmarks):
+# <build>/gpu-pack, about 6 MB without the benchmarks):
 #
 #   libcudnnfe.so*, tests/gpu/cudnnfe_gpu_tests, tests/conformance/cudnnfe_conformance,
 #   examples/c/*, bench/*_bench (WITH_BENCH=1), devices/h100-sxm-80gb.json
