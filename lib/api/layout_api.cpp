@@ -7,7 +7,6 @@
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
 #include "ops/ops.hpp"
-#include "ops/layout.hpp"
 #include "ops/graph_ops.hpp"
 
 using namespace fe;

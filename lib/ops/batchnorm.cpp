@@ -182,12 +182,12 @@ class BatchNormInference : public NormNode {
 
 }  // namespace
 
-std::unique_ptr<Node> make_batchnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+static std::unique_ptr<Node> make_batchnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                      const fe_batchnorm_options &options) {
     return std::make_unique<BatchNormTraining>(x, scale, bias, options);
 }
 
-std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
+static std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
                                                fe_tensor *scale, fe_tensor *bias) {
     return std::make_unique<BatchNormInference>(x, mean, inv_variance, scale, bias);
 }

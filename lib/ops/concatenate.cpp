@@ -7,7 +7,6 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "ops/layout.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
@@ -105,7 +104,7 @@ class Concatenate : public Node {
 
 }  // namespace
 
-std::unique_ptr<Node> make_concatenate(const std::vector<fe_tensor *> &xs, int64_t axis, int64_t in_place_index) {
+static std::unique_ptr<Node> make_concatenate(const std::vector<fe_tensor *> &xs, int64_t axis, int64_t in_place_index) {
     return std::make_unique<Concatenate>(xs, axis, in_place_index);
 }
 

@@ -32,16 +32,6 @@ const schema::Struct &matmul_options_description();
 // The transposed convolution's node: the data gradient's (conv_dgrad.cpp).
 std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
 void alibi_slopes(int64_t heads, float *out);
-std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
-                                const ScoreModifier &score_mod);
-std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
-                                    const fe_sdpa_options &options);
-std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                             fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
-                                             const fe_sdpa_backward_options &options);
-std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                         fe_tensor *stats, const fe_sdpa_backward_options &options,
-                                         const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad);
 // Normalizations: one file per family (layernorm.cpp, rmsnorm.cpp, batchnorm.cpp,
 // instancenorm.cpp, adalayernorm.cpp) over the shared nodes of norm.cpp.
 std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
@@ -58,10 +48,6 @@ std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tenso
                                         const fe_norm_options &options);
 std::unique_ptr<Node> make_adalayernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                                  fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_batchnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                     const fe_batchnorm_options &options);
-std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
-                                               fe_tensor *scale, fe_tensor *bias);
 std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
                                               fe_tensor *inv_variance, const fe_norm_backward_options &options);
 

@@ -357,11 +357,11 @@ class ResampleBackward : public Node {
 
 }  // namespace
 
-std::unique_ptr<Node> make_resample(fe_tensor *x, const fe_resample_options &options) {
+static std::unique_ptr<Node> make_resample(fe_tensor *x, const fe_resample_options &options) {
     return std::make_unique<Resample>(x, options);
 }
 
-std::unique_ptr<Node> make_resample_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
+static std::unique_ptr<Node> make_resample_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
                                              const std::vector<int64_t> &dx_dims,
                                              const fe_resample_options &options) {
     return std::make_unique<ResampleBackward>(dy, x, y, index, dx_dims, options);

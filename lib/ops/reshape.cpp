@@ -7,7 +7,6 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "ops/layout.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
@@ -67,7 +66,7 @@ class Reshape : public Node {
 
 }  // namespace
 
-std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_t> &dims) {
+static std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_t> &dims) {
     return std::make_unique<Reshape>(x, dims);
 }
 

@@ -190,7 +190,7 @@ void alibi_slopes(int64_t heads, float *out) {
             static_cast<float>(std::pow(2.0, -4.0 * static_cast<double>(2 * i + 1) / static_cast<double>(power)));
 }
 
-std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
+static std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &options,
                                 const ScoreModifier &score_mod) {
     return std::make_unique<Sdpa>(q, k, v, options, score_mod);
 }

@@ -336,7 +336,7 @@ class SdpaBackward : public AttentionNode {
 
 }  // namespace
 
-std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+static std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                                          fe_tensor *stats, const fe_sdpa_backward_options &options,
                                          const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad) {
     return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad);

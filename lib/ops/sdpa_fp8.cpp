@@ -135,7 +135,7 @@ class SdpaFp8 : public AttentionNode {
 
 }  // namespace
 
-std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
+static std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
                                     const fe_sdpa_options &options) {
     return std::make_unique<SdpaFp8>(q, k, v, scales, options);
 }

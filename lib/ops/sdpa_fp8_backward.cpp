@@ -221,7 +221,7 @@ class SdpaFp8Backward : public AttentionNode {
 
 }  // namespace
 
-std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
+static std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                                              fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
                                              const fe_sdpa_backward_options &options) {
     return std::make_unique<SdpaFp8Backward>(q, k, v, o, d_o, stats, scales, options);

@@ -6,7 +6,6 @@
 #include <cudnn_graph.h>
 
 #include "common/error.hpp"
-#include "ops/layout.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
@@ -81,7 +80,7 @@ class Slice : public Node {
 
 }  // namespace
 
-std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) {
+static std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) {
     return std::make_unique<Slice>(x, start, end);
 }
 

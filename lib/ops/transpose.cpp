@@ -9,7 +9,6 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "ops/layout.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
@@ -67,7 +66,7 @@ class Transpose : public Node {
 
 }  // namespace
 
-std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int64_t> &perm) {
+static std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int64_t> &perm) {
     return std::make_unique<Transpose>(x, perm);
 }
 
