@@ -213,9 +213,9 @@ typedef enum fe_reduction_mode FE_ENUM_BASE {
     FE_REDUCTION_MIN = 2,
     FE_REDUCTION_MAX = 3,
     FE_REDUCTION_AMAX = 4,
-    FE_REDUCTION_AVG = 5,
-    FE_REDUCTION_NORM1 = 6,
-    FE_REDUCTION_NORM2 = 7,
+    FE_REDUCTION_AVG = 5,   /* the mean; AVG, NORM1 (sum of |x|) and NORM2 (root of the sum of */
+    FE_REDUCTION_NORM1 = 6, /* squares): cuDNN 9.19 refuses them, FE_STATUS_NOT_SUPPORTED at */
+    FE_REDUCTION_NORM2 = 7, /* build (docs/capabilities.md, reduction_mean_and_norms) */
     FE_REDUCTION_MUL_NO_ZEROS = 8 /* the product of the non-zero elements (cuDNN 9.19 refuses it:
                                      FE_STATUS_NOT_SUPPORTED at build, docs/capabilities.md) */
 } fe_reduction_mode;
@@ -927,7 +927,7 @@ typedef struct fe_sdpa_fp8_scales {
  *  lengths: it may exceed the largest P of the defined rows, never fall below it. options as
  *  for fe_graph_sdpa (paged K/V caches included), except sinks, Max/SumExp, the band's right
  *  bound and alignment, soft-capping and the native implementation (the composite pattern is
- *  used). */
+ *  used). cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                    const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
                                    fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
@@ -1025,7 +1025,8 @@ typedef struct fe_sdpa_fp8_backward_scales {
  *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
  *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
  *  magnitudes before quantization); mark them as outputs. options as for
- *  fe_graph_sdpa_backward, except dropout, ALiBi, dBias and deterministic mode. */
+ *  fe_graph_sdpa_backward, except dropout, ALiBi, dBias and deterministic mode. cuDNN 9.19 has
+ *  engines for it on Hopper at head dims of 128 only (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                             fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
                                             const fe_sdpa_fp8_backward_scales *scales,

@@ -225,8 +225,9 @@ const std::vector<Capability> kTable = {
     {Feature::fp8_attention_backward_deterministic, "fp8_attention_backward_deterministic", Gate::known_bad,
      "FP8 attention backward's deterministic mode", 0, 0, kAnyCudnn9, kVerified,
      "has no deterministic FP8 attention backward engine for Hopper: cuDNN 9.19 runs one on Blackwell only (a "
-     "fixed engine configuration from 9.19, sm_100), which this library does not select; use the bfloat16 or half "
-     "backward's deterministic mode",
+     "fixed engine configuration from 9.19, sm_100), which this library does not select (with the refusal lifted, a "
+     "Hopper plan at head dim 128 computed right values in two runs; nothing shows it deterministic, so the mode "
+     "stays refused); use the bfloat16 or half backward's deterministic mode",
      "H100, and the cuDNN frontend's routing"},
     {Feature::compile_time_constants, "compile_time_constants", Gate::minimum_version,
      "compile-time constant scalars (fe_graph_constant)", 92200, 0, 0, 0,
@@ -296,10 +297,12 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::pooling_bf16_channels_last, "pooling_bf16_channels_last", Gate::known_bad,
      "bfloat16 channels-last pooling (forward) with a window or stride larger than 1, of channels not a multiple "
-     "of 8, or over 2 spatial dims without the index output",
+     "of 8 (one channel of stride 1 among them), or over 2 spatial dims without the index output",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that write garbage (values near 1e28, NaN) or wrong maxima: 11 of 13 randomized cases "
-     "of channels not a multiple of 8, and 8 of 8 over 2 spatial dims of 8 to 48 channels without the index (3 "
+     "of channels not a multiple of 8 (and a later one of one channel, [5, 1, 16, 2] with strides [32, 1, 2, 1], "
+     "average pooling 2 x 2: every element garbage), and 8 of 8 over 2 spatial dims of 8 to 48 channels without "
+     "the index (3 "
      "max, 3 average excluding and 2 including the padding); half, float, NCHW bfloat16, the backward, max "
      "pooling with the index (3 randomized cases and the GPU suite) and 3 spatial dims (2 cases) were right: pool "
      "in NCHW, or in half or float, or ask max pooling for its index",
@@ -376,13 +379,14 @@ const std::vector<Capability> kTable = {
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
      "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart (a vector: more "
-     "than 64 elements, not a multiple of 16; an FP8 vector: more than 64 elements), or of E4M3 with E5M2",
+     "than 64 elements, not a multiple of 16; an FP8 vector: more than 32 elements), or of E4M3 with E5M2",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
      "is lost): 4 wrong and 4 faults in randomized FP8 cases (K from 1 to 629, e4m3 or e5m2 with half or with "
      "each other; E4M3 with E5M2 faulted with aligned rows too), 3 wrong of bfloat16 with float (one through the "
-     "caller's cast), E4M3 vectors B of 179 and 320 elements wrong; 8 FP8 cases with K up to 70, and aligned rows, were "
-     "right: convert the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
+     "caller's cast), E4M3 vectors B of 35 (a bfloat16 A of 4 batches, B cast by the caller), 179 and 320 elements "
+     "wrong; 8 FP8 cases with K up to 70, vectors of 3, 9 and 34 elements, and aligned rows, were right: convert "
+     "the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
      "H200"},
     {Feature::matmul_leaky_relu_epilogue, "matmul_leaky_relu_epilogue", Gate::known_bad,
      "a leaky relu (a relu with a lower-clip slope) straight on a matmul's result", 0, 0, kAnyCudnn9, kVerified,
@@ -562,7 +566,8 @@ const std::vector<Capability> kTable = {
      "a normalization outside what its engines were seen to take", 0, 0, 0, kVerified,
      "has normalization engines for row-major x (layer, RMS, adaptive layer norm) and channels-last x with "
      "channels a multiple of 8 (batch norm); some graphs inside those bounds were refused as well (NCHW "
-     "batchnorm training and backward, instancenorm; 30 randomized cases against 174 right): pass x "
+     "batchnorm training and backward, instancenorm; 30 randomized cases against 174 right; adaptive layer norm "
+     "forwards, 16 against 43 right, refused when the operation graph is finalized): pass x "
      "channels-last with channels a multiple of 8, or row-major for the layer norms",
      "H200"},
     {Feature::matmul_two_batch_dims, "matmul_two_batch_dims", Gate::observed,
@@ -665,16 +670,15 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::attention_backward_deterministic_grouped_wide_keys,
      "attention_backward_deterministic_grouped_wide_keys", Gate::known_bad,
-     "the deterministic attention backward with a head dim of Q and K above V's (d_qk > d_v), of grouped- or "
-     "multi-query attention (h_q > h_k), or of any heads with d_qk from 161 to 255",
+     "the deterministic attention backward with a head dim of Q and K above V's (d_qk > d_v)",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it whose dQ is wrong in some runs and right in others (grouped: one case and 7 variants of "
      "it, 17 of 24 runs wrong, d_qk 136 and 144 over d_v 128; the same case with d_qk = d_v, with h_q = h_k, or not "
      "deterministic was right in 9 of 9 runs), and wrong with one head per K and V too once d_qk is 176 over d_v "
      "128 (5 randomized cases of 1 to 8 heads and 14 variants of one, half and bfloat16, s_kv 39 to 128: dQ "
      "relative errors 0.22 to 0.67; right not deterministic, with d_qk = d_v or 128; with one head per K and V, d_qk "
-     "136 to 160 and 256 were right in 8 randomized cases and one at 232; the band from 161 to 255 is refused on "
-     "the cases at 176): use the backward "
+     "136 to 160 and 256 were right in 8 randomized cases and one at 232, but a later run had d_qk 152 over 128 "
+     "wrong with one head, bfloat16, s 5 over 2: 342 of 1,520 dQ elements zero): use the backward "
      "that is not deterministic, or pad V's head dim to Q's",
      "H200"},
     {Feature::fp8_matmul_cublaslt_engines, "fp8_matmul_cublaslt_engines", Gate::known_bad,
@@ -798,13 +802,15 @@ const std::vector<Capability> kTable = {
      "filter yourself and use cross-correlation",
      "H200"},
     {Feature::paged_attention_stats_score_mod_tensor, "paged_attention_stats_score_mod_tensor", Gate::known_bad,
-     "paged attention over a single query row (s_q = 1, decoding) with the stats output and a score modifier of "
-     "the caller's that reads a tensor (a per-head term, say)",
+     "paged attention over a single query row (s_q = 1, decoding) with the stats (or the Max and SumExp) output "
+     "and a score modifier of the caller's that reads a tensor (a per-head term, say)",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong stats (a randomized grouped-query case, 2 query heads over 1 and 108 "
      "keys in pages of 8: one of two stats values wrong, every time, with or without a causal mask, in half and "
-     "bfloat16; O right); without the paging, without the per-head term (the modifier's by-value scalars kept) or "
-     "without the stats it was right: gather the pages into a plain K and V, or leave out the stats",
+     "bfloat16; O right; and a packed half case, 4 query heads over 1, 50 keys in pages of 1, soft-capping after "
+     "the per-head term: 3 of 4 Max values wrong); without the paging, without the per-head term (the modifier's "
+     "by-value scalars kept) or without the stats it was right: gather the pages into a plain K and V, or leave "
+     "out the stats",
      "H200"},
     {Feature::pointwise_softplus_backward_scalar_dy, "pointwise_softplus_backward_scalar_dy", Gate::known_bad,
      "a softplus backward (SOFTPLUS_BWD) of a by-value scalar dy over an x read from memory", 0, 0, kAnyCudnn9,
@@ -848,6 +854,55 @@ const std::vector<Capability> kTable = {
      "d_qk 160 or 176 over d_v 128 (dQ NaN; right with 8 heads, d_qk 192, d_v 64 or without soft-capping): give it "
      "a sliding window as long as s_kv, which removes no key (the half cases with one were right), or run the half "
      "form in bfloat16",
+     "H200"},
+    {Feature::reduction_mean_and_norms, "reduction_mean_and_norms", Gate::known_bad,
+     "the mean and the norms of a reduction (FE_REDUCTION_AVG, FE_REDUCTION_NORM1, FE_REDUCTION_NORM2)", 0, 0,
+     kAnyCudnn9, kVerified,
+     "refuses them when the reduction descriptor is finalized (CUDNN_STATUS_NOT_SUPPORTED: 75 of 75 randomized "
+     "cases, float, half and bfloat16, rank 2 to 5, alone or after a pointwise operation), where the same graphs "
+     "with ADD, MIN, MAX and AMAX ran: reduce with FE_REDUCTION_ADD and then scale by 1 / n (the mean), add the "
+     "absolute values (NORM1), or add the squares and take the square root (NORM2), the last step in a graph of its "
+     "own",
+     "H200"},
+    {Feature::fp8_attention_single_query, "fp8_attention_single_query", Gate::observed,
+     "an FP8 attention forward over a single query row (s_q = 1, a decoding step)", 0, 0, 0, kVerified,
+     "has no FP8 attention forward engine for a single query row (s_q = 1) on Hopper: 52 of 52 randomized cases that no other entry refused "
+     "(E4M3 and E5M2, head dims 32 to 256, with or without paging, padding, masks or the stats), where each of 307 "
+     "with two query rows or more ran: decode in half or bfloat16",
+     "H200"},
+    {Feature::fp8_attention_backward_head_dims, "fp8_attention_backward_head_dims", Gate::observed,
+     "an FP8 attention backward with head dims other than 128 (d_qk or d_v)", 0, 0, 0, kVerified,
+     "has FP8 attention backward engines on Hopper for head dims of 128 only: 92 of 92 randomized cases with other "
+     "head dims (16 to 256, d_qk equal to d_v or not) that no other entry refused had none, and 50 with d_qk = d_v = "
+     "128 ran: pad Q, K and V with zeros to a head dim of 128 (the scores do not change; keep the attention scale of "
+     "the true head dim, and drop the padded columns of O, dQ, dK and dV), or run the backward in half or bfloat16",
+     "H200"},
+    {Feature::attention_backward_dbias_envelope, "attention_backward_dbias_envelope", Gate::observed,
+     "an attention backward with a dBias output", 0, 0, 0, kVerified,
+     "has no engine for a few attention backward graphs with a dBias output: 4 of 23 randomized cases that no other entry refused (half and "
+     "bfloat16, s_q 1 to 115, s_kv 1 to 174, head dims 64 to 216, with or without the deterministic mode) with no "
+     "size, mask, layout or mode in common: leave dBias out where the bias is not trained, or change the sequence "
+     "lengths by padding them (with the padding mask)",
+     "H200"},
+    {Feature::norm_epilogue_envelope, "norm_epilogue_envelope", Gate::observed,
+     "a layernorm or rmsnorm of a float x, or an adaptive layernorm, followed by pointwise operations in one graph",
+     0, 0, 0, kVerified,
+     "has engines for some and none for others, with no shape, layout or operation of the epilogue in common: 38 "
+     "of 63 randomized float layer and RMS norm cases ran, 8 of 42 adaptive layernorm ones (the others refused by "
+     "its heuristics or when the operation graph is finalized): mark the norm's Y as an output and run the pointwise "
+     "operations in a graph of their own",
+     "H200"},
+    {Feature::pointwise_select_condition_broadcast_innermost, "pointwise_select_condition_broadcast_innermost",
+     Gate::known_bad,
+     "a select (BINARY_SELECT) whose condition is computed in the graph (a comparison, say) and broadcast along the "
+     "result's innermost dim (an [M, 1] condition of a row-major [M, N] result, an [N, 1, ...] one of a "
+     "channels-last result)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that pick the wrong side for some elements (2 of 5 randomized cases that no other entry "
+     "refused: a float [7, 16] select on the comparison of two [7, 1] columns, a whole row wrong, and a bfloat16 "
+     "channels-last [26, 48, 1, 1, 7] one on a comparison of [26, 1, 1, 1, 7], 1,769 of 8,736 elements wrong); "
+     "conditions that vary along that dim were right (3): compare operands broadcast to the result's shape, so that "
+     "the condition has it",
      "H200"},
 };
 

@@ -147,6 +147,12 @@ enum class Feature {
     conv_fusion_one_channel_unit_width,     // fused channels-last conv fprop, one input channel, result one pixel wide
     pointwise_gen_index_gapped_input,       // the index along a dim of a graph input with a gap
     attention_backward_alibi_unmasked,      // ALiBi backward, no mask over the keys: fp16 s_kv % 64, or soft-capping
+    reduction_mean_and_norms,               // FE_REDUCTION_AVG, NORM1 and NORM2, refused by cuDNN's descriptor
+    fp8_attention_single_query,             // FP8 attention forward over one query row (decoding)
+    fp8_attention_backward_head_dims,       // FP8 attention backward with head dims other than 128
+    attention_backward_dbias_envelope,      // attention backward with dBias: a few sizes without an engine
+    norm_epilogue_envelope,                 // float layer/RMS or any adaptive layer norm with a pointwise epilogue
+    pointwise_select_condition_broadcast_innermost,  // select on a computed condition broadcast along the innermost dim
 };
 
 // How the library treats a fact of the table.

@@ -187,10 +187,11 @@ class Matmul : public Node {
         for (size_t d = rank - 2; d < rank; ++d)
             if (t->dims[d] > 1 && t->strides[d] != 1 && t->strides[d] % 16 != 0) return true;
         // A vector (one of the two dims 1) is one row: more than 64 elements, not a multiple of
-        // 16; an FP8 one of more than 64 elements whatever its length (320 was wrong too).
+        // 16; an FP8 one of more than 32 elements whatever its length (35 and 320 were wrong too).
         for (size_t d = rank - 2; d < rank; ++d) {
             const size_t other = d == rank - 1 ? rank - 2 : rank - 1;
-            if (t->dims[other] == 1 && t->dims[d] > 64 && (t->dims[d] % 16 != 0 || is_fp8(t->data_type))) return true;
+            if (t->dims[other] != 1) continue;
+            if (is_fp8(t->data_type) ? t->dims[d] > 32 : (t->dims[d] > 64 && t->dims[d] % 16 != 0)) return true;
         }
         return false;
     }

@@ -288,17 +288,19 @@ class NormForward : public NormNode {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
-    // Only layernorm and rmsnorm: the other families' pointwise epilogues were not tried. Their
-    // forward always had an engine otherwise, so only instancenorm (refused now and then) gets the
-    // family's last resort.
+    // A pointwise epilogue (Y virtual) is what decides most refusals of the layer-like norms: never
+    // for a half x, now and then for a float x or the adaptive mode. Without one, the family's
+    // envelope.
     std::string unsupported_hint() const override {
-        const fe_tensor *x = input(x_);
-        bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
-        if (layer_like && x->data_type != FE_DATA_FLOAT && outputs[0]->is_virtual())
-            return explanation(Feature::norm_pointwise_epilogue, cudnn().cudnnGetVersion());
-        if (family_.mode == CUDNN_INSTANCE_NORM)
-            return explanation(Feature::norm_engine_envelope, cudnn().cudnnGetVersion());
-        return "";
+        const int64_t version = cudnn().cudnnGetVersion();
+        const bool layer_like = family_.mode == CUDNN_LAYER_NORM || family_.mode == CUDNN_RMS_NORM;
+        const bool adaptive = family_.mode == CUDNN_ADA_LAYER_NORM;
+        if ((layer_like || adaptive) && outputs[0]->is_virtual()) {
+            if (layer_like && input(x_)->data_type != FE_DATA_FLOAT)
+                return explanation(Feature::norm_pointwise_epilogue, version);
+            return explanation(Feature::norm_epilogue_envelope, version);
+        }
+        return explanation(Feature::norm_engine_envelope, version);
     }
 
     std::string attributes() const override {

@@ -182,6 +182,7 @@ class Pointwise : public Node {
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
         refuse_index_of_gapped_input(lowering);
+        refuse_select_condition_broadcast_innermost(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -320,6 +321,22 @@ class Pointwise : public Node {
         int64_t span = 1;
         for (size_t d = 0; d < x->dims.size(); ++d) span += (x->dims[d] - 1) * x->strides[d];
         if (span > element_count(x->dims)) lowering.require(Feature::pointwise_gen_index_gapped_input);
+    }
+
+    // A select whose condition is computed in the graph (a comparison, say) and broadcast along
+    // the result's innermost dim (a [M, 1] condition of an [M, N] row-major result, an [N, 1, ...]
+    // one of a channels-last result): cuDNN 9.19 picks the wrong side for some elements (capability
+    // pointwise_select_condition_broadcast_innermost). Conditions that vary along it were right.
+    void refuse_select_condition_broadcast_innermost(Lowering &lowering) const {
+        if (info_.mode != FE_POINTWISE_BINARY_SELECT || inputs.size() < 3 || !inputs[2] || !inputs[2]->producer)
+            return;
+        const fe_tensor *y = outputs[0], *condition = inputs[2];
+        if (condition->dims.size() != y->dims.size() || y->strides.size() != y->dims.size()) return;
+        size_t innermost = y->dims.size();
+        for (size_t d = 0; d < y->dims.size(); ++d)
+            if (y->dims[d] > 1 && (innermost == y->dims.size() || y->strides[d] < y->strides[innermost])) innermost = d;
+        if (innermost < y->dims.size() && condition->dims[innermost] == 1)
+            lowering.require(Feature::pointwise_select_condition_broadcast_innermost);
     }
 
     // A rank-3 result [N, 1, W] (kept at rank 3; N and W above 1) whose unit dim's stride spans a

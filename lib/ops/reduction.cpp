@@ -71,6 +71,8 @@ class Reduction : public Node {
             if (!inputs[0]->producer) lowering.require(Feature::deterministic_reduction_kernels);
         }
         if (mode_ == FE_REDUCTION_MUL_NO_ZEROS) lowering.require(Feature::reduction_mul_no_zeros);
+        if (mode_ == FE_REDUCTION_AVG || mode_ == FE_REDUCTION_NORM1 || mode_ == FE_REDUCTION_NORM2)
+            lowering.require(Feature::reduction_mean_and_norms);
         refuse_unpacked_result(lowering);
         refuse_rank3_permuted_input(lowering);
         refuse_partial_spatial(lowering);

@@ -193,7 +193,9 @@ void refuse_known_bad_pooling(Lowering &lowering, const fe_resample_options &o, 
     // bfloat16 channels-last forward pooling with a real window or stride: wrong for channels not a
     // multiple of 8, and over 2 spatial dims without the index output whatever the channels (with
     // the index, or over 3 spatial dims, it was right).
-    if (forward && x->data_type == FE_DATA_BFLOAT16 && channels_last(x) && !trivial &&
+    // One channel of stride 1 is read channels-last too.
+    const bool channel_innermost = x->strides.size() == x->dims.size() && x->dims.size() >= 3 && x->strides[1] == 1;
+    if (forward && x->data_type == FE_DATA_BFLOAT16 && channel_innermost && !trivial &&
         (x->dims[1] % 8 != 0 || (spatial == 2 && !o.generate_index)))
         lowering.require(Feature::pooling_bf16_channels_last);
     if (forward && o.generate_index && !channels_last(x)) lowering.require(Feature::pooling_index_layout);

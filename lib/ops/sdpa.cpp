@@ -82,7 +82,7 @@ class Sdpa : public AttentionNode {
             lowering.require(Feature::packed_attention_stats_grouped_decode);
         if (has_sink() && paged() && q->dims[2] == 1 && q->dims[1] > k->dims[1])
             lowering.require(Feature::paged_attention_sinks_grouped_decode);
-        if (stats_ && paged() && q->dims[2] == 1 && score_mod_reads_a_tensor())
+        if ((stats_ || max_sum_exp_) && paged() && q->dims[2] == 1 && score_mod_reads_a_tensor())
             lowering.require(Feature::paged_attention_stats_score_mod_tensor);
         std::string extra = mask_output_ ? "dropout mask output" : (max_sum_exp_ ? "Max and SumExp outputs" : "");
         if (lowers_native(lowering, false, extra, what))

@@ -4,6 +4,8 @@
 // so the caller can derive the next step's scales.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
@@ -37,6 +39,11 @@ class SdpaFp8 : public AttentionNode {
           stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
     const char *kind() const override { return "sdpa_fp8"; }
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+    std::string unsupported_hint() const override {
+        if (inputs[kQ]->dims[2] == 1)
+            return explanation(Feature::fp8_attention_single_query, cudnn().cudnnGetVersion());
+        return "";
+    }
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }

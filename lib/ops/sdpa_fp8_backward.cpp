@@ -4,6 +4,8 @@
 // outputs are quantized with the caller's scales, recording their amax.
 #include <cudnn_graph.h>
 
+#include "backend/capabilities.hpp"
+#include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
@@ -39,6 +41,11 @@ class SdpaFp8Backward : public AttentionNode {
           given_(without_name(options)) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
     std::string attributes() const override { return option_attributes() + (deterministic_ ? " deterministic" : ""); }
+    std::string unsupported_hint() const override {
+        if (inputs[kQ]->dims[3] != 128 || inputs[kV]->dims[3] != 128)
+            return explanation(Feature::fp8_attention_backward_head_dims, cudnn().cudnnGetVersion());
+        return "";
+    }
     // Fields the op does not take (dBias, ALiBi) are refused on entry, so they are never written.
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);

@@ -38,6 +38,9 @@ struct BuildState {
 // GPU generation the graph is lowered for (target_generation), which the capability table's
 // GPU gates read; 0 when not known.
 void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm);
+// What the graph's nodes say about a graph cuDNN has no engine for (the capability table's
+// explanations): "; conv_fprop 'c': ..." for each node with something to say, "" otherwise.
+std::string unsupported_hints(const fe_graph &graph);
 // The operation graph and binding layout a build made for a validated graph (uids assigned)
 // whose attention was lowered as `attention` records (node name, native), without searching
 // engines: what a plan read from disk is checked against.

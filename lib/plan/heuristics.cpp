@@ -240,9 +240,8 @@ void check_support(fe_graph &graph) {
         for (const auto &node : graph.nodes) {
             std::string c = node->combination();
             if (!c.empty()) combination += (combination.empty() ? "; for " : "; ") + c;
-            std::string hint = node->unsupported_hint();
-            if (!hint.empty()) why += format("; %s '%s': %s", node->kind(), node->name.c_str(), hint.c_str());
         }
+        why += unsupported_hints(graph);
         // Without a driver library cuDNN lists no runtime-compiled engine: say so, not "no engine".
         if (state.search.candidates.empty() && driver_state() == DriverState::Missing) why += "; " + driver_remedy();
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s%s (cuDNN %zu)",
@@ -250,6 +249,15 @@ void check_support(fe_graph &graph) {
     }
     FE_LOG_INFO("graph '%s': supported, %zu viable engine configs", graph.name.c_str(), viable);
     graph.stage = fe_graph::Stage::Supported;
+}
+
+std::string unsupported_hints(const fe_graph &graph) {
+    std::string hints;
+    for (const auto &node : graph.nodes) {
+        std::string hint = node->unsupported_hint();
+        if (!hint.empty()) hints += format("; %s '%s': %s", node->kind(), node->name.c_str(), hint.c_str());
+    }
+    return hints;
 }
 
 }  // namespace fe

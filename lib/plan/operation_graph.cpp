@@ -99,7 +99,16 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm, BuildStat
     }
     std::string what = "graph '" + graph.name + "': finalizing the operation graph" +
                        (graph.kernel_cache ? " with dynamic shapes" : "");
-    op_graph.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    // cuDNN checks most graphs against its engines here already: a refusal is a graph it has no
+    // engine for, and gets the nodes' explanations as the heuristics' "no engine" does.
+    try {
+        op_graph.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    } catch (const Error &e) {
+        if (e.status() != FE_STATUS_NOT_SUPPORTED) throw;
+        std::string hints = unsupported_hints(graph);
+        if (hints.empty()) throw;
+        throw Error(e.status(), e.what() + hints);
+    }
     if (graph.kernel_cache) {
         std::lock_guard<std::mutex> lock(graph.kernel_cache->mutex);
         prepare_kernel_cache(*graph.kernel_cache, op_graph);

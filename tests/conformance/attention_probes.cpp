@@ -136,11 +136,12 @@ void register_attention_probes(std::vector<Probe> &out) {
                        });
                    }});
     out.push_back({"fp8_attention_backward_unaligned",
-                   "FP8 (E4M3) attention backward, b 2, h 4, s 100/100, d 64, causal",
+                   "FP8 (E4M3) attention backward, b 2, h 4, s 100/100, d 128 (the head dim its engines take), causal",
                    [](Case &k) {
                        attention_fp8_case(k, true, [](AttentionConfig &c) {
                            plain(c);
                            c.type = FE_DATA_FP8_E4M3;
+                           c.d = c.d_v = 128;
                            c.s_q = c.s_kv = 100;
                            c.causal = FE_CAUSAL_MASK_TOP_LEFT;
                        });
@@ -185,11 +186,12 @@ void register_attention_probes(std::vector<Probe> &out) {
                        });
                    }});
     out.push_back({"fp8_attention_backward_deterministic",
-                   "FP8 (E4M3) attention backward, b 2, h 4, s 128/128, d 64, causal, deterministic",
+                   "FP8 (E4M3) attention backward, b 2, h 4, s 128/128, d 128, causal, deterministic",
                    [](Case &k) {
                        attention_fp8_case(k, true, [](AttentionConfig &c) {
                            plain(c);
                            c.type = FE_DATA_FP8_E4M3;
+                           c.d = c.d_v = 128;
                            c.s_kv = 128;
                            c.causal = FE_CAUSAL_MASK_TOP_LEFT;
                            c.deterministic = true;

@@ -449,6 +449,10 @@ void apply_variations(ConvConfig &c) {
             c.type = item == "type=half" ? FE_DATA_HALF : item == "type=bf16" ? FE_DATA_BFLOAT16 : FE_DATA_FLOAT;
         } else if (item == "out_type=same") {
             c.out_type = FE_DATA_NOT_SET;
+        } else if (item == "dgrad") {
+            c.dir = Direction::dgrad, c.fusion = Fusion::none, c.act = Act::none;
+        } else if (item == "symmetric") {
+            for (size_t i = 0; i < c.spatial; ++i) c.post[i] = c.pre[i];
         } else {
             std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
             std::exit(2);

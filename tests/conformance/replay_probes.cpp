@@ -93,6 +93,12 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("conv_fusion_one_channel_unit_width", "conv", 42, 748));
     out.push_back(replay("attention_backward_alibi_unmasked", "attention_bwd", 25, 429));
     out.push_back(replay("attention_backward_alibi_unmasked:soft_capping", "attention_bwd", 24, 856));
+    out.push_back(replay("reduction_mean_and_norms", "reduction", 44, 14));
+    out.push_back(replay("fp8_attention_single_query", "attention_fp8_fwd", 43, 13));
+    out.push_back(replay("fp8_attention_backward_head_dims", "attention_fp8_bwd", 43, 8));
+    out.push_back(replay("attention_backward_dbias_envelope", "attention_bwd", 43, 54));
+    out.push_back(replay("norm_epilogue_envelope", "norm_fused", 43, 19));
+    out.push_back(replay("pointwise_select_condition_broadcast_innermost", "pointwise", 44, 3));
     out.push_back(replay("attention_backward_deterministic_grouped_wide_keys:one_head_per_kv", "attention_bwd", 44, 458));
     out.push_back(replay("conv_wgrad_depthwise_3d_asymmetric:grouped", "conv", 43, 742));
     out.push_back(replay("matmul_result_matrix_strided:epilogue_operand", "matmul", 43, 495));

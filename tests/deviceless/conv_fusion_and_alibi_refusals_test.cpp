@@ -1,6 +1,6 @@
 // Refusals made from the conformance run of seed 42 and its sweeps on an H200: a fused convolution
 // of one channel into a result one pixel wide, the ALiBi backward with no mask over the keys, and
-// the deterministic backward with d_qk above V's and above 128. Each refused graph names the
+// the deterministic backward with d_qk above V's. Each refused graph names the
 // capability table's reason; the nearest graphs the runs found right still lower.
 #include <string>
 
@@ -116,15 +116,16 @@ TEST_F(AttentionRefusals, AlibiBackwardWithSoftCappingAndWideKeys) {
         expect_backward(f);
 }
 
-// One head per K and V, d 176/128, deterministic (seed 44 case 458): refused; not deterministic,
-// or with d_qk 144 over d_v 128, taken.
+// One head per K and V, deterministic, d_qk above d_v (seed 44 case 458 of a sweep at 176/128, and
+// case 84 of run 22 at 152/128): refused; not deterministic, or with d_qk = d_v, taken.
 TEST_F(AttentionRefusals, DeterministicBackwardWithWideKeysOfOneHeadPerKv) {
-    const char *why = "of any heads with d_qk from 161 to 255";
+    const char *why = "the deterministic attention backward with a head dim of Q and K above V's";
     const auto bf16 = FE_DATA_BFLOAT16;
     for (const AttentionForm &f :
          {AttentionForm{"d 176/128", bf16, 8, 8, 47, 120, 176, 128, false, true, 0, 0, why},
+          AttentionForm{"d 152/128, one head", bf16, 1, 1, 5, 2, 152, 128, false, true, 0, 0, why},
           AttentionForm{"not deterministic", bf16, 8, 8, 47, 120, 176, 128, false, false, 0, 0, nullptr},
-          AttentionForm{"d 144/128", bf16, 8, 8, 47, 120, 144, 128, false, true, 0, 0, nullptr}})
+          AttentionForm{"d 144/144", bf16, 8, 8, 47, 120, 144, 144, false, true, 0, 0, nullptr}})
         expect_backward(f);
 }
 

@@ -120,13 +120,17 @@ TEST_F(Deviceless, ALoneReductionIsSupportedOverEveryDimAndOverTheChannels) {
 }
 
 // What cuDNN 9.19 cannot build is refused before cuDNN sees it, with the capability table's
-// words: the product of the non-zero elements, and a deterministic reduction.
-TEST_F(Deviceless, MulNoZerosAndADeterministicReductionAreRefusedWithTheirReason) {
+// words: the product of the non-zero elements, the mean and the norms, and a deterministic
+// reduction.
+TEST_F(Deviceless, ReductionModesAndADeterministicReductionAreRefusedWithTheirReason) {
     struct Case {
         fe_reduction_mode mode;
         int32_t deterministic;
         const char *reason;
     } cases[] = {{FE_REDUCTION_MUL_NO_ZEROS, 0, "the product of the non-zero elements (FE_REDUCTION_MUL_NO_ZEROS): refused"},
+                 {FE_REDUCTION_AVG, 0, "the mean and the norms of a reduction (FE_REDUCTION_AVG, "},
+                 {FE_REDUCTION_NORM1, 0, "then scale by 1 / n (the mean), add the absolute values (NORM1)"},
+                 {FE_REDUCTION_NORM2, 0, "add the squares and take the square root (NORM2)"},
                  {FE_REDUCTION_ADD, 1, "a deterministic reduction on its own (fe_reduction_options.deterministic, of a graph "
                                          "input): refused"}};
     for (const Case &c : cases) {

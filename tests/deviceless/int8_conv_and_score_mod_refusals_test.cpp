@@ -122,14 +122,17 @@ TEST_F(Refusals, AttentionBackwardDbiasUnderAScoreModifier) {
 }
 
 // Paged decoding of 2 query heads over 1 with the stats and a score modifier adding a per-head
-// term (seed 27 case 21): refused; the modifier's scalar alone, or no stats, taken.
+// term (seed 27 case 21), or with Max and SumExp instead (seed 44 case 1 of attention_mod_fwd):
+// refused; the modifier's scalar alone, or neither output, taken.
 TEST_F(Refusals, PagedDecodeStatsUnderAScoreModifierReadingATensor) {
     struct Form {
         const char *name;
-        bool per_head, stats, refused;
+        bool per_head, stats, max_sum_exp, refused;
     };
-    for (const Form &f : {Form{"per-head term, stats", true, true, true}, Form{"scalar only, stats", false, true, false},
-                          Form{"per-head term, no stats", true, false, false}}) {
+    for (const Form &f : {Form{"per-head term, stats", true, true, false, true},
+                          Form{"per-head term, Max and SumExp", true, false, true, true},
+                          Form{"scalar only, stats", false, true, false, false},
+                          Form{"per-head term, no stats", true, false, false, false}}) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("paged_decode_score_mod", FE_DATA_BFLOAT16);
         const int64_t b = 1, h_q = 2, s_kv = 112, page = 8, pages = s_kv / page;
@@ -141,6 +144,7 @@ TEST_F(Refusals, PagedDecodeStatsUnderAScoreModifierReadingATensor) {
         fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
         o.attn_scale = 0.1021;
         o.generate_stats = f.stats;
+        o.output_max_sum_exp = f.max_sum_exp;
         o.page_table_k = make("ptk", {b, 1, pages, 1}, FE_DATA_INT32);
         o.page_table_v = make("ptv", {b, 1, pages, 1}, FE_DATA_INT32);
         o.max_seq_len_kv = s_kv;
@@ -159,8 +163,12 @@ TEST_F(Refusals, PagedDecodeStatsUnderAScoreModifierReadingATensor) {
         ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, f.stats ? &stats : nullptr));
         ASSERT_FE_OK(fe_tensor_set_output(out, 1));
         if (stats) ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+        for (const char *name : {"sdpa_0::Max", "sdpa_0::SumExp"}) {
+            fe_tensor *t = nullptr;
+            if (f.max_sum_exp && fe_graph_tensor_by_name(g, name, &t) == FE_OK) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        }
         if (f.refused)
-            expect_refused(g, "with the stats output and a score modifier of the caller's that reads a tensor");
+            expect_refused(g, "output and a score modifier of the caller's that reads a tensor");
         else
             expect_lowered(g);
     }

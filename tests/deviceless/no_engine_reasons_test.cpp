@@ -239,4 +239,94 @@ TEST_F(Deviceless, AdaLayerNormBackwardOverOneRowSaysWhy) {
     EXPECT_TRUE(LastErrorContains("take the first row of dx")) << fe_last_error_message();
 }
 
+class NoEngineReport : public Deviceless {
+  protected:
+    // FP8 attention's scales, as device tensors of one element.
+    std::vector<fe_tensor *> fp8_scales(fe_graph *g, int count) {
+        std::vector<fe_tensor *> scales;
+        for (int i = 0; i < count; ++i)
+            scales.push_back(tensor(g, ("scale_" + std::to_string(i)).c_str(), {1, 1, 1, 1}, false, FE_DATA_FLOAT));
+        return scales;
+    }
+};
+
+// One query row (a decoding step) has no FP8 forward engine on Hopper; two rows have one.
+TEST_F(NoEngineReport, Fp8AttentionOverOneQueryRowSaysWhy) {
+    for (int64_t s_q : {1, 2}) {
+        SCOPED_TRACE(s_q);
+        fe_graph *g = graph(s_q == 1 ? "fp8_decode" : "fp8_two_rows", FE_DATA_FP8_E4M3);
+        fe_tensor *q = tensor(g, "q", {2, 4, s_q, 128}), *k = tensor(g, "k", {2, 4, 64, 128});
+        fe_tensor *v = tensor(g, "v", {2, 4, 64, 128});
+        std::vector<fe_tensor *> sc = fp8_scales(g, 6);
+        fe_sdpa_fp8_scales s = FE_SDPA_FP8_SCALES_INIT;
+        s.descale_q = sc[0], s.descale_k = sc[1], s.descale_v = sc[2], s.descale_s = sc[3], s.scale_s = sc[4],
+        s.scale_o = sc[5];
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.088;
+        fe_tensor *out, *amax_s, *amax_o;
+        ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &o, &out, nullptr, &amax_s, &amax_o));
+        for (fe_tensor *t : {out, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        const fe_status status = build_to_support(g, json_);
+        if (s_q == 2) {
+            EXPECT_FE_OK(status);
+            continue;
+        }
+        if (status == FE_OK) GTEST_SKIP() << "cuDNN's heuristics list an engine for it without a GPU";
+        ASSERT_EQ(status, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("single query row (s_q = 1)")) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("decode in half or bfloat16")) << fe_last_error_message();
+    }
+}
+
+// The FP8 backward has engines for head dims of 128 only.
+TEST_F(NoEngineReport, Fp8AttentionBackwardHeadDimSaysWhy) {
+    for (int64_t d : {64, 128}) {
+        SCOPED_TRACE(d);
+        fe_graph *g = graph(d == 64 ? "fp8_backward_d64" : "fp8_backward_d128", FE_DATA_FP8_E4M3);
+        const std::vector<int64_t> dims = {2, 4, 128, d};
+        fe_tensor *q = tensor(g, "q", dims), *k = tensor(g, "k", dims), *v = tensor(g, "v", dims);
+        fe_tensor *o = tensor(g, "o", dims), *d_o = tensor(g, "do", dims);
+        fe_tensor *stats = tensor(g, "stats", {2, 4, 128, 1}, false, FE_DATA_FLOAT);
+        std::vector<fe_tensor *> sc = fp8_scales(g, 12);
+        fe_sdpa_fp8_backward_scales s = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+        fe_tensor **fields[12] = {&s.descale_q, &s.descale_k, &s.descale_v, &s.descale_o, &s.descale_do, &s.descale_s,
+                                  &s.descale_dp, &s.scale_s, &s.scale_dp, &s.scale_dq, &s.scale_dk, &s.scale_dv};
+        for (int i = 0; i < 12; ++i) *fields[i] = sc[static_cast<size_t>(i)];
+        fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        opts.attn_scale = 0.125;
+        fe_tensor *out[7];
+        ASSERT_FE_OK(fe_graph_sdpa_fp8_backward(g, q, k, v, o, d_o, stats, &s, &opts, &out[0], &out[1], &out[2],
+                                                &out[3], &out[4], &out[5], &out[6]));
+        for (fe_tensor *t : out) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        const fe_status status = build_to_support(g, json_);
+        if (d == 128) {
+            EXPECT_FE_OK(status);
+            continue;
+        }
+        if (status == FE_OK) GTEST_SKIP() << "cuDNN's heuristics list an engine for it without a GPU";
+        ASSERT_EQ(status, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("head dims of 128 only")) << fe_last_error_message();
+    }
+}
+
+// A float layernorm with a pointwise epilogue that cuDNN refuses names the epilogue's entry,
+// whichever step refuses it (the heuristics or the operation graph's finalization).
+TEST_F(NoEngineReport, FloatNormEpilogueSaysWhy) {
+    fe_graph *g = graph("rmsnorm_gate_residual", FE_DATA_FLOAT);
+    fe_tensor *x = tensor(g, "x", {5, 166, 131}), *scale = tensor(g, "scale", {1, 1, 131});
+    fe_tensor *gate = tensor(g, "gate", {5, 166, 131}), *residual = tensor(g, "residual", {5, 166, 131});
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_INFERENCE;
+    fe_tensor *y = nullptr, *inv = nullptr;
+    ASSERT_FE_OK(fe_graph_rmsnorm(g, x, scale, nullptr, &o, &y, &inv));
+    fe_tensor *gated = nullptr, *sum = nullptr;
+    ASSERT_FE_OK(fe_graph_mul(g, y, gate, nullptr, &gated));
+    ASSERT_FE_OK(fe_graph_add(g, gated, residual, nullptr, &sum));
+    ASSERT_FE_OK(fe_tensor_set_output(sum, 1));
+    const fe_status status = build_to_support(g, json_);
+    if (status == FE_OK) GTEST_SKIP() << "cuDNN's heuristics list an engine for it without a GPU";
+    ASSERT_EQ(status, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+    EXPECT_TRUE(LastErrorContains("run the pointwise operations in a graph of their own")) << fe_last_error_message();
+}
+
 }  // namespace
