@@ -417,16 +417,6 @@ const std::vector<Capability> kTable = {
      "1-D to 3-D, a batch of one and 8 to 32 channels, none written; the float dx of channels-last graphs, and "
      "dx of dy's type in any layout, were right): write dx in dy's type, or make dy and dx channels-last",
      "H200"},
-    {Feature::conv_wgrad_float_padding_past_image, "conv_wgrad_float_padding_past_image", Gate::known_bad,
-     "a float weight gradient (dw) of an NCHW convolution whose padding is asymmetric and reaches past the image "
-     "(padding of at least the image's size along some dim)",
-     0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute a wrong dw (2 of 2 randomized cases that got a plan: a float 2-D image 2x5 "
-     "padded (3, 0) before and (2, 0) after, and a half 6x2 image padded (0, 4) / (1, 4) into a float dw, relative "
-     "errors 1.5; the same padding into a half or bfloat16 dw (13 cases), channels-last float (8 cases), and float "
-     "NCHW wgrad without it (16 cases), were right): pad the image explicitly, or run the weight gradient "
-     "channels-last, or into a half dw",
-     "H200"},
     {Feature::pointwise_rank3_partial_broadcast, "pointwise_rank3_partial_broadcast", Gate::known_bad,
      "a rank-3 pointwise operation with an operand broadcast along the last dim that varies along another ([N, C, "
      "1], [1, C, 1], or the index along dim 1), or one that varies along the last dim only ([1, 1, W]) where N and "
@@ -709,8 +699,10 @@ const std::vector<Capability> kTable = {
      "builds plans for it that compute a wrong dw now and then, in every layout (NCHW: 3 of 5 randomized cases, "
      "padding 5 / 6 and 7 / 1 in 1-D and (1, 0) / (1, 1) in 2-D, relative errors 1.2 to 1.5; channels-last or "
      "single-channel: 2 of 44, a 2-D one padded (1, 0) before and (0, 1) after with stride 2 and a 1-D one padded "
-     "3 / 0 with stride 4, relative errors 0.3 and 1.4, the same plan wrong in every run): pad the image "
-     "explicitly so that the convolution's own padding is symmetric",
+     "3 / 0 with stride 4, relative errors 0.3 and 1.4, the same plan wrong in every run; and 2 of 2 NCHW cases "
+     "whose padding reaches past the image, a float 2x5 image padded (3, 0) / (2, 0) and a half 6x2 one padded "
+     "(0, 4) / (1, 4) into a float dw, relative errors 1.5): pad the image explicitly so that the convolution's "
+     "own padding is symmetric",
      "H200"},
     {Feature::batchnorm_inference_batch_inside, "batchnorm_inference_batch_inside", Gate::known_bad,
      "batchnorm inference (fe_graph_batchnorm_inference) of an x whose batch dim is not outermost", 0, 0,

@@ -91,7 +91,6 @@ enum class Feature {
     matmul_leaky_relu_epilogue,   // a leaky relu (lower-clip slope) straight on a matmul's result
     matmul_strided_bias_operand,  // a matmul epilogue's row or column operand not contiguous along its long dim
     conv_dgrad_float_dx_not_channels_last,  // float dx from half/bf16 dy, unless both are channels-last
-    conv_wgrad_float_padding_past_image,  // float NCHW wgrad, asymmetric padding reaching past the image
     pointwise_rank3_partial_broadcast,  // a rank-3 pointwise operand broadcast along W ([N, C, 1], [1, C, 1], [1, 1, W])
     pointwise_rank3_permuted_layout,    // a rank-3 pointwise tensor not laid out dim 0 outermost
     pointwise_backward_channel_broadcast,  // a rank-4/5 backward mode with dy or x broadcast along C

@@ -2,6 +2,8 @@
 // bias may differ per sample. The build refuses it on a cuDNN without the mode (Feature::adalayernorm).
 #include "common/error.hpp"
 #include "ops/norm.hpp"
+#include "schema/schema.hpp"
+#include "ops/graph_ops.hpp"
 
 namespace fe {
 
@@ -22,5 +24,33 @@ std::unique_ptr<Node> make_adalayernorm_backward(fe_tensor *dy, fe_tensor *x, fe
                                                  fe_tensor *inv_variance, const fe_norm_backward_options &options) {
     return make_norm_backward(kAdaLayerNorm, dy, x, scale, mean, inv_variance, options);
 }
+
+}  // namespace fe
+
+// The ops' descriptions (lib/schema/schema.hpp) and how a call adds them.
+namespace fe {
+
+namespace {
+
+const schema::Op kAdalayernorm{"adalayernorm", "fe_graph_adalayernorm", "Normalizations",
+                       {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "per sample or [1, ...]"},
+                        {"bias", "optional", "scale's dims"}},
+                       norm_forward_output_ports(), {}, &norm_options_description(), {"name", "phase", "epsilon", "epsilon_tensor"}, false,
+                       "Adaptive layer normalization (per-sample scale and shift)."};
+
+const schema::Op kAdalayernormBackward{"adalayernorm_backward", "fe_graph_adalayernorm_backward", "Normalizations",
+                               norm_backward_input_ports(), norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
+                               {"name"}, false, "Adaptive layer normalization backward."};
+
+const std::vector<fe_tensor *> &add_adalayernorm_call(fe_graph &g, const schema::Call &c) {
+    return add_norm_call(g, c, "adalayernorm");
+}
+const std::vector<fe_tensor *> &add_adalayernorm_backward_call(fe_graph &g, const schema::Call &c) {
+    return add_norm_backward_call(g, c, "adalayernorm_backward", true);
+}
+
+const schema::Registration kRegistered[] = {schema::Registration(kAdalayernorm, add_adalayernorm_call), schema::Registration(kAdalayernormBackward, add_adalayernorm_backward_call)};
+
+}  // namespace
 
 }  // namespace fe

@@ -12,6 +12,17 @@
 
 namespace fe {
 
+namespace schema {
+struct Port;
+struct Struct;
+}  // namespace schema
+
+// The parts of the four attention ops' descriptions they share (attention.cpp).
+const schema::Struct &sdpa_options_description();
+const schema::Struct &sdpa_backward_options_description();
+const std::vector<schema::Port> &attention_qkv_ports();
+const std::vector<schema::Port> &attention_backward_input_ports();
+
 // The options both directions take (field names as in fe_sdpa_options).
 struct AttentionOptions {
     double attn_scale = 0.0;

@@ -115,15 +115,8 @@ class ConvWgrad : public Node {
             asymmetric = asymmetric || options_.pre_padding[i] != options_.post_padding[i];
         if (spatial() == 3 && options_.groups > 1 && asymmetric)
             lowering.require(Feature::conv_wgrad_depthwise_3d_asymmetric);
-        // A float dw of an NCHW image whose padding is asymmetric and reaches past the image
-        // (padding of at least the image's size along some dim): wrong dw.
         const fe_tensor *x = inputs[0];
-        bool past_image = false;
-        for (size_t i = 0; i < spatial(); ++i)
-            past_image = past_image || std::max(options_.pre_padding[i], options_.post_padding[i]) >= x->dims[2 + i];
         const bool float_dw = x->data_type == FE_DATA_FLOAT || outputs[0]->data_type == FE_DATA_FLOAT;
-        if (float_dw && asymmetric && past_image && !channels_last(x))
-            lowering.require(Feature::conv_wgrad_float_padding_past_image);
         // Asymmetric padding of any size, in any layout: wrong dw now and then.
         if (float_dw && asymmetric)
             lowering.require(Feature::conv_wgrad_float_asymmetric_padding);

@@ -15,6 +15,25 @@
 
 namespace fe {
 
+namespace schema {
+struct Call;
+struct Param;
+struct Port;
+struct Struct;
+}  // namespace schema
+
+// The parts of the normalizations' descriptions they share (norm.cpp), and how a call adds a
+// forward or a backward pass of `kind`.
+const schema::Struct &norm_options_description();
+const schema::Struct &norm_backward_options_description();
+const std::vector<schema::Port> &norm_forward_output_ports();
+const std::vector<schema::Port> &norm_backward_output_ports(bool optional_dbias);
+const std::vector<schema::Port> &norm_backward_input_ports();
+const schema::Param &norm_output_dbias_param();
+const std::vector<fe_tensor *> &add_norm_call(fe_graph &g, const schema::Call &c, const char *kind);
+const std::vector<fe_tensor *> &add_norm_backward_call(fe_graph &g, const schema::Call &c, const char *kind,
+                                                       bool dbias_param);
+
 // A normalization family as cuDNN knows it.
 struct NormFamily {
     const char *kind;           // "layernorm": node kinds and messages

@@ -10,6 +10,7 @@
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -373,5 +374,36 @@ Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v,
     }
     return outputs;
 }
+
+}  // namespace fe
+
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
+namespace fe {
+
+namespace {
+
+const schema::Op kSdpaBackward{"sdpa_backward",
+                       "fe_graph_sdpa_backward",
+                       "Attention",
+                       attention_backward_input_ports(),
+                       {{"dQ", nullptr, "Q's gradient"},
+                        {"dK", nullptr, "K's gradient"},
+                        {"dV", nullptr, "V's gradient"},
+                        {"dBias", "output_dbias", "the bias's gradient"},
+                        {"dSink", "output_dsink", "float [1, h_q, 1, 1]: the sinks' gradient"}},
+                       {},
+                       &sdpa_backward_options_description(),
+                       {},
+                       true,
+                       "Attention backward: dQ, dK, dV."};
+
+const std::vector<fe_tensor *> &add_sdpa_backward_call(fe_graph &g, const schema::Call &c) {
+    return add_sdpa_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4], c.inputs[5],
+                             c.options_as<fe_sdpa_backward_options>());
+}
+
+const schema::Registration kRegistered(kSdpaBackward, add_sdpa_backward_call);
+
+}  // namespace
 
 }  // namespace fe

@@ -11,6 +11,7 @@
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -160,5 +161,56 @@ Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, cons
         outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
     return outputs;
 }
+
+}  // namespace fe
+
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
+namespace fe {
+
+namespace {
+
+const fe_sdpa_fp8_scales kFp8Defaults = FE_SDPA_FP8_SCALES_INIT;
+
+const schema::Struct kFp8Scales{"fe_sdpa_fp8_scales",
+                        sizeof(fe_sdpa_fp8_scales),
+                        &kFp8Defaults,
+                        {
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_q, nullptr, "Q's descale."),
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_k, nullptr, "K's descale."),
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_v, nullptr, "V's descale."),
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_s, nullptr, "Quantizes the probabilities."),
+                            FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_o, nullptr, "Quantizes O."),
+                        },
+                        "FP8 attention's scaling factors: one-element float tensors, all required."};
+
+const schema::Op kSdpaFp8{"sdpa_fp8",
+                  "fe_graph_sdpa_fp8",
+                  "Attention",
+                  attention_qkv_ports(),
+                  {{"O", nullptr, "[b, h_q, s_q, d_v], fp8"},
+                   {"Stats", "generate_stats", "float [b, h_q, s_q, 1]"},
+                   {"Amax_S", nullptr, "the probabilities' amax"},
+                   {"Amax_O", nullptr, "O's amax"},
+                   {"DropoutMask", "output_dropout_mask", "the drawn mask"}},
+                  {},
+                  &sdpa_options_description(),
+                  {"name", "generate_stats", "attn_scale", "attn_scale_tensor", "causal_mask", "compute_data_type",
+                   "bias", "sliding_window", "seq_len_q", "seq_len_kv", "alibi_slopes", "dropout_mask",
+                   "dropout_scale", "dropout_probability", "dropout_seed", "dropout_offset", "output_dropout_mask",
+                   "page_table_k", "page_table_v", "max_seq_len_kv", "implementation"},
+                  true,
+                  "FP8 attention, forward (Hopper and later).",
+                  nullptr,
+                  &kFp8Scales};
+
+const std::vector<fe_tensor *> &add_sdpa_fp8_call(fe_graph &g, const schema::Call &c) {
+    return add_sdpa_fp8(g, c.inputs[0], c.inputs[1], c.inputs[2], c.scales_as<fe_sdpa_fp8_scales>(),
+                        c.options_as<fe_sdpa_options>());
+}
+
+const schema::Registration kRegistered(kSdpaFp8, add_sdpa_fp8_call);
+
+}  // namespace
 
 }  // namespace fe

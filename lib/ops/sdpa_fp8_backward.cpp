@@ -11,6 +11,7 @@
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -244,5 +245,64 @@ Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor
     for (size_t i = 3; i < 7; ++i) keep_float(outputs[i]);
     return outputs;
 }
+
+}  // namespace fe
+
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
+namespace fe {
+
+namespace {
+
+const fe_sdpa_fp8_backward_scales kFp8BackwardDefaults = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
+
+const schema::Struct kFp8BackwardScales{
+    "fe_sdpa_fp8_backward_scales",
+    sizeof(fe_sdpa_fp8_backward_scales),
+    &kFp8BackwardDefaults,
+    {
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_q, nullptr, "Q's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_k, nullptr, "K's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_v, nullptr, "V's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_o, nullptr, "O's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_do, nullptr, "dO's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_dp, nullptr, "The FP8 score gradient's descale."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_s, nullptr, "Quantizes the probabilities."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dp, nullptr, "Quantizes the score gradient."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dq, nullptr, "Quantizes dQ."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dk, nullptr, "Quantizes dK."),
+        FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dv, nullptr, "Quantizes dV."),
+    },
+    "FP8 attention backward's scaling factors: one-element float tensors, all required."};
+
+const schema::Op kSdpaFp8Backward{"sdpa_fp8_backward",
+                          "fe_graph_sdpa_fp8_backward",
+                          "Attention",
+                          attention_backward_input_ports(),
+                          {{"dQ", nullptr, "Q's gradient, fp8"},
+                           {"dK", nullptr, "K's gradient, fp8"},
+                           {"dV", nullptr, "V's gradient, fp8"},
+                           {"Amax_dQ", nullptr, "dQ's amax"},
+                           {"Amax_dK", nullptr, "dK's amax"},
+                           {"Amax_dV", nullptr, "dV's amax"},
+                           {"Amax_dP", nullptr, "the score gradient's amax"}},
+                          {},
+                          &sdpa_backward_options_description(),
+                          {"name", "attn_scale", "attn_scale_tensor", "causal_mask", "compute_data_type", "bias",
+                           "sliding_window", "seq_len_q", "seq_len_kv", "dropout_mask", "dropout_scale",
+                           "dropout_probability", "dropout_seed", "dropout_offset", "implementation", "deterministic"},
+                          true,
+                          "FP8 attention backward (Hopper and later).",
+                          nullptr,
+                          &kFp8BackwardScales};
+
+const std::vector<fe_tensor *> &add_sdpa_fp8_backward_call(fe_graph &g, const schema::Call &c) {
+    return add_sdpa_fp8_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4], c.inputs[5],
+                                 c.scales_as<fe_sdpa_fp8_backward_scales>(), c.options_as<fe_sdpa_backward_options>());
+}
+
+const schema::Registration kRegistered(kSdpaFp8Backward, add_sdpa_fp8_backward_call);
+
+}  // namespace
 
 }  // namespace fe

@@ -18,12 +18,13 @@ double rtol_for(fe_data_type) { return 2e-2; }
 double norm_for(fe_data_type t) { return t == FE_DATA_HALF ? 1e-2 : 2.5e-2; }
 
 // `drawn_mask`: where to leave the dropout mask cuDNN drew (a bound output of k), for a backward's
-// reference.
+// reference. Such a companion forward takes its backward's configuration as it is: varied once
+// more, a size variation would drop the backward's sequence lengths and draw the mask for others.
 void attention_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust,
                        const Bound **drawn_mask = nullptr) {
     AttentionConfig c = draw(k.rng, false);
     if (adjust) adjust(c);
-    apply_variations(c);
+    if (!drawn_mask) apply_variations(c);
     k.describe(describe(c));
     if (!k.graph(c.type)) return;
     Common t = make_inputs(k, c);

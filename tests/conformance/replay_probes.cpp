@@ -15,8 +15,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("conv_dgrad_float_dx_not_channels_last", "conv", 15, 787));
     out.push_back(replay("conv_engine_envelope", "conv", 15, 0));
     out.push_back(replay("conv_fused_nchw_float_bias", "conv", 15, 474));
-    out.push_back(replay("conv_half_float_result", "conv", 15, 15));
-    out.push_back(replay("conv_wgrad_float_padding_past_image", "conv", 17, 594));
+    out.push_back(replay("conv_half_float_result", "conv", 46, 0));
     out.push_back(replay("conv_wgrad_image_prologue", "conv", 15, 211));
     out.push_back(replay("conv_fusion_nchw_pixel", "conv", 14, 710));
     out.push_back(replay("conv_fusion_nchw_pixel:1d", "conv", 21, 170));
@@ -39,7 +38,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pointwise_backward_channel_broadcast:rank2", "pointwise", 17, 153));
     out.push_back(replay("pointwise_engine_envelope", "pointwise", 15, 51));
     out.push_back(replay("pointwise_gapped_broadcast_operand", "pointwise", 16, 144));
-    out.push_back(replay("pointwise_rank3_unit_dim_gap", "pointwise", 17, 80));
+    out.push_back(replay("pointwise_rank3_unit_dim_gap", "pointwise", 43, 98));
     out.push_back(replay("pointwise_rank3_layout", "pointwise", 15, 31));
     out.push_back(replay("pointwise_rank3_partial_broadcast", "pointwise", 15, 67));
     out.push_back(replay("pointwise_rank3_permuted_layout", "pointwise", 15, 87));
@@ -48,7 +47,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pooling_engine_envelope", "resample", 15, 8));
     out.push_back(replay("reduction_engine_envelope", "reduction", 15, 1));
     out.push_back(replay("reduction_layout", "reduction", 15, 45));
-    out.push_back(replay("reduction_rank", "reduction", 15, 3));
+    out.push_back(replay("reduction_rank", "reduction", 46, 4));
     out.push_back(replay("reduction_rank3_permuted_input", "reduction", 15, 280));
     out.push_back(replay("reduction_unpacked_result", "reduction", 15, 201));
     out.push_back(replay("resample_edge_padding", "resample", 15, 3));
@@ -67,7 +66,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("general_block_scaling_fp8_partial", "matmul_block_scale", 26, 6));
     out.push_back(replay("general_block_scaling_b_row_blocks", "matmul_block_scale", 28, 1));
     out.push_back(replay("pointwise_gapped_broadcast_operand:rank5", "pointwise", 19, 45));
-    out.push_back(replay("attention_backward_dropout_single_query", "attention_bwd", 20, 667));
+    out.push_back(replay("attention_backward_dropout_single_query", "attention_bwd", 45, 504));
     out.push_back(replay("attention_backward_dropout_single_query:not_deterministic", "attention_bwd", 17, 181));
     out.push_back(replay("conv_wgrad_half_float_dw_nchw", "conv", 21, 635));
     out.push_back(replay("conv_dgrad_float_dx_not_channels_last:single_pixel", "conv", 22, 244));
