@@ -15,15 +15,7 @@ std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { re
 const NormFamily kAdaLayerNorm = {"adalayernorm", CUDNN_ADA_LAYER_NORM, true, true, false, Feature::adalayernorm, stats_dims};
 }  // namespace
 
-std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                        const fe_norm_options &options) {
-    return make_norm_forward(kAdaLayerNorm, x, scale, bias, options);
-}
 
-std::unique_ptr<Node> make_adalayernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                                 fe_tensor *inv_variance, const fe_norm_backward_options &options) {
-    return make_norm_backward(kAdaLayerNorm, dy, x, scale, mean, inv_variance, options);
-}
 
 }  // namespace fe
 
@@ -33,20 +25,20 @@ namespace fe {
 namespace {
 
 const schema::Op kAdalayernorm{"adalayernorm", "fe_graph_adalayernorm", "Normalizations",
-                       {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "per sample or [1, ...]"},
-                        {"bias", "optional", "scale's dims"}},
-                       norm_forward_output_ports(), {}, &norm_options_description(), {"name", "phase", "epsilon", "epsilon_tensor"}, false,
-                       "Adaptive layer normalization (per-sample scale and shift)."};
+                               {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "per sample or [1, ...]"},
+                                {"bias", "optional", "scale's dims"}},
+                               norm_forward_output_ports(), {}, &norm_options_description(), {"name", "phase", "epsilon", "epsilon_tensor"}, false,
+                               "Adaptive layer normalization (per-sample scale and shift)."};
 
 const schema::Op kAdalayernormBackward{"adalayernorm_backward", "fe_graph_adalayernorm_backward", "Normalizations",
-                               norm_backward_input_ports(), norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
-                               {"name"}, false, "Adaptive layer normalization backward."};
+                                       norm_backward_input_ports(), norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
+                                       {"name"}, false, "Adaptive layer normalization backward."};
 
 const std::vector<fe_tensor *> &add_adalayernorm_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_call(g, c, "adalayernorm");
+    return add_norm_forward(g, kAdaLayerNorm, c);
 }
 const std::vector<fe_tensor *> &add_adalayernorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward_call(g, c, "adalayernorm_backward", true);
+    return add_norm_backward(g, kAdaLayerNorm, "adalayernorm_backward", c, true);
 }
 
 const schema::Registration kRegistered[] = {schema::Registration(kAdalayernorm, add_adalayernorm_call), schema::Registration(kAdalayernormBackward, add_adalayernorm_backward_call)};

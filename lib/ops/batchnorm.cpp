@@ -193,10 +193,6 @@ static std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *m
     return std::make_unique<BatchNormInference>(x, mean, inv_variance, scale, bias);
 }
 
-std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                              fe_tensor *inv_variance, const fe_norm_backward_options &options) {
-    return make_norm_backward(kBatchNorm, dy, x, scale, mean, inv_variance, options);
-}
 
 Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o) {
     bool running = o.running_mean || o.running_var;
@@ -224,48 +220,48 @@ const fe_batchnorm_options kBatchnormDefaults = FE_BATCHNORM_OPTIONS_INIT;
 const fe_batchnorm_inference_options kInferenceDefaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
 
 const schema::Struct kBatchnormOptions{
-    "fe_batchnorm_options",
-    sizeof(fe_batchnorm_options),
-    &kBatchnormDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_batchnorm_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_RANGE(fe_batchnorm_options, epsilon, number, 0, 1e308, "Added to the variance."),
-        FE_SCHEMA_TENSOR(fe_batchnorm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
-        FE_SCHEMA_TENSOR(fe_batchnorm_options, running_mean, nullptr, "The running mean, [1, C, 1, ...]."),
-        FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
-        FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
-        FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
-        FE_SCHEMA_RANGE(fe_batchnorm_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
-                        "How many peer statistics buffers are set."),
-        FE_SCHEMA_FIELD(fe_batchnorm_options, peer_stats, tensor_array,
-                        "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
-    },
-    "Batch normalization's epsilon and running statistics."};
+            "fe_batchnorm_options",
+            sizeof(fe_batchnorm_options),
+            &kBatchnormDefaults,
+            {
+                FE_SCHEMA_FIELD(fe_batchnorm_options, name, name, "The op's name; automatic when absent."),
+                FE_SCHEMA_RANGE(fe_batchnorm_options, epsilon, number, 0, 1e308, "Added to the variance."),
+                FE_SCHEMA_TENSOR(fe_batchnorm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
+                FE_SCHEMA_TENSOR(fe_batchnorm_options, running_mean, nullptr, "The running mean, [1, C, 1, ...]."),
+                FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
+                FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
+                FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
+                FE_SCHEMA_RANGE(fe_batchnorm_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
+                                "How many peer statistics buffers are set."),
+                FE_SCHEMA_FIELD(fe_batchnorm_options, peer_stats, tensor_array,
+                                "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
+            },
+            "Batch normalization's epsilon and running statistics."};
 
 const schema::Struct kInferenceOptions{
-    "fe_batchnorm_inference_options",
-    sizeof(fe_batchnorm_inference_options),
-    &kInferenceDefaults,
-    {FE_SCHEMA_FIELD(fe_batchnorm_inference_options, name, name, "The op's name; automatic when absent.")},
-    "Batch normalization inference's name."};
+            "fe_batchnorm_inference_options",
+            sizeof(fe_batchnorm_inference_options),
+            &kInferenceDefaults,
+            {FE_SCHEMA_FIELD(fe_batchnorm_inference_options, name, name, "The op's name; automatic when absent.")},
+            "Batch normalization inference's name."};
 
 const schema::Op kBatchnorm{"batchnorm", "fe_graph_batchnorm", "Normalizations",
-                    {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
-                     {"bias", nullptr, "[1, C, 1, ...]"}},
-                    {{"Y", nullptr, "like x"}, {"Mean", nullptr, "the batch mean"},
-                     {"InvVariance", nullptr, "the batch's 1 / sqrt(var + epsilon)"},
-                     {"NextRunningMean", "running_mean", "the updated running mean"},
-                     {"NextRunningVar", "running_var", "the updated running variance"}},
-                    {}, &kBatchnormOptions, {}, false, "Batch normalization, training."};
+                            {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
+                             {"bias", nullptr, "[1, C, 1, ...]"}},
+                            {{"Y", nullptr, "like x"}, {"Mean", nullptr, "the batch mean"},
+                             {"InvVariance", nullptr, "the batch's 1 / sqrt(var + epsilon)"},
+                             {"NextRunningMean", "running_mean", "the updated running mean"},
+                             {"NextRunningVar", "running_var", "the updated running variance"}},
+                            {}, &kBatchnormOptions, {}, false, "Batch normalization, training."};
 const schema::Op kBatchnormInference{"batchnorm_inference", "fe_graph_batchnorm_inference", "Normalizations",
-                             {{"X", nullptr, "[N, C, spatial...]"}, {"mean", nullptr, "[1, C, 1, ...]"},
-                              {"inv_variance", nullptr, "[1, C, 1, ...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
-                              {"bias", nullptr, "[1, C, 1, ...]"}},
-                             {{"Y", nullptr, "like x"}}, {}, &kInferenceOptions, {}, false,
-                             "Batch normalization, inference, from given statistics."};
+                                     {{"X", nullptr, "[N, C, spatial...]"}, {"mean", nullptr, "[1, C, 1, ...]"},
+                                      {"inv_variance", nullptr, "[1, C, 1, ...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
+                                      {"bias", nullptr, "[1, C, 1, ...]"}},
+                                     {{"Y", nullptr, "like x"}}, {}, &kInferenceOptions, {}, false,
+                                     "Batch normalization, inference, from given statistics."};
 const schema::Op kBatchnormBackward{"batchnorm_backward", "fe_graph_batchnorm_backward", "Normalizations", norm_backward_input_ports(),
-                            norm_backward_output_ports(false), {}, &norm_backward_options_description(), {"name", "peer_stats_count", "peer_stats"}, false,
-                            "Batch normalization backward."};
+                                    norm_backward_output_ports(false), {}, &norm_backward_options_description(), {"name", "peer_stats_count", "peer_stats"}, false,
+                                    "Batch normalization backward."};
 
 const std::vector<fe_tensor *> &add_batchnorm_call(fe_graph &g, const schema::Call &c) {
     return add_batchnorm(g, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_batchnorm_options>());
@@ -275,7 +271,7 @@ const std::vector<fe_tensor *> &add_batchnorm_inference_call(fe_graph &g, const 
                                    c.options_as<fe_batchnorm_inference_options>());
 }
 const std::vector<fe_tensor *> &add_batchnorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward_call(g, c, "batchnorm_backward", false);
+    return add_norm_backward(g, kBatchNorm, "batchnorm_backward", c, false);
 }
 
 const schema::Registration kRegistered[] = {schema::Registration(kBatchnorm, add_batchnorm_call),

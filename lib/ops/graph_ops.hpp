@@ -36,14 +36,6 @@ Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor
                               fe_tensor *stats, const fe_sdpa_fp8_backward_scales &s,
                               const fe_sdpa_backward_options &options);
 
-// The forward norms but batchnorm, by kind ("layernorm", "rmsnorm", "instancenorm",
-// "adalayernorm"): Y, and in training the statistics.
-Results add_norm(fe_graph &g, const char *kind, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                 const fe_norm_options &o);
-// The backward norms by kind ("layernorm_backward", ...); mean is unused by rmsnorm_backward.
-// with_dbias: DBias is computed (always, except for the families whose bias is optional).
-Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                          fe_tensor *mean, fe_tensor *inv, const fe_norm_backward_options &o, bool with_dbias);
 Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o);
 Results add_batchnorm_inference(fe_graph &g, fe_tensor *x, fe_tensor *mean, fe_tensor *inv_variance,
                                 fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_inference_options &o);

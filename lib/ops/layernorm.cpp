@@ -12,14 +12,7 @@ std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { re
 const NormFamily kLayerNorm = {"layernorm", CUDNN_LAYER_NORM, true, false, true, Feature::cudnn_9, stats_dims};
 }  // namespace
 
-std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options) {
-    return make_norm_forward(kLayerNorm, x, scale, bias, options);
-}
 
-std::unique_ptr<Node> make_layernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                              fe_tensor *inv_variance, const fe_norm_backward_options &options) {
-    return make_norm_backward(kLayerNorm, dy, x, scale, mean, inv_variance, options);
-}
 
 }  // namespace fe
 
@@ -29,19 +22,19 @@ namespace fe {
 namespace {
 
 const schema::Op kLayernorm{"layernorm", "fe_graph_layernorm", "Normalizations",
-                    {{"X", nullptr, "[batch, ...]", {4, 16}}, {"scale", nullptr, "[1, normalized dims...]", {1, 16}},
-                     {"bias", nullptr, "scale's dims", {1, 16}}},
-                    norm_forward_output_ports(), {}, &norm_options_description(), {}, false, "Layer normalization."};
+                            {{"X", nullptr, "[batch, ...]", {4, 16}}, {"scale", nullptr, "[1, normalized dims...]", {1, 16}},
+                             {"bias", nullptr, "scale's dims", {1, 16}}},
+                            norm_forward_output_ports(), {}, &norm_options_description(), {}, false, "Layer normalization."};
 
 const schema::Op kLayernormBackward{"layernorm_backward", "fe_graph_layernorm_backward", "Normalizations", norm_backward_input_ports(),
-                            norm_backward_output_ports(false), {}, &norm_backward_options_description(), {"name", "zero_centered_gamma"}, false,
-                            "Layer normalization backward."};
+                                    norm_backward_output_ports(false), {}, &norm_backward_options_description(), {"name", "zero_centered_gamma"}, false,
+                                    "Layer normalization backward."};
 
 const std::vector<fe_tensor *> &add_layernorm_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_call(g, c, "layernorm");
+    return add_norm_forward(g, kLayerNorm, c);
 }
 const std::vector<fe_tensor *> &add_layernorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward_call(g, c, "layernorm_backward", false);
+    return add_norm_backward(g, kLayerNorm, "layernorm_backward", c, false);
 }
 
 const schema::Registration kRegistered[] = {schema::Registration(kLayernorm, add_layernorm_call), schema::Registration(kLayernormBackward, add_layernorm_backward_call)};

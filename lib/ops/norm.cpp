@@ -474,7 +474,7 @@ class NormBackward : public NormNode {
 
 }  // namespace
 
-std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+static std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                         const fe_norm_options &options) {
     FE_CHECK(options.phase == FE_NORM_PHASE_INFERENCE || options.phase == FE_NORM_PHASE_TRAINING,
              FE_STATUS_INVALID_ARGUMENT, "unknown normalization phase %d", static_cast<int>(options.phase));
@@ -483,7 +483,7 @@ std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, 
     return std::make_unique<NormForward>(family, x, scale, bias, options);
 }
 
-std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
+static std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
                                          fe_tensor *mean, fe_tensor *inv_variance,
                                          const fe_norm_backward_options &options) {
     FE_CHECK(mean || !family.has_mean, FE_STATUS_NULL_POINTER, "argument 'mean' is NULL");
@@ -491,58 +491,36 @@ std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy
                                           options);
 }
 
-Results add_norm(fe_graph &g, const char *kind, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                 const fe_norm_options &o) {
-    std::unique_ptr<Node> node;
-    bool has_mean = true;
-    if (std::strcmp(kind, "layernorm") == 0) {
-        node = make_layernorm(x, scale, bias, o);
-    } else if (std::strcmp(kind, "rmsnorm") == 0) {
-        node = make_rmsnorm(x, scale, bias, o);
-        has_mean = false;
-    } else if (std::strcmp(kind, "instancenorm") == 0) {
-        node = make_instancenorm(x, scale, bias, o);
-    } else if (std::strcmp(kind, "adalayernorm") == 0) {
-        node = make_adalayernorm(x, scale, bias, o);
-    } else {
-        FE_FAIL(FE_STATUS_INTERNAL, "no norm kind '%s'", kind);
-    }
-    bool training = o.phase == FE_NORM_PHASE_TRAINING;
+Results add_norm_forward(fe_graph &g, const NormFamily &family, const schema::Call &c) {
+    const auto &o = c.options_as<fe_norm_options>();
+    const bool training = o.phase == FE_NORM_PHASE_TRAINING;
     std::vector<const char *> ports = {"Y"};
-    if (training && has_mean) ports.push_back("Mean");
-    if (training) ports.push_back(has_mean ? "InvVariance" : "InvRms");
-    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
+    if (training && family.has_mean) ports.push_back("Mean");
+    if (training) ports.push_back(family.has_mean ? "InvVariance" : "InvRms");
+    Results outputs = g.add_op(make_norm_forward(family, c.inputs[0], c.inputs[1], c.inputs[2], o), o.name,
+                               family.kind, ports);
     for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
     return outputs;
 }
 
-Results add_norm_backward(fe_graph &g, const char *kind, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                          fe_tensor *mean, fe_tensor *inv, const fe_norm_backward_options &o, bool with_dbias) {
-    std::unique_ptr<Node> node;
-    if (std::strcmp(kind, "layernorm_backward") == 0)
-        node = make_layernorm_backward(dy, x, scale, mean, inv, o);
-    else if (std::strcmp(kind, "rmsnorm_backward") == 0)
-        node = make_rmsnorm_backward(dy, x, scale, inv, o);
-    else if (std::strcmp(kind, "instancenorm_backward") == 0)
-        node = make_instancenorm_backward(dy, x, scale, mean, inv, o);
-    else if (std::strcmp(kind, "adalayernorm_backward") == 0)
-        node = make_adalayernorm_backward(dy, x, scale, mean, inv, o);
-    else if (std::strcmp(kind, "batchnorm_backward") == 0)
-        node = make_batchnorm_backward(dy, x, scale, mean, inv, o);
-    else
-        FE_FAIL(FE_STATUS_INTERNAL, "no norm backward kind '%s'", kind);
+Results add_norm_backward(fe_graph &g, const NormFamily &family, const char *kind, const schema::Call &c,
+                          bool dbias_param) {
+    const auto &o = c.options_as<fe_norm_backward_options>();
+    const std::vector<fe_tensor *> &in = c.inputs;  // dY, X, scale, [mean], inverse deviation
+    fe_tensor *mean = family.has_mean ? in[3] : nullptr, *inv = in[family.has_mean ? 4 : 3];
+    const bool with_dbias = !dbias_param || c.params[0].value != 0;
     std::vector<const char *> ports = {"DX", "DScale"};
     if (with_dbias) ports.push_back("DBias");
-    Results outputs = g.add_op(std::move(node), o.name, kind, ports);
-    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], scale);
+    Results outputs = g.add_op(make_norm_backward(family, in[0], in[1], in[2], mean, inv, o), o.name, kind, ports);
+    for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], in[2]);
     return outputs;
 }
 
 }  // namespace fe
 
 // What the normalizations share in their descriptions (lib/schema/schema.hpp): the option structs
-// of the forward and backward passes, their ports, and how a call adds a forward or a backward
-// pass; each op's own description is in its family's file (layernorm.cpp, rmsnorm.cpp,
+// of the forward and backward passes and their ports; each op's own description is in its family's
+// file (layernorm.cpp, rmsnorm.cpp,
 // instancenorm.cpp, adalayernorm.cpp, batchnorm.cpp).
 namespace fe {
 
@@ -623,19 +601,6 @@ const schema::Param &norm_output_dbias_param() {
     static const schema::Param param{"output_dbias", schema::Type::flag, nullptr, false,
                                      "Compute the bias's gradient (false when the forward had no bias); default true.", 1};
     return param;
-}
-
-const std::vector<fe_tensor *> &add_norm_call(fe_graph &g, const schema::Call &c, const char *kind) {
-    return add_norm(g, kind, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_norm_options>());
-}
-
-// rmsnorm_backward has no mean input; an op with the output_dbias parameter reads it.
-const std::vector<fe_tensor *> &add_norm_backward_call(fe_graph &g, const schema::Call &c, const char *kind,
-                                                       bool dbias_param) {
-    bool rms = c.inputs.size() == 4;
-    bool with_dbias = !dbias_param || c.params[0].value != 0;
-    return add_norm_backward(g, kind, c.inputs[0], c.inputs[1], c.inputs[2], rms ? nullptr : c.inputs[3],
-                             c.inputs[rms ? 3 : 4], c.options_as<fe_norm_backward_options>(), with_dbias);
 }
 
 }  // namespace fe

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/capabilities.hpp"
+#include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
 
@@ -22,17 +23,13 @@ struct Port;
 struct Struct;
 }  // namespace schema
 
-// The parts of the normalizations' descriptions they share (norm.cpp), and how a call adds a
-// forward or a backward pass of `kind`.
+// The parts of the normalizations' descriptions they share (norm.cpp).
 const schema::Struct &norm_options_description();
 const schema::Struct &norm_backward_options_description();
 const std::vector<schema::Port> &norm_forward_output_ports();
 const std::vector<schema::Port> &norm_backward_output_ports(bool optional_dbias);
 const std::vector<schema::Port> &norm_backward_input_ports();
 const schema::Param &norm_output_dbias_param();
-const std::vector<fe_tensor *> &add_norm_call(fe_graph &g, const schema::Call &c, const char *kind);
-const std::vector<fe_tensor *> &add_norm_backward_call(fe_graph &g, const schema::Call &c, const char *kind,
-                                                       bool dbias_param);
 
 // A normalization family as cuDNN knows it.
 struct NormFamily {
@@ -114,13 +111,11 @@ struct NormBackwardTensors {
 void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const NormBackwardTensors &t,
                         const std::string &label);
 
-// The generic forward (layernorm, rmsnorm, instancenorm, adalayernorm) and backward nodes; the
-// family files make them. Forward outputs: Y, then in training Mean (if the family has one)
-// and InvVariance. Backward outputs: DX, DScale, then DBias when the caller adds that port.
-std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                        const fe_norm_options &options);
-std::unique_ptr<Node> make_norm_backward(const NormFamily &family, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                         fe_tensor *mean, fe_tensor *inv_variance,
-                                         const fe_norm_backward_options &options);
+// A call's forward pass of a family (layernorm, rmsnorm, instancenorm, adalayernorm) added to g:
+// Y, then in training Mean (if the family has one) and the inverse deviation. A backward pass of
+// `kind`: DX, DScale, then DBias unless the op's output_dbias parameter (dbias_param) is false.
+Results add_norm_forward(fe_graph &g, const NormFamily &family, const schema::Call &c);
+Results add_norm_backward(fe_graph &g, const NormFamily &family, const char *kind, const schema::Call &c,
+                          bool dbias_param);
 
 }  // namespace fe

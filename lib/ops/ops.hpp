@@ -32,24 +32,6 @@ const schema::Struct &matmul_options_description();
 // The transposed convolution's node: the data gradient's (conv_dgrad.cpp).
 std::unique_ptr<Node> make_conv_transpose(fe_tensor *image, fe_tensor *weight, const fe_conv_options &options);
 void alibi_slopes(int64_t heads, float *out);
-// Normalizations: one file per family (layernorm.cpp, rmsnorm.cpp, batchnorm.cpp,
-// instancenorm.cpp, adalayernorm.cpp) over the shared nodes of norm.cpp.
-std::unique_ptr<Node> make_layernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
-std::unique_ptr<Node> make_layernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                              fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_rmsnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options);
-std::unique_ptr<Node> make_rmsnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *inv_rms,
-                                            const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_instancenorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                        const fe_norm_options &options);
-std::unique_ptr<Node> make_instancenorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                                 fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_adalayernorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                        const fe_norm_options &options);
-std::unique_ptr<Node> make_adalayernorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                                 fe_tensor *inv_variance, const fe_norm_backward_options &options);
-std::unique_ptr<Node> make_batchnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *mean,
-                                              fe_tensor *inv_variance, const fe_norm_backward_options &options);
 
 // Emit one backend operation from already-lowered tensor descriptors. The op files use these
 // for their own nodes; composite operations (attention) use them for their internal steps.

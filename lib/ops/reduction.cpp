@@ -200,8 +200,12 @@ const schema::Op kReduction{"reduction",
                     true,
                     "Reduce over the dims in reduce_axes."};
 
-// The graph JSON reads a reduction with a reader of its own (lib/serial/readers/reduction.cpp).
-const schema::Registration kRegistered(kReduction);
+const std::vector<fe_tensor *> &add_reduction_call(fe_graph &g, const schema::Call &c) {
+    return add_reduction(g, c.inputs[0], static_cast<fe_reduction_mode>(c.params[0].value),
+                         c.options_as<fe_reduction_options>());
+}
+
+const schema::Registration kRegistered(kReduction, add_reduction_call);
 
 }  // namespace
 

@@ -13,14 +13,7 @@ std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { re
 const NormFamily kRmsNorm = {"rmsnorm", CUDNN_RMS_NORM, false, true, true, Feature::cudnn_9, stats_dims};
 }  // namespace
 
-std::unique_ptr<Node> make_rmsnorm(fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_norm_options &options) {
-    return make_norm_forward(kRmsNorm, x, scale, bias, options);
-}
 
-std::unique_ptr<Node> make_rmsnorm_backward(fe_tensor *dy, fe_tensor *x, fe_tensor *scale, fe_tensor *inv_rms,
-                                            const fe_norm_backward_options &options) {
-    return make_norm_backward(kRmsNorm, dy, x, scale, nullptr, inv_rms, options);
-}
 
 }  // namespace fe
 
@@ -30,22 +23,22 @@ namespace fe {
 namespace {
 
 const schema::Op kRmsnorm{"rmsnorm", "fe_graph_rmsnorm", "Normalizations",
-                  {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
-                   {"bias", "optional", "scale's dims"}},
-                  {{"Y", nullptr, "like x"}, {"InvRms", "phase", "training: 1 / sqrt(mean(x^2) + epsilon)"}},
-                  {}, &norm_options_description(), {}, false, "RMS normalization."};
+                          {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
+                           {"bias", "optional", "scale's dims"}},
+                          {{"Y", nullptr, "like x"}, {"InvRms", "phase", "training: 1 / sqrt(mean(x^2) + epsilon)"}},
+                          {}, &norm_options_description(), {}, false, "RMS normalization."};
 
 const schema::Op kRmsnormBackward{"rmsnorm_backward", "fe_graph_rmsnorm_backward", "Normalizations",
-                          {{"dY", nullptr, "y's gradient"}, {"X", nullptr, "the forward input"},
-                           {"scale", nullptr, "the forward scale"}, {"inv_rms", nullptr, "the forward inverse RMS"}},
-                          norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
-                          {"name", "zero_centered_gamma"}, false, "RMS normalization backward."};
+                                  {{"dY", nullptr, "y's gradient"}, {"X", nullptr, "the forward input"},
+                                   {"scale", nullptr, "the forward scale"}, {"inv_rms", nullptr, "the forward inverse RMS"}},
+                                  norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
+                                  {"name", "zero_centered_gamma"}, false, "RMS normalization backward."};
 
 const std::vector<fe_tensor *> &add_rmsnorm_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_call(g, c, "rmsnorm");
+    return add_norm_forward(g, kRmsNorm, c);
 }
 const std::vector<fe_tensor *> &add_rmsnorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward_call(g, c, "rmsnorm_backward", true);
+    return add_norm_backward(g, kRmsNorm, "rmsnorm_backward", c, true);
 }
 
 const schema::Registration kRegistered[] = {schema::Registration(kRmsnorm, add_rmsnorm_call), schema::Registration(kRmsnormBackward, add_rmsnorm_backward_call)};

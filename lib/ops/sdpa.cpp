@@ -221,19 +221,19 @@ namespace fe {
 namespace {
 
 const schema::Op kSdpa{"sdpa",
-               "fe_graph_sdpa",
-               "Attention",
-               attention_qkv_ports(),
-               {{"O", nullptr, "[b, h_q, s_q, d_v], laid out like q"},
-                {"Stats", "generate_stats", "float [b, h_q, s_q, 1]"},
-                {"DropoutMask", "output_dropout_mask", "the drawn mask"},
-                {"Max", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's largest score"},
-                {"SumExp", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's sum of exp(score - Max)"}},
-               {},
-               &sdpa_options_description(),
-               {},
-               true,
-               "Scaled dot-product attention (flash attention), forward."};
+                       "fe_graph_sdpa",
+                       "Attention",
+                       attention_qkv_ports(),
+                       {{"O", nullptr, "[b, h_q, s_q, d_v], laid out like q"},
+                        {"Stats", "generate_stats", "float [b, h_q, s_q, 1]"},
+                        {"DropoutMask", "output_dropout_mask", "the drawn mask"},
+                        {"Max", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's largest score"},
+                        {"SumExp", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's sum of exp(score - Max)"}},
+                       {},
+                       &sdpa_options_description(),
+                       {},
+                       true,
+                       "Scaled dot-product attention (flash attention), forward."};
 
 const std::vector<fe_tensor *> &add_sdpa_call(fe_graph &g, const schema::Call &c) {
     return add_sdpa(g, c.inputs[0], c.inputs[1], c.inputs[2], c.options_as<fe_sdpa_options>());

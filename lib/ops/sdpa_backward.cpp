@@ -383,19 +383,19 @@ namespace fe {
 namespace {
 
 const schema::Op kSdpaBackward{"sdpa_backward",
-                       "fe_graph_sdpa_backward",
-                       "Attention",
-                       attention_backward_input_ports(),
-                       {{"dQ", nullptr, "Q's gradient"},
-                        {"dK", nullptr, "K's gradient"},
-                        {"dV", nullptr, "V's gradient"},
-                        {"dBias", "output_dbias", "the bias's gradient"},
-                        {"dSink", "output_dsink", "float [1, h_q, 1, 1]: the sinks' gradient"}},
-                       {},
-                       &sdpa_backward_options_description(),
-                       {},
-                       true,
-                       "Attention backward: dQ, dK, dV."};
+                               "fe_graph_sdpa_backward",
+                               "Attention",
+                               attention_backward_input_ports(),
+                               {{"dQ", nullptr, "Q's gradient"},
+                                {"dK", nullptr, "K's gradient"},
+                                {"dV", nullptr, "V's gradient"},
+                                {"dBias", "output_dbias", "the bias's gradient"},
+                                {"dSink", "output_dsink", "float [1, h_q, 1, 1]: the sinks' gradient"}},
+                               {},
+                               &sdpa_backward_options_description(),
+                               {},
+                               true,
+                               "Attention backward: dQ, dK, dV."};
 
 const std::vector<fe_tensor *> &add_sdpa_backward_call(fe_graph &g, const schema::Call &c) {
     return add_sdpa_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4], c.inputs[5],

@@ -29,7 +29,6 @@ class ReaderTable {
 void read_described_op(OpReader &reader);
 
 void register_pointwise_readers(ReaderTable &table);
-void register_reduction_readers(ReaderTable &table);
 void register_layout_readers(ReaderTable &table);
 
 }  // namespace fe

@@ -10,7 +10,6 @@ namespace {
 ReaderTable make_table() {
     ReaderTable table;
     register_pointwise_readers(table);
-    register_reduction_readers(table);
     register_layout_readers(table);
     return table;
 }
