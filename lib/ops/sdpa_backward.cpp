@@ -155,158 +155,199 @@ class SdpaBackward : public AttentionNode {
         lowering.add_operation(std::move(op));
     }
 
+    // What the composite lowering's steps share: the shapes of the scores and of the rows, and
+    // how a step makes a scores-shaped tensor or a pointwise operation.
+    struct Composite {
+        Lowering &lowering;
+        AttentionDims d;
+        fe_data_type compute, io;
+        std::string what;
+        std::vector<int64_t> scores, score_strides, scores_t, scores_t_strides, rows, row_strides;
+        const Descriptor *mask, *len_q, *len_kv;
+        fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+
+        std::string label(const char *step) const { return what + " " + step; }
+        const Descriptor &scores_tensor(fe_data_type type) const {
+            return lowering.internal_tensor(scores, score_strides, type);
+        }
+        void pointwise(fe_pointwise_mode mode, const Descriptor &x, const Descriptor *y, const Descriptor &out,
+                       const char *step) const {
+            emit_pointwise(lowering, mode, x, y, nullptr, out, compute, pw, 0, label(step));
+        }
+        // The matmuls' padding masks: over the scores (queries by keys), or summing over queries
+        // (dV, dK) or over keys (dQ).
+        MatmulOverrides over_scores() const { return len_q ? MatmulOverrides{len_q, len_kv, nullptr, false, 0.0} : MatmulOverrides{}; }
+        MatmulOverrides by_keys() const { return len_q ? MatmulOverrides{len_kv, nullptr, len_q, false, 0.0} : MatmulOverrides{}; }
+        MatmulOverrides by_queries() const { return len_q ? MatmulOverrides{len_q, nullptr, len_kv, false, 0.0} : MatmulOverrides{}; }
+    };
+
+    // The probabilities recomputed from the scores: P, P after dropout, the dropout's scale (null
+    // without dropout) and the soft-capped scores (null without soft-capping).
+    struct Probabilities {
+        const Descriptor *p, *p_dropped, *dropout_scale, *capped;
+    };
+
+    // The composite pattern cuDNN's engines match, step by step in the order they match it.
     void lower_composite(Lowering &lowering) const {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
-        const fe_tensor *o = inputs[kO], *d_o = inputs[kDO], *stats = inputs[kStats];
-        fe_data_type compute = lowering.compute_type(*this);
-        fe_data_type io = q->data_type;
-        AttentionDims d = check_qkv(q, k, v);
-        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-        const std::vector<int64_t> score_strides = packed_strides(scores);
-        // The same scores read transposed: [b, h, s_kv, s_q] over the same memory.
-        const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
-        const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};
-        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
-        const std::vector<int64_t> row_strides = packed_strides(rows);
-        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
-        const std::string what = "attention backward '" + name + "'";
-        auto label = [&what](const char *step) { return what + " " + step; };
-        auto scores_tensor = [&](fe_data_type type) -> const Descriptor & {
-            return lowering.internal_tensor(scores, score_strides, type);
-        };
-        auto pointwise = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor *y, const Descriptor &out,
-                             const char *step) { emit_pointwise(lowering, mode, x, y, nullptr, out, compute, pw, 0, label(step)); };
-        const Descriptor *mask = dropout_mask(lowering, d, nullptr, what);
-        const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
+        const AttentionDims d = check_qkv(q, k, v);
+        Composite c{lowering, d, lowering.compute_type(*this), q->data_type, "attention backward '" + name + "'",
+                    {d.b, d.h_q, d.s_q, d.s_kv}, packed_strides({d.b, d.h_q, d.s_q, d.s_kv}),
+                    // The same scores read transposed: [b, h, s_kv, s_q] over the same memory.
+                    {d.b, d.h_q, d.s_kv, d.s_q}, {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv},
+                    {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}), nullptr, nullptr, nullptr};
+        c.mask = dropout_mask(lowering, d, nullptr, c.what);
+        c.len_q = length_q(lowering), c.len_kv = length_kv(lowering);
 
         // K and V are read transposed by the score and dP matmuls.
         const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
                                                      {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
         const Descriptor &v_t = lowering.tensor_view(v, {d.b, d.h_k, d.d_v, d.s_kv},
                                                      {v->strides[0], v->strides[1], v->strides[3], v->strides[2]});
-        const Descriptor &dO = lowering.tensor(d_o);
+        const Descriptor &dO = lowering.tensor(inputs[kDO]);
 
-        // rowsum(dO * O), kept in the workspace for the dS step (scaled back by the dropout keep rate).
+        const Descriptor &softmax_sum = lower_row_sums(c, dO);
+        const Probabilities pr = lower_probabilities(c, k_t);
+
+        // dV = P^T . dO (summed over each group of query heads with GQA).
+        const Descriptor &p_t = lowering.internal_tensor(c.scores_t, c.scores_t_strides, c.io);
+        emit_reshape(lowering, *pr.p_dropped, p_t, c.label("P^T"));
+        grouped_matmul(lowering, p_t, dO, outputs[2], {d.b, d.h_q, d.s_kv, d.d_v}, d, c.io, c.compute, c.by_keys(),
+                       c.label("dV"));
+
+        const Descriptor &ds = lower_score_gradient(c, dO, v_t, softmax_sum, pr);
+        lower_key_and_query_gradients(c, ds, k_t);
+    }
+
+    // rowsum(dO * O), kept in the workspace for the dS step (scaled back by the dropout keep
+    // rate), and dSink from it.
+    const Descriptor &lower_row_sums(const Composite &c, const Descriptor &dO) const {
+        Lowering &lowering = c.lowering;
+        const fe_tensor *stats = inputs[kStats];
+        const AttentionDims &d = c.d;
         const Descriptor &product = lowering.internal_tensor({d.b, d.h_q, d.s_q, d.d_v},
                                                              packed_strides({d.b, d.h_q, d.s_q, d.d_v}), FE_DATA_FLOAT);
-        pointwise(FE_POINTWISE_MUL, dO, &lowering.tensor(o), product, "dO * O");
-        const Descriptor &row_dot = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-        emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, compute, label("rowsum(dO * O)"));
+        c.pointwise(FE_POINTWISE_MUL, dO, &lowering.tensor(inputs[kO]), product, "dO * O");
+        const Descriptor &row_dot = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
+        emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, c.compute, c.label("rowsum(dO * O)"));
         if (dsink_) {
             // dSink[h] = -sum over b, i of exp(sink[h] - stats) * rowsum(dO * O): the pattern cuDNN's
             // engines match writes it without the minus sign and negates it themselves.
-            const Descriptor &sink_centered = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_SUB, sink(lowering), &lowering.tensor(stats), sink_centered, "sink - stats");
-            const Descriptor &sink_p = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_EXP, sink_centered, nullptr, sink_p, "sink probability");
-            const Descriptor &per_row = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, sink_p, &row_dot, per_row, "sink gradient per row");
-            emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), compute, label("dSink"));
+            const Descriptor &sink_centered = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_SUB, sink(lowering), &lowering.tensor(stats), sink_centered, "sink - stats");
+            const Descriptor &sink_p = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_EXP, sink_centered, nullptr, sink_p, "sink probability");
+            const Descriptor &per_row = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, sink_p, &row_dot, per_row, "sink gradient per row");
+            emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), c.compute,
+                           c.label("dSink"));
         }
         // With max_total_seq_len_q the row sums are packed like the stats (and dQ's accumulator
-        // like dQ below), sized for the batch's tokens.
+        // like dQ), sized for the batch's tokens.
         if (max_total_q_ > 0) lowering.require(Feature::packed_backward_workspace);
         const bool packed_rows = max_total_q_ > 0 && stats->ragged_offset;
         const Descriptor &softmax_sum =
-            packed_rows ? lowering.workspace_tensor(rows, stats->strides, FE_DATA_FLOAT, false,
+            packed_rows ? lowering.workspace_tensor(c.rows, stats->strides, FE_DATA_FLOAT, false,
                                                     &lowering.tensor(stats->ragged_offset),
                                                     max_total_q_ * stats->strides[2] * 4)
-                        : lowering.workspace_tensor(rows, row_strides, FE_DATA_FLOAT, false);
-        const Descriptor &keep_rate = lowering.internal_scalar(mask ? 1.0 / dropout_scale() : 1.0, FE_DATA_FLOAT, 4);
-        pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
+                        : lowering.workspace_tensor(c.rows, c.row_strides, FE_DATA_FLOAT, false);
+        const Descriptor &keep_rate = lowering.internal_scalar(c.mask ? 1.0 / dropout_scale() : 1.0, FE_DATA_FLOAT, 4);
+        c.pointwise(FE_POINTWISE_MUL, row_dot, &keep_rate, softmax_sum, "row sums");
+        return softmax_sum;
+    }
 
-        // P = exp(S - stats), S recomputed with the forward's modifiers.
-        MatmulOverrides scores_overrides;
-        if (len_q) scores_overrides = {len_q, len_kv, nullptr, false, 0.0};
-        const Descriptor *s = &scores_tensor(FE_DATA_FLOAT);
-        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
-        const Descriptor *capped = nullptr;
-        s = modify_scores(lowering, s, d, compute, what, {}, &capped);
-        const Descriptor &centered = scores_tensor(FE_DATA_FLOAT);
-        pointwise(FE_POINTWISE_SUB, *s, &lowering.tensor(stats), centered, "S - stats");
-        const Descriptor &p = scores_tensor(FE_DATA_FLOAT);
-        pointwise(FE_POINTWISE_EXP, centered, nullptr, p, "P");
-        const Descriptor *p_dropped = &p;
-        const Descriptor *dropout_scale = nullptr;
-        if (mask) {
-            dropout_scale = &lowering.internal_scalar(this->dropout_scale(), FE_DATA_FLOAT, 4);
-            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, p, mask, masked, "P dropout mask");
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, masked, dropout_scale, scaled, "P dropout scale");
-            p_dropped = &scaled;
+    // P = exp(S - stats), S recomputed with the forward's modifiers, and P after dropout.
+    Probabilities lower_probabilities(const Composite &c, const Descriptor &k_t) const {
+        Lowering &lowering = c.lowering;
+        const Descriptor *s = &c.scores_tensor(FE_DATA_FLOAT);
+        emit_matmul(lowering, lowering.tensor(inputs[kQ]), k_t, *s, c.compute, c.label("Q.K^T"), c.over_scores());
+        Probabilities pr{nullptr, nullptr, nullptr, nullptr};
+        s = modify_scores(lowering, s, c.d, c.compute, c.what, {}, &pr.capped);
+        const Descriptor &centered = c.scores_tensor(FE_DATA_FLOAT);
+        c.pointwise(FE_POINTWISE_SUB, *s, &lowering.tensor(inputs[kStats]), centered, "S - stats");
+        const Descriptor &p = c.scores_tensor(FE_DATA_FLOAT);
+        c.pointwise(FE_POINTWISE_EXP, centered, nullptr, p, "P");
+        pr.p = pr.p_dropped = &p;
+        if (c.mask) {
+            pr.dropout_scale = &lowering.internal_scalar(this->dropout_scale(), FE_DATA_FLOAT, 4);
+            const Descriptor &masked = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, p, c.mask, masked, "P dropout mask");
+            const Descriptor &scaled = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, masked, pr.dropout_scale, scaled, "P dropout scale");
+            pr.p_dropped = &scaled;
         }
+        return pr;
+    }
 
-        // dV = P^T . dO (summed over each group of query heads with GQA).
-        const Descriptor &p_t = lowering.internal_tensor(scores_t, scores_t_strides, io);
-        emit_reshape(lowering, *p_dropped, p_t, label("P^T"));
-        MatmulOverrides by_keys;
-        if (len_q) by_keys = {len_kv, nullptr, len_q, false, 0.0};
-        grouped_matmul(lowering, p_t, dO, outputs[2], {d.b, d.h_q, d.s_kv, d.d_v}, d, io, compute, by_keys,
-                       label("dV"));
-
-        // dS = P * (dO . V^T - row sums), with the dropout and the attention scale.
-        MatmulOverrides dp_overrides;
-        if (len_q) dp_overrides = {len_q, len_kv, nullptr, false, 0.0};
-        const Descriptor *dp = &scores_tensor(FE_DATA_FLOAT);
-        emit_matmul(lowering, dO, v_t, *dp, compute, label("dO.V^T"), dp_overrides);
-        if (mask) {
-            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, *dp, mask, masked, "dP dropout mask");
+    // dS = P * (dO . V^T - row sums), with the dropout, dBias, the soft-cap's and the caller's
+    // modifier's derivatives, and the attention scale.
+    const Descriptor &lower_score_gradient(const Composite &c, const Descriptor &dO, const Descriptor &v_t,
+                                           const Descriptor &softmax_sum, const Probabilities &pr) const {
+        Lowering &lowering = c.lowering;
+        const Descriptor *dp = &c.scores_tensor(FE_DATA_FLOAT);
+        emit_matmul(lowering, dO, v_t, *dp, c.compute, c.label("dO.V^T"), c.over_scores());
+        if (c.mask) {
+            const Descriptor &masked = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, *dp, c.mask, masked, "dP dropout mask");
             dp = &masked;
         }
-        const Descriptor &centered_dp = scores_tensor(FE_DATA_FLOAT);
-        pointwise(FE_POINTWISE_SUB, *dp, &softmax_sum, centered_dp, "dP - row sums");
-        const Descriptor *ds = &scores_tensor(FE_DATA_FLOAT);
-        pointwise(FE_POINTWISE_MUL, centered_dp, &p, *ds, "dS");
-        if (dropout_scale) {
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, *ds, dropout_scale, scaled, "dS dropout scale");
+        const Descriptor &centered_dp = c.scores_tensor(FE_DATA_FLOAT);
+        c.pointwise(FE_POINTWISE_SUB, *dp, &softmax_sum, centered_dp, "dP - row sums");
+        const Descriptor *ds = &c.scores_tensor(FE_DATA_FLOAT);
+        c.pointwise(FE_POINTWISE_MUL, centered_dp, pr.p, *ds, "dS");
+        if (pr.dropout_scale) {
+            const Descriptor &scaled = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, *ds, pr.dropout_scale, scaled, "dS dropout scale");
             ds = &scaled;
         }
         // The bias was added after the scale, so its gradient is dS before the scale, summed
         // over the batch.
         if (dbias_)
-            emit_reduction(lowering, FE_REDUCTION_ADD, *ds, lowering.tensor(outputs[3]), compute, label("dBias"));
-        if (capped) {
+            emit_reduction(lowering, FE_REDUCTION_ADD, *ds, lowering.tensor(outputs[3]), c.compute, c.label("dBias"));
+        if (pr.capped) {
             // Through the soft-cap: d(cap * tanh(s / cap)) / ds = 1 - tanh^2(s / cap), written as
             // cuDNN's engines match it (times the cap, tanh's derivative at s / cap, over the cap).
             const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
-            const Descriptor &times_cap = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, *ds, &cap, times_cap, "dS softcap multiply");
-            const Descriptor &through_tanh = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_TANH_BWD, times_cap, capped, through_tanh, "dS softcap tanh");
-            const Descriptor &divided = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_DIV, through_tanh, &cap, divided, "dS softcap divide");
+            const Descriptor &times_cap = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, *ds, &cap, times_cap, "dS softcap multiply");
+            const Descriptor &through_tanh = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_TANH_BWD, times_cap, pr.capped, through_tanh, "dS softcap tanh");
+            const Descriptor &divided = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_DIV, through_tanh, &cap, divided, "dS softcap divide");
             ds = &divided;
         }
         if (score_mod_grad().given()) ds = &lower_score_modifier(lowering, score_mod_grad(), *ds);
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            pointwise(FE_POINTWISE_MUL, *ds, &scale, scaled, "dS scale");
+            const Descriptor &scaled = c.scores_tensor(FE_DATA_FLOAT);
+            c.pointwise(FE_POINTWISE_MUL, *ds, &scale, scaled, "dS scale");
             ds = &scaled;
         }
+        return *ds;
+    }
 
-        // dK = dS^T . Q
-        const Descriptor &ds_t = lowering.internal_tensor(scores_t, scores_t_strides, io);
-        emit_reshape(lowering, *ds, ds_t, label("dS^T"));
-        grouped_matmul(lowering, ds_t, lowering.tensor(q), outputs[1], {d.b, d.h_q, d.s_kv, d.d}, d, io, compute,
-                       by_keys, label("dK"));
+    // dK = dS^T . Q, and dQ = dS . K: straight into dQ where cuDNN's engines accumulate in a
+    // fixed order (with dBias, or deterministic), else in float in the workspace, then converted.
+    void lower_key_and_query_gradients(const Composite &c, const Descriptor &ds, const Descriptor &k_t) const {
+        Lowering &lowering = c.lowering;
+        const AttentionDims &d = c.d;
+        const fe_tensor *q = inputs[kQ], *k = inputs[kK];
+        const Descriptor &ds_t = lowering.internal_tensor(c.scores_t, c.scores_t_strides, c.io);
+        emit_reshape(lowering, ds, ds_t, c.label("dS^T"));
+        grouped_matmul(lowering, ds_t, lowering.tensor(q), outputs[1], {d.b, d.h_q, d.s_kv, d.d}, d, c.io, c.compute,
+                       c.by_keys(), c.label("dK"));
 
         const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
-        emit_reshape(lowering, k_t, k_plain, label("K"));
-        MatmulOverrides by_queries;
-        if (len_q) by_queries = {len_q, nullptr, len_kv, false, 0.0};
+        emit_reshape(lowering, k_t, k_plain, c.label("K"));
         if (dbias_ || deterministic_) {
-            // dQ = dS . K straight into dQ: cuDNN's engines then keep dP in their workspace and
-            // accumulate in a fixed order (the form that has dBias, and that is deterministic).
-            emit_matmul(lowering, *ds, k_plain, lowering.tensor(outputs[0]), compute, label("dS.K"), by_queries);
+            // cuDNN's engines then keep dP in their workspace and accumulate in a fixed order (the
+            // form that has dBias, and that is deterministic).
+            emit_matmul(lowering, ds, k_plain, lowering.tensor(outputs[0]), c.compute, c.label("dS.K"), c.by_queries());
             return;
         }
-        // dQ = dS . K, accumulated (atomically, by key blocks) in float in the workspace, then
-        // converted. Newer engines clear the accumulator themselves; execute clears it for older ones.
+        // Accumulated atomically, by key blocks. Newer engines clear the accumulator themselves;
+        // execute clears it for older ones.
         const std::vector<int64_t> dq_dims = {d.b, d.h_q, d.s_q, d.d};
         bool engine_clears = refusal(Feature::sdpa_backward_zeroes_dq_accumulator, static_cast<int64_t>(cudnn().cudnnGetVersion())).empty();
         const fe_tensor *dq = outputs[0];
@@ -315,8 +356,8 @@ class SdpaBackward : public AttentionNode {
             max_total_q_ > 0 ? lowering.workspace_tensor(dq_dims, dq->strides, FE_DATA_FLOAT, !engine_clears,
                                                          &lowering.tensor(dq_offsets), max_total_q_ * dq->strides[2] * 4)
                              : lowering.workspace_tensor(dq_dims, packed_strides(dq_dims), FE_DATA_FLOAT, !engine_clears);
-        emit_matmul(lowering, *ds, k_plain, dq_accumulator, compute, label("dS.K"), by_queries);
-        pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
+        emit_matmul(lowering, ds, k_plain, dq_accumulator, c.compute, c.label("dS.K"), c.by_queries());
+        c.pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }
 
     bool dbias_, deterministic_, dsink_;
