@@ -599,13 +599,6 @@ const std::vector<Capability> kTable = {
      "one was right, and row-major backward cases were right): make x and dy contiguous (row-major) over the "
      "normalized dims",
      "H200"},
-    {Feature::fp8_attention_backward_diagonal_band, "fp8_attention_backward_diagonal_band", Gate::known_bad,
-     "FP8 attention backward with a causal mask and a sliding window of 1 (each query sees only its diagonal key)",
-     0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute dQ and dK thousands of times too large (3 of 3 randomized cases, top-left "
-     "and bottom-right, s 16/16 and 16/32; wider windows at the same sizes (14 cases) were right): use a window "
-     "of 2 or more, or run the backward in bfloat16 or half",
-     "H200"},
     {Feature::pointwise_gapped_broadcast_operand, "pointwise_gapped_broadcast_operand", Gate::known_bad,
      "a pointwise operation with an operand broadcast along a dim ([M, 1], [N, 1, W], [N, 1, D, H, W], ...) that "
      "is laid out with a gap (not packed)",
@@ -628,21 +621,24 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::conv_fusion_nchw_pixel, "conv_fusion_nchw_pixel", Gate::known_bad,
      "a fused half or bfloat16 convolution graph over an NCHW image whose result is a single pixel (every spatial "
-     "dim 1)",
+     "dim 1), and such a float convolution forward in groups",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that leave some of the result unwritten and the rest wrong (a 3x3x3 fp16 image, bias, "
      "residual and ReLU: wrong in 4 of 4 runs, whichever strides the single pixel's unit dims were given; a 1-D "
      "fp16 image of 3 grouped by 8, bias, residual and ReLU: wrong, relative error 0.85; 5 of 16 randomized 2-D "
-     "graphs, each with a scaled residual, NaN or wrong; float and channels-last graphs with a single-pixel result "
-     "were right in 96 randomized cases): lay the image out channels-last",
+     "graphs, each with a scaled residual, NaN or wrong; a float 1 x 2 image of 48 channels in 3 groups, a 5 x 5 "
+     "filter at stride 3, bias and sigmoid: 92 of 96 elements wrong, while 3 other grouped float ones were right; "
+     "channels-last graphs with a single-pixel result were right, as were ungrouped float NCHW ones, in 96 "
+     "randomized cases and 2 more): lay the image out channels-last",
      "H200"},
     {Feature::matmul_int8_widened_long_rows, "matmul_int8_widened_long_rows", Gate::known_bad,
-     "a mixed matmul that widens an int8 operand (by the caller's cast or by the matmul) whose rows are not a "
-     "multiple of 16 elements apart, with K above 32",
+     "a mixed matmul that widens an int8 operand (by the caller's cast or by the matmul) whose rows, or whose "
+     "batches, are not a multiple of 16 elements apart, with K above 32",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results (10 of 22 randomized cases with K from 35 to 698, half, "
-     "bfloat16 and float results alike, relative errors 0.3 to 0.9; 36 with K up to 32 were right): lay the int8 "
-     "operand's rows out a multiple of 16 elements apart, or convert it in a graph of its own",
+     "bfloat16 and float results alike, relative errors 0.3 to 0.9; 36 with K up to 32 were right; and a batch of "
+     "two int8 rows of 832 elements, 838 elements apart, into a half result, relative error 0.63): lay the int8 "
+     "operand's rows and batches out a multiple of 16 elements apart, or convert it in a graph of its own",
      "H200"},
     {Feature::pointwise_rank3_unit_dim_gap, "pointwise_rank3_unit_dim_gap", Gate::known_bad,
      "a rank-3 pointwise result [N, 1, W] (N and W above 1) with a gap after its unit dim (strides [S, W, 1], "
@@ -709,7 +705,8 @@ const std::vector<Capability> kTable = {
      kAnyCudnn9, kVerified,
      "builds a plan for the pointwise graph it lowers to whose kernel makes an illegal memory access (the CUDA "
      "context is lost) for an x laid out with the batch innermost ([6, 12, 28, 12] with strides [1, 2016, 72, "
-     "6]): lay x out with its batch dim outermost",
+     "6]), and whose output is wrong, mostly non-finite, for a batch of one given stride 1 ([1, 112, 4] with "
+     "strides [1, 4, 1]): lay x out with its batch dim outermost (with a batch of one, give it the largest stride)",
      "H200"},
     {Feature::attention_backward_dropout_long_keys, "attention_backward_dropout_long_keys", Gate::known_bad,
      "the attention backward with dropout drawn by cuDNN over more than 128 keys (s_kv > 128), deterministic or not",
@@ -895,6 +892,19 @@ const std::vector<Capability> kTable = {
      "channels-last [26, 48, 1, 1, 7] one on a comparison of [26, 1, 1, 1, 7], 1,769 of 8,736 elements wrong); "
      "conditions that vary along that dim were right (3): compare operands broadcast to the result's shape, so that "
      "the condition has it",
+     "H200"},
+    {Feature::conv_dgrad_float_nchw_asymmetric_padding, "conv_dgrad_float_nchw_asymmetric_padding", Gate::known_bad,
+     "a 2-D float data gradient (dx) (or transposed convolution), unless dy and dx are both channels-last, "
+     "undilated, of a filter 5 or more wide and 2 or more high, padded asymmetrically along the width with 0 or 1 "
+     "before, at a stride of 1 along the width",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute most of dx wrong, relative errors 1.0 to 1.5: a 7 x 7 filter over an 8 x 8 "
+     "image padded (5, 1) before and (5, 6) after, wrong in 47 of 59 variants of it (right with 2 to 6 before, with "
+     "a 3-wide filter, with one channel in or out, or over a 64 x 64 image; channels-last and half right); and 20 "
+     "of 600 randomized float data gradients from an NCHW dy padded 0 or 1 before along the width of a filter 5 or "
+     "more wide, every one of them inside this description (filters 2 to 7 high, 4 to 128 channels, dx NCHW or "
+     "channels-last), which also covers 89 of the 580 that were right; 1-D and 3-D ones, dilated ones and those strided along the width were all "
+     "right (375): lay dy and dx out channels-last, or pad symmetrically and crop",
      "H200"},
 };
 

@@ -118,7 +118,6 @@ enum class Feature {
     pooling_engine_envelope,      // what cuDNN's pooling engines take, for other refusals
     moe_weight_n_contiguous,      // MoE grouped matmul weights stored N-contiguous (row-major)
     norm_backward_transposed_layout,  // a layer/RMS/adaptive norm backward, x or dy not row-major
-    fp8_attention_backward_diagonal_band,  // FP8 attention backward, causal mask with a window of 1
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
     matmul_result_matrix_strided,  // a matmul result with neither M nor N contiguous
     conv_fusion_nchw_pixel,         // a fused half/bf16 NCHW convolution graph with a single-pixel result
@@ -152,6 +151,7 @@ enum class Feature {
     attention_backward_dbias_envelope,      // attention backward with dBias: a few sizes without an engine
     norm_epilogue_envelope,                 // float layer/RMS or any adaptive layer norm with a pointwise epilogue
     pointwise_select_condition_broadcast_innermost,  // select on a computed condition broadcast along the innermost dim
+    conv_dgrad_float_nchw_asymmetric_padding,  // float NCHW 2-D dgrad, wide filter padded asymmetrically, 0 or 1 before
 };
 
 // How the library treats a fact of the table.

@@ -159,8 +159,9 @@ class BatchNormInference : public NormNode {
     // a preceding convolution: y = ((x - mean) * inv_variance) * scale + bias.
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
-        // An x whose batch dim lies inside another (a smaller stride): the plan's kernel faults.
-        for (size_t d = 1; d < x->dims.size() && x->dims[0] > 1; ++d)
+        // An x whose batch dim lies inside another (a smaller stride): the plan's kernel faults,
+        // or with a batch of one reads past x.
+        for (size_t d = 1; d < x->dims.size(); ++d)
             if (x->dims[d] > 1 && x->strides[d] > x->strides[0])
                 lowering.require(Feature::batchnorm_inference_batch_inside);
         std::vector<int64_t> dims, strides;

@@ -94,6 +94,9 @@ class ConvDgrad : public Node {
         if (dx->data_type == FE_DATA_FLOAT && narrow_dy && dy_layout >= 0 && dx_layout >= 0 &&
             !(dy_layout == 1 && dx_layout == 1))
             lowering.require(Feature::conv_dgrad_float_dx_not_channels_last);
+        if (dx->data_type == FE_DATA_FLOAT && !(dy_layout == 1 && dx_layout == 1) &&
+            wide_filter_padded_asymmetrically_from_the_edge())
+            lowering.require(Feature::conv_dgrad_float_nchw_asymmetric_padding);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
@@ -109,6 +112,16 @@ class ConvDgrad : public Node {
     }
 
   private:
+    // A 2-D convolution, undilated, whose filter is 5 or more wide and 2 or more high, padded 0 or
+    // 1 before along the width and otherwise after, with a stride of 1 along the width.
+    bool wide_filter_padded_asymmetrically_from_the_edge() const {
+        const fe_tensor *w = inputs[1];
+        if (spatial() != 2 || w->dims.size() != 4) return false;
+        if (options_.dilation[0] != 1 || options_.dilation[1] != 1 || options_.stride[1] != 1) return false;
+        const int64_t pre = options_.pre_padding[1], post = options_.post_padding[1];
+        return w->dims[3] >= 5 && w->dims[2] >= 2 && pre <= 1 && pre != post;
+    }
+
     // 1: channels innermost (channels-last), 0: another layout, -1: one channel. A single pixel
     // counts as channels-last: its packed form has the channels' stride 1, and cuDNN reads it so.
     static int layout_class(const fe_tensor *t) {

@@ -49,6 +49,13 @@ class ConvFprop : public Node {
         if (lowering.graph().nodes.size() > 1 && options_.groups <= 1 && one_channel_unit_width() &&
             inputs[0]->dims.back() > 1)
             lowering.require(Feature::conv_fusion_one_channel_unit_width);
+        // The same single-pixel fusion as in half and bfloat16 (refused whatever the groups), in
+        // float and in groups.
+        const fe_tensor *x = inputs[0];
+        const bool grouped = inputs[1]->dims.size() > 1 && inputs[1]->dims[1] < x->dims[1];
+        if (lowering.graph().nodes.size() > 1 && grouped && x->data_type == FE_DATA_FLOAT &&
+            conv_layout_class(x, x->dims.size()) == 0 && single_pixel(outputs[0]->dims, true))
+            lowering.require(Feature::conv_fusion_nchw_pixel);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
         // int32 result, and then write wrong values on some versions (Feature::int8_conv_int32_result).

@@ -196,6 +196,13 @@ class Matmul : public Node {
         return false;
     }
 
+    // A batch of matrices (a batch dim above one) that do not start a multiple of 16 elements apart.
+    static bool unaligned_batches(const fe_tensor *t) {
+        for (size_t d = 0; d + 2 < t->dims.size(); ++d)
+            if (t->dims[d] > 1 && t->strides[d] % 16 != 0) return true;
+        return false;
+    }
+
     // The configurations cuDNN 9.19 was seen to run wrongly (or to fault on); each entry of the
     // capability table says which.
     void refuse_known_bad(Lowering &lowering, fe_data_type common) const {
@@ -207,11 +214,13 @@ class Matmul : public Node {
             const fe_tensor *source = widened_source(in, common);
             if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
         }
-        // An int8 operand widened, its rows unaligned and K above 32, whatever the result type.
+        // An int8 operand widened, its rows or its batches unaligned and K above 32, whatever the
+        // result type.
         if (a->dims[rank - 1] > 32)
             for (const fe_tensor *in : {a, b}) {
                 const fe_tensor *source = widened_int8(in, common);
-                if (source && unaligned_rows(source)) lowering.require(Feature::matmul_int8_widened_long_rows);
+                if (source && (unaligned_rows(source) || unaligned_batches(source)))
+                    lowering.require(Feature::matmul_int8_widened_long_rows);
             }
         // E4M3 with E5M2 faulted whatever the alignment (K = 1 among them).
         if (is_fp8(a->data_type) && is_fp8(b->data_type) && a->data_type != b->data_type)

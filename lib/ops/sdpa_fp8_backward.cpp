@@ -107,8 +107,6 @@ class SdpaFp8Backward : public AttentionNode {
         const AttentionDims d = check_qkv(q, k, v);
         if (d.s_q % 16 != 0 || d.s_kv % 16 != 0 || (d.s_q == 16 && d.s_kv == 16))
             lowering.require(Feature::fp8_attention_backward_unaligned);
-        if (options_.causal_mask != FE_CAUSAL_MASK_NONE && options_.sliding_window == 1)
-            lowering.require(Feature::fp8_attention_backward_diagonal_band);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
         const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
         const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};

@@ -418,6 +418,39 @@ bool apply_act(Case &k, Act a, fe_tensor *in, fe_tensor **out) {
     return false;
 }
 
+// One geometry value of a VARY item, as "name<d>=value" for spatial dim d ("pad1=5/6", "in0=8",
+// "filter1=7") or "name=value" for the batch and the channels ("n=1", "c=8", "k=4").
+bool set_geometry(ConvConfig &c, const std::string &item) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    char *end = nullptr;
+    long long v = std::strtoll(value.c_str(), &end, 10);
+    if (end == value.c_str() || v < 0) return false;
+    if (name == "n" || name == "c" || name == "k") {
+        if (*end || v < 1) return false;
+        if (name == "n") c.n = v;
+        else {
+            c.groups = 1, c.depthwise = false;
+            (name == "c" ? c.cg : c.kg) = v;
+        }
+        return true;
+    }
+    size_t d = static_cast<size_t>(name.back() - '0');
+    name.pop_back();
+    if (d >= c.spatial) return false;
+    if (name == "pad" && *end == '/') {
+        long long post = std::strtoll(end + 1, &end, 10);
+        if (*end || post < 0) return false;
+        c.pre[d] = v, c.post[d] = post;
+    } else if ((name == "in" || name == "filter") && !*end && v >= 1) {
+        (name == "in" ? c.in : c.filter)[d] = v;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 // CUDNNFE_CONFORMANCE_VARY: a comma-separated list of changes made to each drawn case, to find
 // the rule behind a wrong one. The result's size follows from the geometry the changes leave.
 void apply_variations(ConvConfig &c) {
@@ -452,8 +485,21 @@ void apply_variations(ConvConfig &c) {
         } else if (item == "dgrad") {
             c.dir = Direction::dgrad, c.fusion = Fusion::none, c.act = Act::none;
         } else if (item == "symmetric") {
-            for (size_t i = 0; i < c.spatial; ++i) c.post[i] = c.pre[i];
-        } else {
+            // Each dim padded after as before, the image grown where that left no result.
+            for (size_t i = 0; i < c.spatial; ++i) {
+                c.post[i] = c.pre[i];
+                c.in[i] = std::max(c.in[i], extent(c, i) - 2 * c.pre[i]);
+            }
+        } else if (item == "edge_pad") {
+            // The last spatial dim's filter spanning 5 or more, padded 0 or 1 before and more after,
+            // the image wide enough for a result.
+            const int64_t dl = c.dilation[last];
+            if (extent(c, last) < 5) c.filter[last] = (4 + dl - 1) / dl + 1;
+            const int64_t e = extent(c, last);
+            c.pre[last] = (c.n + c.in[0]) % 2;
+            c.post[last] = c.pre[last] + 1 + (c.k() + c.in[last]) % (e - 1 - c.pre[last]);
+            c.in[last] = std::max(c.in[last], e - c.pre[last] - c.post[last]);
+        } else if (!set_geometry(c, item)) {
             std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
             std::exit(2);
         }

@@ -19,7 +19,6 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("conv_wgrad_image_prologue", "conv", 15, 211));
     out.push_back(replay("conv_fusion_nchw_pixel", "conv", 14, 710));
     out.push_back(replay("conv_fusion_nchw_pixel:1d", "conv", 21, 170));
-    out.push_back(replay("fp8_attention_backward_diagonal_band", "attention_fp8_bwd", 16, 156));
     out.push_back(replay("attention_backward_dsink_dropout", "attention_bwd", 16, 344));
     out.push_back(replay("matmul_result_matrix_strided", "matmul", 17, 420));
     out.push_back(replay("matmul_engine_envelope", "matmul", 15, 15));
@@ -103,6 +102,10 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("matmul_result_matrix_strided:epilogue_operand", "matmul", 43, 495));
     out.push_back(replay("matmul_strided_bias_operand:column_per_batch", "matmul", 43, 653));
     out.push_back(replay("pointwise_gen_index_gapped_input", "pointwise", 43, 86));
+    out.push_back(replay("conv_dgrad_float_nchw_asymmetric_padding", "conv", 46, 243));
+    out.push_back(replay("matmul_int8_widened_long_rows:unaligned_batches", "matmul", 47, 131));
+    out.push_back(replay("batchnorm_inference_batch_inside:batch_of_one", "norm", 48, 81));
+    out.push_back(replay("conv_fusion_nchw_pixel:float", "conv", 49, 406));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

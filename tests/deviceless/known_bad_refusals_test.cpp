@@ -231,17 +231,15 @@ TEST_F(KnownBadFp8, PackedFp8Attention) {
     expect_refused(g, "use padded FP8 tensors with a padding mask");
 }
 
-}  // namespace
-
-// A causal mask with a window of 1 (the diagonal alone): refused; a window of 2 is taken.
-TEST_F(KnownBadFp8, Fp8AttentionBackwardOverTheDiagonalAlone) {
+// A causal mask with a window of 1 (each query sees only its diagonal key) is taken: the "dQ and dK
+// thousands of times too large" once seen were the conformance harness's scales for an all-zero dS.
+TEST_F(KnownBadFp8, Fp8AttentionBackwardOverTheDiagonalAloneIsTaken) {
     fe_graph *g = graph("fp8_backward_diagonal", FE_DATA_FP8_E4M3);
-    ASSERT_FE_OK(fp8_backward(g, 64, false, 1));
-    expect_refused(g, "thousands of times too large");
-    fe_graph *wider = graph("fp8_backward_window2", FE_DATA_FP8_E4M3);
-    ASSERT_FE_OK(fp8_backward(wider, 64, false, 2));
-    EXPECT_FALSE(build(wider) == FE_STATUS_NOT_SUPPORTED && LastErrorContains("thousands of times")) << fe_last_error_message();
+    ASSERT_FE_OK(fp8_backward(g, 128, false, 1));
+    expect_lowered(g);
 }
+
+}  // namespace
 
 // An [M, 1] operand with a row stride of 9 (a gap) in a rank-2 pointwise graph: refused; packed, taken.
 TEST_F(KnownBad, PointwiseBroadcastOperandWithAGap) {
