@@ -162,6 +162,20 @@ class Enum:
     c_type: str
     doc: str
     values: list             # (c_name, json_name, value)
+    value_docs: dict = dataclasses.field(default_factory=dict)  # c_name -> what the value means
+
+
+def value_suffixes(enum):
+    """Each value's C name without the enum's common prefix (FE_CAUSAL_MASK_TOP_LEFT -> TOP_LEFT),
+    the names every language's constants are made from."""
+    names = [c for c, _, _ in enum.values]
+    prefix = names[0]
+    for n in names[1:]:
+        while not n.startswith(prefix):
+            prefix = prefix[:prefix.rstrip('_').rfind('_') + 1] if '_' in prefix.rstrip('_') else ''
+    if len(names) == 1:
+        prefix = prefix[:prefix.rstrip('_').rfind('_') + 1]
+    return [n[len(prefix):] for n in names]
 
 
 @dataclasses.dataclass
@@ -205,7 +219,8 @@ def load(path) -> Model:
     with open(path) as f:
         raw = json.load(f)
     enums = {e['c_type']: Enum(e['c_type'], e.get('doc', ''),
-                               [(v['c_name'], v['json_name'], v['value']) for v in e['values']])
+                               [(v['c_name'], v['json_name'], v['value']) for v in e['values']],
+                               {v['c_name']: v['doc'] for v in e['values'] if v.get('doc')})
              for e in raw['enums']}
     structs = {s['c_type']: _struct(s) for s in raw['structs']}
     ops = []

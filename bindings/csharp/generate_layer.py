@@ -408,18 +408,32 @@ def graph_file(family, methods):
 
 
 def hand_written_enums():
-    """The enums bindings/csharp/src declares (their member names predate the schema)."""
+    """The enums bindings/csharp/src declares (the non-op surface's)."""
     names = set()
     for source in (pathlib.Path(__file__).resolve().parent / 'src').glob('*.cs'):
         names.update(re.findall(r'\bpublic enum (\w+)', source.read_text()))
     return names
 
 
+# Members whose C# names were published before they were generated, where the C name's words
+# would give another casing (UINT8 -> Uint8).
+MEMBER_NAMES = {'UINT8': 'UInt8', 'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'Fp8E4M3', 'FP8_E5M2': 'Fp8E5M2',
+                'FP8_E8M0': 'Fp8E8M0', 'UINT4': 'UInt4', 'MAXPOOL': 'MaxPool',
+                'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding', 'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding'}
+
+
+def member_names(enum):
+    """Each value's name in PascalCase (FE_CAUSAL_MASK_TOP_LEFT -> TopLeft)."""
+    return [MEMBER_NAMES.get(s, schema_model.pascal(s.lower())) for s in schema_model.value_suffixes(enum)]
+
+
 def enum_source(enum):
-    """A schema enum that has no hand-written C# enum: members named after the JSON names."""
+    """A schema enum, its values the C library's."""
     lines = [f'    public enum {enum_name(enum.c_type)}', '    {']
-    lines += [f'        {schema_model.pascal(json_name)} = {value},' for _, json_name, value in enum.values]
-    lines += ['    }']
+    for name, (c_name, _, value) in zip(member_names(enum), enum.values):
+        lines.append(summary(enum.value_docs.get(c_name, ''), '        ').rstrip('\n'))
+        lines.append(f'        {name} = {value},')
+    lines = [line for line in lines if line] + ['    }']
     return summary(enum.doc, '    ') + '\n'.join(lines) + '\n'
 
 
@@ -432,8 +446,11 @@ def main():
     out.mkdir(parents=True)
     written = [write(out, s.class_name + '.g.cs', options_class(s, proxies)) for s in model.structs.values()]
     existing = hand_written_enums()
-    written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()
-                if enum_name(e.c_type) not in existing]
+    for e in model.enums.values():
+        if enum_name(e.c_type) in existing:
+            raise SystemExit(f'generate_layer: enum {enum_name(e.c_type)} is written by hand in src/; every schema '
+                             'enum is generated')
+    written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()]
     families = {}
     for op in model.ops:
         families.setdefault(op.family, []).append(Method(op))

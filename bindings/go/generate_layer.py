@@ -48,12 +48,19 @@ ZERO_MEANS_DEFAULT = {
     ('fe_sdpa_backward_options', 'dropout_scale'),
 }
 
-# Enums whose Go type and constants are hand-written (their constant names predate the schema);
-# the others are generated. A Go enum whose values are not the C values converts with code().
-HAND_WRITTEN_ENUMS = {'fe_data_type', 'fe_conv_mode', 'fe_pointwise_mode', 'fe_reduction_mode',
-                      'fe_norm_phase', 'fe_rng_distribution', 'fe_resample_mode', 'fe_resample_padding',
-                      'fe_causal_mask', 'fe_sdpa_implementation'}
-CODE_METHOD = {'fe_data_type': '{}.code()', 'fe_conv_mode': 'capi.Enum_SS_fe_conv_mode({}.code())'}
+# Every schema enum is a generated Go type. Its constants are named <prefix><value's words>; the
+# prefixes and the few names below were published before the enums were generated. An enum whose
+# first value (its default) is not the C value 0 counts from 0 in Go, so that the zero value is the
+# default, and converts to the C value with code(); the others carry the C values.
+CONSTANT_PREFIXES = {'fe_data_type': 'Data', 'fe_conv_mode': 'Conv', 'fe_pointwise_mode': 'Pointwise',
+                     'fe_reduction_mode': 'Reduce', 'fe_norm_phase': 'Norm', 'fe_rng_distribution': 'Rng',
+                     'fe_resample_mode': 'Resample', 'fe_resample_padding': 'ResamplePadding',
+                     'fe_causal_mask': 'Causal', 'fe_sdpa_implementation': 'Sdpa'}
+CONSTANT_NAMES = {'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'FP8E4M3', 'FP8_E5M2': 'FP8E5M2', 'FP8_E8M0': 'FP8E8M0',
+                  'MAXPOOL': 'MaxPool', 'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding',
+                  'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding'}
+CODED_ENUMS = set()  # filled from the schema: the enums that convert with code()
+READ_BACK_ENUMS = {'fe_data_type'}  # coded enums the library also returns (a tensor's type)
 
 # Ops whose hand-written method of the plain name takes other arguments (a convenience form kept
 # for today's callers): their regular method is named <Op>WithOptions.
@@ -91,7 +98,7 @@ def enum_type(c_type):
 
 
 def enum_value(c_type, expr):
-    return CODE_METHOD.get(c_type, f'capi.Enum_SS_{c_type}({{}})').format(expr)
+    return f'{expr}.code()' if c_type in CODED_ENUMS else f'capi.Enum_SS_{c_type}({expr})'
 
 
 def swig(c_name):
@@ -461,14 +468,36 @@ def result_structs(ops):
 def enums(model):
     out = ''
     for e in model.enums.values():
-        if e.c_type in HAND_WRITTEN_ENUMS:
-            continue
         name = enum_type(e.c_type)
-        out += comment(f'{name} is {e.c_type}: {sentence(e.doc)} The values are the C library\'s.')
+        prefix = CONSTANT_PREFIXES.get(e.c_type, name)
+        coded = e.c_type in CODED_ENUMS
+        values = 'Its zero value is the default; code() gives the C value.' if coded else \
+            'The values are the C library\'s.'
+        out += comment(f'{name} is {e.c_type}: {sentence(e.doc)} {values}')
         out += f'type {name} int32\n\n// The values of {name}.\nconst (\n'
-        for _, json_name, value in e.values:
-            out += f'\t{name}{go_name(json_name)} {name} = {value}\n'
+        for i, (suffix, (c_name, _, value)) in enumerate(zip(schema_model.value_suffixes(e), e.values)):
+            constant = prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))
+            doc = e.value_docs.get(c_name)
+            if doc:
+                out += comment(f'{constant}: {lower_first(sentence(doc))}', '\t')
+            if coded:
+                out += f'\t{constant}' + (f' {name} = iota' if i == 0 else '') + '\n'
+            else:
+                out += f'\t{constant} {name} = {value}\n'
         out += ')\n\n'
+        if coded:
+            table = lower_first(name) + 'Codes'
+            out += (f'// The C library\'s values of the {name} constants, in order.\n'
+                    f'var {table} = [...]int32{{{", ".join(str(v) for _, _, v in e.values)}}}\n\n'
+                    f'func (v {name}) code() capi.Enum_SS_{e.c_type} {{\n'
+                    f'\tif v < 0 || int(v) >= len({table}) {{\n'
+                    f'\t\treturn capi.Enum_SS_{e.c_type}(-2) // the library refuses it with its own message\n'
+                    f'\t}}\n\treturn capi.Enum_SS_{e.c_type}({table}[v])\n}}\n\n')
+        if coded and e.c_type in READ_BACK_ENUMS:
+            out += (f'// {lower_first(name)}Of is the constant of a C value (the first, the default, for an unknown one).\n'
+                    f'func {lower_first(name)}Of(code int32) {name} {{\n'
+                    f'\tfor v, c := range {table} {{\n\t\tif c == code {{\n\t\t\treturn {name}(v)\n\t\t}}\n\t}}\n'
+                    f'\treturn 0\n}}\n\n')
     return out
 
 
@@ -486,6 +515,7 @@ def main():
     parser.add_argument('--gofmt')
     args = parser.parse_args()
     model = schema_model.load(args.schema)
+    CODED_ENUMS.update(e.c_type for e in model.enums.values() if e.values[0][2] != 0)
     scales = {op.scales.c_type for op in model.ops if op.scales is not None}
 
     def structs(which):
@@ -497,7 +527,7 @@ def main():
         return out
 
     files = {
-        'enums_generated.go': go_file(enums(model), False),
+        'enums_generated.go': go_file(enums(model), True),
         'options_generated.go': go_file(structs(False), True),
         'scales_generated.go': go_file(structs(True), True),
         'results_generated.go': go_file(result_structs(model.ops), False),

@@ -463,18 +463,30 @@ def result_class(op, returned):
     return '\n'.join(lines) + '\n'
 
 
+# The element type's own methods: its size, bits and name come from the C library.
+DATA_TYPE_METHODS = [
+    '', '    /** Bytes per element (0 for NOT_SET and the 4-bit types). */', '    public long size() {',
+    '        return NativeApi.fe_data_type_size(code);', '    }', '',
+    '    /** Bits per element: 4 for INT4 and UINT4 (0 for NOT_SET). */', '    public long bits() {',
+    '        return NativeApi.fe_data_type_bits(code);', '    }', '',
+    '    /** The C library\'s name of the type ("half", "bfloat16", ...). */', '    public String libraryName() {',
+    '        return NativeApi.fe_data_type_string(code);', '    }',
+]
+
+
 def enum_source(enum):
     cls = enum_class(enum.c_type)
-    names = [c for c, _, _ in enum.values]
-    prefix = names[0]
-    for n in names[1:]:
-        while not n.startswith(prefix):
-            prefix = prefix[:prefix.rstrip('_').rfind('_') + 1] if '_' in prefix.rstrip('_') else ''
     lines = [HEADER, f'package {PACKAGE};', '', f'/** {doc_text(enum.doc)} */', f'public enum {cls} {{']
-    for i, (c_name, _, value) in enumerate(enum.values):
+    for i, (suffix, (c_name, _, value)) in enumerate(zip(schema_model.value_suffixes(enum), enum.values)):
         end = ',' if i + 1 < len(enum.values) else ';'
-        lines.append(f'    {c_name[len(prefix):]}({value}){end}')
-    lines += ['', '    public final int code;', '', f'    {cls}(int code) {{', '        this.code = code;', '    }', '}']
+        lines += javadoc(enum.value_docs.get(c_name, ''))
+        lines.append(f'    {suffix}({value}){end}')
+    lines += ['', '    public final int code;', '', f'    {cls}(int code) {{', '        this.code = code;', '    }']
+    if enum.c_type == 'fe_data_type':
+        lines += DATA_TYPE_METHODS
+    lines += ['', f'    /** The constant of a value the C library returned. */', f'    static {cls} of(int code) {{',
+              f'        for ({cls} value : values()) {{', '            if (value.code == code) return value;', '        }',
+              f'        throw new CudnnFeException(Status.INVALID_ARGUMENT, "unknown {cls} " + code);', '    }', '}']
     return '\n'.join(lines) + '\n'
 
 
@@ -497,8 +509,10 @@ def main():
             files[pascal(op.kind) + 'Result'] = result_class(op, returned)
     existing = {p.stem for p in pathlib.Path(handwritten).glob('*.java')}
     for enum in model.enums.values():
-        if enum_class(enum.c_type) not in existing:
-            files[enum_class(enum.c_type)] = enum_source(enum)
+        if enum_class(enum.c_type) in existing:
+            raise SystemExit(f'generate_layer: {enum_class(enum.c_type)}.java is written by hand; every schema enum '
+                             'is generated')
+        files[enum_class(enum.c_type)] = enum_source(enum)
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'

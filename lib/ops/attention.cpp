@@ -612,26 +612,34 @@ namespace {
 const schema::Enum &causal_mask_enum() {
     static const schema::Enum names{"fe_causal_mask",
                            {{"FE_CAUSAL_MASK_NONE", "none", FE_CAUSAL_MASK_NONE},
-                            {"FE_CAUSAL_MASK_TOP_LEFT", "top_left", FE_CAUSAL_MASK_TOP_LEFT},
-                            {"FE_CAUSAL_MASK_BOTTOM_RIGHT", "bottom_right", FE_CAUSAL_MASK_BOTTOM_RIGHT}},
+                            {"FE_CAUSAL_MASK_TOP_LEFT", "top_left", FE_CAUSAL_MASK_TOP_LEFT, "Query i sees keys 0..i."},
+                            {"FE_CAUSAL_MASK_BOTTOM_RIGHT", "bottom_right", FE_CAUSAL_MASK_BOTTOM_RIGHT,
+                             "Query i sees keys up to its diagonal, key i + s_kv - s_q of its own sequence's "
+                             "lengths under a padding mask."}},
                            "The causal mask's alignment."};
     return names;
 }
 
 const schema::Enum &implementation_enum() {
     static const schema::Enum names{"fe_sdpa_implementation",
-                               {{"FE_SDPA_IMPLEMENTATION_AUTO", "auto", FE_SDPA_IMPLEMENTATION_AUTO},
+                               {{"FE_SDPA_IMPLEMENTATION_AUTO", "auto", FE_SDPA_IMPLEMENTATION_AUTO,
+                                 "Native where it takes every option given and has an engine for the GPU, "
+                                 "else composite."},
                                 {"FE_SDPA_IMPLEMENTATION_COMPOSITE", "composite", FE_SDPA_IMPLEMENTATION_COMPOSITE},
-                                {"FE_SDPA_IMPLEMENTATION_NATIVE", "native", FE_SDPA_IMPLEMENTATION_NATIVE}},
+                                {"FE_SDPA_IMPLEMENTATION_NATIVE", "native", FE_SDPA_IMPLEMENTATION_NATIVE,
+                                 "Fails at build, naming the option or version, when the native operation "
+                                 "cannot take the graph."}},
                                "How attention is lowered: cuDNN's SDPA operation or the composite pattern."};
     return names;
 }
 
 const schema::Enum &diagonal_alignment_enum() {
     static const schema::Enum names{"fe_diagonal_alignment",
-                                  {{"FE_DIAGONAL_ALIGNMENT_TOP_LEFT", "top_left", FE_DIAGONAL_ALIGNMENT_TOP_LEFT},
+                                  {{"FE_DIAGONAL_ALIGNMENT_TOP_LEFT", "top_left", FE_DIAGONAL_ALIGNMENT_TOP_LEFT,
+                                    "Query i's diagonal is key i."},
                                    {"FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT", "bottom_right",
-                                    FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT}},
+                                    FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT,
+                                    "Query i's diagonal is key i + s_kv - s_q, per sequence under a padding mask."}},
                                   "Where a band's diagonal sits when there is no causal mask."};
     return names;
 }

@@ -162,7 +162,8 @@ std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other
 const schema::Struct &conv_options_description() {
     static const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
     static const schema::Enum mode{"fe_conv_mode",
-                     {{"FE_CONV_MODE_CROSS_CORRELATION", "cross_correlation", FE_CONV_MODE_CROSS_CORRELATION},
+                     {{"FE_CONV_MODE_CROSS_CORRELATION", "cross_correlation", FE_CONV_MODE_CROSS_CORRELATION,
+                       "The default, as in deep-learning frameworks: the filter is not flipped."},
                       {"FE_CONV_MODE_CONVOLUTION", "convolution", FE_CONV_MODE_CONVOLUTION}},
                      "Whether the filter is flipped (convolution) or not (cross-correlation, as in frameworks)."};
     static const schema::Struct description{

@@ -160,9 +160,12 @@ class MoeGroupedMatmul : public Node {
 const fe_moe_grouped_matmul_options kDefaults = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
 
 const schema::Enum kMode{"fe_moe_mode",
-                         {{"FE_MOE_MODE_NONE", "none", FE_MOE_MODE_NONE},
-                          {"FE_MOE_MODE_GATHER", "gather", FE_MOE_MODE_GATHER},
-                          {"FE_MOE_MODE_SCATTER", "scatter", FE_MOE_MODE_SCATTER}},
+                         {{"FE_MOE_MODE_NONE", "none", FE_MOE_MODE_NONE,
+                           "Rows already grouped by expert: row r of token gives row r."},
+                          {"FE_MOE_MODE_GATHER", "gather", FE_MOE_MODE_GATHER,
+                           "Row r reads token row token_index[r] (dispatch: tokens to experts)."},
+                          {"FE_MOE_MODE_SCATTER", "scatter", FE_MOE_MODE_SCATTER,
+                           "Row r lands at token_index[r] * top_k + token_ks[r] (the return trip)."}},
                          "Which rows an MoE grouped matmul reads and where it writes them."};
 
 const schema::Struct kOptions{

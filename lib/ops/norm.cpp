@@ -528,8 +528,9 @@ namespace {
 
 const schema::Enum &norm_phase_enum() {
     static const schema::Enum names{"fe_norm_phase",
-                      {{"FE_NORM_PHASE_INFERENCE", "inference", FE_NORM_PHASE_INFERENCE},
-                       {"FE_NORM_PHASE_TRAINING", "training", FE_NORM_PHASE_TRAINING}},
+                      {{"FE_NORM_PHASE_INFERENCE", "inference", FE_NORM_PHASE_INFERENCE, "Y only."},
+                       {"FE_NORM_PHASE_TRAINING", "training", FE_NORM_PHASE_TRAINING,
+                        "Y and the statistics the backward pass reads."}},
                       "Inference (y only) or training (y and the statistics the backward pass reads)."};
     return names;
 }

@@ -171,10 +171,15 @@ const schema::Enum kReductionMode{"fe_reduction_mode",
                            {"FE_REDUCTION_MIN", "min", FE_REDUCTION_MIN},
                            {"FE_REDUCTION_MAX", "max", FE_REDUCTION_MAX},
                            {"FE_REDUCTION_AMAX", "amax", FE_REDUCTION_AMAX},
-                           {"FE_REDUCTION_AVG", "avg", FE_REDUCTION_AVG},
-                           {"FE_REDUCTION_NORM1", "norm1", FE_REDUCTION_NORM1},
-                           {"FE_REDUCTION_NORM2", "norm2", FE_REDUCTION_NORM2},
-                           {"FE_REDUCTION_MUL_NO_ZEROS", "mul_no_zeros", FE_REDUCTION_MUL_NO_ZEROS}},
+                           {"FE_REDUCTION_AVG", "avg", FE_REDUCTION_AVG,
+                            "The mean (refused at build with cuDNN 9.19: reduction_mean_and_norms)."},
+                           {"FE_REDUCTION_NORM1", "norm1", FE_REDUCTION_NORM1,
+                            "The sum of |x| (refused at build with cuDNN 9.19: reduction_mean_and_norms)."},
+                           {"FE_REDUCTION_NORM2", "norm2", FE_REDUCTION_NORM2,
+                            "The root of the sum of squares (refused at build with cuDNN 9.19: "
+                            "reduction_mean_and_norms)."},
+                           {"FE_REDUCTION_MUL_NO_ZEROS", "mul_no_zeros", FE_REDUCTION_MUL_NO_ZEROS,
+                            "The product of the non-zero elements (refused at build with cuDNN 9.19)."}},
                           "What a reduction computes over the reduced dims."};
 
 const schema::Struct kReductionOptions{

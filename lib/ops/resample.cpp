@@ -400,18 +400,20 @@ const fe_resample_options kDefaults = FE_RESAMPLE_OPTIONS_INIT;
 const schema::Enum kResampleMode{"fe_resample_mode",
                          {{"FE_RESAMPLE_MAXPOOL", "maxpool", FE_RESAMPLE_MAXPOOL},
                           {"FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING", "avgpool_include_padding",
-                           FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING},
+                           FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING, "Padded positions count in the divisor."},
                           {"FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING", "avgpool_exclude_padding",
-                           FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING},
-                          {"FE_RESAMPLE_NEAREST", "nearest", FE_RESAMPLE_NEAREST},
+                           FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING, "Only positions inside the image count."},
+                          {"FE_RESAMPLE_NEAREST", "nearest", FE_RESAMPLE_NEAREST,
+                           "Upsampling (a stride below 1 in cuDNN's terms)."},
                           {"FE_RESAMPLE_BILINEAR", "bilinear", FE_RESAMPLE_BILINEAR}},
                          "Pooling or upsampling."};
 
 const schema::Enum kResamplePadding{"fe_resample_padding",
-                            {{"FE_RESAMPLE_PADDING_AUTO", "auto", FE_RESAMPLE_PADDING_AUTO},
+                            {{"FE_RESAMPLE_PADDING_AUTO", "auto", FE_RESAMPLE_PADDING_AUTO,
+                              "-infinity for max pooling, zero otherwise."},
                              {"FE_RESAMPLE_PADDING_ZERO", "zero", FE_RESAMPLE_PADDING_ZERO},
                              {"FE_RESAMPLE_PADDING_NEG_INF", "neg_inf", FE_RESAMPLE_PADDING_NEG_INF},
-                             {"FE_RESAMPLE_PADDING_EDGE", "edge", FE_RESAMPLE_PADDING_EDGE}},
+                             {"FE_RESAMPLE_PADDING_EDGE", "edge", FE_RESAMPLE_PADDING_EDGE, "Repeat the edge value."}},
                             "What the padding holds (auto: -infinity for max pooling, zero otherwise)."};
 
 const schema::Struct kOptions{

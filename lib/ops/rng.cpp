@@ -140,9 +140,11 @@ class Rng : public Node {
 const fe_rng_options kRngDefaults = FE_RNG_OPTIONS_INIT;
 
 const schema::Enum kDistribution{"fe_rng_distribution",
-                         {{"FE_RNG_BERNOULLI", "bernoulli", FE_RNG_BERNOULLI},
-                          {"FE_RNG_UNIFORM", "uniform", FE_RNG_UNIFORM},
-                          {"FE_RNG_NORMAL", "normal", FE_RNG_NORMAL}},
+                         {{"FE_RNG_BERNOULLI", "bernoulli", FE_RNG_BERNOULLI,
+                           "1 with probability `probability`, else 0."},
+                          {"FE_RNG_UNIFORM", "uniform", FE_RNG_UNIFORM, "Uniform in [min, max)."},
+                          {"FE_RNG_NORMAL", "normal", FE_RNG_NORMAL,
+                           "Normal with mean `mean` and standard deviation `std`."}},
                          "The distribution of a random draw."};
 
 const schema::Struct kRngOptions{

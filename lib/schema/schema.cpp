@@ -249,7 +249,8 @@ namespace {
 // Data types by their JSON names (lib/graph/tensor.cpp spells them the same; the schema test
 // compares the two).
 const Enum kDataType{"fe_data_type",
-                     {{"FE_DATA_NOT_SET", "not_set", FE_DATA_NOT_SET},
+                     {{"FE_DATA_NOT_SET", "not_set", FE_DATA_NOT_SET,
+                       "Take the graph's default (io for inputs and outputs, intermediate otherwise)."},
                       {"FE_DATA_FLOAT", "float", FE_DATA_FLOAT},
                       {"FE_DATA_DOUBLE", "double", FE_DATA_DOUBLE},
                       {"FE_DATA_HALF", "half", FE_DATA_HALF},
@@ -261,9 +262,11 @@ const Enum kDataType{"fe_data_type",
                       {"FE_DATA_BOOLEAN", "boolean", FE_DATA_BOOLEAN},
                       {"FE_DATA_FP8_E4M3", "fp8_e4m3", FE_DATA_FP8_E4M3},
                       {"FE_DATA_FP8_E5M2", "fp8_e5m2", FE_DATA_FP8_E5M2},
-                      {"FE_DATA_FP8_E8M0", "fp8_e8m0", FE_DATA_FP8_E8M0},
-                      {"FE_DATA_INT4", "int4", FE_DATA_INT4},
-                      {"FE_DATA_UINT4", "uint4", FE_DATA_UINT4}},
+                      {"FE_DATA_FP8_E8M0", "fp8_e8m0", FE_DATA_FP8_E8M0,
+                       "Power-of-two block scales of MXFP8 (block-scale quantize and dequantize)."},
+                      {"FE_DATA_INT4", "int4", FE_DATA_INT4,
+                       "4-bit signed integers, two to a byte (the even element in the low bits)."},
+                      {"FE_DATA_UINT4", "uint4", FE_DATA_UINT4, "4-bit unsigned integers, two to a byte."}},
                      "Element types; not_set takes the graph's default."};
 
 }  // namespace
@@ -384,8 +387,11 @@ std::string to_json() {
     out.key("enums").begin_array();
     for (const Enum *e : enums()) {
         out.begin_object().field("c_type", e->c_type).field("doc", e->doc).key("values").begin_array();
-        for (const EnumValue &v : e->values)
-            out.begin_object().field("c_name", v.c_name).field("json_name", v.json_name).field("value", v.value).end_object();
+        for (const EnumValue &v : e->values) {
+            out.begin_object().field("c_name", v.c_name).field("json_name", v.json_name).field("value", v.value);
+            if (v.doc) out.field("doc", v.doc);
+            out.end_object();
+        }
         out.end_array().end_object();
     }
     out.end_array();

@@ -47,6 +47,7 @@ struct EnumValue {
     const char *c_name;     // FE_CAUSAL_MASK_TOP_LEFT
     const char *json_name;  // top_left
     int32_t value;
+    const char *doc = nullptr;  // what the value means, where its name does not say it all
 };
 
 struct Enum {

@@ -1,30 +1,5 @@
 namespace CudnnFe
 {
-    /// <summary>Element types; the values are the C library's.</summary>
-    public enum DataType
-    {
-        /// <summary>The graph's default (io for inputs and outputs, intermediate otherwise).</summary>
-        NotSet = -1,
-        Float = 0,
-        Double = 1,
-        Half = 2,
-        Int8 = 3,
-        Int32 = 4,
-        UInt8 = 6,
-        BFloat16 = 9,
-        Int64 = 10,
-        Boolean = 11,
-        Fp8E4M3 = 12,
-        Fp8E5M2 = 13,
-        /// <summary>Power-of-two block scales of MXFP8.</summary>
-        Fp8E8M0 = 15,
-        /// <summary>4-bit signed integers, two to a byte (the even element in the low bits).</summary>
-        Int4 = 17,
-        /// <summary>4-bit unsigned integers, two to a byte.</summary>
-        UInt4 = 18,
-    }
-
-    /// <summary>cuDNN heuristic modes.</summary>
     /// <summary>An engine's numerical notes (cuDNN's CUDNN_NUMERICAL_NOTE_*), one bit each.</summary>
     [System.Flags]
     public enum NumericalNote : long
@@ -124,6 +99,7 @@ namespace CudnnFe
             NumericalNotes + " " + BehaviorNotes + (Viable ? "" : " not viable");
     }
 
+    /// <summary>cuDNN heuristic modes.</summary>
     public enum HeurMode
     {
         Instant = 0,
@@ -139,38 +115,6 @@ namespace CudnnFe
         HeuristicsChoice = 0,
         /// <summary>Build every supported candidate; use the first.</summary>
         All = 1,
-    }
-
-    /// <summary>Convolution or cross-correlation (the default).</summary>
-    public enum ConvMode
-    {
-        Convolution = 0,
-        CrossCorrelation = 1,
-    }
-
-    /// <summary>How a reduction combines elements.</summary>
-    public enum ReductionMode
-    {
-        Add = 0,
-        Mul = 1,
-        Min = 2,
-        Max = 3,
-        Amax = 4,
-        Avg = 5,
-        Norm1 = 6,
-        Norm2 = 7,
-        /// <summary>The product of the non-zero elements.</summary>
-        MulNoZeros = 8,
-    }
-
-    /// <summary>Attention's causal masks.</summary>
-    public enum CausalMask
-    {
-        None = 0,
-        /// <summary>Query i sees keys 0..i.</summary>
-        TopLeft = 1,
-        /// <summary>Aligned to the last key: query i sees keys 0..i + s_kv - s_q.</summary>
-        BottomRight = 2,
     }
 
     /// <summary>The library's log levels (CUDNNFE_LOG_LEVEL sets the level at load).</summary>
@@ -192,51 +136,4 @@ namespace CudnnFe
         Rebuild = 1,
     }
 
-    /// <summary>Whether a normalization also returns the statistics its backward pass reads.</summary>
-    public enum NormPhase
-    {
-        Inference = 0,
-        Training = 1,
-    }
-
-    /// <summary>How attention is lowered: cuDNN's native operation, or matmuls and pointwise operations.</summary>
-    public enum SdpaImplementation
-    {
-        /// <summary>Native where it takes every option given and has an engine for the GPU, else composite.</summary>
-        Auto = 0,
-        Composite = 1,
-        /// <summary>Fails at build, naming the option or version, when the native operation cannot take the graph.</summary>
-        Native = 2,
-    }
-
-    /// <summary>Distributions of random numbers drawn by cuDNN (Philox).</summary>
-    public enum RngDistribution
-    {
-        Bernoulli = 0,
-        Uniform = 1,
-        Normal = 2,
-    }
-
-    /// <summary>Resampling modes: pooling and upsampling of the spatial dims.</summary>
-    public enum ResampleMode
-    {
-        MaxPool = 0,
-        /// <summary>The padding counts in the average's divisor.</summary>
-        AvgPoolIncludePadding = 1,
-        /// <summary>Only the window's elements inside x count.</summary>
-        AvgPoolExcludePadding = 2,
-        Nearest = 3,
-        Bilinear = 4,
-    }
-
-    /// <summary>What resampling's padding holds.</summary>
-    public enum ResamplePadding
-    {
-        /// <summary>-infinity for max pooling, zero otherwise.</summary>
-        Auto = 0,
-        Zero = 1,
-        NegInf = 2,
-        /// <summary>Repeat the edge value.</summary>
-        Edge = 3,
-    }
 }
