@@ -160,104 +160,128 @@ int64_t AttentionNode::diagonal_offset(const AttentionDims &d) const { return bo
 
 void AttentionNode::check_options(const AttentionDims &dims) {
     check_option_values();
-    int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
-        if (scale_ >= 0) {
-            fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
-            if (scale->by_value) {
-                shape_single_element(scale, "attn_scale_tensor", 4);
-            } else {
-                int64_t n = element_count(scale->dims);
-                FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
-                         scale->name.c_str(), static_cast<long long>(n));
+    check_scale_bias_and_alibi(dims);
+    check_dropout(dims);
+    check_sinks_and_score_modifiers(dims);
+    check_padding(dims);
+}
+
+// One attention scale; a bias of the scores' shape, broadcast over the batch or the heads; one
+// ALiBi slope per query head.
+void AttentionNode::check_scale_bias_and_alibi(const AttentionDims &dims) {
+    const int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
+    if (scale_ >= 0) {
+        fe_tensor *scale = inputs[static_cast<size_t>(scale_)];
+        if (scale->by_value) {
+            shape_single_element(scale, "attn_scale_tensor", 4);
+        } else {
+            int64_t n = element_count(scale->dims);
+            FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "attn_scale_tensor '%s' must hold one element, not %lld",
+                     scale->name.c_str(), static_cast<long long>(n));
+        }
+    }
+    if (bias_ >= 0) {
+        const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
+        const std::vector<int64_t> &bd = bias->dims;
+        FE_CHECK(bd.size() == 4 && (bd[0] == 1 || bd[0] == b) && (bd[1] == 1 || bd[1] == h_q) && bd[2] == s_q &&
+                     bd[3] == s_kv,
+                 FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                 bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
+                 static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+        FE_CHECK(bias->data_type == FE_DATA_NOT_SET || bias->data_type == FE_DATA_FLOAT ||
+                     bias->data_type == FE_DATA_HALF || bias->data_type == FE_DATA_BFLOAT16,
+                 FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; attention adds a float, half or bfloat16 bias",
+                 bias->name.c_str(), data_type_name(bias->data_type));
+    }
+    if (alibi_ >= 0) {
+        const fe_tensor *slopes = inputs[static_cast<size_t>(alibi_)];
+        FE_CHECK(slopes->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                 "alibi_slopes '%s' is %s; it must be [1, %lld, 1, 1]", slopes->name.c_str(),
+                 dims_string(slopes->dims).c_str(), static_cast<long long>(h_q));
+    }
+}
+
+// A mask of the scores' shape, or a probability with its seed and offset: not both.
+void AttentionNode::check_dropout(const AttentionDims &dims) {
+    const int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
+    if (dropout_ >= 0) {
+        const fe_tensor *mask = inputs[static_cast<size_t>(dropout_)];
+        const std::vector<int64_t> &md = mask->dims;
+        FE_CHECK(md.size() == 4 && (md[0] == 1 || md[0] == b) && (md[1] == 1 || md[1] == h_q) && md[2] == s_q &&
+                     md[3] == s_kv,
+                 FE_STATUS_INVALID_ARGUMENT, "dropout_mask '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
+                 mask->name.c_str(), dims_string(md).c_str(), static_cast<long long>(b),
+                 static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
+        FE_CHECK(options_.dropout_scale > 0, FE_STATUS_INVALID_ARGUMENT, "dropout_scale is %g; it must be positive",
+                 options_.dropout_scale);
+    }
+    if (options_.dropout_probability != 0.0 || seed_ >= 0 || offset_ >= 0) {
+        FE_CHECK(options_.dropout_probability > 0.0 && options_.dropout_probability < 1.0,
+                 FE_STATUS_INVALID_ARGUMENT, "dropout_probability is %g; it must be in (0, 1)",
+                 options_.dropout_probability);
+        FE_CHECK(seed_ >= 0 && offset_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "dropout with a probability needs dropout_seed and dropout_offset tensors");
+        FE_CHECK(dropout_ < 0, FE_STATUS_INVALID_ARGUMENT,
+                 "give dropout either a probability (drawn by cuDNN) or a dropout_mask, not both");
+        for (int index : {seed_, offset_}) {
+            fe_tensor *t = inputs[static_cast<size_t>(index)];
+            int64_t n = element_count(t->dims);
+            FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
+                     FE_STATUS_INVALID_ARGUMENT, "'%s' must be one int64 element (it is %s %s)", t->name.c_str(),
+                     data_type_name(t->data_type), dims_string(t->dims).c_str());
+            if (t->dims.size() != 4) {
+                t->dims.assign(4, 1);
+                t->strides.assign(4, 1);
             }
         }
-        if (bias_ >= 0) {
-            const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
-            const std::vector<int64_t> &bd = bias->dims;
-            FE_CHECK(bd.size() == 4 && (bd[0] == 1 || bd[0] == b) && (bd[1] == 1 || bd[1] == h_q) && bd[2] == s_q &&
-                         bd[3] == s_kv,
-                     FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
-                     bias->name.c_str(), dims_string(bd).c_str(), static_cast<long long>(b),
-                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
-            FE_CHECK(bias->data_type == FE_DATA_NOT_SET || bias->data_type == FE_DATA_FLOAT ||
-                         bias->data_type == FE_DATA_HALF || bias->data_type == FE_DATA_BFLOAT16,
-                     FE_STATUS_INVALID_ARGUMENT, "bias '%s' is %s; attention adds a float, half or bfloat16 bias",
-                     bias->name.c_str(), data_type_name(bias->data_type));
+    }
+}
+
+// One float sink logit per query head; score modifiers over float tensors of the scores' shape.
+void AttentionNode::check_sinks_and_score_modifiers(const AttentionDims &dims) {
+    const int64_t b = dims.b, h_q = dims.h_q, s_q = dims.s_q, s_kv = dims.s_kv;
+    if (sink_ >= 0) {
+        const fe_tensor *sink = inputs[static_cast<size_t>(sink_)];
+        FE_CHECK(sink->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                 "sink_token '%s' is %s; it must be [1, %lld, 1, 1] (one logit per query head)", sink->name.c_str(),
+                 dims_string(sink->dims).c_str(), static_cast<long long>(h_q));
+        FE_CHECK(sink->data_type == FE_DATA_FLOAT || sink->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                 "sink_token '%s' is %s; the sinks are float", sink->name.c_str(), data_type_name(sink->data_type));
+    }
+    const std::vector<int64_t> score_dims = {b, h_q, s_q, s_kv};
+    for (const ScoreModifier *m : {&options_.score_mod, &options_.score_mod_grad}) {
+        if (!m->given()) continue;
+        for (const fe_tensor *t : {m->input, m->output}) {
+            FE_CHECK(t->dims == score_dims, FE_STATUS_INVALID_ARGUMENT,
+                     "score modifier tensor '%s' is %s; the scores are %s", t->name.c_str(),
+                     dims_string(t->dims).c_str(), dims_string(score_dims).c_str());
+            FE_CHECK(t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                     "score modifier tensor '%s' is %s; the scores are float", t->name.c_str(),
+                     data_type_name(t->data_type));
         }
-        if (alibi_ >= 0) {
-            const fe_tensor *slopes = inputs[static_cast<size_t>(alibi_)];
-            FE_CHECK(slopes->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
-                     "alibi_slopes '%s' is %s; it must be [1, %lld, 1, 1]", slopes->name.c_str(),
-                     dims_string(slopes->dims).c_str(), static_cast<long long>(h_q));
-        }
-        if (dropout_ >= 0) {
-            const fe_tensor *mask = inputs[static_cast<size_t>(dropout_)];
-            const std::vector<int64_t> &md = mask->dims;
-            FE_CHECK(md.size() == 4 && (md[0] == 1 || md[0] == b) && (md[1] == 1 || md[1] == h_q) && md[2] == s_q &&
-                         md[3] == s_kv,
-                     FE_STATUS_INVALID_ARGUMENT, "dropout_mask '%s' is %s; it must be [1 or %lld, 1 or %lld, %lld, %lld]",
-                     mask->name.c_str(), dims_string(md).c_str(), static_cast<long long>(b),
-                     static_cast<long long>(h_q), static_cast<long long>(s_q), static_cast<long long>(s_kv));
-            FE_CHECK(options_.dropout_scale > 0, FE_STATUS_INVALID_ARGUMENT, "dropout_scale is %g; it must be positive",
-                     options_.dropout_scale);
-        }
-        if (options_.dropout_probability != 0.0 || seed_ >= 0 || offset_ >= 0) {
-            FE_CHECK(options_.dropout_probability > 0.0 && options_.dropout_probability < 1.0,
-                     FE_STATUS_INVALID_ARGUMENT, "dropout_probability is %g; it must be in (0, 1)",
-                     options_.dropout_probability);
-            FE_CHECK(seed_ >= 0 && offset_ >= 0, FE_STATUS_INVALID_ARGUMENT,
-                     "dropout with a probability needs dropout_seed and dropout_offset tensors");
-            FE_CHECK(dropout_ < 0, FE_STATUS_INVALID_ARGUMENT,
-                     "give dropout either a probability (drawn by cuDNN) or a dropout_mask, not both");
-            for (int index : {seed_, offset_}) {
-                fe_tensor *t = inputs[static_cast<size_t>(index)];
-                int64_t n = element_count(t->dims);
-                FE_CHECK(n == 1 && (t->data_type == FE_DATA_INT64 || t->data_type == FE_DATA_NOT_SET),
-                         FE_STATUS_INVALID_ARGUMENT, "'%s' must be one int64 element (it is %s %s)", t->name.c_str(),
-                         data_type_name(t->data_type), dims_string(t->dims).c_str());
-                if (t->dims.size() != 4) {
-                    t->dims.assign(4, 1);
-                    t->strides.assign(4, 1);
-                }
-            }
-        }
-        if (sink_ >= 0) {
-            const fe_tensor *sink = inputs[static_cast<size_t>(sink_)];
-            FE_CHECK(sink->dims == std::vector<int64_t>({1, h_q, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
-                     "sink_token '%s' is %s; it must be [1, %lld, 1, 1] (one logit per query head)", sink->name.c_str(),
-                     dims_string(sink->dims).c_str(), static_cast<long long>(h_q));
-            FE_CHECK(sink->data_type == FE_DATA_FLOAT || sink->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
-                     "sink_token '%s' is %s; the sinks are float", sink->name.c_str(), data_type_name(sink->data_type));
-        }
-        const std::vector<int64_t> score_dims = {b, h_q, s_q, s_kv};
-        for (const ScoreModifier *m : {&options_.score_mod, &options_.score_mod_grad}) {
-            if (!m->given()) continue;
-            for (const fe_tensor *t : {m->input, m->output}) {
-                FE_CHECK(t->dims == score_dims, FE_STATUS_INVALID_ARGUMENT,
-                         "score modifier tensor '%s' is %s; the scores are %s", t->name.c_str(),
-                         dims_string(t->dims).c_str(), dims_string(score_dims).c_str());
-                FE_CHECK(t->data_type == FE_DATA_FLOAT || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
-                         "score modifier tensor '%s' is %s; the scores are float", t->name.c_str(),
-                         data_type_name(t->data_type));
-            }
-        }
-        bool ragged = false;
-        for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
-        FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "ragged (packed) Q, K or V needs a padding mask: set seq_len_q and seq_len_kv");
-        FE_CHECK(page_k_ < 0 || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "paged K/V caches need a padding mask: set seq_len_q and seq_len_kv");
-        FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
-                 "a padding mask needs both seq_len_q and seq_len_kv");
-        for (int index : {seq_q_, seq_kv_}) {
-            if (index < 0) continue;
-            const fe_tensor *t = inputs[static_cast<size_t>(index)];
-            FE_CHECK(t->data_type == FE_DATA_INT32 || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
-                     "'%s' is %s; sequence lengths are int32", t->name.c_str(), data_type_name(t->data_type));
-            FE_CHECK(t->dims == std::vector<int64_t>({b, 1, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
-                     "'%s' is %s; sequence lengths are [%lld, 1, 1, 1]", t->name.c_str(), dims_string(t->dims).c_str(),
-                     static_cast<long long>(b));
-        }
+    }
+}
+
+// Packed or paged tensors need a padding mask: both lengths, int32 [b, 1, 1, 1].
+void AttentionNode::check_padding(const AttentionDims &dims) {
+    const int64_t b = dims.b;
+    bool ragged = false;
+    for (size_t i = 0; i < 3; ++i) ragged = ragged || inputs[i]->ragged_offset;
+    FE_CHECK(!ragged || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+             "ragged (packed) Q, K or V needs a padding mask: set seq_len_q and seq_len_kv");
+    FE_CHECK(page_k_ < 0 || seq_q_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+             "paged K/V caches need a padding mask: set seq_len_q and seq_len_kv");
+    FE_CHECK((seq_q_ >= 0) == (seq_kv_ >= 0), FE_STATUS_INVALID_ARGUMENT,
+             "a padding mask needs both seq_len_q and seq_len_kv");
+    for (int index : {seq_q_, seq_kv_}) {
+        if (index < 0) continue;
+        const fe_tensor *t = inputs[static_cast<size_t>(index)];
+        FE_CHECK(t->data_type == FE_DATA_INT32 || t->data_type == FE_DATA_NOT_SET, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is %s; sequence lengths are int32", t->name.c_str(), data_type_name(t->data_type));
+        FE_CHECK(t->dims == std::vector<int64_t>({b, 1, 1, 1}), FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is %s; sequence lengths are [%lld, 1, 1, 1]", t->name.c_str(), dims_string(t->dims).c_str(),
+                 static_cast<long long>(b));
+    }
 }
 
 void AttentionNode::check_types(const std::vector<const fe_tensor *> &tensors) {

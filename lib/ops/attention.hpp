@@ -105,6 +105,11 @@ class AttentionNode : public Node {
     AttentionDims check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const;
     // The optional inputs against those sizes (check_option_values first).
     void check_options(const AttentionDims &d);
+    // Its parts, in the order their errors are reported.
+    void check_scale_bias_and_alibi(const AttentionDims &d);
+    void check_dropout(const AttentionDims &d);
+    void check_sinks_and_score_modifiers(const AttentionDims &d);
+    void check_padding(const AttentionDims &d);
     // The plain values: finite scales, a window cuDNN can take, known enum values.
     void check_option_values() const;
     // Q, K, V (and dO, O) in half or bfloat16, one type.

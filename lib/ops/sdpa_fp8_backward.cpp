@@ -86,9 +86,28 @@ class SdpaFp8Backward : public AttentionNode {
     }
 
     void lower(Lowering &lowering) const override {
+        refuse_what_fp8_cannot_take(lowering);
+        const fe_data_type compute = lowering.compute_type(*this);
+        const AttentionDims d = check_qkv(inputs[kQ], inputs[kK], inputs[kV]);
+        if (d.s_q % 16 != 0 || d.s_kv % 16 != 0 || (d.s_q == 16 && d.s_kv == 16))
+            lowering.require(Feature::fp8_attention_backward_unaligned);
+        Pattern c(lowering, *this, d, compute);
+        const Descriptor &softmax_sum = lower_row_sums(c);
+        const fe_tensor *k = inputs[kK];
+        const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
+                                                     {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
+        const Descriptor &p = lower_probabilities(c, k_t);
+        lower_value_gradient(c, p);
+        const Descriptor &ds8 = lower_score_gradient(c, p, softmax_sum);
+        lower_key_and_query_gradients(c, ds8, k_t);
+    }
+
+  private:
+    // FP8 Q, K, V, O and dO, float scales; no dropout, deterministic mode or packed tensors; and
+    // never the native operation, which takes no FP8 tensors.
+    void refuse_what_fp8_cannot_take(Lowering &lowering) const {
         lowering.require(Feature::fp8_attention);
-        const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV], *d_o = inputs[kDO];
-        for (const fe_tensor *t : {q, k, v, static_cast<const fe_tensor *>(inputs[kO]), d_o})
+        for (const fe_tensor *t : {inputs[kQ], inputs[kK], inputs[kV], inputs[kO], inputs[kDO]})
             FE_CHECK(is_fp8(t->data_type), FE_STATUS_NOT_SUPPORTED,
                      "FP8 attention backward takes fp8_e4m3 or fp8_e5m2 Q, K, V, O and dO; '%s' is %s",
                      t->name.c_str(), data_type_name(t->data_type));
@@ -100,98 +119,132 @@ class SdpaFp8Backward : public AttentionNode {
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (deterministic_) lowering.require(Feature::fp8_attention_backward_deterministic);
         if (packed()) lowering.require(Feature::fp8_attention_packed);
-        // The one choice of every attention node: the native operation takes no FP8 tensors, so
-        // this is always the composite pattern (and NATIVE is refused saying so).
         lowers_native(lowering, true, "FP8 tensors", "FP8 attention backward '" + name + "'");
-        const fe_data_type compute = lowering.compute_type(*this);
-        const AttentionDims d = check_qkv(q, k, v);
-        if (d.s_q % 16 != 0 || d.s_kv % 16 != 0 || (d.s_q == 16 && d.s_kv == 16))
-            lowering.require(Feature::fp8_attention_backward_unaligned);
-        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-        const std::vector<int64_t> scores_t = {d.b, d.h_q, d.s_kv, d.s_q};
-        const std::vector<int64_t> scores_t_strides = {d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv};
-        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
-        const std::string what = "FP8 attention backward '" + name + "'";
+    }
+
+    // What every step of the pattern uses: the shapes of the scores, the sequence lengths, and
+    // float tensors and products made in the lowering.
+    struct Pattern {
+        Pattern(Lowering &l, const SdpaFp8Backward &n, const AttentionDims &dims, fe_data_type c)
+            : lowering(l), node(n), d(dims), compute(c), what("FP8 attention backward '" + n.name + "'"),
+              scores{d.b, d.h_q, d.s_q, d.s_kv}, scores_t{d.b, d.h_q, d.s_kv, d.s_q},
+              scores_t_strides{d.h_q * d.s_q * d.s_kv, d.s_q * d.s_kv, 1, d.s_kv}, rows{d.b, d.h_q, d.s_q, 1},
+              len_q(n.length_q(l)), len_kv(n.length_kv(l)) {}
+        Lowering &lowering;
+        const SdpaFp8Backward &node;
+        const AttentionDims d;
+        const fe_data_type compute;
+        const std::string what;
+        const std::vector<int64_t> scores, scores_t, scores_t_strides, rows;
+        const Descriptor *len_q, *len_kv;
         const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
-        auto label = [&what](const char *step) { return what + " " + step; };
-        auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };
-        auto floats = [&](const std::vector<int64_t> &dims) -> const Descriptor & {
+
+        std::string label(const char *step) const { return what + " " + step; }
+        const Descriptor &scale(int port) const { return lowering.tensor(node.inputs[static_cast<size_t>(port)]); }
+        const Descriptor &floats(const std::vector<int64_t> &dims) const {
             return lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
-        };
+        }
         // x * y into a new float tensor shaped like `dims`.
-        auto mul = [&](const Descriptor &x, const Descriptor &y, const std::vector<int64_t> &dims,
-                       const char *step) -> const Descriptor & {
+        const Descriptor &mul(const Descriptor &x, const Descriptor &y, const std::vector<int64_t> &dims,
+                              const char *step) const {
             const Descriptor &out = floats(dims);
             emit_pointwise(lowering, FE_POINTWISE_MUL, x, &y, nullptr, out, compute, pw, 0, label(step));
             return out;
-        };
-        const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
-        auto overrides = [&](const Descriptor *m, const Descriptor *n, const Descriptor *k_len) {
+        }
+        // The lengths' overrides of a matmul's M, N and K, under a padding mask.
+        MatmulOverrides overrides(const Descriptor *m, const Descriptor *n, const Descriptor *k_len) const {
             MatmulOverrides o;
             if (len_q) o = {m, n, k_len, false, 0.0};
             return o;
-        };
+        }
+    };
 
-        // Row sums of dO * O, back in real units.
+    // Row sums of dO * O, back in real units.
+    const Descriptor &lower_row_sums(const Pattern &c) const {
+        const AttentionDims &d = c.d;
         const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
-        const Descriptor &d_o_times_o = mul(lowering.tensor(d_o), lowering.tensor(inputs[kO]), o_dims, "dO * O");
-        const Descriptor &row_dot = floats(rows);
-        emit_reduction(lowering, FE_REDUCTION_ADD, d_o_times_o, row_dot, compute, label("rowsum(dO * O)"));
-        const Descriptor &softmax_sum = mul(mul(row_dot, scale(kDescaleDO), rows, "descale dO (rows)"),
-                                            scale(kDescaleO), rows, "descale O (rows)");
+        const Descriptor &d_o_times_o =
+            c.mul(c.lowering.tensor(inputs[kDO]), c.lowering.tensor(inputs[kO]), o_dims, "dO * O");
+        const Descriptor &row_dot = c.floats(c.rows);
+        emit_reduction(c.lowering, FE_REDUCTION_ADD, d_o_times_o, row_dot, c.compute, c.label("rowsum(dO * O)"));
+        return c.mul(c.mul(row_dot, c.scale(kDescaleDO), c.rows, "descale dO (rows)"), c.scale(kDescaleO), c.rows,
+                     "descale O (rows)");
+    }
 
-        // exp(S - stats): the forward's probabilities, recomputed from FP8 Q and K.
-        const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
-                                                     {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
-        const Descriptor *s = &floats(scores);
-        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), overrides(len_q, len_kv, nullptr));
-        s = modify_scores(lowering, s, d, compute, what, {&scale(kDescaleQ), &scale(kDescaleK)});
-        const Descriptor &centered = floats(scores);
-        emit_pointwise(lowering, FE_POINTWISE_SUB, *s, &lowering.tensor(inputs[kStats]), nullptr, centered, compute, pw, 0,
-                       label("S - stats"));
-        const Descriptor &p = floats(scores);
-        emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, p, compute, pw, 0, label("P"));
+    // exp(S - stats): the forward's probabilities, recomputed from FP8 Q and K.
+    const Descriptor &lower_probabilities(const Pattern &c, const Descriptor &k_t) const {
+        Lowering &lowering = c.lowering;
+        const Descriptor *s = &c.floats(c.scores);
+        emit_matmul(lowering, lowering.tensor(inputs[kQ]), k_t, *s, c.compute, c.label("Q.K^T"),
+                    c.overrides(c.len_q, c.len_kv, nullptr));
+        s = modify_scores(lowering, s, c.d, c.compute, c.what, {&c.scale(kDescaleQ), &c.scale(kDescaleK)});
+        const Descriptor &centered = c.floats(c.scores);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, *s, &lowering.tensor(inputs[kStats]), nullptr, centered, c.compute,
+                       c.pw, 0, c.label("S - stats"));
+        const Descriptor &p = c.floats(c.scores);
+        emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, p, c.compute, c.pw, 0, c.label("P"));
+        return p;
+    }
 
-        // dV = (S8^T . dO) with S8 = P quantized by scale_s.
-        const Descriptor &p8 = lowering.internal_tensor(scores, packed_strides(scores), q->data_type);
-        emit_pointwise(lowering, FE_POINTWISE_MUL, p, &scale(kScaleS), nullptr, p8, compute, pw, 0, label("scale S"));
-        const Descriptor &p8_t = lowering.internal_tensor(scores_t, scores_t_strides, q->data_type);
-        emit_reshape(lowering, p8, p8_t, label("S^T"));
-        fp8_matmul(lowering, p8_t, lowering.tensor(d_o), kDescaleS, kDescaleDO, kScaleDV, kDV, kAmaxDV,
-                   {d.b, d.h_q, d.s_kv, d.d_v}, d, compute, overrides(len_kv, nullptr, len_q), label("dV"));
+    // dV = (S8^T . dO) with S8 = P quantized by scale_s.
+    void lower_value_gradient(const Pattern &c, const Descriptor &p) const {
+        Lowering &lowering = c.lowering;
+        const AttentionDims &d = c.d;
+        const fe_data_type type = inputs[kQ]->data_type;
+        const Descriptor &p8 = lowering.internal_tensor(c.scores, packed_strides(c.scores), type);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, p, &c.scale(kScaleS), nullptr, p8, c.compute, c.pw, 0,
+                       c.label("scale S"));
+        const Descriptor &p8_t = lowering.internal_tensor(c.scores_t, c.scores_t_strides, type);
+        emit_reshape(lowering, p8, p8_t, c.label("S^T"));
+        fp8_matmul(lowering, p8_t, lowering.tensor(inputs[kDO]), kDescaleS, kDescaleDO, kScaleDV, kDV, kAmaxDV,
+                   {d.b, d.h_q, d.s_kv, d.d_v}, d, c.compute, c.overrides(c.len_kv, nullptr, c.len_q), c.label("dV"));
+    }
 
-        // dP = (dO . V^T) * descales - row sums, times P and the attention scale; quantized by scale_dp.
+    // dP = (dO . V^T) * descales - row sums, times P and the attention scale; its amax; quantized
+    // by scale_dp.
+    const Descriptor &lower_score_gradient(const Pattern &c, const Descriptor &p, const Descriptor &softmax_sum) const {
+        Lowering &lowering = c.lowering;
+        const AttentionDims &d = c.d;
+        const fe_tensor *v = inputs[kV];
         const Descriptor &v_t = lowering.tensor_view(v, {d.b, d.h_k, d.d_v, d.s_kv},
                                                      {v->strides[0], v->strides[1], v->strides[3], v->strides[2]});
-        const Descriptor &dp_raw = floats(scores);
-        emit_matmul(lowering, lowering.tensor(d_o), v_t, dp_raw, compute, label("dO.V^T"), overrides(len_q, len_kv, nullptr));
-        const Descriptor &dp_real = mul(mul(dp_raw, scale(kDescaleDO), scores, "descale dO"), scale(kDescaleV), scores,
-                                        "descale V");
-        const Descriptor &centered_dp = floats(scores);
-        emit_pointwise(lowering, FE_POINTWISE_SUB, dp_real, &softmax_sum, nullptr, centered_dp, compute, pw, 0,
-                       label("dP - row sums"));
-        const Descriptor *ds = &mul(centered_dp, p, scores, "dS");
+        const Descriptor &dp_raw = c.floats(c.scores);
+        emit_matmul(lowering, lowering.tensor(inputs[kDO]), v_t, dp_raw, c.compute, c.label("dO.V^T"),
+                    c.overrides(c.len_q, c.len_kv, nullptr));
+        const Descriptor &dp_real = c.mul(c.mul(dp_raw, c.scale(kDescaleDO), c.scores, "descale dO"),
+                                          c.scale(kDescaleV), c.scores, "descale V");
+        const Descriptor &centered_dp = c.floats(c.scores);
+        emit_pointwise(lowering, FE_POINTWISE_SUB, dp_real, &softmax_sum, nullptr, centered_dp, c.compute, c.pw, 0,
+                       c.label("dP - row sums"));
+        const Descriptor *ds = &c.mul(centered_dp, p, c.scores, "dS");
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &attn = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
-            ds = &mul(*ds, attn, scores, "dS scale");
+            ds = &c.mul(*ds, attn, c.scores, "dS scale");
         }
-        emit_reduction(lowering, FE_REDUCTION_AMAX, *ds, lowering.tensor(outputs[kAmaxDP]), compute, label("amax dP"));
-        const Descriptor &ds8 = lowering.internal_tensor(scores, packed_strides(scores), d_o->data_type);
-        emit_pointwise(lowering, FE_POINTWISE_MUL, *ds, &scale(kScaleDP), nullptr, ds8, compute, pw, 0, label("scale dP"));
-
-        // dQ = dP8 . K, dK = dP8^T . Q.
-        const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
-        emit_reshape(lowering, k_t, k_plain, label("K"));
-        fp8_matmul(lowering, ds8, k_plain, kDescaleDP, kDescaleK, kScaleDQ, kDQ, kAmaxDQ, {d.b, d.h_q, d.s_q, d.d}, d,
-                   compute, overrides(len_q, nullptr, len_kv), label("dQ"));
-        const Descriptor &ds8_t = lowering.internal_tensor(scores_t, scores_t_strides, d_o->data_type);
-        emit_reshape(lowering, ds8, ds8_t, label("dP^T"));
-        fp8_matmul(lowering, ds8_t, lowering.tensor(q), kDescaleDP, kDescaleQ, kScaleDK, kDK, kAmaxDK,
-                   {d.b, d.h_q, d.s_kv, d.d}, d, compute, overrides(len_kv, nullptr, len_q), label("dK"));
+        emit_reduction(lowering, FE_REDUCTION_AMAX, *ds, lowering.tensor(outputs[kAmaxDP]), c.compute,
+                       c.label("amax dP"));
+        const Descriptor &ds8 = lowering.internal_tensor(c.scores, packed_strides(c.scores), inputs[kDO]->data_type);
+        emit_pointwise(lowering, FE_POINTWISE_MUL, *ds, &c.scale(kScaleDP), nullptr, ds8, c.compute, c.pw, 0,
+                       c.label("scale dP"));
+        return ds8;
     }
 
-  private:
+    // dQ = dP8 . K, dK = dP8^T . Q.
+    void lower_key_and_query_gradients(const Pattern &c, const Descriptor &ds8, const Descriptor &k_t) const {
+        Lowering &lowering = c.lowering;
+        const AttentionDims &d = c.d;
+        const fe_tensor *k = inputs[kK];
+        const Descriptor &k_plain = lowering.internal_tensor(k->dims, k->strides, k->data_type);
+        emit_reshape(lowering, k_t, k_plain, c.label("K"));
+        fp8_matmul(lowering, ds8, k_plain, kDescaleDP, kDescaleK, kScaleDQ, kDQ, kAmaxDQ, {d.b, d.h_q, d.s_q, d.d}, d,
+                   c.compute, c.overrides(c.len_q, nullptr, c.len_kv), c.label("dQ"));
+        const Descriptor &ds8_t = lowering.internal_tensor(c.scores_t, c.scores_t_strides, inputs[kDO]->data_type);
+        emit_reshape(lowering, ds8, ds8_t, c.label("dP^T"));
+        fp8_matmul(lowering, ds8_t, lowering.tensor(inputs[kQ]), kDescaleDP, kDescaleQ, kScaleDK, kDK, kAmaxDK,
+                   {d.b, d.h_q, d.s_kv, d.d}, d, c.compute, c.overrides(c.len_kv, nullptr, c.len_q), c.label("dK"));
+    }
+
     // out = quantize((a . b) [summed over each query-head group] * descale_a * descale_b), with
     // the amax of the real values before quantization.
     void fp8_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, int descale_a, int descale_b,
