@@ -484,144 +484,168 @@ const Descriptor *AttentionNode::length_kv(Lowering &lowering) const {
     return seq_kv_ >= 0 ? &lowering.tensor(inputs[static_cast<size_t>(seq_kv_)]) : nullptr;
 }
 
+// The scores being modified: the current tensor, and what each step makes (float, int32 and
+// boolean tensors of the scores' shape, indices, comparisons, masks).
+struct AttentionNode::ScorePass {
+    ScorePass(Lowering &l, const Descriptor *scores_in, const AttentionDims &dims, fe_data_type c,
+              const std::string &w, const Descriptor *lq, const Descriptor *lkv)
+        : lowering(l), s(scores_in), scores{dims.b, dims.h_q, dims.s_q, dims.s_kv},
+          score_strides(packed_strides(scores)), compute(c), what(w), len_q(lq), len_kv(lkv) {}
+    Lowering &lowering;
+    const Descriptor *s;
+    const std::vector<int64_t> scores, score_strides;
+    const fe_data_type compute;
+    const std::string &what;
+    const Descriptor *len_q, *len_kv;
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    const Descriptor *row = nullptr, *col = nullptr;
+
+    std::string label(const char *step) const { return what + " " + step; }
+    const Descriptor &scores_tensor(fe_data_type type) const {
+        return lowering.internal_tensor(scores, score_strides, type);
+    }
+    // s = s (mode) y, in float.
+    void apply(fe_pointwise_mode mode, const Descriptor *y, const char *step) {
+        const Descriptor &out = scores_tensor(FE_DATA_FLOAT);
+        emit_pointwise(lowering, mode, *s, y, nullptr, out, compute, pw, 0, label(step));
+        s = &out;
+    }
+    // The row and column indices of the scores. Each mask generates its own from the scores it
+    // masks: cuDNN's engines match the pattern mask by mask, so index tensors are not shared.
+    void indices() {
+        row = &scores_tensor(FE_DATA_INT32);
+        emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, FE_DATA_INT32, pw, 2,
+                       label("row index"));
+        col = &scores_tensor(FE_DATA_INT32);
+        emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, FE_DATA_INT32, pw, 3,
+                       label("column index"));
+    }
+    // Keeps the scores where `keep` holds and sets the others to -inf.
+    void apply_mask(const Descriptor &keep, const char *step) {
+        const Descriptor &minus_inf =
+            lowering.internal_scalar(-std::numeric_limits<double>::infinity(), FE_DATA_FLOAT, 4);
+        const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_BINARY_SELECT, *s, &minus_inf, &keep, masked, compute, pw, 0,
+                       label(step));
+        s = &masked;
+    }
+    const Descriptor &add_int(const Descriptor &x, const Descriptor &y, const char *step) const {
+        const Descriptor &sum = scores_tensor(FE_DATA_INT32);
+        emit_pointwise(lowering, FE_POINTWISE_ADD, x, &y, nullptr, sum, FE_DATA_INT32, pw, 0, label(step));
+        return sum;
+    }
+    const Descriptor &compare(fe_pointwise_mode mode, const Descriptor &x, const Descriptor &y,
+                              const char *step) const {
+        const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
+        emit_pointwise(lowering, mode, x, &y, nullptr, keep, FE_DATA_BOOLEAN, pw, 0, label(step));
+        return keep;
+    }
+    // index (first) seq_len_kv (second) seq_len_q, per sequence.
+    const Descriptor &shift_by_lengths(const Descriptor &index, fe_pointwise_mode first, fe_pointwise_mode second,
+                                       const char *first_step, const char *second_step) const {
+        const Descriptor &partial = scores_tensor(FE_DATA_INT32);
+        emit_pointwise(lowering, first, index, len_kv, nullptr, partial, FE_DATA_INT32, pw, 0, label(first_step));
+        const Descriptor &shifted = scores_tensor(FE_DATA_INT32);
+        emit_pointwise(lowering, second, partial, len_q, nullptr, shifted, FE_DATA_INT32, pw, 0, label(second_step));
+        return shifted;
+    }
+};
+
 const Descriptor *AttentionNode::modify_scores(Lowering &lowering, const Descriptor *s, const AttentionDims &dims,
                                                fe_data_type compute, const std::string &what,
                                                const std::vector<const Descriptor *> &factors,
                                                const Descriptor **capped) const {
-    const int64_t s_q = dims.s_q, s_kv = dims.s_kv;
-    const std::vector<int64_t> scores = {dims.b, dims.h_q, s_q, s_kv};
-    const std::vector<int64_t> score_strides = packed_strides(scores);
-    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
-    auto label = [&what](const char *step) { return what + " " + step; };
-    auto scores_tensor = [&](fe_data_type type) -> const Descriptor & {
-        return lowering.internal_tensor(scores, score_strides, type);
-    };
     const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
-        if (scale_ >= 0 || options_.attn_scale != 0.0) {
-            const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
-                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, *s, &scale, nullptr, scaled, compute, pw, 0, label("scale"));
-            s = &scaled;
-        }
-        for (const Descriptor *factor : factors) {
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, *s, factor, nullptr, scaled, compute, pw, 0, label("descale"));
-            s = &scaled;
-        }
-        if (options_.score_mod.given()) s = &lower_score_modifier(lowering, options_.score_mod, *s);
-        if (options_.softcap > 0) {
-            // s = cap * tanh(s / cap)
-            const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
-            const Descriptor &divided = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_DIV, *s, &cap, nullptr, divided, compute, pw, 0, label("softcap divide"));
-            if (capped) *capped = &divided;
-            const Descriptor &tanh = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_TANH_FWD, divided, nullptr, nullptr, tanh, compute, pw, 0,
-                           label("softcap tanh"));
-            const Descriptor &scaled = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, tanh, &cap, nullptr, scaled, compute, pw, 0, label("softcap"));
-            s = &scaled;
-        }
-        if (bias_ >= 0) {
-            const Descriptor &biased = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &lowering.tensor(inputs[static_cast<size_t>(bias_)]), nullptr,
-                           biased, compute, pw, 0, label("bias"));
-            s = &biased;
-        }
+    ScorePass pass(lowering, s, dims, compute, what, len_q, len_kv);
+    scale_cap_and_bias_scores(pass, factors, capped);
+    if (alibi_ >= 0) add_alibi(pass);
+    mask_scores(pass, dims);
+    return pass.s;
+}
 
-        // Masks: each keeps the scores where a comparison of row and column indices holds and
-        // sets the others to -inf.
-        // Each mask generates its indices from the scores it masks: cuDNN's engines match the
-        // pattern mask by mask, so index tensors are not shared between masks.
-        const Descriptor *row = nullptr, *col = nullptr;
-        auto indices = [&]() {
-            row = &scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *row, FE_DATA_INT32, pw, 2, label("row index"));
-            col = &scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_GEN_INDEX, *s, nullptr, nullptr, *col, FE_DATA_INT32, pw, 3,
-                           label("column index"));
-        };
-        auto apply_mask = [&](const Descriptor &keep, const char *what) {
-            const Descriptor &minus_inf =
-                lowering.internal_scalar(-std::numeric_limits<double>::infinity(), FE_DATA_FLOAT, 4);
-            const Descriptor &masked = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_BINARY_SELECT, *s, &minus_inf, &keep, masked, compute, pw, 0, label(what));
-            s = &masked;
-        };
-        auto add_int = [&](const Descriptor &x, const Descriptor &y, const char *what) -> const Descriptor & {
-            const Descriptor &sum = scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_ADD, x, &y, nullptr, sum, FE_DATA_INT32, pw, 0, label(what));
-            return sum;
-        };
-        auto compare = [&](fe_pointwise_mode mode, const Descriptor &x, const Descriptor &y,
-                           const char *what) -> const Descriptor & {
-            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
-            emit_pointwise(lowering, mode, x, &y, nullptr, keep, FE_DATA_BOOLEAN, pw, 0, label(what));
-            return keep;
-        };
-        const int64_t right_bound = effective_right_bound();
-        // Bottom-right alignment puts query i's diagonal at key i + s_kv - s_q: each sequence's own
-        // lengths under a padding mask (seq_len_kv[b] - seq_len_q[b]), else the tensors' dims.
-        const bool per_sequence = bottom_right() && len_q && len_kv;
-        const int64_t diagonal = per_sequence ? 0 : diagonal_offset(dims);
-        auto shift_by_lengths = [&](const Descriptor &index, fe_pointwise_mode first, fe_pointwise_mode second,
-                                    const char *first_what, const char *second_what) -> const Descriptor & {
-            const Descriptor &partial = scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, first, index, len_kv, nullptr, partial, FE_DATA_INT32, pw, 0, label(first_what));
-            const Descriptor &shifted = scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, second, partial, len_q, nullptr, shifted, FE_DATA_INT32, pw, 0, label(second_what));
-            return shifted;
-        };
+// The attention scale, the factors, the caller's score modifier, the soft-cap and the bias.
+void AttentionNode::scale_cap_and_bias_scores(ScorePass &pass, const std::vector<const Descriptor *> &factors,
+                                              const Descriptor **capped) const {
+    Lowering &lowering = pass.lowering;
+    if (scale_ >= 0 || options_.attn_scale != 0.0) {
+        const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
+                                              : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
+        pass.apply(FE_POINTWISE_MUL, &scale, "scale");
+    }
+    for (const Descriptor *factor : factors) pass.apply(FE_POINTWISE_MUL, factor, "descale");
+    if (options_.score_mod.given()) pass.s = &lower_score_modifier(lowering, options_.score_mod, *pass.s);
+    if (options_.softcap > 0) {
+        // s = cap * tanh(s / cap)
+        const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
+        pass.apply(FE_POINTWISE_DIV, &cap, "softcap divide");
+        if (capped) *capped = pass.s;
+        pass.apply(FE_POINTWISE_TANH_FWD, nullptr, "softcap tanh");
+        pass.apply(FE_POINTWISE_MUL, &cap, "softcap");
+    }
+    if (bias_ >= 0) {
+        const Descriptor &biased = pass.scores_tensor(FE_DATA_FLOAT);
+        emit_pointwise(lowering, FE_POINTWISE_ADD, *pass.s, &lowering.tensor(inputs[static_cast<size_t>(bias_)]),
+                       nullptr, biased, pass.compute, pass.pw, 0, pass.label("bias"));
+        pass.s = &biased;
+    }
+}
 
-        if (alibi_ >= 0) {
-            // score += slope[h] * (j - i)
-            indices();
-            const Descriptor &distance = scores_tensor(FE_DATA_INT32);
-            emit_pointwise(lowering, FE_POINTWISE_SUB, *col, row, nullptr, distance, FE_DATA_INT32, pw, 0,
-                           label("alibi distance"));
-            const Descriptor &alibi = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_MUL, distance, &lowering.tensor(inputs[static_cast<size_t>(alibi_)]),
-                           nullptr, alibi, compute, pw, 0, label("alibi slope"));
-            const Descriptor &with_alibi = scores_tensor(FE_DATA_FLOAT);
-            emit_pointwise(lowering, FE_POINTWISE_ADD, *s, &alibi, nullptr, with_alibi, compute, pw, 0, label("alibi"));
-            s = &with_alibi;
-        }
-        if (seq_q_ >= 0) {
-            indices();
-            const Descriptor &row_in = compare(FE_POINTWISE_CMP_LT, *row, *len_q, "row < seq_len_q");
-            const Descriptor &col_in = compare(FE_POINTWISE_CMP_LT, *col, *len_kv, "column < seq_len_kv");
-            const Descriptor &keep = scores_tensor(FE_DATA_BOOLEAN);
-            emit_pointwise(lowering, FE_POINTWISE_LOGICAL_AND, row_in, &col_in, nullptr, keep, FE_DATA_BOOLEAN, pw, 0,
-                           label("padding"));
-            apply_mask(keep, "padding mask");
-        }
-        if (right_bound >= 0) {
-            // Keep (i, j) with diagonal(i) + right_bound >= j (the causal mask: right_bound 0).
-            indices();
-            const Descriptor *shifted = row;
-            if (per_sequence)
-                shifted = &shift_by_lengths(*row, FE_POINTWISE_ADD, FE_POINTWISE_SUB, "row + seq_len_kv",
-                                            "row + seq_len_kv - seq_len_q");
-            if (diagonal + right_bound != 0)
-                shifted = &add_int(
-                    *shifted, lowering.internal_scalar(static_cast<double>(diagonal + right_bound), FE_DATA_INT32, 4),
-                    "diagonal shift");
-            apply_mask(compare(FE_POINTWISE_CMP_GE, *shifted, *col, "causal comparison"), "causal mask");
-        }
-        if (options_.sliding_window > 0) {
-            // Keep (i, j) with j + window - (diagonal(i) - i) > i.
-            indices();
-            const Descriptor *reach = &add_int(
-                *col, lowering.internal_scalar(static_cast<double>(options_.sliding_window - diagonal), FE_DATA_INT32, 4),
-                "window reach");
-            if (per_sequence)
-                reach = &shift_by_lengths(*reach, FE_POINTWISE_SUB, FE_POINTWISE_ADD, "window reach - seq_len_kv",
-                                          "window reach - seq_len_kv + seq_len_q");
-            apply_mask(compare(FE_POINTWISE_CMP_GT, *reach, *row, "window comparison"), "sliding window");
-        }
+// score += slope[h] * (j - i)
+void AttentionNode::add_alibi(ScorePass &pass) const {
+    Lowering &lowering = pass.lowering;
+    pass.indices();
+    const Descriptor &distance = pass.scores_tensor(FE_DATA_INT32);
+    emit_pointwise(lowering, FE_POINTWISE_SUB, *pass.col, pass.row, nullptr, distance, FE_DATA_INT32, pass.pw, 0,
+                   pass.label("alibi distance"));
+    const Descriptor &alibi = pass.scores_tensor(FE_DATA_FLOAT);
+    emit_pointwise(lowering, FE_POINTWISE_MUL, distance, &lowering.tensor(inputs[static_cast<size_t>(alibi_)]), nullptr,
+                   alibi, pass.compute, pass.pw, 0, pass.label("alibi slope"));
+    pass.apply(FE_POINTWISE_ADD, &alibi, "alibi");
+}
 
-        return s;
+// The padding mask, the band's right bound (the causal mask: 0) and the sliding window, each
+// keeping the scores where a comparison of row and column indices holds.
+void AttentionNode::mask_scores(ScorePass &pass, const AttentionDims &dims) const {
+    Lowering &lowering = pass.lowering;
+    const int64_t right_bound = effective_right_bound();
+    // Bottom-right alignment puts query i's diagonal at key i + s_kv - s_q: each sequence's own
+    // lengths under a padding mask (seq_len_kv[b] - seq_len_q[b]), else the tensors' dims.
+    const bool per_sequence = bottom_right() && pass.len_q && pass.len_kv;
+    const int64_t diagonal = per_sequence ? 0 : diagonal_offset(dims);
+    if (seq_q_ >= 0) {
+        pass.indices();
+        const Descriptor &row_in = pass.compare(FE_POINTWISE_CMP_LT, *pass.row, *pass.len_q, "row < seq_len_q");
+        const Descriptor &col_in = pass.compare(FE_POINTWISE_CMP_LT, *pass.col, *pass.len_kv, "column < seq_len_kv");
+        const Descriptor &keep = pass.scores_tensor(FE_DATA_BOOLEAN);
+        emit_pointwise(lowering, FE_POINTWISE_LOGICAL_AND, row_in, &col_in, nullptr, keep, FE_DATA_BOOLEAN, pass.pw, 0,
+                       pass.label("padding"));
+        pass.apply_mask(keep, "padding mask");
+    }
+    if (right_bound >= 0) {
+        // Keep (i, j) with diagonal(i) + right_bound >= j.
+        pass.indices();
+        const Descriptor *shifted = pass.row;
+        if (per_sequence)
+            shifted = &pass.shift_by_lengths(*pass.row, FE_POINTWISE_ADD, FE_POINTWISE_SUB, "row + seq_len_kv",
+                                             "row + seq_len_kv - seq_len_q");
+        if (diagonal + right_bound != 0)
+            shifted = &pass.add_int(
+                *shifted, lowering.internal_scalar(static_cast<double>(diagonal + right_bound), FE_DATA_INT32, 4),
+                "diagonal shift");
+        pass.apply_mask(pass.compare(FE_POINTWISE_CMP_GE, *shifted, *pass.col, "causal comparison"), "causal mask");
+    }
+    if (options_.sliding_window > 0) {
+        // Keep (i, j) with j + window - (diagonal(i) - i) > i.
+        pass.indices();
+        const Descriptor *reach = &pass.add_int(
+            *pass.col,
+            lowering.internal_scalar(static_cast<double>(options_.sliding_window - diagonal), FE_DATA_INT32, 4),
+            "window reach");
+        if (per_sequence)
+            reach = &pass.shift_by_lengths(*reach, FE_POINTWISE_SUB, FE_POINTWISE_ADD, "window reach - seq_len_kv",
+                                           "window reach - seq_len_kv + seq_len_q");
+        pass.apply_mask(pass.compare(FE_POINTWISE_CMP_GT, *reach, *pass.row, "window comparison"), "sliding window");
+    }
 }
 
 }  // namespace fe

@@ -130,6 +130,12 @@ class AttentionNode : public Node {
                                     fe_data_type compute, const std::string &what,
                                     const std::vector<const Descriptor *> &factors = {},
                                     const Descriptor **capped = nullptr) const;
+    // Its steps, over the scores being modified.
+    struct ScorePass;
+    void scale_cap_and_bias_scores(ScorePass &pass, const std::vector<const Descriptor *> &factors,
+                                   const Descriptor **capped) const;
+    void add_alibi(ScorePass &pass) const;
+    void mask_scores(ScorePass &pass, const AttentionDims &dims) const;
     // Whether any of Q, K, V or the outputs is packed (ragged).
     bool packed() const;
     // Whether the band's diagonal is aligned bottom-right (by the causal mask or the alignment).
