@@ -15,6 +15,7 @@
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
+#include "schema/option_fields.hpp"
 #include "schema/schema.hpp"
 #include "common/json.hpp"
 
@@ -137,23 +138,9 @@ class Pointwise : public Node {
     }
 
     // The options the mode reads, named as in fe_pointwise_options.
+    // The parameters of this mode, as the description lists them.
     void write_json(json::Writer &out) const override {
-        switch (info_.mode) {
-            case FE_POINTWISE_RELU_FWD:
-            case FE_POINTWISE_RELU_BWD:
-                out.field("relu_lower_clip", options_.relu_lower_clip);
-                out.field("relu_upper_clip", options_.relu_upper_clip);
-                out.field("relu_lower_clip_slope", options_.relu_lower_clip_slope);
-                break;
-            case FE_POINTWISE_ELU_FWD:
-            case FE_POINTWISE_ELU_BWD: out.field("elu_alpha", options_.elu_alpha); break;
-            case FE_POINTWISE_SOFTPLUS_FWD:
-            case FE_POINTWISE_SOFTPLUS_BWD: out.field("softplus_beta", options_.softplus_beta); break;
-            case FE_POINTWISE_SWISH_FWD:
-            case FE_POINTWISE_SWISH_BWD: out.field("swish_beta", options_.swish_beta); break;
-            case FE_POINTWISE_GEN_INDEX: out.field("axis", options_.axis); break;
-            default: break;
-        }
+        write_option_attributes(out, op_schema("add"), &options_, 0, info_.mode);
     }
 
     std::string attributes() const override {
@@ -543,10 +530,21 @@ const schema::Op kPointwise{"pointwise",
                     {},
                     true,
                     "An elementwise operation; the op kind is the mode.",
-                    &kPointwiseMode};
+                    &kPointwiseMode,
+                    nullptr,
+                    {{{FE_POINTWISE_RELU_FWD, FE_POINTWISE_RELU_BWD},
+                      {"relu_lower_clip", "relu_upper_clip", "relu_lower_clip_slope"}},
+                     {{FE_POINTWISE_ELU_FWD, FE_POINTWISE_ELU_BWD}, {"elu_alpha"}},
+                     {{FE_POINTWISE_SOFTPLUS_FWD, FE_POINTWISE_SOFTPLUS_BWD}, {"softplus_beta"}},
+                     {{FE_POINTWISE_SWISH_FWD, FE_POINTWISE_SWISH_BWD}, {"swish_beta"}},
+                     {{FE_POINTWISE_GEN_INDEX}, {"axis"}}}};
 
-// The graph JSON reads the family with a reader of its own (lib/serial/readers/pointwise.cpp).
-const schema::Registration kRegistered(kPointwise);
+const std::vector<fe_tensor *> &add_described(fe_graph &g, const schema::Call &c) {
+    return add_pointwise(g, static_cast<fe_pointwise_mode>(c.kind_value), c.inputs[0], c.inputs[1], c.inputs[2],
+                         c.options_as<fe_pointwise_options>());
+}
+
+const schema::Registration kRegistered(kPointwise, add_described);
 
 }  // namespace
 

@@ -31,10 +31,11 @@ const schema::Op &op_schema(const char *kind) {
     return *op;
 }
 
-void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims) {
+void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims,
+                             int32_t kind) {
     const schema::Struct &s = *op.options;
     for (const Field &f : s.fields) {
-        if (!is_option_attribute(f) || !op.takes_field(f.name)) continue;
+        if (!is_option_attribute(f) || !op.takes_field(f.name, kind)) continue;
         out.key(f.name);
         switch (f.type) {
             case Type::flag: out.boolean(f.integer_of(options) != 0); break;

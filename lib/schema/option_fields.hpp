@@ -14,7 +14,8 @@ namespace fe {
 // The attributes of `options` (a struct of op.options' type) that `op` takes: every field but
 // the name, the compute type (an op member of its own), tensors (inputs) and counts (the arrays'
 // lengths). Spatial arrays are written with `spatial_dims` entries.
-void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims);
+void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims,
+                             int32_t kind = schema::kAnyKind);
 
 // Whether a field is written as an attribute (rather than as the op's name, its compute type, an
 // input or an array's length).

@@ -127,7 +127,7 @@ void check_integer(const Field &f, int64_t value, const char *where) {
 
 }  // namespace
 
-void check_ranges(const Op &op, const void *options) {
+void check_ranges(const Op &op, const void *options, int32_t kind) {
     if (!op.options || !options) return;
     const Struct &s = *op.options;
     size_t spatial = 0, dims = 0;
@@ -136,7 +136,7 @@ void check_ranges(const Op &op, const void *options) {
         if (f.type == Type::dims_count) dims = static_cast<size_t>(f.integer_of(options));
     }
     for (const Field &f : s.fields) {
-        if (!has_range(f) || !op.takes_field(f.name)) continue;
+        if (!has_range(f) || !op.takes_field(f.name, kind)) continue;
         switch (f.type) {
             case Type::integer:
             case Type::spatial_count:
@@ -187,9 +187,19 @@ const Field *Struct::field(const std::string &name) const {
     return nullptr;
 }
 
-bool Op::takes_field(const char *field) const {
-    if (takes.empty()) return true;
-    return std::any_of(takes.begin(), takes.end(), [&](const char *t) { return std::strcmp(t, field) == 0; });
+bool Op::takes_field(const char *field, int32_t kind) const {
+    auto named = [field](const std::vector<const char *> &names) {
+        return std::any_of(names.begin(), names.end(), [&](const char *t) { return std::strcmp(t, field) == 0; });
+    };
+    if (!takes.empty() && !named(takes)) return false;
+    if (kind == kAnyKind) return true;
+    bool listed = false;
+    for (const KindFields &k : kind_fields) {
+        if (!named(k.fields)) continue;
+        listed = true;
+        if (std::find(k.kinds.begin(), k.kinds.end(), kind) != k.kinds.end()) return true;
+    }
+    return !listed;
 }
 
 namespace {

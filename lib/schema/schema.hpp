@@ -155,6 +155,15 @@ struct Call {
 // per op): the one way both the C entry points and the graph JSON reader add it.
 using AddFunction = const std::vector<fe_tensor *> &(*)(fe_graph &graph, const Call &call);
 
+// Fields of a family's options that only some of its kinds take (elu_alpha: elu, elu_backward).
+struct KindFields {
+    std::vector<int32_t> kinds;
+    std::vector<const char *> fields;
+};
+
+// A call's kind where an op is not a family of kinds (or the kind does not matter).
+constexpr int32_t kAnyKind = INT32_MIN;
+
 struct Op {
     const char *kind;         // Node::kind() and the JSON "op"
     const char *entry_point;  // fe_graph_conv_fprop
@@ -173,6 +182,8 @@ struct Op {
     const Enum *kinds = nullptr;
     // A second struct argument of tensors (FP8 scales): each field is an input port.
     const Struct *scales = nullptr;
+    // For a family of kinds: the fields only some kinds take; every kind takes the others.
+    std::vector<KindFields> kind_fields = {};
     // Set by the op's Registration: how a call adds it (nullptr: the graph JSON reader has a
     // reader of its own for it, lib/serial/readers).
     mutable AddFunction add = nullptr;
@@ -180,13 +191,14 @@ struct Op {
     // defaults do not make one (a required count); see Port::example.
     mutable const void *example_options = nullptr;
 
-    bool takes_field(const char *field) const;
+    // Whether a call of `kind` (kAnyKind: of any) takes the field.
+    bool takes_field(const char *field, int32_t kind = kAnyKind) const;
 };
 
 // Refuses (FE_STATUS_INVALID_ARGUMENT) a field of `options` (op.options' struct) that the op
 // takes and that lies outside its described range: "options.<field> is <value>; it must be <min>
 // to <max> (<its doc>)". The one range check of every call, from C or from the graph JSON.
-void check_ranges(const Op &op, const void *options);
+void check_ranges(const Op &op, const void *options, int32_t kind = kAnyKind);
 
 // Every op, ordered by family and then as registered in its family's file; every struct and
 // enum the ops name.

@@ -24,13 +24,13 @@ int32_t read_enum(OpReader &r, const char *key, const schema::Enum &e, int32_t f
     return r.choice(key, names.data(), values.data(), names.size(), fallback);
 }
 
-void read_option_fields(OpReader &r, const schema::Op &op, void *options) {
+void read_option_fields(OpReader &r, const schema::Op &op, void *options, int32_t kind) {
     const schema::Struct &s = *op.options;
     if (!op.takes_compute_data_type) r.no_compute_data_type();
     size_t spatial = 0;
     const char *spatial_key = nullptr;
     for (const Field &f : s.fields) {
-        if (!op.takes_field(f.name)) continue;
+        if (!op.takes_field(f.name, kind)) continue;
         switch (f.type) {
             case Type::name: {
                 const char *name = r.name();

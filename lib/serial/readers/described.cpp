@@ -73,11 +73,12 @@ void read_described_op(OpReader &r) {
     StructBuffer scales(op.scales), options(op.options);
     if (op.scales)
         for (const schema::Field &f : op.scales->fields) f.set_tensor(scales.data(), r.input(f.json_name()));
-    if (op.options) read_option_fields(r, op, options.data());
+    const int32_t kind = op.kinds ? call.kind_value : schema::kAnyKind;
+    if (op.options) read_option_fields(r, op, options.data(), kind);
     call.scales = scales.data();
     call.options = options.data();
     r.add([&](fe_graph &g) {
-        schema::check_ranges(op, call.options);
+        schema::check_ranges(op, call.options, kind);
         op.add(g, call);
     });
 }

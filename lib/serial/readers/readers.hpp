@@ -28,7 +28,6 @@ class ReaderTable {
 // The reader of an op whose description has an add function (described.cpp).
 void read_described_op(OpReader &reader);
 
-void register_pointwise_readers(ReaderTable &table);
 void register_layout_readers(ReaderTable &table);
 
 }  // namespace fe

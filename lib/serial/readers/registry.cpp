@@ -9,7 +9,6 @@ namespace {
 
 ReaderTable make_table() {
     ReaderTable table;
-    register_pointwise_readers(table);
     register_layout_readers(table);
     return table;
 }
