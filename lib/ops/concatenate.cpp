@@ -140,10 +140,18 @@ const schema::Op kConcatenate{"concatenate",
                       &kConcatenateOptions,
                       {},
                       false,
-                      "Concatenate two or more tensors along an axis."};
+                      "Concatenate two or more tensors along an axis.",
+                      nullptr,
+                      nullptr,
+                      {},
+                      {},
+                      "X"};
 
-// The graph JSON reads a concatenation with a reader of its own (lib/serial/readers/layout.cpp).
-const schema::Registration kRegistered(kConcatenate);
+const std::vector<fe_tensor *> &add_described(fe_graph &g, const schema::Call &c) {
+    return add_concatenate(g, c.inputs, c.params[0].value, c.options_as<fe_concatenate_options>());
+}
+
+const schema::Registration kRegistered(kConcatenate, add_described);
 
 }  // namespace
 

@@ -447,7 +447,11 @@ const schema::Op kResample{"resample",
                    &kOptions,
                    {},
                    true,
-                   "Max or average pooling."};
+                   "Max or average pooling.",
+                   nullptr,
+                   nullptr,
+                   {},
+                   {"mode", "window", "stride"}};
 
 const schema::Op kResampleBackward{"resample_backward",
                            "fe_graph_resample_backward",
@@ -462,10 +466,23 @@ const schema::Op kResampleBackward{"resample_backward",
                            {"name", "mode", "padding_mode", "spatial_dims", "window", "stride", "pre_padding",
                             "post_padding", "compute_data_type", "index_data_type"},
                            true,
-                           "The gradient of a pooling with the same options."};
+                           "The gradient of a pooling with the same options.",
+                           nullptr,
+                           nullptr,
+                           {},
+                           {"mode", "window", "stride", "dx_dims"}};
 
-// The graph JSON reads both with readers of their own (lib/serial/readers/layout.cpp).
-const schema::Registration kRegistered[] = {schema::Registration(kResample), schema::Registration(kResampleBackward)};
+const std::vector<fe_tensor *> &add_described_resample(fe_graph &g, const schema::Call &c) {
+    return add_resample(g, c.inputs[0], c.options_as<fe_resample_options>());
+}
+
+const std::vector<fe_tensor *> &add_described_resample_backward(fe_graph &g, const schema::Call &c) {
+    return add_resample_backward(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.params[0].dims,
+                                 c.options_as<fe_resample_options>());
+}
+
+const schema::Registration kRegistered[] = {schema::Registration(kResample, add_described_resample),
+                                            schema::Registration(kResampleBackward, add_described_resample_backward)};
 
 }  // namespace
 

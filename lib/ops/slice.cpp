@@ -109,8 +109,15 @@ const schema::Op kSlice{"slice",
                 false,
                 "Slice: a view of a graph input, nothing copied."};
 
-// The graph JSON reads a slice with a reader of its own (lib/serial/readers/layout.cpp).
-const schema::Registration kRegistered(kSlice);
+// start and end of one length (one count in the C call, two arrays in the graph JSON).
+const std::vector<fe_tensor *> &add_described(fe_graph &g, const schema::Call &c) {
+    const std::vector<int64_t> &start = c.params[0].dims, &end = c.params[1].dims;
+    FE_CHECK(start.size() == end.size(), FE_STATUS_INVALID_ARGUMENT, "slice: end has %zu entries, start %zu",
+             end.size(), start.size());
+    return add_slice(g, c.inputs[0], start, end, c.options_as<fe_slice_options>());
+}
+
+const schema::Registration kRegistered(kSlice, add_described);
 
 }  // namespace
 

@@ -184,8 +184,15 @@ struct Op {
     const Struct *scales = nullptr;
     // For a family of kinds: the fields only some kinds take; every kind takes the others.
     std::vector<KindFields> kind_fields = {};
-    // Set by the op's Registration: how a call adds it (nullptr: the graph JSON reader has a
-    // reader of its own for it, lib/serial/readers).
+    // The options and params a graph written by cudnnfe always holds (resampling's mode, window
+    // and stride), though a C call may leave them at their defaults: the graph JSON reader refuses
+    // a graph without them, as not one cudnnfe wrote.
+    std::vector<const char *> always_written = {};
+    // Where the inputs go on past the listed ports, the prefix of the further ones, numbered on
+    // from the ports' count (concatenate: "X" for X2, X3, ...); nullptr: no more inputs.
+    const char *more_inputs = nullptr;
+    // Set by the op's Registration: how a call adds it, from C or from the graph JSON (every
+    // registered op has one).
     mutable AddFunction add = nullptr;
     // Set by the Registration: options (of `options`' struct) for the example graph when the
     // defaults do not make one (a required count); see Port::example.

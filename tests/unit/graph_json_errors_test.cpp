@@ -135,6 +135,48 @@ TEST(GraphJsonErrors, MissingFields) {
                  bad, {"ops[0].attributes.dims: missing"});
 }
 
+// Ops read from their descriptions: a pointwise mode reads only its own parameters, resampling
+// needs what a written graph always holds, and a slice's start and end have one length.
+TEST(GraphJsonErrors, DescribedOpsReadWhatTheirDescriptionSays) {
+    const fe_status bad = FE_STATUS_INVALID_ARGUMENT;
+    auto graph = [](const std::string &op) {
+        return "{\"io_data_type\":\"float\",\"tensors\":[{\"name\":\"x\",\"dims\":[1,4,8,8]}],\"ops\":[" + op +
+               "],\"outputs\":[\"y\"]}";
+    };
+    expect_error(graph("{\"op\":\"elu\",\"inputs\":{\"IN_0\":\"x\"},\"outputs\":{\"Y\":\"y\"},"
+                       "\"attributes\":{\"elu_alpha\":0.5}}"),
+                 FE_OK, {});
+    expect_error(graph("{\"op\":\"relu\",\"inputs\":{\"IN_0\":\"x\"},\"outputs\":{\"Y\":\"y\"},"
+                       "\"attributes\":{\"elu_alpha\":0.5}}"),
+                 bad, {"ops[0].attributes.elu_alpha: unknown field"});
+    expect_error(graph("{\"op\":\"gen_index\",\"inputs\":{\"IN_0\":\"x\"},\"outputs\":{\"Y\":\"y\"},"
+                       "\"attributes\":{\"axis\":9}}"),
+                 bad, {"options.axis is 9"});
+    expect_error(graph("{\"op\":\"resample\",\"inputs\":{\"X\":\"x\"},\"outputs\":{\"Y\":\"y\"},"
+                       "\"attributes\":{\"mode\":\"maxpool\",\"stride\":[2,2]}}"),
+                 bad, {"ops[0].attributes.window: missing (a written resample always has it)"});
+    expect_error(graph("{\"op\":\"slice\",\"inputs\":{\"X\":\"x\"},\"outputs\":{\"Y\":\"y\"},"
+                       "\"attributes\":{\"start\":[0,0,0,0],\"end\":[1,4,8]}}"),
+                 bad, {"slice: end has 3 entries, start 4"});
+    const std::string three = "{\"op\":\"concatenate\",\"inputs\":{\"X0\":\"x\",\"X1\":\"x\",\"X2\":\"x\"},"
+                              "\"outputs\":{\"Y\":\"y\"},\"attributes\":{\"axis\":1}}";
+    std::string text = graph(three);
+    fe_graph *g = nullptr;
+    ASSERT_FE_OK(fe_graph_from_json(text.data(), text.size(), &g));
+    fe_tensor *y = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(g, "y", &y));
+    int64_t dims[4] = {};
+    EXPECT_FE_OK(fe_tensor_get_dims(y, dims, 4));
+    EXPECT_EQ(dims[1], 12) << "three inputs of 4 channels";
+    fe_graph_destroy(g);
+    std::string gap = three;
+    gap.replace(gap.find("\"X2\""), 4, "\"X3\"");
+    expect_error(graph(gap), bad, {"X3: unknown field"});
+    std::string no_axis = three;
+    no_axis.replace(no_axis.find("\"axis\":1"), 8, "");
+    expect_error(graph(no_axis), bad, {"ops[0].attributes.axis: missing"});
+}
+
 TEST(GraphJsonErrors, IllTypedFields) {
     const fe_status bad = FE_STATUS_INVALID_ARGUMENT;
     expect_error(seed_graph("\"stride\":\"2\""), bad, {"line 7, ops[0].attributes.stride: expected an array of integers"});

@@ -62,12 +62,21 @@ class StructBuffer {
 
 void read_described_op(OpReader &r) {
     const schema::Op &op = op_schema(r.kind().c_str());
+    for (const char *key : op.always_written)
+        if (!r.has(key)) r.fail(key, std::string("missing (a written ") + op.kind + " always has it)");
     schema::Call call;
     if (op.kinds && !op.kinds->value_of(r.kind(), &call.kind_value))
         FE_FAIL(FE_STATUS_INTERNAL, "%s is not a kind of %s", r.kind().c_str(), op.kind);
     for (const schema::Port &port : op.inputs) {
         bool optional = port.when && std::string(port.when) == "optional";
         call.inputs.push_back(optional ? r.optional_input(port.name) : r.input(port.name));
+    }
+    // Further inputs up to the first absent one (a graph JSON has at most kMaxMoreInputs).
+    constexpr size_t kMaxMoreInputs = 64;
+    for (size_t i = op.inputs.size(); op.more_inputs && i < kMaxMoreInputs; ++i) {
+        fe_tensor *x = r.optional_input((op.more_inputs + std::to_string(i)).c_str());
+        if (!x) break;
+        call.inputs.push_back(x);
     }
     for (const schema::Param &p : op.params) call.params.push_back(read_param(r, p));
     StructBuffer scales(op.scales), options(op.options);
