@@ -49,17 +49,6 @@ const (
 	BehaviorNoteSupportsCUDAGraphNativeAPI   BehaviorNote = 8 // PopulateCUDAGraph works with its plans
 )
 
-// HeurMode is a cuDNN heuristic mode; the values are the C library's.
-type HeurMode int32
-
-// The heuristic modes.
-const (
-	HeurInstant  HeurMode = 0
-	HeurB        HeurMode = 1
-	HeurFallback HeurMode = 2
-	HeurA        HeurMode = 3
-)
-
 func heurCodes(modes []HeurMode) []int32 {
 	codes := make([]int32, len(modes))
 	for i, m := range modes {
@@ -67,26 +56,3 @@ func heurCodes(modes []HeurMode) []int32 {
 	}
 	return codes
 }
-
-// BuildPolicy says which plans a build finalizes.
-type BuildPolicy int32
-
-// The build policies.
-const (
-	// PolicyHeuristicsChoice builds candidates in order and keeps the first that builds.
-	PolicyHeuristicsChoice BuildPolicy = 0
-	// PolicyAll builds every supported candidate and uses the first.
-	PolicyAll BuildPolicy = 1
-)
-
-// LogLevel is the library's log level; the values are the C library's.
-type LogLevel int32
-
-// The log levels.
-const (
-	LogOff   LogLevel = 0
-	LogError LogLevel = 1
-	LogWarn  LogLevel = 2
-	LogInfo  LogLevel = 3
-	LogDebug LogLevel = 4
-)

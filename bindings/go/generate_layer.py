@@ -55,7 +55,8 @@ ZERO_MEANS_DEFAULT = {
 CONSTANT_PREFIXES = {'fe_data_type': 'Data', 'fe_conv_mode': 'Conv', 'fe_pointwise_mode': 'Pointwise',
                      'fe_reduction_mode': 'Reduce', 'fe_norm_phase': 'Norm', 'fe_rng_distribution': 'Rng',
                      'fe_resample_mode': 'Resample', 'fe_resample_padding': 'ResamplePadding',
-                     'fe_causal_mask': 'Causal', 'fe_sdpa_implementation': 'Sdpa'}
+                     'fe_causal_mask': 'Causal', 'fe_sdpa_implementation': 'Sdpa', 'fe_heur_mode': 'Heur',
+                     'fe_build_policy': 'Policy', 'fe_log_level': 'Log', 'fe_mismatch_policy': 'Mismatch'}
 CONSTANT_NAMES = {'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'FP8E4M3', 'FP8_E5M2': 'FP8E5M2', 'FP8_E8M0': 'FP8E8M0',
                   'MAXPOOL': 'MaxPool', 'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding',
                   'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding'}

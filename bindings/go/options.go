@@ -138,16 +138,6 @@ func (o *BuildOptions) toNative() (capi.Fe_build_options, error) {
 	return n, nil
 }
 
-// MismatchPolicy is what deserializing does with bytes made for another cuDNN version or GPU.
-type MismatchPolicy int32
-
-const (
-	// MismatchRefuse fails with StatusNotSupported, naming the mismatch.
-	MismatchRefuse MismatchPolicy = 0
-	// MismatchRebuild rebuilds the plan from the graph the bytes carry.
-	MismatchRebuild MismatchPolicy = 1
-)
-
 // DeserializeOptions are Deserialize's options.
 type DeserializeOptions struct {
 	OnMismatch MismatchPolicy

@@ -214,6 +214,9 @@ const std::vector<const Op *> &ops();
 const Op *find_op(const std::string &kind);
 std::vector<const Struct *> structs();
 std::vector<const Enum *> enums();
+// The enums of the API around the ops (heuristics modes, build policy, log level, mismatch
+// policy): in the printed schema after the ops' enums, for the bindings to generate.
+std::vector<const Enum *> surface_enums();
 // fe_data_type's values and JSON names (data_type fields).
 const Enum &data_types();
 // An enum the ops name, by its C type ("fe_resample_mode"); nullptr when none does.

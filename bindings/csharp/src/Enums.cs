@@ -98,42 +98,4 @@ namespace CudnnFe
             Tag + " engine " + EngineIndex + " workspace " + WorkspaceBytes + " shared memory " + SharedMemoryBytes + " " +
             NumericalNotes + " " + BehaviorNotes + (Viable ? "" : " not viable");
     }
-
-    /// <summary>cuDNN heuristic modes.</summary>
-    public enum HeurMode
-    {
-        Instant = 0,
-        B = 1,
-        Fallback = 2,
-        A = 3,
-    }
-
-    /// <summary>Which plans a build finalizes.</summary>
-    public enum BuildPolicy
-    {
-        /// <summary>Build candidates in order; keep the first that builds.</summary>
-        HeuristicsChoice = 0,
-        /// <summary>Build every supported candidate; use the first.</summary>
-        All = 1,
-    }
-
-    /// <summary>The library's log levels (CUDNNFE_LOG_LEVEL sets the level at load).</summary>
-    public enum LogLevel
-    {
-        Off = 0,
-        Error = 1,
-        Warn = 2,
-        Info = 3,
-        Debug = 4,
-    }
-
-    /// <summary>What deserializing does with bytes made for another cuDNN version or GPU.</summary>
-    public enum MismatchPolicy
-    {
-        /// <summary>Fail with NotSupported, naming the mismatch.</summary>
-        Refuse = 0,
-        /// <summary>Rebuild the plan from the graph the bytes carry.</summary>
-        Rebuild = 1,
-    }
-
 }

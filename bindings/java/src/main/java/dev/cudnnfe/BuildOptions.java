@@ -150,10 +150,17 @@ public final class BuildOptions {
         return this;
     }
 
+    /** The C values of heuristics modes, in order. */
+    static int[] heurCodes(HeurMode[] modes) {
+        int[] codes = new int[modes.length];
+        for (int i = 0; i < modes.length; ++i) codes[i] = modes[i].code;
+        return codes;
+    }
+
     fe_build_options toNative() {
         long cache = kernelCache == null ? 0 : kernelCache.pointer(); // throws for a closed cache
         fe_build_options o = new fe_build_options();
-        if (heurModes != null) o.set_heur_modes(HeurMode.codes(heurModes), heurModes.length);
+        if (heurModes != null) o.set_heur_modes(heurCodes(heurModes), heurModes.length);
         if (policy != null) o.setPolicy(policy.code);
         if (maxWorkspaceBytes != null) o.setMax_workspace_bytes(maxWorkspaceBytes);
         if (devicePropertiesJson != null) o.setDevice_properties_json(devicePropertiesJson);

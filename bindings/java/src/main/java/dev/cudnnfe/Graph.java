@@ -343,7 +343,7 @@ public final class Graph extends GraphOps {
 
     /** No modes: A, then FALLBACK. */
     public void createExecutionPlans(HeurMode... modes) {
-        int[] codes = modes.length == 0 ? null : HeurMode.codes(modes);
+        int[] codes = modes.length == 0 ? null : BuildOptions.heurCodes(modes);
         Check.ok(NativeApi.fe_graph_create_execution_plans(pointer(), codes, modes.length));
     }
 
