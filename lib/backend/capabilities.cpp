@@ -633,12 +633,15 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::matmul_int8_widened_long_rows, "matmul_int8_widened_long_rows", Gate::known_bad,
      "a mixed matmul that widens an int8 operand (by the caller's cast or by the matmul) whose rows, or whose "
-     "batches, are not a multiple of 16 elements apart, with K above 32",
+     "batches, are not a multiple of 16 elements apart, or a single row or column of it (M or N of 1) whose unit "
+     "dim has a stride that is not (1 among them), with K above 32",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results (10 of 22 randomized cases with K from 35 to 698, half, "
-     "bfloat16 and float results alike, relative errors 0.3 to 0.9; 36 with K up to 32 were right; and a batch of "
-     "two int8 rows of 832 elements, 838 elements apart, into a half result, relative error 0.63): lay the int8 "
-     "operand's rows and batches out a multiple of 16 elements apart, or convert it in a graph of its own",
+     "bfloat16 and float results alike, relative errors 0.3 to 0.9; 36 with K up to 32 were right; a batch of "
+     "two int8 rows of 832 elements, 838 elements apart, into a half result, relative error 0.63; and 10 of 13 "
+     "randomized single rows or columns, K 38 to 976, whose unit dim had a stride of 1 or an odd one, relative "
+     "errors 0.09 to 0.95 (the 3 right had K of 38 and 48), 2 of them right with that stride a multiple of 16): lay the int8 operand's rows, "
+     "batches and unit dims out a multiple of 16 elements apart, or convert it in a graph of its own",
      "H200"},
     {Feature::pointwise_rank3_unit_dim_gap, "pointwise_rank3_unit_dim_gap", Gate::known_bad,
      "a rank-3 pointwise result [N, 1, W] (N and W above 1) with a gap after its unit dim (strides [S, W, 1], "
@@ -905,6 +908,34 @@ const std::vector<Capability> kTable = {
      "more wide, every one of them inside this description (filters 2 to 7 high, 4 to 128 channels, dx NCHW or "
      "channels-last), which also covers 89 of the 580 that were right; 1-D and 3-D ones, dilated ones and those strided along the width were all "
      "right (375): lay dy and dx out channels-last, or pad symmetrically and crop",
+     "H200"},
+    {Feature::pointwise_rank3_backward_scalar_dy, "pointwise_rank3_backward_scalar_dy", Gate::known_bad,
+     "an activation's backward pointwise mode at rank 3 of a by-value scalar dy over an x read from memory (a graph "
+     "input, or an identity of one)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong outputs (a bfloat16 GELU-tanh backward over [14, 12, 6] and a half "
+     "tanh backward over [4, 2, 12], each followed by another operation: relative errors 0.10 and 1.2; 2 more with "
+     "a single batch row, [1, 4, 9] and [1, 241, 1], and 3 over an x computed in the graph were right, as were 28 "
+     "rank-3 backward modes with a dy in memory broadcast along dim 1 or scalar): pass dy as a full tensor",
+     "H200"},
+    {Feature::pointwise_rank4_permuted_layout, "pointwise_rank4_permuted_layout", Gate::known_bad,
+     "a rank-4 or rank-5 pointwise operation over a tensor whose dims (those longer than one) are not in "
+     "channels-last order (NHWC, NDHWC)",
+     0, 0, kAnyCudnn9, kVerified,
+     "has no engine for most of them (see pointwise_rank4_layout), and builds plans for others that compute from "
+     "the wrong elements (a half erf of a [2, 5, 21, 6] input laid out with the batch innermost into a "
+     "channels-last result: 1085 of 1260 elements wrong, relative error 1.4): lay every operand out "
+     "channels-last",
+     "H200"},
+    {Feature::matmul_column_result_unit_stride, "matmul_column_result_unit_stride", Gate::known_bad,
+     "a matmul with an epilogue (a scale, a bias or an activation) into a single-column result (N of 1, M above "
+     "1) whose unit dim N has a stride above 1, from a B whose unit dim N has one too",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for some of it that compute most of the result wrong (3 of 13 randomized cases inside this "
+     "description, float and half, relative errors 0.99 to 1.08; a float [7, 48] x [48, 1] with a scale and GELU "
+     "into a result with strides [1, 7] was wrong with the scale alone, and right without the epilogue or with "
+     "the result's strides [1, 1]; 140 neighbours outside it, single columns among them, were right): give the result's unit dim N a stride of 1 (a "
+     "[M, 1] column with strides [1, 1] is the same memory)",
      "H200"},
 };
 

@@ -121,7 +121,7 @@ enum class Feature {
     pointwise_gapped_broadcast_operand,  // rank-2/3 pointwise operand broadcast along a dim, laid out with a gap
     matmul_result_matrix_strided,  // a matmul result with neither M nor N contiguous
     conv_fusion_nchw_pixel,         // a fused half/bf16 NCHW convolution graph with a single-pixel result
-    matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows, K > 32
+    matmul_int8_widened_long_rows,  // a mixed matmul widening int8 with unaligned rows or unit-dim strides, K > 32
     pointwise_rank3_unit_dim_gap,   // a rank-3 pointwise result [N, 1, W] whose rows are more than W apart
     attention_backward_dsink_dropout,  // attention backward with dSink and dropout
     attention_backward_deterministic_grouped_wide_keys,  // deterministic GQA/MQA backward with d_qk > d_v
@@ -152,6 +152,9 @@ enum class Feature {
     norm_epilogue_envelope,                 // float layer/RMS or any adaptive layer norm with a pointwise epilogue
     pointwise_select_condition_broadcast_innermost,  // select on a computed condition broadcast along the innermost dim
     conv_dgrad_float_nchw_asymmetric_padding,  // float NCHW 2-D dgrad, wide filter padded asymmetrically, 0 or 1 before
+    pointwise_rank3_backward_scalar_dy,  // a rank-3 backward mode of a by-value scalar dy over an x in memory
+    pointwise_rank4_permuted_layout,     // a rank-4/5 pointwise tensor whose dims are not in channels-last order
+    matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided
 };
 
 // How the library treats a fact of the table.

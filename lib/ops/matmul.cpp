@@ -203,6 +203,15 @@ class Matmul : public Node {
         return false;
     }
 
+    // A unit dim of a matrix (M of a single row, N of a single column) whose stride is not a
+    // multiple of 16 elements (1 among them): cuDNN reads it as a row stride all the same.
+    static bool unaligned_unit_dims(const fe_tensor *t) {
+        const size_t rank = t->dims.size();
+        for (size_t d = rank - 2; d < rank; ++d)
+            if (t->dims[d] == 1 && t->strides[d] % 16 != 0) return true;
+        return false;
+    }
+
     // The configurations cuDNN 9.19 was seen to run wrongly (or to fault on); each entry of the
     // capability table says which.
     void refuse_known_bad(Lowering &lowering, fe_data_type common) const {
@@ -214,12 +223,12 @@ class Matmul : public Node {
             const fe_tensor *source = widened_source(in, common);
             if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
         }
-        // An int8 operand widened, its rows or its batches unaligned and K above 32, whatever the
-        // result type.
+        // An int8 operand widened, its rows, its batches or a unit dim unaligned and K above 32,
+        // whatever the result type.
         if (a->dims[rank - 1] > 32)
             for (const fe_tensor *in : {a, b}) {
                 const fe_tensor *source = widened_int8(in, common);
-                if (source && (unaligned_rows(source) || unaligned_batches(source)))
+                if (source && (unaligned_rows(source) || unaligned_batches(source) || unaligned_unit_dims(source)))
                     lowering.require(Feature::matmul_int8_widened_long_rows);
             }
         // E4M3 with E5M2 faulted whatever the alignment (K = 1 among them).
@@ -294,6 +303,12 @@ class Matmul : public Node {
             if (column_operand && r >= 2 && c->strides.size() == r && c->dims[r - 1] > 1 && c->dims[r - 2] > 1 &&
                 c->strides[r - 2] < c->strides[r - 1])
                 lowering.require(Feature::matmul_column_operand_transposed_result);
+            // A single-column result (N of 1) whose unit dim N has a stride above 1, of a B whose
+            // unit dim N has one too.
+            const fe_tensor *b = inputs[1];
+            if (r >= 2 && c->strides.size() == r && c->dims[r - 1] == 1 && c->dims[r - 2] > 1 &&
+                c->strides[r - 1] > 1 && b->dims.size() == r && b->dims[r - 1] == 1 && b->strides[r - 1] > 1)
+                lowering.require(Feature::matmul_column_result_unit_stride);
         }
     }
 

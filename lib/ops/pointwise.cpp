@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "backend/capabilities.hpp"
@@ -164,8 +165,10 @@ class Pointwise : public Node {
         refuse_first_dim_broadcast(lowering);
         refuse_rank3_partial_broadcast(lowering);
         refuse_rank3_permuted_layout(lowering);
+        refuse_rank4_permuted_layout(lowering);
         refuse_backward_channel_broadcast(lowering);
         refuse_softplus_backward_of_scalar_dy(lowering);
+        refuse_rank3_backward_of_scalar_dy(lowering);
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
         refuse_index_of_gapped_input(lowering);
@@ -246,6 +249,21 @@ class Pointwise : public Node {
         if (permuted) lowering.require(Feature::pointwise_rank3_permuted_layout);
     }
 
+    // A rank-4 or rank-5 pointwise operation over a tensor whose dims (those longer than one) are
+    // not in channels-last order: cuDNN 9.19 has no engine for most of them, and the plans it
+    // builds for the others compute from the wrong elements (capability
+    // pointwise_rank4_permuted_layout).
+    void refuse_rank4_permuted_layout(Lowering &lowering) const {
+        if (!pointwise_only(lowering.graph())) return;
+        std::vector<const fe_tensor *> tensors(inputs.begin(), inputs.end());
+        tensors.push_back(outputs[0]);
+        for (const fe_tensor *t : tensors)
+            if (t && !t->by_value && t->dims.size() >= 4 && !ordered_like(t, channels_last_order(t->dims.size()))) {
+                lowering.require(Feature::pointwise_rank4_permuted_layout);
+                return;
+            }
+    }
+
     // An activation's backward mode at rank 4 or 5 whose dy or x is broadcast along the channels
     // (a per-pixel [N, 1, H, W] operand, or a by-value scalar) while the result has several, or
     // at rank 2 along the columns (a per-row [M, 1] operand):
@@ -272,6 +290,20 @@ class Pointwise : public Node {
         if (info_.mode == FE_POINTWISE_SOFTPLUS_BWD && dy && dy->by_value && x && x->is_input() && !x->by_value &&
             pointwise_only(lowering.graph()))
             lowering.require(Feature::pointwise_softplus_backward_scalar_dy);
+    }
+
+    // An activation's backward mode at rank 3 of a by-value scalar dy over an x read from memory
+    // (a graph input, or an identity of one): cuDNN 9.19 computes it from the wrong elements
+    // (capability pointwise_rank3_backward_scalar_dy).
+    void refuse_rank3_backward_of_scalar_dy(Lowering &lowering) const {
+        const fe_tensor *dy = inputs[0], *x = inputs.size() > 1 ? inputs[1] : nullptr;
+        if (!is_backward(info_.mode) || outputs[0]->dims.size() != 3 || !dy || !dy->by_value || !x ||
+            !pointwise_only(lowering.graph()))
+            return;
+        if (x->is_virtual() && x->producer->is_pointwise() &&
+            std::strcmp(x->producer->kind(), pointwise_mode_name(FE_POINTWISE_IDENTITY)) == 0)
+            x = x->producer->inputs[0];
+        if (x->is_input() && !x->by_value) lowering.require(Feature::pointwise_rank3_backward_scalar_dy);
     }
 
     // A pointwise operation (a rank-3 one kept at that rank) with an operand broadcast along a dim

@@ -1,7 +1,7 @@
 // cudnnfe_conformance: randomized conformance runs, one line per case.
 //
 //   cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] [--count N] [--case I[,I...]]
-//                       [--deviceless] [--threads T] [--summary FILE]
+//                       [--deviceless] [--threads T] [--slow SECONDS] [--summary FILE]
 //   cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]
 //
 // On a GPU each case is built, executed on fresh random inputs with its outputs poisoned, and
@@ -38,13 +38,14 @@ struct Options {
     std::vector<int64_t> only_cases;
     bool deviceless = false;
     int threads = 1;
+    int64_t slow_seconds = 60;  // a case still running after this long is named as it runs
     std::string summary;
     std::string probe, probe_one;
 };
 
 int usage(const char *why) {
     std::fprintf(stderr, "cudnnfe_conformance: %s\nusage: cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] "
-                         "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--summary FILE]\n"
+                         "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--slow SECONDS] [--summary FILE]\n"
                          "       cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]\nfamilies:",
                  why);
     for (const Family &f : families()) std::fprintf(stderr, " %s", f.name);
@@ -135,6 +136,10 @@ int main(int argc, char **argv) {
                 if (!parse_int(item.c_str(), n) || n < 0) return usage("--case needs numbers >= 0, comma-separated");
                 o.only_cases.push_back(n);
             }
+        } else if (a == "--slow") {
+            const char *v = value("--slow");
+            if (!v || !parse_int(v, n) || n < 1) return usage("--slow needs a number of seconds, 1 or more");
+            o.slow_seconds = n;
         } else if (a == "--threads") {
             const char *v = value("--threads");
             if (!v || !parse_int(v, n) || n < 1 || n > 256) return usage("--threads needs 1 to 256");
@@ -210,6 +215,15 @@ int main(int argc, char **argv) {
     std::atomic<size_t> next{0};
     bool context_lost = false;
     const std::string *device = o.deviceless ? &json : nullptr;
+    // What each worker is running, for the monitor below: a case that never finishes (a kernel
+    // that hangs) is named while the run is still going, so a run stopped from outside says which.
+    using Clock = std::chrono::steady_clock;
+    struct Running {
+        const Work *job = nullptr;
+        Clock::time_point since;
+        bool reported = false;
+    };
+    std::vector<Running> running(static_cast<size_t>(o.threads));
     // Workers take the GPUs in turn, each with a handle of its own.
     auto worker = [&](int index) {
         fe_handle *handle = nullptr;
@@ -220,10 +234,15 @@ int main(int argc, char **argv) {
         }
         for (size_t w; (w = next++) < work.size();) {
             const Work &job = work[w];
+            {
+                std::lock_guard<std::mutex> g(lock);
+                running[static_cast<size_t>(index)] = {&job, Clock::now(), false};
+            }
             Case c(job.family->name, o.seed, job.index, handle, device);
             job.family->run(c);
             bool lost = handle && c.verdict() == Verdict::error && !device_alive(handle);
             std::lock_guard<std::mutex> g(lock);
+            running[static_cast<size_t>(index)].job = nullptr;
             if (lost) {
                 std::printf("the CUDA context is lost after %s case %lld: stopping (the cases not run are not "
                             "counted)\n",
@@ -245,9 +264,28 @@ int main(int argc, char **argv) {
         }
         fe_handle_destroy(handle);
     };
+    std::atomic<bool> finished{false};
+    std::thread monitor([&] {
+        while (!finished) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            std::lock_guard<std::mutex> g(lock);
+            for (Running &r : running) {
+                if (!r.job || r.reported || Clock::now() - r.since < std::chrono::seconds(o.slow_seconds)) continue;
+                r.reported = true;
+                std::printf("SLOW %s case=%lld: still running after %lld s (rerun: cudnnfe_conformance --family %s "
+                            "--seed %llu --case %lld)\n",
+                            r.job->family->name, static_cast<long long>(r.job->index),
+                            static_cast<long long>(o.slow_seconds), r.job->family->name,
+                            static_cast<unsigned long long>(o.seed), static_cast<long long>(r.job->index));
+                std::fflush(stdout);
+            }
+        }
+    });
     std::vector<std::thread> pool;
     for (int t = 0; t < o.threads; ++t) pool.emplace_back(worker, t);
     for (std::thread &t : pool) t.join();
+    finished = true;
+    monitor.join();
 
     int64_t bad = 0;
     std::ostringstream md;

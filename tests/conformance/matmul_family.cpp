@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "families.hpp"
@@ -148,11 +149,52 @@ std::string layout_name(const Layout &l, const char *names) {
     return s;
 }
 
+// CUDNNFE_CONFORMANCE_VARY for this family, comma-separated: "odd=0" gives no unit dim an odd
+// stride, "odd=1" gives every one of them one; "c=packed" lays C out row-major; "epilogue=0"
+// drops the scale, bias and activation, "act=0" the activation only. The rest of each drawn case
+// stays as drawn.
+struct Variation {
+    int odd = -1;
+    bool packed_c = false, no_epilogue = false, no_activation = false;
+};
+
+const Variation &variation() {
+    static const Variation v = [] {
+        Variation out;
+        const char *list = std::getenv("CUDNNFE_CONFORMANCE_VARY");
+        std::string items = list ? list : "";
+        size_t start = 0;
+        while (start < items.size()) {
+            size_t end = items.find(',', start);
+            if (end == std::string::npos) end = items.size();
+            const std::string item = items.substr(start, end - start);
+            start = end + 1;
+            if (item == "odd=0") out.odd = 0;
+            else if (item == "odd=1") out.odd = 1;
+            else if (item == "c=packed") out.packed_c = true;
+            else if (item == "epilogue=0") out.no_epilogue = true;
+            else if (item == "act=0") out.no_activation = true;
+            else {
+                std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
+                std::exit(2);
+            }
+        }
+        return out;
+    }();
+    return v;
+}
+
 // Odd strides for some of the unit dims of an input of these dims.
 void draw_odd_strides(Rng &rng, Layout &l, const std::vector<int64_t> &dims) {
     l.odd.assign(dims.size(), 0);
-    for (size_t d = 0; d < dims.size(); ++d)
-        if (dims[d] == 1 && rng.chance(0.15)) l.odd[d] = 2 * rng.range(0, 40) + 1;
+    const int odd = variation().odd;
+    for (size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] != 1) continue;
+        // The draws are made as without a variation, so that the rest of the case is unchanged.
+        if (rng.chance(0.15)) l.odd[d] = 2 * rng.range(0, 40) + 1;
+        if (odd == 0) l.odd[d] = 0;
+        if (odd == 1 && !l.odd[d]) l.odd[d] = 2 * static_cast<int64_t>((17 + 29 * d) % 41) + 1;
+    }
 }
 
 std::string dims_text(const std::vector<int64_t> &dims) {
@@ -309,6 +351,9 @@ MatmulConfig draw(Rng &rng) {
         double spread = std::sqrt(static_cast<double>(c.k)) * c.range_a * c.range_b / 3 * c.descale_a * c.descale_b;
         c.scale_c = rng.uniform(4, 32) / spread;
     }
+    if (variation().packed_c) c.custom_c = false, c.lc = k_inner_layout(rank, false);
+    if (variation().no_epilogue) c.scale = false, c.bias = 0, c.act = kNoAct;
+    if (variation().no_activation) c.act = kNoAct;
     return c;
 }
 

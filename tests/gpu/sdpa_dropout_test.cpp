@@ -60,14 +60,30 @@ TEST_F(Gpu, PhiloxDropoutForwardAndBackwardAgreeWithTheirMask) {
     download(bs);
     download(bm);
 
-    // The mask is 0/1 and drops about p of the elements (5 sigma).
+    // The mask is 0/1 and drops about p of the elements. The dropped fraction spreads about 1.6
+    // times the binomial sigma from seed to seed (21 seeds on an H200: 0.1972 to 0.2056), so the
+    // bound is 8 sigma (p +- 0.009 here): a wrong probability, 0.1 or 0.3, is 90 sigma out.
     double kept = 0, total = static_cast<double>(B * H * S * S);
     for (float m : bm.host) {
         ASSERT_TRUE(m == 0.f || m == 1.f) << m;
         kept += m;
     }
     double sigma = std::sqrt(total * p_drop * keep);
-    EXPECT_NEAR(total - kept, total * p_drop, 5 * sigma) << "dropped fraction " << (total - kept) / total;
+    EXPECT_NEAR(total - kept, total * p_drop, 8 * sigma) << "dropped fraction " << (total - kept) / total;
+    // How the drops spread: inside and above the causal diagonal, and how often two heads (and
+    // two batches) drew the same mask element (p^2 + (1-p)^2 when independent).
+    double dropped_below = 0, below = 0, same_heads = 0, same_batches = 0;
+    for (int64_t i = 0; i < S; ++i)
+        for (int64_t j = 0; j < S; ++j) {
+            if (j <= i) below += B * H;
+            for (int64_t b = 0; b < B; ++b)
+                for (int64_t h = 0; h < H; ++h)
+                    if (j <= i && bm.at({b, h, i, j}) == 0.f) ++dropped_below;
+            same_heads += bm.at({0, 0, i, j}) == bm.at({0, 1, i, j});
+            same_batches += bm.at({0, 0, i, j}) == bm.at({1, 0, i, j});
+        }
+    std::printf("    dropped %.4f (at or below the diagonal %.4f); same element in two heads %.4f, two batches %.4f\n",
+                (total - kept) / total, dropped_below / below, same_heads / (S * S), same_batches / (S * S));
 
     // Reference forward with that mask.
     std::vector<double> probs(static_cast<size_t>(B * H * S * S));
