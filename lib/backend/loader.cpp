@@ -166,6 +166,16 @@ const CudaRuntime &cuda() {
     return loaded.table;
 }
 
+void use_device(int32_t device) {
+    const CudaRuntime &rt = cuda();
+    int count = 0;
+    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
+    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
+             device, count);
+    check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+}
+
 void check_cuda(int code, const char *what) {
     if (code == 0) return;
     const CudaRuntime &rt = cuda();

@@ -88,6 +88,9 @@ const CudaRuntime &cuda();
 
 // Raise a CUDA runtime error as fe::Error (NO_DEVICE / OUT_OF_MEMORY / CUDA_ERROR).
 void check_cuda(int code, const char *what);
+// Make `device` the calling thread's current device, after checking that it exists
+// (NO_DEVICE when there is none at all, INVALID_ARGUMENT naming how many there are).
+void use_device(int32_t device);
 // cuDNN's last error text (one line), or "" when there is none.
 std::string cudnn_last_error_text();
 

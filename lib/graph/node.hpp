@@ -70,10 +70,10 @@ struct Node {
     //     text is a cache key: canonical, no optional spellings); parameters outside the options
     //     struct are written by hand. lib/serial writes the op's kind, name, compute type, inputs
     //     (by the port names json_input gives) and outputs (by output_ports).
-    //  2. add its reader to lib/serial/readers/<family>.cpp: read_option_fields fills the options
-    //     from the same description; the reader adds the parameters and adds the op through
-    //     lib/ops/graph_ops.hpp, as the C entry point does (so checks and inference run again),
-    //     and is listed in lib/serial/readers/registry.cpp under the kind() it writes.
+    //  2. nothing more to read it: lib/serial/readers/described.cpp reads every described op's
+    //     inputs, parameters and options from the same description and adds the op through the
+    //     description's add function, as the C entry point does (so checks and inference run
+    //     again), under the kind() it writes.
     //  3. extend the every-op round trip in tests/unit/graph_json_round_trip_test.cpp and the
     //     op's section of docs/graph-json.md.
     // An op that keeps the default has no JSON form: fe_graph_to_json fails naming it (and the

@@ -58,6 +58,20 @@ std::string AttentionNode::combination() const {
     return s + (options.empty() ? "" : ", " + options);
 }
 
+void AttentionNode::check_backward_inputs(const AttentionDims &d, int o, int d_o, int stats) const {
+    const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+    for (int port : {o, d_o}) {
+        const fe_tensor *t = inputs[static_cast<size_t>(port)];
+        FE_CHECK(t->dims == o_dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", ports_[port],
+                 t->name.c_str(), dims_string(t->dims).c_str(), dims_string(o_dims).c_str());
+    }
+    const fe_tensor *t = inputs[static_cast<size_t>(stats)];
+    FE_CHECK(t->dims == std::vector<int64_t>({d.b, d.h_q, d.s_q, 1}), FE_STATUS_INVALID_ARGUMENT,
+             "Stats '%s' is %s; the forward's stats are [%lld, %lld, %lld, 1]", t->name.c_str(),
+             dims_string(t->dims).c_str(), static_cast<long long>(d.b), static_cast<long long>(d.h_q),
+             static_cast<long long>(d.s_q));
+}
+
 AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, const fe_tensor *v) const {
         for (const fe_tensor *t : {q, k, v}) {
             FE_CHECK(t->dims.size() == 4, FE_STATUS_INVALID_ARGUMENT,

@@ -83,6 +83,15 @@ AttentionOptions attention_options(const Options &o) {
     return a;  // the score modifiers are found in the graph (find_score_modifier)
 }
 
+// A forward's options, its page tables included (paged K and V).
+inline AttentionOptions forward_options(const fe_sdpa_options &o) {
+    AttentionOptions a = attention_options(o);
+    a.page_table_k = o.page_table_k;
+    a.page_table_v = o.page_table_v;
+    a.max_seq_len_kv = o.max_seq_len_kv;
+    return a;
+}
+
 inline AttentionOptions with_score_modifiers(AttentionOptions a, const ScoreModifier &score_mod,
                                              const ScoreModifier &score_mod_grad) {
     a.score_mod = score_mod;
@@ -112,6 +121,8 @@ class AttentionNode : public Node {
     void check_padding(const AttentionDims &d);
     // The plain values: finite scales, a window cuDNN can take, known enum values.
     void check_option_values() const;
+    // A backward's O and dO ([b, h_q, s_q, d_v]) and the forward's stats ([b, h_q, s_q, 1]), by port.
+    void check_backward_inputs(const AttentionDims &d, int o, int d_o, int stats) const;
     // Q, K, V (and dO, O) in half or bfloat16, one type.
     static void check_types(const std::vector<const fe_tensor *> &tensors);
     std::string option_attributes() const;

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "ops/graph_ops.hpp"
+#include "ops/matmul_shape.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
@@ -49,26 +50,9 @@ class Matmul : public Node {
     }
 
     void infer() override {
-        const fe_tensor *a = inputs[0], *b = inputs[1];
-        size_t rank = a->dims.size();
-        FE_CHECK(rank >= 2, FE_STATUS_INVALID_ARGUMENT, "A has rank %zu; a matmul takes [..., M, K]", rank);
-        FE_CHECK(b->dims.size() == rank, FE_STATUS_INVALID_ARGUMENT,
-                 "A has rank %zu and B has rank %zu; they must match", rank, b->dims.size());
-        int64_t m = a->dims[rank - 2], k = a->dims[rank - 1];
-        int64_t kb = b->dims[rank - 2], n = b->dims[rank - 1];
-        FE_CHECK(k == kb, FE_STATUS_INVALID_ARGUMENT, "A is %s and B is %s: A has K=%lld columns, B has %lld rows",
-                 dims_string(a->dims).c_str(), dims_string(b->dims).c_str(), static_cast<long long>(k),
-                 static_cast<long long>(kb));
-        std::vector<int64_t> out;
-        for (size_t i = 0; i + 2 < rank; ++i) {
-            int64_t da = a->dims[i], db = b->dims[i];
-            FE_CHECK(da == db || da == 1 || db == 1, FE_STATUS_INVALID_ARGUMENT,
-                     "batch dim %zu is %lld in A and %lld in B; they must be equal or 1", i,
-                     static_cast<long long>(da), static_cast<long long>(db));
-            out.push_back(da > db ? da : db);
-        }
+        const std::vector<int64_t> out = matmul_result_dims(inputs[0], inputs[1]);
         // Each override: int32, C's batch dims then [1, 1].
-        std::vector<int64_t> per_batch(out);  // the batch dims so far
+        std::vector<int64_t> per_batch(out.begin(), out.end() - 2);
         per_batch.push_back(1);
         per_batch.push_back(1);
         static const char *const kNames[] = {"m_override", "n_override", "k_override"};
@@ -86,8 +70,6 @@ class Matmul : public Node {
         FE_CHECK(given_.padding_value == 0.0 || has_padding(), FE_STATUS_INVALID_ARGUMENT,
                  "options.padding_value is %g; it fills what an M or N override leaves out, and there is none",
                  given_.padding_value);
-        out.push_back(m);
-        out.push_back(n);
         assign_inferred_shape(outputs[0], out, packed_strides(out));
     }
 

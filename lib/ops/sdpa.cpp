@@ -20,11 +20,8 @@ namespace fe {
 namespace {
 
 AttentionOptions paged_options(const fe_sdpa_options &o, const ScoreModifier &score_mod) {
-    AttentionOptions a = attention_options(o);
+    AttentionOptions a = forward_options(o);
     a.score_mod = score_mod;
-    a.page_table_k = o.page_table_k;
-    a.page_table_v = o.page_table_v;
-    a.max_seq_len_kv = o.max_seq_len_kv;
     return a;
 }
 

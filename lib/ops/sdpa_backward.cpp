@@ -49,20 +49,13 @@ class SdpaBackward : public AttentionNode {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
-        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
+        check_backward_inputs(d, kO, kDO, kStats);
         for (int port : {kO, kDO}) {
             const fe_tensor *t = inputs[static_cast<size_t>(port)];
-            FE_CHECK(t->dims == o_dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", ports_[port],
-                     t->name.c_str(), dims_string(t->dims).c_str(), dims_string(o_dims).c_str());
             FE_CHECK(t->strides[3] == 1, FE_STATUS_INVALID_ARGUMENT,
                      "%s '%s' has stride %lld in its head dim; attention needs it contiguous", ports_[port],
                      t->name.c_str(), static_cast<long long>(t->strides[3]));
         }
-        const fe_tensor *stats = inputs[kStats];
-        FE_CHECK(stats->dims == std::vector<int64_t>({d.b, d.h_q, d.s_q, 1}), FE_STATUS_INVALID_ARGUMENT,
-                 "Stats '%s' is %s; the forward's stats are [%lld, %lld, %lld, 1]", stats->name.c_str(),
-                 dims_string(stats->dims).c_str(), static_cast<long long>(d.b), static_cast<long long>(d.h_q),
-                 static_cast<long long>(d.s_q));
         assign_inferred_shape(outputs[0], q->dims, q->strides);
         assign_inferred_shape(outputs[1], k->dims, k->strides);
         assign_inferred_shape(outputs[2], v->dims, v->strides);

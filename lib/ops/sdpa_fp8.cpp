@@ -22,21 +22,13 @@ const char *const kScaleNames[] = {"descale_q", "descale_k", "descale_v", "desca
 
 bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
 
-AttentionOptions fp8_options(const fe_sdpa_options &o) {
-    AttentionOptions a = attention_options(o);
-    a.page_table_k = o.page_table_k;
-    a.page_table_v = o.page_table_v;
-    a.max_seq_len_kv = o.max_seq_len_kv;
-    return a;
-}
-
 class SdpaFp8 : public AttentionNode {
   public:
     SdpaFp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s, const fe_sdpa_options &o)
         : AttentionNode({q, k, v, s.descale_q, s.descale_k, s.descale_v, s.descale_s, s.scale_s, s.scale_o},
                         {"Q", "K", "V", kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
                          kScaleNames[4], kScaleNames[5]},
-                        fp8_options(o), o.compute_data_type),
+                        forward_options(o), o.compute_data_type),
           stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
     const char *kind() const override { return "sdpa_fp8"; }
     std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }

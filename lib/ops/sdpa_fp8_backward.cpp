@@ -59,16 +59,7 @@ class SdpaFp8Backward : public AttentionNode {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
-        const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
-        for (int port : {kO, kDO}) {
-            const fe_tensor *t = inputs[static_cast<size_t>(port)];
-            FE_CHECK(t->dims == o_dims, FE_STATUS_INVALID_ARGUMENT, "%s '%s' is %s; it must be %s", ports_[port],
-                     t->name.c_str(), dims_string(t->dims).c_str(), dims_string(o_dims).c_str());
-        }
-        FE_CHECK(inputs[kStats]->dims == std::vector<int64_t>({d.b, d.h_q, d.s_q, 1}), FE_STATUS_INVALID_ARGUMENT,
-                 "Stats '%s' is %s; the forward's stats are [%lld, %lld, %lld, 1]", inputs[kStats]->name.c_str(),
-                 dims_string(inputs[kStats]->dims).c_str(), static_cast<long long>(d.b),
-                 static_cast<long long>(d.h_q), static_cast<long long>(d.s_q));
+        check_backward_inputs(d, kO, kDO, kStats);
         for (int i = kDescaleQ; i < kRequired; ++i) {
             fe_tensor *t = inputs[static_cast<size_t>(i)];
             // The backward kernels read every scale from device memory: a by-value scalar

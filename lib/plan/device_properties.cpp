@@ -14,15 +14,9 @@
 namespace fe {
 
 std::string capture_device_properties(int32_t device) {
-    const CudaRuntime &rt = cuda();
     const Cudnn &api = cudnn();
     require(Feature::deviceless_plans, static_cast<int64_t>(api.cudnnGetVersion()));
-    int count = 0;
-    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
-    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
-             device, count);
-    check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+    use_device(device);
     Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
     int32_t id = device;
     props.set(CUDNN_ATTR_DEVICEPROP_DEVICE_ID, CUDNN_TYPE_INT32, 1, &id, "CUDNN_ATTR_DEVICEPROP_DEVICE_ID");

@@ -38,13 +38,8 @@ size_t float_type_size(int type) {
 
 fe_buffer *create_buffer(int32_t device, int64_t bytes) {
     FE_CHECK(bytes > 0, FE_STATUS_INVALID_ARGUMENT, "size %lld must be positive", static_cast<long long>(bytes));
+    use_device(device);
     const CudaRuntime &rt = cuda();
-    int count = 0;
-    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
-    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
-             device, count);
-    set_device(device);
     void *p = nullptr;
     check_cuda(rt.cudaMalloc(&p, static_cast<size_t>(bytes)), "cudaMalloc");
     auto buffer = std::make_unique<fe_buffer>();

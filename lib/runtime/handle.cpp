@@ -9,14 +9,8 @@
 namespace fe {
 
 fe_handle *create_handle(int32_t device) {
-    const CudaRuntime &rt = cuda();
     const Cudnn &dnn = cudnn();
-    int count = 0;
-    check_cuda(rt.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
-    FE_CHECK(count > 0, FE_STATUS_NO_DEVICE, "no CUDA device is present");
-    FE_CHECK(device >= 0 && device < count, FE_STATUS_INVALID_ARGUMENT, "device %d does not exist (%d present)",
-             device, count);
-    check_cuda(rt.cudaSetDevice(device), "cudaSetDevice");
+    use_device(device);
     auto handle = std::make_unique<fe_handle>();
     handle->device = device;
     check_cudnn(dnn.cudnnCreate(&handle->cudnn), "cudnnCreate");
