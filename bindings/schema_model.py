@@ -175,7 +175,11 @@ def value_suffixes(enum):
             prefix = prefix[:prefix.rstrip('_').rfind('_') + 1] if '_' in prefix.rstrip('_') else ''
     if len(names) == 1:
         prefix = prefix[:prefix.rstrip('_').rfind('_') + 1]
-    return [n[len(prefix):] for n in names]
+    # A value named after the enum's type (FE_STATUS_NOT_FOUND of fe_status, beside FE_OK) loses
+    # that longer prefix.
+    type_prefix = enum.c_type.upper() + '_'
+    return [n[len(type_prefix):] if n.startswith(type_prefix) and len(type_prefix) > len(prefix) else n[len(prefix):]
+            for n in names]
 
 
 @dataclasses.dataclass

@@ -9,29 +9,6 @@ import (
 	"cudnnfe.dev/cudnnfe/internal/capi"
 )
 
-// Status is the status of a failed call (the C library's fe_status).
-type Status int32
-
-// The C library's statuses; values are never renumbered.
-const (
-	StatusOK                 Status = 0
-	StatusInvalidArgument    Status = 1
-	StatusNullPointer        Status = 2
-	StatusBadState           Status = 3
-	StatusNotFound           Status = 4
-	StatusDuplicate          Status = 5
-	StatusValidation         Status = 6
-	StatusBufferTooSmall     Status = 7
-	StatusMisaligned         Status = 8
-	StatusNotSupported       Status = 9
-	StatusLibraryUnavailable Status = 10
-	StatusCudnnError         Status = 11
-	StatusCudaError          Status = 12
-	StatusOutOfMemory        Status = 13
-	StatusNoDevice           Status = 14
-	StatusInternal           Status = 15
-)
-
 // String is the status's Go name ("StatusNotSupported", ...), derived from the C library's
 // ("FE_STATUS_NOT_SUPPORTED"), so that it names the constant a caller compares with.
 func (s Status) String() string {

@@ -56,9 +56,10 @@ CONSTANT_PREFIXES = {'fe_data_type': 'Data', 'fe_conv_mode': 'Conv', 'fe_pointwi
                      'fe_reduction_mode': 'Reduce', 'fe_norm_phase': 'Norm', 'fe_rng_distribution': 'Rng',
                      'fe_resample_mode': 'Resample', 'fe_resample_padding': 'ResamplePadding',
                      'fe_causal_mask': 'Causal', 'fe_sdpa_implementation': 'Sdpa', 'fe_heur_mode': 'Heur',
-                     'fe_build_policy': 'Policy', 'fe_log_level': 'Log', 'fe_mismatch_policy': 'Mismatch'}
-CONSTANT_NAMES = {'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'FP8E4M3', 'FP8_E5M2': 'FP8E5M2', 'FP8_E8M0': 'FP8E8M0',
-                  'MAXPOOL': 'MaxPool', 'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding',
+                     'fe_build_policy': 'Policy', 'fe_log_level': 'Log', 'fe_mismatch_policy': 'Mismatch',
+                     'fe_status': 'Status'}
+CONSTANT_NAMES = {'OK': 'OK', 'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'FP8E4M3', 'FP8_E5M2': 'FP8E5M2',
+                  'FP8_E8M0': 'FP8E8M0', 'MAXPOOL': 'MaxPool', 'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding',
                   'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding'}
 CODED_ENUMS = set()  # filled from the schema: the enums that convert with code()
 READ_BACK_ENUMS = {'fe_data_type'}  # coded enums the library also returns (a tensor's type)

@@ -474,19 +474,34 @@ DATA_TYPE_METHODS = [
 ]
 
 
+STATUS_METHODS = [
+    '', '    /** The C library\'s name of the status ("FE_STATUS_NOT_SUPPORTED", ...). */',
+    '    public String libraryName() {', '        return NativeApi.fe_status_string(code);', '    }',
+]
+
+
 def enum_source(enum):
     cls = enum_class(enum.c_type)
+    status = enum.c_type == 'fe_status'
     lines = [HEADER, f'package {PACKAGE};', '', f'/** {doc_text(enum.doc)} */', f'public enum {cls} {{']
     for i, (suffix, (c_name, _, value)) in enumerate(zip(schema_model.value_suffixes(enum), enum.values)):
-        end = ',' if i + 1 < len(enum.values) else ';'
+        end = ',' if i + 1 < len(enum.values) or status else ';'
         lines += javadoc(enum.value_docs.get(c_name, ''))
         lines.append(f'    {suffix}({value}){end}')
+    if status:
+        # A status from a newer library than this binding knows is still a status.
+        lines += javadoc('A code this binding does not know (from a newer library); see {@link CudnnFeException#code()}.')
+        lines.append('    UNKNOWN(-1);')
     lines += ['', '    public final int code;', '', f'    {cls}(int code) {{', '        this.code = code;', '    }']
     if enum.c_type == 'fe_data_type':
         lines += DATA_TYPE_METHODS
+    if status:
+        lines += STATUS_METHODS
+    unknown = '        return UNKNOWN;' if status else \
+        f'        throw new CudnnFeException(Status.INVALID_ARGUMENT, "unknown {cls} " + code);'
     lines += ['', f'    /** The constant of a value the C library returned. */', f'    static {cls} of(int code) {{',
               f'        for ({cls} value : values()) {{', '            if (value.code == code) return value;', '        }',
-              f'        throw new CudnnFeException(Status.INVALID_ARGUMENT, "unknown {cls} " + code);', '    }', '}']
+              unknown, '    }', '}']
     return '\n'.join(lines) + '\n'
 
 

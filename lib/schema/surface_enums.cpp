@@ -8,6 +8,33 @@ namespace schema {
 
 namespace {
 
+const Enum kStatus{
+    "fe_status",
+    {{"FE_OK", "ok", FE_OK},
+     {"FE_STATUS_INVALID_ARGUMENT", "invalid_argument", FE_STATUS_INVALID_ARGUMENT,
+      "A value is out of range or inconsistent."},
+     {"FE_STATUS_NULL_POINTER", "null_pointer", FE_STATUS_NULL_POINTER, "A required pointer argument is NULL."},
+     {"FE_STATUS_BAD_STATE", "bad_state", FE_STATUS_BAD_STATE, "The call is out of order (execute before build)."},
+     {"FE_STATUS_NOT_FOUND", "not_found", FE_STATUS_NOT_FOUND, "A name or uid that the graph does not have."},
+     {"FE_STATUS_DUPLICATE", "duplicate", FE_STATUS_DUPLICATE, "A uid or binding given twice."},
+     {"FE_STATUS_VALIDATION", "validation", FE_STATUS_VALIDATION,
+      "The graph is inconsistent (shapes, data types, wiring)."},
+     {"FE_STATUS_BUFFER_TOO_SMALL", "buffer_too_small", FE_STATUS_BUFFER_TOO_SMALL,
+      "A buffer is smaller than the data it must hold."},
+     {"FE_STATUS_MISALIGNED", "misaligned", FE_STATUS_MISALIGNED, "A device pointer is not 16-byte aligned."},
+     {"FE_STATUS_NOT_SUPPORTED", "not_supported", FE_STATUS_NOT_SUPPORTED,
+      "cuDNN has no engine or plan for this graph, or the library refuses it (the message says why)."},
+     {"FE_STATUS_LIBRARY_UNAVAILABLE", "library_unavailable", FE_STATUS_LIBRARY_UNAVAILABLE,
+      "cuDNN or the CUDA runtime could not be loaded."},
+     {"FE_STATUS_CUDNN_ERROR", "cudnn_error", FE_STATUS_CUDNN_ERROR, "A cuDNN call failed; the message has its text."},
+     {"FE_STATUS_CUDA_ERROR", "cuda_error", FE_STATUS_CUDA_ERROR,
+      "A CUDA runtime call failed; the message has its text."},
+     {"FE_STATUS_OUT_OF_MEMORY", "out_of_memory", FE_STATUS_OUT_OF_MEMORY, "Host or device allocation failed."},
+     {"FE_STATUS_NO_DEVICE", "no_device", FE_STATUS_NO_DEVICE,
+      "The CUDA runtime loaded but reports no usable GPU."},
+     {"FE_STATUS_INTERNAL", "internal", FE_STATUS_INTERNAL, "A bug in cudnnfe; the message says where."}},
+    "The status of a call: FE_OK, or why it failed."};
+
 const Enum kHeurMode{"fe_heur_mode",
                      {{"FE_HEUR_MODE_INSTANT", "instant", FE_HEUR_MODE_INSTANT},
                       {"FE_HEUR_MODE_B", "b", FE_HEUR_MODE_B},
@@ -39,7 +66,9 @@ const Enum kMismatchPolicy{"fe_mismatch_policy",
 
 }  // namespace
 
-std::vector<const Enum *> surface_enums() { return {&kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy}; }
+std::vector<const Enum *> surface_enums() {
+    return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy};
+}
 
 }  // namespace schema
 }  // namespace fe
