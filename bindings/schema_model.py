@@ -163,6 +163,7 @@ class Enum:
     doc: str
     values: list             # (c_name, json_name, value)
     value_docs: dict = dataclasses.field(default_factory=dict)  # c_name -> what the value means
+    flags: bool = False      # one bit each: the values combine into an int64 mask
 
 
 def value_suffixes(enum):
@@ -224,7 +225,8 @@ def load(path) -> Model:
         raw = json.load(f)
     enums = {e['c_type']: Enum(e['c_type'], e.get('doc', ''),
                                [(v['c_name'], v['json_name'], v['value']) for v in e['values']],
-                               {v['c_name']: v['doc'] for v in e['values'] if v.get('doc')})
+                               {v['c_name']: v['doc'] for v in e['values'] if v.get('doc')},
+                               e.get('flags', False))
              for e in raw['enums']}
     structs = {s['c_type']: _struct(s) for s in raw['structs']}
     ops = []

@@ -428,8 +428,10 @@ def member_names(enum):
 
 
 def enum_source(enum):
-    """A schema enum, its values the C library's."""
+    """A schema enum, its values the C library's; an enum of one bit each is a [Flags] long."""
     lines = [f'    public enum {enum_name(enum.c_type)}', '    {']
+    if enum.flags:
+        lines = ['    [System.Flags]', f'    public enum {enum_name(enum.c_type)} : long', '    {', '        None = 0,']
     for name, (c_name, _, value) in zip(member_names(enum), enum.values):
         lines.append(summary(enum.value_docs.get(c_name, ''), '        ').rstrip('\n'))
         lines.append(f'        {name} = {value},')

@@ -60,7 +60,8 @@ CONSTANT_PREFIXES = {'fe_data_type': 'Data', 'fe_conv_mode': 'Conv', 'fe_pointwi
                      'fe_status': 'Status'}
 CONSTANT_NAMES = {'OK': 'OK', 'BFLOAT16': 'BFloat16', 'FP8_E4M3': 'FP8E4M3', 'FP8_E5M2': 'FP8E5M2',
                   'FP8_E8M0': 'FP8E8M0', 'MAXPOOL': 'MaxPool', 'AVGPOOL_INCLUDE_PADDING': 'AvgPoolIncludePadding',
-                  'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding'}
+                  'AVGPOOL_EXCLUDE_PADDING': 'AvgPoolExcludePadding', 'FFT': 'FFT', 'STRICT_NAN_PROP': 'StrictNaNProp',
+                  'SUPPORTS_CUDA_GRAPH_NATIVE_API': 'SupportsCUDAGraphNativeAPI'}
 CODED_ENUMS = set()  # filled from the schema: the enums that convert with code()
 READ_BACK_ENUMS = {'fe_data_type'}  # coded enums the library also returns (a tensor's type)
 
@@ -476,7 +477,7 @@ def enums(model):
         values = 'Its zero value is the default; code() gives the C value.' if coded else \
             'The values are the C library\'s.'
         out += comment(f'{name} is {e.c_type}: {sentence(e.doc)} {values}')
-        out += f'type {name} int32\n\n// The values of {name}.\nconst (\n'
+        out += f'type {name} {"int64" if e.flags else "int32"}\n\n// The values of {name}.\nconst (\n'
         for i, (suffix, (c_name, _, value)) in enumerate(zip(schema_model.value_suffixes(e), e.values)):
             constant = prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))
             doc = e.value_docs.get(c_name)
@@ -517,7 +518,7 @@ def main():
     parser.add_argument('--gofmt')
     args = parser.parse_args()
     model = schema_model.load(args.schema)
-    CODED_ENUMS.update(e.c_type for e in model.enums.values() if e.values[0][2] != 0)
+    CODED_ENUMS.update(e.c_type for e in model.enums.values() if e.values[0][2] != 0 and not e.flags)
     scales = {op.scales.c_type for op in model.ops if op.scales is not None}
 
     def structs(which):

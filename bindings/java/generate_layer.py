@@ -480,7 +480,26 @@ STATUS_METHODS = [
 ]
 
 
+def flags_source(enum):
+    """An enum of one bit each, taken and returned as a Set of its constants."""
+    cls = enum_class(enum.c_type)
+    lines = [HEADER, f'package {PACKAGE};', '', 'import java.util.EnumSet;', 'import java.util.Set;', '',
+             f'/** {doc_text(enum.doc)} */', f'public enum {cls} {{']
+    for i, (suffix, (c_name, _, value)) in enumerate(zip(schema_model.value_suffixes(enum), enum.values)):
+        lines += javadoc(enum.value_docs.get(c_name, ''))
+        lines.append(f'    {suffix}({value}){"," if i + 1 < len(enum.values) else ";"}')
+    lines += ['', '    public final long bit;', '', f'    {cls}(long bit) {{', '        this.bit = bit;', '    }', '',
+              f'    static long mask(Set<{cls}> values) {{', '        long mask = 0;',
+              f'        for ({cls} value : values) mask |= value.bit;', '        return mask;', '    }', '',
+              f'    static Set<{cls}> of(long mask) {{', f'        Set<{cls}> values = EnumSet.noneOf({cls}.class);',
+              f'        for ({cls} value : values()) if ((mask & value.bit) != 0) values.add(value);',
+              '        return values;', '    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
 def enum_source(enum):
+    if enum.flags:
+        return flags_source(enum)
     cls = enum_class(enum.c_type)
     status = enum.c_type == 'fe_status'
     lines = [HEADER, f'package {PACKAGE};', '', f'/** {doc_text(enum.doc)} */', f'public enum {cls} {{']

@@ -398,7 +398,9 @@ std::string to_json() {
     std::vector<const Enum *> all = enums();
     for (const Enum *e : surface_enums()) all.push_back(e);
     for (const Enum *e : all) {
-        out.begin_object().field("c_type", e->c_type).field("doc", e->doc).key("values").begin_array();
+        out.begin_object().field("c_type", e->c_type).field("doc", e->doc);
+        if (e->flags) out.field("flags", true);
+        out.key("values").begin_array();
         for (const EnumValue &v : e->values) {
             out.begin_object().field("c_name", v.c_name).field("json_name", v.json_name).field("value", v.value);
             if (v.doc) out.field("doc", v.doc);

@@ -54,6 +54,7 @@ struct Enum {
     const char *c_type;  // fe_causal_mask
     std::vector<EnumValue> values;
     const char *doc;
+    bool flags = false;  // one bit each: the values combine into an int64 mask
 
     // The JSON name of a value, or nullptr when the value is not one of the enum's.
     const char *json_name(int32_t value) const;

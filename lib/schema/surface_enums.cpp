@@ -64,10 +64,39 @@ const Enum kMismatchPolicy{"fe_mismatch_policy",
                              "A plan from another cuDNN version or GPU is rebuilt from the graph it carries."}},
                            "What loading a serialized plan does with one made for another cuDNN version or GPU."};
 
+const Enum kNumericalNote{
+    "fe_numerical_note",
+    {{"FE_NUMERICAL_NOTE_TENSOR_CORE", "tensor_core", FE_NUMERICAL_NOTE_TENSOR_CORE},
+     {"FE_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS", "down_convert_inputs", FE_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS},
+     {"FE_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION", "reduced_precision_reduction",
+      FE_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION},
+     {"FE_NUMERICAL_NOTE_FFT", "fft", FE_NUMERICAL_NOTE_FFT},
+     {"FE_NUMERICAL_NOTE_NONDETERMINISTIC", "nondeterministic", FE_NUMERICAL_NOTE_NONDETERMINISTIC,
+      "Deselect it for bitwise-repeatable results."},
+     {"FE_NUMERICAL_NOTE_WINOGRAD", "winograd", FE_NUMERICAL_NOTE_WINOGRAD},
+     {"FE_NUMERICAL_NOTE_WINOGRAD_TILE_4X4", "winograd_tile_4x4", FE_NUMERICAL_NOTE_WINOGRAD_TILE_4X4},
+     {"FE_NUMERICAL_NOTE_WINOGRAD_TILE_6X6", "winograd_tile_6x6", FE_NUMERICAL_NOTE_WINOGRAD_TILE_6X6},
+     {"FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13", "winograd_tile_13x13", FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13},
+     {"FE_NUMERICAL_NOTE_STRICT_NAN_PROP", "strict_nan_prop", FE_NUMERICAL_NOTE_STRICT_NAN_PROP}},
+    "An engine's numerical notes (cuDNN's CUDNN_NUMERICAL_NOTE_*), one bit each of a mask.",
+    true};
+
+const Enum kBehaviorNote{
+    "fe_behavior_note",
+    {{"FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION", "runtime_compilation", FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION},
+     {"FE_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8X32_REORDER", "requires_filter_int8x32_reorder",
+      FE_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8X32_REORDER},
+     {"FE_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8X32_REORDER", "requires_bias_int8x32_reorder",
+      FE_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8X32_REORDER},
+     {"FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API", "supports_cuda_graph_native_api",
+      FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API, "Populating a CUDA graph works with this engine's plans."}},
+    "An engine's behaviour notes (cuDNN's CUDNN_BEHAVIOR_NOTE_*), one bit each of a mask.",
+    true};
+
 }  // namespace
 
 std::vector<const Enum *> surface_enums() {
-    return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy};
+    return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy, &kNumericalNote, &kBehaviorNote};
 }
 
 }  // namespace schema

@@ -1,35 +1,5 @@
 namespace CudnnFe
 {
-    /// <summary>An engine's numerical notes (cuDNN's CUDNN_NUMERICAL_NOTE_*), one bit each.</summary>
-    [System.Flags]
-    public enum NumericalNote : long
-    {
-        None = 0,
-        TensorCore = 1,
-        DownConvertInputs = 2,
-        ReducedPrecisionReduction = 4,
-        Fft = 8,
-        /// <summary>Deselect it for bitwise-repeatable results.</summary>
-        Nondeterministic = 16,
-        Winograd = 32,
-        WinogradTile4x4 = 64,
-        WinogradTile6x6 = 128,
-        WinogradTile13x13 = 256,
-        StrictNanProp = 512,
-    }
-
-    /// <summary>An engine's behaviour notes (cuDNN's CUDNN_BEHAVIOR_NOTE_*), one bit each.</summary>
-    [System.Flags]
-    public enum BehaviorNote : long
-    {
-        None = 0,
-        RuntimeCompilation = 1,
-        RequiresFilterInt8x32Reorder = 2,
-        RequiresBiasInt8x32Reorder = 4,
-        /// <summary>Graph.PopulateCudaGraph works with this engine's plans.</summary>
-        SupportsCudaGraphNativeApi = 8,
-    }
-
     /// <summary>A candidate engine config: its tag and its engine's notes.</summary>
     public sealed class CandidateNotes
     {
