@@ -15,9 +15,11 @@ import pathlib
 import re
 import shutil
 import sys
+import textwrap
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import schema_model  # noqa: E402
+import surface  # noqa: E402
 
 WIDTH = 120
 HEADER = '// Generated from the op schema by bindings/csharp/generate_layer.py; do not edit.\n'
@@ -131,9 +133,9 @@ def proxy_types(swig_list):
     return types
 
 
-def write(out_dir, name, body):
+def write(out_dir, name, body, header=HEADER):
     path = out_dir / name
-    path.write_text(HEADER + 'using System;\n\nnamespace CudnnFe\n{\n' + body + '}\n')
+    path.write_text(header + 'using System;\n\nnamespace CudnnFe\n{\n' + body + '}\n')
     return path
 
 
@@ -439,6 +441,68 @@ def enum_source(enum):
     return summary(enum.doc, '    ') + '\n'.join(lines) + '\n'
 
 
+# ---- the objects beside the ops (bindings/surface.py) -----------------------------------------------
+
+def surface_doc(text, indent='        '):
+    rendered = surface.render(
+        xml(text), lambda cls, member: f'<see\u00a0cref="{cls}.{surface.pascal(member)}"/>',
+        lambda status: schema_model.pascal(status.lower()),
+        {'close': 'Dispose', 'closes': 'disposes', 'threads': 'threads', 'null': 'null'})
+    # A link is not broken across lines (its space is a no-break one until the text is wrapped).
+    lines = [line.replace('\u00a0', ' ') for line in textwrap.wrap(rendered, 100 - len(indent) - 4)]
+    if len(lines) == 1 and len(indent) + len(lines[0]) + 25 <= 100:
+        return f'{indent}/// <summary>{lines[0]}</summary>\n'
+    return (f'{indent}/// <summary>\n' + ''.join(f'{indent}/// {line}\n' for line in lines) +
+            f'{indent}/// </summary>\n')
+
+
+def surface_arguments(call, method):
+    """(C# parameters, checks, C arguments before the out-parameter)."""
+    params, checks, args = [], [], []
+    for p in call.params:
+        name = surface.camel(p.name)
+        if p.kind == 'handle':
+            params.append(f'Handle {name}')
+            args.append(f'{name} == null ? IntPtr.Zero : {name}.Pointer')
+        elif p.kind == 'text':
+            params.append(f'string {name}')
+            args.append(name)
+        else:  # text_with_length: the length is counted here, so null is refused first
+            params.append(f'string {name}')
+            checks.append(f'            if ({name} == null) throw Check.NullArgumentException("{method}", nameof({name}));\n')
+            args += [name, f'System.Text.Encoding.UTF8.GetByteCount({name})']
+    return params, checks, args
+
+
+def surface_class(obj):
+    cls = obj.name
+    body = surface_doc(obj.doc, '    ') + f'    public sealed class {cls} : NativeObject\n    {{\n'
+    body += (surface_doc(obj.create_doc) + f'        public {cls}() : base(Create(), "{cls}") {{ }}\n\n'
+             '        /// <summary>Take ownership of one the library made.</summary>\n'
+             f'        private {cls}(IntPtr pointer) : base(pointer, "{cls}") {{ }}\n\n'
+             '        private static IntPtr Create()\n        {\n            var made = new IntPtr[1];\n'
+             f'            Check.Ok(NativeApi.{obj.create}(made));\n            return made[0];\n        }}\n\n'
+             f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n')
+    for call in obj.calls:
+        name = surface.pascal(call.name)
+        params, checks, args = surface_arguments(call, f'{cls}.{name}')
+        body += '\n' + surface_doc(call.doc)
+        if call.kind == 'text_method':
+            body += (f'        public string {name}()\n        {{\n            IntPtr self = Pointer;\n'
+                     '            return Library.ReadText((buffer, length) =>\n'
+                     f'                NativeApi.{call.c_function}(self, buffer, buffer == null ? 0 : buffer.Length, '
+                     'length));\n        }\n')
+        elif call.kind == 'method':
+            body += (f'        public void {name}({", ".join(params)}) =>\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args)}));\n')
+        else:  # factory
+            body += (f'        public static {cls} {name}({", ".join(params)})\n        {{\n' + ''.join(checks) +
+                     '            var made = new IntPtr[1];\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args + ["made"])}));\n'
+                     f'            return new {cls}(made[0]);\n        }}\n')
+    return body + '    }\n'
+
+
 def main():
     schema, swig_list, out_dir, list_file = sys.argv[1:]
     model = schema_model.load(schema)
@@ -453,6 +517,11 @@ def main():
             raise SystemExit(f'generate_layer: enum {enum_name(e.c_type)} is written by hand in src/; every schema '
                              'enum is generated')
     written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()]
+    for obj in surface.OBJECTS:
+        if (pathlib.Path(__file__).resolve().parent / 'src' / f'{obj.name}.cs').exists():
+            raise SystemExit(f'generate_layer: {obj.name}.cs is written by hand; it is described in surface.py')
+        written.append(write(out, obj.name + '.g.cs', surface_class(obj),
+                             '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     families = {}
     for op in model.ops:
         families.setdefault(op.family, []).append(Method(op))

@@ -14,6 +14,7 @@ import textwrap
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 import schema_model  # noqa: E402
+import surface  # noqa: E402
 from schema_model import camel, pascal  # noqa: E402
 
 PACKAGE = 'dev.cudnnfe'
@@ -524,6 +525,75 @@ def enum_source(enum):
     return '\n'.join(lines) + '\n'
 
 
+# ---- the objects beside the ops (bindings/surface.py) -----------------------------------------------
+
+def surface_doc(text, indent='    '):
+    rendered = surface.render(
+        text, lambda cls, member: f'{{@link\u00a0{cls}#{surface.camel(member)}}}', lambda status: status,
+        {'close': 'close()', 'closes': 'closes', 'threads': 'threads', 'null': 'null'})
+    # Rendered links are markup, not text to escape.
+    # A link is not broken across lines (its space is a no-break one until the text is wrapped).
+    body = [line.replace('\u00a0', ' ') for line in
+            textwrap.wrap(rendered.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;'), 100 - len(indent) - 3)]
+    if len(body) == 1 and len(indent) + len(body[0]) + 7 <= 100:
+        return [f'{indent}/** {body[0]} */']
+    return [f'{indent}/**'] + [f'{indent} * {line}' for line in body] + [f'{indent} */']
+
+
+def surface_arguments(call):
+    """(Java parameters, C arguments before the out-parameter)."""
+    params, args = [], []
+    for p in call.params:
+        name = surface.camel(p.name)
+        if p.kind == 'handle':
+            params.append(f'Handle {name}')
+            args.append(f'{name} == null ? 0 : {name}.pointer()')
+        elif p.kind == 'text':
+            params.append(f'String {name}')
+            args.append(name)
+        else:  # text_with_length
+            params.append(f'String {name}')
+            args += [name, f'{name} == null ? 0 : {name}.getBytes(StandardCharsets.UTF_8).length']
+    return params, args
+
+
+def surface_class(obj):
+    cls = obj.name
+    lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
+             f'package {PACKAGE};', '']
+    if any(p.kind == 'text_with_length' for c in obj.calls for p in c.params):
+        lines += ['import java.nio.charset.StandardCharsets;', '']
+    lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
+    lines += surface_doc(obj.create_doc) + [f'    public {cls}() {{', '        this(create());', '    }', '',
+                                            '    /** Take ownership of one the library made. */',
+                                            f'    private {cls}(long pointer) {{', f'        super(pointer, "{cls}");',
+                                            '    }', '', '    private static long create() {',
+                                            '        long[] made = new long[1];',
+                                            f'        Check.ok(NativeApi.{obj.create}(made));', '        return made[0];',
+                                            '    }', '', '    @Override', '    void destroy(long pointer) {',
+                                            f'        NativeApi.{obj.destroy}(pointer);', '    }']
+    for call in obj.calls:
+        params, args = surface_arguments(call)
+        name = surface.camel(call.name)
+        lines += [''] + surface_doc(call.doc)
+        if call.kind == 'text_method':
+            lines += [f'    public String {name}() {{', '        long self = pointer();',
+                      f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
+                      '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'method':
+            lines += [f'    public void {name}({", ".join(params)}) {{',
+                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));', '    }']
+        else:  # factory
+            arguments = args + ['made']
+            call_lines = [f'        Check.ok(NativeApi.{call.c_function}({", ".join(arguments)}));']
+            if len(arguments) > 2:  # the first argument, then the rest on a line of their own
+                call_lines = [f'        Check.ok(NativeApi.{call.c_function}({arguments[0]},',
+                              f'                {", ".join(arguments[1:])}));']
+            lines += [f'    public static {cls} {name}({", ".join(params)}) {{', '        long[] made = new long[1];',
+                      *call_lines, f'        return new {cls}(made[0]);', '    }']
+    return '\n'.join(lines + ['}']) + '\n'
+
+
 def main():
     schema, out_dir, list_file, handwritten = sys.argv[1:]
     model = schema_model.load(schema)
@@ -547,6 +617,10 @@ def main():
             raise SystemExit(f'generate_layer: {enum_class(enum.c_type)}.java is written by hand; every schema enum '
                              'is generated')
         files[enum_class(enum.c_type)] = enum_source(enum)
+    for obj in surface.OBJECTS:
+        if obj.name in existing:
+            raise SystemExit(f'generate_layer: {obj.name}.java is written by hand; it is described in surface.py')
+        files[obj.name] = surface_class(obj)
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'
