@@ -10,27 +10,33 @@ Docs are written once with a little markup that each language renders in its own
   {STATUS}          a status (Java BAD_STATE, C# BadState, Go StatusBadState)
   {close}           releasing an object (Java close(), C# Dispose, Go Close)
   {closes}          the caller releases it (closes, disposes, closes)
-  {threads}         concurrent callers (threads, threads, goroutines)
+  {thread} {threads} a concurrent caller, callers (thread, thread, goroutine)
   {null}            no object (null, null, nil)
+  {no_text}         no text (null, null, "")
 """
 import dataclasses
 import re
 
 
+# The kinds of values: 'handle' an fe_handle; 'text' a string; 'text_with_length' a string and its
+# length; 'int32', 'int64'; 'stream' a cudaStream_t (Java long, C# IntPtr, Go uintptr).
 @dataclasses.dataclass
 class Param:
     name: str
-    kind: str             # 'handle': an fe_handle; 'text': a string; 'text_with_length': a string and its length
+    kind: str
     nullable: bool = False
+    default: object = None  # the value a language with default arguments fills in
 
 
 @dataclasses.dataclass
 class Call:
     name: str             # the member's name in snake case (serialize, load)
     c_function: str
-    kind: str             # 'method': on the object; 'text_method': returns text; 'factory': makes an object
+    kind: str             # 'method': on the object; 'text_method': returns text; 'factory': makes an object;
+    #                       'getter': returns the value of kind `returns` (a property where the language has them)
     params: list
     doc: str
+    returns: str = ''
 
 
 @dataclasses.dataclass
@@ -38,10 +44,12 @@ class Object:
     c_type: str           # fe_kernel_cache
     name: str             # KernelCache
     doc: str
-    create: str           # the C function that makes an empty one (out-parameter only)
+    create: str           # the C function that makes one (its arguments, then the out-parameter)
     create_doc: str
     destroy: str
     calls: list
+    create_params: list = dataclasses.field(default_factory=list)
+    close_doc: str = 'Releases the caller\'s reference; closing again does nothing.'
 
 
 KERNEL_CACHE = Object(
@@ -71,7 +79,31 @@ KERNEL_CACHE = Object(
              'was rejected as corrupt, and removed). The caller {closes} it.'),
     ])
 
-OBJECTS = [KERNEL_CACHE]
+HANDLE = Object(
+    'fe_handle', 'Handle',
+    'A GPU, a CUDA stream, a cuDNN handle and a workspace that grows on demand. One {thread} at a time may use a '
+    'handle; a built graph may run on several {threads}, each with its own handle.',
+    'fe_handle_create', 'A handle on a CUDA device.', 'fe_handle_destroy',
+    [
+        Call('set_stream', 'fe_handle_set_stream', 'method', [Param('stream', 'stream')],
+             'Set the CUDA stream (a cudaStream_t; 0 is the legacy default stream).'),
+        Call('stream', 'fe_handle_get_stream', 'getter', [], 'The CUDA stream executions are enqueued on.',
+             returns='stream'),
+        Call('device', 'fe_handle_get_device', 'getter', [], 'The handle\'s CUDA device.', returns='int32'),
+        Call('synchronize', 'fe_handle_synchronize', 'method', [],
+             'Wait until the work enqueued on the handle\'s stream has finished.'),
+        Call('workspace_size', 'fe_handle_workspace_size', 'getter', [],
+             'The bytes of workspace the handle holds now.', returns='int64'),
+        Call('set_cache_directory', 'fe_handle_set_cache_directory', 'method', [Param('directory', 'text')],
+             'Store plans built with this handle in a directory shared by processes, from which identical graphs\' '
+             'plans are loaded; {no_text} turns it off (else $CUDNNFE_CACHE_DIR, when set, is used).'),
+        Call('set_cache_limit', 'fe_handle_set_cache_limit', 'method', [Param('max_bytes', 'int64')],
+             'Set the bytes the cache directory may hold before its oldest entries are removed (default 1 GiB).'),
+    ],
+    create_params=[Param('device', 'int32', default=0)],
+    close_doc='Frees the handle and its workspace; closing again does nothing.')
+
+OBJECTS = [KERNEL_CACHE, HANDLE]
 
 
 def words(snake):
@@ -89,7 +121,7 @@ def pascal(snake):
 
 def render(doc, link, status, terms):
     """The doc with its markup in one language's terms: link(class, member_snake) and status(NAME)
-    give a link and a status; terms maps close, closes, threads and null."""
+    give a link and a status; terms maps close, closes, thread(s), null and no_text."""
     doc = re.sub(r'\[(\w+)\.(\w+)\]', lambda m: link(m.group(1), m.group(2)), doc)
     doc = re.sub(r'\{([A-Z_]+)\}', lambda m: status(m.group(1)), doc)
-    return re.sub(r'\{(close|closes|threads|null)\}', lambda m: terms[m.group(1)], doc)
+    return re.sub(r'\{(close|closes|threads|thread|null|no_text)\}', lambda m: terms[m.group(1)], doc)

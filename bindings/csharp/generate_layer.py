@@ -447,7 +447,8 @@ def surface_doc(text, indent='        '):
     rendered = surface.render(
         xml(text), lambda cls, member: f'<see\u00a0cref="{cls}.{surface.pascal(member)}"/>',
         lambda status: schema_model.pascal(status.lower()),
-        {'close': 'Dispose', 'closes': 'disposes', 'threads': 'threads', 'null': 'null'})
+        {'close': 'Dispose', 'closes': 'disposes', 'thread': 'thread', 'threads': 'threads', 'null': 'null',
+         'no_text': 'null'})
     # A link is not broken across lines (its space is a no-break one until the text is wrapped).
     lines = [line.replace('\u00a0', ' ') for line in textwrap.wrap(rendered, 100 - len(indent) - 4)]
     if len(lines) == 1 and len(indent) + len(lines[0]) + 25 <= 100:
@@ -456,12 +457,18 @@ def surface_doc(text, indent='        '):
             f'{indent}/// </summary>\n')
 
 
-def surface_arguments(call, method):
+SURFACE_TYPES = {'int32': 'int', 'int64': 'long', 'stream': 'IntPtr'}
+
+
+def surface_arguments(params_of, method):
     """(C# parameters, checks, C arguments before the out-parameter)."""
     params, checks, args = [], [], []
-    for p in call.params:
+    for p in params_of:
         name = surface.camel(p.name)
-        if p.kind == 'handle':
+        if p.kind in SURFACE_TYPES:
+            params.append(f'{SURFACE_TYPES[p.kind]} {name}' + ('' if p.default is None else f' = {p.default}'))
+            args.append(name)
+        elif p.kind == 'handle':
             params.append(f'Handle {name}')
             args.append(f'{name} == null ? IntPtr.Zero : {name}.Pointer')
         elif p.kind == 'text':
@@ -477,17 +484,35 @@ def surface_arguments(call, method):
 def surface_class(obj):
     cls = obj.name
     body = surface_doc(obj.doc, '    ') + f'    public sealed class {cls} : NativeObject\n    {{\n'
-    body += (surface_doc(obj.create_doc) + f'        public {cls}() : base(Create(), "{cls}") {{ }}\n\n'
-             '        /// <summary>Take ownership of one the library made.</summary>\n'
-             f'        private {cls}(IntPtr pointer) : base(pointer, "{cls}") {{ }}\n\n'
-             '        private static IntPtr Create()\n        {\n            var made = new IntPtr[1];\n'
-             f'            Check.Ok(NativeApi.{obj.create}(made));\n            return made[0];\n        }}\n\n'
+    params, _, args = surface_arguments(obj.create_params, cls)
+    create_params = [p.split(' = ')[0] for p in params]
+    body += surface_doc(obj.create_doc) + f'        public {cls}({", ".join(params)}) : base(Create({", ".join(args)}), "{cls}") {{ }}\n\n'
+    if any(c.kind == 'factory' for c in obj.calls):
+        body += ('        /// <summary>Take ownership of one the library made.</summary>\n'
+                 f'        private {cls}(IntPtr pointer) : base(pointer, "{cls}") {{ }}\n\n')
+    body += (f'        private static IntPtr Create({", ".join(create_params)})\n        {{\n'
+             '            var made = new IntPtr[1];\n'
+             f'            Check.Ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));\n            return made[0];\n'
+             '        }\n\n'
              f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n')
+    getters = {c.name for c in obj.calls if c.kind == 'getter'}
+    setters = {c.name[len('set_'):]: c for c in obj.calls if c.kind == 'method' and c.name[len('set_'):] in getters}
     for call in obj.calls:
         name = surface.pascal(call.name)
-        params, checks, args = surface_arguments(call, f'{cls}.{name}')
+        if call.kind == 'method' and call.name[len('set_'):] in setters:
+            continue  # the setter of a property
+        params, checks, args = surface_arguments(call.params, f'{cls}.{name}')
         body += '\n' + surface_doc(call.doc)
-        if call.kind == 'text_method':
+        if call.kind == 'getter':
+            value = {'int32': 'int', 'int64': 'long', 'stream': 'IntPtr'}[call.returns]
+            body += (f'        public {value} {name}\n        {{\n            get\n            {{\n'
+                     f'                var value = new {value}[1];\n'
+                     f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
+                     '                return value[0];\n            }\n')
+            if call.name in setters:
+                body += f'            set => Check.Ok(NativeApi.{setters[call.name].c_function}(Pointer, value));\n'
+            body += '        }\n'
+        elif call.kind == 'text_method':
             body += (f'        public string {name}()\n        {{\n            IntPtr self = Pointer;\n'
                      '            return Library.ReadText((buffer, length) =>\n'
                      f'                NativeApi.{call.c_function}(self, buffer, buffer == null ? 0 : buffer.Length, '

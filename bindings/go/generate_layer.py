@@ -511,15 +511,24 @@ def surface_doc(name, verb, text):
     """The Go comment of `name`: '<name> <verb> <text>', the text's markup in Go's terms."""
     rendered = surface.render(
         text, lambda cls, member: f'{cls}.{go_name(member)}', lambda status: 'Status' + go_name(status.lower()),
-        {'close': 'Close', 'closes': 'closes', 'threads': 'goroutines', 'null': 'nil'})
+        {'close': 'Close', 'closes': 'closes', 'thread': 'goroutine', 'threads': 'goroutines', 'null': 'nil',
+         'no_text': '""'})
     return comment(f'{name} {verb} {lower_first(rendered)}')
 
 
-def surface_arguments(call, method):
+# Go's type of each kind of value, and how SWIG takes it.
+SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'stream': ('uintptr', '{}')}
+
+
+def surface_arguments(params_of, method):
     """(Go parameters, statements that check them, C arguments before the out-parameter)."""
     params, checks, args = [], '', []
-    for p in call.params:
-        if p.kind == 'handle':
+    for p in params_of:
+        if p.kind in SURFACE_TYPES:
+            go_type, to_c = SURFACE_TYPES[p.kind]
+            params.append(f'{go_local(p.name)} {go_type}')
+            args.append(to_c.format(go_local(p.name)))
+        elif p.kind == 'handle':
             params.append('h *Handle')
             check = 'optionalHandle(h)' if p.nullable else f'handleArgument(h, "{method}", "h")'
             checks += f'\thp, err := {check}\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
@@ -534,11 +543,12 @@ def surface_arguments(call, method):
 def surface_object(obj):
     cls, receiver = obj.name, obj.name[0].lower()
     out = surface_doc(cls, 'is', obj.doc) + f'type {cls} struct {{\n\tptr uintptr\n}}\n\n'
+    params, _, args = surface_arguments(obj.create_params, f'cudnnfe.New{cls}')
     out += (surface_doc(f'New{cls}', 'makes', obj.create_doc) +
-            f'func New{cls}() (*{cls}, error) {{\n\tout := []uintptr{{0}}\n'
-            f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(obj.create)}(out) }}); err != nil {{\n'
-            f'\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n\n')
-    out += (f'// Close releases the caller\'s reference; closing again does nothing.\n'
+            f'func New{cls}({", ".join(params)}) (*{cls}, error) {{\n\tout := []uintptr{{0}}\n'
+            f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(obj.create)}({", ".join(args + ["out"])}) }}); '
+            f'err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n\n')
+    out += (comment(f'Close {lower_first(obj.close_doc)}') +
             f'func ({receiver} *{cls}) Close() error {{\n\tif {receiver} != nil && {receiver}.ptr != 0 {{\n'
             f'\t\tcapi.{swig(obj.destroy)}({receiver}.ptr)\n\t\t{receiver}.ptr = 0\n\t}}\n\treturn nil\n}}\n\n'
             f'func ({receiver} *{cls}) pointer() (uintptr, error) {{\n\tif {receiver} == nil || {receiver}.ptr == 0 {{\n'
@@ -548,19 +558,26 @@ def surface_object(obj):
         name = go_name(c.name)
         if c.kind == 'factory':
             function = name + cls
-            params, checks, args = surface_arguments(c, f'cudnnfe.{function}')
+            params, checks, args = surface_arguments(c.params, f'cudnnfe.{function}')
             out += ('\n' + surface_doc(function, 'returns', c.doc) +
                     f'func {function}({", ".join(params)}) (*{cls}, error) {{\n' + checks.replace('{zero}', 'nil, ') +
                     f'\tout := []uintptr{{0}}\n\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
                     f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
+        elif c.kind == 'getter':
+            go_type = SURFACE_TYPES[c.returns][0]
+            out += ('\n' + surface_doc(name, 'is', c.doc) +
+                    f'func ({receiver} *{cls}) {name}() ({go_type}, error) {{\n' + self_check.replace('{zero}', '0, ') +
+                    f'\tout := []{go_type}{{0}}\n'
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}(p, out) }})\n'
+                    '\treturn out[0], err\n}\n')
         elif c.kind == 'text_method':
             out += ('\n' + surface_doc(name, 'returns', c.doc) +
                     f'func ({receiver} *{cls}) {name}() (string, error) {{\n' + self_check.replace('{zero}', '"", ') +
                     '\treturn readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {\n'
                     f'\t\treturn capi.{swig(c.c_function)}(p, buffer, int64(len(buffer)), length)\n\t}})\n}}\n')
         else:  # method: the doc is imperative ("Store the cache ..."), Go's says "Store stores the cache ..."
-            params, checks, args = surface_arguments(c, f'{cls}.{name}')
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
             verb, rest = c.doc.split(' ', 1)
             out += ('\n' + surface_doc(name, verb.lower() + 's', rest) +
                     f'func ({receiver} *{cls}) {name}({", ".join(params)}) error {{\n' +

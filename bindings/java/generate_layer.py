@@ -530,7 +530,8 @@ def enum_source(enum):
 def surface_doc(text, indent='    '):
     rendered = surface.render(
         text, lambda cls, member: f'{{@link\u00a0{cls}#{surface.camel(member)}}}', lambda status: status,
-        {'close': 'close()', 'closes': 'closes', 'threads': 'threads', 'null': 'null'})
+        {'close': 'close()', 'closes': 'closes', 'thread': 'thread', 'threads': 'threads', 'null': 'null',
+         'no_text': 'null'})
     # Rendered links are markup, not text to escape.
     # A link is not broken across lines (its space is a no-break one until the text is wrapped).
     body = [line.replace('\u00a0', ' ') for line in
@@ -540,12 +541,18 @@ def surface_doc(text, indent='    '):
     return [f'{indent}/**'] + [f'{indent} * {line}' for line in body] + [f'{indent} */']
 
 
-def surface_arguments(call):
+SURFACE_TYPES = {'int32': 'int', 'int64': 'long', 'stream': 'long'}
+
+
+def surface_arguments(params_of):
     """(Java parameters, C arguments before the out-parameter)."""
     params, args = [], []
-    for p in call.params:
+    for p in params_of:
         name = surface.camel(p.name)
-        if p.kind == 'handle':
+        if p.kind in SURFACE_TYPES:
+            params.append(f'{SURFACE_TYPES[p.kind]} {name}')
+            args.append(name)
+        elif p.kind == 'handle':
             params.append(f'Handle {name}')
             args.append(f'{name} == null ? 0 : {name}.pointer()')
         elif p.kind == 'text':
@@ -564,22 +571,33 @@ def surface_class(obj):
     if any(p.kind == 'text_with_length' for c in obj.calls for p in c.params):
         lines += ['import java.nio.charset.StandardCharsets;', '']
     lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
-    lines += surface_doc(obj.create_doc) + [f'    public {cls}() {{', '        this(create());', '    }', '',
-                                            '    /** Take ownership of one the library made. */',
-                                            f'    private {cls}(long pointer) {{', f'        super(pointer, "{cls}");',
-                                            '    }', '', '    private static long create() {',
-                                            '        long[] made = new long[1];',
-                                            f'        Check.ok(NativeApi.{obj.create}(made));', '        return made[0];',
-                                            '    }', '', '    @Override', '    void destroy(long pointer) {',
-                                            f'        NativeApi.{obj.destroy}(pointer);', '    }']
+    params, args = surface_arguments(obj.create_params)
+    defaults = [str(p.default) for p in obj.create_params if p.default is not None]
+    if defaults and len(defaults) == len(params):  # the constructor without arguments fills in the defaults
+        lines += surface_doc(f'{obj.create_doc[:-1]}, with {", ".join(f"{p.name} {p.default}" for p in obj.create_params)}.')
+        lines += [f'    public {cls}() {{', f'        this({", ".join(defaults)});', '    }', '']
+    lines += surface_doc(obj.create_doc) + [f'    public {cls}({", ".join(params)}) {{',
+                                            f'        super(create({", ".join(args)}), "{cls}");', '    }', '']
+    if any(c.kind == 'factory' for c in obj.calls):
+        lines += ['    /** Take ownership of one the library made. */', f'    private {cls}(long pointer) {{',
+                  f'        super(pointer, "{cls}");', '    }', '']
+    lines += [f'    private static long create({", ".join(params)}) {{', '        long[] made = new long[1];',
+              f'        Check.ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));', '        return made[0];',
+              '    }', '', '    @Override', '    void destroy(long pointer) {', f'        NativeApi.{obj.destroy}(pointer);',
+              '    }']
     for call in obj.calls:
-        params, args = surface_arguments(call)
+        params, args = surface_arguments(call.params)
         name = surface.camel(call.name)
         lines += [''] + surface_doc(call.doc)
         if call.kind == 'text_method':
             lines += [f'    public String {name}() {{', '        long self = pointer();',
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'getter':
+            value = {'int32': 'int'}.get(call.returns, 'long')
+            lines += [f'    public {value} {name}() {{', f'        {value}[] value = new {value}[1];',
+                      f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));', '        return value[0];',
+                      '    }']
         elif call.kind == 'method':
             lines += [f'    public void {name}({", ".join(params)}) {{',
                       f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));', '    }']
