@@ -106,6 +106,18 @@ HANDLE = Object(
 OBJECTS = [KERNEL_CACHE, HANDLE]
 
 
+def arguments(params, types, name_of):
+    """(parameter declarations, C argument expressions) of `params` in a language whose `types` map
+    each kind of value to (its type, the C arguments made of it, each a format of {n}, the name)."""
+    declarations, args = [], []
+    for p in params:
+        name = name_of(p.name)
+        language_type, made = types[p.kind]
+        declarations.append(f'{language_type} {name}')
+        args += [expression.format(n=name) for expression in made]
+    return declarations, args
+
+
 def words(snake):
     return snake.split('_')
 

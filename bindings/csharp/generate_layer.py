@@ -457,27 +457,21 @@ def surface_doc(text, indent='        '):
             f'{indent}/// </summary>\n')
 
 
-SURFACE_TYPES = {'int32': 'int', 'int64': 'long', 'stream': 'IntPtr'}
+# Each kind of value: its C# type, and the C arguments made of it ({n}: its name).
+SURFACE_TYPES = {
+    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']),
+    'handle': ('Handle', ['{n} == null ? IntPtr.Zero : {n}.Pointer']), 'text': ('string', ['{n}']),
+    'text_with_length': ('string', ['{n}', 'System.Text.Encoding.UTF8.GetByteCount({n})']),
+}
 
 
 def surface_arguments(params_of, method):
-    """(C# parameters, checks, C arguments before the out-parameter)."""
-    params, checks, args = [], [], []
-    for p in params_of:
-        name = surface.camel(p.name)
-        if p.kind in SURFACE_TYPES:
-            params.append(f'{SURFACE_TYPES[p.kind]} {name}' + ('' if p.default is None else f' = {p.default}'))
-            args.append(name)
-        elif p.kind == 'handle':
-            params.append(f'Handle {name}')
-            args.append(f'{name} == null ? IntPtr.Zero : {name}.Pointer')
-        elif p.kind == 'text':
-            params.append(f'string {name}')
-            args.append(name)
-        else:  # text_with_length: the length is counted here, so null is refused first
-            params.append(f'string {name}')
-            checks.append(f'            if ({name} == null) throw Check.NullArgumentException("{method}", nameof({name}));\n')
-            args += [name, f'System.Text.Encoding.UTF8.GetByteCount({name})']
+    """(C# parameters, with their defaults; checks; C arguments before the out-parameter)."""
+    params, args = surface.arguments(params_of, SURFACE_TYPES, surface.camel)
+    params = [d + ('' if p.default is None else f' = {p.default}') for d, p in zip(params, params_of)]
+    # A counted text's length is taken here, so a null one is refused first.
+    checks = [f'            if ({surface.camel(p.name)} == null) throw Check.NullArgumentException("{method}", '
+              f'nameof({surface.camel(p.name)}));\n' for p in params_of if p.kind == 'text_with_length']
     return params, checks, args
 
 
@@ -504,7 +498,7 @@ def surface_class(obj):
         params, checks, args = surface_arguments(call.params, f'{cls}.{name}')
         body += '\n' + surface_doc(call.doc)
         if call.kind == 'getter':
-            value = {'int32': 'int', 'int64': 'long', 'stream': 'IntPtr'}[call.returns]
+            value = SURFACE_TYPES[call.returns][0]
             body += (f'        public {value} {name}\n        {{\n            get\n            {{\n'
                      f'                var value = new {value}[1];\n'
                      f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'

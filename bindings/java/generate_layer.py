@@ -541,27 +541,17 @@ def surface_doc(text, indent='    '):
     return [f'{indent}/**'] + [f'{indent} * {line}' for line in body] + [f'{indent} */']
 
 
-SURFACE_TYPES = {'int32': 'int', 'int64': 'long', 'stream': 'long'}
+# Each kind of value: its Java type, and the C arguments made of it ({n}: its name).
+SURFACE_TYPES = {
+    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']),
+    'handle': ('Handle', ['{n} == null ? 0 : {n}.pointer()']), 'text': ('String', ['{n}']),
+    'text_with_length': ('String', ['{n}', '{n} == null ? 0 : {n}.getBytes(StandardCharsets.UTF_8).length']),
+}
 
 
 def surface_arguments(params_of):
     """(Java parameters, C arguments before the out-parameter)."""
-    params, args = [], []
-    for p in params_of:
-        name = surface.camel(p.name)
-        if p.kind in SURFACE_TYPES:
-            params.append(f'{SURFACE_TYPES[p.kind]} {name}')
-            args.append(name)
-        elif p.kind == 'handle':
-            params.append(f'Handle {name}')
-            args.append(f'{name} == null ? 0 : {name}.pointer()')
-        elif p.kind == 'text':
-            params.append(f'String {name}')
-            args.append(name)
-        else:  # text_with_length
-            params.append(f'String {name}')
-            args += [name, f'{name} == null ? 0 : {name}.getBytes(StandardCharsets.UTF_8).length']
-    return params, args
+    return surface.arguments(params_of, SURFACE_TYPES, surface.camel)
 
 
 def surface_class(obj):
@@ -594,7 +584,7 @@ def surface_class(obj):
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
         elif call.kind == 'getter':
-            value = {'int32': 'int'}.get(call.returns, 'long')
+            value = SURFACE_TYPES[call.returns][0]
             lines += [f'    public {value} {name}() {{', f'        {value}[] value = new {value}[1];',
                       f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));', '        return value[0];',
                       '    }']
