@@ -1,7 +1,8 @@
 // cudnnfe_conformance: randomized conformance runs, one line per case.
 //
 //   cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] [--count N] [--case I[,I...]]
-//                       [--deviceless] [--threads T] [--slow SECONDS] [--summary FILE]
+//                       [--deviceless] [--threads T] [--slow SECONDS] [--deadline SECONDS]
+//                       [--summary FILE]
 //   cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]
 //
 // On a GPU each case is built, executed on fresh random inputs with its outputs poisoned, and
@@ -39,13 +40,15 @@ struct Options {
     bool deviceless = false;
     int threads = 1;
     int64_t slow_seconds = 60;  // a case still running after this long is named as it runs
+    int64_t deadline_seconds = 0;  // > 0: report what finished by then, and the rest as unfinished
     std::string summary;
     std::string probe, probe_one;
 };
 
 int usage(const char *why) {
     std::fprintf(stderr, "cudnnfe_conformance: %s\nusage: cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] "
-                         "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--slow SECONDS] [--summary FILE]\n"
+                         "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--slow SECONDS] [--deadline SECONDS] "
+                         "[--summary FILE]\n"
                          "       cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]\nfamilies:",
                  why);
     for (const Family &f : families()) std::fprintf(stderr, " %s", f.name);
@@ -140,6 +143,10 @@ int main(int argc, char **argv) {
             const char *v = value("--slow");
             if (!v || !parse_int(v, n) || n < 1) return usage("--slow needs a number of seconds, 1 or more");
             o.slow_seconds = n;
+        } else if (a == "--deadline") {
+            const char *v = value("--deadline");
+            if (!v || !parse_int(v, n) || n < 1) return usage("--deadline needs a number of seconds, 1 or more");
+            o.deadline_seconds = n;
         } else if (a == "--threads") {
             const char *v = value("--threads");
             if (!v || !parse_int(v, n) || n < 1 || n > 256) return usage("--threads needs 1 to 256");
@@ -264,11 +271,75 @@ int main(int argc, char **argv) {
         }
         fe_handle_destroy(handle);
     };
+    // The tallies as a table (and the summary file). At a deadline, `unfinished` names the cases
+    // still running and `not_started` counts those never begun. Called with `lock` held or after
+    // the workers are done.
+    auto report = [&](const std::vector<std::string> &unfinished, size_t not_started) -> int {
+        int64_t bad = 0;
+        std::ostringstream md;
+        md << "| family | cases | right | supported (deviceless) | refused | wrong | error | worst relative norm |\n"
+              "|---|---|---|---|---|---|---|---|\n";
+        for (const Family *f : chosen) {
+            Tally &t = tallies[f->name];
+            int64_t total = 0;
+            for (auto &kv : t.verdicts) total += kv.second;
+            bad += t.verdicts[Verdict::wrong] + t.verdicts[Verdict::error];
+            char row[256];
+            std::snprintf(row, sizeof row, "| %s | %lld | %lld | %lld | %lld | %lld | %lld | %.2e |\n", f->name,
+                          static_cast<long long>(total), static_cast<long long>(t.verdicts[Verdict::right]),
+                          static_cast<long long>(t.verdicts[Verdict::supported]),
+                          static_cast<long long>(t.verdicts[Verdict::refused]),
+                          static_cast<long long>(t.verdicts[Verdict::wrong]),
+                          static_cast<long long>(t.verdicts[Verdict::error]), t.worst_norm);
+            md << row;
+        }
+        md << "\nRefusals by reason (numbers shown as N):\n\n| family | cases | reason |\n|---|---|---|\n";
+        for (const Family *f : chosen)
+            for (auto &kv : tallies[f->name].refusals) {
+                std::string reason = kv.first;
+                for (char &ch : reason)
+                    if (ch == '|' || ch == '\n') ch = '/';
+                md << "| " << f->name << " | " << kv.second << " | " << reason << " |\n";
+            }
+        std::printf("\n%s", md.str().c_str());
+        if (!o.summary.empty()) {
+            std::ofstream out(o.summary);
+            out << "seed " << o.seed << ", cuDNN " << version
+                << (o.deviceless ? std::string(", deviceless") : ", " + std::to_string(devices) + " GPU(s)") << "\n\n"
+                << md.str();
+        }
+        std::printf("%lld wrong or error%s\n", static_cast<long long>(bad), context_lost ? " (the run stopped early)" : "");
+        const int64_t unloaded = plans_not_loaded_back();
+        if (unloaded > 0) std::printf("%lld plans did not load back (PLAN ROUND TRIP FAILED above)\n", static_cast<long long>(unloaded));
+        if (o.deadline_seconds > 0 && (!unfinished.empty() || not_started > 0)) {
+            std::string names;
+            for (const std::string &u : unfinished) names += (names.empty() ? "" : ", ") + u;
+            const std::string line = std::to_string(unfinished.size()) + " cases running at the deadline (" +
+                                     std::to_string(o.deadline_seconds) + " s), unfinished: " +
+                                     (names.empty() ? "none" : names) + "; " + std::to_string(not_started) +
+                                     " cases not started";
+            std::printf("%s\n", line.c_str());
+            if (!o.summary.empty()) std::ofstream(o.summary, std::ios::app) << "\n" << line << "\n";
+            return 3;
+        }
+        return bad == 0 && !context_lost && unloaded == 0 ? 0 : 1;
+    };
     std::atomic<bool> finished{false};
+    const Clock::time_point started = Clock::now();
     std::thread monitor([&] {
         while (!finished) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             std::lock_guard<std::mutex> g(lock);
+            if (o.deadline_seconds > 0 && Clock::now() - started >= std::chrono::seconds(o.deadline_seconds)) {
+                // A kernel that never returns cannot be stopped from here: report what finished
+                // and leave, the workers still waiting on the lock held here.
+                std::vector<std::string> unfinished;
+                for (const Running &r : running)
+                    if (r.job) unfinished.push_back(std::string(r.job->family->name) + " " + std::to_string(r.job->index));
+                const int code = report(unfinished, work.size() - std::min(next.load(), work.size()));
+                std::fflush(stdout);
+                std::_Exit(code);
+            }
             for (Running &r : running) {
                 if (!r.job || r.reported || Clock::now() - r.since < std::chrono::seconds(o.slow_seconds)) continue;
                 r.reported = true;
@@ -287,41 +358,5 @@ int main(int argc, char **argv) {
     finished = true;
     monitor.join();
 
-    int64_t bad = 0;
-    std::ostringstream md;
-    md << "| family | cases | right | supported (deviceless) | refused | wrong | error | worst relative norm |\n"
-          "|---|---|---|---|---|---|---|---|\n";
-    for (const Family *f : chosen) {
-        Tally &t = tallies[f->name];
-        int64_t total = 0;
-        for (auto &kv : t.verdicts) total += kv.second;
-        bad += t.verdicts[Verdict::wrong] + t.verdicts[Verdict::error];
-        char row[256];
-        std::snprintf(row, sizeof row, "| %s | %lld | %lld | %lld | %lld | %lld | %lld | %.2e |\n", f->name,
-                      static_cast<long long>(total), static_cast<long long>(t.verdicts[Verdict::right]),
-                      static_cast<long long>(t.verdicts[Verdict::supported]),
-                      static_cast<long long>(t.verdicts[Verdict::refused]),
-                      static_cast<long long>(t.verdicts[Verdict::wrong]),
-                      static_cast<long long>(t.verdicts[Verdict::error]), t.worst_norm);
-        md << row;
-    }
-    md << "\nRefusals by reason (numbers shown as N):\n\n| family | cases | reason |\n|---|---|---|\n";
-    for (const Family *f : chosen)
-        for (auto &kv : tallies[f->name].refusals) {
-            std::string reason = kv.first;
-            for (char &ch : reason)
-                if (ch == '|' || ch == '\n') ch = '/';
-            md << "| " << f->name << " | " << kv.second << " | " << reason << " |\n";
-        }
-    std::printf("\n%s", md.str().c_str());
-    if (!o.summary.empty()) {
-        std::ofstream out(o.summary);
-        out << "seed " << o.seed << ", cuDNN " << version
-            << (o.deviceless ? std::string(", deviceless") : ", " + std::to_string(devices) + " GPU(s)") << "\n\n"
-            << md.str();
-    }
-    std::printf("%lld wrong or error%s\n", static_cast<long long>(bad), context_lost ? " (the run stopped early)" : "");
-    const int64_t unloaded = plans_not_loaded_back();
-    if (unloaded > 0) std::printf("%lld plans did not load back (PLAN ROUND TRIP FAILED above)\n", static_cast<long long>(unloaded));
-    return bad == 0 && !context_lost && unloaded == 0 ? 0 : 1;
+    return report({}, 0);
 }
