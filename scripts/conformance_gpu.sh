@@ -10,6 +10,8 @@
 # or FAMILY[,FAMILY...][:COUNT]; default both. SEED fixes the seed (default: the time); THREADS
 # the workers in all (default: one per core), which take the machine's GPUs in turn.
 # CUDNN_LIB_DIR: where libcudnn.so.9 lives (default: PyTorch's bundled cuDNN, else the system's).
+# DEADLINE: seconds after which each family's runner reports what finished and names the cases
+# still running (a kernel that never returns), instead of running on.
 # Writes OUT_DIR/conformance-*.log and the summary tables conformance-*.md and probes.md.
 set -u
 BUILD=${1:-build}
@@ -24,6 +26,8 @@ export LD_LIBRARY_PATH="$BUILD:$CUDNN_LIB_DIR:/usr/local/cuda/lib64:${LD_LIBRARY
 SEED=${SEED:-$(date +%s)}
 THREADS=${THREADS:-$(nproc)}
 runner="$BUILD/tests/conformance/cudnnfe_conformance"
+deadline=()
+[ -n "${DEADLINE:-}" ] && deadline=(--deadline "$DEADLINE")
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     echo "seed $SEED, $THREADS threads, $(date -u +%Y-%m-%d)"
@@ -45,14 +49,14 @@ for part in "${parts[@]}"; do
                 threads=$(( ${group##*:} * THREADS / 30 ))
                 [ "$threads" -lt 1 ] && threads=1
                 name=${families//,/-}
-                "$runner" --family "$families" --seed "$SEED" --threads "$threads" \
+                "$runner" --family "$families" --seed "$SEED" --threads "$threads" "${deadline[@]}" \
                     --summary "$OUT/conformance-$name.md" >"$OUT/conformance-$name.log" 2>&1 &
                 pids+=($!)
             done
             for pid in "${pids[@]}"; do wait "$pid" || status=1; done
             for group in "${groups[@]}"; do
                 log="$OUT/conformance-$(echo "${group%%:*}" | tr , -).log"
-                grep -E '=> (WRONG|ERROR)|^the CUDA context is lost' "$log" | head -40
+                grep -E '=> (WRONG|ERROR)|^the CUDA context is lost|^SLOW|running at the deadline' "$log" | head -40
                 sed -n '/^| family | cases/,/^$/p' "$log"
             done
             ;;
@@ -61,9 +65,9 @@ for part in "${parts[@]}"; do
             count=()
             [ "$families" != "$part" ] && count=(--count "${part##*:}")
             name=${families//,/-}
-            "$runner" --family "$families" "${count[@]}" --seed "$SEED" --threads "$THREADS" \
+            "$runner" --family "$families" "${count[@]}" --seed "$SEED" --threads "$THREADS" "${deadline[@]}" \
                 --summary "$OUT/conformance-$name.md" >"$OUT/conformance-$name.log" 2>&1 || status=1
-            grep -E '=> (WRONG|ERROR)|context is lost' "$OUT/conformance-$name.log" | head -40
+            grep -E '=> (WRONG|ERROR)|context is lost|^SLOW|running at the deadline' "$OUT/conformance-$name.log" | head -40
             sed -n '/^| family | cases/,$p' "$OUT/conformance-$name.log"
             ;;
     esac
