@@ -18,8 +18,9 @@ import dataclasses
 import re
 
 
-# The kinds of values: 'handle' an fe_handle; 'text' a string; 'text_with_length' a string and its
-# length; 'int32', 'int64'; 'stream' a cudaStream_t (Java long, C# IntPtr, Go uintptr).
+# The kinds of values: 'handle' an fe_handle (nullable or not); 'tensor' an fe_tensor (required);
+# 'text' a string; 'text_with_length' a string and its length; 'int32', 'int64', 'byte'; 'stream'
+# a cudaStream_t and 'address' a device address (Java long, C# IntPtr, Go uintptr).
 @dataclasses.dataclass
 class Param:
     name: str
@@ -37,6 +38,7 @@ class Call:
     params: list
     doc: str
     returns: str = ''
+    names: dict = dataclasses.field(default_factory=dict)  # a language's own name ('go': 'NewDeviceBuffer')
 
 
 @dataclasses.dataclass
@@ -44,12 +46,16 @@ class Object:
     c_type: str           # fe_kernel_cache
     name: str             # KernelCache
     doc: str
-    create: str           # the C function that makes one (its arguments, then the out-parameter)
+    create: str           # the C function that makes one (its arguments, then the out-parameter); '': none
     create_doc: str
     destroy: str
     calls: list
     create_params: list = dataclasses.field(default_factory=list)
     close_doc: str = 'Releases the caller\'s reference; closing again does nothing.'
+    # Members in a language's own idiom written by hand beside the generated ones: Java's in
+    # bindings/java/src/main/java/dev/cudnnfe/<Name>.members (spliced into the class), C#'s in a
+    # partial class of src/<Name>.cs, Go's as methods in any file of the package.
+    idioms: bool = False
 
 
 KERNEL_CACHE = Object(
@@ -103,18 +109,39 @@ HANDLE = Object(
     create_params=[Param('device', 'int32', default=0)],
     close_doc='Frees the handle and its workspace; closing again does nothing.')
 
-OBJECTS = [KERNEL_CACHE, HANDLE]
+DEVICE_BUFFER = Object(
+    'fe_buffer', 'DeviceBuffer',
+    'Device memory allocated by cudnnfe. Transfers are synchronous for the host and ordered with the legacy '
+    'default stream; with a non-blocking stream on a handle, synchronize the handle '
+    '([Handle.synchronize]) before reading results.',
+    '', '', 'fe_buffer_destroy',
+    [
+        Call('allocate', 'fe_buffer_create', 'factory', [Param('device', 'int32'), Param('bytes', 'int64')],
+             'A buffer of that many bytes on the device.', names={'go': 'NewDeviceBuffer'}),
+        Call('for_tensor', 'fe_buffer_create_for_tensor', 'factory', [Param('device', 'int32'), Param('tensor', 'tensor')],
+             'A buffer on the device large enough for the tensor\'s elements at its strides.',
+             names={'csharp': 'For', 'go': 'NewDeviceBufferFor'}),
+        Call('device_pointer', 'fe_buffer_device_pointer', 'getter', [],
+             'The device address, to execute a graph with.', returns='address'),
+        Call('size', 'fe_buffer_size', 'getter', [], 'The buffer\'s size in bytes.', returns='int64'),
+        Call('fill', 'fe_buffer_fill_bytes', 'method', [Param('value', 'byte')],
+             'Set every byte of the buffer to value (to poison outputs before a test, say).'),
+    ],
+    close_doc='Frees the device memory; closing again does nothing.', idioms=True)
+
+OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER]
 
 
-def arguments(params, types, name_of):
+def arguments(params, types, name_of, member=''):
     """(parameter declarations, C argument expressions) of `params` in a language whose `types` map
-    each kind of value to (its type, the C arguments made of it, each a format of {n}, the name)."""
+    each kind of value to (its type, the C arguments made of it, each a format of {n}, the name, and
+    {m}, the member's name for a message)."""
     declarations, args = [], []
     for p in params:
         name = name_of(p.name)
         language_type, made = types[p.kind]
         declarations.append(f'{language_type} {name}')
-        args += [expression.format(n=name) for expression in made]
+        args += [expression.format(n=name, m=member) for expression in made]
     return declarations, args
 
 

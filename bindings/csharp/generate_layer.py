@@ -459,7 +459,8 @@ def surface_doc(text, indent='        '):
 
 # Each kind of value: its C# type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
-    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']),
+    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']), 'address': ('IntPtr', ['{n}']),
+    'byte': ('byte', ['{n}']), 'tensor': ('Tensor', ['Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
     'handle': ('Handle', ['{n} == null ? IntPtr.Zero : {n}.Pointer']), 'text': ('string', ['{n}']),
     'text_with_length': ('string', ['{n}', 'System.Text.Encoding.UTF8.GetByteCount({n})']),
 }
@@ -467,7 +468,7 @@ SURFACE_TYPES = {
 
 def surface_arguments(params_of, method):
     """(C# parameters, with their defaults; checks; C arguments before the out-parameter)."""
-    params, args = surface.arguments(params_of, SURFACE_TYPES, surface.camel)
+    params, args = surface.arguments(params_of, SURFACE_TYPES, surface.camel, method)
     params = [d + ('' if p.default is None else f' = {p.default}') for d, p in zip(params, params_of)]
     # A counted text's length is taken here, so a null one is refused first.
     checks = [f'            if ({surface.camel(p.name)} == null) throw Check.NullArgumentException("{method}", '
@@ -477,22 +478,27 @@ def surface_arguments(params_of, method):
 
 def surface_class(obj):
     cls = obj.name
-    body = surface_doc(obj.doc, '    ') + f'    public sealed class {cls} : NativeObject\n    {{\n'
-    params, _, args = surface_arguments(obj.create_params, cls)
-    create_params = [p.split(' = ')[0] for p in params]
-    body += surface_doc(obj.create_doc) + f'        public {cls}({", ".join(params)}) : base(Create({", ".join(args)}), "{cls}") {{ }}\n\n'
+    # An object with members in C#'s own idiom is a partial class; they are in src/<Name>.cs.
+    partial = 'partial ' if obj.idioms else ''
+    body = surface_doc(obj.doc, '    ') + f'    public sealed {partial}class {cls} : NativeObject\n    {{\n'
+    if obj.create:
+        params, _, args = surface_arguments(obj.create_params, cls)
+        create_params = [p.split(' = ')[0] for p in params]
+        body += (surface_doc(obj.create_doc) +
+                 f'        public {cls}({", ".join(params)}) : base(Create({", ".join(args)}), "{cls}") {{ }}\n\n')
     if any(c.kind == 'factory' for c in obj.calls):
         body += ('        /// <summary>Take ownership of one the library made.</summary>\n'
                  f'        private {cls}(IntPtr pointer) : base(pointer, "{cls}") {{ }}\n\n')
-    body += (f'        private static IntPtr Create({", ".join(create_params)})\n        {{\n'
-             '            var made = new IntPtr[1];\n'
-             f'            Check.Ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));\n            return made[0];\n'
-             '        }\n\n'
-             f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n')
+    if obj.create:
+        body += (f'        private static IntPtr Create({", ".join(create_params)})\n        {{\n'
+                 '            var made = new IntPtr[1];\n'
+                 f'            Check.Ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));\n'
+                 '            return made[0];\n        }\n\n')
+    body += f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n'
     getters = {c.name for c in obj.calls if c.kind == 'getter'}
     setters = {c.name[len('set_'):]: c for c in obj.calls if c.kind == 'method' and c.name[len('set_'):] in getters}
     for call in obj.calls:
-        name = surface.pascal(call.name)
+        name = call.names.get('csharp', surface.pascal(call.name))
         if call.kind == 'method' and call.name[len('set_'):] in setters:
             continue  # the setter of a property
         params, checks, args = surface_arguments(call.params, f'{cls}.{name}')
@@ -537,7 +543,7 @@ def main():
                              'enum is generated')
     written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()]
     for obj in surface.OBJECTS:
-        if (pathlib.Path(__file__).resolve().parent / 'src' / f'{obj.name}.cs').exists():
+        if not obj.idioms and (pathlib.Path(__file__).resolve().parent / 'src' / f'{obj.name}.cs').exists():
             raise SystemExit(f'generate_layer: {obj.name}.cs is written by hand; it is described in surface.py')
         written.append(write(out, obj.name + '.g.cs', surface_class(obj),
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))

@@ -516,8 +516,12 @@ def surface_doc(name, verb, text):
     return comment(f'{name} {verb} {lower_first(rendered)}')
 
 
+# Receiver names where the hand-written methods of the same type use another than the initial.
+RECEIVERS = {'DeviceBuffer': 'b'}
+
 # Go's type of each kind of value, and how SWIG takes it.
-SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'stream': ('uintptr', '{}')}
+SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'stream': ('uintptr', '{}'),
+                 'address': ('uintptr', '{}'), 'byte': ('byte', '{}')}
 
 
 def surface_arguments(params_of, method):
@@ -528,6 +532,10 @@ def surface_arguments(params_of, method):
             go_type, to_c = SURFACE_TYPES[p.kind]
             params.append(f'{go_local(p.name)} {go_type}')
             args.append(to_c.format(go_local(p.name)))
+        elif p.kind == 'tensor':
+            params.append('t *Tensor')
+            checks += f'\ttp, err := tensorArgument(t, "{method}", "t")\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
+            args.append('tp')
         elif p.kind == 'handle':
             params.append('h *Handle')
             check = 'optionalHandle(h)' if p.nullable else f'handleArgument(h, "{method}", "h")'
@@ -541,13 +549,15 @@ def surface_arguments(params_of, method):
 
 
 def surface_object(obj):
-    cls, receiver = obj.name, obj.name[0].lower()
+    cls = obj.name
+    receiver = RECEIVERS.get(cls, cls[0].lower())
     out = surface_doc(cls, 'is', obj.doc) + f'type {cls} struct {{\n\tptr uintptr\n}}\n\n'
-    params, _, args = surface_arguments(obj.create_params, f'cudnnfe.New{cls}')
-    out += (surface_doc(f'New{cls}', 'makes', obj.create_doc) +
-            f'func New{cls}({", ".join(params)}) (*{cls}, error) {{\n\tout := []uintptr{{0}}\n'
-            f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(obj.create)}({", ".join(args + ["out"])}) }}); '
-            f'err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n\n')
+    if obj.create:
+        params, _, args = surface_arguments(obj.create_params, f'cudnnfe.New{cls}')
+        out += (surface_doc(f'New{cls}', 'makes', obj.create_doc) +
+                f'func New{cls}({", ".join(params)}) (*{cls}, error) {{\n\tout := []uintptr{{0}}\n'
+                f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(obj.create)}({", ".join(args + ["out"])}) }}); '
+                f'err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n\n')
     out += (comment(f'Close {lower_first(obj.close_doc)}') +
             f'func ({receiver} *{cls}) Close() error {{\n\tif {receiver} != nil && {receiver}.ptr != 0 {{\n'
             f'\t\tcapi.{swig(obj.destroy)}({receiver}.ptr)\n\t\t{receiver}.ptr = 0\n\t}}\n\treturn nil\n}}\n\n'
@@ -555,9 +565,9 @@ def surface_object(obj):
             f'\t\treturn 0, closedError("{cls}")\n\t}}\n\treturn {receiver}.ptr, nil\n}}\n')
     self_check = (f'\tp, err := {receiver}.pointer()\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n')
     for c in obj.calls:
-        name = go_name(c.name)
+        name = c.names.get('go', go_name(c.name))
         if c.kind == 'factory':
-            function = name + cls
+            function = c.names.get('go', name + cls)
             params, checks, args = surface_arguments(c.params, f'cudnnfe.{function}')
             out += ('\n' + surface_doc(function, 'returns', c.doc) +
                     f'func {function}({", ".join(params)}) (*{cls}, error) {{\n' + checks.replace('{zero}', 'nil, ') +

@@ -543,41 +543,48 @@ def surface_doc(text, indent='    '):
 
 # Each kind of value: its Java type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
-    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']),
+    'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']), 'address': ('long', ['{n}']),
+    'byte': ('byte', ['(short) ({n} & 0xFF)']), 'tensor': ('Tensor', ['Check.notNull({n}, "{m}", "{n}").pointer()']),
     'handle': ('Handle', ['{n} == null ? 0 : {n}.pointer()']), 'text': ('String', ['{n}']),
     'text_with_length': ('String', ['{n}', '{n} == null ? 0 : {n}.getBytes(StandardCharsets.UTF_8).length']),
 }
 
 
-def surface_arguments(params_of):
+def surface_arguments(params_of, member=''):
     """(Java parameters, C arguments before the out-parameter)."""
-    return surface.arguments(params_of, SURFACE_TYPES, surface.camel)
+    return surface.arguments(params_of, SURFACE_TYPES, surface.camel, member)
 
 
-def surface_class(obj):
+def surface_class(obj, handwritten):
     cls = obj.name
+    # The object's members in Java's own idiom, written by hand (their imports first).
+    idioms = (pathlib.Path(handwritten) / f'{cls}.members').read_text().splitlines() if obj.idioms else []
+    imports = [line for line in idioms if line.startswith('import ')]
+    if any(p.kind == 'text_with_length' for c in obj.calls for p in c.params):
+        imports.append('import java.nio.charset.StandardCharsets;')
     lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
              f'package {PACKAGE};', '']
-    if any(p.kind == 'text_with_length' for c in obj.calls for p in c.params):
-        lines += ['import java.nio.charset.StandardCharsets;', '']
+    lines += sorted(set(imports)) + ([''] if imports else [])
     lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
-    params, args = surface_arguments(obj.create_params)
-    defaults = [str(p.default) for p in obj.create_params if p.default is not None]
-    if defaults and len(defaults) == len(params):  # the constructor without arguments fills in the defaults
-        lines += surface_doc(f'{obj.create_doc[:-1]}, with {", ".join(f"{p.name} {p.default}" for p in obj.create_params)}.')
-        lines += [f'    public {cls}() {{', f'        this({", ".join(defaults)});', '    }', '']
-    lines += surface_doc(obj.create_doc) + [f'    public {cls}({", ".join(params)}) {{',
-                                            f'        super(create({", ".join(args)}), "{cls}");', '    }', '']
+    if obj.create:
+        params, args = surface_arguments(obj.create_params)
+        defaults = [str(p.default) for p in obj.create_params if p.default is not None]
+        if defaults and len(defaults) == len(params):  # the constructor without arguments fills in the defaults
+            lines += surface_doc(f'{obj.create_doc[:-1]}, with {", ".join(f"{p.name} {p.default}" for p in obj.create_params)}.')
+            lines += [f'    public {cls}() {{', f'        this({", ".join(defaults)});', '    }', '']
+        lines += surface_doc(obj.create_doc) + [f'    public {cls}({", ".join(params)}) {{',
+                                                f'        super(create({", ".join(args)}), "{cls}");', '    }', '']
     if any(c.kind == 'factory' for c in obj.calls):
         lines += ['    /** Take ownership of one the library made. */', f'    private {cls}(long pointer) {{',
                   f'        super(pointer, "{cls}");', '    }', '']
-    lines += [f'    private static long create({", ".join(params)}) {{', '        long[] made = new long[1];',
-              f'        Check.ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));', '        return made[0];',
-              '    }', '', '    @Override', '    void destroy(long pointer) {', f'        NativeApi.{obj.destroy}(pointer);',
-              '    }']
+    if obj.create:
+        lines += [f'    private static long create({", ".join(params)}) {{', '        long[] made = new long[1];',
+                  f'        Check.ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));', '        return made[0];',
+                  '    }', '']
+    lines += ['    @Override', '    void destroy(long pointer) {', f'        NativeApi.{obj.destroy}(pointer);', '    }']
     for call in obj.calls:
-        params, args = surface_arguments(call.params)
-        name = surface.camel(call.name)
+        name = call.names.get('java', surface.camel(call.name))
+        params, args = surface_arguments(call.params, f'{cls}.{name}')
         lines += [''] + surface_doc(call.doc)
         if call.kind == 'text_method':
             lines += [f'    public String {name}() {{', '        long self = pointer();',
@@ -594,12 +601,15 @@ def surface_class(obj):
         else:  # factory
             arguments = args + ['made']
             call_lines = [f'        Check.ok(NativeApi.{call.c_function}({", ".join(arguments)}));']
-            if len(arguments) > 2:  # the first argument, then the rest on a line of their own
+            if len(call_lines[0]) > 100:  # the first argument, then the rest on a line of their own
                 call_lines = [f'        Check.ok(NativeApi.{call.c_function}({arguments[0]},',
                               f'                {", ".join(arguments[1:])}));']
             lines += [f'    public static {cls} {name}({", ".join(params)}) {{', '        long[] made = new long[1];',
                       *call_lines, f'        return new {cls}(made[0]);', '    }']
-    return '\n'.join(lines + ['}']) + '\n'
+    body = [line for line in idioms if not line.startswith('import ')]
+    while body and not body[0].strip():
+        body.pop(0)
+    return '\n'.join(lines + ([''] + body if body else []) + ['}']) + '\n'
 
 
 def main():
@@ -628,7 +638,7 @@ def main():
     for obj in surface.OBJECTS:
         if obj.name in existing:
             raise SystemExit(f'generate_layer: {obj.name}.java is written by hand; it is described in surface.py')
-        files[obj.name] = surface_class(obj)
+        files[obj.name] = surface_class(obj, handwritten)
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'

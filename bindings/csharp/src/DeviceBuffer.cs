@@ -3,54 +3,10 @@ using System.Runtime.InteropServices;
 
 namespace CudnnFe
 {
-    /// <summary>
-    /// Device memory allocated by cudnnfe, with host transfers. Transfers are synchronous for the
-    /// host and ordered with the legacy default stream; with a non-blocking stream on a handle,
-    /// call <see cref="Handle.Synchronize"/> before reading results.
-    /// </summary>
-    public sealed class DeviceBuffer : NativeObject
+    // The host transfers, in C#'s own idiom; the rest of the class is generated from
+    // bindings/surface.py.
+    public sealed partial class DeviceBuffer
     {
-        private DeviceBuffer(IntPtr pointer) : base(pointer, "DeviceBuffer") { }
-
-        internal override void Destroy(IntPtr pointer) => NativeApi.fe_buffer_destroy(pointer);
-
-        /// <summary>`bytes` bytes on `device`.</summary>
-        public static DeviceBuffer Allocate(int device, long bytes)
-        {
-            var buffer = new IntPtr[1];
-            Check.Ok(NativeApi.fe_buffer_create(device, bytes, buffer));
-            return new DeviceBuffer(buffer[0]);
-        }
-
-        /// <summary>Large enough for the tensor's elements at its strides.</summary>
-        public static DeviceBuffer For(int device, Tensor tensor)
-        {
-            var buffer = new IntPtr[1];
-            Check.Ok(NativeApi.fe_buffer_create_for_tensor(device, Check.NotNull(tensor, "DeviceBuffer.For", nameof(tensor)).Pointer, buffer));
-            return new DeviceBuffer(buffer[0]);
-        }
-
-        /// <summary>The device address, for <see cref="Graph.Execute(Handle, Tensor[], IntPtr[], IntPtr)"/>.</summary>
-        public IntPtr DevicePointer
-        {
-            get
-            {
-                var address = new IntPtr[1];
-                Check.Ok(NativeApi.fe_buffer_device_pointer(Pointer, address));
-                return address[0];
-            }
-        }
-
-        public long Size
-        {
-            get
-            {
-                var bytes = new long[1];
-                Check.Ok(NativeApi.fe_buffer_size(Pointer, bytes));
-                return bytes[0];
-            }
-        }
-
         /// <summary>Upload floats, converted on the way to deviceType (float, double, half, bfloat16).</summary>
         public void Upload(float[] values, DataType deviceType)
         {
@@ -89,8 +45,6 @@ namespace CudnnFe
 
         public void Download(IntPtr host, long bytes) => Check.Ok(NativeApi.fe_buffer_download(Pointer, host, bytes));
 
-        /// <summary>Set every byte to value (e.g. to poison outputs before a test).</summary>
-        public void Fill(byte value) => Check.Ok(NativeApi.fe_buffer_fill_bytes(Pointer, value));
 
         /// <summary>Pin a managed array for the duration of one raw transfer.</summary>
         private void Transfer(Array data, int elementSize, bool upload)
