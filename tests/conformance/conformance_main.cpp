@@ -231,8 +231,12 @@ int main(int argc, char **argv) {
         bool reported = false;
     };
     std::vector<Running> running(static_cast<size_t>(o.threads));
+    std::vector<std::atomic<const char *>> phases(static_cast<size_t>(o.threads));
+    for (auto &p : phases) p = "starting";
+    auto doing = [&](size_t worker) { return std::string(" (") + phases[worker].load() + ")"; };
     // Workers take the GPUs in turn, each with a handle of its own.
     auto worker = [&](int index) {
+        watch_phase(&phases[static_cast<size_t>(index)]);
         fe_handle *handle = nullptr;
         if (!o.deviceless && fe_handle_create(index % std::max(devices, 1), &handle) != FE_OK) {
             std::lock_guard<std::mutex> g(lock);
@@ -334,19 +338,22 @@ int main(int argc, char **argv) {
                 // A kernel that never returns cannot be stopped from here: report what finished
                 // and leave, the workers still waiting on the lock held here.
                 std::vector<std::string> unfinished;
-                for (const Running &r : running)
-                    if (r.job) unfinished.push_back(std::string(r.job->family->name) + " " + std::to_string(r.job->index));
+                for (size_t i = 0; i < running.size(); ++i)
+                    if (running[i].job)
+                        unfinished.push_back(std::string(running[i].job->family->name) + " " +
+                                             std::to_string(running[i].job->index) + doing(i));
                 const int code = report(unfinished, work.size() - std::min(next.load(), work.size()));
                 std::fflush(stdout);
                 std::_Exit(code);
             }
-            for (Running &r : running) {
+            for (size_t i = 0; i < running.size(); ++i) {
+                Running &r = running[i];
                 if (!r.job || r.reported || Clock::now() - r.since < std::chrono::seconds(o.slow_seconds)) continue;
                 r.reported = true;
-                std::printf("SLOW %s case=%lld: still running after %lld s (rerun: cudnnfe_conformance --family %s "
+                std::printf("SLOW %s case=%lld: still running after %lld s%s (rerun: cudnnfe_conformance --family %s "
                             "--seed %llu --case %lld)\n",
                             r.job->family->name, static_cast<long long>(r.job->index),
-                            static_cast<long long>(o.slow_seconds), r.job->family->name,
+                            static_cast<long long>(o.slow_seconds), doing(i).c_str(), r.job->family->name,
                             static_cast<unsigned long long>(o.seed), static_cast<long long>(r.job->index));
                 std::fflush(stdout);
             }

@@ -102,14 +102,31 @@ fe_status to_json(const fe_graph *graph, std::string &out) {
 }
 }  // namespace
 
+namespace {
+thread_local std::atomic<const char *> *phase_slot = nullptr;
+const char *current_phase() { return phase_slot ? phase_slot->load() : nullptr; }
+}  // namespace
+
+void watch_phase(std::atomic<const char *> *slot) { phase_slot = slot; }
+
+void phase(const char *what) {
+    if (phase_slot && what) phase_slot->store(what);
+}
+
 Case::Case(std::string family_name, uint64_t run_seed, int64_t case_index, fe_handle *handle,
            const std::string *device_json)
     : rng(mix(run_seed, family_name, case_index)), family(std::move(family_name)), index(case_index),
-      run_seed_(run_seed), handle_(handle), device_json_(device_json) {}
+      run_seed_(run_seed), handle_(handle), device_json_(device_json) {
+    phase("making the graph and its inputs");
+}
 
 Case::~Case() {
+    // A companion ends inside its case: what that case was doing goes on after.
+    const char *was = current_phase();
+    phase("freeing the buffers");
     for (auto &b : bound_) fe_buffer_destroy(b->buffer);
     fe_graph_destroy(graph_);
+    phase(was);
 }
 
 fe_graph *Case::graph(fe_data_type io, fe_data_type intermediate, fe_data_type compute) {
@@ -186,8 +203,10 @@ bool Case::build() {
     if (verdict_ == Verdict::error) return false;
     write_graph_json(graph_, family, run_seed_, index);
     if (!device_json_) {
+        phase("building the plan");
         fe_status s = fe_graph_build(graph_, handle_, nullptr);
         if (s == FE_OK) {
+            phase("loading the plan back");
             // Reported on a line of its own, and the case still runs: a plan that does not load
             // back says nothing about the values the built one computes.
             std::string why = plan_round_trip(graph_, handle_, family, run_seed_, index);
@@ -205,6 +224,7 @@ bool Case::build() {
     }
     // Deviceless: the graph validates, reads back from its JSON as the same graph, and passes
     // cuDNN's support check for the described GPU (or is refused with a reason).
+    phase("checking support");
     if (!ok(fe_graph_validate(graph_), "fe_graph_validate")) return false;
     std::string json, again;
     if (!ok(to_json(graph_, json), "fe_graph_to_json")) return false;
@@ -355,8 +375,10 @@ bool Case::execute() {
         fe_buffer_fill_bytes(workspace, 0xFF);
         fe_buffer_device_pointer(workspace, &pointer);
     }
+    phase("executing");
     fe_status s = fe_graph_execute_buffers(graph_, handle_, tensors.data(), buffers.data(), tensors.size(), pointer);
     std::string message = s == FE_OK ? "" : fe_last_error_message();
+    phase("waiting for the GPU");
     fe_status synced = fe_handle_synchronize(handle_);
     fe_buffer_destroy(workspace);
     if (s != FE_OK) {
@@ -364,8 +386,10 @@ bool Case::execute() {
         return false;
     }
     if (!ok(synced, "fe_handle_synchronize")) return false;
+    phase("downloading the outputs");
     for (auto &b : bound_)
         if (b->is_output && !download(*b)) return false;
+    phase("computing the reference");
     return true;
 }
 

@@ -5,6 +5,7 @@
 // support-checked against a captured device description.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -167,5 +168,11 @@ struct Family {
 };
 
 const std::vector<Family> &families();
+
+// What the calling thread's case is doing now ("building the plan", "waiting for the GPU", ...),
+// written where watch_phase pointed this thread, so a run's monitor can say where a case that
+// does not finish is stuck: in cuDNN's heuristics, in a kernel, or in the reference.
+void watch_phase(std::atomic<const char *> *slot);
+void phase(const char *what);
 
 }  // namespace conformance

@@ -3,7 +3,10 @@
 // poisoned (all bits set: NaN in every float format) before each run.
 #pragma once
 
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -127,14 +130,41 @@ class Gpu : public ::testing::Test {
         return bound_.back();
     }
 
-    void build(fe_graph *g) { ASSERT_FE_OK(fe_graph_build(g, handle_, nullptr)); }
+    void build(fe_graph *g) {
+        ASSERT_FE_OK(fe_graph_build(g, handle_, nullptr));
+        keep_plan(g);
+    }
+
+    // With CUDNNFE_GPU_TEST_PLANS=DIR, each plan a test builds is written there as
+    // Suite.Test[-N].fegraph: real plans of every family for the deviceless tier's plan checks.
+    static void keep_plan(const fe_graph *g) {
+        const char *dir = std::getenv("CUDNNFE_GPU_TEST_PLANS");
+        if (!dir || !*dir) return;
+        size_t n = 0;
+        if (fe_graph_serialize(g, nullptr, 0, &n) != FE_STATUS_BUFFER_TOO_SMALL) return;
+        std::vector<unsigned char> bytes(n);
+        if (fe_graph_serialize(g, bytes.data(), n, &n) != FE_OK) return;
+        const ::testing::TestInfo *t = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string name = t ? std::string(t->test_suite_name()) + "." + t->name() : "plan";
+        for (char &c : name)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_') c = '-';
+        static int count = 0;
+        std::string path = std::string(dir) + "/" + name + "-" + std::to_string(count++) + ".fegraph";
+        if (FILE *f = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(bytes.data(), 1, n, f);
+            std::fclose(f);
+        }
+    }
 
     // Builds g; true when the build was refused before cuDNN ran, by a known-bad entry of the
     // capability table (a cuDNN that computes it wrongly): the deviceless tier checks the
     // refusal, a newer cuDNN runs the test.
     bool refused_by_the_capability_table(fe_graph *g) {
         fe_status s = fe_graph_build(g, handle_, nullptr);
-        if (s == FE_OK) return false;
+        if (s == FE_OK) {
+            keep_plan(g);
+            return false;
+        }
         EXPECT_EQ(s, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
         return std::strstr(fe_last_error_message(), "(known bad through") != nullptr;
     }
