@@ -924,10 +924,16 @@ typedef struct fe_sdpa_fp8_scales {
  *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
  *  absolute value of P and of O before their quantization (for the next step's scales); mark
  *  them as outputs. With a padding mask, cuDNN's amax_s also covers values past the sequence
- *  lengths: it may exceed the largest P of the defined rows, never fall below it. options as
+ *  lengths: it may exceed the largest P of the defined rows, never fall below it. With a sliding
+ *  window and no causal mask, amax_o likewise covers the query rows past s_q in the last block
+ *  of 128 rows: never below the defined rows' largest |O|, never above V's largest magnitude
+ *  (descaled). options as
  *  for fe_graph_sdpa (paged K/V caches included), except sinks, Max/SumExp, the band's right
  *  bound and alignment, soft-capping and the native implementation (the composite pattern is
- *  used). cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper (docs/capabilities.md). */
+ *  used). cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
+ *  sliding window never finishes over more blocks of 128 query rows (b * h_q * ceil(s_q / 128))
+ *  than the GPU has SMs where a block sees no key or a padding mask is given: refused at build
+ *  (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                    const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
                                    fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,

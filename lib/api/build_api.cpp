@@ -91,7 +91,7 @@ FE_EXPORT fe_status fe_graph_build_operation_graph(fe_graph *graph, fe_handle *h
         FE_REQUIRE(graph);
         step(graph, [&] {
             if (handle) handle->make_current();
-            build_operation_graph(*graph, handle ? handle->cudnn : nullptr, target_generation(*graph, handle));
+            build_operation_graph(*graph, handle ? handle->cudnn : nullptr, target_gpu(*graph, handle));
             note_target(*graph, handle, "step by step");
         });
     });

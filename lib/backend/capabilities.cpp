@@ -379,13 +379,16 @@ const std::vector<Capability> kTable = {
     {Feature::matmul_fp8_operand_conversion, "matmul_fp8_operand_conversion", Gate::known_bad,
      "a mixed matmul with an operand widened in the graph (an FP8 one, by the matmul or by the caller's cast, or a "
      "half or bfloat16 one into a float matmul) whose rows are not a multiple of 16 elements apart (a vector: more "
-     "than 64 elements, not a multiple of 16; an FP8 vector: more than 32 elements), or of E4M3 with E5M2",
+     "than 64 elements, not a multiple of 16; an FP8 vector: more than 32 elements; a single row or column whose "
+     "unit dim has a stride that is not, with K above 32), or of E4M3 with E5M2",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that compute wrong results or whose kernels fault (an illegal address: the CUDA context "
      "is lost): 4 wrong and 4 faults in randomized FP8 cases (K from 1 to 629, e4m3 or e5m2 with half or with "
      "each other; E4M3 with E5M2 faulted with aligned rows too), 3 wrong of bfloat16 with float (one through the "
      "caller's cast), E4M3 vectors B of 35 (a bfloat16 A of 4 batches, B cast by the caller), 179 and 320 elements "
-     "wrong; 8 FP8 cases with K up to 70, vectors of 3, 9 and 34 elements, and aligned rows, were right: convert "
+     "wrong; a half row of 160 elements into a float matmul, its unit dim M 23 elements apart, wrong (relative "
+     "error 0.68, right with that stride aligned); 8 FP8 cases with K up to 70, vectors of 3, 9 and 34 elements, "
+     "and aligned rows, were right, and 8 single rows or columns with unaligned unit dims and K up to 34: convert "
      "the operand in a graph of its own, or lay its rows out a multiple of 16 elements apart",
      "H200"},
     {Feature::matmul_leaky_relu_epilogue, "matmul_leaky_relu_epilogue", Gate::known_bad,
@@ -936,6 +939,19 @@ const std::vector<Capability> kTable = {
      "into a result with strides [1, 7] was wrong with the scale alone, and right without the epilogue or with "
      "the result's strides [1, 1]; 140 neighbours outside it, single columns among them, were right): give the result's unit dim N a stride of 1 (a "
      "[M, 1] column with strides [1, 1] is the same memory)",
+     "H200"},
+    {Feature::fp8_attention_window_many_blocks, "fp8_attention_window_many_blocks", Gate::known_bad,
+     "an FP8 attention forward with a sliding window over more blocks of 128 query rows (b * h_q * ceil(s_q / "
+     "128)) than the GPU has SMs, where a padding mask is given or a whole block sees no key (the window's left "
+     "bound past the last key, or the diagonal left of key 0, for 128 query rows in a row)",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it whose kernel never finishes: the stream waits until the process ends (2 cases of the "
+     "conformance runs; 36 of 63 variations of them, with windows of 1 to 64 keys, no causal mask, top-left or "
+     "bottom-right, E4M3 and E5M2, head dims 64 to 256, MHA and GQA; 7 of 25 randomized cases with 144 blocks on "
+     "the 132-SM H200, padded among them; the same configurations ran right with 132 blocks or fewer, 14 of 14, "
+     "and without the window, 2 of 2; some with keyless blocks at the end of the sequence ran right too): split "
+     "the batch or the heads so that b * h_q * ceil(s_q / 128) stays within the SM count, leave out the query rows "
+     "that see no key, or run the window in half or bfloat16 attention",
      "H200"},
 };
 

@@ -155,6 +155,7 @@ enum class Feature {
     pointwise_rank3_backward_scalar_dy,  // a rank-3 backward mode of a by-value scalar dy over an x in memory
     pointwise_rank4_permuted_layout,     // a rank-4/5 pointwise tensor whose dims are not in channels-last order
     matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided
+    fp8_attention_window_many_blocks,    // FP8 forward window, blocks without keys, more blocks than SMs
 };
 
 // How the library treats a fact of the table.

@@ -111,7 +111,7 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
         bool deviceless = !graph.device_properties_json.empty();
         return checked_record(graph, blob.record, blob.plan_json, deviceless ? nullptr : handle,
-                              graph.device_properties_json, device_generation(device_json));
+                              graph.device_properties_json, described_gpu(device_json));
     } catch (const Error &e) {
         FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
         count(CacheEvent::Rejected);
@@ -296,7 +296,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
 
     // A full build.
     count(CacheEvent::Miss);
-    build_operation_graph(graph, handle ? handle->cudnn : nullptr, target_generation(graph, handle));
+    build_operation_graph(graph, handle ? handle->cudnn : nullptr, target_gpu(graph, handle));
     note_target(graph, handle, options.c_str());
     bool done = graph.kernel_cache && !o.autotune && o.policy == FE_BUILD_POLICY_HEURISTICS_CHOICE &&
                 built_from_cached_configs(graph, o);

@@ -89,7 +89,7 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
     bool deviceless = options.device_properties_json != nullptr;
     adopt_record(*graph,
                  checked_record(*graph, blob.record, blob.plan_json, deviceless ? nullptr : handle,
-                                deviceless ? device_json : std::string(), device_generation(device_json)),
+                                deviceless ? device_json : std::string(), described_gpu(device_json)),
                  "serialized graph");
     BuildState &state = *graph->build;
     state.device_json = device_json;

@@ -201,9 +201,12 @@ class Matmul : public Node {
         const size_t rank = a->dims.size();
         // Operands widened in the graph (by this matmul or by the caller's cast) with rows that
         // are not 16-element aligned: wrong results, and kernels that fault.
+        // A single row or column of one, its unit dim's stride unaligned and K above 32, likewise
+        // (cuDNN reads that stride as a row stride, as for int8 below).
         for (const fe_tensor *in : {a, b}) {
             const fe_tensor *source = widened_source(in, common);
-            if (source && unaligned_rows(source)) lowering.require(Feature::matmul_fp8_operand_conversion);
+            if (source && (unaligned_rows(source) || (a->dims[rank - 1] > 32 && unaligned_unit_dims(source))))
+                lowering.require(Feature::matmul_fp8_operand_conversion);
         }
         // An int8 operand widened, its rows, its batches or a unit dim unaligned and K above 32,
         // whatever the result type.

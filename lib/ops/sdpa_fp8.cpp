@@ -4,6 +4,8 @@
 // so the caller can derive the next step's scales.
 #include <cudnn_graph.h>
 
+#include <algorithm>
+
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -21,6 +23,9 @@ enum Port { kQ = 0, kK, kV, kDescaleQ, kDescaleK, kDescaleV, kDescaleS, kScaleS,
 const char *const kScaleNames[] = {"descale_q", "descale_k", "descale_v", "descale_s", "scale_s", "scale_o"};
 
 bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
+
+// The query rows cuDNN's FP8 forward kernels take per block of the grid.
+constexpr int64_t kQueryBlock = 128;
 
 class SdpaFp8 : public AttentionNode {
   public:
@@ -42,6 +47,27 @@ class SdpaFp8 : public AttentionNode {
     }
 
     size_t amax_s_port() const { return stats_ ? 2 : 1; }
+
+    // Whether a whole block of kQueryBlock query rows sees no key under the band. The rows that
+    // see one are contiguous: from the first whose right bound reaches key 0 to the last whose
+    // window's left bound (keys j > i + offset - window) is still left of the last key.
+    bool a_query_block_sees_no_key(const AttentionDims &d) const {
+        const int64_t offset = diagonal_offset(d), right = effective_right_bound();
+        const int64_t first = right >= 0 ? std::max<int64_t>(0, -(offset + right)) : 0;
+        const int64_t last = std::min(d.s_q - 1, d.s_kv - 2 + options_.sliding_window - offset);
+        const int64_t last_block_start = (d.s_q - 1) / kQueryBlock * kQueryBlock;
+        return first > last || first >= kQueryBlock || last < last_block_start;
+    }
+
+    // The sliding window's hang (the capability table's fp8_attention_window_many_blocks): more
+    // query blocks than the GPU has SMs (an unknown SM count counts as fewer), and a block
+    // without a key, or sequence lengths that may leave one so.
+    bool window_may_hang(const AttentionDims &d, int sm_count) const {
+        if (options_.sliding_window <= 0) return false;
+        const int64_t blocks = d.b * d.h_q * ((d.s_q + kQueryBlock - 1) / kQueryBlock);
+        if (sm_count > 0 && blocks <= sm_count) return false;
+        return seq_q_ >= 0 || a_query_block_sees_no_key(d);
+    }
 
     void infer() override {
         for (int i = kDescaleQ; i < kRequired; ++i)
@@ -85,6 +111,7 @@ class SdpaFp8 : public AttentionNode {
         lowers_native(lowering, false, "FP8 tensors", "FP8 attention '" + name + "'");
         fe_data_type compute = lowering.compute_type(*this);
         AttentionDims d = check_qkv(q, k, v);
+        if (window_may_hang(d, lowering.target().sm_count)) lowering.require(Feature::fp8_attention_window_many_blocks);
         const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
         const std::string what = "FP8 attention '" + name + "'";
         auto label = [&what](const char *step) { return what + " " + step; };

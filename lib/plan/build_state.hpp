@@ -34,17 +34,16 @@ struct BuildState {
     int32_t sm_count_target = 0;  // heuristics' SM carveout (fe_build_options); 0: every SM
 };
 
-// The build steps (each throws fe::Error with the graph's name in the message). target_sm: the
-// GPU generation the graph is lowered for (target_generation), which the capability table's
-// GPU gates read; 0 when not known.
-void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm);
+// The build steps (each throws fe::Error with the graph's name in the message). target: the GPU
+// the graph is lowered for (target_gpu), which the capability table's GPU gates read.
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target);
 // What the graph's nodes say about a graph cuDNN has no engine for (the capability table's
 // explanations): "; conv_fprop 'c': ..." for each node with something to say, "" otherwise.
 std::string unsupported_hints(const fe_graph &graph);
 // The operation graph and binding layout a build made for a validated graph (uids assigned)
 // whose attention was lowered as `attention` records (node name, native), without searching
 // engines: what a plan read from disk is checked against.
-std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, int target_sm,
+std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target,
                                            const std::vector<std::pair<std::string, bool>> &attention);
 void create_execution_plans(fe_graph &graph, const std::vector<fe_heur_mode> &modes);
 void deselect_workspace_greater_than(fe_graph &graph, int64_t max_bytes);

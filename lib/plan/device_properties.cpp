@@ -77,16 +77,26 @@ std::string device_fingerprint(const std::string &device_json) {
            json_field(device_json, "maxSharedMemoryPerBlockOptin") + " B shared";
 }
 
-int device_generation(const std::string &device_json) {
-    std::string text = json_field(device_json, "deviceVer");
+namespace {
+// A whole number field in (0, limit], else 0.
+int positive_field(const std::string &device_json, const char *key, long limit) {
+    std::string text = json_field(device_json, key);
     char *end = nullptr;
-    long version = std::strtol(text.c_str(), &end, 10);
-    return text.empty() || *end != '\0' || version <= 0 || version > 10000 ? 0 : static_cast<int>(version / 10);
+    long value = std::strtol(text.c_str(), &end, 10);
+    return text.empty() || *end != '\0' || value <= 0 || value > limit ? 0 : static_cast<int>(value);
+}
+}  // namespace
+
+TargetGpu described_gpu(const std::string &device_json) {
+    TargetGpu gpu;
+    gpu.generation = positive_field(device_json, "deviceVer", 10000) / 10;
+    gpu.sm_count = positive_field(device_json, "multiProcessorCount", 1 << 20);
+    return gpu;
 }
 
-int target_generation(const fe_graph &graph, fe_handle *handle) {
-    if (!graph.device_properties_json.empty()) return device_generation(graph.device_properties_json);
-    return handle ? device_generation(handle_device_json(*handle)) : 0;
+TargetGpu target_gpu(const fe_graph &graph, fe_handle *handle) {
+    if (!graph.device_properties_json.empty()) return described_gpu(graph.device_properties_json);
+    return handle ? described_gpu(handle_device_json(*handle)) : TargetGpu{};
 }
 
 const std::string &handle_device_json(fe_handle &handle) {

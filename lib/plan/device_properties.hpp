@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "plan/target_gpu.hpp"
+
 struct fe_handle;
 struct fe_graph;
 
@@ -21,13 +23,13 @@ void check_device_description(const char *json, const char *what);
 // driver version, so a description captured on a GPU matches that GPU's handle later.
 std::string device_fingerprint(const std::string &device_json);
 
-// The compute capability of a described GPU, major * 10 + minor (90 for an H100), from cuDNN's
-// "deviceVer" (900); 0 when the description has none.
-int device_generation(const std::string &device_json);
+// A described GPU: its compute capability from cuDNN's "deviceVer" (900: 90) and its SM count
+// ("multiProcessorCount"); zeros for what the description lacks.
+TargetGpu described_gpu(const std::string &device_json);
 
-// The GPU a build of `graph` is for: its device properties (deviceless) or the handle's GPU; 0
-// when it has neither (the build then fails, saying so).
-int target_generation(const fe_graph &graph, fe_handle *handle);
+// The GPU a build of `graph` is for: its device properties (deviceless) or the handle's GPU;
+// zeros when it has neither (the build then fails, saying so).
+TargetGpu target_gpu(const fe_graph &graph, fe_handle *handle);
 
 // The handle's GPU description and fingerprint, captured at first need and kept.
 const std::string &handle_device_json(fe_handle &handle);

@@ -9,6 +9,7 @@
 
 #include "backend/descriptor.hpp"
 #include "graph/tensor.hpp"
+#include "plan/target_gpu.hpp"
 
 namespace fe {
 
@@ -50,7 +51,7 @@ struct LoweredGraph {
     int64_t next_internal_uid = 0;                // uids of tensors made during lowering
     std::vector<AttentionLowering> attention;
     bool composite_attention_only = false;  // set when AUTO's native choice had no engine
-    int target_sm = 0;  // the target GPU's compute capability (90: sm90); 0: not known
+    TargetGpu target;  // the GPU lowered for
     // Engines whose behaviour notes meet this mask (bit 1 << note) are not candidates for this
     // graph, for the reason given: an operation known to fail on them asked (Lowering::avoid_engines).
     uint64_t avoided_behavior_notes = 0;

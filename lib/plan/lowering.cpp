@@ -10,11 +10,13 @@
 namespace fe {
 
 void Lowering::require(Feature feature) const {
-    fe::require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target_sm);
+    fe::require(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target.generation);
 }
 
+const TargetGpu &Lowering::target() const { return state_.lowered.target; }
+
 void Lowering::avoid_engines(cudnnBackendBehaviorNote_t note, Feature feature) {
-    std::string why = refusal(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target_sm);
+    std::string why = refusal(feature, static_cast<int64_t>(cudnn().cudnnGetVersion()), state_.lowered.target.generation);
     if (why.empty()) return;
     state_.lowered.avoided_behavior_notes |= uint64_t(1) << note;
     state_.lowered.avoided_because = why;

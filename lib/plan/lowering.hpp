@@ -50,6 +50,8 @@ class Lowering {
     // Refuses (NOT_SUPPORTED, the capability table's words) what the loaded cuDNN or the target
     // GPU's generation does not run.
     void require(Feature feature) const;
+    // The GPU lowered for (zeros where not known).
+    const TargetGpu &target() const;
     // Keeps the engines with behaviour note `note` out of this graph's candidates where the
     // capability table refuses `feature` (a known-bad entry naming those engines): for an
     // operation whose plans on them build but fail or compute wrong values, where other engines

@@ -58,8 +58,8 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
 namespace {
 
 // Lower every node into one operation graph and finalize it.
-void lower_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm, BuildState *state) {
-    state->lowered.target_sm = target_sm;
+void lower_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target, BuildState *state) {
+    state->lowered.target = target;
     if (!graph.device_properties_json.empty()) {
         require(Feature::deviceless_plans, static_cast<int64_t>(cudnn().cudnnGetVersion()));
         Descriptor props(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
@@ -126,7 +126,7 @@ bool chose_native_automatically(const BuildState &state) {
 
 }  // namespace
 
-void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm) {
+void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target) {
     graph.validate();
     FE_CHECK(graph.stage == fe_graph::Stage::Validated, FE_STATUS_BAD_STATE,
              "graph '%s' already has an operation graph", graph.name.c_str());
@@ -138,7 +138,7 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm)
     auto state = std::make_unique<BuildState>();
     std::string native_failure;
     try {
-        lower_graph(graph, handle, target_sm, state.get());
+        lower_graph(graph, handle, target, state.get());
         if (chose_native_automatically(*state) && !has_engine_config(*state)) native_failure = "no engine config";
     } catch (const Error &e) {
         if (!chose_native_automatically(*state)) throw;
@@ -149,7 +149,7 @@ void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, int target_sm)
                     graph.name.c_str(), native_failure.c_str());
         state = std::make_unique<BuildState>();
         state->lowered.composite_attention_only = true;
-        lower_graph(graph, handle, target_sm, state.get());
+        lower_graph(graph, handle, target, state.get());
     }
     lay_out_bindings(graph, *state);
     FE_LOG_INFO("graph '%s': operation graph of %zu operations, %lld engines", graph.name.c_str(),
@@ -172,14 +172,14 @@ bool same_attention(const BuildState &state, const std::vector<std::pair<std::st
 
 }  // namespace
 
-std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, int target_sm,
+std::unique_ptr<BuildState> lower_as_built(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target,
                                            const std::vector<std::pair<std::string, bool>> &attention) {
     auto state = std::make_unique<BuildState>();
-    lower_graph(graph, handle, target_sm, state.get());
+    lower_graph(graph, handle, target, state.get());
     if (!same_attention(*state, attention)) {  // AUTO fell back to the composite when it was built
         state = std::make_unique<BuildState>();
         state->lowered.composite_attention_only = true;
-        lower_graph(graph, handle, target_sm, state.get());
+        lower_graph(graph, handle, target, state.get());
         FE_CHECK(same_attention(*state, attention), FE_STATUS_INVALID_ARGUMENT,
                  "graph '%s': the plan lowers attention in a way this graph does not", graph.name.c_str());
     }

@@ -463,9 +463,9 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
 }
 
 std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
-                                                 fe_handle *handle, const std::string &device_json, int target_sm) {
+                                                 fe_handle *handle, const std::string &device_json, const TargetGpu &target) {
     cudnnHandle_t cudnn_handle = handle ? handle->cudnn : nullptr;
-    std::unique_ptr<BuildState> state = lower_as_built(graph, cudnn_handle, target_sm, stored.attention);
+    std::unique_ptr<BuildState> state = lower_as_built(graph, cudnn_handle, target, stored.attention);
     check_plan_matches(state->lowered, plan_json);
     state->executable.device = handle ? handle->device : -1;
     Plan plan;

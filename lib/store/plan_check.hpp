@@ -14,6 +14,7 @@
 #include <string>
 
 #include "graph/graph.hpp"
+#include "plan/target_gpu.hpp"
 #include "store/plan_record.hpp"
 
 namespace fe {
@@ -25,8 +26,8 @@ void check_plan_matches(const LoweredGraph &lowered, const std::string &plan_jso
 // A record for `graph` (validated, uids assigned) from a plan read from disk: `stored` gives
 // only what is descriptive (engine, tag, autotuning); the plan is loaded from `plan_json` for
 // the handle's GPU (nullable) or, with no handle, the GPU `device_json` describes, once it has been
-// checked against the graph's lowering for `target_sm`.
+// checked against the graph's lowering for `target`.
 std::shared_ptr<const PlanRecord> checked_record(fe_graph &graph, const PlanRecord &stored, const std::string &plan_json,
-                                                 fe_handle *handle, const std::string &device_json, int target_sm);
+                                                 fe_handle *handle, const std::string &device_json, const TargetGpu &target);
 
 }  // namespace fe

@@ -134,6 +134,9 @@ void apply_variations(AttentionConfig &c) {
         else if (item == "d_v=d") c.d_v = c.d;
         else if (item == "d=d_v") c.d = c.d_v;
         else if (item == "causal=none") c.causal = FE_CAUSAL_MASK_NONE;
+        else if (item == "causal=top_left") c.causal = FE_CAUSAL_MASK_TOP_LEFT;
+        else if (item == "causal=bottom_right") c.causal = FE_CAUSAL_MASK_BOTTOM_RIGHT;
+        else if (set_number(item, "window=", c.window)) continue;
         else if (item == "type=half") c.type = FE_DATA_HALF;
         else if (item == "type=bf16") c.type = FE_DATA_BFLOAT16;
         else if (item == "score_mod=none") c.score_mod.clear();
@@ -147,6 +150,8 @@ void apply_variations(AttentionConfig &c) {
         else if (item == "dropout=0") c.dropout = 0, c.dropout_p = 0;
         else if (item == "sink=0") c.sink = false, c.dsink = false;
         else if (item == "window=0") c.window = 0;
+        else if (item == "type=e4m3") c.type = FE_DATA_FP8_E4M3;
+        else if (item == "type=e5m2") c.type = FE_DATA_FP8_E5M2;
         else if (item == "paged=0") c.paged = false;
         else if (item == "stats=0") c.stats = false;
         else if (item == "deterministic=0") c.deterministic = false;
@@ -159,7 +164,7 @@ void apply_variations(AttentionConfig &c) {
             c.lengths_q.clear(), c.lengths_kv.clear();
         } else if (item == "packed") {
             c.order_q = c.order_k = c.order_v = c.order_o = {0, 1, 2, 3};
-            c.gaps_q.clear(), c.gaps_k.clear(), c.gaps_v.clear(), c.gaps_o.clear();
+            c.gaps_q = c.gaps_k = c.gaps_v = c.gaps_o = std::vector<int64_t>(4, 0);
         } else {
             std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
             std::exit(2);

@@ -101,9 +101,9 @@ void check_drawn_mask(Case &k, const Bound &mask, const Reference &r);
 // cap with tanh) into c, with the composite implementation (the only one that takes it).
 void draw_score_mod(Rng &rng, AttentionConfig &c);
 
-// A drawn configuration changed as CUDNNFE_CONFORMANCE_VARY says (comma-separated: alibi=0,
-// alibi=1, softcap=0, mha, d_v=d, d=d_v, causal=none, type=half, type=bf16, packed): to find
-// which option of a wrong case matters, by hand.
+// A drawn configuration changed as CUDNNFE_CONFORMANCE_VARY says (comma-separated items such as
+// alibi=0, mha, d_v=d, causal=none, causal=bottom_right, window=N, type=e5m2, b=N, s_q=N, packed;
+// apply_variations lists them all): to find which option of a wrong or stalled case matters.
 void apply_variations(AttentionConfig &c);
 // A score modifier's value of the scaled score s of head h, and its derivative there.
 double score_mod_value(const AttentionConfig &c, const Inputs &in, int64_t h, double s);

@@ -53,6 +53,7 @@ AttentionConfig draw_fp8(Rng &rng, bool backward) {
         c.s_q = 16 * ((c.s_q + 15) / 16);
         c.s_kv = 16 * ((c.s_kv + 15) / 16);
     }
+    apply_variations(c);
     return c;
 }
 
@@ -172,7 +173,18 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
         // running maximum and sum, not the reference's), so every element of O, the largest among
         // them, may move as far as O's check allows (in O's units, before kScaleO).
         const double o_atol = 1.25 * f / kScaleO, o_rtol = 0.125 * f;
-        k.check("amax_o", bao, {amax_out}, o_atol, o_rtol, o_rtol + o_atol / std::max(amax_out, 1e-30));
+        if (c.window > 0 && c.causal == FE_CAUSAL_MASK_NONE && c.s_q % 128 != 0) {
+            // With a window and no causal mask cuDNN's amax_o also covers the query rows past s_q
+            // in its last block of 128 (fe_graph_sdpa_fp8; seed 54 case 67, 0.256 over 0.153):
+            // never below the defined rows' largest |O|, and no row of O, each an average of V's
+            // rows, exceeds V's largest magnitude.
+            double amax_v = 0;
+            for (double x : in.v.v) amax_v = std::max(amax_v, std::fabs(x));
+            const double lower = amax_out * (1 - o_rtol) - o_atol, upper = std::max(amax_v, amax_out) * (1 + o_rtol) + o_atol;
+            k.check("amax_o", bao, {(lower + upper) / 2}, (upper - lower) / 2, 0.0, (upper - lower) / std::max(upper, 1e-30));
+        } else {
+            k.check("amax_o", bao, {amax_out}, o_atol, o_rtol, o_rtol + o_atol / std::max(amax_out, 1e-30));
+        }
     }
 }
 

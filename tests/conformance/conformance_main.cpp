@@ -3,7 +3,7 @@
 //   cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] [--count N] [--case I[,I...]]
 //                       [--deviceless] [--threads T] [--slow SECONDS] [--deadline SECONDS]
 //                       [--summary FILE]
-//   cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]
+//   cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE] [--probe-timeout SECONDS]
 //
 // On a GPU each case is built, executed on fresh random inputs with its outputs poisoned, and
 // compared with a reference in double on the CPU. With --deviceless (or with no GPU) each case
@@ -40,7 +40,8 @@ struct Options {
     bool deviceless = false;
     int threads = 1;
     int64_t slow_seconds = 60;  // a case still running after this long is named as it runs
-    int64_t deadline_seconds = 0;  // > 0: report what finished by then, and the rest as unfinished
+    int64_t deadline_seconds = 0;
+    int64_t probe_timeout_seconds = 300;  // a probe with no result by then has hung  // > 0: report what finished by then, and the rest as unfinished
     std::string summary;
     std::string probe, probe_one;
 };
@@ -49,7 +50,7 @@ int usage(const char *why) {
     std::fprintf(stderr, "cudnnfe_conformance: %s\nusage: cudnnfe_conformance [--family NAME[,NAME...]] [--seed S] "
                          "[--count N] [--case I[,I...]] [--deviceless] [--threads T] [--slow SECONDS] [--deadline SECONDS] "
                          "[--summary FILE]\n"
-                         "       cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE]\nfamilies:",
+                         "       cudnnfe_conformance --probe ENTRY[,ENTRY...]|all [--seed S] [--summary FILE] [--probe-timeout SECONDS]\nfamilies:",
                  why);
     for (const Family &f : families()) std::fprintf(stderr, " %s", f.name);
     std::fprintf(stderr, "\n");
@@ -155,6 +156,10 @@ int main(int argc, char **argv) {
             const char *v = value("--summary");
             if (!v) return usage("--summary needs a file");
             o.summary = v;
+        } else if (a == "--probe-timeout") {
+            const char *v = value("--probe-timeout");
+            if (!v || !parse_int(v, n) || n < 1) return usage("--probe-timeout needs a number of seconds, 1 or more");
+            o.probe_timeout_seconds = n;
         } else if (a == "--probe" || a == "--probe-one") {
             const char *v = value("--probe");
             if (!v) return usage("--probe needs a capability entry's name, or all");
@@ -178,7 +183,7 @@ int main(int argc, char **argv) {
         o.seed = static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ull;
 
     if (!o.probe_one.empty()) return run_one_probe(o.probe_one, o.seed);
-    if (!o.probe.empty()) return run_probes(o.probe, o.seed, o.summary);
+    if (!o.probe.empty()) return run_probes(o.probe, o.seed, o.summary, o.probe_timeout_seconds);
 
     int64_t version = 0;
     if (fe_cudnn_version(&version) != FE_OK) {

@@ -103,7 +103,7 @@ int run_one_probe(const std::string &name, uint64_t seed) {
     return 0;
 }
 
-int run_probes(const std::string &names, uint64_t seed, const std::string &summary) {
+int run_probes(const std::string &names, uint64_t seed, const std::string &summary, int64_t timeout_seconds) {
     std::vector<const Probe *> chosen;
     if (names == "all") {
         for (const Probe &p : probes()) chosen.push_back(&p);
@@ -135,7 +135,8 @@ int run_probes(const std::string &names, uint64_t seed, const std::string &summa
         // "entry:variant" probes the entry's other forms: the bypass names the entry.
         const std::string entry = std::string(p->feature).substr(0, std::string(p->feature).find(':'));
         const std::string bypass = entry + (p->also_bypass ? std::string(",") + p->also_bypass : std::string());
-        std::string command = "CUDNNFE_PROBE_BYPASS=" + bypass + " timeout 300 '" + self +
+        const std::string timeout = std::to_string(timeout_seconds);
+        std::string command = "CUDNNFE_PROBE_BYPASS=" + bypass + " timeout " + timeout + " '" + self +
                               "' --probe-one " + p->feature + " --seed " + std::to_string(seed) + " 2>&1";
         FILE *pipe = popen(command.c_str(), "r");
         std::string output;
@@ -152,7 +153,7 @@ int run_probes(const std::string &names, uint64_t seed, const std::string &summa
             if (p->family) runs += ": " + line.substr(0, line.find(" => "));
             line = line.substr(line.find(" => ") + 4);
         } else if (WIFEXITED(status) && WEXITSTATUS(status) == 124) {
-            line = "hang: no result in 300 s";
+            line = "hang: no result in " + timeout + " s";
         } else {
             std::string tail = output.size() > 300 ? output.substr(output.size() - 300) : output;
             line = "fault: the process ended (status " + std::to_string(status) + ") with: " + one_line(tail);

@@ -34,8 +34,9 @@ Probe replay(const char *feature, const char *family, uint64_t seed, int64_t ind
 const std::vector<Probe> &probes();
 
 // The probe protocol of cudnnfe_conformance: --probe NAMES|all runs each named probe in a child
-// (--probe-one NAME) and writes the results table; returns the exit status.
-int run_probes(const std::string &names, uint64_t seed, const std::string &summary);
+// (--probe-one NAME), given `timeout_seconds` before it counts as a hang, and writes the results
+// table; returns the exit status.
+int run_probes(const std::string &names, uint64_t seed, const std::string &summary, int64_t timeout_seconds);
 int run_one_probe(const std::string &name, uint64_t seed);
 
 // The probes, by the files that hold them.

@@ -110,6 +110,8 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pointwise_rank3_backward_scalar_dy", "pointwise", 50, 29));
     out.push_back(replay("pointwise_rank4_permuted_layout", "pointwise", 52, 21));
     out.push_back(replay("matmul_column_result_unit_stride", "matmul", 51, 561));
+    out.push_back(replay("fp8_attention_window_many_blocks", "attention_fp8_fwd", 51, 187));
+    out.push_back(replay("matmul_fp8_operand_conversion:half_unit_dim", "matmul", 54, 382));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

@@ -1,8 +1,8 @@
-// Refusals made from conformance runs 27 to 29 (seeds 50 to 52) and the sweeps beside them on an
-// H200: an int8 single row whose unit dim has an unaligned stride, a rank-3 activation backward of
-// a by-value scalar dy over an x in memory, a rank-4 pointwise tensor with permuted dims, and a
-// matmul epilogue into a single column whose unit dim is strided. Each refused graph names the
-// capability table's reason; the nearest graphs the runs found right still lower.
+// Refusals made from conformance runs 27 to 31 (seeds 50 to 54) and the sweeps beside them on an
+// H200: a widened int8 or half single row whose unit dim has an unaligned stride, a rank-3
+// activation backward of a by-value scalar dy over an x in memory, a rank-4 pointwise tensor with
+// permuted dims, and a matmul epilogue into a single column whose unit dim is strided. Each refused
+// graph names the capability table's reason; the nearest graphs the runs found right still lower.
 #include <string>
 
 #include "known_bad_support.hpp"
@@ -29,6 +29,28 @@ TEST_F(UnitStrideAndScalarDyRefusals, MatmulWideningAnInt8RowWhoseUnitDimHasAnUn
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
         if (m_stride % 16 != 0)
             expect_refused(g, "whose unit dim has a stride that is not");
+        else
+            expect_lowered(g);
+    }
+}
+
+// A half A [7, 1, K] widened for a float B [7, K, 17], A's unit dim M given a stride of 23 (seed 54
+// case 382, K 160): refused; that stride 16, or K of 32, taken.
+TEST_F(UnitStrideAndScalarDyRefusals, MatmulWideningAHalfRowWhoseUnitDimHasAnUnalignedStride) {
+    struct Form {
+        int64_t k, m_stride;
+        bool refused;
+    };
+    for (const Form &f : {Form{160, 23, true}, Form{160, 16, false}, Form{32, 23, false}}) {
+        SCOPED_TRACE("K " + std::to_string(f.k) + ", M stride " + std::to_string(f.m_stride));
+        fe_graph *g = graph("matmul_half_unit_stride", FE_DATA_NOT_SET);
+        fe_tensor *a = strided(g, "a", {7, 1, f.k}, {f.k + 8, f.m_stride, 1}, FE_DATA_HALF);
+        fe_tensor *b = strided(g, "b", {7, f.k, 17}, {f.k * 17, 17, 1}, FE_DATA_FLOAT), *c = nullptr;
+        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+        if (f.refused)
+            expect_refused(g, "a single row or column whose unit dim has a stride that is not");
         else
             expect_lowered(g);
     }
