@@ -22,8 +22,9 @@ namespace {
 const std::string kPlans = std::string(CUDNNFE_SOURCE_ROOT) + "/tests/deviceless/plans_built_on_h100";
 // Plans of every operation cuDNN wrote in a conformance run on an H200 (CUDNNFE_CONFORMANCE_PLANS),
 // one for each key under which its plans name a tensor: norms forward and backward, dbn_weight,
-// RNG, paged K/V, block scaling, the MoE grouped matmul, attention with stats and padding, and the
-// composite attention backward (its reshapes).
+// RNG, paged K/V, block scaling, the MoE grouped matmul, attention with stats and padding, the
+// composite attention backward (its reshapes), and from the GPU suite (CUDNNFE_GPU_TEST_PLANS)
+// cuDNN's native SDPA operation with page tables and sequence lengths.
 const std::string kH200Plans = std::string(CUDNNFE_SOURCE_ROOT) + "/tests/deviceless/plans_built_on_h200";
 
 std::vector<std::string> plan_files(const std::string &dir = kPlans) {
@@ -39,6 +40,18 @@ std::vector<std::string> plan_files(const std::string &dir = kPlans) {
 }
 
 class PlansBuiltOnH100 : public Deviceless {};
+
+// An edited blob (its checksum fixed up) read back for the GPU `device_json` describes: refused
+// before cuDNN sees its plan.
+void expect_refused_as_another_plan(const EditableBlob &blob, const std::string &device_json) {
+    std::vector<unsigned char> edited = blob.bytes();
+    fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
+    o.device_properties_json = device_json.c_str();
+    fe_graph *g = nullptr;
+    EXPECT_EQ(fe_graph_deserialize(nullptr, edited.data(), edited.size(), &o, &g), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
+    fe_graph_destroy(g);
+}
 
 // Loads every plan of `dir` devicelessly for the GPU `device_json` describes (empty: the one each
 // blob names, its device section): each must pass the check (cuDNN's own load may then need a GPU).
@@ -72,7 +85,7 @@ void expect_plans_pass_the_check(const std::string &dir, size_t at_least, const 
 
 TEST_F(PlansBuiltOnH100, PassTheCheckAgainstTheirGraphs) { expect_plans_pass_the_check(kPlans, 18, json_); }
 
-TEST_F(PlansBuiltOnH100, PlansBuiltOnAnH200PassTheCheck) { expect_plans_pass_the_check(kH200Plans, 19, ""); }
+TEST_F(PlansBuiltOnH100, PlansBuiltOnAnH200PassTheCheck) { expect_plans_pass_the_check(kH200Plans, 20, ""); }
 
 // Each family's own attributes, edited in a genuine plan (checksum fixed up), are refused before
 // cuDNN sees the plan: resampling's mode, window, stride and padding mode, a reduction's
@@ -126,13 +139,30 @@ TEST_F(PlansBuiltOnH100, AReshapeWithItsPortsSwappedIsRefused) {
     size_t y_end = plan.find('"', x_end + y_key.size());
     const std::string y = plan.substr(x_end + y_key.size(), y_end - x_end - y_key.size());
     blob.replace(EditableBlob::kPlan, op + x + y_key + y + "\"", op + y + y_key + x + "\"");
-    std::vector<unsigned char> edited = blob.bytes();
-    fe_deserialize_options o = FE_DESERIALIZE_OPTIONS_INIT;
-    o.device_properties_json = device.c_str();
-    fe_graph *g = nullptr;
-    EXPECT_EQ(fe_graph_deserialize(nullptr, edited.data(), edited.size(), &o, &g), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("the plan does not match its graph")) << fe_last_error_message();
-    fe_graph_destroy(g);
+    expect_refused_as_another_plan(blob, device);
+}
+
+// The native SDPA operation's page tables, or its sequence lengths, exchanged in a genuine plan
+// (checksum fixed up): refused, as any port swap; the plan as built loads.
+TEST_F(PlansBuiltOnH100, NativeAttentionWithItsPageTablesSwappedIsRefused) {
+    std::ifstream in(kH200Plans + "/sdpa_native_paged.fegraph", std::ios::binary);
+    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(bytes.empty());
+    const std::string pages = "\"pageTableK\":\"4\",\"pageTableV\":\"5\"";
+    const std::string lengths = "\"seqLenQ\":\"6\",\"seqLenKV\":\"7\"";
+    ASSERT_NE(EditableBlob(bytes).text(EditableBlob::kPlan).find(pages + "," + lengths), std::string::npos)
+        << "the plan's SDPA operation names its page tables and lengths otherwise";
+    struct Edit {
+        std::string from, to;
+    };
+    for (const Edit &e : {Edit{pages, "\"pageTableK\":\"5\",\"pageTableV\":\"4\""},
+                          Edit{lengths, "\"seqLenQ\":\"7\",\"seqLenKV\":\"6\""}}) {
+        SCOPED_TRACE(e.to);
+        EditableBlob blob(bytes);
+        const std::string device = blob.text(0x44455649);
+        blob.replace(EditableBlob::kPlan, e.from, e.to);
+        expect_refused_as_another_plan(blob, device);
+    }
 }
 
 }  // namespace
