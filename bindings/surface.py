@@ -19,14 +19,18 @@ import re
 
 
 # The kinds of values: 'handle' an fe_handle (nullable or not); 'tensor' an fe_tensor (required);
-# 'text' a string; 'text_with_length' a string and its length; 'int32', 'int64', 'byte'; 'stream'
-# a cudaStream_t and 'address' a device address (Java long, C# IntPtr, Go uintptr).
+# 'kernel_cache' an fe_kernel_cache (nullable or not); 'text' a string; 'text_with_length' a
+# string and its length; 'int32', 'int64', 'byte'; 'stream' a cudaStream_t and 'address' a device
+# address (Java long, C# IntPtr, Go uintptr); 'enum' a value of the C enum `enum` (the language's
+# generated enum). Results only: 'bool' (an int32 flag), 'borrowed_text' (a string the library
+# keeps, returned through a const char **).
 @dataclasses.dataclass
 class Param:
     name: str
     kind: str
     nullable: bool = False
     default: object = None  # the value a language with default arguments fills in
+    enum: str = ''          # the C enum of an 'enum' value (fe_build_policy)
 
 
 @dataclasses.dataclass
@@ -56,6 +60,11 @@ class Object:
     # bindings/java/src/main/java/dev/cudnnfe/<Name>.members (spliced into the class), C#'s in a
     # partial class of src/<Name>.cs, Go's as methods in any file of the package.
     idioms: bool = False
+    # The class itself is written by hand (with the op layer beside it); only the calls are
+    # generated: Java's in an abstract class <Name>Calls extending `java_base` that the hand-written
+    # class extends, C#'s in a partial class, Go's as methods of the hand-written type.
+    calls_only: bool = False
+    java_base: str = ''
 
 
 KERNEL_CACHE = Object(
@@ -129,17 +138,85 @@ DEVICE_BUFFER = Object(
     ],
     close_doc='Frees the device memory; closing again does nothing.', idioms=True)
 
-OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER]
+GRAPH = Object(
+    'fe_graph', 'Graph', '', '', '', 'fe_graph_destroy',
+    [
+        Call('name', 'fe_graph_get_name', 'getter', [], 'The graph\'s name.', returns='borrowed_text'),
+        Call('set_device_properties', 'fe_graph_set_device_properties', 'method', [Param('json', 'text')],
+             'Make the build target the GPU this cuDNN device JSON describes (captured on that GPU): the graph is '
+             'then built without one.'),
+        Call('validate', 'fe_graph_validate', 'method', [], 'Infer every shape, stride and type and check them.'),
+        Call('build_operation_graph', 'fe_graph_build_operation_graph', 'method',
+             [Param('handle', 'handle', nullable=True)],
+             'Lower the graph to cuDNN\'s operation graph; the handle may be {null} for a graph with device '
+             'properties.'),
+        Call('deselect_workspace_greater_than', 'fe_graph_deselect_workspace_greater_than', 'method',
+             [Param('max_bytes', 'int64')], 'Drop the candidates that need more than that many bytes of workspace.'),
+        Call('deselect_shared_memory_greater_than', 'fe_graph_deselect_shared_memory_greater_than', 'method',
+             [Param('max_bytes', 'int64')],
+             'Drop the candidates whose engine config uses more than that many bytes (0 or more) of shared memory '
+             'per block, as cuDNN reports it; a config it reports none for (-1) is kept.'),
+        Call('check_support', 'fe_graph_check_support', 'method', [],
+             'Check that a candidate is viable: {NOT_SUPPORTED}, with cuDNN\'s reason, when none is.'),
+        Call('build_plans', 'fe_graph_build_plans', 'method', [Param('policy', 'enum', enum='fe_build_policy')],
+             'Finalize plans from the viable candidates, as the policy says.'),
+        Call('build_plans_on_threads', 'fe_graph_build_plans_on_threads', 'method',
+             [Param('policy', 'enum', enum='fe_build_policy'), Param('threads', 'int32')],
+             'Build plans as [Graph.build_plans] does, with up to that many plans finalized at the same time (1 to '
+             '64): for the policy that builds every candidate, whose plans\' kernels may each be compiled; the plans '
+             'and their order are the same.'),
+        Call('build_plan_at_index', 'fe_graph_build_plan_at_index', 'method', [Param('candidate_index', 'int64')],
+             'Build the plan of that candidate only (after [Graph.check_support], or after other plans were built: '
+             'it is added after them). {NOT_SUPPORTED}, with cuDNN\'s reason, when it does not build; '
+             '{INVALID_ARGUMENT} for a deselected candidate or one built already. The first plan built executes until '
+             '[Graph.select_plan] says otherwise.'),
+        Call('select_plan', 'fe_graph_select_plan', 'method', [Param('plan_index', 'int64')],
+             'Make that built plan the one that executes (and that populating a CUDA graph, warmup, the workspace '
+             'size and serialization use).'),
+        Call('set_kernel_cache', 'fe_graph_set_kernel_cache', 'method', [Param('cache', 'kernel_cache', nullable=True)],
+             'Build the graph with dynamic shapes from this kernel cache ({null}: without), before '
+             '[Graph.build_operation_graph]. The graph keeps its own reference: {close} on the cache afterwards does '
+             'not affect it.'),
+        Call('engine_count', 'fe_graph_engine_count', 'getter', [],
+             'How many engines cuDNN has for the operation graph (global indices from 0; not every one runs it), '
+             'after [Graph.build_operation_graph].', returns='int64'),
+        Call('candidate_count', 'fe_graph_candidate_count', 'getter', [],
+             'The number of candidates: heuristics\' and those added.', returns='int64'),
+        Call('viable_count', 'fe_graph_viable_count', 'getter', [],
+             'The number of candidates left after the support check.', returns='int64'),
+        Call('plan_count', 'fe_graph_plan_count', 'getter', [], 'The number of plans built.', returns='int64'),
+        Call('workspace_size', 'fe_graph_workspace_size', 'getter', [],
+             'The bytes of workspace the chosen plan needs.', returns='int64'),
+        Call('engine_index', 'fe_graph_engine_index', 'getter', [],
+             'cuDNN\'s global index of the chosen plan\'s engine.', returns='int64'),
+        Call('engine_tag', 'fe_graph_engine_tag', 'getter', [],
+             'The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".', returns='borrowed_text'),
+        Call('is_built', 'fe_graph_is_built', 'getter', [], 'True when the graph has a plan that can execute.',
+             returns='bool'),
+        Call('describe', 'fe_graph_describe', 'text_method', [],
+             'A readable description, a line each: the tensors, the operations and, once built, the engine and '
+             'the workspace.'),
+        Call('to_json', 'fe_graph_to_json', 'text_method', [],
+             'The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs.',
+             names={'go': 'ToJSON'}),
+        Call('warmup', 'fe_graph_warmup', 'method', [Param('handle', 'handle')],
+             'Perform the first execute\'s one-time work now (the handle\'s workspace grown), before executes are '
+             'captured into a CUDA graph.'),
+    ],
+    calls_only=True, java_base='GraphOps')
+
+OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER, GRAPH]
 
 
 def arguments(params, types, name_of, member=''):
     """(parameter declarations, C argument expressions) of `params` in a language whose `types` map
     each kind of value to (its type, the C arguments made of it, each a format of {n}, the name, and
-    {m}, the member's name for a message)."""
+    {m}, the member's name for a message), or to a function of the Param that gives that pair."""
     declarations, args = [], []
     for p in params:
         name = name_of(p.name)
-        language_type, made = types[p.kind]
+        entry = types[p.kind]
+        language_type, made = entry(p) if callable(entry) else entry
         declarations.append(f'{language_type} {name}')
         args += [expression.format(n=name, m=member) for expression in made]
     return declarations, args

@@ -461,9 +461,18 @@ def surface_doc(text, indent='        '):
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']), 'address': ('IntPtr', ['{n}']),
     'byte': ('byte', ['{n}']), 'tensor': ('Tensor', ['Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
-    'handle': ('Handle', ['{n} == null ? IntPtr.Zero : {n}.Pointer']), 'text': ('string', ['{n}']),
+    'handle': lambda p: ('Handle', ['{n} == null ? IntPtr.Zero : {n}.Pointer' if p.nullable
+                                    else 'Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
+    'kernel_cache': ('KernelCache', ['{n} == null ? IntPtr.Zero : {n}.Pointer']),
+    'enum': lambda p: (enum_name(p.enum), [f'({p.enum}){{n}}']),
+    'text': ('string', ['{n}']),
     'text_with_length': ('string', ['{n}', 'System.Text.Encoding.UTF8.GetByteCount({n})']),
 }
+
+
+# A getter's result kinds beyond the values above: (C# type, the out-parameter's element type, what
+# turns the element into the result).
+SURFACE_RESULTS = {'bool': ('bool', 'int', '{} != 0'), 'borrowed_text': ('string', 'string', '{}')}
 
 
 def surface_arguments(params_of, method):
@@ -479,8 +488,11 @@ def surface_arguments(params_of, method):
 def surface_class(obj):
     cls = obj.name
     # An object with members in C#'s own idiom is a partial class; they are in src/<Name>.cs.
-    partial = 'partial ' if obj.idioms else ''
-    body = surface_doc(obj.doc, '    ') + f'    public sealed {partial}class {cls} : NativeObject\n    {{\n'
+    partial = 'partial ' if obj.idioms or obj.calls_only else ''
+    if obj.calls_only:  # the calls only, in a part of the hand-written class
+        body = f'    public sealed partial class {cls}\n    {{\n'
+    else:
+        body = surface_doc(obj.doc, '    ') + f'    public sealed {partial}class {cls} : NativeObject\n    {{\n'
     if obj.create:
         params, _, args = surface_arguments(obj.create_params, cls)
         create_params = [p.split(' = ')[0] for p in params]
@@ -494,7 +506,8 @@ def surface_class(obj):
                  '            var made = new IntPtr[1];\n'
                  f'            Check.Ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));\n'
                  '            return made[0];\n        }\n\n')
-    body += f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n'
+    if not obj.calls_only:
+        body += f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n'
     getters = {c.name for c in obj.calls if c.kind == 'getter'}
     setters = {c.name[len('set_'):]: c for c in obj.calls if c.kind == 'method' and c.name[len('set_'):] in getters}
     for call in obj.calls:
@@ -504,11 +517,12 @@ def surface_class(obj):
         params, checks, args = surface_arguments(call.params, f'{cls}.{name}')
         body += '\n' + surface_doc(call.doc)
         if call.kind == 'getter':
-            value = SURFACE_TYPES[call.returns][0]
+            value, element, result = (SURFACE_RESULTS[call.returns] if call.returns in SURFACE_RESULTS
+                                      else (SURFACE_TYPES[call.returns][0],) * 2 + ('{}',))
             body += (f'        public {value} {name}\n        {{\n            get\n            {{\n'
-                     f'                var value = new {value}[1];\n'
+                     f'                var value = new {element}[1];\n'
                      f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
-                     '                return value[0];\n            }\n')
+                     f'                return {result.format("value[0]")};\n            }}\n')
             if call.name in setters:
                 body += f'            set => Check.Ok(NativeApi.{setters[call.name].c_function}(Pointer, value));\n'
             body += '        }\n'
@@ -525,6 +539,8 @@ def surface_class(obj):
                      '            var made = new IntPtr[1];\n'
                      f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args + ["made"])}));\n'
                      f'            return new {cls}(made[0]);\n        }}\n')
+    if obj.calls_only:
+        body = body.replace('{\n\n', '{\n', 1)
     return body + '    }\n'
 
 
@@ -543,9 +559,11 @@ def main():
                              'enum is generated')
     written += [write(out, enum_name(e.c_type) + '.g.cs', enum_source(e)) for e in model.enums.values()]
     for obj in surface.OBJECTS:
-        if not obj.idioms and (pathlib.Path(__file__).resolve().parent / 'src' / f'{obj.name}.cs').exists():
+        if not obj.idioms and not obj.calls_only and (pathlib.Path(__file__).resolve().parent / 'src' /
+                                                      f'{obj.name}.cs').exists():
             raise SystemExit(f'generate_layer: {obj.name}.cs is written by hand; it is described in surface.py')
-        written.append(write(out, obj.name + '.g.cs', surface_class(obj),
+        file_name = obj.name + ('.Calls' if obj.calls_only else '') + '.g.cs'
+        written.append(write(out, file_name, surface_class(obj),
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     families = {}
     for op in model.ops:

@@ -26,25 +26,6 @@ func (g *Graph) Build(h *Handle, opts *BuildOptions) error {
 
 // The build's steps, one at a time, in this order.
 
-// SetDeviceProperties makes the build target the GPU this cuDNN device JSON describes.
-func (g *Graph) SetDeviceProperties(json string) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_set_device_properties(p, json) })
-}
-
-// Validate infers every shape, stride and type and checks them.
-func (g *Graph) Validate() error {
-	return g.do(capi.Fe_graph_validate)
-}
-
-// BuildOperationGraph lowers the graph to cuDNN's operation graph; h may be nil.
-func (g *Graph) BuildOperationGraph(h *Handle) error {
-	hp, err := optionalHandle(h)
-	if err != nil {
-		return err
-	}
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build_operation_graph(p, hp) })
-}
-
 // CreateExecutionPlans queries heuristics in each mode (none: A, then FALLBACK).
 func (g *Graph) CreateExecutionPlans(modes ...HeurMode) error {
 	codes := heurCodes(modes)
@@ -53,13 +34,6 @@ func (g *Graph) CreateExecutionPlans(modes ...HeurMode) error {
 	}
 	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
 		return capi.Fe_graph_create_execution_plans(p, codes, int64(len(modes)))
-	})
-}
-
-// DeselectWorkspaceGreaterThan drops candidates that need more than maxBytes of workspace.
-func (g *Graph) DeselectWorkspaceGreaterThan(maxBytes int64) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_deselect_workspace_greater_than(p, maxBytes)
 	})
 }
 
@@ -104,15 +78,6 @@ func (g *Graph) SelectByNotes(deselectNumerical NumericalNote, deselectBehavior 
 func (g *Graph) DeselectEngines(names ...string) error {
 	engines := strings.Join(names, ",")
 	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_deselect_engines(p, engines) })
-}
-
-// DeselectSharedMemoryGreaterThan drops the candidates whose engine config uses more than
-// maxBytes (0 or more) of shared memory per block, as cuDNN reports it; a config it reports none
-// for (SharedMemoryBytes -1) is kept.
-func (g *Graph) DeselectSharedMemoryGreaterThan(maxBytes int64) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_deselect_shared_memory_greater_than(p, maxBytes)
-	})
 }
 
 // ConfigInfo is what an engine config is: a candidate of the plan search (CandidateInfo) or a
@@ -162,55 +127,6 @@ func (g *Graph) configInfo(f func(p uintptr, info capi.Fe_config_info) capi.Enum
 	}, nil
 }
 
-// CheckSupport fails with StatusNotSupported, and cuDNN's reason, if no candidate is viable.
-func (g *Graph) CheckSupport() error {
-	return g.do(capi.Fe_graph_check_support)
-}
-
-// BuildPlans finalizes plans from the viable candidates.
-func (g *Graph) BuildPlans(policy BuildPolicy) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_build_plans(p, capi.Enum_SS_fe_build_policy(policy))
-	})
-}
-
-// BuildPlansOnThreads is BuildPlans with up to threads plans finalized at the same time (1 to
-// 64): for PolicyAll, where each plan's kernels may be compiled; the plans and their order are
-// those of BuildPlans.
-func (g *Graph) BuildPlansOnThreads(policy BuildPolicy, threads int32) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_build_plans_on_threads(p, capi.Enum_SS_fe_build_policy(policy), int(threads))
-	})
-}
-
-// BuildPlanAtIndex builds the plan of candidate candidateIndex only (after CheckSupport, or after
-// other plans were built: it is added after them). StatusNotSupported, with cuDNN's reason, when
-// it does not build; StatusInvalidArgument for a deselected candidate or one built already. The
-// first plan built executes until SelectPlan says otherwise.
-func (g *Graph) BuildPlanAtIndex(candidateIndex int64) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build_plan_at_index(p, candidateIndex) })
-}
-
-// SelectPlan makes built plan planIndex the one that executes (and that populate, warmup, the
-// workspace size and serialization use).
-func (g *Graph) SelectPlan(planIndex int64) error {
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_select_plan(p, planIndex) })
-}
-
-// SetKernelCache builds the graph with dynamic shapes from this kernel cache (nil: without),
-// before BuildOperationGraph. The graph keeps its own reference: closing the cache afterwards does
-// not affect it.
-func (g *Graph) SetKernelCache(c *KernelCache) error {
-	var cp uintptr
-	if c != nil {
-		var err error
-		if cp, err = c.pointer(); err != nil {
-			return err
-		}
-	}
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_set_kernel_cache(p, cp) })
-}
-
 // Engines and knobs: any engine config as a candidate, beyond the few that heuristics rank.
 
 // KnobRange is one knob of an engine (EngineKnobs): its type (cuDNN's cudnnBackendKnobType_t
@@ -231,10 +147,6 @@ type KnobChoice struct {
 	Type  int32
 	Value int64
 }
-
-// EngineCount is the number of engines cuDNN has for the operation graph (global indices 0 to
-// count-1; not every one runs it). After BuildOperationGraph.
-func (g *Graph) EngineCount() (int64, error) { return g.count(capi.Fe_graph_engine_count) }
 
 // EngineKnobs lists the knobs engine has for this graph, by type; StatusNotSupported, with
 // cuDNN's reason, if the engine does not run the graph.
@@ -278,49 +190,6 @@ func (g *Graph) AddCandidate(engine int64, knobs ...KnobChoice) error {
 	return g.do(func(p uintptr) capi.Enum_SS_fe_status {
 		return capi.Fe_swig_add_candidate(p, engine, types, values, int64(len(knobs)))
 	})
-}
-
-// Queries about the build.
-
-// CandidateCount is the number of candidates heuristics proposed.
-func (g *Graph) CandidateCount() (int64, error) { return g.count(capi.Fe_graph_candidate_count) }
-
-// ViableCount is the number of candidates left after the support check.
-func (g *Graph) ViableCount() (int64, error) { return g.count(capi.Fe_graph_viable_count) }
-
-// PlanCount is the number of plans built.
-func (g *Graph) PlanCount() (int64, error) { return g.count(capi.Fe_graph_plan_count) }
-
-// WorkspaceSize is the workspace in bytes the chosen plan needs.
-func (g *Graph) WorkspaceSize() (int64, error) { return g.count(capi.Fe_graph_workspace_size) }
-
-// EngineIndex is cuDNN's global index of the chosen plan's engine.
-func (g *Graph) EngineIndex() (int64, error) { return g.count(capi.Fe_graph_engine_index) }
-
-// EngineTag names the chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".
-func (g *Graph) EngineTag() (string, error) {
-	p, err := g.pointer()
-	if err != nil {
-		return "", err
-	}
-	var tag string
-	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_engine_tag(p, &tag) }); err != nil {
-		return "", err
-	}
-	return tag, nil
-}
-
-// IsBuilt says whether the graph has a plan that can execute.
-func (g *Graph) IsBuilt() (bool, error) {
-	out := []int32{0}
-	err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_is_built(p, out) })
-	return out[0] != 0, err
-}
-
-func (g *Graph) count(f func(uintptr, []int64) capi.Enum_SS_fe_status) (int64, error) {
-	out := []int64{0}
-	err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return f(p, out) })
-	return out[0], err
 }
 
 func optionalHandle(h *Handle) (uintptr, error) {

@@ -76,16 +76,6 @@ func (g *Graph) ExecutePositional(h *Handle, devicePointers []uintptr, workspace
 	})
 }
 
-// Warmup does the first execute's one-time work now (the handle's workspace grown), before
-// executes are captured into a CUDA graph.
-func (g *Graph) Warmup(h *Handle) error {
-	hp, err := handleArgument(h, "Graph.Warmup", "h")
-	if err != nil {
-		return err
-	}
-	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_warmup(p, hp) })
-}
-
 // PopulateCUDAGraph adds the graph's work, bound as Execute binds, to an empty CUDA graph (a
 // cudaGraph_t); the workspace, when the graph needs one, must be given and outlive the CUDA graph.
 func (g *Graph) PopulateCUDAGraph(h *Handle, tensors []*Tensor, devicePointers []uintptr, workspace, cudaGraph uintptr) error {

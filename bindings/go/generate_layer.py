@@ -536,6 +536,15 @@ def surface_arguments(params_of, method):
             params.append('t *Tensor')
             checks += f'\ttp, err := tensorArgument(t, "{method}", "t")\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
             args.append('tp')
+        elif p.kind == 'enum':
+            params.append(f'{go_local(p.name)} {enum_type(p.enum)}')
+            args.append(enum_value(p.enum, go_local(p.name)))
+        elif p.kind == 'kernel_cache':  # nullable
+            name = go_local(p.name)
+            params.append(f'{name} *KernelCache')
+            checks += (f'\tvar cp uintptr\n\tif {name} != nil {{\n\t\tif cp, err = {name}.pointer(); err != nil {{\n'
+                       '\t\t\treturn {zero}err\n\t\t}\n\t}\n')
+            args.append('cp')
         elif p.kind == 'handle':
             params.append('h *Handle')
             check = 'optionalHandle(h)' if p.nullable else f'handleArgument(h, "{method}", "h")'
@@ -551,14 +560,15 @@ def surface_arguments(params_of, method):
 def surface_object(obj):
     cls = obj.name
     receiver = RECEIVERS.get(cls, cls[0].lower())
-    out = surface_doc(cls, 'is', obj.doc) + f'type {cls} struct {{\n\tptr uintptr\n}}\n\n'
+    # A type written by hand (with its Close and pointer) gets only its calls.
+    out = '' if obj.calls_only else surface_doc(cls, 'is', obj.doc) + f'type {cls} struct {{\n\tptr uintptr\n}}\n\n'
     if obj.create:
         params, _, args = surface_arguments(obj.create_params, f'cudnnfe.New{cls}')
         out += (surface_doc(f'New{cls}', 'makes', obj.create_doc) +
                 f'func New{cls}({", ".join(params)}) (*{cls}, error) {{\n\tout := []uintptr{{0}}\n'
                 f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(obj.create)}({", ".join(args + ["out"])}) }}); '
                 f'err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n\n')
-    out += (comment(f'Close {lower_first(obj.close_doc)}') +
+    out += '' if obj.calls_only else (comment(f'Close {lower_first(obj.close_doc)}') +
             f'func ({receiver} *{cls}) Close() error {{\n\tif {receiver} != nil && {receiver}.ptr != 0 {{\n'
             f'\t\tcapi.{swig(obj.destroy)}({receiver}.ptr)\n\t\t{receiver}.ptr = 0\n\t}}\n\treturn nil\n}}\n\n'
             f'func ({receiver} *{cls}) pointer() (uintptr, error) {{\n\tif {receiver} == nil || {receiver}.ptr == 0 {{\n'
@@ -575,12 +585,18 @@ def surface_object(obj):
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
                     f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
         elif c.kind == 'getter':
-            go_type = SURFACE_TYPES[c.returns][0]
+            if c.returns == 'borrowed_text':  # SWIG returns a const char * result through a *string
+                go_type, declare, argument, result, zero = 'string', '\tvar out string\n', '&out', 'out', '"", '
+            else:
+                element = 'int32' if c.returns == 'bool' else SURFACE_TYPES[c.returns][0]
+                go_type = 'bool' if c.returns == 'bool' else element
+                declare, argument, zero = f'\tout := []{element}{{0}}\n', 'out', 'false, ' if c.returns == 'bool' else '0, '
+                result = 'out[0] != 0' if c.returns == 'bool' else 'out[0]'
             out += ('\n' + surface_doc(name, 'is', c.doc) +
-                    f'func ({receiver} *{cls}) {name}() ({go_type}, error) {{\n' + self_check.replace('{zero}', '0, ') +
-                    f'\tout := []{go_type}{{0}}\n'
-                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}(p, out) }})\n'
-                    '\treturn out[0], err\n}\n')
+                    f'func ({receiver} *{cls}) {name}() ({go_type}, error) {{\n' + self_check.replace('{zero}', zero) +
+                    declare +
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}(p, {argument}) }})\n'
+                    f'\treturn {result}, err\n}}\n')
         elif c.kind == 'text_method':
             out += ('\n' + surface_doc(name, 'returns', c.doc) +
                     f'func ({receiver} *{cls}) {name}() (string, error) {{\n' + self_check.replace('{zero}', '"", ') +

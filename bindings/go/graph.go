@@ -74,19 +74,6 @@ func (g *Graph) wrap(ptr uintptr) *Tensor {
 	return t
 }
 
-// Name is the graph's name.
-func (g *Graph) Name() (string, error) {
-	p, err := g.pointer()
-	if err != nil {
-		return "", err
-	}
-	var name string
-	if err := call(func() capi.Enum_SS_fe_status { return capi.Fe_graph_get_name(p, &name) }); err != nil {
-		return "", err
-	}
-	return name, nil
-}
-
 // Tensor adds an input tensor. strides nil means packed (row-major); dt DataNotSet takes the
 // graph's io type. Names are unique.
 func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor, error) {
@@ -160,18 +147,6 @@ func (g *Graph) list(count func(uintptr, []int64) capi.Enum_SS_fe_status,
 		tensors = append(tensors, t)
 	}
 	return tensors, nil
-}
-
-// Describe is a readable, multi-line description: tensors, operations and, once built, the
-// engine and workspace.
-func (g *Graph) Describe() (string, error) {
-	p, err := g.pointer()
-	if err != nil {
-		return "", err
-	}
-	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_describe(p, buffer, int64(len(buffer)), length)
-	})
 }
 
 // String is Describe's text (fmt.Stringer); "Graph(closed)" once closed, and "Graph(<error>)"

@@ -89,18 +89,6 @@ func DescribeSerialized(data []byte) (string, error) {
 	})
 }
 
-// ToJSON is the graph as JSON text: defaults, tensors with uids, operations with every attribute,
-// outputs.
-func (g *Graph) ToJSON() (string, error) {
-	p, err := g.pointer()
-	if err != nil {
-		return "", err
-	}
-	return readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_to_json(p, buffer, int64(len(buffer)), length)
-	})
-}
-
 // GraphFromJSON makes a new graph from JSON text; errors name the line and the field.
 func GraphFromJSON(json string) (*Graph, error) {
 	out := []uintptr{0}

@@ -545,9 +545,16 @@ def surface_doc(text, indent='    '):
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']), 'address': ('long', ['{n}']),
     'byte': ('byte', ['(short) ({n} & 0xFF)']), 'tensor': ('Tensor', ['Check.notNull({n}, "{m}", "{n}").pointer()']),
-    'handle': ('Handle', ['{n} == null ? 0 : {n}.pointer()']), 'text': ('String', ['{n}']),
+    'handle': lambda p: ('Handle', ['{n} == null ? 0 : {n}.pointer()' if p.nullable
+                                    else 'Check.notNull({n}, "{m}", "{n}").pointer()']),
+    'text': ('String', ['{n}']),
     'text_with_length': ('String', ['{n}', '{n} == null ? 0 : {n}.getBytes(StandardCharsets.UTF_8).length']),
+    'kernel_cache': ('KernelCache', ['{n} == null ? 0 : {n}.pointer()']),
+    'enum': lambda p: (enum_class(p.enum), ['Check.notNull({n}, "{m}", "{n}").code']),
 }
+# A getter's result kinds beyond the values above: (Java type, the out-parameter's element type,
+# what turns the element into the result).
+SURFACE_RESULTS = {'bool': ('boolean', 'int', '{} != 0'), 'borrowed_text': ('String', 'String', '{}')}
 
 
 def surface_arguments(params_of, member=''):
@@ -565,7 +572,12 @@ def surface_class(obj, handwritten):
     lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
              f'package {PACKAGE};', '']
     lines += sorted(set(imports)) + ([''] if imports else [])
-    lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
+    if obj.calls_only:  # the calls, in a class between the generated base and the hand-written class
+        lines += [f'/** {cls}\'s calls described in bindings/surface.py; {cls} extends this class. */',
+                  f'abstract class {cls}Calls extends {obj.java_base} {{', f'    {cls}Calls(long pointer) {{',
+                  '        super(pointer);', '    }']
+    else:
+        lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
     if obj.create:
         params, args = surface_arguments(obj.create_params)
         defaults = [str(p.default) for p in obj.create_params if p.default is not None]
@@ -581,7 +593,8 @@ def surface_class(obj, handwritten):
         lines += [f'    private static long create({", ".join(params)}) {{', '        long[] made = new long[1];',
                   f'        Check.ok(NativeApi.{obj.create}({", ".join(args + ["made"])}));', '        return made[0];',
                   '    }', '']
-    lines += ['    @Override', '    void destroy(long pointer) {', f'        NativeApi.{obj.destroy}(pointer);', '    }']
+    if not obj.calls_only:
+        lines += ['    @Override', '    void destroy(long pointer) {', f'        NativeApi.{obj.destroy}(pointer);', '    }']
     for call in obj.calls:
         name = call.names.get('java', surface.camel(call.name))
         params, args = surface_arguments(call.params, f'{cls}.{name}')
@@ -591,10 +604,11 @@ def surface_class(obj, handwritten):
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
         elif call.kind == 'getter':
-            value = SURFACE_TYPES[call.returns][0]
-            lines += [f'    public {value} {name}() {{', f'        {value}[] value = new {value}[1];',
-                      f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));', '        return value[0];',
-                      '    }']
+            value, element, result = (SURFACE_RESULTS[call.returns] if call.returns in SURFACE_RESULTS
+                                      else (SURFACE_TYPES[call.returns][0],) * 2 + ('{}',))
+            lines += [f'    public {value} {name}() {{', f'        {element}[] value = new {element}[1];',
+                      f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));',
+                      f'        return {result.format("value[0]")};', '    }']
         elif call.kind == 'method':
             lines += [f'    public void {name}({", ".join(params)}) {{',
                       f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));', '    }']
@@ -636,9 +650,10 @@ def main():
                              'is generated')
         files[enum_class(enum.c_type)] = enum_source(enum)
     for obj in surface.OBJECTS:
-        if obj.name in existing:
-            raise SystemExit(f'generate_layer: {obj.name}.java is written by hand; it is described in surface.py')
-        files[obj.name] = surface_class(obj, handwritten)
+        name = obj.name + 'Calls' if obj.calls_only else obj.name
+        if name in existing:
+            raise SystemExit(f'generate_layer: {name}.java is written by hand; it is described in surface.py')
+        files[name] = surface_class(obj, handwritten)
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'

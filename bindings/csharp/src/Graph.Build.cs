@@ -16,24 +16,12 @@ namespace CudnnFe
                 Check.Ok(NativeApi.fe_graph_build(Pointer, Optional(handle), native));
         }
 
-        /// <summary>Build for the GPU this cuDNN device JSON describes.</summary>
-        public void SetDeviceProperties(string json) => Check.Ok(NativeApi.fe_graph_set_device_properties(Pointer, json));
-
-        public void Validate() => Check.Ok(NativeApi.fe_graph_validate(Pointer));
-
-        /// <summary>Lower to cuDNN's operation graph; handle may be null.</summary>
-        public void BuildOperationGraph(Handle handle) =>
-            Check.Ok(NativeApi.fe_graph_build_operation_graph(Pointer, Optional(handle)));
-
         /// <summary>Query heuristics in each mode (none: A, then Fallback).</summary>
         public void CreateExecutionPlans(params HeurMode[] modes)
         {
             int[] codes = modes.Length == 0 ? null : System.Array.ConvertAll(modes, m => (int)m);
             Check.Ok(NativeApi.fe_graph_create_execution_plans(Pointer, codes, modes.Length));
         }
-
-        public void DeselectWorkspaceGreaterThan(long maxBytes) =>
-            Check.Ok(NativeApi.fe_graph_deselect_workspace_greater_than(Pointer, maxBytes));
 
         /// <summary>Candidate <paramref name="index"/>'s tag and engine notes, in heuristics' rank
         /// order (no plan needed).</summary>
@@ -66,14 +54,6 @@ namespace CudnnFe
         }
 
         /// <summary>
-        /// Drop the candidates whose engine config uses more than maxBytes (0 or more) of shared
-        /// memory per block, as cuDNN reports it; a config it reports none for (SharedMemoryBytes -1)
-        /// is kept.
-        /// </summary>
-        public void DeselectSharedMemoryGreaterThan(long maxBytes) =>
-            Check.Ok(NativeApi.fe_graph_deselect_shared_memory_greater_than(Pointer, maxBytes));
-
-        /// <summary>
         /// Candidate <paramref name="index"/> (in heuristics' rank order, before any plan is built,
         /// also without a GPU): its tag, engine, workspace, shared memory, notes and whether it is
         /// still viable.
@@ -96,49 +76,6 @@ namespace CudnnFe
                 return ConfigInfo.Of(info);
             }
         }
-
-        /// <summary>Throws NotSupported, with cuDNN's reason, if no candidate is viable.</summary>
-        public void CheckSupport() => Check.Ok(NativeApi.fe_graph_check_support(Pointer));
-
-        public void BuildPlans(BuildPolicy policy) => Check.Ok(NativeApi.fe_graph_build_plans(Pointer, (fe_build_policy)policy));
-
-        /// <summary>
-        /// <see cref="BuildPlans"/> with up to <paramref name="threads"/> plans finalized at the same
-        /// time (1 to 64): for <see cref="BuildPolicy.All"/>, where each plan's kernels may be
-        /// compiled; the plans and their order are those of <see cref="BuildPlans"/>.
-        /// </summary>
-        public void BuildPlansOnThreads(BuildPolicy policy, int threads) =>
-            Check.Ok(NativeApi.fe_graph_build_plans_on_threads(Pointer, (fe_build_policy)policy, threads));
-
-        /// <summary>
-        /// Build the plan of candidate <paramref name="candidateIndex"/> only (after
-        /// <see cref="CheckSupport"/>, or after other plans were built: it is added after them).
-        /// NotSupported, with cuDNN's reason, when it does not build; InvalidArgument for a deselected
-        /// candidate or one built already. The first plan built executes until
-        /// <see cref="SelectPlan"/> says otherwise.
-        /// </summary>
-        public void BuildPlanAtIndex(long candidateIndex) =>
-            Check.Ok(NativeApi.fe_graph_build_plan_at_index(Pointer, candidateIndex));
-
-        /// <summary>
-        /// Make built plan <paramref name="planIndex"/> the one that executes (and that populate,
-        /// warmup, the workspace size and serialization use).
-        /// </summary>
-        public void SelectPlan(long planIndex) => Check.Ok(NativeApi.fe_graph_select_plan(Pointer, planIndex));
-
-        /// <summary>
-        /// Build the graph with dynamic shapes from this kernel cache (null: without), before
-        /// <see cref="BuildOperationGraph"/>. The graph keeps its own reference: disposing the cache
-        /// afterwards does not affect it.
-        /// </summary>
-        public void SetKernelCache(KernelCache cache) =>
-            Check.Ok(NativeApi.fe_graph_set_kernel_cache(Pointer, cache == null ? System.IntPtr.Zero : cache.Pointer));
-
-        /// <summary>
-        /// How many engines cuDNN has for the operation graph (global indices 0 to EngineCount - 1;
-        /// not every one runs it). After <see cref="BuildOperationGraph"/>.
-        /// </summary>
-        public long EngineCount => Count(NativeApi.fe_graph_engine_count);
 
         /// <summary>The knobs engine <paramref name="engine"/> has for this graph, by type; NotSupported if it does not run the graph.</summary>
         public IList<KnobRange> EngineKnobs(long engine)
@@ -171,45 +108,6 @@ namespace CudnnFe
             int[] types = choices.ConvertAll(k => k.Type).ToArray();
             long[] values = choices.ConvertAll(k => k.Value).ToArray();
             Check.Ok(NativeApi.fe_swig_add_candidate(Pointer, engine, types, values, types.Length));
-        }
-
-        public long CandidateCount => Count(NativeApi.fe_graph_candidate_count);
-
-        public long ViableCount => Count(NativeApi.fe_graph_viable_count);
-
-        public long PlanCount => Count(NativeApi.fe_graph_plan_count);
-
-        /// <summary>Workspace bytes the chosen plan needs.</summary>
-        public long WorkspaceSize => Count(NativeApi.fe_graph_workspace_size);
-
-        public long EngineIndex => Count(NativeApi.fe_graph_engine_index);
-
-        /// <summary>The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".</summary>
-        public string EngineTag
-        {
-            get
-            {
-                var tag = new string[1];
-                Check.Ok(NativeApi.fe_graph_engine_tag(Pointer, tag));
-                return tag[0];
-            }
-        }
-
-        public bool IsBuilt
-        {
-            get
-            {
-                var flag = new int[1];
-                Check.Ok(NativeApi.fe_graph_is_built(Pointer, flag));
-                return flag[0] != 0;
-            }
-        }
-
-        private long Count(System.Func<System.IntPtr, long[], fe_status> query)
-        {
-            var value = new long[1];
-            Check.Ok(query(Pointer, value));
-            return value[0];
         }
     }
 }

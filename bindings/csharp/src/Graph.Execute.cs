@@ -51,13 +51,6 @@ namespace CudnnFe
                                                            workspace));
         }
 
-        /// <summary>The first execute's one-time work done now (the handle's workspace grown), before
-        /// capturing executes into a CUDA graph.</summary>
-        public void Warmup(Handle handle)
-        {
-            Check.Ok(NativeApi.fe_graph_warmup(Pointer, Check.NotNull(handle, "Graph.Warmup", nameof(handle)).Pointer));
-        }
-
         /// <summary>Add this graph's work, bound as <see cref="Execute(Handle, Tensor[], IntPtr[], IntPtr)"/>
         /// binds, to an empty CUDA graph (a cudaGraph_t); the workspace, when the graph needs one, must be
         /// given and outlive the CUDA graph.</summary>

@@ -71,14 +71,6 @@ namespace CudnnFe
                 NativeApi.fe_serialized_describe(data, data.Length, buffer, buffer == null ? 0 : buffer.Length, length));
         }
 
-        /// <summary>The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs.</summary>
-        public string ToJson()
-        {
-            IntPtr graph = Pointer;
-            return Library.ReadText((buffer, length) =>
-                NativeApi.fe_graph_to_json(graph, buffer, buffer == null ? 0 : buffer.Length, length));
-        }
-
         /// <summary>A new graph from JSON text; errors name the line and the field.</summary>
         public static Graph FromJson(string json)
         {

@@ -29,16 +29,6 @@ namespace CudnnFe
 
         internal override void Destroy(IntPtr pointer) => NativeApi.fe_graph_destroy(pointer);
 
-        public string Name
-        {
-            get
-            {
-                var name = new string[1];
-                Check.Ok(NativeApi.fe_graph_get_name(Pointer, name));
-                return name[0];
-            }
-        }
-
         /// <summary>An input of the graph's io type, packed (row-major).</summary>
         public Tensor Tensor(string name, params long[] dims) => Tensor(name, dims, null, DataType.NotSet);
 
@@ -81,14 +71,6 @@ namespace CudnnFe
 
         /// <summary><see cref="Describe"/>'s text; "Graph(disposed)" once disposed.</summary>
         public override string ToString() => IsDisposed ? "Graph(disposed)" : Describe();
-
-        /// <summary>Tensors, operations and, once built, the engine and workspace, one per line.</summary>
-        public string Describe()
-        {
-            IntPtr graph = Pointer;
-            return Library.ReadText((buffer, length) =>
-                NativeApi.fe_graph_describe(graph, buffer, buffer == null ? 0 : buffer.Length, length));
-        }
 
         /// <summary>Run a C call that yields one tensor of this graph.</summary>
         private Tensor Output(Func<IntPtr[], fe_status> call)

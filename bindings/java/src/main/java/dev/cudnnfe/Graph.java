@@ -11,7 +11,7 @@ import java.util.Set;
  * may be executed from several threads, each with its own {@link Handle}. close() frees the graph,
  * its tensors and its plans.
  */
-public final class Graph extends GraphOps {
+public final class Graph extends GraphCalls {
     /** A graph with the default options (float intermediates and math; io types per tensor). */
     public Graph() {
         this(null);
@@ -32,12 +32,6 @@ public final class Graph extends GraphOps {
             Check.ok(NativeApi.fe_graph_create(o, graph));
         }
         return graph[0];
-    }
-
-    public String name() {
-        String[] name = new String[1];
-        Check.ok(NativeApi.fe_graph_get_name(pointer(), name));
-        return name[0];
     }
 
     // ---- tensors -------------------------------------------------------------------------------
@@ -327,28 +321,10 @@ public final class Graph extends GraphOps {
         }
     }
 
-    /** Build for the GPU this JSON describes (captured with CudnnFe.capturedDeviceProperties). */
-    public void setDeviceProperties(String json) {
-        Check.ok(NativeApi.fe_graph_set_device_properties(pointer(), json));
-    }
-
-    public void validate() {
-        Check.ok(NativeApi.fe_graph_validate(pointer()));
-    }
-
-    /** handle may be null. */
-    public void buildOperationGraph(Handle handle) {
-        Check.ok(NativeApi.fe_graph_build_operation_graph(pointer(), optional(handle)));
-    }
-
     /** No modes: A, then FALLBACK. */
     public void createExecutionPlans(HeurMode... modes) {
         int[] codes = modes.length == 0 ? null : BuildOptions.heurCodes(modes);
         Check.ok(NativeApi.fe_graph_create_execution_plans(pointer(), codes, modes.length));
-    }
-
-    public void deselectWorkspaceGreaterThan(long maxBytes) {
-        Check.ok(NativeApi.fe_graph_deselect_workspace_greater_than(pointer(), maxBytes));
     }
 
     /** Candidate {@code index}'s tag and engine notes, in heuristics' rank order (no plan needed). */
@@ -384,14 +360,6 @@ public final class Graph extends GraphOps {
     }
 
     /**
-     * Drop the candidates whose engine config uses more than maxBytes (0 or more) of shared memory
-     * per block, as cuDNN reports it; a config it reports none for (sharedMemoryBytes -1) is kept.
-     */
-    public void deselectSharedMemoryGreaterThan(long maxBytes) {
-        Check.ok(NativeApi.fe_graph_deselect_shared_memory_greater_than(pointer(), maxBytes));
-    }
-
-    /**
      * Candidate {@code index} (in heuristics' rank order, before any plan is built, also without a
      * GPU): its tag, engine, workspace, shared memory, notes and whether it is still viable.
      */
@@ -410,62 +378,7 @@ public final class Graph extends GraphOps {
         }
     }
 
-    /** Throws NOT_SUPPORTED, with cuDNN's reason, if no candidate is viable. */
-    public void checkSupport() {
-        Check.ok(NativeApi.fe_graph_check_support(pointer()));
-    }
-
-    public void buildPlans(BuildPolicy policy) {
-        Check.ok(NativeApi.fe_graph_build_plans(pointer(), policy.code));
-    }
-
-    /**
-     * {@link #buildPlans} with up to {@code threads} plans finalized at the same time (1 to 64): for
-     * {@link BuildPolicy#ALL}, where each plan's kernels may be compiled; the plans and their order
-     * are those of {@link #buildPlans}.
-     */
-    public void buildPlansOnThreads(BuildPolicy policy, int threads) {
-        Check.ok(NativeApi.fe_graph_build_plans_on_threads(pointer(), policy.code, threads));
-    }
-
-    /**
-     * Build the plan of candidate {@code candidateIndex} only (after {@link #checkSupport}, or after
-     * other plans were built: it is added after them). NOT_SUPPORTED, with cuDNN's reason, when it
-     * does not build; INVALID_ARGUMENT for a deselected candidate or one built already. The first
-     * plan built executes until {@link #selectPlan} says otherwise.
-     */
-    public void buildPlanAtIndex(long candidateIndex) {
-        Check.ok(NativeApi.fe_graph_build_plan_at_index(pointer(), candidateIndex));
-    }
-
-    /**
-     * Make built plan {@code planIndex} the one that executes (and that populate, warmup, the
-     * workspace size and serialization use).
-     */
-    public void selectPlan(long planIndex) {
-        Check.ok(NativeApi.fe_graph_select_plan(pointer(), planIndex));
-    }
-
-    /**
-     * Build the graph with dynamic shapes from this kernel cache (null: without), before
-     * {@link #buildOperationGraph}. The graph keeps its own reference: closing the cache afterwards
-     * does not affect it.
-     */
-    public void setKernelCache(KernelCache cache) {
-        Check.ok(NativeApi.fe_graph_set_kernel_cache(pointer(), cache == null ? 0 : cache.pointer()));
-    }
-
     // ---- engines and knobs: any engine config as a candidate -----------------------------------
-
-    /**
-     * How many engines cuDNN has for the operation graph (global indices 0 to count - 1; not every
-     * one runs it). After {@link #buildOperationGraph}.
-     */
-    public long engineCount() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_engine_count(pointer(), count));
-        return count[0];
-    }
 
     /** The knobs engine `engine` has for this graph, by type; NOT_SUPPORTED if it does not run the graph. */
     public List<KnobRange> engineKnobs(long engine) {
@@ -502,57 +415,6 @@ public final class Graph extends GraphOps {
             values[i] = knobs.get(i).value;
         }
         Check.ok(NativeApi.fe_swig_add_candidate(pointer(), engine, types, values, types.length));
-    }
-
-    public long candidateCount() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_candidate_count(pointer(), count));
-        return count[0];
-    }
-
-    public long viableCount() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_viable_count(pointer(), count));
-        return count[0];
-    }
-
-    public long planCount() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_plan_count(pointer(), count));
-        return count[0];
-    }
-
-    /** Workspace bytes the chosen plan needs. */
-    public long workspaceSize() {
-        long[] bytes = new long[1];
-        Check.ok(NativeApi.fe_graph_workspace_size(pointer(), bytes));
-        return bytes[0];
-    }
-
-    public long engineIndex() {
-        long[] index = new long[1];
-        Check.ok(NativeApi.fe_graph_engine_index(pointer(), index));
-        return index[0];
-    }
-
-    /** The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0". */
-    public String engineTag() {
-        String[] tag = new String[1];
-        Check.ok(NativeApi.fe_graph_engine_tag(pointer(), tag));
-        return tag[0];
-    }
-
-    public boolean isBuilt() {
-        int[] flag = new int[1];
-        Check.ok(NativeApi.fe_graph_is_built(pointer(), flag));
-        return flag[0] != 0;
-    }
-
-    /** Tensors, operations and, once built, the engine and workspace, one per line. */
-    public String describe() {
-        long graph = pointer();
-        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_describe(graph, buffer,
-                buffer == null ? 0 : buffer.length, length));
     }
 
     /** {@link #describe()}'s text; "Graph(closed)" once closed. */
@@ -621,13 +483,6 @@ public final class Graph extends GraphOps {
                 buffer == null ? 0 : buffer.length, length));
     }
 
-    /** The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs. */
-    public String toJson() {
-        long graph = pointer();
-        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_graph_to_json(graph, buffer,
-                buffer == null ? 0 : buffer.length, length));
-    }
-
     /** A new graph from JSON text; errors name the line and the field. */
     public static Graph fromJson(String json) {
         long[] graph = new long[1];
@@ -679,12 +534,6 @@ public final class Graph extends GraphOps {
     }
 
     // ---- CUDA graphs ---------------------------------------------------------------------------
-
-    /** The first execute's one-time work done now (the handle's workspace grown), before capturing
-     *  executes into a CUDA graph. */
-    public void warmup(Handle handle) {
-        Check.ok(NativeApi.fe_graph_warmup(pointer(), Check.notNull(handle, "Graph.warmup", "handle").pointer()));
-    }
 
     /** Add this graph's work, bound as {@link #execute(Handle, Tensor[], long[], long)} binds, to an
      *  empty CUDA graph ({@code cudaGraph_t} as a long); the workspace, when the graph needs one, must
