@@ -15,6 +15,7 @@ Docs are written once with a little markup that each language renders in its own
   {no_text}         no text (null, null, "")
 """
 import dataclasses
+import pathlib
 import re
 
 
@@ -241,3 +242,109 @@ def render(doc, link, status, terms):
     doc = re.sub(r'\[(\w+)\.(\w+)\]', lambda m: link(m.group(1), m.group(2)), doc)
     doc = re.sub(r'\{([A-Z_]+)\}', lambda m: status(m.group(1)), doc)
     return re.sub(r'\{(close|closes|threads|thread|null|no_text)\}', lambda m: terms[m.group(1)], doc)
+
+
+# ---- the names each language gives the C functions, for its error messages ------------------------
+# An error names the method the caller called (Graph.convFprop, not fe_graph_conv_fprop), and advice
+# in a message ("mark a result with fe_tensor_set_output") names the method to call instead. A C
+# function is named by its object (fe_graph_ -> Graph, ...; the library's functions otherwise) and the
+# rest as the language names members (a getter without its get_; an option struct's setter
+# fe_conv_options_set_stride by its struct and field); the calls described above as the generators
+# name them; the table below holds the hand-written members named otherwise.
+
+OWNERS = [('graph_', 'Graph'), ('tensor_', 'Tensor'), ('handle_', 'Handle'), ('buffer_', 'DeviceBuffer'),
+          ('kernel_cache_', 'KernelCache'), ('plan_cache_', 'PlanCache')]
+MODULES = {'java': 'CudnnFe', 'csharp': 'Library', 'go': 'cudnnfe'}
+LANGUAGES = ('java', 'csharp', 'go')
+
+# Hand-written members whose names the rule does not give, per language (None: the rule's).
+HAND_NAMES = {
+    'fe_buffer_download_float': ('DeviceBuffer.download', 'DeviceBuffer.Download', 'DeviceBuffer.DownloadFloat32'),
+    'fe_buffer_upload_float': ('DeviceBuffer.upload', 'DeviceBuffer.Upload', 'DeviceBuffer.UploadFloat32'),
+    'fe_data_type_bits': ('DataType.bits', 'DataType.Bits', 'DataType.Bits'),
+    'fe_data_type_size': ('DataType.size', 'DataType.Size', 'DataType.Size'),
+    'fe_data_type_string': ('DataType.libraryName', 'DataType.LibraryName', 'DataType.String'),
+    'fe_status_string': ('Status.libraryName', 'Status.LibraryName', 'Status.String'),
+    'fe_device_enable_peer_access': ('CudnnFe.enablePeerAccess', 'Library.EnablePeerAccess', 'cudnnfe.EnablePeerAccess'),
+    'fe_device_properties_capture': ('CudnnFe.capturedDeviceProperties', 'Library.CapturedDeviceProperties',
+                                     'cudnnfe.CapturedDeviceProperties'),
+    'fe_log_set_level': ('CudnnFe.setLogLevel', 'Library.SetLogLevel', 'cudnnfe.SetLogLevel'),
+    'fe_log_set_callback': ('Logging.routeTo', 'Logging.RouteTo', 'cudnnfe.SetLogger'),
+    'fe_op_schema_json': (None, None, 'cudnnfe.OpSchemaJSON'),
+    'fe_graph_create': (None, 'new Graph', 'cudnnfe.NewGraph'),
+    'fe_graph_input': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),
+    'fe_graph_input_count': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),
+    'fe_graph_output': ('Graph.outputs', 'Graph.Outputs', 'Graph.Outputs'),
+    'fe_graph_output_count': ('Graph.outputs', 'Graph.Outputs', 'Graph.Outputs'),
+    'fe_graph_candidate_info': (None, 'Graph.GetCandidateInfo', None),
+    'fe_graph_candidate_notes': (None, 'Graph.GetCandidateNotes', None),
+    'fe_graph_plan_info': (None, 'Graph.GetPlanInfo', None),
+    'fe_graph_deserialize': (None, None, 'cudnnfe.Deserialize'),
+    'fe_graph_from_cache': (None, None, 'cudnnfe.GraphFromCache'),
+    'fe_graph_from_json': (None, None, 'cudnnfe.GraphFromJSON'),
+    'fe_graph_execute_by_uid': (None, None, 'Graph.ExecuteByUID'),
+    'fe_graph_populate_cuda_graph': (None, None, 'Graph.PopulateCUDAGraph'),
+    'fe_graph_update_cuda_graph': (None, None, 'Graph.UpdateCUDAGraph'),
+    'fe_serialized_describe': ('Graph.describeSerialized', 'Graph.DescribeSerialized', 'cudnnfe.DescribeSerialized'),
+    'fe_plan_cache_stats': (None, None, 'cudnnfe.PlanCacheCounters'),
+    'fe_plan_cache_evictions': ('PlanCache.stats', 'PlanCache.Stats', 'cudnnfe.PlanCacheCounters'),
+    'fe_plan_cache_clear': (None, None, 'cudnnfe.ClearPlanCache'),
+    'fe_tensor_get_ndims': ('Tensor.rank', 'Tensor.Rank', 'Tensor.Rank'),
+    'fe_tensor_get_uid': (None, None, 'Tensor.UID'),
+    'fe_tensor_set_uid': (None, None, 'Tensor.SetUID'),
+    'fe_tensor_set_name': (None, 'Tensor.Name', None),
+}
+
+# The functions the library's advice names: only these are translated inside a message, so that the
+# names of structs and fields (fe_conv_options, ...) stay as they are.
+ADVICE = (['fe_tensor_set_' + f for f in ('output', 'strides', 'data_type', 'dims', 'name', 'uid', 'alignment',
+                                          'ragged_offset')] +
+          ['fe_graph_' + f for f in ('build', 'build_operation_graph', 'build_plans', 'build_plan_at_index', 'validate',
+                                     'check_support', 'create_execution_plans', 'set_device_properties', 'select_plan',
+                                     'autotune', 'warmup', 'execute', 'describe', 'set_kernel_cache', 'serialize',
+                                     'deserialize', 'tensor', 'scalar', 'constant')] +
+          ['fe_handle_create', 'fe_handle_set_stream', 'fe_handle_set_cache_directory', 'fe_buffer_create',
+           'fe_buffer_create_for_tensor', 'fe_log_set_level', 'fe_log_set_callback', 'fe_device_enable_peer_access',
+           'fe_strides_packed', 'fe_strides_channels_last'])
+
+
+def header_functions():
+    """The functions include/cudnnfe.h declares."""
+    header = pathlib.Path(__file__).resolve().parent.parent / 'include' / 'cudnnfe.h'
+    return sorted(set(re.findall(r'FE_API[^;(]*?\b(fe_\w+)\s*\(', header.read_text())))
+
+
+def api_names(language, member_name, described):
+    """Every function of the header -> the name of what calls it in `language`: `described` (the
+    generator's names of the calls above), HAND_NAMES, else the rule with `member_name` (snake case
+    to the language's member name)."""
+    names = {}
+    for function in header_functions():
+        hand = HAND_NAMES.get(function, (None,) * 3)[LANGUAGES.index(language)]
+        if function in described or hand:
+            names[function] = described.get(function) or hand
+            continue
+        rest, owner = function[len('fe_'):], MODULES[language]
+        for prefix, name in OWNERS:
+            if rest.startswith(prefix):
+                owner, rest = name, rest[len(prefix):]
+                break
+        at = rest.find('_options_set_')
+        if owner == MODULES[language] and at > 0:
+            owner, rest = pascal(rest[:at]) + 'Options', rest[at + len('_options_set_'):]
+        names[function] = f'{owner}.{member_name(rest[len("get_"):] if rest.startswith("get_") else rest)}'
+    return names
+
+
+def advice_pattern(width=90):
+    """A regular expression (Java, .NET and Go alike) of the advised functions, longest first, in
+    pieces of at most about `width` characters, each ending after a '|', for a source's lines."""
+    alternatives = sorted((f[len('fe_'):] for f in ADVICE), key=lambda f: (-len(f), f))
+    pieces, piece = [], r'\bfe_(?:'
+    for i, name in enumerate(alternatives):
+        item = name + ('|' if i + 1 < len(alternatives) else r')\b')
+        if len(piece) + len(item) > width:
+            pieces.append(piece)
+            piece = ''
+        piece += item
+    return pieces + [piece]

@@ -544,6 +544,39 @@ def surface_class(obj):
     return body + '    }\n'
 
 
+def api_names_class():
+    """ApiNames: the C# names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
+    described = {}
+    for obj in surface.OBJECTS:
+        if obj.create:
+            described[obj.create] = f'new {obj.name}'
+        getters = {c.name for c in obj.calls if c.kind == 'getter'}
+        for c in obj.calls:
+            name = c.names.get('csharp', surface.pascal(c.name))
+            if c.kind == 'method' and c.name.startswith('set_') and c.name[len('set_'):] in getters:
+                name = surface.pascal(c.name[len('set_'):])  # the setter of a property
+            described[c.c_function] = f'{obj.name}.{name}'
+    names = surface.api_names('csharp', surface.pascal, described)
+    entries = ''.join(f'            ["{f}"] = "{n}",\n' for f, n in sorted(names.items()))
+    pattern = '\n            + '.join(f'@"{piece}"' for piece in surface.advice_pattern())
+    return ('    /// <summary>\n'
+            '    /// The C# names of the C functions: an error names the method the caller called\n'
+            '    /// (Graph.ConvFprop, not fe_graph_conv_fprop), and advice in a message names the C# method\n'
+            '    /// to call instead.\n'
+            '    /// </summary>\n'
+            '    internal static class ApiNames\n    {\n'
+            '        private static readonly System.Collections.Generic.Dictionary<string, string> Methods =\n'
+            '            new System.Collections.Generic.Dictionary<string, string>\n        {\n'
+            f'{entries}        }};\n\n'
+            '        // The functions the library\'s advice names: only these are translated inside a message.\n'
+            '        private static readonly System.Text.RegularExpressions.Regex Advice =\n'
+            f'            new System.Text.RegularExpressions.Regex(\n            {pattern});\n\n'
+            '        internal static string Method(string function) =>\n'
+            '            Methods.TryGetValue(function, out string known) ? known : function;\n\n'
+            '        internal static string Translate(string text) => Advice.Replace(text, m => Method(m.Value));\n'
+            '    }\n')
+
+
 def main():
     schema, swig_list, out_dir, list_file = sys.argv[1:]
     model = schema_model.load(schema)
@@ -565,6 +598,10 @@ def main():
         file_name = obj.name + ('.Calls' if obj.calls_only else '') + '.g.cs'
         written.append(write(out, file_name, surface_class(obj),
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
+    if (pathlib.Path(__file__).resolve().parent / 'src' / 'ApiNames.cs').exists():
+        raise SystemExit('generate_layer: ApiNames.cs is written by hand; the names are described in surface.py')
+    written.append(write(out, 'ApiNames.g.cs', api_names_class(),
+                         '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     families = {}
     for op in model.ops:
         families.setdefault(op.family, []).append(Method(op))

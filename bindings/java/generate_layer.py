@@ -626,6 +626,52 @@ def surface_class(obj, handwritten):
     return '\n'.join(lines + ([''] + body if body else []) + ['}']) + '\n'
 
 
+def api_names_class():
+    """ApiNames: the Java names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
+    described = {c.c_function: f'{obj.name}.{c.names.get("java", surface.camel(c.name))}'
+                 for obj in surface.OBJECTS for c in obj.calls}
+    names = surface.api_names('java', surface.camel, described)
+    entries = ',\n'.join(f'            Map.entry("{f}", "{n}")' for f, n in sorted(names.items()))
+    pattern = '\n            + '.join('"' + piece.replace('\\', '\\\\') + '"' for piece in surface.advice_pattern())
+    return f"""// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.
+
+package {PACKAGE};
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Java names of the C functions: an error names the method the caller called (Graph.convFprop,
+ * not fe_graph_conv_fprop), and advice in a message names the Java method to call instead.
+ */
+final class ApiNames {{
+    private ApiNames() {{}}
+
+    private static final Map<String, String> METHODS = Map.ofEntries(
+{entries});
+
+    // The functions the library's advice names: only these are translated inside a message.
+    private static final Pattern ADVICE = Pattern.compile(
+            {pattern});
+
+    /** The Java method that calls the C function: "Graph.convFprop" for fe_graph_conv_fprop. */
+    static String method(String function) {{
+        return METHODS.getOrDefault(function, function);
+    }}
+
+    /** The message with the C functions its advice names replaced by their Java methods. */
+    static String translate(String text) {{
+        Matcher m = ADVICE.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) m.appendReplacement(out, Matcher.quoteReplacement(method(m.group())));
+        m.appendTail(out);
+        return out.toString();
+    }}
+}}
+"""
+
+
 def main():
     schema, out_dir, list_file, handwritten = sys.argv[1:]
     model = schema_model.load(schema)
@@ -654,6 +700,9 @@ def main():
         if name in existing:
             raise SystemExit(f'generate_layer: {name}.java is written by hand; it is described in surface.py')
         files[name] = surface_class(obj, handwritten)
+    if 'ApiNames' in existing:
+        raise SystemExit('generate_layer: ApiNames.java is written by hand; the names are described in surface.py')
+    files['ApiNames'] = api_names_class()
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'
