@@ -23,7 +23,7 @@ import re
 # 'kernel_cache' an fe_kernel_cache (nullable or not); 'text' a string; 'text_with_length' a
 # string and its length; 'int32', 'int64', 'byte'; 'stream' a cudaStream_t and 'address' a device
 # address (Java long, C# IntPtr, Go uintptr); 'enum' a value of the C enum `enum` (the language's
-# generated enum). Results only: 'bool' (an int32 flag), 'borrowed_text' (a string the library
+# generated enum); 'bool' (an int32 flag). Results only: 'borrowed_text' (a string the library
 # keeps, returned through a const char **).
 @dataclasses.dataclass
 class Param:
@@ -39,11 +39,14 @@ class Call:
     name: str             # the member's name in snake case (serialize, load)
     c_function: str
     kind: str             # 'method': on the object; 'text_method': returns text; 'factory': makes an object;
-    #                       'getter': returns the value of kind `returns` (a property where the language has them)
+    #                       'getter': returns the value of kind `returns` (a property where the language has them);
+    #                       'setter': a method that returns the object, for chained calls (Go: the error only)
     params: list
     doc: str
     returns: str = ''
     names: dict = dataclasses.field(default_factory=dict)  # a language's own name ('go': 'NewDeviceBuffer')
+    enum: str = ''        # the C enum a getter of kind 'enum' returns
+    csharp_property: bool = False  # a setter C# folds into its getter's property (set), with no method
 
 
 @dataclasses.dataclass
@@ -206,7 +209,38 @@ GRAPH = Object(
     ],
     calls_only=True, java_base='GraphOps')
 
-OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER, GRAPH]
+TENSOR = Object(
+    'fe_tensor', 'Tensor', '', '', '', '',
+    [
+        Call('name', 'fe_tensor_get_name', 'getter', [], 'The tensor\'s name ("<op name>::<port>" for the results of operations).', returns='borrowed_text'),
+        Call('set_name', 'fe_tensor_set_name', 'setter', [Param('name', 'text')],
+             'Rename the tensor (names are unique in a graph).', csharp_property=True),
+        Call('data_type', 'fe_tensor_get_data_type', 'getter', [],
+             'The tensor\'s data type (a result\'s once the graph is validated).', returns='enum', enum='fe_data_type'),
+        Call('set_data_type', 'fe_tensor_set_data_type', 'setter', [Param('type', 'enum', enum='fe_data_type')],
+             'Set the data type (a result\'s instead of the graph\'s io or intermediate type).'),
+        Call('uid', 'fe_tensor_get_uid', 'getter', [], 'The uid: the one set, or after the build the one assigned; {BAD_STATE} before that.',
+             returns='int64', names={'go': 'UID'}),
+        Call('set_uid', 'fe_tensor_set_uid', 'setter', [Param('uid', 'int64')],
+             'Set the uid, 0 to 2^62 - 1 ({INVALID_ARGUMENT} outside it), unique in the graph ({DUPLICATE} otherwise); without one, the build assigns uids that do not collide with the ones set.',
+             names={'go': 'SetUID'}),
+        Call('set_alignment', 'fe_tensor_set_alignment', 'setter', [Param('bytes', 'int64')],
+             'Promise that every address bound to the tensor is aligned to that many bytes (a power of two from 16 to 4096): cuDNN may choose kernels that rely on it; an execution refuses an address that breaks the promise ({MISALIGNED}).'),
+        Call('set_ragged_offset', 'fe_tensor_set_ragged_offset', 'setter', [Param('offsets', 'tensor', nullable=True)],
+             'Lay the tensor out packed (ragged): batch i starts at element offsets[i] of its buffer, offsets an int32 or int64 graph input [b + 1, 1, 1, 1] (exclusive prefix sums of the batches\' sizes); {null} removes it.'),
+        Call('set_output', 'fe_tensor_set_output', 'setter', [Param('is_output', 'bool')],
+             'Mark an operation\'s result as a graph output (one with memory of its own) or, given false, as '
+             'virtual again.'),
+        Call('is_output', 'fe_tensor_is_output', 'getter', [], 'True when the tensor is an output of the graph.',
+             returns='bool'),
+        Call('is_virtual', 'fe_tensor_is_virtual', 'getter', [],
+             'True when the tensor has no memory of its own (a result between operations).', returns='bool'),
+        Call('size_bytes', 'fe_tensor_size_bytes', 'getter', [],
+             'The bytes a buffer for the tensor needs (its largest reachable element + 1, times its size).', returns='int64'),
+    ],
+    calls_only=True)
+
+OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER, GRAPH, TENSOR]
 
 
 def arguments(params, types, name_of, member=''):

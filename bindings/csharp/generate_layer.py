@@ -460,7 +460,9 @@ def surface_doc(text, indent='        '):
 # Each kind of value: its C# type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']), 'address': ('IntPtr', ['{n}']),
-    'byte': ('byte', ['{n}']), 'tensor': ('Tensor', ['Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
+    'byte': ('byte', ['{n}']), 'bool': ('bool', ['{n} ? 1 : 0']),
+    'tensor': lambda p: ('Tensor', ['{n} == null ? IntPtr.Zero : {n}.Pointer' if p.nullable
+                                    else 'Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
     'handle': lambda p: ('Handle', ['{n} == null ? IntPtr.Zero : {n}.Pointer' if p.nullable
                                     else 'Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
     'kernel_cache': ('KernelCache', ['{n} == null ? IntPtr.Zero : {n}.Pointer']),
@@ -509,14 +511,28 @@ def surface_class(obj):
     if not obj.calls_only:
         body += f'        internal override void Destroy(IntPtr pointer) => NativeApi.{obj.destroy}(pointer);\n'
     getters = {c.name for c in obj.calls if c.kind == 'getter'}
-    setters = {c.name[len('set_'):]: c for c in obj.calls if c.kind == 'method' and c.name[len('set_'):] in getters}
+    # A getter's property takes its set_ call as its setter: a plain method's, or a chained setter's
+    # that says so.
+    setters = {c.name[len('set_'):]: c for c in obj.calls
+               if (c.kind == 'method' or (c.kind == 'setter' and c.csharp_property)) and c.name.startswith('set_')
+               and c.name[len('set_'):] in getters}
     for call in obj.calls:
         name = call.names.get('csharp', surface.pascal(call.name))
-        if call.kind == 'method' and call.name[len('set_'):] in setters:
+        if call.kind in ('method', 'setter') and setters.get(call.name[len('set_'):]) is call:
             continue  # the setter of a property
         params, checks, args = surface_arguments(call.params, f'{cls}.{name}')
         body += '\n' + surface_doc(call.doc)
-        if call.kind == 'getter':
+        if call.kind == 'getter' and call.returns == 'enum':
+            value = enum_name(call.enum)
+            body += (f'        public {value} {name}\n        {{\n            get\n            {{\n'
+                     '                var value = new int[1];\n'
+                     f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
+                     f'                return ({value})value[0];\n            }}\n        }}\n')
+        elif call.kind == 'setter':  # returns the object, for chained calls
+            body += (f'        public {cls} {name}({", ".join(params)})\n        {{\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args)}));\n'
+                     '            return this;\n        }\n')
+        elif call.kind == 'getter':
             value, element, result = (SURFACE_RESULTS[call.returns] if call.returns in SURFACE_RESULTS
                                       else (SURFACE_TYPES[call.returns][0],) * 2 + ('{}',))
             body += (f'        public {value} {name}\n        {{\n            get\n            {{\n'

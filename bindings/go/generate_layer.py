@@ -532,10 +532,18 @@ def surface_arguments(params_of, method):
             go_type, to_c = SURFACE_TYPES[p.kind]
             params.append(f'{go_local(p.name)} {go_type}')
             args.append(to_c.format(go_local(p.name)))
+        elif p.kind == 'tensor' and p.nullable:
+            name = go_local(p.name)
+            params.append(f'{name} *Tensor')
+            checks += f'\ttp, err := optionalTensor({name})\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
+            args.append('tp')
         elif p.kind == 'tensor':
             params.append('t *Tensor')
             checks += f'\ttp, err := tensorArgument(t, "{method}", "t")\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
             args.append('tp')
+        elif p.kind == 'bool':
+            params.append(f'{go_local(p.name)} bool')
+            args.append(f'flagOf({go_local(p.name)})')
         elif p.kind == 'enum':
             params.append(f'{go_local(p.name)} {enum_type(p.enum)}')
             args.append(enum_value(p.enum, go_local(p.name)))
@@ -584,6 +592,14 @@ def surface_object(obj):
                     f'\tout := []uintptr{{0}}\n\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
                     f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
+        elif c.kind == 'getter' and c.returns == 'enum':
+            go_type = enum_type(c.enum)
+            convert = f'{lower_first(go_type)}Of(out[0])' if c.enum in CODED_ENUMS else f'{go_type}(out[0])'
+            out += ('\n' + surface_doc(name, 'is', c.doc) +
+                    f'func ({receiver} *{cls}) {name}() ({go_type}, error) {{\n' +
+                    self_check.replace('{zero}', f'{go_type}(0), ') + '\tout := []int32{0}\n'
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}(p, out) }})\n'
+                    f'\treturn {convert}, err\n}}\n')
         elif c.kind == 'getter':
             if c.returns == 'borrowed_text':  # SWIG returns a const char * result through a *string
                 go_type, declare, argument, result, zero = 'string', '\tvar out string\n', '&out', 'out', '"", '

@@ -124,3 +124,11 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// flagOf is a bool as the C API's int32 flags take it.
+func flagOf(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

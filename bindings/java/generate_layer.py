@@ -544,7 +544,9 @@ def surface_doc(text, indent='    '):
 # Each kind of value: its Java type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']), 'address': ('long', ['{n}']),
-    'byte': ('byte', ['(short) ({n} & 0xFF)']), 'tensor': ('Tensor', ['Check.notNull({n}, "{m}", "{n}").pointer()']),
+    'byte': ('byte', ['(short) ({n} & 0xFF)']), 'bool': ('boolean', ['{n} ? 1 : 0']),
+    'tensor': lambda p: ('Tensor', ['{n} == null ? 0 : {n}.pointer()' if p.nullable
+                                    else 'Check.notNull({n}, "{m}", "{n}").pointer()']),
     'handle': lambda p: ('Handle', ['{n} == null ? 0 : {n}.pointer()' if p.nullable
                                     else 'Check.notNull({n}, "{m}", "{n}").pointer()']),
     'text': ('String', ['{n}']),
@@ -572,10 +574,13 @@ def surface_class(obj, handwritten):
     lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
              f'package {PACKAGE};', '']
     lines += sorted(set(imports)) + ([''] if imports else [])
-    if obj.calls_only:  # the calls, in a class between the generated base and the hand-written class
+    if obj.calls_only and obj.java_base:  # the calls, between the generated base and the hand-written class
         lines += [f'/** {cls}\'s calls described in bindings/surface.py; {cls} extends this class. */',
                   f'abstract class {cls}Calls extends {obj.java_base} {{', f'    {cls}Calls(long pointer) {{',
                   '        super(pointer);', '    }']
+    elif obj.calls_only:  # the calls, in a base of the hand-written class, which gives the pointer
+        lines += [f'/** {cls}\'s calls described in bindings/surface.py; {cls} extends this class. */',
+                  f'abstract class {cls}Calls {{', '    abstract long pointer();']
     else:
         lines += surface_doc(obj.doc, '') + [f'public final class {cls} extends NativeObject {{']
     if obj.create:
@@ -603,6 +608,15 @@ def surface_class(obj, handwritten):
             lines += [f'    public String {name}() {{', '        long self = pointer();',
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'setter':  # returns the object, for chained calls
+            lines += [f'    public {cls} {name}({", ".join(params)}) {{',
+                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));',
+                      f'        return ({cls}) this;', '    }']
+        elif call.kind == 'getter' and call.returns == 'enum':
+            value = enum_class(call.enum)
+            lines += [f'    public {value} {name}() {{', '        int[] value = new int[1];',
+                      f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));',
+                      f'        return {value}.of(value[0]);', '    }']
         elif call.kind == 'getter':
             value, element, result = (SURFACE_RESULTS[call.returns] if call.returns in SURFACE_RESULTS
                                       else (SURFACE_TYPES[call.returns][0],) * 2 + ('{}',))

@@ -5,7 +5,7 @@ package dev.cudnnfe;
  * its graph reachable (so a graph is never lost while a tensor of it is in use). Setters return the
  * tensor, for chaining, and are allowed until the graph is built.
  */
-public final class Tensor {
+public final class Tensor extends TensorCalls {
     private final Graph graph;
     private final long pointer;
 
@@ -19,20 +19,10 @@ public final class Tensor {
     }
 
     /** The C pointer; throws if the graph is closed (the tensor died with it). */
+    @Override
     long pointer() {
         graph.pointer();
         return pointer;
-    }
-
-    public String name() {
-        String[] name = new String[1];
-        Check.ok(NativeApi.fe_tensor_get_name(pointer(), name));
-        return name[0];
-    }
-
-    public Tensor setName(String name) {
-        Check.ok(NativeApi.fe_tensor_set_name(pointer(), name));
-        return this;
     }
 
     public long[] dims() {
@@ -61,69 +51,6 @@ public final class Tensor {
         long[] rank = new long[1];
         Check.ok(NativeApi.fe_tensor_get_ndims(pointer(), rank));
         return (int) rank[0];
-    }
-
-    public DataType dataType() {
-        int[] type = new int[1];
-        Check.ok(NativeApi.fe_tensor_get_data_type(pointer(), type));
-        return DataType.of(type[0]);
-    }
-
-    public Tensor setDataType(DataType type) {
-        Check.ok(NativeApi.fe_tensor_set_data_type(pointer(), type.code));
-        return this;
-    }
-
-    /** The uid set, or the one the build assigned; BAD_STATE before either. */
-    public long uid() {
-        long[] uid = new long[1];
-        Check.ok(NativeApi.fe_tensor_get_uid(pointer(), uid));
-        return uid[0];
-    }
-
-    public Tensor setUid(long uid) {
-        Check.ok(NativeApi.fe_tensor_set_uid(pointer(), uid));
-        return this;
-    }
-
-    /**
-     * Promise that every pointer bound to this tensor is aligned to {@code bytes} (a power of two,
-     * 16 to 4096); execution refuses one that is not.
-     */
-    public Tensor setAlignment(long bytes) {
-        Check.ok(NativeApi.fe_tensor_set_alignment(pointer(), bytes));
-        return this;
-    }
-
-    /** Packed variable-length layout: batch i starts at element offsets[i] (null removes it). */
-    public Tensor setRaggedOffset(Tensor offsets) {
-        Check.ok(NativeApi.fe_tensor_set_ragged_offset(pointer(), offsets == null ? 0 : offsets.pointer()));
-        return this;
-    }
-
-    /** Make an operation's result a graph output (non-virtual), or undo it. */
-    public Tensor setOutput(boolean isOutput) {
-        Check.ok(NativeApi.fe_tensor_set_output(pointer(), isOutput ? 1 : 0));
-        return this;
-    }
-
-    public boolean isOutput() {
-        int[] flag = new int[1];
-        Check.ok(NativeApi.fe_tensor_is_output(pointer(), flag));
-        return flag[0] != 0;
-    }
-
-    public boolean isVirtual() {
-        int[] flag = new int[1];
-        Check.ok(NativeApi.fe_tensor_is_virtual(pointer(), flag));
-        return flag[0] != 0;
-    }
-
-    /** Bytes a buffer for this tensor needs. */
-    public long sizeBytes() {
-        long[] bytes = new long[1];
-        Check.ok(NativeApi.fe_tensor_size_bytes(pointer(), bytes));
-        return bytes[0];
     }
 
     /** Tensors are equal when they are the same tensor of the same graph. */
