@@ -69,6 +69,9 @@ class Object:
     # class extends, C#'s in a partial class, Go's as methods of the hand-written type.
     calls_only: bool = False
     java_base: str = ''
+    # The library's functions, with no object: Java's static methods of CudnnFe (in CudnnFeCalls,
+    # which it extends), C#'s of the static class Library (a partial class), Go's package functions.
+    module: bool = False
 
 
 KERNEL_CACHE = Object(
@@ -240,7 +243,32 @@ TENSOR = Object(
     ],
     calls_only=True)
 
+LIBRARY = Object(
+    '', 'Library', '', '', '', '',
+    [
+        Call('cudnn_version', 'fe_cudnn_version', 'getter', [], 'The cuDNN version (e.g. 91900); loads cuDNN.',
+             returns='int64'),
+        Call('cuda_runtime_version', 'fe_cuda_runtime_version', 'getter', [],
+             'The CUDA runtime version (e.g. 13000); loads the CUDA runtime.', returns='int32'),
+        Call('device_count', 'fe_device_count', 'getter', [],
+             'The number of CUDA devices (0 on a machine with the runtime and no GPU).', returns='int32'),
+        Call('enable_peer_access', 'fe_device_enable_peer_access', 'method',
+             [Param('device', 'int32'), Param('peer', 'int32')],
+             'Let kernels on the device read and write memory allocated on the peer (synchronized batchnorm\'s '
+             'buffers need it between every pair of its GPUs); enabling it again is no error. {NOT_SUPPORTED} when '
+             'the GPUs cannot reach each other.'),
+        Call('captured_device_properties', 'fe_device_properties_capture', 'text_method', [Param('device', 'int32')],
+             'cuDNN\'s JSON description of a live GPU, for deviceless builds elsewhere.'),
+        Call('op_schema_json', 'fe_op_schema_json', 'text_method', [],
+             'Every operation\'s description as JSON (the op schema: ports, option fields with their types, '
+             'defaults and ranges, enum names). Needs no cuDNN.'),
+        Call('set_log_level', 'fe_log_set_level', 'method', [Param('level', 'enum', enum='fe_log_level')],
+             'Change the library\'s log level (CUDNNFE_LOG_LEVEL sets it at load).'),
+    ],
+    module=True)
+
 OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER, GRAPH, TENSOR]
+MODULE = LIBRARY
 
 
 def arguments(params, types, name_of, member=''):
@@ -299,12 +327,7 @@ HAND_NAMES = {
     'fe_data_type_size': ('DataType.size', 'DataType.Size', 'DataType.Size'),
     'fe_data_type_string': ('DataType.libraryName', 'DataType.LibraryName', 'DataType.String'),
     'fe_status_string': ('Status.libraryName', 'Status.LibraryName', 'Status.String'),
-    'fe_device_enable_peer_access': ('CudnnFe.enablePeerAccess', 'Library.EnablePeerAccess', 'cudnnfe.EnablePeerAccess'),
-    'fe_device_properties_capture': ('CudnnFe.capturedDeviceProperties', 'Library.CapturedDeviceProperties',
-                                     'cudnnfe.CapturedDeviceProperties'),
-    'fe_log_set_level': ('CudnnFe.setLogLevel', 'Library.SetLogLevel', 'cudnnfe.SetLogLevel'),
     'fe_log_set_callback': ('Logging.routeTo', 'Logging.RouteTo', 'cudnnfe.SetLogger'),
-    'fe_op_schema_json': (None, None, 'cudnnfe.OpSchemaJSON'),
     'fe_graph_create': (None, 'new Graph', 'cudnnfe.NewGraph'),
     'fe_graph_input': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),
     'fe_graph_input_count': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),

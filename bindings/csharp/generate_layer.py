@@ -560,6 +560,28 @@ def surface_class(obj):
     return body + '    }\n'
 
 
+def module_class(module):
+    """The library's functions described in surface.py: static methods of the partial class Library."""
+    body = '    public static partial class Library\n    {\n'
+    for i, call in enumerate(module.calls):
+        name = call.names.get('csharp', surface.pascal(call.name))
+        params, _, args = surface_arguments(call.params, f'Library.{name}')
+        body += ('\n' if i else '') + surface_doc(call.doc)
+        if call.kind == 'getter':
+            value = SURFACE_TYPES[call.returns][0]
+            body += (f'        public static {value} {name}()\n        {{\n            var value = new {value}[1];\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}(value));\n            return value[0];\n        }}\n')
+        elif call.kind == 'text_method':
+            body += (f'        public static string {name}({", ".join(params)}) =>\n'
+                     '            ReadText((buffer, length) =>\n'
+                     f'                NativeApi.{call.c_function}(' + ''.join(a + ', ' for a in args) +
+                     'buffer, buffer == null ? 0 : buffer.Length, length));\n')
+        else:  # method
+            body += (f'        public static void {name}({", ".join(params)}) =>\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args)}));\n')
+    return body + '    }\n'
+
+
 def api_names_class():
     """ApiNames: the C# names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
     described = {}
@@ -572,6 +594,8 @@ def api_names_class():
             if c.kind == 'method' and c.name.startswith('set_') and c.name[len('set_'):] in getters:
                 name = surface.pascal(c.name[len('set_'):])  # the setter of a property
             described[c.c_function] = f'{obj.name}.{name}'
+    described.update({c.c_function: f'Library.{c.names.get("csharp", surface.pascal(c.name))}'
+                      for c in surface.MODULE.calls})
     names = surface.api_names('csharp', surface.pascal, described)
     entries = ''.join(f'            ["{f}"] = "{n}",\n' for f, n in sorted(names.items()))
     pattern = '\n            + '.join(f'@"{piece}"' for piece in surface.advice_pattern())
@@ -616,6 +640,8 @@ def main():
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     if (pathlib.Path(__file__).resolve().parent / 'src' / 'ApiNames.cs').exists():
         raise SystemExit('generate_layer: ApiNames.cs is written by hand; the names are described in surface.py')
+    written.append(write(out, 'Library.g.cs', module_class(surface.MODULE),
+                         '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written.append(write(out, 'ApiNames.g.cs', api_names_class(),
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     families = {}

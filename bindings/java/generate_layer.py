@@ -640,10 +640,37 @@ def surface_class(obj, handwritten):
     return '\n'.join(lines + ([''] + body if body else []) + ['}']) + '\n'
 
 
+def module_class(module):
+    """CudnnFeCalls: the library's functions described in surface.py, static methods CudnnFe inherits."""
+    lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
+             f'package {PACKAGE};', '',
+             '/** The library\'s functions described in bindings/surface.py; CudnnFe extends this class. */',
+             'abstract class CudnnFeCalls {', '    CudnnFeCalls() {}']
+    for call in module.calls:
+        name = call.names.get('java', surface.camel(call.name))
+        params, args = surface_arguments(call.params, f'CudnnFe.{name}')
+        lines += [''] + surface_doc(call.doc)
+        if call.kind == 'getter':
+            value = SURFACE_TYPES[call.returns][0]
+            lines += [f'    public static {value} {name}() {{', f'        {value}[] value = new {value}[1];',
+                      f'        Check.ok(NativeApi.{call.c_function}(value));', '        return value[0];', '    }']
+        elif call.kind == 'text_method':
+            lines += [f'    public static String {name}({", ".join(params)}) {{',
+                      f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}('
+                      + ''.join(a + ', ' for a in args) + 'buffer,',
+                      '                buffer == null ? 0 : buffer.length, length));', '    }']
+        else:  # method
+            lines += [f'    public static void {name}({", ".join(params)}) {{',
+                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(args)}));', '    }']
+    return '\n'.join(lines + ['}']) + '\n'
+
+
 def api_names_class():
     """ApiNames: the Java names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
     described = {c.c_function: f'{obj.name}.{c.names.get("java", surface.camel(c.name))}'
                  for obj in surface.OBJECTS for c in obj.calls}
+    described.update({c.c_function: f'CudnnFe.{c.names.get("java", surface.camel(c.name))}'
+                      for c in surface.MODULE.calls})
     names = surface.api_names('java', surface.camel, described)
     entries = ',\n'.join(f'            Map.entry("{f}", "{n}")' for f, n in sorted(names.items()))
     pattern = '\n            + '.join('"' + piece.replace('\\', '\\\\') + '"' for piece in surface.advice_pattern())
@@ -717,6 +744,7 @@ def main():
     if 'ApiNames' in existing:
         raise SystemExit('generate_layer: ApiNames.java is written by hand; the names are described in surface.py')
     files['ApiNames'] = api_names_class()
+    files['CudnnFeCalls'] = module_class(surface.MODULE)
     paths = []
     for name, text in sorted(files.items()):
         path = out / f'{name}.java'

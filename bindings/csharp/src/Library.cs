@@ -13,68 +13,13 @@ namespace CudnnFe
     /// directory), then on LD_LIBRARY_PATH and in the system's directories. No dllmap or resolver
     /// is needed on Mono or .NET.
     /// </summary>
-    public static class Library
+    public static partial class Library
     {
         /// <summary>The loaded library's version, major * 10000 + minor * 100 + patch.</summary>
         public static uint Version => NativeApi.fe_version();
 
         /// <summary>The loaded library's version as "major.minor.patch".</summary>
         public static string VersionString => NativeApi.fe_version_string();
-
-        /// <summary>The cuDNN version (e.g. 91900); loads cuDNN.</summary>
-        public static long CudnnVersion()
-        {
-            var version = new long[1];
-            Check.Ok(NativeApi.fe_cudnn_version(version));
-            return version[0];
-        }
-
-        /// <summary>The CUDA runtime version (e.g. 13000); loads the CUDA runtime.</summary>
-        public static int CudaRuntimeVersion()
-        {
-            var version = new int[1];
-            Check.Ok(NativeApi.fe_cuda_runtime_version(version));
-            return version[0];
-        }
-
-        /// <summary>The number of CUDA devices (0 on a machine with the runtime and no GPU).</summary>
-        public static int DeviceCount()
-        {
-            var count = new int[1];
-            Check.Ok(NativeApi.fe_device_count(count));
-            return count[0];
-        }
-
-        /// <summary>
-        /// Let kernels on <paramref name="device"/> read and write memory allocated on
-        /// <paramref name="peer"/> (synchronized batchnorm's buffers need it between every pair of its
-        /// GPUs); enabling it again is no error. NotSupported when the GPUs cannot reach each other.
-        /// </summary>
-        public static void EnablePeerAccess(int device, int peer)
-        {
-            Check.Ok(NativeApi.fe_device_enable_peer_access(device, peer));
-        }
-
-        /// <summary>cuDNN's JSON description of a live GPU, for deviceless builds elsewhere.</summary>
-        public static string CapturedDeviceProperties(int device)
-        {
-            return ReadText((buffer, length) =>
-                NativeApi.fe_device_properties_capture(device, buffer, buffer == null ? 0 : buffer.Length, length));
-        }
-
-        /// <summary>
-        /// Every operation's description as JSON (the op schema: ports, option fields with their
-        /// types, defaults and ranges, enum names), as fe_op_schema_json gives it. Needs no cuDNN.
-        /// </summary>
-        public static string OpSchemaJson()
-        {
-            return ReadText((buffer, length) => NativeApi.fe_op_schema_json(buffer, buffer == null ? 0 : buffer.Length, length));
-        }
-
-        public static void SetLogLevel(LogLevel level)
-        {
-            Check.Ok(NativeApi.fe_log_set_level((fe_log_level)level));
-        }
 
         /// <summary>Packed (row-major) strides for dims.</summary>
         public static long[] StridesPacked(params long[] dims)
