@@ -35,8 +35,8 @@ COMPATIBLE_NAMES = {
     ('fe_sdpa_fp8_backward_scales', 'scale_dv'): 'ScaleDV',
 }
 
-# How an op with several returned outputs gives them back, where a hand-written type or form
-# existed before (bindings/csharp/src/Results.cs): a result class and its property per port, or
+# How an op with several returned outputs gives them back, where a type or form existed before
+# the schema: a result class shared by several ops (written once) and its property per port, or
 # OUT: the first output returned, the others out parameters after the options. Any other op gets
 # a generated <Op>Result class with one property per returned output.
 OUT = 'out'
@@ -403,6 +403,23 @@ def result_class(method):
     return ''.join(lines)
 
 
+def shared_result_classes():
+    """The result classes RESULTS shares between ops, each once: its properties in the order the
+    mappings give them, every op that returns it named."""
+    classes = {}
+    for kind, result in RESULTS.items():
+        if result == OUT:
+            continue
+        class_name, properties = result
+        ops, names = classes.setdefault(class_name, ([], []))
+        ops.append(kind)
+        names += [n for n in properties.values() if n not in names]
+    return {class_name: (summary(f'The outputs of {", ".join(ops)}; an output not produced is null.', '    ') +
+                         f'    public sealed class {class_name}\n    {{\n' +
+                         ''.join(f'        public Tensor {n} {{ get; internal set; }}\n' for n in names) + '    }\n')
+            for class_name, (ops, names) in classes.items()}
+
+
 def graph_file(family, methods):
     body = '\n'.join(m.code() for m in methods)
     return (f'    // {family}: each result is virtual until SetOutput(true), named "<op name>::<port>".\n'
@@ -644,6 +661,7 @@ def main():
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written.append(write(out, 'ApiNames.g.cs', api_names_class(),
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
+    written += [write(out, class_name + '.g.cs', text) for class_name, text in shared_result_classes().items()]
     families = {}
     for op in model.ops:
         families.setdefault(op.family, []).append(Method(op))

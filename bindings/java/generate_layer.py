@@ -450,6 +450,35 @@ def graph_ops(model):
     return '\n'.join(lines) + '\n'
 
 
+# The result classes RESULT_TYPES shares between ops: their docs and fields (constructor order).
+SHARED_RESULTS = {
+    'TensorPair': ('Two results of one operation: softmax (y, stats; stats null unless asked for), block scale '
+                   'quantize (y, scale), FP8 matmul (y, amax), genstats (sum, sum of squares).', ['first', 'second']),
+    'NormResult': ('A normalization\'s outputs: y, and in training the float statistics (null in inference). For '
+                   'rmsnorm, mean is null and invVariance is the inverse RMS.', ['y', 'mean', 'invVariance']),
+    'BatchnormResult': ('Batchnorm\'s outputs; the next running statistics are null without running statistics.',
+                        ['y', 'mean', 'invVariance', 'nextRunningMean', 'nextRunningVar']),
+    'NormGradients': ('A normalization backward\'s outputs; dbias is null where the forward had no bias.',
+                      ['dx', 'dscale', 'dbias']),
+    'SdpaResult': ('Attention forward\'s outputs: O, and the softmax stats when asked for (else null).',
+                   ['o', 'stats']),
+    'SdpaGradients': ('Attention backward\'s outputs.', ['dq', 'dk', 'dv']),
+    'SdpaFp8Result': ('FP8 attention forward\'s outputs: O, the stats (null unless asked for), and the float amax '
+                      'of S and O.', ['o', 'stats', 'amaxS', 'amaxO']),
+    'SdpaFp8Gradients': ('FP8 attention backward\'s outputs: dQ, dK, dV and the float amax of each and of dP.',
+                         ['dq', 'dk', 'dv', 'amaxDq', 'amaxDk', 'amaxDv', 'amaxDp']),
+}
+
+
+def shared_result_class(cls):
+    doc, fields = SHARED_RESULTS[cls]
+    lines = [HEADER, f'package {PACKAGE};', ''] + [line[4:] for line in javadoc(doc)]
+    lines += [f'public final class {cls} {{'] + [f'    public final Tensor {f};' for f in fields]
+    lines += ['', f'    {cls}({", ".join(f"Tensor {f}" for f in fields)}) {{']
+    lines += [f'        this.{f} = {f};' for f in fields] + ['    }', '}']
+    return '\n'.join(lines) + '\n'
+
+
 def result_class(op, returned):
     cls = pascal(op.kind) + 'Result'
     lines = [HEADER, f'package {PACKAGE};', '', f'/** The outputs of {doc_text(op.kind)}; a conditional one is null when not produced. */',
@@ -741,6 +770,10 @@ def main():
         if name in existing:
             raise SystemExit(f'generate_layer: {name}.java is written by hand; it is described in surface.py')
         files[name] = surface_class(obj, handwritten)
+    for cls in SHARED_RESULTS:
+        if cls in existing:
+            raise SystemExit(f'generate_layer: {cls}.java is written by hand; it is generated (SHARED_RESULTS)')
+        files[cls] = shared_result_class(cls)
     if 'ApiNames' in existing:
         raise SystemExit('generate_layer: ApiNames.java is written by hand; the names are described in surface.py')
     files['ApiNames'] = api_names_class()
