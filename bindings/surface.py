@@ -23,7 +23,7 @@ import re
 # 'kernel_cache' an fe_kernel_cache (nullable or not); 'text' a string; 'text_with_length' a
 # string and its length; 'int32', 'int64', 'byte'; 'stream' a cudaStream_t and 'address' a device
 # address (Java long, C# IntPtr, Go uintptr); 'enum' a value of the C enum `enum` (the language's
-# generated enum); 'bool' (an int32 flag). Results only: 'borrowed_text' (a string the library
+# generated enum); 'bool' (an int32 flag); 'double'. Results only: 'borrowed_text' (a string the library
 # keeps, returned through a const char **).
 @dataclasses.dataclass
 class Param:
@@ -40,7 +40,8 @@ class Call:
     c_function: str
     kind: str             # 'method': on the object; 'text_method': returns text; 'factory': makes an object;
     #                       'getter': returns the value of kind `returns` (a property where the language has them);
-    #                       'setter': a method that returns the object, for chained calls (Go: the error only)
+    #                       'setter': a method that returns the object, for chained calls (Go: the error only);
+    #                       'query': takes arguments and returns the value of kind `returns` (a method everywhere)
     params: list
     doc: str
     returns: str = ''
@@ -206,6 +207,13 @@ GRAPH = Object(
         Call('to_json', 'fe_graph_to_json', 'text_method', [],
              'The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs.',
              names={'go': 'ToJSON'}),
+        Call('autotune', 'fe_graph_autotune', 'query',
+             [Param('handle', 'handle'), Param('warmup', 'int32', default=-1), Param('iterations', 'int32', default=0)],
+             'Time every built plan (built with the policy that builds them all, or with autotuning) on the handle\'s '
+             'GPU, the fastest then the one that executes; returns its median in microseconds. A warmup below 0: 3; '
+             'iterations 0 or less: 10.', returns='double'),
+        Call('plan_time_us', 'fe_graph_plan_time_us', 'query', [Param('index', 'int64')],
+             'The median time of that built plan from the last autotune (index 0 executes).', returns='double'),
         Call('warmup', 'fe_graph_warmup', 'method', [Param('handle', 'handle')],
              'Perform the first execute\'s one-time work now (the handle\'s workspace grown), before executes are '
              'captured into a CUDA graph.'),

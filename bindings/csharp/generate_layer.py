@@ -477,6 +477,7 @@ def surface_doc(text, indent='        '):
 # Each kind of value: its C# type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('IntPtr', ['{n}']), 'address': ('IntPtr', ['{n}']),
+    'double': ('double', ['{n}']),
     'byte': ('byte', ['{n}']), 'bool': ('bool', ['{n} ? 1 : 0']),
     'tensor': lambda p: ('Tensor', ['{n} == null ? IntPtr.Zero : {n}.Pointer' if p.nullable
                                     else 'Check.NotNull({n}, "{m}", nameof({n})).Pointer']),
@@ -545,6 +546,12 @@ def surface_class(obj):
                      '                var value = new int[1];\n'
                      f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
                      f'                return ({value})value[0];\n            }}\n        }}\n')
+        elif call.kind == 'query':
+            value = SURFACE_TYPES[call.returns][0]
+            body += (f'        public {value} {name}({", ".join(params)})\n        {{\n'
+                     f'            var value = new {value}[1];\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["value"])}));\n'
+                     '            return value[0];\n        }\n')
         elif call.kind == 'setter':  # returns the object, for chained calls
             body += (f'        public {cls} {name}({", ".join(params)})\n        {{\n'
                      f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args)}));\n'

@@ -520,7 +520,8 @@ def surface_doc(name, verb, text):
 RECEIVERS = {'DeviceBuffer': 'b'}
 
 # Go's type of each kind of value, and how SWIG takes it.
-SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'stream': ('uintptr', '{}'),
+SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'double': ('float64', '{}'),
+                 'stream': ('uintptr', '{}'),
                  'address': ('uintptr', '{}'), 'byte': ('byte', '{}')}
 
 
@@ -592,6 +593,17 @@ def surface_object(obj):
                     f'\tout := []uintptr{{0}}\n\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
                     f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
+        elif c.kind == 'query':
+            go_type = SURFACE_TYPES[c.returns][0]
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            verb, rest = c.doc.split(' ', 1)
+            doc = (surface_doc(name, verb.lower() + 's', rest) if verb[0].isupper() and not verb.startswith('The')
+                   else surface_doc(name, 'is', c.doc))
+            out += ('\n' + doc + f'func ({receiver} *{cls}) {name}({", ".join(params)}) ({go_type}, error) {{\n' +
+                    (self_check + checks).replace('{zero}', '0, ') + f'\tout := []{go_type}{{0}}\n'
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + ["out"])}) }})\n'
+                    '\treturn out[0], err\n}\n')
         elif c.kind == 'getter' and c.returns == 'enum':
             go_type = enum_type(c.enum)
             convert = f'{lower_first(go_type)}Of(out[0])' if c.enum in CODED_ENUMS else f'{go_type}(out[0])'

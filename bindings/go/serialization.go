@@ -4,28 +4,6 @@ import "cudnnfe.dev/cudnnfe/internal/capi"
 
 // Plans that last: autotuning, the plan cache, serialized bytes and JSON text.
 
-// Autotune times every built plan (built with BuildPolicyAll, or with BuildOptions.Autotune) on
-// the handle's GPU and makes the fastest the one that executes; it returns that plan's median in
-// microseconds. warmup below 0: 3; iterations 0 or less: 10.
-func (g *Graph) Autotune(h *Handle, warmup, iterations int32) (float64, error) {
-	hp, err := handleArgument(h, "Graph.Autotune", "h")
-	if err != nil {
-		return 0, err
-	}
-	best := []float64{0}
-	err = g.do(func(p uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_autotune(p, hp, int(warmup), int(iterations), best)
-	})
-	return best[0], err
-}
-
-// PlanTimeUs is the median time of built plan index from the last autotune (index 0 executes).
-func (g *Graph) PlanTimeUs(index int64) (float64, error) {
-	us := []float64{0}
-	err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_plan_time_us(p, index, us) })
-	return us[0], err
-}
-
 // GraphFromCache is a built graph ready to execute, registered by a build with
 // BuildOptions.CacheKey; StatusNotFound if none. h may be nil (deviceless graphs). The caller
 // closes it.

@@ -573,6 +573,7 @@ def surface_doc(text, indent='    '):
 # Each kind of value: its Java type, and the C arguments made of it ({n}: its name).
 SURFACE_TYPES = {
     'int32': ('int', ['{n}']), 'int64': ('long', ['{n}']), 'stream': ('long', ['{n}']), 'address': ('long', ['{n}']),
+    'double': ('double', ['{n}']),
     'byte': ('byte', ['(short) ({n} & 0xFF)']), 'bool': ('boolean', ['{n} ? 1 : 0']),
     'tensor': lambda p: ('Tensor', ['{n} == null ? 0 : {n}.pointer()' if p.nullable
                                     else 'Check.notNull({n}, "{m}", "{n}").pointer()']),
@@ -637,6 +638,14 @@ def surface_class(obj, handwritten):
             lines += [f'    public String {name}() {{', '        long self = pointer();',
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'query':
+            value = SURFACE_TYPES[call.returns][0]
+            call_line = f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args + ["value"])}));'
+            if len(call_line) > 120:
+                call_line = (f'        Check.ok(NativeApi.{call.c_function}(pointer(),\n'
+                             f'                {", ".join(args + ["value"])}));')
+            lines += [f'    public {value} {name}({", ".join(params)}) {{', f'        {value}[] value = new {value}[1];',
+                      call_line, '        return value[0];', '    }']
         elif call.kind == 'setter':  # returns the object, for chained calls
             lines += [f'    public {cls} {name}({", ".join(params)}) {{',
                       f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));',

@@ -7,26 +7,6 @@ namespace CudnnFe
     public sealed partial class Graph
     {
         /// <summary>
-        /// Time every built plan (built with <see cref="BuildPolicy.All"/>, or with autotuning) on the
-        /// handle's GPU and make the fastest the one that executes; returns its median in
-        /// microseconds. warmup below 0: 3; iterations 0 or less: 10.
-        /// </summary>
-        public double Autotune(Handle handle, int warmup = -1, int iterations = 0)
-        {
-            var best = new double[1];
-            Check.Ok(NativeApi.fe_graph_autotune(Pointer, Check.NotNull(handle, "Graph.Autotune", nameof(handle)).Pointer, warmup, iterations, best));
-            return best[0];
-        }
-
-        /// <summary>Median time of built plan index from the last autotune (index 0 executes).</summary>
-        public double PlanTimeUs(long index)
-        {
-            var us = new double[1];
-            Check.Ok(NativeApi.fe_graph_plan_time_us(Pointer, index, us));
-            return us[0];
-        }
-
-        /// <summary>
         /// A built graph ready to execute, registered by a build with <see cref="BuildOptions.CacheKey"/>;
         /// NotFound if none. handle may be null (deviceless graphs). The caller disposes it.
         /// </summary>

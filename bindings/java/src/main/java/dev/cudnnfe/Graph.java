@@ -426,24 +426,6 @@ public final class Graph extends GraphCalls {
     // ---- autotuning, plan cache and serialization ----------------------------------------------
 
     /**
-     * Time every built plan (built with {@link BuildPolicy#ALL}, or with autotuning) on the handle's
-     * GPU and make the fastest the one that executes; returns its median in microseconds.
-     * warmup below 0: 3; iterations 0 or less: 10.
-     */
-    public double autotune(Handle handle, int warmup, int iterations) {
-        double[] best = new double[1];
-        Check.ok(NativeApi.fe_graph_autotune(pointer(), Check.notNull(handle, "Graph.autotune", "handle").pointer(), warmup, iterations, best));
-        return best[0];
-    }
-
-    /** Median time of built plan `index` from the last autotune (index 0 executes). */
-    public double planTimeUs(long index) {
-        double[] us = new double[1];
-        Check.ok(NativeApi.fe_graph_plan_time_us(pointer(), index, us));
-        return us[0];
-    }
-
-    /**
      * A built graph ready to execute, registered by a build with {@link BuildOptions#cacheKey};
      * NOT_FOUND if none. handle may be null (deviceless graphs). The caller closes it.
      */
