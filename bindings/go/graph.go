@@ -11,7 +11,10 @@ type Graph struct {
 
 // NewGraph creates an empty graph; opts may be nil.
 func NewGraph(opts *GraphOptions) (*Graph, error) {
-	native := opts.toNative()
+	native, err := opts.toNative()
+	if err != nil {
+		return nil, err
+	}
 	if native != nil {
 		defer capi.DeleteFe_graph_options(native)
 	}

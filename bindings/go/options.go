@@ -9,34 +9,6 @@ import (
 // Options are plain structs whose zero values mean "the library's default" (taken from the C
 // header's _INIT macros); a nil *XOptions is all defaults.
 
-// GraphOptions are a graph's name and default data types.
-type GraphOptions struct {
-	Name                 string
-	IODataType           DataType // inputs and outputs (default: each tensor carries its own)
-	IntermediateDataType DataType // virtual tensors (default float)
-	ComputeDataType      DataType // math (default float)
-}
-
-func (o *GraphOptions) toNative() capi.Fe_graph_options {
-	if o == nil {
-		return nil
-	}
-	n := capi.NewFe_graph_options()
-	if o.Name != "" {
-		n.SetName(o.Name)
-	}
-	if o.IODataType != DataNotSet {
-		n.SetIo_data_type(o.IODataType.code())
-	}
-	if o.IntermediateDataType != DataNotSet {
-		n.SetIntermediate_data_type(o.IntermediateDataType.code())
-	}
-	if o.ComputeDataType != DataNotSet {
-		n.SetCompute_data_type(o.ComputeDataType.code())
-	}
-	return n
-}
-
 // BuildOptions are the one-call build's options.
 type BuildOptions struct {
 	HeurModes []HeurMode // default: A, then FALLBACK
@@ -136,24 +108,4 @@ func (o *BuildOptions) toNative() (capi.Fe_build_options, error) {
 	n.SetKernel_cache(cache)
 	n.SetSm_count_target(int(o.SmCountTarget))
 	return n, nil
-}
-
-// DeserializeOptions are Deserialize's options.
-type DeserializeOptions struct {
-	OnMismatch MismatchPolicy
-	// DevicePropertiesJSON: load the plan for the GPU this cuDNN device JSON describes (the
-	// handle may then be nil); the graph can be inspected and serialized again, not executed.
-	DevicePropertiesJSON string
-}
-
-func (o *DeserializeOptions) toNative() capi.Fe_deserialize_options {
-	if o == nil {
-		return nil
-	}
-	n := capi.NewFe_deserialize_options()
-	n.SetOn_mismatch(capi.Enum_SS_fe_mismatch_policy(o.OnMismatch))
-	if o.DevicePropertiesJSON != "" {
-		n.SetDevice_properties_json(o.DevicePropertiesJSON)
-	}
-	return n
 }

@@ -43,7 +43,10 @@ func Deserialize(h *Handle, data []byte, opts *DeserializeOptions) (*Graph, erro
 	if len(data) == 0 {
 		return nil, invalid("Deserialize: no bytes")
 	}
-	native := opts.toNative()
+	native, err := opts.toNative()
+	if err != nil {
+		return nil, err
+	}
 	if native != nil {
 		defer capi.DeleteFe_deserialize_options(native)
 	}

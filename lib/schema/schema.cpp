@@ -410,7 +410,9 @@ std::string to_json() {
     }
     out.end_array();
     out.key("structs").begin_array();
-    for (const Struct *s : structs()) {
+    std::vector<const Struct *> all_structs = structs();
+    for (const Struct *s : surface_structs()) all_structs.push_back(s);
+    for (const Struct *s : all_structs) {
         out.begin_object().field("c_type", s->c_type).field("size", static_cast<int64_t>(s->size)).field("doc", s->doc);
         out.key("fields").begin_array();
         for (const Field &f : s->fields) {

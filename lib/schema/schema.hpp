@@ -218,6 +218,9 @@ std::vector<const Enum *> enums();
 // The enums of the API around the ops (heuristics modes, build policy, log level, mismatch
 // policy): in the printed schema after the ops' enums, for the bindings to generate.
 std::vector<const Enum *> surface_enums();
+// The option structs of the API around the ops (a graph's, loading a serialized graph's): in the
+// printed schema after the ops' structs, for the bindings to generate.
+std::vector<const Struct *> surface_structs();
 // fe_data_type's values and JSON names (data_type fields).
 const Enum &data_types();
 // An enum the ops name, by its C type ("fe_resample_mode"); nullptr when none does.

@@ -2,30 +2,8 @@ using System;
 
 namespace CudnnFe
 {
-    // The options that are not an op's (an op's options classes are generated from the op schema):
-    // properties left null keep the library's defaults (the C header's _INIT macros).
-
-    /// <summary>A graph's name and default data types.</summary>
-    public sealed class GraphOptions
-    {
-        public string Name { get; set; }
-        /// <summary>Inputs and outputs (unset: each tensor carries its own type).</summary>
-        public DataType? IoDataType { get; set; }
-        /// <summary>Virtual tensors (float unless set).</summary>
-        public DataType? IntermediateDataType { get; set; }
-        /// <summary>Math (float unless set).</summary>
-        public DataType? ComputeDataType { get; set; }
-
-        internal fe_graph_options ToNative()
-        {
-            var o = new fe_graph_options();
-            if (Name != null) o.name = Name;
-            if (IoDataType.HasValue) o.io_data_type = (fe_data_type)IoDataType.Value;
-            if (IntermediateDataType.HasValue) o.intermediate_data_type = (fe_data_type)IntermediateDataType.Value;
-            if (ComputeDataType.HasValue) o.compute_data_type = (fe_data_type)ComputeDataType.Value;
-            return o;
-        }
-    }
+    // The build's options (an op's, a graph's and loading's options classes are generated from the
+    // schema): properties left null keep the library's defaults (the C header's _INIT macros).
 
     /// <summary>Options of the one-call build. Unset: heuristics A then Fallback, the first plan that builds.</summary>
     public sealed class BuildOptions
@@ -109,25 +87,6 @@ namespace CudnnFe
             if (BuildThreads.HasValue) o.build_threads = BuildThreads.Value;
             if (cache != IntPtr.Zero) o.kernel_cache = cache;
             if (SmCountTarget.HasValue) o.sm_count_target = SmCountTarget.Value;
-            return o;
-        }
-    }
-
-    /// <summary>Options of <see cref="Graph.Deserialize"/>. Unset: refuse a mismatch, load for the handle's GPU.</summary>
-    public sealed class DeserializeOptions
-    {
-        public MismatchPolicy? OnMismatch { get; set; }
-        /// <summary>
-        /// Deviceless: load the plan for the GPU this cuDNN device JSON describes (the handle may
-        /// then be null); the graph can be inspected and serialized again, not executed.
-        /// </summary>
-        public string DevicePropertiesJson { get; set; }
-
-        internal fe_deserialize_options ToNative()
-        {
-            var o = new fe_deserialize_options();
-            if (OnMismatch.HasValue) o.on_mismatch = (fe_mismatch_policy)OnMismatch.Value;
-            if (DevicePropertiesJson != null) o.device_properties_json = DevicePropertiesJson;
             return o;
         }
     }

@@ -1,5 +1,6 @@
-// The enums of the API around the ops (building, logging, loading plans), described as the ops'
-// enums are so that each language's binding generates them from `cudnnfe schema` alike.
+// The enums and option structs of the API around the ops (creating graphs, building, logging,
+// loading plans), described as the ops' are so that each language's binding generates them from
+// `cudnnfe schema` alike.
 #include "cudnnfe.h"
 #include "schema/schema.hpp"
 
@@ -93,11 +94,45 @@ const Enum kBehaviorNote{
     "An engine's behaviour notes (cuDNN's CUDNN_BEHAVIOR_NOTE_*), one bit each of a mask.",
     true};
 
+const fe_graph_options kGraphDefaults = FE_GRAPH_OPTIONS_INIT;
+
+const Struct kGraphOptions{
+    "fe_graph_options",
+    sizeof(fe_graph_options),
+    &kGraphDefaults,
+    {
+        FE_SCHEMA_FIELD(fe_graph_options, name, name, "The graph's name; \"graph\" when absent."),
+        FE_SCHEMA_FIELD(fe_graph_options, io_data_type, data_type,
+                        "The type of inputs and outputs that do not carry their own (not_set: each carries its own)."),
+        FE_SCHEMA_FIELD(fe_graph_options, intermediate_data_type, data_type,
+                        "The type of virtual (intermediate) tensors (float unless set)."),
+        FE_SCHEMA_FIELD(fe_graph_options, compute_data_type, data_type,
+                        "The math type of operations that do not set their own (float unless set)."),
+    },
+    "A graph's name and default data types."};
+
+const fe_deserialize_options kDeserializeDefaults = FE_DESERIALIZE_OPTIONS_INIT;
+
+const Struct kDeserializeOptions{
+    "fe_deserialize_options",
+    sizeof(fe_deserialize_options),
+    &kDeserializeDefaults,
+    {
+        FE_SCHEMA_ENUM(fe_deserialize_options, on_mismatch, kMismatchPolicy,
+                       "What a version or GPU other than the plan's does (refuse unless set)."),
+        FE_SCHEMA_FIELD(fe_deserialize_options, device_properties_json, name,
+                        "Deviceless: load the plan for the GPU this cuDNN device JSON describes (the handle may then "
+                        "be absent); the graph can be inspected and serialized again, not executed."),
+    },
+    "How a serialized graph is loaded: what a mismatch does, and for which GPU."};
+
 }  // namespace
 
 std::vector<const Enum *> surface_enums() {
     return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy, &kNumericalNote, &kBehaviorNote};
 }
+
+std::vector<const Struct *> surface_structs() { return {&kGraphOptions, &kDeserializeOptions}; }
 
 }  // namespace schema
 }  // namespace fe
