@@ -41,7 +41,8 @@ class Call:
     kind: str             # 'method': on the object; 'text_method': returns text; 'factory': makes an object;
     #                       'getter': returns the value of kind `returns` (a property where the language has them);
     #                       'setter': a method that returns the object, for chained calls (Go: the error only);
-    #                       'query': takes arguments and returns the value of kind `returns` (a method everywhere)
+    #                       'query': takes arguments and returns the value of kind `returns` (a method everywhere);
+    #                       'tensor_query': the graph's tensor the call makes or finds
     params: list
     doc: str
     returns: str = ''
@@ -150,6 +151,18 @@ GRAPH = Object(
     'fe_graph', 'Graph', '', '', '', 'fe_graph_destroy',
     [
         Call('name', 'fe_graph_get_name', 'getter', [], 'The graph\'s name.', returns='borrowed_text'),
+        Call('tensor_like', 'fe_graph_tensor_like', 'tensor_query', [Param('like', 'tensor'), Param('name', 'text')],
+             'An input with that name and the dims, strides and data type of the tensor given (of this graph or of '
+             'another one); not its name, uid or output flag.'),
+        Call('scalar', 'fe_graph_scalar', 'tensor_query',
+             [Param('name', 'text'), Param('value', 'double'), Param('type', 'enum', enum='fe_data_type')],
+             'A host value passed to cuDNN at every execution, broadcast by the pointwise operation that uses it.'),
+        Call('constant', 'fe_graph_constant', 'tensor_query',
+             [Param('name', 'text'), Param('value', 'double'), Param('type', 'enum', enum='fe_data_type')],
+             'A compile-time constant: a scalar whose value cuDNN compiles into the plan\'s kernels (another value '
+             'needs another build). Needs cuDNN 9.22; earlier versions refuse the build, naming it.'),
+        Call('tensor_by_name', 'fe_graph_tensor_by_name', 'tensor_query', [Param('name', 'text')],
+             'The graph\'s tensor of that name ({NOT_FOUND} when it has none).'),
         Call('set_device_properties', 'fe_graph_set_device_properties', 'method', [Param('json', 'text')],
              'Make the build target the GPU this cuDNN device JSON describes (captured on that GPU): the graph is '
              'then built without one.'),

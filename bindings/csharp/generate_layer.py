@@ -546,6 +546,9 @@ def surface_class(obj):
                      '                var value = new int[1];\n'
                      f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
                      f'                return ({value})value[0];\n            }}\n        }}\n')
+        elif call.kind == 'tensor_query':  # a tensor of this graph
+            body += (f'        public Tensor {name}({", ".join(params)}) =>\n'
+                     f'            Output(o => NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["o"])}));\n')
         elif call.kind == 'query':
             value = SURFACE_TYPES[call.returns][0]
             body += (f'        public {value} {name}({", ".join(params)})\n        {{\n'

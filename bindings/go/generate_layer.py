@@ -538,9 +538,11 @@ def surface_arguments(params_of, method):
             params.append(f'{name} *Tensor')
             checks += f'\ttp, err := optionalTensor({name})\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
             args.append('tp')
-        elif p.kind == 'tensor':
-            params.append('t *Tensor')
-            checks += f'\ttp, err := tensorArgument(t, "{method}", "t")\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
+        elif p.kind == 'tensor':  # named t where the parameter is 'the tensor' itself
+            name = 't' if p.name == 'tensor' else go_local(p.name)
+            params.append(f'{name} *Tensor')
+            checks += (f'\ttp, err := tensorArgument({name}, "{method}", "{name}")\n\tif err != nil {{\n'
+                       '\t\treturn {zero}err\n\t}\n')
             args.append('tp')
         elif p.kind == 'bool':
             params.append(f'{go_local(p.name)} bool')
@@ -593,6 +595,13 @@ def surface_object(obj):
                     f'\tout := []uintptr{{0}}\n\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
                     f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
+        elif c.kind == 'tensor_query':  # a tensor of this graph
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            doc = surface_doc(name, 'is', c.doc)
+            out += ('\n' + doc + f'func ({receiver} *{cls}) {name}({", ".join(params)}) (*Tensor, error) {{\n' +
+                    checks.replace('{zero}', 'nil, ') +
+                    f'\treturn {receiver}.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {{\n'
+                    f'\t\treturn capi.{swig(c.c_function)}({", ".join(["p"] + args + ["out"])})\n\t}})\n}}\n')
         elif c.kind == 'query':
             go_type = SURFACE_TYPES[c.returns][0]
             params, checks, args = surface_arguments(c.params, f'{cls}.{name}')

@@ -88,42 +88,6 @@ func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor
 	})
 }
 
-// TensorLike adds an input named name with the dims, strides and data type of like (a tensor of
-// this graph or of another one); not its name, uid or output flag.
-func (g *Graph) TensorLike(like *Tensor, name string) (*Tensor, error) {
-	lp, err := tensorArgument(like, "Graph.TensorLike", "like")
-	if err != nil {
-		return nil, err
-	}
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_tensor_like(p, lp, name, out)
-	})
-}
-
-// Scalar adds a host value passed to cuDNN at every execution, broadcast by the pointwise
-// operation using it.
-func (g *Graph) Scalar(name string, value float64, dt DataType) (*Tensor, error) {
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_scalar(p, name, value, dt.code(), out)
-	})
-}
-
-// Constant adds a compile-time constant: a scalar whose value cuDNN compiles into the plan's
-// kernels (another value needs another build). Needs cuDNN 9.22; earlier versions refuse the
-// build, naming it.
-func (g *Graph) Constant(name string, value float64, dt DataType) (*Tensor, error) {
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_constant(p, name, value, dt.code(), out)
-	})
-}
-
-// TensorByName finds a tensor by name.
-func (g *Graph) TensorByName(name string) (*Tensor, error) {
-	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_tensor_by_name(p, name, out)
-	})
-}
-
 // Inputs are the graph's inputs in creation order (the order of ExecutePositional).
 func (g *Graph) Inputs() ([]*Tensor, error) {
 	return g.list(capi.Fe_graph_input_count, capi.Fe_graph_input)

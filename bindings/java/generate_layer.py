@@ -638,6 +638,10 @@ def surface_class(obj, handwritten):
             lines += [f'    public String {name}() {{', '        long self = pointer();',
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'tensor_query':  # a tensor of this graph
+            lines += [f'    public Tensor {name}({", ".join(params)}) {{', '        long[] tensor = new long[1];',
+                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args + ["tensor"])}));',
+                      '        return result(tensor[0]);', '    }']
         elif call.kind == 'query':
             value = SURFACE_TYPES[call.returns][0]
             call_line = f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args + ["value"])}));'

@@ -40,29 +40,6 @@ namespace CudnnFe
             return Output(o => NativeApi.fe_graph_tensor(Pointer, name, dims.Length, dims, strides, (fe_data_type)type, o));
         }
 
-        /// <summary>An input named <paramref name="name"/> with the dims, strides and data type of
-        /// <paramref name="like"/> (a tensor of this graph or of another one); not its name, uid or
-        /// output flag.</summary>
-        public Tensor TensorLike(Tensor like, string name)
-        {
-            return Output(o => NativeApi.fe_graph_tensor_like(Pointer, Check.NotNull(like, "Graph.TensorLike", nameof(like)).Pointer, name, o));
-        }
-
-        /// <summary>A host value passed to cuDNN at every execution, broadcast by the pointwise operation using it.</summary>
-        public Tensor Scalar(string name, double value, DataType type)
-        {
-            return Output(o => NativeApi.fe_graph_scalar(Pointer, name, value, (fe_data_type)type, o));
-        }
-
-        /// <summary>A compile-time constant: a scalar whose value cuDNN compiles into the plan's kernels
-        /// (another value needs another build). Needs cuDNN 9.22; earlier versions refuse the build, naming it.</summary>
-        public Tensor Constant(string name, double value, DataType type)
-        {
-            return Output(o => NativeApi.fe_graph_constant(Pointer, name, value, (fe_data_type)type, o));
-        }
-
-        public Tensor TensorByName(string name) => Output(o => NativeApi.fe_graph_tensor_by_name(Pointer, name, o));
-
         /// <summary>Inputs in creation order (the order of <see cref="ExecutePositional"/>).</summary>
         public IList<Tensor> Inputs => List(NativeApi.fe_graph_input_count, NativeApi.fe_graph_input);
 

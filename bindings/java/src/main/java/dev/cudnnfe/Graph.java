@@ -52,39 +52,6 @@ public final class Graph extends GraphCalls {
         return new Tensor(this, tensor[0]);
     }
 
-    /**
-     * An input named {@code name} with the dims, strides and data type of {@code like} (a tensor of
-     * this graph or of another one); not its name, uid or output flag.
-     */
-    public Tensor tensorLike(Tensor like, String name) {
-        long[] tensor = new long[1];
-        Check.ok(NativeApi.fe_graph_tensor_like(pointer(), Check.notNull(like, "Graph.tensorLike", "like").pointer(), name, tensor));
-        return new Tensor(this, tensor[0]);
-    }
-
-    /** A host value passed to cuDNN at every execution, broadcast by the pointwise operation that uses it. */
-    public Tensor scalar(String name, double value, DataType type) {
-        long[] tensor = new long[1];
-        Check.ok(NativeApi.fe_graph_scalar(pointer(), name, value, type.code, tensor));
-        return new Tensor(this, tensor[0]);
-    }
-
-    /**
-     * A compile-time constant: a scalar whose value cuDNN compiles into the plan's kernels (another
-     * value needs another build). Needs cuDNN 9.22; earlier versions refuse the build, naming it.
-     */
-    public Tensor constant(String name, double value, DataType type) {
-        long[] tensor = new long[1];
-        Check.ok(NativeApi.fe_graph_constant(pointer(), name, value, type.code, tensor));
-        return new Tensor(this, tensor[0]);
-    }
-
-    public Tensor tensorByName(String name) {
-        long[] tensor = new long[1];
-        Check.ok(NativeApi.fe_graph_tensor_by_name(pointer(), name, tensor));
-        return new Tensor(this, tensor[0]);
-    }
-
     /** Inputs in creation order (the order of {@link #executePositional}). */
     public List<Tensor> inputs() {
         long[] count = new long[1];
