@@ -24,7 +24,8 @@ func (g *Graph) Build(h *Handle, opts *BuildOptions) error {
 	return g.do(func(p uintptr) capi.Enum_SS_fe_status { return capi.Fe_graph_build(p, hp, native) })
 }
 
-// The build's steps, one at a time, in this order.
+// The build's steps one at a time (Validate, BuildOperationGraph, CheckSupport, BuildPlans, ...)
+// are generated from bindings/surface.py; CreateExecutionPlans takes its modes as a list.
 
 // CreateExecutionPlans queries heuristics in each mode (none: A, then FALLBACK).
 func (g *Graph) CreateExecutionPlans(modes ...HeurMode) error {

@@ -546,7 +546,7 @@ def surface_arguments(params_of, method):
             args.append('tp')
         elif p.kind == 'bool':
             params.append(f'{go_local(p.name)} bool')
-            args.append(f'flagOf({go_local(p.name)})')
+            args.append(f'boolInt({go_local(p.name)})')
         elif p.kind == 'enum':
             params.append(f'{go_local(p.name)} {enum_type(p.enum)}')
             args.append(enum_value(p.enum, go_local(p.name)))

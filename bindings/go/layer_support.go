@@ -118,15 +118,8 @@ func axesMask(owner string, axes []int) (uint, error) {
 	return mask, nil
 }
 
+// boolInt is a bool as the C API's int32 flags take it.
 func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// flagOf is a bool as the C API's int32 flags take it.
-func flagOf(b bool) int {
 	if b {
 		return 1
 	}
