@@ -23,8 +23,11 @@ import re
 # 'kernel_cache' an fe_kernel_cache (nullable or not); 'text' a string; 'text_with_length' a
 # string and its length; 'int32', 'int64', 'byte'; 'stream' a cudaStream_t and 'address' a device
 # address (Java long, C# IntPtr, Go uintptr); 'enum' a value of the C enum `enum` (the language's
-# generated enum); 'bool' (an int32 flag); 'double'. Results only: 'borrowed_text' (a string the library
-# keeps, returned through a const char **).
+# generated enum); 'bool' (an int32 flag); 'double'; 'bytes' a byte array and its length; 'options' an
+# options struct of the schema (`struct`, nullable: the C defaults). Arrays: 'tensors' (none null),
+# 'buffers' (device buffers, none null), 'addresses', 'int64s', each followed in C by 'count': their
+# common length, which a binding takes from the arrays (checked to be one). Results only:
+# 'borrowed_text' (a string the library keeps, returned through a const char **).
 @dataclasses.dataclass
 class Param:
     name: str
@@ -32,6 +35,7 @@ class Param:
     nullable: bool = False
     default: object = None  # the value a language with default arguments fills in
     enum: str = ''          # the C enum of an 'enum' value (fe_build_policy)
+    struct: str = ''        # the C struct of an 'options' value (fe_deserialize_options)
 
 
 @dataclasses.dataclass
@@ -42,13 +46,16 @@ class Call:
     #                       'getter': returns the value of kind `returns` (a property where the language has them);
     #                       'setter': a method that returns the object, for chained calls (Go: the error only);
     #                       'query': takes arguments and returns the value of kind `returns` (a method everywhere);
-    #                       'tensor_query': the graph's tensor the call makes or finds
+    #                       'tensor_query': the graph's tensor the call makes or finds; 'tensor_list': the
+    #                       graph's tensors, counted by `count_function`, each by its index; 'bytes_method':
+    #                       returns bytes; 'static_text': text from the arguments, no object (Go: a function)
     params: list
     doc: str
     returns: str = ''
     names: dict = dataclasses.field(default_factory=dict)  # a language's own name ('go': 'NewDeviceBuffer')
     enum: str = ''        # the C enum a getter of kind 'enum' returns
     csharp_property: bool = False  # a setter C# folds into its getter's property (set), with no method
+    count_function: str = ''  # a tensor_list's C function that counts its tensors
 
 
 @dataclasses.dataclass
@@ -147,6 +154,9 @@ DEVICE_BUFFER = Object(
     ],
     close_doc='Frees the device memory; closing again does nothing.', idioms=True)
 
+COUNT = Param('count', 'count')
+EXECUTE_PARAMS = [Param('handle', 'handle'), Param('tensors', 'tensors'), Param('device_pointers', 'addresses'), COUNT]
+
 GRAPH = Object(
     'fe_graph', 'Graph', '', '', '', 'fe_graph_destroy',
     [
@@ -230,6 +240,60 @@ GRAPH = Object(
         Call('warmup', 'fe_graph_warmup', 'method', [Param('handle', 'handle')],
              'Perform the first execute\'s one-time work now (the handle\'s workspace grown), before executes are '
              'captured into a CUDA graph.'),
+        Call('inputs', 'fe_graph_input', 'tensor_list', [],
+             'The inputs in creation order (the order of [Graph.execute_positional]).',
+             count_function='fe_graph_input_count'),
+        Call('outputs', 'fe_graph_output', 'tensor_list', [],
+             'The outputs in the order they were marked (after the inputs in positional execution).',
+             count_function='fe_graph_output_count'),
+        # Execution: every non-virtual tensor bound once to a 16-byte-aligned device address; the plan is
+        # enqueued on the handle's stream; a workspace of 0 is the handle's own.
+        Call('execute', 'fe_graph_execute', 'method', EXECUTE_PARAMS + [Param('workspace', 'address', default=0)],
+             'Bind the tensors to device addresses (16-byte aligned), then enqueue the plan on the handle\'s stream '
+             '(workspace 0: the handle\'s own).'),
+        Call('execute_buffers', 'fe_graph_execute_buffers', 'method',
+             [Param('handle', 'handle'), Param('tensors', 'tensors'), Param('buffers', 'buffers'), COUNT,
+              Param('workspace', 'address', default=0)],
+             'Bind the tensors to device buffers (each checked to be large enough), then enqueue the plan.'),
+        Call('execute_by_uid', 'fe_graph_execute_by_uid', 'method',
+             [Param('handle', 'handle'), Param('uids', 'int64s'), Param('device_pointers', 'addresses'), COUNT,
+              Param('workspace', 'address', default=0)],
+             'Bind the tensors, named by uid, to device addresses, then enqueue the plan.', names={'go': 'ExecuteByUID'}),
+        Call('execute_positional', 'fe_graph_execute_positional', 'method',
+             [Param('handle', 'handle'), Param('device_pointers', 'addresses'), COUNT,
+              Param('workspace', 'address', default=0)],
+             'Bind [Graph.inputs] in order, then [Graph.outputs], to device addresses, then enqueue the plan.'),
+        Call('populate_cuda_graph', 'fe_graph_populate_cuda_graph', 'method',
+             EXECUTE_PARAMS + [Param('workspace', 'address'), Param('cuda_graph', 'address')],
+             'Add the graph\'s work, the tensors bound to the addresses as an execute binds them, to an empty CUDA graph '
+             '(a cudaGraph_t); the '
+             'workspace, when the graph needs one, must be given and outlive the CUDA graph.',
+             names={'go': 'PopulateCUDAGraph'}),
+        Call('update_cuda_graph', 'fe_graph_update_cuda_graph', 'method',
+             EXECUTE_PARAMS + [Param('workspace', 'address'), Param('cuda_graph', 'address')],
+             'Rebind a CUDA graph populated by [Graph.populate_cuda_graph] to new addresses, in place.',
+             names={'go': 'UpdateCUDAGraph'}),
+        # Plans that last: serialized bytes, JSON text and the caller's cache keys.
+        Call('serialize', 'fe_graph_serialize', 'bytes_method', [],
+             'The built graph as self-contained, versioned bytes (the graph, the chosen plan, the uid layout, the '
+             'library and cuDNN versions, the GPU\'s fingerprint and a checksum).'),
+        Call('deserialize', 'fe_graph_deserialize', 'factory',
+             [Param('handle', 'handle', nullable=True), Param('data', 'bytes'),
+              Param('options', 'options', nullable=True, struct='fe_deserialize_options', default='null')],
+             'A graph ready to execute from [Graph.serialize]\'s bytes, with no heuristics and no compilation. The '
+             'handle may be {null} when the options carry device properties; the options may be {null}. Corrupted '
+             'bytes are {INVALID_ARGUMENT}; a version or GPU mismatch under the policy that refuses is '
+             '{NOT_SUPPORTED}, naming it. The caller {closes} it.', names={'go': 'Deserialize'}),
+        Call('describe_serialized', 'fe_serialized_describe', 'static_text', [Param('data', 'bytes')],
+             'A readable description of serialized bytes (header, graph, engine) without loading the plan.'),
+        Call('from_json', 'fe_graph_from_json', 'factory', [Param('json', 'text_with_length')],
+             'A new graph from JSON text; errors name the line and the field. The caller {closes} it.',
+             names={'go': 'GraphFromJSON'}),
+        Call('from_cache', 'fe_graph_from_cache', 'factory',
+             [Param('handle', 'handle', nullable=True), Param('cache_key', 'text')],
+             'A built graph ready to execute, registered by a build with [BuildOptions.cache_key]; {NOT_FOUND} if '
+             'none. The handle may be {null} (deviceless graphs). The caller {closes} it.',
+             names={'go': 'GraphFromCache'}),
     ],
     calls_only=True, java_base='GraphOps')
 
@@ -296,14 +360,23 @@ def arguments(params, types, name_of, member=''):
     """(parameter declarations, C argument expressions) of `params` in a language whose `types` map
     each kind of value to (its type, the C arguments made of it, each a format of {n}, the name, and
     {m}, the member's name for a message), or to a function of the Param that gives that pair."""
-    declarations, args = [], []
+    declarations, args, arrays = [], [], []
     for p in params:
         name = name_of(p.name)
+        if p.kind == 'count':  # no parameter: the length of the arrays before it
+            args.append(types['count'](arrays).format(m=member))
+            continue
         entry = types[p.kind]
         language_type, made = entry(p) if callable(entry) else entry
         declarations.append(f'{language_type} {name}')
         args += [expression.format(n=name, m=member) for expression in made]
+        if p.kind in ARRAYS:
+            arrays.append((name, ' '.join(words(p.name))))
     return declarations, args
+
+
+# The kinds of arrays, whose common length a 'count' passes.
+ARRAYS = ('tensors', 'buffers', 'addresses', 'int64s')
 
 
 def words(snake):
@@ -350,20 +423,9 @@ HAND_NAMES = {
     'fe_status_string': ('Status.libraryName', 'Status.LibraryName', 'Status.String'),
     'fe_log_set_callback': ('Logging.routeTo', 'Logging.RouteTo', 'cudnnfe.SetLogger'),
     'fe_graph_create': (None, 'new Graph', 'cudnnfe.NewGraph'),
-    'fe_graph_input': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),
-    'fe_graph_input_count': ('Graph.inputs', 'Graph.Inputs', 'Graph.Inputs'),
-    'fe_graph_output': ('Graph.outputs', 'Graph.Outputs', 'Graph.Outputs'),
-    'fe_graph_output_count': ('Graph.outputs', 'Graph.Outputs', 'Graph.Outputs'),
     'fe_graph_candidate_info': (None, 'Graph.GetCandidateInfo', None),
     'fe_graph_candidate_notes': (None, 'Graph.GetCandidateNotes', None),
     'fe_graph_plan_info': (None, 'Graph.GetPlanInfo', None),
-    'fe_graph_deserialize': (None, None, 'cudnnfe.Deserialize'),
-    'fe_graph_from_cache': (None, None, 'cudnnfe.GraphFromCache'),
-    'fe_graph_from_json': (None, None, 'cudnnfe.GraphFromJSON'),
-    'fe_graph_execute_by_uid': (None, None, 'Graph.ExecuteByUID'),
-    'fe_graph_populate_cuda_graph': (None, None, 'Graph.PopulateCUDAGraph'),
-    'fe_graph_update_cuda_graph': (None, None, 'Graph.UpdateCUDAGraph'),
-    'fe_serialized_describe': ('Graph.describeSerialized', 'Graph.DescribeSerialized', 'cudnnfe.DescribeSerialized'),
     'fe_plan_cache_stats': (None, None, 'cudnnfe.PlanCacheCounters'),
     'fe_plan_cache_evictions': ('PlanCache.stats', 'PlanCache.Stats', 'cudnnfe.PlanCacheCounters'),
     'fe_plan_cache_clear': (None, None, 'cudnnfe.ClearPlanCache'),
@@ -396,6 +458,9 @@ def api_names(language, member_name, described):
     """Every function of the header -> the name of what calls it in `language`: `described` (the
     generator's names of the calls above), HAND_NAMES, else the rule with `member_name` (snake case
     to the language's member name)."""
+    described = dict(described)
+    for c in (c for obj in OBJECTS for c in obj.calls if c.count_function):  # counted as the list is read
+        described[c.count_function] = described[c.c_function]
     names = {}
     for function in header_functions():
         hand = HAND_NAMES.get(function, (None,) * 3)[LANGUAGES.index(language)]

@@ -487,7 +487,62 @@ SURFACE_TYPES = {
     'enum': lambda p: (enum_name(p.enum), [f'({p.enum}){{n}}']),
     'text': ('string', ['{n}']),
     'text_with_length': ('string', ['{n}', 'System.Text.Encoding.UTF8.GetByteCount({n})']),
+    'tensors': ('Tensor[]', ['Pointers({n}, "{m}", nameof({n}))']),
+    'buffers': ('DeviceBuffer[]', ['Pointers({n}, "{m}", nameof({n}))']),
+    'addresses': ('IntPtr[]', ['Check.NotNull({n}, "{m}", nameof({n}))']),
+    'int64s': ('long[]', ['Check.NotNull({n}, "{m}", nameof({n}))']),
+    'bytes': ('byte[]', ['Check.NotNull({n}, "{m}", nameof({n}))', '{n}.Length']),
+    'options': lambda p: (schema_model.pascal(p.struct[len('fe_'):]), ['native']),
+    # The arrays' common length: one array's own, or the one count_check found.
+    'count': lambda arrays: f'{arrays[0][0]}.Length' if len(arrays) == 1 else 'count',
 }
+
+
+def count_check(params, member):
+    """The statement that checks arrays going together to be of one length, before any other check."""
+    arrays = [p for p in params if p.kind in surface.ARRAYS]
+    if len(arrays) < 2:
+        return ''
+    pairs = ', '.join(f'{surface.camel(p.name)}, "{" ".join(surface.words(p.name))}"' for p in arrays)
+    return f'            long count = Count("{member}", {pairs});\n'
+
+# The helpers of the calls that take arrays, in the class of their calls.
+ARRAY_HELPERS = '''
+        private static IntPtr[] Pointers(Tensor[] tensors, string method = "Graph", string parameter = "tensors") =>
+            Pointers(tensors, t => t.Pointer, method, parameter);
+
+        private static IntPtr[] Pointers(DeviceBuffer[] buffers, string method, string parameter) =>
+            Pointers(buffers, b => b.Pointer, method, parameter);
+
+        /// <summary>The pointers of the objects, none null.</summary>
+        private static IntPtr[] Pointers<T>(T[] objects, Func<T, IntPtr> pointer, string method, string parameter)
+            where T : class
+        {
+            var pointers = new IntPtr[Check.NotNull(objects, method, parameter).Length];
+            for (int i = 0; i < pointers.Length; ++i)
+                pointers[i] = pointer(Check.NotNull(objects[i], method, parameter + "[" + i + "]"));
+            return pointers;
+        }
+
+        /// <summary>The common length of two arrays that go together (a null one is refused by its own check).</summary>
+        private static long Count(string method, Array first, string what, Array second, string other)
+        {
+            if (first == null || second == null) return 0;
+            if (first.Length != second.Length)
+                throw Check.Invalid(method + ": " + first.Length + " " + what + " but " + second.Length + " " + other);
+            return first.Length;
+        }
+'''
+
+
+def with_options(params, statement):
+    """The statement, inside a using that makes (and frees) the native struct of an 'options' parameter."""
+    options = [p for p in params if p.kind == 'options']
+    if not options:
+        return statement
+    p = options[0]
+    return (f'            using ({p.struct} native = {surface.camel(p.name)}?.ToNative())\n'
+            + '    ' + statement)
 
 
 # A getter's result kinds beyond the values above: (C# type, the out-parameter's element type, what
@@ -498,7 +553,9 @@ SURFACE_RESULTS = {'bool': ('bool', 'int', '{} != 0'), 'borrowed_text': ('string
 def surface_arguments(params_of, method):
     """(C# parameters, with their defaults; checks; C arguments before the out-parameter)."""
     params, args = surface.arguments(params_of, SURFACE_TYPES, surface.camel, method)
-    params = [d + ('' if p.default is None else f' = {p.default}') for d, p in zip(params, params_of)]
+    declared = [p for p in params_of if p.kind != 'count']  # a count is taken from its arrays
+    params = [d + ('' if p.default is None else ' = default(IntPtr)' if p.kind == 'address' else f' = {p.default}')
+              for d, p in zip(params, declared)]
     # A counted text's length is taken here, so a null one is refused first.
     checks = [f'            if ({surface.camel(p.name)} == null) throw Check.NullArgumentException("{method}", '
               f'nameof({surface.camel(p.name)}));\n' for p in params_of if p.kind == 'text_with_length']
@@ -518,7 +575,7 @@ def surface_class(obj):
         create_params = [p.split(' = ')[0] for p in params]
         body += (surface_doc(obj.create_doc) +
                  f'        public {cls}({", ".join(params)}) : base(Create({", ".join(args)}), "{cls}") {{ }}\n\n')
-    if any(c.kind == 'factory' for c in obj.calls):
+    if any(c.kind == 'factory' for c in obj.calls) and not obj.calls_only:
         body += ('        /// <summary>Take ownership of one the library made.</summary>\n'
                  f'        private {cls}(IntPtr pointer) : base(pointer, "{cls}") {{ }}\n\n')
     if obj.create:
@@ -546,6 +603,24 @@ def surface_class(obj):
                      '                var value = new int[1];\n'
                      f'                Check.Ok(NativeApi.{call.c_function}(Pointer, value));\n'
                      f'                return ({value})value[0];\n            }}\n        }}\n')
+        elif call.kind == 'tensor_list':  # the graph's tensors, counted, then each by its index
+            body += (f'        public System.Collections.Generic.IList<Tensor> {name}\n        {{\n            get\n'
+                     '            {\n                var count = new long[1];\n'
+                     f'                Check.Ok(NativeApi.{call.count_function}(Pointer, count));\n'
+                     '                var tensors = new System.Collections.Generic.List<Tensor>();\n'
+                     '                for (long i = 0; i < count[0]; ++i)\n'
+                     f'                    tensors.Add(Output(o => NativeApi.{call.c_function}(Pointer, i, o)));\n'
+                     '                return tensors;\n            }\n        }\n')
+        elif call.kind == 'bytes_method':
+            body += (f'        public byte[] {name}()\n        {{\n            IntPtr self = Pointer;\n'
+                     '            return Library.ReadBytes((buffer, length) =>\n'
+                     f'                NativeApi.{call.c_function}(self, buffer, buffer == null ? 0 : buffer.Length, '
+                     'length));\n        }\n')
+        elif call.kind == 'static_text':
+            body += (f'        public static string {name}({", ".join(params)}) =>\n'
+                     '            Library.ReadText((buffer, length) =>\n'
+                     f'                NativeApi.{call.c_function}(' + ''.join(a + ', ' for a in args) +
+                     'buffer, buffer == null ? 0 : buffer.Length, length));\n')
         elif call.kind == 'tensor_query':  # a tensor of this graph
             body += (f'        public Tensor {name}({", ".join(params)}) =>\n'
                      f'            Output(o => NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["o"])}));\n')
@@ -574,14 +649,25 @@ def surface_class(obj):
                      '            return Library.ReadText((buffer, length) =>\n'
                      f'                NativeApi.{call.c_function}(self, buffer, buffer == null ? 0 : buffer.Length, '
                      'length));\n        }\n')
+        elif call.kind == 'method' and any(p.kind == 'options' for p in call.params):
+            body += (f'        public void {name}({", ".join(params)})\n        {{\n' +
+                     with_options(call.params, f'            Check.Ok(NativeApi.{call.c_function}('
+                                  f'{", ".join(["Pointer"] + args)}));\n') + '        }\n')
+        elif call.kind == 'method' and count_check(call.params, ''):
+            body += (f'        public void {name}({", ".join(params)})\n        {{\n' +
+                     count_check(call.params, f'{cls}.{name}') +
+                     wrap('            ', f'Check.Ok(NativeApi.{call.c_function}(', ['Pointer'] + args, '));') +
+                     '        }\n')
         elif call.kind == 'method':
             body += (f'        public void {name}({", ".join(params)}) =>\n'
                      f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args)}));\n')
         else:  # factory
             body += (f'        public static {cls} {name}({", ".join(params)})\n        {{\n' + ''.join(checks) +
-                     '            var made = new IntPtr[1];\n'
-                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args + ["made"])}));\n'
+                     '            var made = new IntPtr[1];\n' +
+                     with_options(call.params, f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args + ["made"])}));\n') +
                      f'            return new {cls}(made[0]);\n        }}\n')
+    if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
+        body += ARRAY_HELPERS
     if obj.calls_only:
         body = body.replace('{\n\n', '{\n', 1)
     return body + '    }\n'

@@ -525,11 +525,43 @@ SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'doubl
                  'address': ('uintptr', '{}'), 'byte': ('byte', '{}')}
 
 
+# The arrays' Go element types.
+ARRAY_TYPES = {'tensors': '*Tensor', 'buffers': '*DeviceBuffer', 'addresses': 'uintptr', 'int64s': 'int64'}
+
+
 def surface_arguments(params_of, method):
     """(Go parameters, statements that check them, C arguments before the out-parameter)."""
-    params, checks, args = [], '', []
+    params, checks, args, arrays = [], '', [], []
     for p in params_of:
-        if p.kind in SURFACE_TYPES:
+        if p.kind == 'count':  # the arrays' common length, checked first
+            first = arrays[0][0]
+            for other, words in arrays[1:]:
+                checks = (f'\tif len({first}) != len({other}) {{\n\t\treturn {{zero}}invalid("{method}: %d {arrays[0][1]} '
+                          f'but %d {words}", len({first}), len({other}))\n\t}}\n') + checks
+            args.append(f'int64(len({first}))')
+        elif p.kind in ARRAY_TYPES:
+            name = go_local(p.name)
+            arrays.append((name, ' '.join(surface.words(p.name))))
+            params.append(f'{name} []{ARRAY_TYPES[p.kind]}')
+            if p.kind in ('tensors', 'buffers'):
+                argument = 'tensorArgument' if p.kind == 'tensors' else 'bufferArgument'
+                checks += (f'\t{name}P, err := objectList("{method}", "{name}", {name}, {argument})\n'
+                           '\tif err != nil {\n\t\treturn {zero}err\n\t}\n')
+                args.append(f'{name}P')
+            else:
+                args.append(name)
+        elif p.kind == 'bytes':
+            name = go_local(p.name)
+            params.append(f'{name} []byte')
+            checks += f'\tif len({name}) == 0 {{\n\t\treturn {{zero}}invalid("{method}: no bytes")\n\t}}\n'
+            args += [name, f'int64(len({name}))']
+        elif p.kind == 'options':  # nil: the C defaults
+            struct = p.struct[len('fe_'):]
+            params.append(f'opts *{schema_model.pascal(struct)}')
+            checks += ('\tnative, err := opts.toNative()\n\tif err != nil {\n\t\treturn {zero}err\n\t}\n'
+                       f'\tif native != nil {{\n\t\tdefer capi.Delete{swig(p.struct)}(native)\n\t}}\n')
+            args.append('native')
+        elif p.kind in SURFACE_TYPES:
             go_type, to_c = SURFACE_TYPES[p.kind]
             params.append(f'{go_local(p.name)} {go_type}')
             args.append(to_c.format(go_local(p.name)))
@@ -590,11 +622,35 @@ def surface_object(obj):
         if c.kind == 'factory':
             function = c.names.get('go', name + cls)
             params, checks, args = surface_arguments(c.params, f'cudnnfe.{function}')
+            made = f'adopt{cls}(out[0])' if obj.calls_only else f'&{cls}{{ptr: out[0]}}'
             out += ('\n' + surface_doc(function, 'returns', c.doc) +
                     f'func {function}({", ".join(params)}) (*{cls}, error) {{\n' + checks.replace('{zero}', 'nil, ') +
                     f'\tout := []uintptr{{0}}\n\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(args + ["out"])})\n'
-                    f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn &{cls}{{ptr: out[0]}}, nil\n}}\n')
+                    f'\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn {made}, nil\n}}\n')
+        elif c.kind == 'static_text':  # a package function
+            function = c.names.get('go', name)
+            params, checks, args = surface_arguments(c.params, f'cudnnfe.{function}')
+            out += ('\n' + surface_doc(function, 'is', c.doc) +
+                    f'func {function}({", ".join(params)}) (string, error) {{\n' + checks.replace('{zero}', '"", ') +
+                    '\treturn readText(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {\n'
+                    f'\t\treturn capi.{swig(c.c_function)}(' + ''.join(a + ', ' for a in args) +
+                    'buffer, int64(len(buffer)), length)\n\t})\n}\n')
+        elif c.kind == 'tensor_list':  # the graph's tensors, counted, then each by its index
+            out += ('\n' + surface_doc(name, 'are', c.doc) +
+                    f'func ({receiver} *{cls}) {name}() ([]*Tensor, error) {{\n\tn := []int64{{0}}\n'
+                    f'\tif err := {receiver}.do(func(p uintptr) capi.Enum_SS_fe_status {{ '
+                    f'return capi.{swig(c.count_function)}(p, n) }}); err != nil {{\n\t\treturn nil, err\n\t}}\n'
+                    '\ttensors := make([]*Tensor, 0, n[0])\n\tfor i := int64(0); i < n[0]; i++ {\n'
+                    f'\t\tt, err := {receiver}.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {{ '
+                    f'return capi.{swig(c.c_function)}(p, i, out) }})\n'
+                    '\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\ttensors = append(tensors, t)\n\t}\n'
+                    '\treturn tensors, nil\n}\n')
+        elif c.kind == 'bytes_method':
+            out += ('\n' + surface_doc(name, 'returns', c.doc) +
+                    f'func ({receiver} *{cls}) {name}() ([]byte, error) {{\n' + self_check.replace('{zero}', 'nil, ') +
+                    '\treturn readBytes(func(buffer []byte, length []int64) capi.Enum_SS_fe_status {\n'
+                    f'\t\treturn capi.{swig(c.c_function)}(p, buffer, int64(len(buffer)), length)\n\t}})\n}}\n')
         elif c.kind == 'tensor_query':  # a tensor of this graph
             params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
             doc = surface_doc(name, 'is', c.doc)
@@ -684,7 +740,7 @@ def api_names():
         for c in obj.calls:
             name = c.names.get('go', go_name(c.name))
             described[c.c_function] = ('cudnnfe.' + c.names.get('go', name + obj.name) if c.kind == 'factory'
-                                       else f'{obj.name}.{name}')
+                                       else f'cudnnfe.{name}' if c.kind == 'static_text' else f'{obj.name}.{name}')
     described.update({c.c_function: 'cudnnfe.' + c.names.get('go', go_name(c.name)) for c in surface.MODULE.calls})
     names = surface.api_names('go', go_name, described)
     entries = ''.join(f'\t"{f}": "{n}",\n' for f, n in sorted(names.items()))

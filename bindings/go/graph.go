@@ -88,34 +88,6 @@ func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor
 	})
 }
 
-// Inputs are the graph's inputs in creation order (the order of ExecutePositional).
-func (g *Graph) Inputs() ([]*Tensor, error) {
-	return g.list(capi.Fe_graph_input_count, capi.Fe_graph_input)
-}
-
-// Outputs are the graph's outputs in the order they were marked (after the inputs in
-// ExecutePositional).
-func (g *Graph) Outputs() ([]*Tensor, error) {
-	return g.list(capi.Fe_graph_output_count, capi.Fe_graph_output)
-}
-
-func (g *Graph) list(count func(uintptr, []int64) capi.Enum_SS_fe_status,
-	item func(uintptr, int64, []uintptr) capi.Enum_SS_fe_status) ([]*Tensor, error) {
-	n := []int64{0}
-	if err := g.do(func(p uintptr) capi.Enum_SS_fe_status { return count(p, n) }); err != nil {
-		return nil, err
-	}
-	tensors := make([]*Tensor, 0, n[0])
-	for i := int64(0); i < n[0]; i++ {
-		t, err := g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status { return item(p, i, out) })
-		if err != nil {
-			return nil, err
-		}
-		tensors = append(tensors, t)
-	}
-	return tensors, nil
-}
-
 // String is Describe's text (fmt.Stringer); "Graph(closed)" once closed, and "Graph(<error>)"
 // when the description fails.
 func (g *Graph) String() string {

@@ -37,10 +37,15 @@ func argumentPointers(method string, names []string, tensors []*Tensor, optional
 // tensorList is the C array of a list of tensors, none nil: a nil one is a StatusNullPointer error
 // naming it (name[i]).
 func tensorList(method, name string, tensors []*Tensor) ([]uintptr, error) {
-	out := make([]uintptr, len(tensors))
-	for i, t := range tensors {
+	return objectList(method, name, tensors, tensorArgument)
+}
+
+// objectList is the C array of a list of objects, none nil: argument names a nil one (name[i]).
+func objectList[T any](method, name string, objects []*T, argument func(*T, string, string) (uintptr, error)) ([]uintptr, error) {
+	out := make([]uintptr, len(objects))
+	for i, o := range objects {
 		var err error
-		if out[i], err = tensorArgument(t, method, fmt.Sprintf("%s[%d]", name, i)); err != nil {
+		if out[i], err = argument(o, method, fmt.Sprintf("%s[%d]", name, i)); err != nil {
 			return nil, err
 		}
 	}

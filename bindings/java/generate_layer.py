@@ -583,7 +583,59 @@ SURFACE_TYPES = {
     'text_with_length': ('String', ['{n}', '{n} == null ? 0 : {n}.getBytes(StandardCharsets.UTF_8).length']),
     'kernel_cache': ('KernelCache', ['{n} == null ? 0 : {n}.pointer()']),
     'enum': lambda p: (enum_class(p.enum), ['Check.notNull({n}, "{m}", "{n}").code']),
+    'tensors': ('Tensor[]', ['pointers({n}, "{m}", "{n}")']),
+    'buffers': ('DeviceBuffer[]', ['pointers({n}, "{m}", "{n}")']),
+    'addresses': ('long[]', ['Check.notNull({n}, "{m}", "{n}")']),
+    'int64s': ('long[]', ['Check.notNull({n}, "{m}", "{n}")']),
+    'bytes': ('byte[]', ['Check.notNull({n}, "{m}", "{n}")', '{n}.length']),
+    'options': lambda p: (pascal(p.struct[len('fe_'):]), ['o']),
+    # The arrays' common length: one array's own, or the one count_check found.
+    'count': lambda arrays: f'{arrays[0][0]}.length' if len(arrays) == 1 else 'count',
 }
+
+
+def count_check(params, member):
+    """The statement that checks arrays going together to be of one length, before any other check."""
+    arrays = [p for p in params if p.kind in surface.ARRAYS]
+    if len(arrays) < 2:
+        return []
+    pairs = ', '.join(f'{surface.camel(p.name)}, "{" ".join(surface.words(p.name))}"' for p in arrays)
+    return [f'        int count = count("{member}", {pairs});']
+
+# The helpers of the calls that take arrays, in the class of their calls.
+ARRAY_HELPERS = [
+    '', '    /** The pointers of the objects, none null. */',
+    '    static long[] pointers(Tensor[] tensors, String method, String parameter) {',
+    '        long[] pointers = new long[Check.notNull(tensors, method, parameter).length];',
+    '        for (int i = 0; i < pointers.length; ++i) {',
+    '            pointers[i] = Check.notNull(tensors[i], method, parameter + "[" + i + "]").pointer();', '        }',
+    '        return pointers;', '    }', '',
+    '    static long[] pointers(DeviceBuffer[] buffers, String method, String parameter) {',
+    '        long[] pointers = new long[Check.notNull(buffers, method, parameter).length];',
+    '        for (int i = 0; i < pointers.length; ++i) {',
+    '            pointers[i] = Check.notNull(buffers[i], method, parameter + "[" + i + "]").pointer();', '        }',
+    '        return pointers;', '    }', '',
+    '    /** The common length of two arrays that go together (a null one is refused by its own check). */',
+    '    static int count(String method, Object first, String what, Object second, String other) {',
+    '        if (first == null || second == null) return 0;',
+    '        sameLength(method, Array.getLength(first), what, Array.getLength(second), other);',
+    '        return Array.getLength(first);', '    }',
+]
+
+
+def with_options(params, statements):
+    """The statements, inside a try that makes (and frees) the native struct of an 'options' parameter."""
+    options = [p for p in params if p.kind == 'options']
+    if not options:
+        return statements
+    p = options[0]
+    return ([f'        try ({p.struct} o = {surface.camel(p.name)} == null ? null : {surface.camel(p.name)}.toNative()) {{'] +
+            ['    ' + line for line in statements] + ['        }'])
+
+
+def call_lines(function, args, indent='        '):
+    """Check.ok(NativeApi.function(args)); broken after a comma where long."""
+    return wrap(f'{indent}Check.ok(NativeApi.{function}(', args, '));')
 # A getter's result kinds beyond the values above: (Java type, the out-parameter's element type,
 # what turns the element into the result).
 SURFACE_RESULTS = {'bool': ('boolean', 'int', '{} != 0'), 'borrowed_text': ('String', 'String', '{}')}
@@ -601,6 +653,10 @@ def surface_class(obj, handwritten):
     imports = [line for line in idioms if line.startswith('import ')]
     if any(p.kind == 'text_with_length' for c in obj.calls for p in c.params):
         imports.append('import java.nio.charset.StandardCharsets;')
+    if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
+        imports.append('import java.lang.reflect.Array;')
+    if any(c.kind == 'tensor_list' for c in obj.calls):
+        imports += ['import java.util.ArrayList;', 'import java.util.List;']
     lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
              f'package {PACKAGE};', '']
     lines += sorted(set(imports)) + ([''] if imports else [])
@@ -621,7 +677,7 @@ def surface_class(obj, handwritten):
             lines += [f'    public {cls}() {{', f'        this({", ".join(defaults)});', '    }', '']
         lines += surface_doc(obj.create_doc) + [f'    public {cls}({", ".join(params)}) {{',
                                                 f'        super(create({", ".join(args)}), "{cls}");', '    }', '']
-    if any(c.kind == 'factory' for c in obj.calls):
+    if any(c.kind == 'factory' for c in obj.calls) and not obj.calls_only:
         lines += ['    /** Take ownership of one the library made. */', f'    private {cls}(long pointer) {{',
                   f'        super(pointer, "{cls}");', '    }', '']
     if obj.create:
@@ -634,13 +690,28 @@ def surface_class(obj, handwritten):
         name = call.names.get('java', surface.camel(call.name))
         params, args = surface_arguments(call.params, f'{cls}.{name}')
         lines += [''] + surface_doc(call.doc)
-        if call.kind == 'text_method':
+        if call.kind == 'tensor_list':  # the graph's tensors, counted, then each by its index
+            lines += [f'    public List<Tensor> {name}() {{', '        long[] count = new long[1];',
+                      f'        Check.ok(NativeApi.{call.count_function}(pointer(), count));',
+                      '        List<Tensor> tensors = new ArrayList<>();', '        long[] tensor = new long[1];',
+                      '        for (long i = 0; i < count[0]; ++i) {',
+                      f'            Check.ok(NativeApi.{call.c_function}(pointer(), i, tensor));',
+                      '            tensors.add(result(tensor[0]));', '        }', '        return tensors;', '    }']
+        elif call.kind == 'bytes_method':
+            lines += [f'    public byte[] {name}() {{', '        long self = pointer();',
+                      f'        return CudnnFe.Text.readBytes((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
+                      '                buffer == null ? 0 : buffer.length, length));', '    }']
+        elif call.kind == 'static_text':
+            lines += [f'    public static String {name}({", ".join(params)}) {{',
+                      *wrap(f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(',
+                            args + ['buffer', 'buffer == null ? 0 : buffer.length', 'length'], '));'), '    }']
+        elif call.kind == 'text_method':
             lines += [f'    public String {name}() {{', '        long self = pointer();',
                       f'        return CudnnFe.Text.read((buffer, length) -> NativeApi.{call.c_function}(self, buffer,',
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
         elif call.kind == 'tensor_query':  # a tensor of this graph
             lines += [f'    public Tensor {name}({", ".join(params)}) {{', '        long[] tensor = new long[1];',
-                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args + ["tensor"])}));',
+                      *call_lines(call.c_function, ['pointer()'] + args + ['tensor']),
                       '        return result(tensor[0]);', '    }']
         elif call.kind == 'query':
             value = SURFACE_TYPES[call.returns][0]
@@ -666,16 +737,20 @@ def surface_class(obj, handwritten):
                       f'        Check.ok(NativeApi.{call.c_function}(pointer(), value));',
                       f'        return {result.format("value[0]")};', '    }']
         elif call.kind == 'method':
-            lines += [f'    public void {name}({", ".join(params)}) {{',
-                      f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args)}));', '    }']
+            lines += [f'    public void {name}({", ".join(params)}) {{', *count_check(call.params, f'{cls}.{name}'),
+                      *with_options(call.params, call_lines(call.c_function, ['pointer()'] + args)), '    }']
         else:  # factory
             arguments = args + ['made']
-            call_lines = [f'        Check.ok(NativeApi.{call.c_function}({", ".join(arguments)}));']
-            if len(call_lines[0]) > 100:  # the first argument, then the rest on a line of their own
-                call_lines = [f'        Check.ok(NativeApi.{call.c_function}({arguments[0]},',
-                              f'                {", ".join(arguments[1:])}));']
+            made = [f'        Check.ok(NativeApi.{call.c_function}({", ".join(arguments)}));']
+            if len(made[0]) > 100:  # the first argument, then the rest on a line of their own
+                made = [f'        Check.ok(NativeApi.{call.c_function}({arguments[0]},',
+                        f'                {", ".join(arguments[1:])}));']
+            if len(made[-1]) > 120:
+                made = call_lines(call.c_function, arguments)
             lines += [f'    public static {cls} {name}({", ".join(params)}) {{', '        long[] made = new long[1];',
-                      *call_lines, f'        return new {cls}(made[0]);', '    }']
+                      *with_options(call.params, made), f'        return new {cls}(made[0]);', '    }']
+    if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
+        lines += ARRAY_HELPERS
     body = [line for line in idioms if not line.startswith('import ')]
     while body and not body[0].strip():
         body.pop(0)

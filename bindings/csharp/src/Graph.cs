@@ -6,8 +6,8 @@ namespace CudnnFe
     /// <summary>
     /// Tensors and operations; once built, a runnable plan. Building is single-threaded; a built
     /// graph may be executed from several threads, each with its own <see cref="Handle"/>. Dispose
-    /// frees the graph, its tensors and its plans. Operations are in Graph.Operations.cs, the build
-    /// in Graph.Build.cs and execution in Graph.Execute.cs.
+    /// frees the graph, its tensors and its plans. Operations are in Graph.Operations.cs and the build
+    /// in Graph.Build.cs; the calls described in bindings/surface.py are generated.
     /// </summary>
     public sealed partial class Graph : NativeObject
     {
@@ -16,8 +16,6 @@ namespace CudnnFe
 
         /// <summary>Take ownership of a graph the library made (deserialized, from JSON or from the cache).</summary>
         private Graph(IntPtr pointer) : base(pointer, "Graph") { }
-
-        internal static Graph Adopt(IntPtr pointer) => new Graph(pointer);
 
         private static IntPtr Create(GraphOptions options)
         {
@@ -40,11 +38,15 @@ namespace CudnnFe
             return Output(o => NativeApi.fe_graph_tensor(Pointer, name, dims.Length, dims, strides, (fe_data_type)type, o));
         }
 
-        /// <summary>Inputs in creation order (the order of <see cref="ExecutePositional"/>).</summary>
-        public IList<Tensor> Inputs => List(NativeApi.fe_graph_input_count, NativeApi.fe_graph_input);
-
-        /// <summary>Outputs in the order they were marked (after the inputs in positional execution).</summary>
-        public IList<Tensor> Outputs => List(NativeApi.fe_graph_output_count, NativeApi.fe_graph_output);
+        /// <summary>Bind tensors to buffers (each checked to be large enough).</summary>
+        public void Execute(Handle handle, IDictionary<Tensor, DeviceBuffer> buffers, IntPtr workspace = default(IntPtr))
+        {
+            var tensors = new Tensor[buffers.Count];
+            var values = new DeviceBuffer[buffers.Count];
+            buffers.Keys.CopyTo(tensors, 0);
+            buffers.Values.CopyTo(values, 0);
+            ExecuteBuffers(handle, tensors, values, workspace);
+        }
 
         /// <summary><see cref="Describe"/>'s text; "Graph(disposed)" once disposed.</summary>
         public override string ToString() => IsDisposed ? "Graph(disposed)" : Describe();
@@ -55,15 +57,6 @@ namespace CudnnFe
             var tensor = new IntPtr[1];
             Check.Ok(call(tensor));
             return new Tensor(this, tensor[0]);
-        }
-
-        private IList<Tensor> List(Func<IntPtr, long[], fe_status> count, Func<IntPtr, long, IntPtr[], fe_status> item)
-        {
-            var n = new long[1];
-            Check.Ok(count(Pointer, n));
-            var tensors = new List<Tensor>();
-            for (long i = 0; i < n[0]; ++i) tensors.Add(Output(o => item(Pointer, i, o)));
-            return tensors;
         }
 
         private static IntPtr Optional(Tensor tensor) => tensor == null ? IntPtr.Zero : tensor.Pointer;

@@ -22,7 +22,7 @@ public final class Graph extends GraphCalls {
     }
 
     /** Take ownership of a graph the library made (deserialized, from JSON or from the cache). */
-    private Graph(long pointer) {
+    Graph(long pointer) {
         super(pointer);
     }
 
@@ -50,32 +50,6 @@ public final class Graph extends GraphCalls {
         long[] tensor = new long[1];
         Check.ok(NativeApi.fe_graph_tensor(pointer(), name, dims.length, dims, strides, type.code, tensor));
         return new Tensor(this, tensor[0]);
-    }
-
-    /** Inputs in creation order (the order of {@link #executePositional}). */
-    public List<Tensor> inputs() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_input_count(pointer(), count));
-        List<Tensor> inputs = new ArrayList<>();
-        long[] tensor = new long[1];
-        for (long i = 0; i < count[0]; ++i) {
-            Check.ok(NativeApi.fe_graph_input(pointer(), i, tensor));
-            inputs.add(new Tensor(this, tensor[0]));
-        }
-        return inputs;
-    }
-
-    /** Outputs in the order they were marked (after the inputs in positional execution). */
-    public List<Tensor> outputs() {
-        long[] count = new long[1];
-        Check.ok(NativeApi.fe_graph_output_count(pointer(), count));
-        List<Tensor> outputs = new ArrayList<>();
-        long[] tensor = new long[1];
-        for (long i = 0; i < count[0]; ++i) {
-            Check.ok(NativeApi.fe_graph_output(pointer(), i, tensor));
-            outputs.add(new Tensor(this, tensor[0]));
-        }
-        return outputs;
     }
 
     // ---- operations: one method per op is generated (GraphOps); these are shortcuts --------------
@@ -390,124 +364,12 @@ public final class Graph extends GraphCalls {
         return isClosed() ? "Graph(closed)" : describe();
     }
 
-    // ---- autotuning, plan cache and serialization ----------------------------------------------
-
-    /**
-     * A built graph ready to execute, registered by a build with {@link BuildOptions#cacheKey};
-     * NOT_FOUND if none. handle may be null (deviceless graphs). The caller closes it.
-     */
-    public static Graph fromCache(Handle handle, String cacheKey) {
-        long[] graph = new long[1];
-        Check.ok(NativeApi.fe_graph_from_cache(optional(handle), cacheKey, graph));
-        return new Graph(graph[0]);
-    }
-
-    /**
-     * The built graph as self-contained, versioned bytes (the graph, the chosen plan, the uid
-     * layout, the library and cuDNN versions, the GPU's fingerprint and a checksum).
-     */
-    public byte[] serialize() {
-        long graph = pointer();
-        return CudnnFe.Text.readBytes((buffer, length) -> NativeApi.fe_graph_serialize(graph, buffer,
-                buffer == null ? 0 : buffer.length, length));
-    }
-
-    /**
-     * A graph ready to execute from {@link #serialize}'s bytes, with no heuristics and no
-     * compilation. handle may be null when the options carry device properties; options may be
-     * null. Corrupted bytes throw INVALID_ARGUMENT; a version or GPU mismatch under
-     * {@link MismatchPolicy#REFUSE} throws NOT_SUPPORTED naming it.
-     */
-    public static Graph deserialize(Handle handle, byte[] data, DeserializeOptions options) {
-        long[] graph = new long[1];
-        try (fe_deserialize_options o = options == null ? null : options.toNative()) {
-            Check.ok(NativeApi.fe_graph_deserialize(optional(handle), data, data.length, o, graph));
-        }
-        return new Graph(graph[0]);
-    }
-
-    /** A readable description of serialized bytes (header, graph, engine) without loading the plan. */
-    public static String describeSerialized(byte[] data) {
-        return CudnnFe.Text.read((buffer, length) -> NativeApi.fe_serialized_describe(data, data.length, buffer,
-                buffer == null ? 0 : buffer.length, length));
-    }
-
-    /** A new graph from JSON text; errors name the line and the field. */
-    public static Graph fromJson(String json) {
-        long[] graph = new long[1];
-        Check.ok(NativeApi.fe_graph_from_json(json, json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
-                graph));
-        return new Graph(graph[0]);
-    }
-
-    // ---- execution (workspace 0: the handle's own) ---------------------------------------------
-
-    /** Bind tensors to device pointers (16-byte aligned), then enqueue on the handle's stream. */
-    public void execute(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace) {
-        sameLength("execute", tensors.length, "tensors", devicePointers.length, "device pointers");
-        long[] pointers = new long[tensors.length];
-        for (int i = 0; i < tensors.length; ++i) pointers[i] = Check.notNull(tensors[i], "Graph.execute", "tensors[" + i + "]").pointer();
-        Check.ok(NativeApi.fe_graph_execute(pointer(), Check.notNull(handle, "Graph.execute", "handle").pointer(), pointers, devicePointers, pointers.length,
-                workspace));
-    }
-
-    /** Bind tensors to buffers (each checked to be large enough). */
+    /** Bind tensors to buffers (each checked to be large enough), then enqueue the plan. */
     public void execute(Handle handle, Map<Tensor, DeviceBuffer> buffers) {
         Tensor[] tensors = buffers.keySet().toArray(new Tensor[0]);
         DeviceBuffer[] values = new DeviceBuffer[tensors.length];
         for (int i = 0; i < tensors.length; ++i) values[i] = buffers.get(tensors[i]);
         executeBuffers(handle, tensors, values, 0);
-    }
-
-    public void executeBuffers(Handle handle, Tensor[] tensors, DeviceBuffer[] buffers, long workspace) {
-        sameLength("executeBuffers", tensors.length, "tensors", buffers.length, "buffers");
-        long[] tensorPointers = new long[tensors.length];
-        long[] bufferPointers = new long[buffers.length];
-        for (int i = 0; i < tensors.length; ++i) tensorPointers[i] = Check.notNull(tensors[i], "Graph.executeBuffers", "tensors[" + i + "]").pointer();
-        for (int i = 0; i < buffers.length; ++i) bufferPointers[i] = Check.notNull(buffers[i], "Graph.executeBuffers", "buffers[" + i + "]").pointer();
-        Check.ok(NativeApi.fe_graph_execute_buffers(pointer(), Check.notNull(handle, "Graph.executeBuffers", "handle").pointer(), tensorPointers, bufferPointers,
-                tensorPointers.length, workspace));
-    }
-
-    /** Bind by uid. */
-    public void executeByUid(Handle handle, long[] uids, long[] devicePointers, long workspace) {
-        sameLength("executeByUid", uids.length, "uids", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_execute_by_uid(pointer(), Check.notNull(handle, "Graph.executeByUid", "handle").pointer(), uids, devicePointers, uids.length,
-                workspace));
-    }
-
-    /** Bind positionally: {@link #inputs()} in order, then {@link #outputs()}. */
-    public void executePositional(Handle handle, long[] devicePointers, long workspace) {
-        Check.ok(NativeApi.fe_graph_execute_positional(pointer(), Check.notNull(handle, "Graph.executePositional", "handle").pointer(), devicePointers,
-                devicePointers.length, workspace));
-    }
-
-    // ---- CUDA graphs ---------------------------------------------------------------------------
-
-    /** Add this graph's work, bound as {@link #execute(Handle, Tensor[], long[], long)} binds, to an
-     *  empty CUDA graph ({@code cudaGraph_t} as a long); the workspace, when the graph needs one, must
-     *  be given and outlive the CUDA graph. */
-    public void populateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
-                                  long cudaGraph) {
-        sameLength("populateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_populate_cuda_graph(pointer(), Check.notNull(handle, "Graph.populateCudaGraph", "handle").pointer(), pointers(tensors), devicePointers,
-                tensors.length, workspace, cudaGraph));
-    }
-
-    /** Rebind a CUDA graph populated by {@link #populateCudaGraph} to new pointers, in place. */
-    public void updateCudaGraph(Handle handle, Tensor[] tensors, long[] devicePointers, long workspace,
-                                long cudaGraph) {
-        sameLength("updateCudaGraph", tensors.length, "tensors", devicePointers.length, "device pointers");
-        Check.ok(NativeApi.fe_graph_update_cuda_graph(pointer(), Check.notNull(handle, "Graph.updateCudaGraph", "handle").pointer(), pointers(tensors), devicePointers,
-                tensors.length, workspace, cudaGraph));
-    }
-
-    private static long[] pointers(Tensor[] tensors) {
-        long[] pointers = new long[tensors.length];
-        for (int i = 0; i < tensors.length; ++i) {
-            pointers[i] = Check.notNull(tensors[i], "Graph.populateCudaGraph", "tensors[" + i + "]").pointer();
-        }
-        return pointers;
     }
 
     private static long optional(Handle handle) {
