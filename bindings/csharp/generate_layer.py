@@ -172,6 +172,14 @@ def property_type(struct, field, proxies):
         return 'int[]'
     if field.type == 'tensor_array':
         return 'Tensor[]'
+    if field.type == 'enum_list':
+        return enum_name(field.enum) + '[]'
+    if field.type == 'flags':
+        return enum_name(field.enum)
+    if field.type == 'name_list':
+        return 'string[]'
+    if field.type == 'kernel_cache':
+        return 'KernelCache'
     raise SystemExit(f'generate_layer.py: no C# type for {struct.c_type}.{field.name} ({field.type})')
 
 
@@ -219,8 +227,16 @@ def assignment(struct, field, pairs):
         local = identifier(field.name)
         return [f'if ({p} != null)', '{', f'    IntPtr[] {local} = OptionValues.Pointers({p});',
                 f'    Check.Ok(NativeApi.{field.c_setter}(o, {local}.Length, {local}));', '}']
-    if field.type == 'tensor_count':
+    if field.type in ('tensor_count', 'list_count'):
         return []  # set with its array
+    if field.type == 'enum_list':
+        return [f'if ({p} != null) o.set_{c}(Array.ConvertAll({p}, v => (int)v), {p}.Length);']
+    if field.type == 'flags':
+        return [f'if ({p} != 0) o.{c} = (long){p};']
+    if field.type == 'name_list':
+        return [f'if ({p} != null) o.{c} = string.Join(",", {p});']
+    if field.type == 'kernel_cache':
+        return [f'if ({p} != null) o.{c} = {p}.Pointer;']
     raise SystemExit(f'generate_layer.py: cannot set {struct.c_type}.{field.name} ({field.type})')
 
 
@@ -230,7 +246,7 @@ def options_class(struct, proxies):
              '    /// <remarks>Properties left unset keep the C defaults.</remarks>\n',
              f'    public sealed partial class {struct.class_name}\n    {{\n']
     for field in struct.fields:
-        if field.type in ('dims_count', 'tensor_count'):
+        if field.type in ('dims_count', 'tensor_count', 'list_count'):
             continue  # the length of its array
         lines.append(summary(field_doc(struct, field), '        '))
         lines.append(f'        public {property_type(struct, field, proxies)} '

@@ -138,6 +138,8 @@ class StructWriter:
         self.paired = {name for pair in struct.pairs for name in pair.fields}
 
     def field_name(self, f):
+        if f.type == 'flag' and f.default:  # on unless the caller turns it off: its zero value is the default
+            return 'No' + go_name(f.name[len('use_'):] if f.name.startswith('use_') else f.name)
         return FIELD_NAMES.get((self.s.c_type, f.name), go_name(f.name))
 
     def is_pointer(self, f):
@@ -158,6 +160,9 @@ class StructWriter:
                 'dims_array': '[]int64', 'axes': '[]int', 'tensor_array': '[]*Tensor'}.get(f.type)
         if f.type == 'integer':
             base = self.int_type(f)
+        if f.type in ('enum_list', 'flags'):
+            base = ('[]' if f.type == 'enum_list' else '') + enum_type(f.enum)
+        base = {'name_list': '[]string', 'kernel_cache': '*KernelCache'}.get(f.type, base)
         if base is None:
             raise SystemExit(f'generate_layer.py: {self.s.c_type}.{f.name}: no Go type for {f.type}')
         return '*' + base if self.is_pointer(f) else base
@@ -185,8 +190,8 @@ class StructWriter:
         doc = f'{s.class_name} are {s.c_type}: {lower_first(sentence(s.doc))} {rest}'
         out = comment(doc) + f'type {s.class_name} struct {{\n'
         for f in s.fields:
-            if f.type in ('dims_count', 'tensor_count'):
-                continue  # the length of the array that follows it
+            if f.type in ('dims_count', 'tensor_count', 'list_count'):
+                continue  # the length of the array beside it
             for pair in s.pairs:
                 if pair.fields[0] == f.name:
                     pre, post = (self.field_name(s.field(n)) for n in pair.fields)
@@ -205,7 +210,20 @@ class StructWriter:
         if f.type == 'name':
             return f'\tif {name} != "" {{\n\t\t{self.setter(f)}({name})\n\t}}\n'
         if f.type == 'flag':
-            return f'\tif {name} {{\n\t\t{self.setter(f)}(1)\n\t}}\n'
+            return f'\tif {name} {{\n\t\t{self.setter(f)}({0 if f.default else 1})\n\t}}\n'
+        if f.type == 'flags':
+            return f'\tif {name} != 0 {{\n\t\t{self.setter(f)}(int64({name}))\n\t}}\n'
+        if f.type == 'enum_list':
+            code = 'v.code()' if f.enum in CODED_ENUMS else 'int32(v)'
+            return (f'\tif len({name}) > 0 {{\n\t\tcodes := make([]int32, len({name}))\n'
+                    f'\t\tfor i, v := range {name} {{\n\t\t\tcodes[i] = {code}\n\t\t}}\n'
+                    f'\t\tn.Set_{f.name}(codes, int64(len(codes)))\n\t}}\n')
+        if f.type == 'name_list':  # joined with commas, as C takes it
+            return (f'\tif len({name}) > 0 {{\n\t\tjoined := {name}[0]\n\t\tfor _, v := range {name}[1:] {{\n'
+                    f'\t\t\tjoined += "," + v\n\t\t}}\n\t\t{self.setter(f)}(joined)\n\t}}\n')
+        if f.type == 'kernel_cache':
+            return (f'\tif {name} != nil {{\n\t\tp, err := {name}.pointer()\n\t\tif err != nil {{\n'
+                    f'\t\t\treturn nil, err\n\t\t}}\n\t\t{self.setter(f)}(p)\n\t}}\n')
         if f.type == 'tensor':
             return (f'\tif {name} != nil {{\n\t\tp, err := {name}.pointer()\n\t\tif err != nil {{\n'
                     f'\t\t\treturn nil, err\n\t\t}}\n\t\t{self.setter(f)}(p)\n\t}}\n')
@@ -238,7 +256,7 @@ class StructWriter:
                     f'\t\tif err := call(func() capi.Enum_SS_fe_status {{\n'
                     f'\t\t\treturn capi.{swig(f.c_setter)}(n, int64(len(list)), list)\n'
                     f'\t\t}}); err != nil {{\n\t\t\treturn nil, err\n\t\t}}\n\t}}\n')
-        if f.type in ('spatial_array', 'dims_count', 'tensor_count'):
+        if f.type in ('spatial_array', 'dims_count', 'tensor_count', 'list_count'):
             return ''
         raise SystemExit(f'generate_layer.py: {self.s.c_type}.{f.name}: cannot set {f.type}')
 

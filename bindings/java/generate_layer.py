@@ -51,6 +51,10 @@ GROUPED_SETTERS = [
      'Paged K/V caches: the page tables of K and V and the longest sequence.'),
     ('runningStatistics', ('running_mean', 'running_var'),
      'Running statistics (float [1, C, 1, ...]): the call then also returns the updated ones.'),
+    ('deselectNotes', ('deselect_numerical_notes', 'deselect_behavior_notes'),
+     'Engines with any of these notes are not built (e.g. NONDETERMINISTIC for repeatable results).'),
+    ('requireNotes', ('require_numerical_notes', 'require_behavior_notes'),
+     'Only engines with all of these notes are built (e.g. SUPPORTS_CUDA_GRAPH_NATIVE_API).'),
 ]
 
 KEYWORDS = {'abstract', 'boolean', 'byte', 'char', 'class', 'default', 'double', 'final', 'float',
@@ -109,6 +113,14 @@ def java_type(struct, field):
         return 'Tensor[]', 'Tensor...'
     if t == 'axes':
         return 'Long', 'int...'
+    if t == 'enum_list':
+        return enum_class(field.enum) + '[]', enum_class(field.enum) + '...'
+    if t == 'flags':
+        return f'Set<{enum_class(field.enum)}>', f'Set<{enum_class(field.enum)}>'
+    if t == 'name_list':  # kept joined, as C takes it
+        return 'String', 'String...'
+    if t == 'kernel_cache':
+        return 'KernelCache', 'KernelCache'
     raise SystemExit(f'generate_layer.py: no Java type for field type {t} ({field.name})')
 
 
@@ -125,8 +137,12 @@ def store(field, value):
         return f'{setter}({value} ? 1 : 0);'
     if t in ('enum', 'data_type'):
         return f'{setter}({value}.code);'
-    if t == 'tensor':
+    if t in ('tensor', 'kernel_cache'):
         return f'{setter}({value}.pointer());'
+    if t == 'flags':
+        return f'{setter}({enum_class(field.enum)}.mask({value}));'
+    if t == 'enum_list':
+        return f'o.set_{field.name}(Arrays.stream({value}).mapToInt(v -> v.code).toArray(), {value}.length);'
     if t == 'spatial_array':
         return f'Check.ok(NativeApi.{field.c_setter}(o, {value}.length, {value}));'
     if t == 'tensor_array':
@@ -150,11 +166,14 @@ def options_class(struct):
     cls = struct.class_name
     storage = {}  # field name -> Java member name
     for f in struct.fields:
-        if f.type not in ('dims_count', 'tensor_count'):  # a count is set with its array
+        if f.type not in ('dims_count', 'tensor_count', 'list_count'):  # a count is set with its array
             storage[f.name] = ident(f.name)
     lines = [HEADER, f'package {PACKAGE};', '']
-    if any(f.type == 'dims_array' for f in struct.fields):
-        lines += ['import java.util.Arrays;', '']
+    imports = (['import java.util.Arrays;'] if any(f.type in ('dims_array', 'enum_list') for f in struct.fields) else []) + \
+        (['import java.util.List;'] if any(f.type == 'name_list' for f in struct.fields) else []) + \
+        (['import java.util.Set;'] if any(f.type == 'flags' for f in struct.fields) else [])
+    if imports:
+        lines += imports + ['']
     lines += ['/**', f' * {doc_text(struct.doc)}',
               f' * Fields not set keep the C defaults ({struct.c_type.upper()}_INIT).',
               ' */', f'public final class {cls} {{']
@@ -171,6 +190,13 @@ def options_class(struct):
         lines += javadoc(f.doc + struct.array_note(f))
         if f.type == 'axes':
             lines += axes_setter(struct, f, member, method)
+            continue
+        if f.type == 'name_list':  # the names, or a list of them
+            for param in ('String...', 'List<String>'):
+                lines += [f'    public {cls} {method}({param} {member}) {{',
+                          f'        this.{member} = {member} == null ? null : String.join(",", {member});',
+                          '        return this;', '    }', '']
+            lines.pop()
             continue
         value = f'{member}.clone()' if param.endswith('...') else member
         lines += [f'    public {cls} {method}({param} {member}) {{',

@@ -70,7 +70,12 @@ void write_option_attributes(json::Writer &out, const schema::Op &op, const void
             case Type::spatial_count:
             case Type::dims_count:
             case Type::tensor_count:
-            case Type::tensor_array: break;
+            case Type::tensor_array:
+            case Type::enum_list:
+            case Type::list_count:
+            case Type::flags:
+            case Type::name_list:
+            case Type::kernel_cache: break;  // not in an op's options
         }
     }
 }

@@ -28,6 +28,11 @@ const char *type_name(Type type) {
         case Type::tensor: return "tensor";
         case Type::tensor_count: return "tensor_count";
         case Type::tensor_array: return "tensor_array";
+        case Type::enum_list: return "enum_list";
+        case Type::list_count: return "list_count";
+        case Type::flags: return "flags";
+        case Type::name_list: return "name_list";
+        case Type::kernel_cache: return "kernel_cache";
     }
     return "invalid";
 }
@@ -323,6 +328,8 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
         case Type::spatial_count:
         case Type::dims_count:
         case Type::tensor_count:
+        case Type::list_count:
+        case Type::flags:
         case Type::axes: out.integer(f.integer_of(defaults)); break;
         case Type::number: out.number(f.number_of(defaults)); break;
         case Type::data_type:
@@ -331,7 +338,10 @@ void write_default(json::Writer &out, const Field &f, const void *defaults) {
         case Type::dims_array: out.integers(f.array_of(defaults), FE_MAX_DIMS); break;
         case Type::name:
         case Type::tensor:
-        case Type::tensor_array: out.null(); break;
+        case Type::tensor_array:
+        case Type::enum_list:
+        case Type::name_list:
+        case Type::kernel_cache: out.null(); break;
     }
 }
 

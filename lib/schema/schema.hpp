@@ -39,6 +39,12 @@ enum class Type {
     tensor_count,   // size_t: how many entries the struct's tensor array has
     tensor_array,   // fe_tensor *[N], set through its C setter (<struct>_set_<field>): JSON
                     // inputs <field>_0, <field>_1, ... up to the count
+    // Only in the structs around the ops (fe_build_options), never in the graph JSON:
+    enum_list,      // const <enum> *: values of the field's enum, counted by the list_count after it
+    list_count,     // size_t: how many values the enum_list before it has
+    flags,          // int64_t: a mask of the bits of the field's flags enum
+    name_list,      // const char *: names separated by commas
+    kernel_cache,   // fe_kernel_cache *
 };
 
 const char *type_name(Type type);
@@ -253,6 +259,11 @@ std::string to_json();
     ::fe::schema::Field {                                                                               \
         #member, ::fe::schema::Type::tensor, offsetof(S, member), sizeof(S::member), nullptr, -1e308, 1e308, doc, \
             port                                                                                        \
+    }
+// A field of the enum `names` stored as `type` (enum_list, flags).
+#define FE_SCHEMA_ENUM_AS(S, member, type, names, doc)                                                  \
+    ::fe::schema::Field {                                                                               \
+        #member, ::fe::schema::Type::type, offsetof(S, member), sizeof(S::member), &names, -1e308, 1e308, doc \
     }
 #define FE_SCHEMA_ENUM(S, member, names, doc)                                                           \
     ::fe::schema::Field {                                                                               \

@@ -126,13 +126,74 @@ const Struct kDeserializeOptions{
     },
     "How a serialized graph is loaded: what a mismatch does, and for which GPU."};
 
+const fe_build_options kBuildDefaults = FE_BUILD_OPTIONS_INIT;
+
+const Struct kBuildOptions{
+    "fe_build_options",
+    sizeof(fe_build_options),
+    &kBuildDefaults,
+    {
+        FE_SCHEMA_ENUM_AS(fe_build_options, heur_modes, enum_list, kHeurMode,
+                          "The heuristics modes queried, in order (unset: a, then fallback)."),
+        FE_SCHEMA_FIELD(fe_build_options, num_heur_modes, list_count, "How many heuristics modes there are."),
+        FE_SCHEMA_ENUM(fe_build_options, policy, kBuildPolicy, "Which plans the build finalizes."),
+        FE_SCHEMA_FIELD(fe_build_options, max_workspace_bytes, integer,
+                        "Plans that need more workspace are skipped (below 0: no limit)."),
+        FE_SCHEMA_FIELD(fe_build_options, device_properties_json, name,
+                        "Deviceless: build for the GPU this cuDNN device JSON describes (the handle may then be "
+                        "absent)."),
+        FE_SCHEMA_FIELD(fe_build_options, use_plan_cache, flag,
+                        "Reuse the plan of an identical graph built before in this process."),
+        FE_SCHEMA_FIELD(fe_build_options, cache_key, name,
+                        "Also register the built graph under this key of the caller's, for the graph from the cache."),
+        FE_SCHEMA_FIELD(fe_build_options, autotune, flag,
+                        "Time the candidates on the handle's GPU and keep the fastest (needs a GPU)."),
+        FE_SCHEMA_FIELD(fe_build_options, autotune_candidates, integer,
+                        "How many plans autotuning builds and times (0 or less: 8)."),
+        FE_SCHEMA_FIELD(fe_build_options, autotune_knob_search, integer,
+                        "Autotuning also times the configs one knob away from the fastest plans, for up to this many "
+                        "rounds (0: off)."),
+        FE_SCHEMA_ENUM_AS(fe_build_options, deselect_numerical_notes, flags, kNumericalNote,
+                          "Engines with any of these notes are not built (nondeterministic, for repeatable results)."),
+        FE_SCHEMA_ENUM_AS(fe_build_options, deselect_behavior_notes, flags, kBehaviorNote,
+                          "Engines with any of these notes are not built."),
+        FE_SCHEMA_ENUM_AS(fe_build_options, require_numerical_notes, flags, kNumericalNote,
+                          "Only engines with all of these notes are built."),
+        FE_SCHEMA_ENUM_AS(fe_build_options, require_behavior_notes, flags, kBehaviorNote,
+                          "Only engines with all of these notes are built (supports_cuda_graph_native_api, to "
+                          "populate CUDA graphs)."),
+        FE_SCHEMA_FIELD(fe_build_options, deselect_engines, name_list,
+                        "Engines not to build: engine names (\"eng6\": every knob setting of engine 6) and "
+                        "engine-config tags (\"eng6_k24=26\": that setting only); a name of another form makes the "
+                        "build fail (invalid argument)."),
+        FE_SCHEMA_FIELD(fe_build_options, max_shared_memory_bytes, integer,
+                        "Engine configs that use more than this many bytes of shared memory per block are not built "
+                        "(0: no limit); configs cuDNN reports none for are kept."),
+        FE_SCHEMA_FIELD(fe_build_options, deterministic, flag,
+                        "Only engines that give bitwise-repeatable results (the same as deselecting "
+                        "nondeterministic)."),
+        FE_SCHEMA_FIELD(fe_build_options, build_threads, integer,
+                        "Threads that finalize plans at the same time when several are built (policy all, "
+                        "autotuning): 0 or 1 one at a time, n > 1 up to n (at most 64); the plans and their order "
+                        "do not depend on it."),
+        FE_SCHEMA_FIELD(fe_build_options, kernel_cache, kernel_cache,
+                        "Build with dynamic shapes from this kernel cache (absent: without), sharing compiled "
+                        "kernels with the other graphs built with it; the graph keeps its own reference to it."),
+        FE_SCHEMA_FIELD(fe_build_options, sm_count_target, integer,
+                        "An SM carveout: n > 0 asks heuristics for engine configs that run on n SMs, leaving the "
+                        "others to work running beside the graph; cuDNN's norm engines honour it. 0: every SM. Not "
+                        "with a kernel cache (its configs were chosen for every SM), nor below 0 (invalid "
+                        "argument)."),
+    },
+    "The one-call build's options: the plan search, the plan cache, autotuning and the engines taken."};
+
 }  // namespace
 
 std::vector<const Enum *> surface_enums() {
     return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy, &kNumericalNote, &kBehaviorNote};
 }
 
-std::vector<const Struct *> surface_structs() { return {&kGraphOptions, &kDeserializeOptions}; }
+std::vector<const Struct *> surface_structs() { return {&kGraphOptions, &kDeserializeOptions, &kBuildOptions}; }
 
 }  // namespace schema
 }  // namespace fe

@@ -104,7 +104,12 @@ void read_option_fields(OpReader &r, const schema::Op &op, void *options, int32_
             }
             case Type::spatial_count:
             case Type::dims_count:
-            case Type::tensor_count: break;
+            case Type::tensor_count:
+            case Type::enum_list:
+            case Type::list_count:
+            case Type::flags:
+            case Type::name_list:
+            case Type::kernel_cache: break;  // not in an op's options
         }
     }
     if (const Field *count = count_field(s, Type::spatial_count))

@@ -264,7 +264,7 @@ public final class Graph extends GraphCalls {
 
     /** No modes: A, then FALLBACK. */
     public void createExecutionPlans(HeurMode... modes) {
-        int[] codes = modes.length == 0 ? null : BuildOptions.heurCodes(modes);
+        int[] codes = modes.length == 0 ? null : Arrays.stream(modes).mapToInt(m -> m.code).toArray();
         Check.ok(NativeApi.fe_graph_create_execution_plans(pointer(), codes, modes.length));
     }
 
