@@ -155,6 +155,7 @@ DEVICE_BUFFER = Object(
     close_doc='Frees the device memory; closing again does nothing.', idioms=True)
 
 COUNT = Param('count', 'count')
+POINTWISE = Param('options', 'options', nullable=True, struct='fe_pointwise_options', default='null')
 EXECUTE_PARAMS = [Param('handle', 'handle'), Param('tensors', 'tensors'), Param('device_pointers', 'addresses'), COUNT]
 
 GRAPH = Object(
@@ -240,6 +241,28 @@ GRAPH = Object(
         Call('warmup', 'fe_graph_warmup', 'method', [Param('handle', 'handle')],
              'Perform the first execute\'s one-time work now (the handle\'s workspace grown), before executes are '
              'captured into a CUDA graph.'),
+        # The C library's pointwise conveniences, each its own entry point (the op's generated method,
+        # pointwise, takes any mode).
+        Call('bias', 'fe_graph_bias', 'tensor_query', [Param('input', 'tensor'), Param('bias', 'tensor'), POINTWISE],
+             'input + bias (broadcast); the options ({null}: the defaults) name the node and set its compute type.'),
+        Call('scale', 'fe_graph_scale', 'tensor_query', [Param('input', 'tensor'), Param('scale', 'tensor'), POINTWISE],
+             'input * scale (broadcast); the options ({null}: the defaults) name the node and set its compute type.'),
+        Call('add', 'fe_graph_add', 'tensor_query', [Param('a', 'tensor'), Param('b', 'tensor'), POINTWISE],
+             'a + b; the options ({null}: the defaults) name the node and set its compute type.'),
+        Call('mul', 'fe_graph_mul', 'tensor_query', [Param('a', 'tensor'), Param('b', 'tensor'), POINTWISE],
+             'a * b; the options ({null}: the defaults) name the node and set its compute type.'),
+        Call('relu', 'fe_graph_relu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
+             'max(input, 0); the options ({null}: the defaults) name the node, set its compute type and may clip it '
+             'or give it a leaky slope.'),
+        Call('gelu', 'fe_graph_gelu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
+             'The GELU activation of input; the options ({null}: the defaults) name the node and set its compute '
+             'type.'),
+        Call('silu', 'fe_graph_silu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
+             'input * sigmoid(input); the options ({null}: the defaults) name the node and set its compute type.'),
+        Call('attention_implementation', 'fe_graph_attention_implementation', 'query',
+             [Param('node_name', 'text', default='null')],
+             'How the attention node of that name ({null}: the first) was lowered, once its operation graph exists.',
+             returns='enum', enum='fe_sdpa_implementation'),
         Call('inputs', 'fe_graph_input', 'tensor_list', [],
              'The inputs in creation order (the order of [Graph.execute_positional]).',
              count_function='fe_graph_input_count'),

@@ -637,9 +637,19 @@ def surface_class(obj):
                      '            Library.ReadText((buffer, length) =>\n'
                      f'                NativeApi.{call.c_function}(' + ''.join(a + ', ' for a in args) +
                      'buffer, buffer == null ? 0 : buffer.Length, length));\n')
+        elif call.kind == 'tensor_query' and any(p.kind == 'options' for p in call.params):
+            body += (f'        public Tensor {name}({", ".join(params)})\n        {{\n' +
+                     with_options(call.params, f'            return Output(o => NativeApi.{call.c_function}('
+                                  f'{", ".join(["Pointer"] + args + ["o"])}));\n') + '        }\n')
         elif call.kind == 'tensor_query':  # a tensor of this graph
             body += (f'        public Tensor {name}({", ".join(params)}) =>\n'
                      f'            Output(o => NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["o"])}));\n')
+        elif call.kind == 'query' and call.returns == 'enum':
+            value = enum_name(call.enum)
+            body += (f'        public {value} {name}({", ".join(params)})\n        {{\n'
+                     '            var value = new int[1];\n'
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["value"])}));\n'
+                     f'            return ({value})value[0];\n        }}\n')
         elif call.kind == 'query':
             value = SURFACE_TYPES[call.returns][0]
             body += (f'        public {value} {name}({", ".join(params)})\n        {{\n'

@@ -81,7 +81,7 @@ func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
 	_, err = g.Reduction(tensor(t, g, "r", 4), ReduceAdd, &ReductionOptions{Axes: []int{40}})
 	expectError(t, err, StatusInvalidArgument, "axis 40")
 	_, err = g.Relu(nil, nil)
-	expectError(t, err, StatusNullPointer, "Graph.Relu: x is nil")
+	expectError(t, err, StatusNullPointer, "Graph.Relu: input is nil")
 }
 
 func TestErrorsMatchByStatus(t *testing.T) {

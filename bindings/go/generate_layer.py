@@ -586,14 +586,14 @@ def surface_arguments(params_of, method):
         elif p.kind == 'tensor' and p.nullable:
             name = go_local(p.name)
             params.append(f'{name} *Tensor')
-            checks += f'\ttp, err := optionalTensor({name})\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
-            args.append('tp')
+            checks += f'\t{name}P, err := optionalTensor({name})\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n'
+            args.append(f'{name}P')
         elif p.kind == 'tensor':  # named t where the parameter is 'the tensor' itself
             name = 't' if p.name == 'tensor' else go_local(p.name)
             params.append(f'{name} *Tensor')
-            checks += (f'\ttp, err := tensorArgument({name}, "{method}", "{name}")\n\tif err != nil {{\n'
+            checks += (f'\t{name}P, err := tensorArgument({name}, "{method}", "{name}")\n\tif err != nil {{\n'
                        '\t\treturn {zero}err\n\t}\n')
-            args.append('tp')
+            args.append(f'{name}P')
         elif p.kind == 'bool':
             params.append(f'{go_local(p.name)} bool')
             args.append(f'boolInt({go_local(p.name)})')
@@ -676,6 +676,16 @@ def surface_object(obj):
                     checks.replace('{zero}', 'nil, ') +
                     f'\treturn {receiver}.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(["p"] + args + ["out"])})\n\t}})\n}}\n')
+        elif c.kind == 'query' and c.returns == 'enum':
+            go_type = enum_type(c.enum)
+            convert = f'{lower_first(go_type)}Of(out[0])' if c.enum in CODED_ENUMS else f'{go_type}(out[0])'
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            out += ('\n' + surface_doc(name, 'says', c.doc[0].lower() + c.doc[1:]) +
+                    f'func ({receiver} *{cls}) {name}({", ".join(params)}) ({go_type}, error) {{\n' +
+                    (self_check + checks).replace('{zero}', f'{go_type}(0), ') + '\tout := []int32{0}\n'
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + ["out"])}) }})\n'
+                    f'\treturn {convert}, err\n}}\n')
         elif c.kind == 'query':
             go_type = SURFACE_TYPES[c.returns][0]
             params, checks, args = surface_arguments(c.params, f'{cls}.{name}')

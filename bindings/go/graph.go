@@ -100,13 +100,3 @@ func (g *Graph) String() string {
 	}
 	return text
 }
-
-// AttentionImplementation says how attention node nodeName ("": the first) was lowered, once its
-// operation graph exists.
-func (g *Graph) AttentionImplementation(nodeName string) (SdpaImplementation, error) {
-	out := []int32{0}
-	err := g.do(func(gp uintptr) capi.Enum_SS_fe_status {
-		return capi.Fe_graph_attention_implementation(gp, nodeName, out)
-	})
-	return SdpaImplementation(out[0]), err
-}

@@ -659,6 +659,23 @@ def with_options(params, statements):
             ['    ' + line for line in statements] + ['        }'])
 
 
+def without_defaults(call, name, cls):
+    """Java has no default arguments: the overload without the trailing ones that default to null."""
+    params = list(call.params)
+    dropped = []
+    while params and params[-1].default == 'null':
+        dropped.append(params.pop())
+    if not dropped or call.kind not in ('method', 'tensor_query', 'query', 'factory'):
+        return []
+    declared, _ = surface_arguments(params)
+    names = [surface.camel(p.name) for p in params if p.kind != 'count'] + ['null'] * len(dropped)
+    returns = {'method': 'void', 'tensor_query': 'Tensor', 'factory': f'static {cls}'}.get(
+        call.kind, enum_class(call.enum) if call.returns == 'enum' else SURFACE_TYPES.get(call.returns, ('',))[0])
+    body = f'{name}({", ".join(names)});'
+    return ['', f'    public {returns} {name}({", ".join(declared)}) {{',
+            f'        {"" if returns == "void" else "return "}{body}', '    }']
+
+
 def call_lines(function, args, indent='        '):
     """Check.ok(NativeApi.function(args)); broken after a comma where long."""
     return wrap(f'{indent}Check.ok(NativeApi.{function}(', args, '));')
@@ -737,8 +754,13 @@ def surface_class(obj, handwritten):
                       '                buffer == null ? 0 : buffer.length, length));', '    }']
         elif call.kind == 'tensor_query':  # a tensor of this graph
             lines += [f'    public Tensor {name}({", ".join(params)}) {{', '        long[] tensor = new long[1];',
-                      *call_lines(call.c_function, ['pointer()'] + args + ['tensor']),
+                      *with_options(call.params, call_lines(call.c_function, ['pointer()'] + args + ['tensor'])),
                       '        return result(tensor[0]);', '    }']
+        elif call.kind == 'query' and call.returns == 'enum':
+            value = enum_class(call.enum)
+            lines += [f'    public {value} {name}({", ".join(params)}) {{', '        int[] value = new int[1];',
+                      *call_lines(call.c_function, ['pointer()'] + args + ['value']),
+                      f'        return {value}.of(value[0]);', '    }']
         elif call.kind == 'query':
             value = SURFACE_TYPES[call.returns][0]
             call_line = f'        Check.ok(NativeApi.{call.c_function}({", ".join(["pointer()"] + args + ["value"])}));'
@@ -775,6 +797,7 @@ def surface_class(obj, handwritten):
                 made = call_lines(call.c_function, arguments)
             lines += [f'    public static {cls} {name}({", ".join(params)}) {{', '        long[] made = new long[1];',
                       *with_options(call.params, made), f'        return new {cls}(made[0]);', '    }']
+        lines += without_defaults(call, name, cls)
     if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
         lines += ARRAY_HELPERS
     body = [line for line in idioms if not line.startswith('import ')]

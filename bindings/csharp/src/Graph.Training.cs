@@ -67,14 +67,6 @@ namespace CudnnFe
         public Tensor BlockScaleDequantize(Tensor x, Tensor scale, int blockSize, string name = null) =>
             BlockScaleDequantize(x, scale, new BlockScaleOptions { Name = name, BlockSize = blockSize });
 
-        /// <summary>How attention node nodeName (null: the first) was lowered, once its operation graph exists.</summary>
-        public SdpaImplementation AttentionImplementation(string nodeName = null)
-        {
-            var implementation = new int[1];
-            Check.Ok(NativeApi.fe_graph_attention_implementation(Pointer, nodeName, implementation));
-            return (SdpaImplementation)implementation[0];
-        }
-
         private Tensor Wrap(IntPtr tensor) => tensor == IntPtr.Zero ? null : new Tensor(this, tensor);
     }
 }

@@ -66,91 +66,6 @@ public final class Graph extends GraphCalls {
         return pointwise(mode, in0, in1, null, null);
     }
 
-    public Tensor bias(Tensor input, Tensor bias) {
-        return bias(input, bias, null);
-    }
-
-    /** input + bias; options (nullable) name the node and set the compute type. */
-    public Tensor bias(Tensor input, Tensor bias, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_bias, "bias", input, "input", bias, "bias", options);
-    }
-
-    public Tensor scale(Tensor input, Tensor scale) {
-        return scale(input, scale, null);
-    }
-
-    public Tensor scale(Tensor input, Tensor scale, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_scale, "scale", input, "input", scale, "scale", options);
-    }
-
-    public Tensor add(Tensor a, Tensor b) {
-        return add(a, b, null);
-    }
-
-    public Tensor add(Tensor a, Tensor b, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_add, "add", a, "a", b, "b", options);
-    }
-
-    public Tensor mul(Tensor a, Tensor b) {
-        return mul(a, b, null);
-    }
-
-    public Tensor mul(Tensor a, Tensor b, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_mul, "mul", a, "a", b, "b", options);
-    }
-
-    public Tensor relu(Tensor input) {
-        return relu(input, null);
-    }
-
-    /** options (nullable) also carry the clips and the leaky slope. */
-    public Tensor relu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_relu, "relu", input, options);
-    }
-
-    public Tensor gelu(Tensor input) {
-        return gelu(input, null);
-    }
-
-    public Tensor gelu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_gelu, "gelu", input, options);
-    }
-
-    public Tensor silu(Tensor input) {
-        return silu(input, null);
-    }
-
-    public Tensor silu(Tensor input, PointwiseOptions options) {
-        return convenience(NativeApi::fe_graph_silu, "silu", input, options);
-    }
-
-    // The C library's own shortcuts (fe_graph_relu, ...), called as such so that each keeps its C
-    // meaning (the node kind and name the library gives it).
-    private interface BinaryConvenience {
-        int call(long graph, long a, long b, fe_pointwise_options options, long[] y);
-    }
-
-    private interface UnaryConvenience {
-        int call(long graph, long input, fe_pointwise_options options, long[] y);
-    }
-
-    private Tensor convenience(BinaryConvenience f, String method, Tensor a, String aName, Tensor b, String bName,
-                               PointwiseOptions options) {
-        long[] y = new long[1];
-        try (fe_pointwise_options o = options == null ? null : options.toNative()) {
-            Check.ok(f.call(pointer(), required(a, method, aName), required(b, method, bName), o, y));
-        }
-        return new Tensor(this, y[0]);
-    }
-
-    private Tensor convenience(UnaryConvenience f, String method, Tensor input, PointwiseOptions options) {
-        long[] y = new long[1];
-        try (fe_pointwise_options o = options == null ? null : options.toNative()) {
-            Check.ok(f.call(pointer(), required(input, method, "input"), o, y));
-        }
-        return new Tensor(this, y[0]);
-    }
-
     /** Layer normalization backward, from the forward's x, scale and training statistics. */
     public NormGradients layernormBackward(Tensor dy, Tensor x, Tensor scale, Tensor mean, Tensor invVariance,
                                            boolean zeroCenteredGamma) {
@@ -239,13 +154,6 @@ public final class Graph extends GraphCalls {
      */
     public Tensor concatenate(Tensor[] inputs, long axis, long inPlaceIndex, String name) {
         return concatenate(inputs, axis, new ConcatenateOptions().name(name).inPlaceIndex(inPlaceIndex));
-    }
-
-    /** How attention node `nodeName` (null: the first) was lowered, once its operation graph exists. */
-    public SdpaImplementation attentionImplementation(String nodeName) {
-        int[] implementation = new int[1];
-        Check.ok(NativeApi.fe_graph_attention_implementation(pointer(), nodeName, implementation));
-        return SdpaImplementation.of(implementation[0]);
     }
 
     // ---- building ------------------------------------------------------------------------------
