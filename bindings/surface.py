@@ -36,6 +36,9 @@ class Param:
     default: object = None  # the value a language with default arguments fills in
     enum: str = ''          # the C enum of an 'enum' value (fe_build_policy)
     struct: str = ''        # the C struct of an 'options' value (fe_deserialize_options)
+    doc: str = ''           # a record's field: what it holds
+    variadic: bool = False  # the last parameter, taken as a language's variable arguments where it has them
+    record: str = ''        # a 'records' value: the Record (KnobChoice), one C array per field
 
 
 @dataclasses.dataclass
@@ -56,6 +59,7 @@ class Call:
     enum: str = ''        # the C enum a getter of kind 'enum' returns
     csharp_property: bool = False  # a setter C# folds into its getter's property (set), with no method
     count_function: str = ''  # a tensor_list's C function that counts its tensors
+    record: str = ''      # the Record a 'record_query', 'record_outs' or 'record_list' returns
 
 
 @dataclasses.dataclass
@@ -82,6 +86,45 @@ class Object:
     # which it extends), C#'s of the static class Library (a partial class), Go's package functions.
     module: bool = False
 
+
+@dataclasses.dataclass
+class Record:
+    """A value the library returns (or, public, that callers make): immutable, compared by value. Its
+    fields are Params of kinds text, int32, int64, bool and flags (a set of the flags enum `enum`)."""
+    name: str
+    doc: str
+    fields: list
+    c_struct: str = ''     # the C struct a 'record_query' fills (its members named as the fields)
+    public: bool = False   # callers make them (a public constructor)
+    idioms: bool = False   # members written by hand beside it, as an Object's
+
+
+RECORDS = [
+    Record('ConfigInfo', 'What an engine config is: a candidate of the plan search ([Graph.candidate_info]) or a '
+           'built plan ([Graph.plan_info]).',
+           [Param('tag', 'text', doc='The engine and its knobs, e.g. "eng6_k24=26".'),
+            Param('engine_index', 'int64', doc='cuDNN\'s global engine index.'),
+            Param('workspace_bytes', 'int64', doc='The workspace cuDNN asks for (without cudnnfe\'s own part).'),
+            Param('shared_memory_bytes', 'int64',
+                  doc='Shared memory per block, as cuDNN reports it; -1 where it does not (cuDNN 9.19 reports it for '
+                      'runtime-compiled engines only).'),
+            Param('numerical_notes', 'flags', enum='fe_numerical_note', doc='The engine\'s numerical notes.'),
+            Param('behavior_notes', 'flags', enum='fe_behavior_note', doc='The engine\'s behaviour notes.'),
+            Param('viable', 'bool', doc='False when deselected or refused (a plan is always viable).')],
+           c_struct='fe_config_info'),
+    Record('CandidateNotes', 'A candidate engine config\'s tag and its engine\'s notes.',
+           [Param('tag', 'text', doc='The engine and its knobs, e.g. "eng6_k24=26".'),
+            Param('numerical', 'flags', enum='fe_numerical_note', doc='The engine\'s numerical notes.'),
+            Param('behavior', 'flags', enum='fe_behavior_note', doc='The engine\'s behaviour notes.')]),
+    Record('KnobRange', 'One knob of an engine ([Graph.engine_knobs]): its type (cuDNN\'s cudnnBackendKnobType_t '
+           'value) and the values it takes, min to max in steps of stride.',
+           [Param('type', 'int32', doc='The knob\'s type.'), Param('min', 'int64', doc='The smallest value.'),
+            Param('max', 'int64', doc='The largest value.'), Param('stride', 'int64', doc='The step between values.')],
+           idioms=True),
+    Record('KnobChoice', 'One knob setting of a candidate (to add one with its knobs): a knob type (as a knob range\'s) '
+           'and its value.',
+           [Param('type', 'int32', doc='The knob\'s type.'), Param('value', 'int64', doc='Its value.')], public=True),
+]
 
 KERNEL_CACHE = Object(
     'fe_kernel_cache', 'KernelCache',
@@ -263,6 +306,46 @@ GRAPH = Object(
              [Param('node_name', 'text', default='null')],
              'How the attention node of that name ({null}: the first) was lowered, once its operation graph exists.',
              returns='enum', enum='fe_sdpa_implementation'),
+        # Building in one call, and the steps' engine control.
+        Call('build', 'fe_graph_build', 'method',
+             [Param('handle', 'handle', nullable=True),
+              Param('options', 'options', nullable=True, struct='fe_build_options', default='null')],
+             'Validate, lower, query heuristics (a, then fallback unless the options say otherwise), check support and '
+             'build a plan. The handle may be {null} when the options (or [Graph.set_device_properties]) give a '
+             'device description: the plan is then built for that GPU.'),
+        Call('create_execution_plans', 'fe_graph_create_execution_plans', 'method',
+             [Param('modes', 'enums', enum='fe_heur_mode', variadic=True), COUNT],
+             'Query heuristics in each mode (none: a, then fallback), collecting the candidates.'),
+        Call('select_by_notes', 'fe_graph_select_by_notes', 'method',
+             [Param('deselect_numerical', 'flags', enum='fe_numerical_note'),
+              Param('deselect_behavior', 'flags', enum='fe_behavior_note'),
+              Param('require_numerical', 'flags', enum='fe_numerical_note'),
+              Param('require_behavior', 'flags', enum='fe_behavior_note')],
+             'Drop the candidates whose engine has any deselected note or lacks any required one.'),
+        Call('deselect_engines', 'fe_graph_deselect_engines', 'method', [Param('names', 'names', variadic=True)],
+             'Drop the candidates of the engines named: engine names ("eng6": every knob setting of engine 6) and '
+             'engine-config tags ("eng6_k24=26": that setting only), e.g. to avoid an engine known to be slow or '
+             'wrong for a shape. A name of another form is {INVALID_ARGUMENT}; one no candidate has is no error.'),
+        Call('candidate_notes', 'fe_graph_candidate_notes', 'record_outs', [Param('index', 'int64')],
+             'Candidate index\'s tag and engine notes, in heuristics\' rank order (no plan needed).',
+             record='CandidateNotes', names={'csharp': 'GetCandidateNotes'}),
+        Call('candidate_info', 'fe_graph_candidate_info', 'record_query', [Param('index', 'int64')],
+             'Candidate index (in heuristics\' rank order, before any plan is built, also without a GPU): its tag, '
+             'engine, workspace, shared memory, notes and whether it is still viable.',
+             record='ConfigInfo', names={'csharp': 'GetCandidateInfo'}),
+        Call('plan_info', 'fe_graph_plan_info', 'record_query', [Param('plan_index', 'int64')],
+             'Built plan plan_index (0 to the plan count - 1; after autotuning, fastest first).',
+             record='ConfigInfo', names={'csharp': 'GetPlanInfo'}),
+        Call('engine_knobs', 'fe_swig_engine_knobs', 'record_list', [Param('engine', 'int64')],
+             'The knobs the engine has for this graph, by type; {NOT_SUPPORTED}, with cuDNN\'s reason, if the '
+             'engine does not run the graph.', record='KnobRange'),
+        Call('add_candidate', 'fe_swig_add_candidate', 'method',
+             [Param('engine', 'int64'), Param('knobs', 'records', record='KnobChoice', variadic=True), COUNT],
+             'Add the engine with these knob settings (knobs left out keep the engine\'s defaults) as a candidate: '
+             'after [Graph.build_operation_graph] (the candidates are then only those added) or '
+             '[Graph.create_execution_plans] (after the heuristics\' ones), before [Graph.check_support]. '
+             '{NOT_SUPPORTED}, with cuDNN\'s reason, if cuDNN refuses the setting; {INVALID_ARGUMENT} for a knob set '
+             'twice, an unknown knob type or a duplicate of a candidate the graph has.'),
         Call('inputs', 'fe_graph_input', 'tensor_list', [],
              'The inputs in creation order (the order of [Graph.execute_positional]).',
              count_function='fe_graph_input_count'),
@@ -399,7 +482,11 @@ def arguments(params, types, name_of, member=''):
 
 
 # The kinds of arrays, whose common length a 'count' passes.
-ARRAYS = ('tensors', 'buffers', 'addresses', 'int64s')
+ARRAYS = ('tensors', 'buffers', 'addresses', 'int64s', 'enums', 'records')
+
+
+def record(name):
+    return next(r for r in RECORDS if r.name == name)
 
 
 def words(snake):

@@ -476,9 +476,18 @@ def enum_source(enum):
 
 # ---- the objects beside the ops (bindings/surface.py) -----------------------------------------------
 
+def member_name(cls, member):
+    """The C# name of a described call (its own where the description gives one)."""
+    for obj in surface.OBJECTS + [surface.MODULE]:
+        for call in obj.calls:
+            if obj.name == cls and call.name == member:
+                return call.names.get('csharp', surface.pascal(member))
+    return surface.pascal(member)
+
+
 def surface_doc(text, indent='        '):
     rendered = surface.render(
-        xml(text), lambda cls, member: f'<see\u00a0cref="{cls}.{surface.pascal(member)}"/>',
+        xml(text), lambda cls, member: f'<see\u00a0cref="{cls}.{member_name(cls, member)}"/>',
         lambda status: schema_model.pascal(status.lower()),
         {'close': 'Dispose', 'closes': 'disposes', 'thread': 'thread', 'threads': 'threads', 'null': 'null',
          'no_text': 'null'})
@@ -509,6 +518,15 @@ SURFACE_TYPES = {
     'int64s': ('long[]', ['Check.NotNull({n}, "{m}", nameof({n}))']),
     'bytes': ('byte[]', ['Check.NotNull({n}, "{m}", nameof({n}))', '{n}.Length']),
     'options': lambda p: (schema_model.pascal(p.struct[len('fe_'):]), ['native']),
+    'enums': lambda p: (('params ' if p.variadic else '') + enum_name(p.enum) + '[]',
+                        ['Array.ConvertAll(Check.NotNull({n}, "{m}", nameof({n})), v => (int)v)']),
+    'flags': lambda p: (enum_name(p.enum), ['(long){n}']),
+    'names': lambda p: (('params ' if p.variadic else '') + 'string[]',
+                        ['string.Join(",", Check.NotNull({n}, "{m}", nameof({n})))']),
+    # One array per field of the record.
+    'records': lambda p: (('params ' if p.variadic else '') + p.record + '[]',
+                          [f'Array.ConvertAll(Check.NotNull({{n}}, "{{m}}", nameof({{n}})), v => v.{schema_model.pascal(f.name)})'
+                           for f in surface.record(p.record).fields]),
     # The arrays' common length: one array's own, or the one count_check found.
     'count': lambda arrays: f'{arrays[0][0]}.Length' if len(arrays) == 1 else 'count',
 }
@@ -549,6 +567,57 @@ ARRAY_HELPERS = '''
             return first.Length;
         }
 '''
+
+
+# A record field's C# type, its C out-parameter's element type, and what turns a C value into it.
+RECORD_TYPES = {'text': ('string', 'string', '{}'), 'int32': ('int', 'int', '{}'), 'int64': ('long', 'long', '{}'),
+                'bool': ('bool', 'int', '{} != 0')}
+
+
+def record_type(field):
+    if field.kind == 'flags':
+        return enum_name(field.enum), 'long', f'({enum_name(field.enum)}){{}}'
+    return RECORD_TYPES[field.kind]
+
+
+def record_class(rec):
+    """A record: readonly fields, compared by value."""
+    names = [schema_model.pascal(f.name) for f in rec.fields]
+    types = [record_type(f)[0] for f in rec.fields]
+    partial = 'partial ' if rec.idioms else ''
+    body = surface_doc(rec.doc + ' Immutable.', '    ')
+    body += f'    public sealed {partial}class {rec.name} : IEquatable<{rec.name}>\n    {{\n'
+    for f, n, t in zip(rec.fields, names, types):
+        body += surface_doc(f.doc) + f'        public readonly {t} {n};\n'
+    visibility = 'public' if rec.public else 'internal'
+    body += '\n' + wrap('        ', f'{visibility} {rec.name}(', [f'{t} {surface.camel(f.name)}' for f, t in zip(rec.fields, types)], ')')
+    body += '        {\n' + ''.join(f'            {n} = {surface.camel(f.name)};\n' for f, n in zip(rec.fields, names))
+    body += '        }\n\n'
+    body += (f'        public bool Equals({rec.name} other) =>\n            other != null && ' +
+             ' &&\n                '.join(f'object.Equals({n}, other.{n})' for n in names) + ';\n\n')
+    body += f'        public override bool Equals(object other) => Equals(other as {rec.name});\n\n'
+    body += ('        public override int GetHashCode()\n        {\n            unchecked\n            {\n'
+             '                int hash = 17;\n' +
+             ''.join(f'                hash = hash * 31 + ({n}{"?" if t == "string" else ""}.GetHashCode(){" ?? 0" if t == "string" else ""});\n'
+                     for n, t in zip(names, types)) +
+             '                return hash;\n            }\n        }\n\n')
+    body += (f'        public override string ToString() =>\n            "{rec.name}{{" + ' +
+             ' + ", " +\n                '.join(f'"{n}=" + {n}' for n in names) + ' + "}";\n')
+    return body + '    }\n'
+
+
+def enumerable_overload(call, name):
+    """The overload of a method whose variable arguments (names, records) may also be given as a sequence."""
+    given = [p for p in call.params if p.kind != 'count']
+    if not given or not given[-1].variadic or given[-1].kind not in ('names', 'records'):
+        return ''
+    last = given[-1]
+    element = 'string' if last.kind == 'names' else last.record
+    params, _, _ = surface_arguments(given[:-1], '')
+    n = surface.camel(last.name)
+    names = [surface.camel(p.name) for p in given[:-1]]
+    return (f'\n        public void {name}({", ".join(params + [f"System.Collections.Generic.IEnumerable<{element}> {n}"])}) =>\n'
+            f'            {name}({", ".join(names + [f"new System.Collections.Generic.List<{element}>(Check.NotNull({n}, {chr(34)}Graph.{name}{chr(34)}, nameof({n}))).ToArray()"])});\n')
 
 
 def with_options(params, statement):
@@ -644,6 +713,37 @@ def surface_class(obj):
         elif call.kind == 'tensor_query':  # a tensor of this graph
             body += (f'        public Tensor {name}({", ".join(params)}) =>\n'
                      f'            Output(o => NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["o"])}));\n')
+        elif call.kind == 'record_query':  # a record read from the C struct the call fills
+            rec = surface.record(call.record)
+            values = [record_type(f)[2].format(f'info.{f.name}') for f in rec.fields]
+            body += (f'        public {rec.name} {name}({", ".join(params)})\n        {{\n'
+                     f'            using (var info = new {rec.c_struct}())\n            {{\n'
+                     f'                Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args + ["info"])}));\n' +
+                     wrap('                ', f'return new {rec.name}(', values, ');') + '            }\n        }\n')
+        elif call.kind == 'record_outs':  # a record of the call's out-parameters, one per field
+            rec = surface.record(call.record)
+            outs = [surface.camel(f.name) for f in rec.fields]
+            body += (f'        public {rec.name} {name}({", ".join(params)})\n        {{\n' +
+                     ''.join(f'            var {o} = new {record_type(f)[1]}[1];\n' for f, o in zip(rec.fields, outs)) +
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args + outs)}));\n' +
+                     wrap('            ', f'return new {rec.name}(',
+                          [record_type(f)[2].format(f'{o}[0]') for f, o in zip(rec.fields, outs)], ');') + '        }\n')
+        elif call.kind == 'record_list':  # records in one array per field: counted, then filled
+            rec = surface.record(call.record)
+            outs = [surface.camel(f.name) for f in rec.fields]
+            body += (f'        public System.Collections.Generic.IList<{rec.name}> {name}({", ".join(params)})\n        {{\n'
+                     '            var count = new long[1];\n'
+                     f'            fe_status status = NativeApi.{call.c_function}('
+                     f'{", ".join(["Pointer"] + args + ["null"] * len(outs) + ["0", "count"])});\n'
+                     '            if (status != fe_status.FE_STATUS_BUFFER_TOO_SMALL) Check.Ok(status);\n'
+                     '            long n = count[0];\n' +
+                     ''.join(f'            var {o} = new {record_type(f)[1]}[n];\n' for f, o in zip(rec.fields, outs)) +
+                     f'            Check.Ok(NativeApi.{call.c_function}({", ".join(["Pointer"] + args + outs + ["n", "count"])}));\n'
+                     f'            var values = new System.Collections.Generic.List<{rec.name}>();\n'
+                     '            for (long i = 0; i < count[0]; ++i)\n' +
+                     wrap('                ', f'values.Add(new {rec.name}(',
+                          [record_type(f)[2].format(f'{o}[i]') for f, o in zip(rec.fields, outs)], '));') +
+                     '            return values;\n        }\n')
         elif call.kind == 'query' and call.returns == 'enum':
             value = enum_name(call.enum)
             body += (f'        public {value} {name}({", ".join(params)})\n        {{\n'
@@ -692,6 +792,8 @@ def surface_class(obj):
                      '            var made = new IntPtr[1];\n' +
                      with_options(call.params, f'            Check.Ok(NativeApi.{call.c_function}({", ".join(args + ["made"])}));\n') +
                      f'            return new {cls}(made[0]);\n        }}\n')
+    for call in obj.calls:
+        body += enumerable_overload(call, call.names.get('csharp', surface.pascal(call.name)))
     if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
         body += ARRAY_HELPERS
     if obj.calls_only:
@@ -779,6 +881,9 @@ def main():
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     if (pathlib.Path(__file__).resolve().parent / 'src' / 'ApiNames.cs').exists():
         raise SystemExit('generate_layer: ApiNames.cs is written by hand; the names are described in surface.py')
+    for rec in surface.RECORDS:
+        written.append(write(out, rec.name + '.g.cs', record_class(rec),
+                             '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written.append(write(out, 'Library.g.cs', module_class(surface.MODULE),
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written.append(write(out, 'ApiNames.g.cs', api_names_class(),

@@ -18,11 +18,3 @@ func (t DataType) Size() int64 {
 func (t DataType) Bits() int64 {
 	return capi.Fe_data_type_bits(t.code())
 }
-
-func heurCodes(modes []HeurMode) []int32 {
-	codes := make([]int32, len(modes))
-	for i, m := range modes {
-		codes[i] = int32(m)
-	}
-	return codes
-}

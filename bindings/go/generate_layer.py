@@ -543,6 +543,31 @@ SURFACE_TYPES = {'int32': ('int32', 'int({})'), 'int64': ('int64', '{}'), 'doubl
                  'address': ('uintptr', '{}'), 'byte': ('byte', '{}')}
 
 
+# A record field's Go type, its C out-parameter's element type, and what turns a C value into it.
+RECORD_TYPES = {'text': ('string', 'string', '{}'), 'int32': ('int32', 'int32', '{}'),
+                'int64': ('int64', 'int64', '{}'), 'bool': ('bool', 'int32', '{} != 0')}
+
+
+def record_type(field):
+    if field.kind == 'flags':
+        return enum_type(field.enum), 'int64', f'{enum_type(field.enum)}({{}})'
+    return RECORD_TYPES[field.kind]
+
+
+def record_struct(rec):
+    out = surface_doc(rec.name, 'is', rec.doc) + f'type {rec.name} struct {{\n'
+    for f in rec.fields:
+        out += comment(surface.render(f.doc, lambda c, m: f'{c}.{go_name(m)}', lambda st: st, {}), '\t')
+        out += f'\t{go_name(f.name)} {record_type(f)[0]}\n'
+    return out + '}\n'
+
+
+def record_literal(rec, value_of):
+    """rec{Field: value, ...}, value_of(field) the C value of each."""
+    return (f'{rec.name}{{' + ', '.join(f'{go_name(f.name)}: {record_type(f)[2].format(value_of(f))}' for f in rec.fields)
+            + '}')
+
+
 # The arrays' Go element types.
 ARRAY_TYPES = {'tensors': '*Tensor', 'buffers': '*DeviceBuffer', 'addresses': 'uintptr', 'int64s': 'int64'}
 
@@ -568,6 +593,33 @@ def surface_arguments(params_of, method):
                 args.append(f'{name}P')
             else:
                 args.append(name)
+        elif p.kind == 'enums':  # their C values
+            name = go_local(p.name)
+            arrays.append((name, ' '.join(surface.words(p.name))))
+            params.append(f'{name} {"..." if p.variadic else "[]"}{enum_type(p.enum)}')
+            code = 'v.code()' if p.enum in CODED_ENUMS else 'int32(v)'
+            checks += (f'\t{name}Codes := make([]int32, len({name}))\n\tfor i, v := range {name} {{\n'
+                       f'\t\t{name}Codes[i] = {code}\n\t}}\n')
+            args.append(f'{name}Codes')
+        elif p.kind == 'records':  # one C array per field
+            name = go_local(p.name)
+            arrays.append((name, ' '.join(surface.words(p.name))))
+            params.append(f'{name} {"..." if p.variadic else "[]"}{p.record}')
+            fields = surface.record(p.record).fields
+            arrays_of = [f'{name}{go_name(f.name)}' for f in fields]
+            checks += ''.join(f'\t{a} := make([]{RECORD_TYPES[f.kind][0]}, len({name}))\n' for a, f in zip(arrays_of, fields))
+            checks += (f'\tfor i, v := range {name} {{\n\t\t' + ', '.join(f'{a}[i]' for a in arrays_of) + ' = ' +
+                       ', '.join(f'v.{go_name(f.name)}' for f in fields) + '\n\t}\n')
+            args += arrays_of
+        elif p.kind == 'flags':
+            params.append(f'{go_local(p.name)} {enum_type(p.enum)}')
+            args.append(f'int64({go_local(p.name)})')
+        elif p.kind == 'names':  # joined with commas, as C takes them
+            name = go_local(p.name)
+            params.append(f'{name} {"..." if p.variadic else "[]"}string')
+            checks += (f'\t{name}Joined := ""\n\tfor i, v := range {name} {{\n\t\tif i > 0 {{\n'
+                       f'\t\t\t{name}Joined += ","\n\t\t}}\n\t\t{name}Joined += v\n\t}}\n')
+            args.append(f'{name}Joined')
         elif p.kind == 'bytes':
             name = go_local(p.name)
             params.append(f'{name} []byte')
@@ -676,6 +728,47 @@ def surface_object(obj):
                     checks.replace('{zero}', 'nil, ') +
                     f'\treturn {receiver}.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {{\n'
                     f'\t\treturn capi.{swig(c.c_function)}({", ".join(["p"] + args + ["out"])})\n\t}})\n}}\n')
+        elif c.kind == 'record_query':  # a record read from the C struct the call fills
+            rec = surface.record(c.record)
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            out += ('\n' + surface_doc(name, 'describes', c.doc[0].lower() + c.doc[1:]) +
+                    f'func ({receiver} *{cls}) {name}({", ".join(params)}) ({rec.name}, error) {{\n' +
+                    (self_check + checks).replace('{zero}', f'{rec.name}{{}}, ') +
+                    f'\tinfo := capi.New{swig(rec.c_struct)}()\n\tdefer capi.Delete{swig(rec.c_struct)}(info)\n'
+                    f'\tif err := call(func() capi.Enum_SS_fe_status {{ return capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + ["info"])}) }}); err != nil {{\n\t\treturn {rec.name}{{}}, err\n\t}}\n'
+                    f'\treturn {record_literal(rec, lambda f: f"info.Get{swig(f.name)}()")}, nil\n}}\n')
+        elif c.kind == 'record_outs':  # a record of the call's out-parameters, one per field
+            rec = surface.record(c.record)
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            outs = [go_local(f.name) for f in rec.fields]
+            declare = ''.join(f'\tvar {o} string\n' if f.kind == 'text' else f'\t{o} := []{record_type(f)[1]}{{0}}\n'
+                              for f, o in zip(rec.fields, outs))
+            passed = [f'&{o}' if f.kind == 'text' else o for f, o in zip(rec.fields, outs)]
+            out += ('\n' + surface_doc(name, 'gives', c.doc[0].lower() + c.doc[1:]) +
+                    f'func ({receiver} *{cls}) {name}({", ".join(params)}) ({rec.name}, error) {{\n' +
+                    (self_check + checks).replace('{zero}', f'{rec.name}{{}}, ') + declare +
+                    f'\tif err := call(func() capi.Enum_SS_fe_status {{\n\t\treturn capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + passed)})\n\t}}); err != nil {{\n\t\treturn {rec.name}{{}}, err\n\t}}\n'
+                    f'\treturn {record_literal(rec, lambda f: go_local(f.name) + ("" if f.kind == "text" else "[0]"))}, nil\n}}\n')
+        elif c.kind == 'record_list':  # records in one array per field: counted, then filled
+            rec = surface.record(c.record)
+            params, checks, args = surface_arguments(c.params, f'{cls}.{name}')
+            outs = [go_local(f.name).rstrip('_') + 'Values' for f in rec.fields]
+            out += ('\n' + surface_doc(name, 'lists', c.doc[0].lower() + c.doc[1:]) +
+                    f'func ({receiver} *{cls}) {name}({", ".join(params)}) ([]{rec.name}, error) {{\n' +
+                    (self_check + checks).replace('{zero}', 'nil, ') + '\tcount := []int64{0}\n'
+                    f'\terr = call(func() capi.Enum_SS_fe_status {{\n\t\treturn capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + ["nil"] * len(outs) + ["0", "count"])})\n\t}})\n'
+                    '\tif e, ok := err.(*Error); err != nil && (!ok || e.Status != StatusBufferTooSmall) {\n'
+                    '\t\treturn nil, err\n\t}\n\tn := count[0]\n'
+                    f'\tif n == 0 {{\n\t\treturn []{rec.name}{{}}, nil\n\t}}\n' +
+                    ''.join(f'\t{o} := make([]{record_type(f)[1]}, n)\n' for f, o in zip(rec.fields, outs)) +
+                    f'\tif err := call(func() capi.Enum_SS_fe_status {{\n\t\treturn capi.{swig(c.c_function)}('
+                    f'{", ".join(["p"] + args + outs + ["n", "count"])})\n\t}}); err != nil {{\n\t\treturn nil, err\n\t}}\n'
+                    f'\tvalues := make([]{rec.name}, count[0])\n\tfor i := range values {{\n'
+                    f'\t\tvalues[i] = {record_literal(rec, lambda f: go_local(f.name).rstrip("_") + "Values[i]")}\n\t}}\n'
+                    '\treturn values, nil\n}\n')
         elif c.kind == 'query' and c.returns == 'enum':
             go_type = enum_type(c.enum)
             convert = f'{lower_first(go_type)}Of(out[0])' if c.enum in CODED_ENUMS else f'{go_type}(out[0])'
@@ -818,7 +911,8 @@ def main():
         'scales_generated.go': go_file(structs(True), True),
         'results_generated.go': go_file(result_structs(model.ops), False),
         'ops_generated.go': go_file('\n'.join(OpWriter(op).method() for op in model.ops), True),
-        'objects_generated.go': go_file('\n'.join(surface_object(obj) for obj in surface.OBJECTS) +
+        'objects_generated.go': go_file('\n'.join(surface_object(obj) for obj in surface.OBJECTS) + '\n' +
+                                        '\n'.join(record_struct(r) for r in surface.RECORDS) +
                                         module_functions(surface.MODULE), True,
                                         '// Code generated by generate_layer.py from bindings/surface.py. DO NOT EDIT.\n\n'),
         'names_generated.go': ('// Code generated by generate_layer.py from bindings/surface.py. DO NOT EDIT.\n\n'

@@ -446,13 +446,13 @@ def graph_method(op, model):
     return lines
 
 
-def wrap(start, items, end, width=120):
-    """start + items joined by ', ' + end, broken after a comma where a line would pass width; the
+def wrap(start, items, end, width=120, sep=', '):
+    """start + items joined by sep + end, broken after a separator where a line would pass width; the
     continuation lines are indented 8 more than the first."""
     indent = ' ' * (len(start) - len(start.lstrip()) + 8)
     lines, line = [], start
     for i, item in enumerate(items):
-        piece = item + (', ' if i + 1 < len(items) else end)
+        piece = item + (sep if i + 1 < len(items) else end)
         if len(line) + len(piece.rstrip()) > width and line.strip() and not line.endswith('('):
             lines.append(line.rstrip())
             line = indent
@@ -615,6 +615,14 @@ SURFACE_TYPES = {
     'int64s': ('long[]', ['Check.notNull({n}, "{m}", "{n}")']),
     'bytes': ('byte[]', ['Check.notNull({n}, "{m}", "{n}")', '{n}.length']),
     'options': lambda p: (pascal(p.struct[len('fe_'):]), ['o']),
+    'enums': lambda p: (enum_class(p.enum) + ('...' if p.variadic else '[]'),
+                        ['Arrays.stream(Check.notNull({n}, "{m}", "{n}")).mapToInt(v -> v.code).toArray()']),
+    'flags': lambda p: (f'Set<{enum_class(p.enum)}>', [f'{enum_class(p.enum)}.mask(Check.notNull({{n}}, "{{m}}", "{{n}}"))']),
+    'names': lambda p: ('String' + ('...' if p.variadic else '[]'), ['String.join(",", Check.notNull({n}, "{m}", "{n}"))']),
+    # One array per field of the record.
+    'records': lambda p: (p.record + ('...' if p.variadic else '[]'),
+                          [f'Arrays.stream(Check.notNull({{n}}, "{{m}}", "{{n}}")).{record_stream(f)}(v -> v.{surface.camel(f.name)}).toArray()'
+                           for f in surface.record(p.record).fields]),
     # The arrays' common length: one array's own, or the one count_check found.
     'count': lambda arrays: f'{arrays[0][0]}.length' if len(arrays) == 1 else 'count',
 }
@@ -649,6 +657,46 @@ ARRAY_HELPERS = [
 ]
 
 
+def record_stream(field):
+    return {'int32': 'mapToInt', 'int64': 'mapToLong'}[field.kind]
+
+
+# A record field's Java type, its C out-parameter's element type, and what turns a C value into it.
+RECORD_TYPES = {'text': ('String', 'String', '{}'), 'int32': ('int', 'int', '{}'), 'int64': ('long', 'long', '{}'),
+                'bool': ('boolean', 'int', '{} != 0')}
+
+
+def record_type(field):
+    if field.kind == 'flags':
+        cls = enum_class(field.enum)
+        return f'Set<{cls}>', 'long', f'{cls}.of({{}})'
+    return RECORD_TYPES[field.kind]
+
+
+def record_class(rec, handwritten):
+    """A record: public final fields, compared by value."""
+    idioms = (pathlib.Path(handwritten) / f'{rec.name}.members').read_text().splitlines() if rec.idioms else []
+    names = [surface.camel(f.name) for f in rec.fields]
+    types = [record_type(f)[0] for f in rec.fields]
+    lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
+             f'package {PACKAGE};', '', 'import java.util.Collections;', 'import java.util.Objects;',
+             'import java.util.Set;', ''] + surface_doc(rec.doc + ' Immutable.', '') + [f'public final class {rec.name} {{']
+    for f, name, t in zip(rec.fields, names, types):
+        lines += surface_doc(f.doc) + [f'    public final {t} {name};']
+    visibility = 'public ' if rec.public else ''
+    lines += ['', *wrap(f'    {visibility}{rec.name}(', [f'{t} {n}' for t, n in zip(types, names)], ') {')]
+    lines += [f'        this.{n} = ' + (f'Collections.unmodifiableSet({n});' if f.kind == 'flags' else f'{n};')
+              for f, n in zip(rec.fields, names)]
+    lines += ['    }', '', '    @Override', '    public boolean equals(Object other) {',
+              f'        if (!(other instanceof {rec.name})) return false;', f'        {rec.name} o = ({rec.name}) other;',
+              *wrap('        return ', [f'Objects.equals({n}, o.{n})' for n in names], ';', sep=' && '), '    }', '',
+              '    @Override', '    public int hashCode() {', *wrap('        return Objects.hash(', names, ');'), '    }', '',
+              '    @Override', '    public String toString() {',
+              *wrap(f'        return "{rec.name}{{" + ', [f'"{n}=" + {n}' for n in names], ' + "}";', sep=' + ", " + '),
+              '    }']
+    return '\n'.join(lines + ([''] + idioms if idioms else []) + ['}']) + '\n'
+
+
 def with_options(params, statements):
     """The statements, inside a try that makes (and frees) the native struct of an 'options' parameter."""
     options = [p for p in params if p.kind == 'options']
@@ -676,6 +724,20 @@ def without_defaults(call, name, cls):
             f'        {"" if returns == "void" else "return "}{body}', '    }']
 
 
+def list_overload(call, name):
+    """The overload of a method whose variable arguments (names, records) may also be given as a List."""
+    last = [p for p in call.params if p.kind != 'count'][-1] if call.params else None
+    if not last or not last.variadic or last.kind not in ('names', 'records'):
+        return []
+    element = 'String' if last.kind == 'names' else last.record
+    declared, _ = surface_arguments([p for p in call.params if p.kind != 'count' and p is not last])
+    names = [surface.camel(p.name) for p in call.params if p.kind != 'count' and p is not last]
+    n = surface.camel(last.name)
+    return ['', f'    public void {name}({", ".join(declared + [f"List<{element}> {n}"])}) {{',
+            f'        {name}({", ".join(names + [f"Check.notNull({n}, {chr(34)}Graph.{name}{chr(34)}, {chr(34)}{n}{chr(34)}).toArray(new {element}[0])"])});',
+            '    }']
+
+
 def call_lines(function, args, indent='        '):
     """Check.ok(NativeApi.function(args)); broken after a comma where long."""
     return wrap(f'{indent}Check.ok(NativeApi.{function}(', args, '));')
@@ -698,8 +760,12 @@ def surface_class(obj, handwritten):
         imports.append('import java.nio.charset.StandardCharsets;')
     if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
         imports.append('import java.lang.reflect.Array;')
-    if any(c.kind == 'tensor_list' for c in obj.calls):
+    if any(c.kind in ('tensor_list', 'record_list') or any(p.variadic for p in c.params) for c in obj.calls):
         imports += ['import java.util.ArrayList;', 'import java.util.List;']
+    if any(p.kind in ('enums', 'records') for c in obj.calls for p in c.params):
+        imports.append('import java.util.Arrays;')
+    if any(p.kind == 'flags' for c in obj.calls for p in c.params):
+        imports.append('import java.util.Set;')
     lines = ['// Generated from bindings/surface.py by bindings/java/generate_layer.py; do not edit.\n',
              f'package {PACKAGE};', '']
     lines += sorted(set(imports)) + ([''] if imports else [])
@@ -756,6 +822,34 @@ def surface_class(obj, handwritten):
             lines += [f'    public Tensor {name}({", ".join(params)}) {{', '        long[] tensor = new long[1];',
                       *with_options(call.params, call_lines(call.c_function, ['pointer()'] + args + ['tensor'])),
                       '        return result(tensor[0]);', '    }']
+        elif call.kind == 'record_query':  # a record read from the C struct the call fills
+            rec = surface.record(call.record)
+            values = [record_type(f)[2].format(f'out.get{f.name[0].upper()}{f.name[1:]}()') for f in rec.fields]
+            lines += [f'    public {rec.name} {name}({", ".join(params)}) {{',
+                      f'        try ({rec.c_struct} out = new {rec.c_struct}()) {{',
+                      *call_lines(call.c_function, ['pointer()'] + args + ['out'], '            '),
+                      *wrap(f'            return new {rec.name}(', values, ');'), '        }', '    }']
+        elif call.kind == 'record_outs':  # a record of the call's out-parameters, one per field
+            rec = surface.record(call.record)
+            outs = [surface.camel(f.name) for f in rec.fields]
+            lines += [f'    public {rec.name} {name}({", ".join(params)}) {{']
+            lines += [f'        {record_type(f)[1]}[] {o} = new {record_type(f)[1]}[1];' for f, o in zip(rec.fields, outs)]
+            lines += [*call_lines(call.c_function, ['pointer()'] + args + outs),
+                      *wrap(f'        return new {rec.name}(',
+                            [record_type(f)[2].format(f'{o}[0]') for f, o in zip(rec.fields, outs)], ');'), '    }']
+        elif call.kind == 'record_list':  # records in one array per field: counted, then filled
+            rec = surface.record(call.record)
+            outs = [surface.camel(f.name) for f in rec.fields]
+            lines += [f'    public List<{rec.name}> {name}({", ".join(params)}) {{', '        long[] count = new long[1];',
+                      *wrap(f'        int status = NativeApi.{call.c_function}(',
+                            ['pointer()'] + args + ['null'] * len(outs) + ['0', 'count'], ');'),
+                      '        if (status != Status.BUFFER_TOO_SMALL.code) Check.ok(status);', '        int n = (int) count[0];']
+            lines += [f'        {record_type(f)[1]}[] {o} = new {record_type(f)[1]}[n];' for f, o in zip(rec.fields, outs)]
+            lines += [*call_lines(call.c_function, ['pointer()'] + args + outs + ['n', 'count']),
+                      f'        List<{rec.name}> values = new ArrayList<>();',
+                      *wrap('        for (int i = 0; i < (int) count[0]; ++i) values.add(new ' + rec.name + '(',
+                            [record_type(f)[2].format(f'{o}[i]') for f, o in zip(rec.fields, outs)], '));'),
+                      '        return values;', '    }']
         elif call.kind == 'query' and call.returns == 'enum':
             value = enum_class(call.enum)
             lines += [f'    public {value} {name}({", ".join(params)}) {{', '        int[] value = new int[1];',
@@ -797,7 +891,7 @@ def surface_class(obj, handwritten):
                 made = call_lines(call.c_function, arguments)
             lines += [f'    public static {cls} {name}({", ".join(params)}) {{', '        long[] made = new long[1];',
                       *with_options(call.params, made), f'        return new {cls}(made[0]);', '    }']
-        lines += without_defaults(call, name, cls)
+        lines += without_defaults(call, name, cls) + list_overload(call, name)
     if any(p.kind in surface.ARRAYS for c in obj.calls for p in c.params):
         lines += ARRAY_HELPERS
     body = [line for line in idioms if not line.startswith('import ')]
@@ -911,6 +1005,10 @@ def main():
         if cls in existing:
             raise SystemExit(f'generate_layer: {cls}.java is written by hand; it is generated (SHARED_RESULTS)')
         files[cls] = shared_result_class(cls)
+    for rec in surface.RECORDS:
+        if rec.name in existing:
+            raise SystemExit(f'generate_layer: {rec.name}.java is written by hand; it is described in surface.py')
+        files[rec.name] = record_class(rec, handwritten)
     if 'ApiNames' in existing:
         raise SystemExit('generate_layer: ApiNames.java is written by hand; the names are described in surface.py')
     files['ApiNames'] = api_names_class()

@@ -60,7 +60,5 @@ namespace CudnnFe
         }
 
         private static IntPtr Optional(Tensor tensor) => tensor == null ? IntPtr.Zero : tensor.Pointer;
-
-        private static IntPtr Optional(Handle handle) => handle == null ? IntPtr.Zero : handle.Pointer;
     }
 }

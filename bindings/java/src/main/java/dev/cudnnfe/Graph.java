@@ -1,10 +1,6 @@
 package dev.cudnnfe;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Tensors and operations; once built, a runnable plan. Building is single-threaded; a built graph
@@ -156,116 +152,6 @@ public final class Graph extends GraphCalls {
         return concatenate(inputs, axis, new ConcatenateOptions().name(name).inPlaceIndex(inPlaceIndex));
     }
 
-    // ---- building ------------------------------------------------------------------------------
-
-    /** Validate, lower, query heuristics (A, then FALLBACK), check support and build a plan. */
-    public void build(Handle handle) {
-        build(handle, null);
-    }
-
-    /** handle may be null when the options (or the graph) carry device properties (deviceless). */
-    public void build(Handle handle, BuildOptions options) {
-        try (fe_build_options o = options == null ? null : options.toNative()) {
-            Check.ok(NativeApi.fe_graph_build(pointer(), optional(handle), o));
-        }
-    }
-
-    /** No modes: A, then FALLBACK. */
-    public void createExecutionPlans(HeurMode... modes) {
-        int[] codes = modes.length == 0 ? null : Arrays.stream(modes).mapToInt(m -> m.code).toArray();
-        Check.ok(NativeApi.fe_graph_create_execution_plans(pointer(), codes, modes.length));
-    }
-
-    /** Candidate {@code index}'s tag and engine notes, in heuristics' rank order (no plan needed). */
-    public CandidateNotes candidateNotes(long index) {
-        String[] tag = new String[1];
-        long[] numerical = new long[1], behavior = new long[1];
-        Check.ok(NativeApi.fe_graph_candidate_notes(pointer(), index, tag, numerical, behavior));
-        return new CandidateNotes(tag[0], NumericalNote.of(numerical[0]), BehaviorNote.of(behavior[0]));
-    }
-
-    /** Drop the candidates whose engine has any deselected note or lacks any required one. */
-    public void selectByNotes(Set<NumericalNote> deselectNumerical, Set<BehaviorNote> deselectBehavior,
-                              Set<NumericalNote> requireNumerical, Set<BehaviorNote> requireBehavior) {
-        Check.ok(NativeApi.fe_graph_select_by_notes(pointer(), NumericalNote.mask(deselectNumerical),
-                BehaviorNote.mask(deselectBehavior), NumericalNote.mask(requireNumerical),
-                BehaviorNote.mask(requireBehavior)));
-    }
-
-    /**
-     * Drop the candidates of the engines named: engine names ("eng6": every knob setting of engine
-     * 6) and engine-config tags ("eng6_k24=26": that setting only), e.g. to avoid an engine known to
-     * be slow or wrong for a shape. A name of another form throws INVALID_ARGUMENT; one no candidate
-     * has is not an error.
-     */
-    public void deselectEngines(String... names) {
-        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(),
-                String.join(",", Check.notNull(names, "Graph.deselectEngines", "names"))));
-    }
-
-    public void deselectEngines(List<String> names) {
-        Check.ok(NativeApi.fe_graph_deselect_engines(pointer(),
-                String.join(",", Check.notNull(names, "Graph.deselectEngines", "names"))));
-    }
-
-    /**
-     * Candidate {@code index} (in heuristics' rank order, before any plan is built, also without a
-     * GPU): its tag, engine, workspace, shared memory, notes and whether it is still viable.
-     */
-    public ConfigInfo candidateInfo(long index) {
-        try (fe_config_info info = new fe_config_info()) {
-            Check.ok(NativeApi.fe_graph_candidate_info(pointer(), index, info));
-            return ConfigInfo.of(info);
-        }
-    }
-
-    /** Built plan {@code planIndex} (0 to {@link #planCount} - 1; after autotuning, fastest first). */
-    public ConfigInfo planInfo(long planIndex) {
-        try (fe_config_info info = new fe_config_info()) {
-            Check.ok(NativeApi.fe_graph_plan_info(pointer(), planIndex, info));
-            return ConfigInfo.of(info);
-        }
-    }
-
-    // ---- engines and knobs: any engine config as a candidate -----------------------------------
-
-    /** The knobs engine `engine` has for this graph, by type; NOT_SUPPORTED if it does not run the graph. */
-    public List<KnobRange> engineKnobs(long engine) {
-        long[] count = new long[1];
-        int status = NativeApi.fe_swig_engine_knobs(pointer(), engine, null, null, null, null, 0, count);
-        if (status != Status.BUFFER_TOO_SMALL.code) Check.ok(status);
-        int n = (int) count[0];
-        int[] types = new int[n];
-        long[] minValues = new long[n];
-        long[] maxValues = new long[n];
-        long[] strides = new long[n];
-        Check.ok(NativeApi.fe_swig_engine_knobs(pointer(), engine, types, minValues, maxValues, strides, n, count));
-        List<KnobRange> knobs = new ArrayList<>();
-        for (int i = 0; i < (int) count[0]; ++i) knobs.add(new KnobRange(types[i], minValues[i], maxValues[i], strides[i]));
-        return knobs;
-    }
-
-    /**
-     * Add engine `engine` with these knob settings (knobs left out keep the engine's defaults) as a
-     * candidate: after {@link #buildOperationGraph} (the candidates are then only those added) or
-     * {@link #createExecutionPlans} (after the heuristics' ones), before {@link #checkSupport}.
-     * NOT_SUPPORTED, with cuDNN's reason, if cuDNN refuses the setting; INVALID_ARGUMENT for a
-     * knob set twice, an unknown knob type or a duplicate of a candidate the graph has.
-     */
-    public void addCandidate(long engine, KnobChoice... knobs) {
-        addCandidate(engine, Arrays.asList(knobs));
-    }
-
-    public void addCandidate(long engine, List<KnobChoice> knobs) {
-        int[] types = new int[knobs.size()];
-        long[] values = new long[knobs.size()];
-        for (int i = 0; i < types.length; ++i) {
-            types[i] = knobs.get(i).type;
-            values[i] = knobs.get(i).value;
-        }
-        Check.ok(NativeApi.fe_swig_add_candidate(pointer(), engine, types, values, types.length));
-    }
-
     /** {@link #describe()}'s text; "Graph(closed)" once closed. */
     @Override
     public String toString() {
@@ -278,9 +164,5 @@ public final class Graph extends GraphCalls {
         DeviceBuffer[] values = new DeviceBuffer[tensors.length];
         for (int i = 0; i < tensors.length; ++i) values[i] = buffers.get(tensors[i]);
         executeBuffers(handle, tensors, values, 0);
-    }
-
-    private static long optional(Handle handle) {
-        return handle == null ? 0 : handle.pointer();
     }
 }
