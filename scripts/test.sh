@@ -111,6 +111,7 @@ schema_check() {
 schema_check docs python3 "$ROOT/scripts/schema/render_docs.py" "$LOGS/schema.json" "$ROOT/docs/graph-json.md" --check
 schema_check entry_points python3 "$ROOT/scripts/schema/check_entry_points.py" "$LOGS/schema.json" "$ROOT/include/cudnnfe.h"
 schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings" "$BUILD_DIR"
+schema_check binding_lines python3 "$ROOT/scripts/schema/binding_lines.py" "$ROOT/bindings"
 schema_check layers python3 "$ROOT/scripts/check_layers.py" "$ROOT/lib"
 
 print_totals
