@@ -121,4 +121,10 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
     });
 }
 
+fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph, const DescribedArguments &arguments,
+                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
+    if (op) return add_described(*op, graph, arguments, options, outputs);
+    return guard(function, [&] { FE_FAIL(FE_STATUS_INTERNAL, "the operation has no description"); });
+}
+
 }  // namespace fe

@@ -1,12 +1,15 @@
-// The body of an op's C entry point, from its description (lib/schema): an op whose file holds
-// its node and its description needs one entry point in lib/api/ops_api.cpp.
+// The body of an op's C entry point, from its description (lib/schema). The entry points of the
+// ops whose arguments are only their ports, scales and options are generated from the header
+// (lib/api/generate_entry_points.py):
 //
 //   FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x,
 //                                         const fe_genstats_options *options,
 //                                         fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-//       static const schema::Op &op = described("genstats");
-//       return add_described(op, graph, {x}, options, {out_sum, out_sq_sum});
+//       static const schema::Op *op = schema::find_op("genstats");
+//       return add_described(op, "fe_graph_genstats", graph, {x}, options, {out_sum, out_sq_sum});
 //   }
+//
+// The others (lib/api/ops_api.cpp) take something more (a mode, dims) and call the first form.
 //
 // The header names the arguments after the description's ports (schema::argument_name: input
 // X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
@@ -36,6 +39,17 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
 inline fe_status add_described(const schema::Op &op, fe_graph *graph, std::initializer_list<fe_tensor *> inputs,
                                const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
     return add_described(op, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
+}
+
+// The form the generated entry points call (lib/api/generate_entry_points.py): `op` is the kind's
+// description, null when there is none (FE_STATUS_INTERNAL, naming `function`).
+fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph, const DescribedArguments &arguments,
+                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept;
+
+inline fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph,
+                               std::initializer_list<fe_tensor *> inputs, const void *options,
+                               std::initializer_list<fe_tensor **> outputs) noexcept {
+    return add_described(op, function, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
 }
 
 }  // namespace fe

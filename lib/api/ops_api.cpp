@@ -58,12 +58,6 @@ std::vector<int64_t> dims_of(size_t ndims, const int64_t *dims, const char *what
 
 }  // namespace
 
-FE_EXPORT fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
-                                        const fe_conv_options *options, fe_tensor **out_y) {
-    static const schema::Op &op = described("conv_fprop");
-    return add_described(op, graph, {image, weight}, options, {out_y});
-}
-
 FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight, size_t dx_ndims,
                                         const int64_t *dx_dims, const fe_conv_options *options, fe_tensor **out_dx) {
     static const schema::Op &op = described("conv_dgrad");
@@ -87,18 +81,6 @@ FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_te
     });
     if (checked != FE_OK) return checked;
     return add_described(op, graph, DescribedArguments{{image, loss}, {{dims, 0}}}, options, {out_dw});
-}
-
-FE_EXPORT fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
-                                            const fe_conv_options *options, fe_tensor **out_y) {
-    static const schema::Op &op = described("conv_transpose");
-    return add_described(op, graph, {image, weight}, options, {out_y});
-}
-
-FE_EXPORT fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_matmul_options *options,
-                                    fe_tensor **out_c) {
-    static const schema::Op &op = described("matmul");
-    return add_described(op, graph, {a, b}, options, {out_c});
 }
 
 FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
@@ -179,31 +161,6 @@ FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reducti
     });
 }
 
-FE_EXPORT fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
-                                  const fe_sdpa_options *options, fe_tensor **out_o, fe_tensor **out_stats) {
-    static const schema::Op &op = described("sdpa");
-    return add_described(op, graph, {q, k, v}, options, {out_o, out_stats});
-}
-
-FE_EXPORT fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
-                                      const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
-                                      fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
-                                      fe_tensor **out_amax_o) {
-    static const schema::Op &op = described("sdpa_fp8");
-    return add_described(op, graph, DescribedArguments{{q, k, v}, {}, scales}, options, {out_o, out_stats, out_amax_s, out_amax_o});
-}
-
-FE_EXPORT fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
-                                               fe_tensor *d_o, fe_tensor *stats,
-                                               const fe_sdpa_fp8_backward_scales *scales,
-                                               const fe_sdpa_backward_options *options, fe_tensor **out_dq,
-                                               fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
-                                               fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
-                                               fe_tensor **out_amax_dp) {
-    static const schema::Op &op = described("sdpa_fp8_backward");
-    return add_described(op, graph, DescribedArguments{{q, k, v, o, d_o, stats}, {}, scales}, options, {out_dq, out_dk, out_dv, out_amax_dq, out_amax_dk, out_amax_dv, out_amax_dp});
-}
-
 FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
     return guard("fe_alibi_slopes", [&] {
         FE_REQUIRE(out);
@@ -211,101 +168,7 @@ FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
     });
 }
 
-FE_EXPORT fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o,
-                                           fe_tensor *d_o, fe_tensor *stats, const fe_sdpa_backward_options *options,
-                                           fe_tensor **out_dq, fe_tensor **out_dk, fe_tensor **out_dv) {
-    static const schema::Op &op = described("sdpa_backward");
-    return add_described(op, graph, {q, k, v, o, d_o, stats}, options, {out_dq, out_dk, out_dv});
-}
-
 // ---- Normalizations ----------------------------------------------------------------------------
-
-FE_EXPORT fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                       const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
-                                       fe_tensor **out_inv_variance) {
-    static const schema::Op &op = described("layernorm");
-    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
-}
-
-FE_EXPORT fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                     const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_inv_rms) {
-    static const schema::Op &op = described("rmsnorm");
-    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_inv_rms});
-}
-
-FE_EXPORT fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                          const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
-                                          fe_tensor **out_inv_variance) {
-    static const schema::Op &op = described("instancenorm");
-    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
-}
-
-FE_EXPORT fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                          const fe_norm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
-                                          fe_tensor **out_inv_variance) {
-    static const schema::Op &op = described("adalayernorm");
-    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance});
-}
-
-FE_EXPORT fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                       const fe_batchnorm_options *options, fe_tensor **out_y, fe_tensor **out_mean,
-                                       fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
-                                       fe_tensor **out_next_running_var) {
-    static const schema::Op &op = described("batchnorm");
-    return add_described(op, graph, {x, scale, bias}, options, {out_y, out_mean, out_inv_variance, out_next_running_mean, out_next_running_var});
-}
-
-FE_EXPORT fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
-                                                 fe_tensor *inv_variance, fe_tensor *scale, fe_tensor *bias,
-                                                 const fe_batchnorm_inference_options *options, fe_tensor **out_y) {
-    static const schema::Op &op = described("batchnorm_inference");
-    return add_described(op, graph, {x, mean, inv_variance, scale, bias}, options, {out_y});
-}
-
-FE_EXPORT fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                                fe_tensor *mean, fe_tensor *inv_variance,
-                                                const fe_norm_backward_options *options, fe_tensor **out_dx,
-                                                fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    static const schema::Op &op = described("layernorm_backward");
-    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
-}
-
-FE_EXPORT fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                              fe_tensor *inv_rms, const fe_norm_backward_options *options,
-                                              fe_tensor **out_dx, fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    static const schema::Op &op = described("rmsnorm_backward");
-    return add_described(op, graph, {dy, x, scale, inv_rms}, options, {out_dx, out_dscale, out_dbias});
-}
-
-FE_EXPORT fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                                   fe_tensor *mean, fe_tensor *inv_variance,
-                                                   const fe_norm_backward_options *options, fe_tensor **out_dx,
-                                                   fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    static const schema::Op &op = described("instancenorm_backward");
-    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
-}
-
-FE_EXPORT fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                                   fe_tensor *mean, fe_tensor *inv_variance,
-                                                   const fe_norm_backward_options *options, fe_tensor **out_dx,
-                                                   fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    static const schema::Op &op = described("adalayernorm_backward");
-    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
-}
-
-FE_EXPORT fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *scale,
-                                                fe_tensor *mean, fe_tensor *inv_variance,
-                                                const fe_norm_backward_options *options, fe_tensor **out_dx,
-                                                fe_tensor **out_dscale, fe_tensor **out_dbias) {
-    static const schema::Op &op = described("batchnorm_backward");
-    return add_described(op, graph, {dy, x, scale, mean, inv_variance}, options, {out_dx, out_dscale, out_dbias});
-}
-
-FE_EXPORT fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
-                                     fe_tensor **out_y, fe_tensor **out_stats) {
-    static const schema::Op &op = described("softmax");
-    return add_described(op, graph, {x}, options, {out_y, out_stats});
-}
 
 // Random draws and FP8 matmul.
 FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset, const fe_rng_options *options,
@@ -325,55 +188,3 @@ FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *of
     });
 }
 
-FE_EXPORT fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
-                                        const fe_matmul_fp8_scales *scales, const fe_matmul_options *options,
-                                        fe_tensor **out_c, fe_tensor **out_amax) {
-    static const schema::Op &op = described("matmul_fp8");
-    return add_described(op, graph, DescribedArguments{{a, b}, {}, scales}, options, {out_c, out_amax});
-}
-
-FE_EXPORT fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x, const fe_block_scale_options *options,
-                                                  fe_tensor **out_y, fe_tensor **out_scale) {
-    static const schema::Op &op = described("block_scale_quantize");
-    return add_described(op, graph, {x}, options, {out_y, out_scale});
-}
-
-FE_EXPORT fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
-                                                    const fe_block_scale_options *options, fe_tensor **out_y) {
-    static const schema::Op &op = described("block_scale_dequantize");
-    return add_described(op, graph, {x, scale}, options, {out_y});
-}
-
-FE_EXPORT fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
-                                         fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
-                                         const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
-                                         fe_tensor **out_eq_bias, fe_tensor **out_mean, fe_tensor **out_inv_variance,
-                                         fe_tensor **out_next_running_mean, fe_tensor **out_next_running_var) {
-    static const schema::Op &op = described("bn_finalize");
-    return add_described(op, graph, {sum, sq_sum, scale, bias, running_mean, running_var}, options,
-                         {out_eq_scale, out_eq_bias, out_mean, out_inv_variance, out_next_running_mean,
-                          out_next_running_var});
-}
-
-FE_EXPORT fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
-                                        fe_tensor *inv_variance, fe_tensor *scale,
-                                        const fe_dbn_weight_options *options, fe_tensor **out_dscale,
-                                        fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
-                                        fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias) {
-    static const schema::Op &op = described("dbn_weight");
-    return add_described(op, graph, {dy, x, mean, inv_variance, scale}, options,
-                         {out_dscale, out_dbias, out_eq_scale_dy, out_eq_scale_x, out_eq_bias});
-}
-
-FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
-                                      fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-    static const schema::Op &op = described("genstats");
-    return add_described(op, graph, {x}, options, {out_sum, out_sq_sum});
-}
-
-FE_EXPORT fe_status fe_graph_moe_grouped_matmul(fe_graph *graph, fe_tensor *token, fe_tensor *weight,
-                                                fe_tensor *first_token_offset,
-                                                const fe_moe_grouped_matmul_options *options, fe_tensor **out_y) {
-    static const schema::Op &op = described("moe_grouped_matmul");
-    return add_described(op, graph, {token, weight, first_token_offset}, options, {out_y});
-}
