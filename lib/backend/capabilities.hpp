@@ -152,10 +152,10 @@ enum class Feature {
     norm_epilogue_envelope,                 // float layer/RMS or any adaptive layer norm with a pointwise epilogue
     pointwise_select_condition_broadcast_innermost,  // select on a computed condition broadcast along the innermost dim
     conv_dgrad_float_nchw_asymmetric_padding,  // float NCHW 2-D dgrad, wide filter padded asymmetrically, 0 or 1 before
-    pointwise_rank3_backward_scalar_dy,  // a rank-3 backward mode of a by-value scalar dy over an x in memory
     pointwise_rank4_permuted_layout,     // a rank-4/5 pointwise tensor whose dims are not in channels-last order
     matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided
     fp8_attention_window_many_blocks,    // FP8 forward window, blocks without keys, more blocks than SMs
+    pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
 };
 
 // How the library treats a fact of the table.

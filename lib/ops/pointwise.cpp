@@ -168,7 +168,7 @@ class Pointwise : public Node {
         refuse_rank4_permuted_layout(lowering);
         refuse_backward_channel_broadcast(lowering);
         refuse_softplus_backward_of_scalar_dy(lowering);
-        refuse_rank3_backward_of_scalar_dy(lowering);
+        refuse_backward_of_uniform_dy(lowering);
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
         refuse_index_of_gapped_input(lowering);
@@ -292,18 +292,15 @@ class Pointwise : public Node {
             lowering.require(Feature::pointwise_softplus_backward_scalar_dy);
     }
 
-    // An activation's backward mode at rank 3 of a by-value scalar dy over an x read from memory
-    // (a graph input, or an identity of one): cuDNN 9.19 computes it from the wrong elements
-    // (capability pointwise_rank3_backward_scalar_dy).
-    void refuse_rank3_backward_of_scalar_dy(Lowering &lowering) const {
-        const fe_tensor *dy = inputs[0], *x = inputs.size() > 1 ? inputs[1] : nullptr;
-        if (!is_backward(info_.mode) || outputs[0]->dims.size() != 3 || !dy || !dy->by_value || !x ||
-            !pointwise_only(lowering.graph()))
-            return;
-        if (x->is_virtual() && x->producer->is_pointwise() &&
-            std::strcmp(x->producer->kind(), pointwise_mode_name(FE_POINTWISE_IDENTITY)) == 0)
-            x = x->producer->inputs[0];
-        if (x->is_input() && !x->by_value) lowering.require(Feature::pointwise_rank3_backward_scalar_dy);
+    // An activation's backward mode at rank 2 or 3 whose dy is one value for every element (a
+    // by-value scalar, or at rank 2 a [1, 1] graph input): cuDNN 9.19 computes some results from the
+    // wrong elements (capability pointwise_backward_uniform_dy).
+    void refuse_backward_of_uniform_dy(Lowering &lowering) const {
+        const fe_tensor *dy = inputs[0];
+        const size_t rank = outputs[0]->dims.size();
+        if (!is_backward(info_.mode) || (rank != 2 && rank != 3) || !dy || !pointwise_only(lowering.graph())) return;
+        bool unit_input = rank == 2 && dy->is_input() && dy->dims.size() == 2 && dy->dims[0] == 1 && dy->dims[1] == 1;
+        if (dy->by_value || unit_input) lowering.require(Feature::pointwise_backward_uniform_dy);
     }
 
     // A pointwise operation (a rank-3 one kept at that rank) with an operand broadcast along a dim

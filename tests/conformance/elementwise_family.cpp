@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <sstream>
 
 #include "families.hpp"
 
@@ -891,9 +892,58 @@ void pointwise_reference(PointwiseConfig &c) {
     }
 }
 
+bool is_backward(fe_pointwise_mode mode) {
+    switch (mode) {
+    case FE_POINTWISE_RELU_BWD:
+    case FE_POINTWISE_TANH_BWD:
+    case FE_POINTWISE_SIGMOID_BWD:
+    case FE_POINTWISE_ELU_BWD:
+    case FE_POINTWISE_GELU_BWD:
+    case FE_POINTWISE_SOFTPLUS_BWD:
+    case FE_POINTWISE_SWISH_BWD:
+    case FE_POINTWISE_GELU_APPROX_TANH_BWD: return true;
+    default: return false;
+    }
+}
+
+// CUDNNFE_CONFORMANCE_VARY for this family, comma-separated, to find what a wrong case needs:
+// "scalars=float" (or half, bfloat16) gives every by-value scalar that type; "scalar_dy=tensor"
+// makes the by-value scalar dy of a backward mode a full-shape graph input holding the same value;
+// "packed" lays every tensor out row-major without gaps.
+void apply_pointwise_variations(PointwiseConfig &c) {
+    const char *list = std::getenv("CUDNNFE_CONFORMANCE_VARY");
+    if (!list) return;
+    std::stringstream items(list);
+    for (std::string item; std::getline(items, item, ',');) {
+        if (item == "scalars=float" || item == "scalars=half" || item == "scalars=bfloat16") {
+            fe_data_type t = item == "scalars=float" ? FE_DATA_FLOAT : item == "scalars=half" ? FE_DATA_HALF : FE_DATA_BFLOAT16;
+            for (Value &v : c.values)
+                if (v.kind == Value::scalar) v.scalar_type = t;
+        } else if (item == "scalar_dy=tensor") {
+            for (const Value &op : c.values) {
+                if (op.kind != Value::op || !is_backward(op.mode)) continue;
+                Value &dy = c.values[static_cast<size_t>(op.in0)];
+                if (dy.kind != Value::scalar) continue;
+                dy.kind = Value::input;
+                dy.dims = c.dims;
+                dy.layout = row_major(c.dims.size());
+            }
+        } else if (item == "packed") {
+            for (Value &v : c.values) {
+                if (v.kind == Value::input) v.layout = row_major(v.dims.size());
+                v.custom_layout = false;
+            }
+        } else {
+            std::fprintf(stderr, "CUDNNFE_CONFORMANCE_VARY: '%s' is not a variation this runner knows\n", item.c_str());
+            std::exit(2);
+        }
+    }
+}
+
 void pointwise_case(Case &k) {
     PointwiseConfig c;
     ChainDrawer(k.rng, c).draw();
+    apply_pointwise_variations(c);
     k.describe(describe(c));
     if (!k.graph(c.io)) return;
     fe_graph *g = k.graph_handle();

@@ -107,11 +107,12 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("batchnorm_inference_batch_inside:batch_of_one", "norm", 48, 81));
     out.push_back(replay("conv_fusion_nchw_pixel:float", "conv", 49, 406));
     out.push_back(replay("matmul_int8_widened_long_rows:unit_dim_stride", "matmul", 50, 248));
-    out.push_back(replay("pointwise_rank3_backward_scalar_dy", "pointwise", 50, 29));
     out.push_back(replay("pointwise_rank4_permuted_layout", "pointwise", 52, 21));
     out.push_back(replay("matmul_column_result_unit_stride", "matmul", 51, 561));
     out.push_back(replay("fp8_attention_window_many_blocks", "attention_fp8_fwd", 51, 187));
     out.push_back(replay("matmul_fp8_operand_conversion:half_unit_dim", "matmul", 54, 382));
+    out.push_back(replay("pointwise_backward_uniform_dy", "pointwise", 55, 176));
+    out.push_back(replay("pointwise_backward_uniform_dy:rank_3", "pointwise", 50, 29));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

@@ -1,6 +1,6 @@
-// Refusals made from conformance runs 27 to 31 (seeds 50 to 54) and the sweeps beside them on an
-// H200: a widened int8 or half single row whose unit dim has an unaligned stride, a rank-3
-// activation backward of a by-value scalar dy over an x in memory, a rank-4 pointwise tensor with
+// Refusals made from conformance runs 27 to 32 (seeds 50 to 55) and the sweeps beside them on an
+// H200: a widened int8 or half single row whose unit dim has an unaligned stride, a rank-2 or 3
+// activation backward of one dy value for every element, a rank-4 pointwise tensor with
 // permuted dims, and a matmul epilogue into a single column whose unit dim is strided. Each refused
 // graph names the capability table's reason; the nearest graphs the runs found right still lower.
 #include <string>
@@ -56,35 +56,44 @@ TEST_F(UnitStrideAndScalarDyRefusals, MatmulWideningAHalfRowWhoseUnitDimHasAnUna
     }
 }
 
-// tanh backward of a by-value scalar dy over x [4, 2, 12] (seed 65 case 46): refused with x a
-// graph input or an identity of one; over a computed x, or with dy a full tensor, taken.
-TEST_F(UnitStrideAndScalarDyRefusals, Rank3BackwardOfAScalarDyOverAnXInMemory) {
+// tanh backward of one dy value for every element over x [4, 2, 12] (seed 65 case 46) and x [56,
+// 41] (as seed 55 case 176: sigmoid backward): refused with a by-value scalar dy, over an x read
+// from memory or computed, and at rank 2 with a [1, 1] dy input; with dy a full tensor, taken, as
+// is a [1, 1, 1] dy input at rank 3 (right in 28 randomized cases).
+TEST_F(UnitStrideAndScalarDyRefusals, BackwardOfOneDyValueForEveryElement) {
+    enum Dy { scalar, unit_input, full };
     struct Form {
         const char *name;
-        bool scalar_dy;
+        std::vector<int64_t> dims;
+        Dy dy;
         fe_pointwise_mode x_from;  // IDENTITY, TANH_FWD, or ADD for the input itself
         bool refused;
     };
-    for (const Form &f : {Form{"x an input", true, FE_POINTWISE_ADD, true},
-                          Form{"x an identity of an input", true, FE_POINTWISE_IDENTITY, true},
-                          Form{"x computed", true, FE_POINTWISE_TANH_FWD, false},
-                          Form{"dy a full tensor", false, FE_POINTWISE_ADD, false}}) {
+    for (const Form &f : {Form{"rank 3, x an input", {4, 2, 12}, scalar, FE_POINTWISE_ADD, true},
+                          Form{"rank 3, x an identity of an input", {4, 2, 12}, scalar, FE_POINTWISE_IDENTITY, true},
+                          Form{"rank 3, x computed", {4, 2, 12}, scalar, FE_POINTWISE_TANH_FWD, true},
+                          Form{"rank 2, x computed", {56, 41}, scalar, FE_POINTWISE_TANH_FWD, true},
+                          Form{"rank 2, a [1, 1] dy", {56, 41}, unit_input, FE_POINTWISE_ADD, true},
+                          Form{"rank 3, a [1, 1, 1] dy", {4, 2, 12}, unit_input, FE_POINTWISE_ADD, false},
+                          Form{"rank 2, dy a full tensor", {56, 41}, full, FE_POINTWISE_ADD, false},
+                          Form{"rank 3, dy a full tensor", {4, 2, 12}, full, FE_POINTWISE_ADD, false}}) {
         SCOPED_TRACE(f.name);
-        fe_graph *g = graph("rank3_backward_scalar_dy", FE_DATA_HALF);
-        const std::vector<int64_t> dims = {4, 2, 12};
-        fe_tensor *x = strided(g, "x", dims, packed_strides(dims)), *dy = nullptr, *y = nullptr;
+        fe_graph *g = graph("backward_uniform_dy", FE_DATA_HALF);
+        fe_tensor *x = strided(g, "x", f.dims, packed_strides(f.dims)), *dy = nullptr, *y = nullptr;
         if (f.x_from != FE_POINTWISE_ADD)
             ASSERT_FE_OK(fe_graph_pointwise(g, f.x_from, x, nullptr, nullptr, nullptr, &x));
-        if (f.scalar_dy)
+        if (f.dy == scalar) {
             ASSERT_FE_OK(fe_graph_scalar(g, "dy", -0.4375, FE_DATA_FLOAT, &dy));
-        else
+        } else {
+            std::vector<int64_t> dims = f.dy == full ? f.dims : std::vector<int64_t>(f.dims.size(), 1);
             dy = strided(g, "dy", dims, packed_strides(dims));
+        }
         fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
         o.compute_data_type = FE_DATA_FLOAT;
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_TANH_BWD, dy, x, nullptr, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
         if (f.refused)
-            expect_refused(g, "at rank 3 of a by-value scalar dy");
+            expect_refused(g, "whose dy is one value for every element");
         else
             expect_lowered(g);
     }
