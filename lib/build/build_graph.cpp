@@ -10,6 +10,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "common/sha256.hpp"
 #include "plan/autotune.hpp"
 #include "store/blob.hpp"
 #include "plan/build_state.hpp"
@@ -80,8 +81,35 @@ std::string cache_directory(const fe_handle *handle) {
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }
 
-std::string key_text(const std::string &graph_json, const std::string &options, const std::string &fingerprint) {
-    return graph_json + "\n" + options + "\n" + fingerprint + format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
+// The plan cache's key: the SHA-256 of the graph's canonical JSON form, the options that decide the
+// plan, the target's fingerprint and the versions, in hex. The graph's part is hashed as its form
+// is written (the text is never held whole); a stored entry's is hashed from the text it keeps
+// (stored_key), the same bytes.
+Sha256 graph_digest(const fe_graph &graph) {
+    Sha256 digest;
+    std::string piece;
+    write_graph_json(graph, piece, [&](std::string &text) {
+        digest.update(text.data(), text.size());
+        text.clear();
+    });
+    digest.update(piece.data(), piece.size());
+    return digest;
+}
+
+std::string finish_key(Sha256 digest, const std::string &options, const std::string &fingerprint) {
+    std::string tail = "\n" + options + "\n" + fingerprint +
+                       format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
+    digest.update(tail.data(), tail.size());
+    Sha256Digest d = digest.finish();
+    std::string hex;
+    for (unsigned char byte : d) hex += format("%02x", byte);
+    return hex;
+}
+
+std::string stored_key(const std::string &graph_json, const std::string &options, const std::string &fingerprint) {
+    Sha256 digest;
+    digest.update(graph_json.data(), graph_json.size());
+    return finish_key(digest, options, fingerprint);
 }
 
 // The target of a build: the described GPU (deviceless) or the handle's.
@@ -106,7 +134,7 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
     if (bytes.empty()) return nullptr;
     try {
         Blob blob = read_blob(bytes.data(), bytes.size());
-        FE_CHECK(key_text(blob.graph_json, blob.build_options, blob.fingerprint) == key, FE_STATUS_INVALID_ARGUMENT,
+        FE_CHECK(stored_key(blob.graph_json, blob.build_options, blob.fingerprint) == key, FE_STATUS_INVALID_ARGUMENT,
                  "it holds another graph or target");
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
         bool deviceless = !graph.device_properties_json.empty();
@@ -234,14 +262,23 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     bool cached = o.use_plan_cache || o.cache_key || !directory.empty();
     // key: the graph, options and GPU kind (the directory's and the shared in-process entry);
     // device_key: the in-process entry whose plan is finalized for the handle's device.
-    std::string key, device_key, graph_json, device_json, fingerprint;
+    std::string key, device_key, device_json, fingerprint;
     bool on_gpu = false;
+    // The graph's JSON text is written out only for what keeps it (a caller's key, a directory
+    // entry); otherwise the key hashes it as it is written.
+    std::string graph_json;
+    Sha256 digest;
     if (cached) {
         graph.validate();
         cudnn();
         graph.assign_uids();
         try {
-            graph_json = graph_to_json(graph);
+            if (o.cache_key || !directory.empty()) {
+                graph_json = graph_to_json(graph);
+                digest.update(graph_json.data(), graph_json.size());
+            } else {
+                digest = graph_digest(graph);
+            }
         } catch (const Error &e) {
             FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
             cached = false;
@@ -249,7 +286,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     }
     if (cached) {
         target_of(graph, handle, &device_json, &fingerprint);
-        key = key_text(graph_json, options, fingerprint);
+        key = finish_key(digest, options, fingerprint);
         on_gpu = handle && graph.device_properties_json.empty();
         device_key = on_gpu ? format("%s\nCUDA device %d", key.c_str(), handle->device) : key;
         std::shared_ptr<const PlanRecord> record;

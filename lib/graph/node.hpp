@@ -62,7 +62,7 @@ struct Node {
     virtual std::string unsupported_hint() const { return ""; }
 
     // ---- The JSON form (docs/graph-json.md) ----
-    // The graph JSON is the plan cache's key and part of every serialized plan, so each op
+    // The graph JSON is what the plan cache's key hashes and part of every serialized plan, so each op
     // writes itself and has a reader. To give an op its JSON form:
     //  1. describe the op in its file (lib/ops/<op>.cpp), and override write_json there
     //     with write_option_attributes (schema/option_fields.hpp), which writes the

@@ -70,7 +70,7 @@ bool data_type_from_name(std::string_view name, fe_data_type *out) {
     return false;
 }
 
-void write_graph_json(const fe_graph &graph, std::string &out) {
+void write_graph_json(const fe_graph &graph, std::string &out, const std::function<void(std::string &)> &drain) {
     json::Writer w(out);
     w.begin_object().field("format", kFormat).field("version", kVersion).field("name", graph.name);
     w.field("io_data_type", data_type_name(graph.io_data_type));
@@ -81,12 +81,14 @@ void write_graph_json(const fe_graph &graph, std::string &out) {
     for (const auto &t : graph.tensors) {
         w.newline(1);
         write_tensor(w, *t);
+        if (drain) drain(out);
     }
     w.end_array();
     w.newline(0).key("ops").begin_array();
     for (const auto &node : graph.nodes) {
         w.newline(1);
         write_op(w, *node);
+        if (drain) drain(out);
     }
     w.end_array();
     w.newline(0).key("outputs").begin_array();

@@ -2,6 +2,7 @@
 // name the line and the field ("line 12, ops[1].attributes.stride: expected ...").
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,8 +11,10 @@
 
 namespace fe {
 
-// Appends the canonical text to `out` (the same graph always gives the same bytes).
-void write_graph_json(const fe_graph &graph, std::string &out);
+// Appends the canonical text to `out` (the same graph always gives the same bytes). `drain`, when
+// given, is called after each tensor and operation with the text written so far, which it may
+// consume and clear: the plan cache's key hashes the text that way without ever holding it whole.
+void write_graph_json(const fe_graph &graph, std::string &out, const std::function<void(std::string &)> &drain = {});
 std::string graph_to_json(const fe_graph &graph);
 
 // Throws FE_STATUS_INVALID_ARGUMENT when `bytes` is over FE_GRAPH_JSON_MAX_BYTES.
