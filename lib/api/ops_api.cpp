@@ -34,14 +34,26 @@ void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor 
     *out_y = add_pointwise(*graph, mode, a, b, c, o)[0];
 }
 
-// The pointwise conveniences (bias, add, relu, ...): one node of `mode`, named by the options
-// or automatically after `kind` (NULL: the mode's name).
-void convenience(fe_graph *graph, fe_pointwise_mode mode, const char *kind, fe_tensor *a, fe_tensor *b,
-                 const fe_pointwise_options *options, fe_tensor **out_y) {
-    FE_REQUIRE(graph);
-    FE_REQUIRE(out_y);
-    fe_pointwise_options o = read_options(options, pointwise_defaults());
-    *out_y = add_pointwise(*graph, mode, a, b, nullptr, o, kind)[0];
+// A pointwise convenience (bias, add, relu, ...): one node of `mode` over its one or two operands
+// (each named for the message of a NULL one), named by the options or automatically after `kind`
+// (NULL: the mode's name).
+struct Operand {
+    fe_tensor *tensor;
+    const char *name;
+};
+
+fe_status convenience(const char *function, fe_graph *graph, fe_pointwise_mode mode, const char *kind,
+                      std::initializer_list<Operand> operands, const fe_pointwise_options *options,
+                      fe_tensor **out_y) noexcept {
+    return guard(function, [&] {
+        for (const Operand &operand : operands)
+            FE_CHECK(operand.tensor != nullptr, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", operand.name);
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_y);
+        fe_pointwise_options o = read_options(options, pointwise_defaults());
+        fe_tensor *a = operands.begin()[0].tensor, *b = operands.size() > 1 ? operands.begin()[1].tensor : nullptr;
+        *out_y = add_pointwise(*graph, mode, a, b, nullptr, o, kind)[0];
+    });
 }
 
 }  // namespace
@@ -90,62 +102,39 @@ FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, 
 
 FE_EXPORT fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
                                   const fe_pointwise_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_bias", [&] {
-        FE_REQUIRE(input);
-        FE_REQUIRE(bias);
-        convenience(graph, FE_POINTWISE_ADD, "bias", input, bias, options, out_y);
-    });
+    return convenience("fe_graph_bias", graph, FE_POINTWISE_ADD, "bias",
+                      {{input, "input"}, {bias, "bias"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale,
                                    const fe_pointwise_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_scale", [&] {
-        FE_REQUIRE(input);
-        FE_REQUIRE(scale);
-        convenience(graph, FE_POINTWISE_MUL, "scale", input, scale, options, out_y);
-    });
+    return convenience("fe_graph_scale", graph, FE_POINTWISE_MUL, "scale",
+                      {{input, "input"}, {scale, "scale"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_pointwise_options *options,
                                  fe_tensor **out_y) {
-    return guard("fe_graph_add", [&] {
-        FE_REQUIRE(a);
-        FE_REQUIRE(b);
-        convenience(graph, FE_POINTWISE_ADD, nullptr, a, b, options, out_y);
-    });
+    return convenience("fe_graph_add", graph, FE_POINTWISE_ADD, nullptr, {{a, "a"}, {b, "b"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b, const fe_pointwise_options *options,
                                  fe_tensor **out_y) {
-    return guard("fe_graph_mul", [&] {
-        FE_REQUIRE(a);
-        FE_REQUIRE(b);
-        convenience(graph, FE_POINTWISE_MUL, nullptr, a, b, options, out_y);
-    });
+    return convenience("fe_graph_mul", graph, FE_POINTWISE_MUL, nullptr, {{a, "a"}, {b, "b"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
                                   fe_tensor **out_y) {
-    return guard("fe_graph_relu", [&] {
-        FE_REQUIRE(input);
-        convenience(graph, FE_POINTWISE_RELU_FWD, nullptr, input, nullptr, options, out_y);
-    });
+    return convenience("fe_graph_relu", graph, FE_POINTWISE_RELU_FWD, nullptr, {{input, "input"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
                                   fe_tensor **out_y) {
-    return guard("fe_graph_gelu", [&] {
-        FE_REQUIRE(input);
-        convenience(graph, FE_POINTWISE_GELU_FWD, nullptr, input, nullptr, options, out_y);
-    });
+    return convenience("fe_graph_gelu", graph, FE_POINTWISE_GELU_FWD, nullptr, {{input, "input"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, const fe_pointwise_options *options,
                                   fe_tensor **out_y) {
-    return guard("fe_graph_silu", [&] {
-        FE_REQUIRE(input);
-        convenience(graph, FE_POINTWISE_SWISH_FWD, "silu", input, nullptr, options, out_y);
-    });
+    return convenience("fe_graph_silu", graph, FE_POINTWISE_SWISH_FWD, "silu", {{input, "input"}}, options, out_y);
 }
 
 FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,

@@ -58,15 +58,21 @@ class Rng : public Node {
         options_.name = nullptr;
     }
     const char *kind() const override { return "rng"; }
-    const char *input_port(size_t i) const override { return i == 0 ? "Seed" : "Offset"; }
 
-    void infer() override {
+    // The distribution's parameters, finite (a NaN or an infinity reaches no kernel).
+    void require_finite_parameters() const {
         const fe_rng_options &o = options_;
         require_finite(o.probability, "options.probability");
         require_finite(o.min, "options.min");
         require_finite(o.max, "options.max");
         require_finite(o.mean, "options.mean");
         require_finite(o.std, "options.std");
+    }
+    const char *input_port(size_t i) const override { return i == 0 ? "Seed" : "Offset"; }
+
+    void infer() override {
+        const fe_rng_options &o = options_;
+        require_finite_parameters();
         switch (o.distribution) {
             case FE_RNG_BERNOULLI:
                 FE_CHECK(o.probability >= 0.0 && o.probability <= 1.0, FE_STATUS_INVALID_ARGUMENT,
@@ -110,11 +116,7 @@ class Rng : public Node {
 
     std::string attributes() const override {
         const fe_rng_options &o = options_;
-        require_finite(o.probability, "options.probability");
-        require_finite(o.min, "options.min");
-        require_finite(o.max, "options.max");
-        require_finite(o.mean, "options.mean");
-        require_finite(o.std, "options.std");
+        require_finite_parameters();
         switch (o.distribution) {
             case FE_RNG_BERNOULLI: return format("bernoulli(p=%g)", o.probability);
             case FE_RNG_UNIFORM: return format("uniform(min=%g max=%g)", o.min, o.max);
