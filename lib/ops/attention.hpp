@@ -173,6 +173,15 @@ class AttentionNode : public Node {
     // The lengths of a padding mask (nullptr without one).
     const Descriptor *length_q(Lowering &lowering) const;
     const Descriptor *length_kv(Lowering &lowering) const;
+    // The forward's matmuls under a padding mask of these lengths: S = Q.K^T told both (it fills
+    // the padding with zeros), O = P.V told to stop its reduction at seq_len_kv; plain without one.
+    struct PaddedMatmuls {
+        MatmulOverrides scores, output;
+    };
+    static PaddedMatmuls padded_matmuls(const Descriptor *len_q, const Descriptor *len_kv) {
+        if (!len_q) return {};
+        return {{len_q, len_kv, nullptr, true, 0.0}, {len_q, nullptr, len_kv, false, 0.0}};
+    }
     bool has_dropout() const { return dropout_ >= 0 || seed_ >= 0; }
     // The dropout mask: the caller's, or drawn by cuDNN's RNG into `drawn` (a virtual tensor, or
     // the node's DropoutMask output); nullptr without dropout.

@@ -139,16 +139,10 @@ class Sdpa : public AttentionNode {
 
         // S = Q . K^T (K read transposed, or loaded from its pages).
         const Descriptor &k_t = keys_transposed(lowering, d, what);
-        // With a padding mask the matmuls also learn the actual lengths, so they skip the padding
-        // (Q.K^T fills it with zeros; P.V stops its reduction at seq_len_kv).
         const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
-        MatmulOverrides scores_overrides, output_overrides;
-        if (len_q) {
-            scores_overrides = {len_q, len_kv, nullptr, true, 0.0};
-            output_overrides = {len_q, nullptr, len_kv, false, 0.0};
-        }
+        const PaddedMatmuls padded = padded_matmuls(len_q, len_kv);
         const Descriptor *s = &lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
-        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), scores_overrides);
+        emit_matmul(lowering, lowering.tensor(q), k_t, *s, compute, label("Q.K^T"), padded.scores);
         s = modify_scores(lowering, s, d, compute, what);
 
         const Descriptor *stats = stats_ ? &lowering.tensor(outputs[stats_port()]) : nullptr;
@@ -161,7 +155,7 @@ class Sdpa : public AttentionNode {
 
         // O = P . V
         emit_matmul(lowering, *probabilities, values(lowering, d, what), lowering.tensor(outputs[0]), compute, label("P.V"),
-                    output_overrides);
+                    padded.output);
     }
 
     // Where each optional output sits: O, then Stats, DropoutMask, Max and SumExp as asked for.

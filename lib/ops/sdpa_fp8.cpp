@@ -119,15 +119,11 @@ class SdpaFp8 : public AttentionNode {
         const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
 
         const Descriptor *len_q = length_q(lowering), *len_kv = length_kv(lowering);
-        MatmulOverrides scores_overrides, output_overrides;
-        if (len_q) {
-            scores_overrides = {len_q, len_kv, nullptr, true, 0.0};
-            output_overrides = {len_q, nullptr, len_kv, false, 0.0};
-        }
+        const PaddedMatmuls padded = padded_matmuls(len_q, len_kv);
         // S = Q . K^T in FP8, then scale, descale_q, descale_k and the score modifiers.
         const Descriptor *s = &lowering.internal_tensor(scores, packed_strides(scores), FE_DATA_FLOAT);
         emit_matmul(lowering, lowering.tensor(q), keys_transposed(lowering, d, what), *s, compute, label("Q.K^T"),
-                    scores_overrides);
+                    padded.scores);
         s = modify_scores(lowering, s, d, compute, what, {&scale(kDescaleQ), &scale(kDescaleK)});
 
         const Descriptor *stats = stats_ ? &lowering.tensor(outputs[1]) : nullptr;
@@ -142,7 +138,7 @@ class SdpaFp8 : public AttentionNode {
         // O = (P8 . V) * descale_s * descale_v, amax taken before quantizing with scale_o.
         const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
         const Descriptor &pv = lowering.internal_tensor(o_dims, packed_strides(o_dims), FE_DATA_FLOAT);
-        emit_matmul(lowering, p8, values(lowering, d, what), pv, compute, label("P.V"), output_overrides);
+        emit_matmul(lowering, p8, values(lowering, d, what), pv, compute, label("P.V"), padded.output);
         const Descriptor &by_s = lowering.internal_tensor(o_dims, packed_strides(o_dims), FE_DATA_FLOAT);
         emit_pointwise(lowering, FE_POINTWISE_MUL, pv, &scale(kDescaleS), nullptr, by_s, compute, pw, 0,
                        label("descale S"));
