@@ -308,9 +308,12 @@ const std::vector<Capability> kTable = {
      "in NCHW, or in half or float, or ask max pooling for its index",
      "H200"},
     {Feature::pooling_index_layout, "pooling_index_layout", Gate::known_bad,
-     "max pooling's index output (generate_index) in other layouts than channels-last", 0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that never write the index (7 of 7 randomized NCHW and NCDHW cases; y was right, and the "
-     "channels-last index was right): pool channels-last to get the index",
+     "max pooling's index output (generate_index) in other layouts than channels-last, or over a single-pixel "
+     "image (every spatial dim 1, whose strides cannot say which layout it is)", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that never write the index (7 of 7 randomized NCHW and NCDHW cases, and a half [3, 80, 1, "
+     "1] image of channel stride 1 padded after: 240 of 240 indices unwritten; y was right, and the channels-last "
+     "index over more than one pixel was right): pool channels-last to get the index, over an image of more than one "
+     "pixel",
      "H200"},
     {Feature::pooling_avg_post_padding_layout, "pooling_avg_post_padding_layout", Gate::known_bad,
      "average pooling that counts padding, with more padding after than before, in other layouts than "

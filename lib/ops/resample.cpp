@@ -198,7 +198,8 @@ void refuse_known_bad_pooling(Lowering &lowering, const fe_resample_options &o, 
     if (forward && x->data_type == FE_DATA_BFLOAT16 && channel_innermost && !trivial &&
         (x->dims[1] % 8 != 0 || (spatial == 2 && !o.generate_index)))
         lowering.require(Feature::pooling_bf16_channels_last);
-    if (forward && o.generate_index && !channels_last(x)) lowering.require(Feature::pooling_index_layout);
+    if (forward && o.generate_index && (!channels_last(x) || single_pixel(x->dims, false)))
+        lowering.require(Feature::pooling_index_layout);
     if (o.mode == FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING && post_past_pre &&
         (!channels_last(x) || (forward && single_pixel(x->dims, false))))
         lowering.require(Feature::pooling_avg_post_padding_layout);

@@ -137,4 +137,27 @@ TEST_F(NormResampleKnownBad, AveragePoolingOfASinglePixelPaddedAfter) {
     }
 }
 
+// Max pooling with its index over a half channels-last image [3, 80, P, P], window 2 x 2, stride
+// (1, 3), padded 1 after (conformance seed 56 case 130, P 1): refused for one pixel, whose strides
+// cannot say it is channels-last; over 2 x 2 pixels, taken.
+TEST_F(NormResampleKnownBad, MaxPoolingIndexOverASinglePixel) {
+    for (int64_t pixels : {1, 2}) {
+        SCOPED_TRACE(std::to_string(pixels) + " pixels a side");
+        fe_graph *g = graph("max_index_pixel", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {3, 80, pixels, pixels}, true);
+        fe_resample_options o = pool_options(FE_RESAMPLE_MAXPOOL, 2, 2, 1, 0);
+        o.stride[1] = 3;
+        for (size_t i = 0; i < 2; ++i) o.post_padding[i] = 1;
+        o.generate_index = 1;
+        fe_tensor *y = nullptr, *index = nullptr;
+        ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        ASSERT_FE_OK(fe_tensor_set_output(index, 1));
+        if (pixels == 1)
+            expect_refused(g, "or over a single-pixel image");
+        else
+            expect_lowered(g);
+    }
+}
+
 }  // namespace
