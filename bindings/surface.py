@@ -532,7 +532,7 @@ HAND_NAMES = {
     'fe_data_type_string': ('DataType.libraryName', 'DataType.LibraryName', 'DataType.String'),
     'fe_status_string': ('Status.libraryName', 'Status.LibraryName', 'Status.String'),
     'fe_log_set_callback': ('Logging.routeTo', 'Logging.RouteTo', 'cudnnfe.SetLogger'),
-    'fe_graph_create': (None, 'new Graph', 'cudnnfe.NewGraph'),
+    'fe_graph_create': ('new Graph', 'new Graph', 'cudnnfe.NewGraph'),
     'fe_graph_candidate_info': (None, 'Graph.GetCandidateInfo', None),
     'fe_graph_candidate_notes': (None, 'Graph.GetCandidateNotes', None),
     'fe_graph_plan_info': (None, 'Graph.GetPlanInfo', None),

@@ -85,6 +85,12 @@ run_nunit
 run_gotest
 run_binding_examples
 
+# The README's C, Java, C# and Go programs, built and run as written: with a GPU they succeed,
+# without one they stop at the handle with its checked error (each program counts as one test).
+echo "=== readme"
+python3 "$ROOT/scripts/readme_blocks.py" "$ROOT" "$BUILD_DIR" "$BUILD_DIR/readme-programs" >"$LOGS/readme.log" 2>&1
+count_summary_log "$LOGS/readme.log" $?
+
 # The cudnnfe tool: each case of tests/tool/tool_test.sh counts as one test.
 echo "=== tool"
 BUILD_DIR="$BUILD_DIR" bash "$ROOT/tests/tool/tool_test.sh" "$BUILD_DIR/tools/cudnnfe/cudnnfe" >"$LOGS/tool.log" 2>&1

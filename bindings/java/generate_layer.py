@@ -929,6 +929,7 @@ def api_names_class():
     """ApiNames: the Java names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
     described = {c.c_function: f'{obj.name}.{c.names.get("java", surface.camel(c.name))}'
                  for obj in surface.OBJECTS for c in obj.calls}
+    described.update({obj.create: f'new {obj.name}' for obj in surface.OBJECTS if obj.create})
     described.update({c.c_function: f'CudnnFe.{c.names.get("java", surface.camel(c.name))}'
                       for c in surface.MODULE.calls})
     names = surface.api_names('java', surface.camel, described)
