@@ -791,13 +791,15 @@ const std::vector<Capability> kTable = {
      "input channel), or lay the image out so that its wide dim is last",
      "H200"},
     {Feature::int8_conv_flipped_single_pixel, "int8_conv_flipped_single_pixel", Gate::known_bad,
-     "a channels-last int8 2-D or 3-D convolution in convolution mode (the filter flipped), not grouped, into a "
-     "float result, its filter the size of the image (no padding or dilation: a single output pixel)",
+     "a channels-last int8 convolution in convolution mode (the filter flipped), not grouped, its filter the size "
+     "of the image (no padding or dilation: a single output pixel): 2-D or 3-D into a float result, 1-D into any",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that compute every element wrong (2 of 2 randomized cases, a 7 x 7 and a 3 x 3 filter "
-     "over an image of its size: relative errors 1.2 and 1.4); single pixels in convolution mode into an int8 "
-     "result (4 randomized cases), grouped (1) or from a padded image (1) into float were right: flip the "
-     "filter yourself and use cross-correlation",
+     "builds plans for it that compute every element wrong (2 of 2 randomized 2-D cases, a 7 x 7 and a 3 x 3 "
+     "filter over an image of its size: relative errors 1.2 and 1.4; a 1-D one, 11 wide over 40 channels, wrong "
+     "into float and into int8 with 1 or 2 batches and 1, 32 or 40 channels, right with the output 2 wide, in 2-D, "
+     "or in cross-correlation mode, while a 3-wide 1-D one was right); 2-D and 3-D single pixels in convolution "
+     "mode into an int8 result (4 randomized cases), grouped (1) or from a padded image (1) into float were right: "
+     "flip the filter yourself and use cross-correlation",
      "H200"},
     {Feature::paged_attention_stats_score_mod_tensor, "paged_attention_stats_score_mod_tensor", Gate::known_bad,
      "paged attention over a single query row (s_q = 1, decoding) with the stats (or the Max and SumExp) output "

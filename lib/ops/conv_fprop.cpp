@@ -73,6 +73,9 @@ class ConvFprop : public Node {
                 lowering.require(Feature::int8_conv_float_result_not_channels_last);
             refuse_known_bad_int8_float_shapes(lowering);
         }
+        if (inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 && spatial() == 1 &&
+            flipped_filter_over_the_whole_image())
+            lowering.require(Feature::int8_conv_flipped_single_pixel);
         fe_data_type compute = lowering.compute_type(*this);
         const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
         Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
@@ -88,15 +91,22 @@ class ConvFprop : public Node {
     }
 
   private:
-    // Shapes of channels-last int8 convolutions into float results that cuDNN gets wrong; the
-    // 1-D form (one spatial dim) was right in every case and is let through.
+    // Shapes of channels-last int8 convolutions into float results that cuDNN gets wrong at 2 and
+    // 3 spatial dims (the 1-D flipped single pixel is refused whatever the result's type).
     void refuse_known_bad_int8_float_shapes(Lowering &lowering) const {
         const fe_tensor *x = inputs[0];
         if (spatial() < 2 || x->strides.size() != x->dims.size() || x->strides[1] != 1) return;
         if (one_channel_unit_width()) lowering.require(Feature::int8_conv_one_channel_unit_width);
-        if (options_.mode == FE_CONV_MODE_CONVOLUTION && options_.groups <= 1 && single_pixel(outputs[0]->dims, false) &&
-            filter_is_the_image())
-            lowering.require(Feature::int8_conv_flipped_single_pixel);
+        if (flipped_filter_over_the_whole_image()) lowering.require(Feature::int8_conv_flipped_single_pixel);
+    }
+
+    // Convolution mode (the filter flipped), ungrouped, channels-last, the filter the size of the
+    // image: a single output pixel (capability int8_conv_flipped_single_pixel).
+    bool flipped_filter_over_the_whole_image() const {
+        const fe_tensor *x = inputs[0];
+        return options_.mode == FE_CONV_MODE_CONVOLUTION && options_.groups <= 1 &&
+               x->strides.size() == x->dims.size() && x->strides[1] == 1 &&
+               single_pixel(outputs[0]->dims, false) && filter_is_the_image();
     }
 
     // A channels-last image of one channel into a result one pixel wide and more than one high

@@ -1,5 +1,5 @@
-// Refusals made from the conformance runs of seeds 26, 27 and 41 on an H200: int8 convolutions into
-// float results of two shapes, dBias under a caller's score modifier, and paged decoding's stats
+// Refusals made from the conformance runs of seeds 26, 27, 41 and 57 on an H200: int8 convolutions
+// of three shapes, dBias under a caller's score modifier, and paged decoding's stats
 // under a score modifier that reads a tensor. Each refused graph names the capability table's
 // reason; the nearest graphs the runs found right still lower.
 #include <string>
@@ -67,6 +67,41 @@ TEST_F(Refusals, Int8ConvolutionModeWithAFilterTheSizeOfTheImage) {
                               ConvForm{"int8 result", 8, 7, 7, 7, 7, 1, 1, 0, conv, FE_DATA_INT8, false},
                               ConvForm{"padded image", 8, 3, 3, 5, 5, 4, 4, 2, conv, FE_DATA_FLOAT, false}})
         expect_int8_conv(f, "in convolution mode (the filter flipped)");
+}
+
+// A 1-D int8 convolution, an 11-wide filter over an 11-wide image of 40 channels in convolution
+// mode (seed 57 case 11): refused into float and into int8; in cross-correlation mode, or over an
+// image one wider, taken.
+TEST_F(Refusals, Int8OneDimensionalConvolutionModeWithAFilterTheWidthOfTheImage) {
+    struct Form {
+        const char *name;
+        int64_t in;
+        fe_conv_mode mode;
+        fe_data_type result;
+        bool refused;
+    };
+    const auto conv = FE_CONV_MODE_CONVOLUTION, xc = FE_CONV_MODE_CROSS_CORRELATION;
+    for (const Form &f : {Form{"convolution mode, float", 11, conv, FE_DATA_FLOAT, true},
+                          Form{"convolution mode, int8", 11, conv, FE_DATA_INT8, true},
+                          Form{"cross-correlation", 11, xc, FE_DATA_FLOAT, false},
+                          Form{"an image one wider", 12, conv, FE_DATA_FLOAT, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("conv_int8_1d", FE_DATA_NOT_SET);
+        const std::vector<int64_t> dx = {2, 40, f.in}, dw = {64, 40, 11};
+        fe_tensor *x = strided(g, "x", dx, {40 * f.in, 1, 40}, FE_DATA_INT8);
+        fe_tensor *w = strided(g, "w", dw, {440, 1, 40}, FE_DATA_INT8);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        o.mode = f.mode;
+        o.compute_data_type = FE_DATA_INT32;
+        fe_tensor *y = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_data_type(y, f.result));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (f.refused)
+            expect_refused(g, "in convolution mode (the filter flipped)");
+        else
+            expect_lowered(g);
+    }
 }
 
 fe_tensor *multiply(fe_graph *g, fe_tensor *a, fe_tensor *b) {
