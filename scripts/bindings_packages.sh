@@ -49,6 +49,9 @@ elif python3 "$ROOT/bindings/java/packaging/make_maven_repo.py" "$ROOT" "$BUILD_
         grep -q "native/linux-x86_64/$lib" <<<"$listing" || problems+=" jar lacks native/linux-x86_64/$lib;"
     done
     grep -q "dev/cudnnfe/Graph.html" <<<"$(unzip -l "$ART/cudnnfe-$VERSION-javadoc.jar")" || problems+=" javadoc lacks Graph.html;"
+    for f in cudnnfe-$VERSION.jar cudnnfe-$VERSION-sources.jar cudnnfe-$VERSION-javadoc.jar; do
+        cmp -s <(unzip -p "$ART/$f" META-INF/LICENSE 2>/dev/null) "$ROOT/LICENSE" || problems+=" $f lacks META-INF/LICENSE;"
+    done
     if [ -z "$problems" ]; then pass java_repository "dev.cudnnfe:cudnnfe:$VERSION in $REPO"; else fail java_repository "$problems"; fi
 
     # The consumer: a Maven project, built offline; else javac against the repository's jar.
@@ -97,6 +100,7 @@ elif python3 "$ROOT/bindings/csharp/packaging/make_nupkg.py" "$BUILD_DIR" "$FEED
              runtimes/linux-x64/native/libcudnnfe_csharp.so runtimes/linux-x64/native/libcudnnfe.so.1; do
         [ -s "$pkg/$f" ] || problems+=" missing $f;"
     done
+    cmp -s "$pkg/LICENSE" "$ROOT/LICENSE" || problems+=" no LICENSE;"
     grep -q "<id>CudnnFe</id>" "$pkg/CudnnFe.nuspec" && grep -q "<version>$VERSION</version>" "$pkg/CudnnFe.nuspec" || problems+=" nuspec id/version;"
     # AssemblyVersion = package version (read back through reflection).
     cat >"$WORK/asmver.cs" <<'CS'
@@ -148,7 +152,7 @@ elif "${make_module[@]}" proxy "$ROOT" "$BUILD_DIR" "$GOPROXY_DIR" "$VERSION" --
     grep -q "\"Version\": \"v$VERSION\"" "$GO_AT_V/v$VERSION.info" 2>/dev/null || problems+=" bad .info;"
     cmp -s "$GO_AT_V/v$VERSION.mod" "$ROOT/bindings/go/go.mod" || problems+=" .mod is not go.mod;"
     listing=$(unzip -Z1 "$GO_ZIP" 2>/dev/null)
-    for f in go.mod library.go ops_generated.go internal/capi/capi.go internal/capi/capi_wrap.c internal/capi/owned_memory.h; do
+    for f in go.mod LICENSE library.go ops_generated.go internal/capi/capi.go internal/capi/capi_wrap.c internal/capi/owned_memory.h; do
         grep -qx "cudnnfe.dev/cudnnfe@v$VERSION/$f" <<<"$listing" || problems+=" zip lacks $f;"
     done
     grep -v "^cudnnfe.dev/cudnnfe@v$VERSION/" <<<"$listing" | grep -q . && problems+=" zip entries outside cudnnfe.dev/cudnnfe@v$VERSION/;"

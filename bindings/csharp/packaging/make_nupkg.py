@@ -43,6 +43,7 @@ def main() -> int:
         native + 'libcudnnfe_csharp.so': ((csharp / 'libcudnnfe_csharp.so').read_bytes(), 0o755),
         native + 'libcudnnfe.so.1': ((args.build / 'libcudnnfe.so.1').resolve().read_bytes(), 0o755),
         f'build/netstandard2.0/{ID}.targets': ((HERE / 'CudnnFe.targets').read_bytes(), 0o644),
+        'LICENSE': ((HERE.resolve().parents[2] / 'LICENSE').read_bytes(), 0o644),
     }
     content_types = ('<?xml version="1.0" encoding="utf-8"?>\n'
                      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'

@@ -47,6 +47,7 @@ def module_files(root: pathlib.Path, build: pathlib.Path) -> dict:
         if not path.name.endswith('_test.go'):
             files[path.name] = (path, 'source')
     files['go.mod'] = (go / 'go.mod', 'source')
+    files['LICENSE'] = (root / 'LICENSE', 'source')
     files['internal/capi/doc.go'] = (go / 'internal/capi/doc.go', 'source')
     for name in ('owned_memory.c', 'owned_memory.h'):
         files['internal/capi/' + name] = (root / 'bindings/swig' / name, 'source')

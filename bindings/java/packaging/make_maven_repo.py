@@ -43,6 +43,7 @@ def write_jar(path: pathlib.Path, version: str, entries: dict) -> None:
     """entries: name -> (bytes, mode); the manifest comes first, as JarInputStream expects."""
     with zipfile.ZipFile(path, 'w') as z:
         add(z, 'META-INF/MANIFEST.MF', manifest(version).encode())
+        add(z, 'META-INF/LICENSE', (pathlib.Path(__file__).resolve().parents[3] / 'LICENSE').read_bytes())
         for name in sorted(entries):
             data, mode = entries[name]
             add(z, name, data, mode)
