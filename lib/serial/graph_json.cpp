@@ -149,6 +149,9 @@ class GraphReader {
             if (e.producer >= 0) apply_result_attributes(e);
         for (TensorEntry &e : entries_) apply_ragged_offset(e);
         mark_outputs(outputs);
+        // Every graph lists its tensors (an empty graph as "tensors": []): an object without them is
+        // not a graph, even with the right "format".
+        if (!tensors) top_.fail("tensors", "missing (required): a graph lists its tensors, [] for none");
         return std::move(graph_);
     }
 

@@ -126,6 +126,8 @@ TEST(GraphJsonErrors, MissingFields) {
     std::string no_name = seed_graph();
     no_name.replace(no_name.find("\"name\":\"w\","), 11, "");
     expect_error(no_name, bad, {"line 4, tensors[1].name: missing (required)"});
+    // The right format and nothing else is no graph: every graph lists its tensors ([] for none).
+    expect_error("{\"format\":\"cudnnfe.graph\"}", bad, {"line 1, tensors: missing (required)"});
     expect_error("{\"tensors\":[{\"name\":\"s\",\"by_value\":true,\"value\":1}]}", bad,
                  {"tensors[0].data_type: missing"});
     expect_error("{\"tensors\":[{\"name\":\"s\",\"by_value\":true,\"data_type\":\"float\"}]}", bad,
