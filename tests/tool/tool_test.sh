@@ -168,6 +168,7 @@ if [ "$HAVE_GPU" = 1 ]; then
     expect device_capture_no_such_gpu 1 'GPU 4096 does not exist' -- "$TOOL" device capture --gpu 4096
     json_check info_json 0 '
 assert r["version"] and r["header_version"] and r["cudnn"]["available"] and r["cudnn"]["version"].startswith("9."), r
+assert r["cudnn"]["library"].startswith("/") and "libcudnn.so" in r["cudnn"]["library"], r
 assert r["cuda_runtime"]["available"] and r["cuda_driver"]["state"] == "found" and r["cuda_driver"]["version"], r
 assert r["gpu_count"] == len(r["gpus"]) >= 1 and r["gpu_count_error"] is None, r
 g = r["gpus"][0]
@@ -179,10 +180,12 @@ else
         missing) driver_line='not found \(libcuda\.so\.1: cannot open shared object file' ;;
         *) driver_line='unknown \(no GPU to ask\)' ;;
     esac
-    expect info 0 '^cuDNN: +[0-9]+\.[0-9]+\.[0-9]+' "^CUDA driver: +$driver_line" '^GPUs: +(none|unknown)' -- "$TOOL" info
+    expect info 0 '^cuDNN: +[0-9]+\.[0-9]+\.[0-9]+' '^  loaded from /.*libcudnn\.so' "^CUDA driver: +$driver_line" \
+        '^GPUs: +(none|unknown)' -- "$TOOL" info
     json_check info_json 0 '
 assert r["version"] and r["cudnn"]["available"] and r["cudnn"]["version"].startswith("9."), r
 assert r["cudnn"]["deviceless_plan_building"] is True and r["cudnn"]["error"] is None, r
+assert r["cudnn"]["library"].startswith("/") and "libcudnn.so" in r["cudnn"]["library"], r
 assert r["cuda_driver"]["state"] == "'"$DRIVER"'" and r["cuda_driver"]["version"] is None, r
 assert r["gpu_count"] in (0, None) and r["gpus"] == [], r' -- "$TOOL" info --json
     expect device_capture_no_gpu 2 "^cudnnfe device capture: $NO_GPU_WHY" -- "$TOOL" device capture -o "$WORK/gpu.json"

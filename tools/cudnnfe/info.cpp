@@ -1,5 +1,6 @@
 // cudnnfe info: what this machine offers, saying what is missing instead of failing.
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct Facts {
     int64_t cudnn = 0;
     int32_t runtime = 0;
     std::string cudnn_error, runtime_error;
+    std::string cudnn_file;  // the cuDNN library loaded (its path)
     int32_t gpu_count = -1;  // -1: unknown
     std::string gpu_count_error;
     std::vector<Gpu> gpus;
@@ -45,10 +47,30 @@ struct Facts {
     Driver driver = Driver::Usable;
 };
 
+// The file of a library this process has loaded whose name starts with `stem` ("libcudnn.so"), as
+// the kernel maps it (so a user can tell which of several installed copies answered); "" if none.
+std::string loaded_file(const std::string &stem) {
+    std::FILE *maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return "";
+    std::string found;
+    char line[4096];
+    while (found.empty() && std::fgets(line, sizeof line, maps)) {
+        const char *path = std::strchr(line, '/');
+        if (!path) continue;
+        std::string file(path);
+        while (!file.empty() && (file.back() == '\n' || file.back() == ' ')) file.pop_back();
+        const size_t slash = file.rfind('/');
+        if (file.compare(slash + 1, stem.size(), stem) == 0) found = file;
+    }
+    std::fclose(maps);
+    return found;
+}
+
 Facts gather() {
     Facts f;
     f.have_cudnn = fe_cudnn_version(&f.cudnn) == FE_OK;
     if (!f.have_cudnn) f.cudnn_error = fe_last_error_message();
+    else f.cudnn_file = loaded_file("libcudnn.so");
     f.have_runtime = fe_cuda_runtime_version(&f.runtime) == FE_OK;
     if (!f.have_runtime) f.runtime_error = fe_last_error_message();
     if (f.have_runtime) f.gpu_count = gpu_count(f.gpu_count_error);
@@ -74,10 +96,11 @@ void print_text(const Facts &f) {
     if (fe_version() != FE_VERSION)
         std::printf("  (this program was built against the header of %d.%d.%d)\n", FE_VERSION_MAJOR, FE_VERSION_MINOR,
                     FE_VERSION_PATCH);
-    if (f.have_cudnn)
+    if (f.have_cudnn) {
         std::printf("cuDNN:          %s (deviceless plan building: %s)\n", cudnn_version_text(f.cudnn).c_str(),
                     f.cudnn >= kDevicelessCudnn ? "yes" : "no, it needs cuDNN 9.8 or later");
-    else
+        if (!f.cudnn_file.empty()) std::printf("  loaded from %s\n", f.cudnn_file.c_str());
+    } else
         std::printf("cuDNN:          not available (%s)\n", f.cudnn_error.c_str());
     if (f.have_runtime) std::printf("CUDA runtime:   %s\n", cuda_version_text(f.runtime).c_str());
     else std::printf("CUDA runtime:   not available (%s)\n", f.runtime_error.c_str());
@@ -112,6 +135,8 @@ void print_json(const Facts &f) {
     else j.key("version").null();
     if (f.have_cudnn) j.key("deviceless_plan_building").boolean(f.cudnn >= kDevicelessCudnn);
     else j.key("deviceless_plan_building").null();
+    if (f.cudnn_file.empty()) j.key("library").null();
+    else j.key("library").string(f.cudnn_file);
     if (f.have_cudnn) j.key("error").null();
     else j.key("error").string(f.cudnn_error);
     j.end();
