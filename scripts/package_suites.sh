@@ -98,6 +98,13 @@ contains libcudnnfe-java "$arch" "/usr/share/java/cudnnfe-$upstream.jar" /usr/sh
 contains libcudnnfe-cil "$arch" "$libdir/cli/cudnnfe/CudnnFe.dll" "$libdir/cli/cudnnfe/libcudnnfe_csharp.so"
 contains golang-cudnnfe-dev all /usr/share/gocode/src/cudnnfe.dev/cudnnfe/go.mod \
     /usr/share/gocode/src/cudnnfe.dev/cudnnfe/internal/capi/capi.go
+# The Go sources build against this version's header and library: the dependency says which.
+go_deb=$debs/golang-cudnnfe-dev_${version}_all.deb
+if dpkg-deb -f "$go_deb" Depends 2>/dev/null | grep -qE "libcudnnfe-dev \(>= ${version//./\\.}\)"; then
+    pass "golang-cudnnfe-dev depends on libcudnnfe-dev >= $version"
+else
+    fail "golang-cudnnfe-dev's dependency on libcudnnfe-dev is not versioned: $(dpkg-deb -f "$go_deb" Depends 2>&1)"
+fi
 # The tool: a man page for it and for each command the document describes, bash completion, the
 # documents its help and pages name, the example graphs.
 tool_pages=(/usr/share/man/man1/cudnnfe.1.gz)
