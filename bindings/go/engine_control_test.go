@@ -314,3 +314,15 @@ func TestTheStepsOfAClosedGraphAreBadState(t *testing.T) {
 	expectError(t, g.SelectPlan(0), StatusBadState, "Graph is closed")
 	expectError(t, g.BuildPlansOnThreads(PolicyAll, 2), StatusBadState, "Graph is closed")
 }
+
+func TestNoteMasksPrintTheirNames(t *testing.T) {
+	if got := (NumericalNoteTensorCore | NumericalNoteNondeterministic).String(); got != "TENSOR_CORE|NONDETERMINISTIC" {
+		t.Errorf("numerical notes print %q", got)
+	}
+	if got := (BehaviorNoteRuntimeCompilation | BehaviorNote(1<<40)).String(); got != "RUNTIME_COMPILATION|0x10000000000" {
+		t.Errorf("behaviour notes print %q", got)
+	}
+	if got := NumericalNote(0).String(); got != "" {
+		t.Errorf("no notes print %q", got)
+	}
+}

@@ -520,6 +520,16 @@ def enums(model):
                     f'func {lower_first(name)}Of(code int32) {name} {{\n'
                     f'\tfor v, c := range {table} {{\n\t\tif c == code {{\n\t\t\treturn {name}(v)\n\t\t}}\n\t}}\n'
                     f'\treturn 0\n}}\n\n')
+        if e.flags:
+            names = ''.join(f'\t{{{prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))}, "{suffix}"}},\n'
+                            for suffix in schema_model.value_suffixes(e))
+            out += (f'// String is the names of the set bits, as cudnnfe.h spells them without the prefix, joined by "|"\n'
+                    f'// ("" for none); a bit this binding does not know (a newer library\'s) as hex.\n'
+                    f'func (v {name}) String() string {{\n\tvar names []string\n'
+                    f'\tfor _, n := range []struct {{\n\t\tbit  {name}\n\t\tname string\n\t}}{{\n{names}\t}} {{\n'
+                    '\t\tif v&n.bit != 0 {\n\t\t\tnames = append(names, n.name)\n\t\t\tv &^= n.bit\n\t\t}\n\t}\n'
+                    '\tif v != 0 {\n\t\tnames = append(names, "0x"+strconv.FormatInt(int64(v), 16))\n\t}\n'
+                    '\treturn strings.Join(names, "|")\n}\n\n')
     return out
 
 
@@ -906,7 +916,8 @@ def main():
         return out
 
     files = {
-        'enums_generated.go': go_file(enums(model), True),
+        'enums_generated.go': (HEADER + 'package cudnnfe\n\nimport (\n\t"strconv"\n\t"strings"\n\n'
+                               '\t"cudnnfe.dev/cudnnfe/internal/capi"\n)\n\n' + enums(model)),
         'options_generated.go': go_file(structs(False), True),
         'scales_generated.go': go_file(structs(True), True),
         'results_generated.go': go_file(result_structs(model.ops), False),

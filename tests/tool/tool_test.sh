@@ -444,7 +444,7 @@ assert r["compiled"] == 0 and r["total"] == 2 and r["exit_code"] == 2, r' -- \
             without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only
         # CUDNNFE_STUB_DRIVER=1: the library loads the toolkit's stub itself, and the support check
         # lists the ranked engine configs of a runtime-compiled graph for the described GPU.
-        expect compile_stub_driver_candidates 1 '^\[1/2\] fine \.\.\. supported' '^ +1\. eng[0-9]' -- \
+        expect compile_stub_driver_candidates 1 '^\[1/2\] fine \.\.\. supported' '^ +1\. eng[0-9].*; notes: [A-Z_]' -- \
             without_driver env CUDNNFE_STUB_DRIVER=1 "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --candidates
         expect compile_candidates_need_check_only 1 'give --check-only too' -- \
             "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/x" --candidates
@@ -459,6 +459,12 @@ assert f["name"] == "fine" and f["error"]["exit_code"] == 2 and f["error"]["stat
 assert "no CUDA driver (libcuda.so.1 not found)" in f["error"]["message"], f
 assert r["graphs"][1]["error"]["exit_code"] == 1 and r["exit_code"] == 2, r' -- \
             without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --json
+        # The ranked engine configs' notes by name, as cudnnfe.h spells them without the prefix.
+        json_check compile_json_candidates_name_notes 1 '
+ranked = r["graphs"][0]["ranked"]
+assert ranked and all(isinstance(n, str) and n.isupper() for c in ranked for n in c["numerical_notes"] + c["behavior_notes"]), ranked
+assert any("RUNTIME_COMPILATION" in c["behavior_notes"] for c in ranked), ranked' -- \
+            without_driver env CUDNNFE_STUB_DRIVER=1 "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --candidates --json
     fi
     # A link planted at the name the temporary file used to have (plan name + ".tmp" + pid; exec
     # keeps the shell's pid) is neither followed nor renamed into place.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "notes.hpp"
 #include "commands.hpp"
 #include "gpu_description.hpp"
 #include "graph_file.hpp"
@@ -209,8 +210,11 @@ Outcome compile_one(const std::string &path, const GraphSource &source, const st
                 if (fe_graph_candidate_info(graph, i, &info) != FE_OK) break;
                 Outcome::Candidate c{info.tag ? info.tag : "?", info.workspace_bytes, info.viable != 0,
                                      info.numerical_notes, info.behavior_notes};
-                say("  %2zu. %-40s workspace %lld B%s\n", i + 1, c.tag.c_str(), c.workspace,
-                    c.viable ? "" : " (not viable)");
+                std::string notes;
+                for (const std::string &note : numerical_note_names(c.numerical_notes)) notes += " " + note;
+                for (const std::string &note : behavior_note_names(c.behavior_notes)) notes += " " + note;
+                say("  %2zu. %-40s workspace %lld B%s%s\n", i + 1, c.tag.c_str(), c.workspace,
+                    c.viable ? "" : " (not viable)", notes.empty() ? "" : ("; notes:" + notes).c_str());
                 o.ranked.push_back(c);
             }
         }
@@ -294,8 +298,11 @@ void print_json(const Settings &s, const std::string &device_path, const std::st
                 j.key("ranked").begin_array();
                 for (const Outcome::Candidate &c : o.ranked) {
                     j.begin_object().key("tag").string(c.tag).key("workspace_bytes").integer(c.workspace);
-                    j.key("viable").boolean(c.viable).key("numerical_notes").integer(c.numerical_notes);
-                    j.key("behavior_notes").integer(c.behavior_notes).end();
+                    j.key("viable").boolean(c.viable).key("numerical_notes").begin_array();
+                    for (const std::string &note : numerical_note_names(c.numerical_notes)) j.string(note);
+                    j.end().key("behavior_notes").begin_array();
+                    for (const std::string &note : behavior_note_names(c.behavior_notes)) j.string(note);
+                    j.end().end();
                 }
                 j.end();
             }

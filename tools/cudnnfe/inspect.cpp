@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "notes.hpp"
 #include "commands.hpp"
 #include "json.hpp"
 
@@ -112,46 +113,11 @@ const std::pair<int, const char *> kHeurModes[] = {
     {FE_HEUR_MODE_INSTANT, "INSTANT"}, {FE_HEUR_MODE_B, "B"}, {FE_HEUR_MODE_FALLBACK, "FALLBACK"}, {FE_HEUR_MODE_A, "A"}};
 const std::pair<int, const char *> kPolicies[] = {{FE_BUILD_POLICY_HEURISTICS_CHOICE, "HEURISTICS_CHOICE"},
                                                   {FE_BUILD_POLICY_ALL, "ALL"}};
-const std::pair<int, const char *> kNumericalNotes[] = {
-    {FE_NUMERICAL_NOTE_TENSOR_CORE, "TENSOR_CORE"},
-    {FE_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS, "DOWN_CONVERT_INPUTS"},
-    {FE_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION, "REDUCED_PRECISION_REDUCTION"},
-    {FE_NUMERICAL_NOTE_FFT, "FFT"},
-    {FE_NUMERICAL_NOTE_NONDETERMINISTIC, "NONDETERMINISTIC"},
-    {FE_NUMERICAL_NOTE_WINOGRAD, "WINOGRAD"},
-    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_4X4, "WINOGRAD_TILE_4X4"},
-    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_6X6, "WINOGRAD_TILE_6X6"},
-    {FE_NUMERICAL_NOTE_WINOGRAD_TILE_13X13, "WINOGRAD_TILE_13X13"},
-    {FE_NUMERICAL_NOTE_STRICT_NAN_PROP, "STRICT_NAN_PROP"}};
-const std::pair<int, const char *> kBehaviorNotes[] = {
-    {FE_BEHAVIOR_NOTE_RUNTIME_COMPILATION, "RUNTIME_COMPILATION"},
-    {FE_BEHAVIOR_NOTE_REQUIRES_FILTER_INT8X32_REORDER, "REQUIRES_FILTER_INT8X32_REORDER"},
-    {FE_BEHAVIOR_NOTE_REQUIRES_BIAS_INT8X32_REORDER, "REQUIRES_BIAS_INT8X32_REORDER"},
-    {FE_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API, "SUPPORTS_CUDA_GRAPH_NATIVE_API"}};
-
 template <size_t N>
 std::string enum_name(const std::pair<int, const char *> (&names)[N], long long value) {
     for (const auto &n : names)
         if (n.first == value) return n.second;
     return std::to_string(value);  // a value this tool does not know (a newer library's)
-}
-
-// The notes of a mask, by name; a bit this tool does not know as hex.
-template <size_t N>
-std::vector<std::string> note_names(const std::pair<int, const char *> (&names)[N], unsigned long long mask) {
-    std::vector<std::string> out;
-    for (const auto &n : names)
-        if (mask & static_cast<unsigned long long>(n.first)) {
-            out.push_back(n.second);
-            mask &= ~static_cast<unsigned long long>(n.first);
-        }
-    for (int bit = 0; bit < 64; ++bit)
-        if (mask & (1ull << bit)) {
-            char hex[24];
-            std::snprintf(hex, sizeof hex, "0x%llx", 1ull << bit);
-            out.push_back(hex);
-        }
-    return out;
 }
 
 std::string joined(const std::vector<std::string> &items, const char *separator) {
@@ -247,8 +213,8 @@ BuildOptions named_build_options(const std::string &line) {
             for (int i = 0; ok && i < 4; ++i)
                 ok = word[i].size() > 1 && word[i][0] == (i < 2 ? '-' : '+') && whole_number(word[i].substr(1), 16, &mask[i]);
             if (ok) {
-                std::vector<std::string> lists[4] = {note_names(kNumericalNotes, mask[0]), note_names(kBehaviorNotes, mask[1]),
-                                                     note_names(kNumericalNotes, mask[2]), note_names(kBehaviorNotes, mask[3])};
+                std::vector<std::string> lists[4] = {numerical_note_names(mask[0]), behavior_note_names(mask[1]),
+                                                     numerical_note_names(mask[2]), behavior_note_names(mask[3])};
                 const char *keys[4] = {"deselected_numerical_notes", "deselected_behavior_notes",
                                        "required_numerical_notes", "required_behavior_notes"};
                 std::vector<std::string> deselected = lists[0], required = lists[2];
