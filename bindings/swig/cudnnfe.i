@@ -202,6 +202,13 @@ void *fe_swig_java_log_callback(void) {
 %include "cudnnfe.h"
 
 %inline %{
+/* The header version this glue library was compiled with: a binding compares it with its own and
+ * with the loaded libcudnnfe's (fe_version) before the first call, so mismatched files fail at
+ * load naming both versions. */
+int fe_swig_glue_version(void) { return FE_VERSION; }
+%}
+
+%inline %{
 /* fe_graph_engine_knobs into four arrays of capacity elements each (all nullable when capacity
  * is 0), with the same protocol: FE_STATUS_BUFFER_TOO_SMALL and out_count set when capacity is
  * less than the count. A missing array is passed on as NULL, for the library to name. */
