@@ -45,11 +45,18 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Status, e.Message)
 }
 
-// Is makes errors.Is(err, &cudnnfe.Error{Status: s}) match any error of status s.
+// Is makes errors.Is(err, cudnnfe.StatusNotSupported) (or &cudnnfe.Error{Status: s}) match any
+// error of that status.
 func (e *Error) Is(target error) bool {
+	if s, ok := target.(Status); ok {
+		return s == e.Status
+	}
 	t, ok := target.(*Error)
 	return ok && t.Status == e.Status && (t.Message == "" || t.Message == e.Message)
 }
+
+// Error makes a Status an error value for errors.Is: errors.Is(err, cudnnfe.StatusNotSupported).
+func (s Status) Error() string { return s.String() }
 
 // call runs one C call and turns a failure into an *Error. The message is thread-local in C, so
 // the goroutine stays on its OS thread from the call to reading the message. A panic of the
@@ -131,7 +138,11 @@ func lowerCamel(snake string) string {
 	return out
 }
 
-func closedError(what string) error {
+// closedError is the error of a call on a closed object, or on a nil pointer to one.
+func closedError(what string, isNil bool) error {
+	if isNil {
+		return &Error{Status: StatusNullPointer, Message: "a nil *" + what}
+	}
 	return &Error{Status: StatusBadState, Message: what + " is closed"}
 }
 

@@ -183,3 +183,28 @@ func TestStringDescribes(t *testing.T) {
 		t.Errorf("tensor String %q", got)
 	}
 }
+
+func TestErrorsMatchTheirStatusWithErrorsIs(t *testing.T) {
+	g, err := NewGraph(nil)
+	must(t, err)
+	defer g.Close()
+	_, err = g.Tensor("x", []int64{0}, nil, DataNotSet)
+	if !errors.Is(err, StatusInvalidArgument) || errors.Is(err, StatusNotSupported) {
+		t.Errorf("errors.Is by status: %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Status != StatusInvalidArgument {
+		t.Errorf("errors.As: %v", err)
+	}
+}
+
+func TestANilGraphIsNotAClosedOne(t *testing.T) {
+	var g *Graph
+	_, err := g.Describe()
+	expectError(t, err, StatusNullPointer, "a nil *Graph")
+	g, err = NewGraph(nil)
+	must(t, err)
+	g.Close()
+	_, err = g.Describe()
+	expectError(t, err, StatusBadState, "Graph is closed")
+}

@@ -695,7 +695,7 @@ def surface_object(obj):
             f'func ({receiver} *{cls}) Close() error {{\n\tif {receiver} != nil && {receiver}.ptr != 0 {{\n'
             f'\t\tcapi.{swig(obj.destroy)}({receiver}.ptr)\n\t\t{receiver}.ptr = 0\n\t}}\n\treturn nil\n}}\n\n'
             f'func ({receiver} *{cls}) pointer() (uintptr, error) {{\n\tif {receiver} == nil || {receiver}.ptr == 0 {{\n'
-            f'\t\treturn 0, closedError("{cls}")\n\t}}\n\treturn {receiver}.ptr, nil\n}}\n')
+            f'\t\treturn 0, closedError("{cls}", {receiver} == nil)\n\t}}\n\treturn {receiver}.ptr, nil\n}}\n')
     self_check = (f'\tp, err := {receiver}.pointer()\n\tif err != nil {{\n\t\treturn {{zero}}err\n\t}}\n')
     for c in obj.calls:
         name = c.names.get('go', go_name(c.name))

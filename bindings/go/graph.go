@@ -42,7 +42,7 @@ func (g *Graph) Close() error {
 
 func (g *Graph) pointer() (uintptr, error) {
 	if g == nil || g.ptr == 0 {
-		return 0, closedError("Graph")
+		return 0, closedError("Graph", g == nil)
 	}
 	return g.ptr, nil
 }

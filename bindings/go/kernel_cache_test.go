@@ -133,7 +133,7 @@ func TestAGraphKeepsItsCacheAfterTheCallerClosesIt(t *testing.T) {
 	expectError(t, other.Build(nil, &BuildOptions{DevicePropertiesJSON: json, KernelCache: c}),
 		StatusBadState, "KernelCache is closed")
 	_, err = never.Serialize()
-	expectError(t, err, StatusBadState, "KernelCache is closed")
+	expectError(t, err, StatusNullPointer, "a nil *KernelCache")
 }
 
 func TestLoadingNeedsAHandle(t *testing.T) {
