@@ -510,6 +510,20 @@ def render(doc, link, status, terms):
     return re.sub(r'\{(close|closes|threads|thread|null|no_text)\}', lambda m: terms[m.group(1)], doc)
 
 
+# ---- the exceptions of Java and C#: one class a status, under the binding's base class ----------------
+# A failed call throws the class of its status (all of them the base class CudnnFeException, which
+# carries the status), so that callers catch what they can act on. The class of a status is named by
+# its words (INVALID_ARGUMENT: InvalidArgumentException) unless this table names it otherwise.
+EXCEPTION_NAMES = {'OK': None, 'NULL_POINTER': 'NullArgumentException', 'INTERNAL': 'InternalErrorException'}
+
+
+def exception_name(status_suffix):
+    """The exception class of a status (its suffix: NOT_SUPPORTED), None for OK."""
+    if status_suffix in EXCEPTION_NAMES:
+        return EXCEPTION_NAMES[status_suffix]
+    return pascal(status_suffix.lower()) + 'Exception'
+
+
 # ---- the names each language gives the C functions, for its error messages ------------------------
 # An error names the method the caller called (Graph.convFprop, not fe_graph_conv_fprop), and advice
 # in a message ("mark a result with fe_tensor_set_output") names the method to call instead. A C

@@ -823,6 +823,33 @@ def module_class(module):
     return body + '    }\n'
 
 
+def exception_classes(model):
+    """One exception class a status, under CudnnFeException, and StatusExceptions.Of, which makes the
+    class of a status."""
+    status = model.enums['fe_status']
+    names = dict(zip(schema_model.value_suffixes(status), member_names(status)))
+    body, cases = '', ''
+    for suffix, (c_name, _, value) in zip(schema_model.value_suffixes(status), status.values):
+        cls = surface.exception_name(suffix)
+        if cls is None:
+            continue
+        doc = status.value_docs.get(c_name, '')
+        body += (f'    /// <summary>A call that failed with {xml(suffix)}: {xml(doc[0].lower() + doc[1:])}</summary>\n'
+                 f'    public class {cls} : CudnnFeException\n    {{\n'
+                 f'        internal {cls}(string function, string method, string reason)\n'
+                 f'            : base(Status.{names[suffix]}, function, method, reason) {{ }}\n\n'
+                 f'        internal {cls}(string message) : base(Status.{names[suffix]}, message) {{ }}\n    }}\n\n')
+        cases += f'                case Status.{names[suffix]}: return new {cls}(function, method, reason);\n'
+    body += ('    /// <summary>The exception class of each status.</summary>\n    internal static class StatusExceptions\n    {\n'
+             '        /// <summary>The exception of a failed call (CudnnFeException itself for a status this binding does\n'
+             '        /// not know).</summary>\n'
+             '        internal static CudnnFeException Of(Status status, string function, string method, string reason)\n'
+             '        {\n            switch (status)\n            {\n' + cases +
+             '                default: return new CudnnFeException(status, function, method, reason);\n'
+             '            }\n        }\n    }\n')
+    return body
+
+
 def api_names_class():
     """ApiNames: the C# names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
     described = {}
@@ -886,6 +913,7 @@ def main():
                              '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written.append(write(out, 'Library.g.cs', module_class(surface.MODULE),
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
+    written.append(write(out, 'Exceptions.g.cs', exception_classes(model)))
     written.append(write(out, 'ApiNames.g.cs', api_names_class(),
                          '// Generated from bindings/surface.py by bindings/csharp/generate_layer.py; do not edit.\n'))
     written += [write(out, class_name + '.g.cs', text) for class_name, text in shared_result_classes().items()]

@@ -239,7 +239,7 @@ def options_class(struct):
             capacity = len(f.default)
             lines += [f'            if ({member} != null) {{',
                       f'                if ({member}.length > {capacity}) {{',
-                      '                    throw new CudnnFeException(Status.INVALID_ARGUMENT,',
+                      '                    throw new InvalidArgumentException(',
                       f'                            "{cls}: " + {member}.length + " {f.name}, at most {capacity}");',
                       '                }',
                       f'                o.set{cap(count.name)}({member}.length);',
@@ -264,7 +264,7 @@ def axes_setter(struct, field, member, method):
             '        long mask = 0;',
             '        for (int axis : axes) {',
             f'            if (axis < 0 || axis >= {bits}) {{',
-            '                throw new CudnnFeException(Status.INVALID_ARGUMENT,',
+            '                throw new InvalidArgumentException(',
             f'                        "{cls}: axis " + axis + " is out of range");',
             '            }',
             '            mask |= 1L << axis;',
@@ -573,7 +573,7 @@ def enum_source(enum):
     if status:
         lines += STATUS_METHODS
     unknown = '        return UNKNOWN;' if status else \
-        f'        throw new CudnnFeException(Status.INVALID_ARGUMENT, "unknown {cls} " + code);'
+        f'        throw new InvalidArgumentException("unknown {cls} " + code);'
     lines += ['', f'    /** The constant of a value the C library returned. */', f'    static {cls} of(int code) {{',
               f'        for ({cls} value : values()) {{', '            if (value.code == code) return value;', '        }',
               unknown, '    }', '}']
@@ -925,6 +925,35 @@ def module_class(module):
     return '\n'.join(lines + ['}']) + '\n'
 
 
+def exception_classes(model):
+    """One exception class a status, under CudnnFeException, and StatusExceptions.of, which makes the
+    class of a status."""
+    status = model.enums['fe_status']
+    files, cases = {}, []
+    for suffix, (c_name, _, value) in zip(schema_model.value_suffixes(status), status.values):
+        cls = surface.exception_name(suffix)
+        if cls is None:
+            continue
+        doc = status.value_docs.get(c_name, '')
+        files[cls] = '\n'.join([
+            '// Generated from the op schema (cudnnfe schema) by bindings/java/generate_layer.py; do not edit.\n',
+            f'package {PACKAGE};', '', f'/** A call that failed with {suffix}: {doc_text(doc[0].lower() + doc[1:])} */',
+            f'public class {cls} extends CudnnFeException {{', '    private static final long serialVersionUID = 1L;', '',
+            f'    {cls}(int code, String function, String method, String reason) {{',
+            '        super(code, function, method, reason);', '    }', '',
+            f'    {cls}(String message) {{', f'        super({value}, "", "", message);', '    }', '}']) + '\n'
+        cases.append(f'            case {value}: return new {cls}(code, function, method, reason);')
+    files['StatusExceptions'] = '\n'.join([
+        '// Generated from the op schema (cudnnfe schema) by bindings/java/generate_layer.py; do not edit.\n',
+        f'package {PACKAGE};', '', '/** The exception class of each status. */', 'final class StatusExceptions {',
+        '    private StatusExceptions() {}', '',
+        '    /** The exception of a failed call of status code (CudnnFeException itself for a code this binding does not know). */',
+        '    static CudnnFeException of(int code, String function, String method, String reason) {',
+        '        switch (code) {', *cases,
+        '            default: return new CudnnFeException(code, function, method, reason);', '        }', '    }', '}']) + '\n'
+    return files
+
+
 def api_names_class():
     """ApiNames: the Java names of the C functions (bindings/surface.py's rule, the described calls, the table)."""
     described = {c.c_function: f'{obj.name}.{c.names.get("java", surface.camel(c.name))}'
@@ -1010,6 +1039,10 @@ def main():
         if rec.name in existing:
             raise SystemExit(f'generate_layer: {rec.name}.java is written by hand; it is described in surface.py')
         files[rec.name] = record_class(rec, handwritten)
+    for cls, text in exception_classes(model).items():
+        if cls in existing:
+            raise SystemExit(f'generate_layer: {cls}.java is written by hand; the statuses\' exceptions are generated')
+        files[cls] = text
     if 'ApiNames' in existing:
         raise SystemExit('generate_layer: ApiNames.java is written by hand; the names are described in surface.py')
     files['ApiNames'] = api_names_class()

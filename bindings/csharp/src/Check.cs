@@ -22,24 +22,24 @@ namespace CudnnFe
         {
             int colon = message.IndexOf(": ", StringComparison.Ordinal);
             if (!message.StartsWith("fe_", StringComparison.Ordinal) || colon < 0 || message.Substring(0, colon).Contains(" "))
-                return new CudnnFeException(status, message);
+                return StatusExceptions.Of(status, "", "", message);
             string function = message.Substring(0, colon);
             string method = ApiNames.Method(function);
             string reason = message.Substring(colon + 2);
             Match nullArgument = NullArgument.Match(reason);
             if (status == Status.NullPointer && nullArgument.Success)
                 return NullArgumentException(method, Camel(nullArgument.Groups[1].Value));
-            return new CudnnFeException(status, function, method, ApiNames.Translate(reason));
+            return StatusExceptions.Of(status, function, method, ApiNames.Translate(reason));
         }
 
         internal static CudnnFeException Closed(string what)
         {
-            return new CudnnFeException(Status.BadState, what + " is disposed");
+            return new BadStateException(what + " is disposed");
         }
 
         internal static CudnnFeException Invalid(string message)
         {
-            return new CudnnFeException(Status.InvalidArgument, message);
+            return new InvalidArgumentException(message);
         }
 
         /// <summary>The ArgumentNullException of a null argument: ParamName the parameter, the

@@ -15,6 +15,21 @@ namespace CudnnFe.Tests
         public void DisposeGraph() => graph.Dispose();
 
         [Test]
+        public void EachStatusHasItsExceptionClass()
+        {
+            // The library's refusal (an empty dim), the binding's own check and a disposed object:
+            // each the class of its status, all of them a CudnnFeException.
+            var library = Assert.Throws<InvalidArgumentException>(() => graph.Tensor("x", new long[] { 0 }, null, DataType.Half));
+            Assert.AreEqual(Status.InvalidArgument, library.Status);
+            Assert.Throws<InvalidArgumentException>(() => graph.Tensor("x", new long[] { 2, 3 }, new long[] { 1 }, DataType.Half));
+            var disposed = new Graph();
+            disposed.Dispose();
+            var state = Assert.Throws<BadStateException>(() => disposed.Validate());
+            Assert.AreEqual(Status.BadState, state.Status);
+            Assert.IsTrue(typeof(CudnnFeException).IsAssignableFrom(typeof(NotSupportedException)));
+        }
+
+        [Test]
         public void InvalidArgumentNamesTheCallAndTheCause()
         {
             Tensor x = graph.Tensor("x", 8, 64, 56, 56), w = graph.Tensor("w", 32, 32, 3, 3);

@@ -19,7 +19,7 @@ final class Check {
     static RuntimeException failure(int status, String message) {
         int colon = message.indexOf(": ");
         if (!message.startsWith("fe_") || colon < 0 || message.substring(0, colon).contains(" ")) {
-            return new CudnnFeException(status, "", "", message);
+            return StatusExceptions.of(status, "", "", message);
         }
         String function = message.substring(0, colon);
         String method = ApiNames.method(function);
@@ -29,7 +29,7 @@ final class Check {
         if (status == Status.NULL_POINTER.code && nullArgument.matches()) {
             return nullArgument(method, camel(nullArgument.group(1)));
         }
-        return new CudnnFeException(status, function, method, ApiNames.translate(reason));
+        return StatusExceptions.of(status, function, method, ApiNames.translate(reason));
     }
 
     private static final Pattern NULL_ARGUMENT = Pattern.compile("argument '(\\w+)' is NULL");
@@ -44,7 +44,7 @@ final class Check {
     }
 
     static CudnnFeException closed(String what) {
-        return new CudnnFeException(Status.BAD_STATE, what + " is closed");
+        return new BadStateException(what + " is closed");
     }
 
     /** The NullPointerException of a null argument, naming the method and the parameter. */

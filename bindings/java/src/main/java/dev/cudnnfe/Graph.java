@@ -40,7 +40,7 @@ public final class Graph extends GraphCalls {
     /** An input; strides null means packed, type NOT_SET the graph's io type. */
     public Tensor tensor(String name, long[] dims, long[] strides, DataType type) {
         if (strides != null && strides.length != dims.length) {
-            throw new CudnnFeException(Status.INVALID_ARGUMENT,
+            throw new InvalidArgumentException(
                     "tensor '" + name + "': " + dims.length + " dims but " + strides.length + " strides");
         }
         long[] tensor = new long[1];

@@ -36,6 +36,6 @@ abstract class GraphBase extends NativeObject {
     }
 
     static void sameLength(String call, int n, String what, int m, String other) {
-        if (n != m) throw new CudnnFeException(Status.INVALID_ARGUMENT, call + ": " + n + " " + what + " but " + m + " " + other);
+        if (n != m) throw new InvalidArgumentException(call + ": " + n + " " + what + " but " + m + " " + other);
     }
 }

@@ -25,7 +25,7 @@ public final class Logging {
         }
         long callback = NativeApi.fe_swig_java_log_callback();
         if (callback == 0) {
-            throw new CudnnFeException(Status.INTERNAL, "Logging.routeTo: the JNI log trampoline could not find dev.cudnnfe.Logging");
+            throw new InternalErrorException("Logging.routeTo: the JNI log trampoline could not find dev.cudnnfe.Logging");
         }
         target = logger;
         Check.ok(NativeApi.fe_log_set_callback(callback, 0));

@@ -84,6 +84,23 @@ class ErrorTest {
     }
 
     @Test
+    void eachStatusHasItsExceptionClass() {
+        // The library's refusal (an empty dim), the binding's own check and a closed object: each
+        // the class of its status, all of them a CudnnFeException.
+        InvalidArgumentException library = assertThrows(InvalidArgumentException.class,
+                () -> graph.tensor("x", new long[] {0}, null, DataType.HALF));
+        assertEquals(Status.INVALID_ARGUMENT, library.status());
+        assertThrows(InvalidArgumentException.class,
+                () -> graph.tensor("x", new long[] {2, 3}, new long[] {1}, DataType.HALF));
+        Graph closed = new Graph();
+        closed.close();
+        BadStateException state = assertThrows(BadStateException.class, closed::validate);
+        assertEquals(Status.BAD_STATE, state.status());
+        assertTrue(new CudnnFeException(99, "from the future").getClass() == CudnnFeException.class);
+        assertTrue(CudnnFeException.class.isAssignableFrom(NotSupportedException.class));
+    }
+
+    @Test
     void statusCodesOfANewerLibraryStayReadable() {
         CudnnFeException e = new CudnnFeException(99, "from the future");
         assertEquals(Status.UNKNOWN, e.status());
