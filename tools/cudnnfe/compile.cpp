@@ -156,10 +156,16 @@ std::string environment_cause(const GraphSource &source, fe_status status, const
 // error, printed on standard error too.
 void refused(Outcome &o, fe_status status, const std::string &message, const std::string &context,
              const std::string &cause) {
-    o.result = "failed";
+    o.result = cause.empty() ? "failed" : "cannot_tell";
     o.status = fe_status_string(status);
     o.exit_code = cause.empty() ? exit_code_for(status) : kExitEnvironment;
-    o.error = context + ": " + (cause.empty() ? message : cause + "; the library said: " + message);
+    // The library's advice about the missing driver repeats the cause (and the closing note): its
+    // line up to that advice is what it adds.
+    std::string said = message;
+    size_t advice = said.find("; this machine has no CUDA driver library");
+    size_t advice_end = advice == std::string::npos ? advice : said.find("stub driver", advice);
+    if (advice_end != std::string::npos) said.erase(advice, advice_end + std::string("stub driver").size() - advice);
+    o.error = context + ": " + (cause.empty() ? message : cause + "; the library said: " + said);
     fail("compile", o.exit_code, o.error);
 }
 
@@ -254,10 +260,10 @@ Outcome compile_one(const std::string &path, const GraphSource &source, const st
         }
     }
     if (status != FE_OK) {
-        say("%s", "failed\n");
         // The library's message, kept before environment_cause calls the library again.
         std::string message = status_message(status, "");
         std::string cause = environment_cause(source, status, s);
+        say("%s", cause.empty() ? "failed\n" : "cannot tell here\n");
         refused(o, status, message, where(path, source) + " (" + o.name + ")", cause);
     }
     fe_graph_destroy(graph);
