@@ -104,7 +104,7 @@ namespace CudnnFe
                 + ". Looked in " + string.Join(", ", Candidates())
                 + " and the system's library path (LD_LIBRARY_PATH); install the native files beside "
                 + "CudnnFe.dll, keep the package's runtimes/" + RuntimeIdentifier() + "/native layout, "
-                + "or install libcudnnfe1.";
+                + "or install the libcudnnfe-cil package (the glue and CudnnFe.dll; it brings libcudnnfe1).";
         }
 
 #if !NETCOREAPP3_0_OR_GREATER
