@@ -127,7 +127,7 @@ int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
         printf("no GPU: graph '%s' is supported for the H100 description (%lld viable engine configs); its kernels "
                "are compiled when it is built on a GPU (%s); not executed\n",
                example_graph_name(graph), (long long)viable, fe_last_error_message());
-        return s == FE_STATUS_NOT_SUPPORTED ? 0 : 1;
+        return s == FE_STATUS_CANNOT_TELL ? 0 : 1;
     }
     int64_t workspace = 0;
     CHECK(fe_graph_workspace_size(graph, &workspace));

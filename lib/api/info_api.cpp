@@ -34,6 +34,7 @@ FE_EXPORT const char *fe_status_string(fe_status status) {
         case FE_STATUS_OUT_OF_MEMORY: return "FE_STATUS_OUT_OF_MEMORY";
         case FE_STATUS_NO_DEVICE: return "FE_STATUS_NO_DEVICE";
         case FE_STATUS_INTERNAL: return "FE_STATUS_INTERNAL";
+        case FE_STATUS_CANNOT_TELL: return "FE_STATUS_CANNOT_TELL";
     }
     return "FE_STATUS_UNKNOWN";
 }

@@ -242,8 +242,13 @@ void check_support(fe_graph &graph) {
             if (!c.empty()) combination += (combination.empty() ? "; for " : "; ") + c;
         }
         why += unsupported_hints(graph);
-        // Without a driver library cuDNN lists no runtime-compiled engine: say so, not "no engine".
-        if (state.search.candidates.empty() && driver_state() == DriverState::Missing) why += "; " + driver_remedy();
+        // Without a driver library cuDNN lists no runtime-compiled engine: the answer is this
+        // machine's, not the graph's.
+        FE_CHECK(!(state.search.candidates.empty() && driver_state() == DriverState::Missing), FE_STATUS_CANNOT_TELL,
+                 "graph '%s': whether it is supported cannot be told here: heuristics %s gave no engine config "
+                 "(%s%s) (cuDNN %zu); %s",
+                 graph.name.c_str(), modes.c_str(), why.c_str(), combination.c_str(), cudnn().cudnnGetVersion(),
+                 driver_remedy().c_str());
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s' is not supported: heuristics %s gave no viable engine config: %s%s (cuDNN %zu)",
                 graph.name.c_str(), modes.c_str(), why.c_str(), combination.c_str(), cudnn().cudnnGetVersion());
     }

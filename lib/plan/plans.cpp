@@ -7,6 +7,7 @@
 #include <system_error>
 #include <thread>
 
+#include "backend/driver.hpp"
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -163,9 +164,20 @@ void build_plans(fe_graph &graph, fe_build_policy policy, int32_t threads) {
             if (policy == FE_BUILD_POLICY_HEURISTICS_CHOICE) break;
         }
     }
-    if (state.executable.plans.empty())
+    if (state.executable.plans.empty()) {
+        // Without a driver that runs kernels (none, or the toolkit's stub), a runtime-compiled
+        // engine's kernels cannot be compiled: the graph may well build where the GPU is.
+        const bool needs_driver = driver_state() != DriverState::Real &&
+                                  (state.search.plan_failures.find("CUDA_DRIVER") != std::string::npos ||
+                                   state.search.plan_failures.find("cuLibraryLoadData") != std::string::npos);
+        FE_CHECK(!needs_driver, FE_STATUS_CANNOT_TELL,
+                 "graph '%s': its plans cannot be built here: none of %zu viable engine configs built a plan; "
+                 "first failure: %s%s; %s",
+                 graph.name.c_str(), failures.count, state.search.plan_failures.c_str(), cause_of(failures).c_str(),
+                 driver_remedy().c_str());
         FE_FAIL(FE_STATUS_NOT_SUPPORTED, "graph '%s': none of %zu viable engine configs built a plan; first failure: %s%s",
                 graph.name.c_str(), failures.count, state.search.plan_failures.c_str(), cause_of(failures).c_str());
+    }
     FE_LOG_INFO("graph '%s': built %zu plan(s); using %s with %lld bytes of workspace", graph.name.c_str(),
                 state.executable.plans.size(), state.executable.chosen().tag.c_str(), static_cast<long long>(state.executable.chosen().workspace));
     graph.stage = fe_graph::Stage::Built;

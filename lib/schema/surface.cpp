@@ -33,7 +33,10 @@ const Enum kStatus{
      {"FE_STATUS_OUT_OF_MEMORY", "out_of_memory", FE_STATUS_OUT_OF_MEMORY, "Host or device allocation failed."},
      {"FE_STATUS_NO_DEVICE", "no_device", FE_STATUS_NO_DEVICE,
       "The CUDA runtime loaded but reports no usable GPU."},
-     {"FE_STATUS_INTERNAL", "internal", FE_STATUS_INTERNAL, "A bug in cudnnfe; the message says where."}},
+     {"FE_STATUS_INTERNAL", "internal", FE_STATUS_INTERNAL, "A bug in cudnnfe; the message says where."},
+     {"FE_STATUS_CANNOT_TELL", "cannot_tell", FE_STATUS_CANNOT_TELL,
+      "Whether the graph is supported, or its plan builds, cannot be told on this machine: no CUDA driver, or only "
+      "the CUDA toolkit's stub (deviceless builds); judge or build it where a GPU and its driver are."}},
     "The status of a call: FE_OK, or why it failed."};
 
 const Enum kHeurMode{"fe_heur_mode",

@@ -421,13 +421,13 @@ print(\"valid\")'"
         # A runtime-compiled engine lists (the stub driver) but cannot compile without a GPU: the
         # machine's fault (2), though the library says FE_STATUS_NOT_SUPPORTED.
         expect compile_needs_gpu_to_finish 2 '^\[1/2\] fine \.\.\. cannot tell here$' \
-            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): the target supports it, but its engines compile their kernels on a GPU, and this machine has none: no CUDA driver \(the libcuda\.so\.1 found, .*, is the CUDA toolkit's stub, which runs nothing\); the library said: fe_graph_build: graph 'fine': none of [0-9]+ viable engine configs built a plan" \
+            "cudnnfe compile: .*second_graph_broken.json, graph 1 of 2 \(fine\): the target supports it, but its engines compile their kernels on a GPU, and this machine has none: no CUDA driver \(the libcuda\.so\.1 found, .*, is the CUDA toolkit's stub, which runs nothing\); the library said: fe_graph_build: graph 'fine': its plans cannot be built here: none of [0-9]+ viable engine configs built a plan; first failure: [^;]*$" \
             "graph 2 of 2: fe_graph_from_json: line 17" '^0 of 2 graphs compiled' -- \
             "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished"
         json_check compile_json_needs_gpu_to_finish 2 '
 f, b = r["graphs"]
 assert f["name"] == "fine" and f["result"] == "cannot_tell" and not f["ok"] and f["plan_file"] is None, f
-assert f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_NOT_SUPPORTED", f
+assert f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_CANNOT_TELL", f
 assert "compile their kernels on a GPU" in f["error"]["message"], f
 assert b["name"] is None and b["result"] == "refused" and b["error"]["exit_code"] == 1, b
 assert b["error"]["status"] == "FE_STATUS_INVALID_ARGUMENT" and "line 17" in b["error"]["message"], b
@@ -435,8 +435,8 @@ assert r["compiled"] == 0 and r["total"] == 2 and r["exit_code"] == 2, r' -- \
             "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/unfinished" --json
     fi
     if [ "$NO_DRIVER" = 1 ]; then
-        # Without a driver cuDNN lists no runtime-compiled engine and the library says "no engine
-        # config" (FE_STATUS_NOT_SUPPORTED): the tool says why, exit code 2. Convolutions served
+        # Without a driver cuDNN lists no runtime-compiled engine and the library says it cannot
+        # tell (FE_STATUS_CANNOT_TELL): the tool says why, exit code 2. Convolutions served
         # by precompiled engines still build.
         expect compile_check_only_no_driver_runtime_compiled 2 '^\[1/2\] fine \.\.\. cannot tell here$' \
             "\(fine\): whether the target supports it cannot be told here: no CUDA driver \(libcuda\.so\.1 not found\), and without one cuDNN lists none of its runtime-compiled engines; the library said: fe_graph_check_support: .*no engine config" \
@@ -455,8 +455,9 @@ assert r["compiled"] == 0 and r["total"] == 2 and r["exit_code"] == 2, r' -- \
             without_driver "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/no-driver-plans"
         json_check compile_json_no_driver 2 '
 f = r["graphs"][0]
-assert f["name"] == "fine" and f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_NOT_SUPPORTED", f
+assert f["name"] == "fine" and f["error"]["exit_code"] == 2 and f["error"]["status"] == "FE_STATUS_CANNOT_TELL", f
 assert "no CUDA driver (libcuda.so.1 not found)" in f["error"]["message"], f
+assert "install the NVIDIA driver" not in f["error"]["message"], f
 assert r["graphs"][1]["error"]["exit_code"] == 1 and r["exit_code"] == 2, r' -- \
             without_driver "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --json
         # The ranked engine configs' notes by name, as cudnnfe.h spells them without the prefix.

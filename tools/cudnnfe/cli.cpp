@@ -19,6 +19,7 @@ int exit_code_for(fe_status status) {
     switch (status) {
         case FE_OK: return kExitOk;
         case FE_STATUS_LIBRARY_UNAVAILABLE:
+        case FE_STATUS_CANNOT_TELL:
         case FE_STATUS_NO_DEVICE:
         case FE_STATUS_CUDA_ERROR:
         case FE_STATUS_OUT_OF_MEMORY: return kExitEnvironment;

@@ -120,33 +120,16 @@ fe_status build(fe_graph *graph, const Settings &s) {
     return fe_graph_build(graph, s.handle, &options);
 }
 
-// Whether this machine has no GPU to compile kernels on (asked once; only deviceless builds ask).
-bool no_gpu_here() {
-    static const bool none = [] {
-        std::string why;
-        return cuda_driver() != Driver::Usable || gpu_count(why) <= 0;
-    }();
-    return none;
-}
-
-// Why the library's FE_STATUS_NOT_SUPPORTED for a graph is this machine's doing, not the graph's,
-// or "" when the refusal stands. Without a CUDA driver cuDNN lists none of its runtime-compiled
-// engines (the library reports "no engine config"); without a GPU it lists them but cannot
-// compile their kernels (the library reports that no viable engine config built a plan).
-std::string environment_cause(const GraphSource &source, fe_status status, const Settings &s) {
-    if (status != FE_STATUS_NOT_SUPPORTED || s.device_json.empty()) return "";
+// What the library's FE_STATUS_CANNOT_TELL means on this machine, or "" for any other status.
+// Without a CUDA driver cuDNN lists none of its runtime-compiled engines; with only the toolkit's
+// stub it lists them (the target supports the graph) but cannot compile their kernels.
+std::string environment_cause(fe_status status, const Settings &s) {
+    if (status != FE_STATUS_CANNOT_TELL) return "";
     if (cuda_driver() == Driver::Missing)
         return std::string(s.check_only ? "whether the target supports it cannot be told here"
                                         : "it cannot be built here") +
                ": no CUDA driver (libcuda.so.1 not found), and without one cuDNN lists none of its runtime-compiled "
                "engines";
-    if (s.check_only || !no_gpu_here()) return "";
-    // The full build failed where the support check alone passes: building the plan failed.
-    fe_graph *graph = nullptr;
-    if (load_graph(source, &graph) != FE_OK) return "";
-    bool supported = check_support(graph, s) == FE_OK;
-    fe_graph_destroy(graph);
-    if (!supported) return "";
     std::string reason = driver_reason();
     return "the target supports it, but its engines compile their kernels on a GPU, and this machine has none" +
            (reason.empty() ? std::string() : ": " + reason);
@@ -159,12 +142,13 @@ void refused(Outcome &o, fe_status status, const std::string &message, const std
     o.result = cause.empty() ? "failed" : "cannot_tell";
     o.status = fe_status_string(status);
     o.exit_code = cause.empty() ? exit_code_for(status) : kExitEnvironment;
-    // The library's advice about the missing driver repeats the cause (and the closing note): its
+    // The library's closing advice about the driver repeats the cause (and the closing note): its
     // line up to that advice is what it adds.
     std::string said = message;
-    size_t advice = said.find("; this machine has no CUDA driver library");
-    size_t advice_end = advice == std::string::npos ? advice : said.find("stub driver", advice);
-    if (advice_end != std::string::npos) said.erase(advice, advice_end + std::string("stub driver").size() - advice);
+    for (const char *advice : {"; this machine has no CUDA driver library", "; the CUDA driver library here is"}) {
+        size_t at = said.find(advice);
+        if (at != std::string::npos) said.erase(at);
+    }
     o.error = context + ": " + (cause.empty() ? message : cause + "; the library said: " + said);
     fail("compile", o.exit_code, o.error);
 }
@@ -260,9 +244,9 @@ Outcome compile_one(const std::string &path, const GraphSource &source, const st
         }
     }
     if (status != FE_OK) {
-        // The library's message, kept before environment_cause calls the library again.
+        // The library's message, kept before anything else calls the library.
         std::string message = status_message(status, "");
-        std::string cause = environment_cause(source, status, s);
+        std::string cause = environment_cause(status, s);
         say("%s", cause.empty() ? "failed\n" : "cannot tell here\n");
         refused(o, status, message, where(path, source) + " (" + o.name + ")", cause);
     }

@@ -97,10 +97,9 @@ namespace CudnnFe.Tests
                 {
                     graph.Build(null, new BuildOptions { DevicePropertiesJson = json, UsePlanCache = false, KernelCache = cache });
                 }
-                catch (CudnnFeException e)
+                catch (CannotTellException)
                 {
                     // The plan's kernels are compiled at run time, which needs a GPU.
-                    Assert.AreEqual(Status.NotSupported, e.Status, e.Message);
                 }
                 StringAssert.StartsWith("{", cache.Serialize(), "the build did not bind the cache");
             }

@@ -88,7 +88,7 @@ func BuildDeviceless(g *cudnnfe.Graph) int {
 	if err := g.BuildPlans(cudnnfe.PolicyHeuristicsChoice); err != nil {
 		fmt.Printf("no GPU: graph '%s' is supported for the H100 description (%d viable engine configs); its kernels "+
 			"are compiled when it is built on a GPU (%v); not executed\n", name, viable, err)
-		if e, ok := err.(*cudnnfe.Error); ok && e.Status == cudnnfe.StatusNotSupported {
+		if errors.Is(err, cudnnfe.StatusCannotTell) {
 			return 0
 		}
 		return 1

