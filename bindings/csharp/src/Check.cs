@@ -1,4 +1,6 @@
 using System;
+using System.Diagnostics;
+using System.Reflection;
 using System.Text.RegularExpressions;
 
 namespace CudnnFe
@@ -32,9 +34,29 @@ namespace CudnnFe
             return StatusExceptions.Of(status, function, method, ApiNames.Translate(reason));
         }
 
-        internal static CudnnFeException Closed(string what)
+        /// <summary>The ObjectDisposedException of a use after Dispose: "Graph.Validate: the Graph is
+        /// disposed", the method being the library's outermost frame on the stack (the one the
+        /// caller called).</summary>
+        internal static ObjectDisposedException Closed(string what)
         {
-            return new BadStateException(what + " is disposed");
+            string method = null;
+            Assembly library = typeof(Check).Assembly;
+            foreach (StackFrame frame in new StackTrace().GetFrames() ?? new StackFrame[0])
+            {
+                MethodBase called = frame.GetMethod();
+                if (called == null || called.DeclaringType == null) continue;
+                if (called.DeclaringType.Assembly != library)
+                {
+                    if (method != null) break;
+                    continue;
+                }
+                string name = called.Name.StartsWith("get_", StringComparison.Ordinal) ||
+                              called.Name.StartsWith("set_", StringComparison.Ordinal)
+                                  ? called.Name.Substring(4) : called.Name;
+                if (!name.Contains("<")) method = called.DeclaringType.Name + "." + name;
+            }
+            // ObjectName stays null: it would add a second line to Message.
+            return new ObjectDisposedException(null, (method == null ? "" : method + ": ") + "the " + what + " is disposed");
         }
 
         internal static CudnnFeException Invalid(string message)

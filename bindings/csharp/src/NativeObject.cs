@@ -4,8 +4,8 @@ namespace CudnnFe
 {
     /// <summary>
     /// An object of the C library that this side owns. Dispose frees it at once (and its GPU
-    /// memory); disposing again does nothing, and any other use after Dispose throws a
-    /// <see cref="CudnnFeException"/> with <see cref="Status.BadState"/>. There is no finalizer:
+    /// memory); disposing again does nothing, and any other use after Dispose throws an
+    /// ObjectDisposedException naming the method and the object. There is no finalizer:
     /// release is deterministic, and an object never disposed lives until the process ends.
     /// </summary>
     public abstract class NativeObject : IDisposable

@@ -290,11 +290,11 @@ namespace CudnnFe.Tests
         {
             Graph graph = Conv("disposed");
             graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.DeselectEngines("eng0"));
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.GetCandidateInfo(0));
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.GetPlanInfo(0));
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.SelectPlan(0));
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.BuildPlansOnThreads(BuildPolicy.All, 2));
+            TestSupport.AssertDisposed("Graph.DeselectEngines", "Graph", () => graph.DeselectEngines("eng0"));
+            TestSupport.AssertDisposed("Graph.GetCandidateInfo", "Graph", () => graph.GetCandidateInfo(0));
+            TestSupport.AssertDisposed("Graph.GetPlanInfo", "Graph", () => graph.GetPlanInfo(0));
+            TestSupport.AssertDisposed("Graph.SelectPlan", "Graph", () => graph.SelectPlan(0));
+            TestSupport.AssertDisposed("Graph.BuildPlansOnThreads", "Graph", () => graph.BuildPlansOnThreads(BuildPolicy.All, 2));
         }
     }
 }

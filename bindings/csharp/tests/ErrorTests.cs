@@ -17,15 +17,20 @@ namespace CudnnFe.Tests
         [Test]
         public void EachStatusHasItsExceptionClass()
         {
-            // The library's refusal (an empty dim), the binding's own check and a disposed object:
-            // each the class of its status, all of them a CudnnFeException.
+            // The library's refusal (an empty dim) and the binding's own check: each the class of
+            // its status, all of them a CudnnFeException; a disposed object is .NET's
+            // ObjectDisposedException.
             var library = Assert.Throws<InvalidArgumentException>(() => graph.Tensor("x", new long[] { 0 }, null, DataType.Half));
             Assert.AreEqual(Status.InvalidArgument, library.Status);
             Assert.Throws<InvalidArgumentException>(() => graph.Tensor("x", new long[] { 2, 3 }, new long[] { 1 }, DataType.Half));
             var disposed = new Graph();
             disposed.Dispose();
-            var state = Assert.Throws<BadStateException>(() => disposed.Validate());
-            Assert.AreEqual(Status.BadState, state.Status);
+            TestSupport.AssertDisposed("Graph.Validate", "Graph", () => disposed.Validate());
+            using (var fresh = new Graph())
+            {
+                var state = Assert.Throws<BadStateException>(() => fresh.CreateExecutionPlans());
+                Assert.AreEqual(Status.BadState, state.Status);
+            }
             Assert.IsTrue(typeof(CudnnFeException).IsAssignableFrom(typeof(NotSupportedException)));
         }
 

@@ -120,12 +120,12 @@ namespace CudnnFe.Tests
                 graph.CreateExecutionPlans();
                 Assert.GreaterOrEqual(graph.CandidateCount, 1);
             }
-            TestSupport.AssertFails(Status.BadState, "KernelCache is disposed", () => cache.Serialize());
-            TestSupport.AssertFails(Status.BadState, "KernelCache is disposed", () => cache.Store(null, "disposed"));
+            TestSupport.AssertDisposed("KernelCache.Serialize", "KernelCache", () => cache.Serialize());
+            TestSupport.AssertDisposed("KernelCache.Store", "KernelCache", () => cache.Store(null, "disposed"));
             using (Graph graph = Matmul("disposed", 64))
             {
-                TestSupport.AssertFails(Status.BadState, "KernelCache is disposed", () => graph.SetKernelCache(cache));
-                TestSupport.AssertFails(Status.BadState, "KernelCache is disposed",
+                TestSupport.AssertDisposed("Graph.SetKernelCache", "KernelCache", () => graph.SetKernelCache(cache));
+                TestSupport.AssertDisposed("Graph.Build", "KernelCache",
                     () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, KernelCache = cache }));
             }
         }

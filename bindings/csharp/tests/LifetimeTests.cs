@@ -22,10 +22,10 @@ namespace CudnnFe.Tests
             var graph = new Graph(new GraphOptions { IoDataType = DataType.Half });
             Tensor x = graph.Tensor("x", 4, 4);
             graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", graph.Validate);
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => graph.Tensor("y", 2));
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => { long[] dims = x.Dims; });
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => x.SetOutput(true));
+            TestSupport.AssertDisposed("Graph.Validate", "Graph", graph.Validate);
+            TestSupport.AssertDisposed("Graph.Tensor", "Graph", () => graph.Tensor("y", 2));
+            TestSupport.AssertDisposed("Tensor.Dims", "Graph", () => { long[] dims = x.Dims; });
+            TestSupport.AssertDisposed("Tensor.SetOutput", "Graph", () => x.SetOutput(true));
             Assert.AreEqual("Tensor(disposed graph)", x.ToString());
         }
 
@@ -36,7 +36,7 @@ namespace CudnnFe.Tests
             Tensor x = first.Tensor("x", 4);
             first.Dispose();
             using (var second = new Graph(new GraphOptions { IoDataType = DataType.Half }))
-                TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => second.Relu(x));
+                TestSupport.AssertDisposed("Graph.Relu", "Graph", () => second.Relu(x));
         }
 
         private static Tensor TensorOfAGraphNobodyHolds()
@@ -57,7 +57,7 @@ namespace CudnnFe.Tests
             y.SetOutput(true);
             y.Graph.Validate();
             y.Graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Graph is disposed", () => { long[] dims = y.Dims; });
+            TestSupport.AssertDisposed("Tensor.Dims", "Graph", () => { long[] dims = y.Dims; });
         }
 
         [Test]
@@ -70,8 +70,8 @@ namespace CudnnFe.Tests
             handle.Dispose();
             buffer.Dispose();
             buffer.Dispose();
-            TestSupport.AssertFails(Status.BadState, "Handle is disposed", handle.Synchronize);
-            TestSupport.AssertFails(Status.BadState, "DeviceBuffer is disposed", () => { IntPtr p = buffer.DevicePointer; });
+            TestSupport.AssertDisposed("Handle.Synchronize", "Handle", handle.Synchronize);
+            TestSupport.AssertDisposed("DeviceBuffer.DevicePointer", "DeviceBuffer", () => { IntPtr p = buffer.DevicePointer; });
         }
     }
 }

@@ -95,8 +95,8 @@ namespace CudnnFe.Tests
             Graph graph = TestSupport.SeedConvGraph();
             graph.Dispose();
             graph.Dispose();
-            TestSupport.AssertFails(Status.BadState, "disposed", () => graph.Serialize());
-            TestSupport.AssertFails(Status.BadState, "disposed", () => graph.ToJson());
+            TestSupport.AssertDisposed("Graph.Serialize", "Graph", () => graph.Serialize());
+            TestSupport.AssertDisposed("Graph.ToJson", "Graph", () => graph.ToJson());
         }
 
         [Test]

@@ -54,6 +54,14 @@ namespace CudnnFe.Tests
             return e;
         }
 
+        /// <summary>A use after Dispose: ObjectDisposedException "Class.Method: the what is disposed".</summary>
+        internal static System.ObjectDisposedException AssertDisposed(string method, string what, TestDelegate call)
+        {
+            var e = Assert.Throws<System.ObjectDisposedException>(call);
+            Assert.AreEqual(method + ": the " + what + " is disposed", e.Message);
+            return e;
+        }
+
         /// <summary>A null argument: ArgumentNullException naming the parameter, whose message
         /// starts with text.</summary>
         internal static System.ArgumentNullException AssertNullArgument(string parameter, string text, TestDelegate call)

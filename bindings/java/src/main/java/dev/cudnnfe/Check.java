@@ -1,5 +1,6 @@
 package dev.cudnnfe;
 
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,8 +44,29 @@ final class Check {
         return out.toString();
     }
 
-    static CudnnFeException closed(String what) {
-        return new BadStateException(what + " is closed");
+    /**
+     * The IllegalStateException of a use after close: "Graph.validate: the Graph is closed", the
+     * method being the library's outermost frame on the stack (the one the caller called).
+     */
+    static IllegalStateException closed(String what) {
+        String method = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> {
+            String outermost = null;
+            for (StackWalker.StackFrame frame : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                Class<?> type = frame.getDeclaringClass();
+                boolean library = Objects.equals(type.getProtectionDomain().getCodeSource(),
+                        Check.class.getProtectionDomain().getCodeSource());
+                if (!library && outermost != null) break;
+                if (library && !frame.getMethodName().startsWith("lambda$"))
+                    outermost = publicName(type) + "." + frame.getMethodName();
+            }
+            return outermost;
+        });
+        return new IllegalStateException((method == null ? "" : method + ": ") + "the " + what + " is closed");
+    }
+
+    /** The public class a method is called on: the generated layers' bases (GraphCalls) are Graph's. */
+    private static String publicName(Class<?> type) {
+        return type.getSimpleName().replaceFirst("(Calls|Ops|Base)$", "");
     }
 
     /** The NullPointerException of a null argument, naming the method and the parameter. */

@@ -2,8 +2,8 @@ package dev.cudnnfe;
 
 /**
  * An object of the C library that this side owns. close() frees it at once (and its GPU memory);
- * closing again does nothing, and any other use after close throws a {@link CudnnFeException} with
- * {@link Status#BAD_STATE}. There is no finalizer: release is deterministic, and an object never
+ * closing again does nothing, and any other use after close throws an IllegalStateException naming
+ * the method and the object. There is no finalizer: release is deterministic, and an object never
  * closed lives until the process ends. Not safe to close while another thread uses the object.
  */
 abstract class NativeObject implements AutoCloseable {

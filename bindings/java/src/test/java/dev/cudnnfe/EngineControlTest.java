@@ -1,5 +1,6 @@
 package dev.cudnnfe;
 
+import static dev.cudnnfe.TestSupport.assertClosed;
 import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -257,10 +258,10 @@ class EngineControlTest {
     void theStepsOfAClosedGraphThrowBadState() {
         Graph graph = conv("closed");
         graph.close();
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.deselectEngines("eng0"));
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.candidateInfo(0));
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.planInfo(0));
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.selectPlan(0));
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.buildPlansOnThreads(BuildPolicy.ALL, 2));
+        assertClosed("Graph.deselectEngines", "Graph", () -> graph.deselectEngines("eng0"));
+        assertClosed("Graph.candidateInfo", "Graph", () -> graph.candidateInfo(0));
+        assertClosed("Graph.planInfo", "Graph", () -> graph.planInfo(0));
+        assertClosed("Graph.selectPlan", "Graph", () -> graph.selectPlan(0));
+        assertClosed("Graph.buildPlansOnThreads", "Graph", () -> graph.buildPlansOnThreads(BuildPolicy.ALL, 2));
     }
 }

@@ -85,8 +85,8 @@ class ErrorTest {
 
     @Test
     void eachStatusHasItsExceptionClass() {
-        // The library's refusal (an empty dim), the binding's own check and a closed object: each
-        // the class of its status, all of them a CudnnFeException.
+        // The library's refusal (an empty dim) and the binding's own check: each the class of its
+        // status, all of them a CudnnFeException; a closed object is Java's IllegalStateException.
         InvalidArgumentException library = assertThrows(InvalidArgumentException.class,
                 () -> graph.tensor("x", new long[] {0}, null, DataType.HALF));
         assertEquals(Status.INVALID_ARGUMENT, library.status());
@@ -94,8 +94,12 @@ class ErrorTest {
                 () -> graph.tensor("x", new long[] {2, 3}, new long[] {1}, DataType.HALF));
         Graph closed = new Graph();
         closed.close();
-        BadStateException state = assertThrows(BadStateException.class, closed::validate);
-        assertEquals(Status.BAD_STATE, state.status());
+        assertEquals("Graph.validate: the Graph is closed",
+                assertThrows(IllegalStateException.class, closed::validate).getMessage());
+        try (Graph fresh = new Graph()) {
+            BadStateException state = assertThrows(BadStateException.class, fresh::createExecutionPlans);
+            assertEquals(Status.BAD_STATE, state.status());
+        }
         assertTrue(new CudnnFeException(99, "from the future").getClass() == CudnnFeException.class);
         assertTrue(CudnnFeException.class.isAssignableFrom(NotSupportedException.class));
     }

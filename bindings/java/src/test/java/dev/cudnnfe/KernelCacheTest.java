@@ -1,5 +1,6 @@
 package dev.cudnnfe;
 
+import static dev.cudnnfe.TestSupport.assertClosed;
 import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -104,11 +105,11 @@ class KernelCacheTest {
             graph.createExecutionPlans();
             assertTrue(graph.candidateCount() >= 1);
         }
-        assertFails(Status.BAD_STATE, "KernelCache is closed", cache::serialize);
-        assertFails(Status.BAD_STATE, "KernelCache is closed", () -> cache.store(null, "closed"));
+        assertClosed("KernelCache.serialize", "KernelCache", cache::serialize);
+        assertClosed("KernelCache.store", "KernelCache", () -> cache.store(null, "closed"));
         try (Graph graph = matmul("closed", 64)) {
-            assertFails(Status.BAD_STATE, "KernelCache is closed", () -> graph.setKernelCache(cache));
-            assertFails(Status.BAD_STATE, "KernelCache is closed",
+            assertClosed("Graph.setKernelCache", "KernelCache", () -> graph.setKernelCache(cache));
+            assertClosed("Graph.build", "KernelCache",
                     () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).kernelCache(cache)));
         }
     }

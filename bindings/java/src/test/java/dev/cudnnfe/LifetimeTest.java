@@ -1,5 +1,6 @@
 package dev.cudnnfe;
 
+import static dev.cudnnfe.TestSupport.assertClosed;
 import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,10 +22,10 @@ class LifetimeTest {
         Graph graph = new Graph(new GraphOptions().ioDataType(DataType.HALF));
         Tensor x = graph.tensor("x", 4, 4);
         graph.close();
-        assertFails(Status.BAD_STATE, "Graph is closed", graph::validate);
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> graph.tensor("y", 2));
-        assertFails(Status.BAD_STATE, "Graph is closed", x::dims);
-        assertFails(Status.BAD_STATE, "Graph is closed", () -> x.setOutput(true));
+        assertClosed("Graph.validate", "Graph", graph::validate);
+        assertClosed("Graph.tensor", "Graph", () -> graph.tensor("y", 2));
+        assertClosed("Tensor.dims", "Graph", x::dims);
+        assertClosed("Tensor.setOutput", "Graph", () -> x.setOutput(true));
         assertEquals("Tensor(closed graph)", x.toString());
     }
 
@@ -34,7 +35,7 @@ class LifetimeTest {
         Tensor x = first.tensor("x", 4);
         first.close();
         try (Graph second = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
-            assertFails(Status.BAD_STATE, "Graph is closed", () -> second.relu(x));
+            assertClosed("Graph.relu", "Graph", () -> second.relu(x));
         }
     }
 
@@ -50,7 +51,7 @@ class LifetimeTest {
         y.setOutput(true);
         y.graph().validate();
         y.graph().close();
-        assertFails(Status.BAD_STATE, "Graph is closed", y::dims);
+        assertClosed("Tensor.dims", "Graph", y::dims);
     }
 
     private static Tensor tensorOfAGraphNobodyHolds() {
@@ -67,7 +68,7 @@ class LifetimeTest {
         handle.close();
         buffer.close();
         buffer.close();
-        assertFails(Status.BAD_STATE, "Handle is closed", handle::synchronize);
-        assertFails(Status.BAD_STATE, "DeviceBuffer is closed", buffer::devicePointer);
+        assertClosed("Handle.synchronize", "Handle", handle::synchronize);
+        assertClosed("DeviceBuffer.devicePointer", "DeviceBuffer", buffer::devicePointer);
     }
 }

@@ -88,8 +88,8 @@ class SerializationTest {
         Graph graph = TestSupport.seedConvGraph();
         graph.close();
         graph.close();
-        TestSupport.assertFails(Status.BAD_STATE, "closed", graph::serialize);
-        TestSupport.assertFails(Status.BAD_STATE, "closed", graph::toJson);
+        TestSupport.assertClosed("Graph.serialize", "Graph", graph::serialize);
+        TestSupport.assertClosed("Graph.toJson", "Graph", graph::toJson);
     }
 
     @Test

@@ -54,6 +54,13 @@ final class TestSupport {
         return e;
     }
 
+    /** A use after close: IllegalStateException "Class.method: the what is closed", on one line. */
+    static IllegalStateException assertClosed(String method, String what, Executable call) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, call);
+        assertEquals(method + ": the " + what + " is closed", e.getMessage());
+        return e;
+    }
+
     /** A null argument: NullPointerException whose one-line message contains text. */
     static NullPointerException assertNullArgument(String text, Executable call) {
         NullPointerException e = assertThrows(NullPointerException.class, call);
