@@ -60,7 +60,7 @@ func (s Status) Error() string { return s.String() }
 
 // call runs one C call and turns a failure into an *Error. The message is thread-local in C, so
 // the goroutine stays on its OS thread from the call to reading the message. A panic of the
-// generated layer becomes an error too.
+// generated layer becomes an error too, and so does a C library of another version.
 func call(f func() capi.Enum_SS_fe_status) (err error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -69,6 +69,9 @@ func call(f func() capi.Enum_SS_fe_status) (err error) {
 			err = &Error{Status: StatusInternal, Message: fmt.Sprint("cudnnfe (Go): ", r)}
 		}
 	}()
+	if staleLibrary != nil {
+		return staleLibrary
+	}
 	if s := f(); s != 0 {
 		return failure(Status(s), capi.Fe_last_error_message())
 	}

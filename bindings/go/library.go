@@ -1,6 +1,27 @@
 package cudnnfe
 
-import "cudnnfe.dev/cudnnfe/internal/capi"
+import (
+	"fmt"
+
+	"cudnnfe.dev/cudnnfe/internal/capi"
+)
+
+// staleLibrary is the error of every call when the loaded libcudnnfe.so.1 is not the version this
+// package was built for (a stale copy found first on the library path): nil when it is.
+var staleLibrary = versionMismatch(uint32(capi.FE_VERSION), Version())
+
+func versionMismatch(built, loaded uint32) error {
+	if built == loaded {
+		return nil
+	}
+	message := fmt.Sprintf("cudnnfe %s (this package) loaded libcudnnfe.so.1 %s: the package and the C library "+
+		"must be one version (a stale copy on LD_LIBRARY_PATH or in the run path?)", versionText(built), versionText(loaded))
+	return &Error{Status: StatusLibraryUnavailable, Message: message, Reason: message}
+}
+
+func versionText(v uint32) string {
+	return fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100)
+}
 
 // Version is the loaded library's version, major*10000 + minor*100 + patch.
 func Version() uint32 {
