@@ -19,12 +19,16 @@ import sys
 
 # Mono resolves a P/Invoke's library when the method is first called, before its class's static
 # initializer runs: NativeApi (whose methods the hand-written layer calls) loads the glue in its
-# static constructor; NativeApiPINVOKE's first initializer does too, for .NET's resolver.
+# static constructor, then checks that the glue and the C library are the assembly's version;
+# NativeApiPINVOKE's first initializer loads it too, for .NET's resolver.
 HOOKS = {
     'NativeApiPINVOKE.cs': ('internal class NativeApiPINVOKE {',
                             '  internal static readonly bool NativeLoaded = NativeLibraryLoader.EnsureLoaded();\n'),
     'NativeApi.cs': ('internal static class NativeApi {',
-                     '  static NativeApi() { NativeLibraryLoader.EnsureLoaded(); }\n'),
+                     '  static NativeApi() {\n'
+                     '    NativeLibraryLoader.EnsureLoaded();\n'
+                     '    NativeLibraryLoader.CheckVersions(FE_VERSION, fe_swig_glue_version(), fe_version());\n'
+                     '  }\n'),
 }
 
 

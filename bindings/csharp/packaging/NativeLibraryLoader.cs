@@ -97,6 +97,24 @@ namespace CudnnFe
 #endif
         }
 
+        /// <summary>Refuses a glue or a C library of another version than this assembly's (a stale
+        /// copy found first): a DllNotFoundException naming the three versions, written to standard
+        /// error too, as a missing library is. NativeApi's static constructor calls it.</summary>
+        internal static void CheckVersions(int assembly, int glue, long library)
+        {
+            if (glue == assembly && library == assembly) return;
+            string message = "CudnnFe " + Text(assembly) + " (this assembly) found " + Glue + " " + Text(glue) + " and "
+                + Library + " " + Text(library) + ": the assembly, the glue library and the C library must be one "
+                + "version (a stale copy beside the program or on LD_LIBRARY_PATH?)";
+            Console.Error.WriteLine(message);
+            throw new DllNotFoundException(message);
+        }
+
+        static string Text(long version)
+        {
+            return (version / 10000) + "." + (version / 100 % 100) + "." + (version % 100);
+        }
+
         static string Missing(string reason)
         {
             return "CudnnFe: cannot load the native library " + Glue + " (which needs " + Library + ")"
