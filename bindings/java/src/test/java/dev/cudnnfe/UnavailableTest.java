@@ -1,7 +1,9 @@
 package dev.cudnnfe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.net.URISyntaxException;
@@ -13,28 +15,52 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Without cuDNN (CUDNNFE_CUDNN_LIBRARY naming a missing file) the calls that need it throw with
- * LIBRARY_UNAVAILABLE. cuDNN is loaded once per process, so UnavailableProbe runs in a child JVM.
+ * LIBRARY_UNAVAILABLE, and a stale libcudnnfe fails the load. cuDNN and the natives are loaded
+ * once per process, so UnavailableProbe runs in a child JVM.
  */
 class UnavailableTest {
-    @Test
-    void withoutCudnnCallsFailWithLibraryUnavailable() throws Exception {
+    /** UnavailableProbe in a child JVM with this one's library paths and one more variable. */
+    private static Process probe(String variable, String value) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         for (String property : new String[] {"java.library.path", NativeLoader.LIBRARY_PROPERTY}) {
-            String value = System.getProperty(property);
-            if (value != null) command.add("-D" + property + "=" + value);
+            String setting = System.getProperty(property);
+            if (setting != null) command.add("-D" + property + "=" + setting);
         }
         command.add("-cp");
         command.add(jarOf(NativeApi.class) + File.pathSeparator + jarOf(UnavailableProbe.class));
         command.add(UnavailableProbe.class.getName());
         ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true);
-        child.environment().put("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9");
-        Process process = child.start();
+        child.environment().put(variable, value);
+        return child.start();
+    }
+
+    @Test
+    void withoutCudnnCallsFailWithLibraryUnavailable() throws Exception {
+        Process process = probe("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), output);
         assertTrue(output.startsWith("LIBRARY_UNAVAILABLE CudnnFe.cudnnVersion: cuDNN could not be loaded"), output);
         assertTrue(output.contains("/nonexistent/libcudnn.so.9"), output);
         assertTrue(output.contains("validated"), output);
+    }
+
+    /**
+     * A libcudnnfe.so.1 of another version planted ahead of the real one (its fe_version preloaded)
+     * is refused at load, naming the three versions.
+     */
+    @Test
+    void aStaleLibraryIsRefusedAtLoadNamingTheVersions() throws Exception {
+        String stale = System.getenv("CUDNNFE_STALE_VERSION_LIB");
+        assumeTrue(stale != null && !stale.isEmpty(),
+                "CUDNNFE_STALE_VERSION_LIB (a library whose fe_version says 1.3.0) is not set; the meson test sets it");
+        Process process = probe("LD_PRELOAD", stale);
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertNotEquals(0, process.waitFor(), output);
+        String version = CudnnFe.versionString();
+        assertTrue(output.contains("UnsatisfiedLinkError: cudnnfe " + version + " (this jar) found libcudnnfe_java.so "
+                + version), output);
+        assertTrue(output.contains("and libcudnnfe.so.1 1.3.0"), output);
     }
 
     private static String jarOf(Class<?> type) throws URISyntaxException {
