@@ -52,6 +52,9 @@ elif python3 "$ROOT/bindings/java/packaging/make_maven_repo.py" "$ROOT" "$BUILD_
     for f in cudnnfe-$VERSION.jar cudnnfe-$VERSION-sources.jar cudnnfe-$VERSION-javadoc.jar; do
         cmp -s <(unzip -p "$ART/$f" META-INF/LICENSE 2>/dev/null) "$ROOT/LICENSE" || problems+=" $f lacks META-INF/LICENSE;"
     done
+    for element in "<url>" "<scm>" "<license>"; do
+        grep -q "$element" "$ART/cudnnfe-$VERSION.pom" || problems+=" the pom lacks $element;"
+    done
     if [ -z "$problems" ]; then pass java_repository "dev.cudnnfe:cudnnfe:$VERSION in $REPO"; else fail java_repository "$problems"; fi
 
     # The consumer: a Maven project, built offline; else javac against the repository's jar.
@@ -59,19 +62,9 @@ elif python3 "$ROOT/bindings/java/packaging/make_maven_repo.py" "$ROOT" "$BUILD_
     mkdir -p "$app"
     cp -r "$ROOT/bindings/java/packaging/consumer/src" "$app/"
     sed -e "s#@REPO_URL@#file://$REPO#" -e "s#@VERSION@#$VERSION#" "$ROOT/bindings/java/packaging/consumer/pom.xml.in" >"$app/pom.xml"
-    cat >"$app/settings.xml" <<SETTINGS
-<settings>
-  <localRepository>$WORK/m2</localRepository>
-  <offline>true</offline>
-  <profiles><profile><id>debian</id>
-    <repositories><repository><id>debian</id><url>file:///usr/share/maven-repo</url></repository></repositories>
-    <pluginRepositories><pluginRepository><id>debian</id><url>file:///usr/share/maven-repo</url></pluginRepository></pluginRepositories>
-  </profile></profiles>
-  <activeProfiles><activeProfile>debian</activeProfile></activeProfiles>
-</settings>
-SETTINGS
+    cp "$ROOT/bindings/java/packaging/consumer/settings.xml" "$app/"
     how=""
-    if command -v mvn >/dev/null && (cd "$app" && "${clean_env[@]}" mvn -o -B -q -s settings.xml -Daether.offline.protocols=file package) >"$WORK/mvn.log" 2>&1; then
+    if command -v mvn >/dev/null && (cd "$app" && "${clean_env[@]}" mvn -o -B -q -s settings.xml -Daether.offline.protocols=file -Dmaven.repo.local="$WORK/m2" package) >"$WORK/mvn.log" 2>&1; then
         how="mvn -o (Debian's maven-repo for plugins, the repository as file://)"
         cp="$app/target/cudnnfe-consumer-1.jar:$WORK/m2/dev/cudnnfe/cudnnfe/$VERSION/cudnnfe-$VERSION.jar"
     else
