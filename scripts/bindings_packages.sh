@@ -6,7 +6,7 @@
 #         a Maven project depending on dev.cudnnfe:cudnnfe:VERSION built with `mvn -o` against
 #         Debian's /usr/share/maven-repo (or, without Maven's plugins, javac against the jar).
 #   C#:   a NuGet package, BUILD_DIR/nuget/CudnnFe.VERSION.nupkg; a Mono program compiled against
-#         its lib/netstandard2.0/CudnnFe.dll, run with the DLL beside it and from the package's
+#         its lib/net472/CudnnFe.dll, run with the DLL beside it and from the package's
 #         layout, and without the native files (a clear message naming the library).
 #   Go:   a file-based module proxy, BUILD_DIR/go-proxy (cudnnfe.dev/cudnnfe/@v/: list, vVERSION.info,
 #         .mod, .zip with the generated internal/capi and layer inside); a check that the module's
@@ -89,7 +89,7 @@ elif python3 "$ROOT/bindings/csharp/packaging/make_nupkg.py" "$BUILD_DIR" "$FEED
     pkg="$WORK/pkg"
     mkdir -p "$pkg" && (cd "$pkg" && unzip -q "$NUPKG")
     problems=""
-    for f in CudnnFe.nuspec lib/netstandard2.0/CudnnFe.dll lib/netstandard2.0/CudnnFe.xml \
+    for f in CudnnFe.nuspec lib/net472/CudnnFe.dll lib/net472/CudnnFe.xml \
              runtimes/linux-x64/native/libcudnnfe_csharp.so runtimes/linux-x64/native/libcudnnfe.so.1; do
         [ -s "$pkg/$f" ] || problems+=" missing $f;"
     done
@@ -97,28 +97,39 @@ elif python3 "$ROOT/bindings/csharp/packaging/make_nupkg.py" "$BUILD_DIR" "$FEED
     grep -q "<id>CudnnFe</id>" "$pkg/CudnnFe.nuspec" && grep -q "<version>$VERSION</version>" "$pkg/CudnnFe.nuspec" || problems+=" nuspec id/version;"
     # AssemblyVersion = package version (read back through reflection).
     cat >"$WORK/asmver.cs" <<'CS'
-static class V { static void Main(string[] a) { System.Console.WriteLine(System.Reflection.AssemblyName.GetAssemblyName(a[0]).Version); } }
+static class V {
+    static void Main(string[] a) {
+        var name = System.Reflection.AssemblyName.GetAssemblyName(a[0]);
+        var token = name.GetPublicKeyToken();
+        var framework = System.Reflection.Assembly.LoadFrom(a[0]).GetCustomAttributes(typeof(System.Runtime.Versioning.TargetFrameworkAttribute), false);
+        System.Console.WriteLine(name.Version + " " + (token == null ? "" : System.BitConverter.ToString(token).Replace("-", "").ToLowerInvariant())
+            + " " + (framework.Length == 1 ? ((System.Runtime.Versioning.TargetFrameworkAttribute)framework[0]).FrameworkName : "none"));
+    }
+}
 CS
     mcs -nologo -out:"$WORK/asmver.exe" "$WORK/asmver.cs" >/dev/null 2>&1
-    asmver=$(mono "$WORK/asmver.exe" "$pkg/lib/netstandard2.0/CudnnFe.dll" 2>&1)
+    read -r asmver token framework <<<"$(mono "$WORK/asmver.exe" "$pkg/lib/net472/CudnnFe.dll" 2>&1)"
     [ "$asmver" = "$VERSION.0" ] || problems+=" AssemblyVersion $asmver;"
-    if [ -z "$problems" ]; then pass csharp_nupkg "$NUPKG (AssemblyVersion $asmver)"; else fail csharp_nupkg "$problems"; fi
+    [ "$token" = 7d79bb413ff89a4b ] || problems+=" not strong-named with CudnnFe.snk (token '$token');"
+    [ "$framework" = ".NETFramework,Version=v4.7.2" ] || problems+=" framework '$framework' is not the package's net472;"
+    grep -q 'targetFramework=".NETFramework4.7.2"' "$pkg/CudnnFe.nuspec" || problems+=" nuspec framework;"
+    if [ -z "$problems" ]; then pass csharp_nupkg "$NUPKG (AssemblyVersion $asmver, strong-named $token, $framework)"; else fail csharp_nupkg "$problems"; fi
 
     src="$ROOT/bindings/csharp/packaging/consumer/App.cs"
     # (a) what a user copies: the DLL and the native files beside the program.
     a="$WORK/cs-beside"; mkdir -p "$a"
-    cp "$pkg/lib/netstandard2.0/CudnnFe.dll" "$pkg"/runtimes/linux-x64/native/* "$a/"
+    cp "$pkg/lib/net472/CudnnFe.dll" "$pkg"/runtimes/linux-x64/native/* "$a/"
     if mcs -nologo -out:"$a/app.exe" -r:"$a/CudnnFe.dll" "$src" >"$WORK/mcs.log" 2>&1; then
         out=$(cd "$WORK" && "${clean_env[@]}" mono "$a/app.exe" 2>&1)
         if [ "$out" = "cudnnfe $VERSION" ]; then pass csharp_beside_exe "mono app.exe prints '$out'"
         else echo "$out" >"$WORK/cs-a.log"; fail csharp_beside_exe "mono app.exe" "$WORK/cs-a.log"; fi
         # (b) the DLL used in place in the unpacked package (natives in runtimes/linux-x64/native).
         b="$WORK/cs-layout"; mkdir -p "$b"; cp "$a/app.exe" "$b/"
-        out=$(cd "$WORK" && "${clean_env[@]}" MONO_PATH="$pkg/lib/netstandard2.0" mono "$b/app.exe" 2>&1)
-        if [ "$out" = "cudnnfe $VERSION" ]; then pass csharp_package_layout "MONO_PATH=<pkg>/lib/netstandard2.0 prints '$out'"
+        out=$(cd "$WORK" && "${clean_env[@]}" MONO_PATH="$pkg/lib/net472" mono "$b/app.exe" 2>&1)
+        if [ "$out" = "cudnnfe $VERSION" ]; then pass csharp_package_layout "MONO_PATH=<pkg>/lib/net472 prints '$out'"
         else echo "$out" >"$WORK/cs-b.log"; fail csharp_package_layout "runtimes/linux-x64/native not found" "$WORK/cs-b.log"; fi
         # (c) the DLL alone: the message must name the missing library.
-        c="$WORK/cs-missing"; mkdir -p "$c"; cp "$a/app.exe" "$pkg/lib/netstandard2.0/CudnnFe.dll" "$c/"
+        c="$WORK/cs-missing"; mkdir -p "$c"; cp "$a/app.exe" "$pkg/lib/net472/CudnnFe.dll" "$c/"
         out=$(cd "$WORK" && "${clean_env[@]}" mono "$c/app.exe" 2>&1)
         if [ $? -ne 0 ] && grep -q "^CudnnFe: cannot load the native library libcudnnfe_csharp.so" <<<"$out"; then
             pass csharp_missing_native "$(grep -m1 '^CudnnFe: cannot load' <<<"$out" | cut -c1-90)..."

@@ -11,7 +11,10 @@ NativeApiPINVOKE.cs are compiled from copies whose static initialization calls
 NativeLibraryLoader.EnsureLoaded(), so the native glue is looked for (beside the DLL, in a NuGet
 package's runtimes/ layout) before the first P/Invoke.
 
-usage: build_assembly.py MCS OUT TARGET [-r:ASSEMBLY]... SOURCES...
+A -keyfile:KEY argument strong-names the assembly with KEY (packaging/CudnnFe.snk for CudnnFe.dll
+and its tests, the friend assembly of InternalsVisibleTo).
+
+usage: build_assembly.py MCS OUT TARGET [-r:ASSEMBLY]... [-keyfile:KEY] SOURCES...
 """
 import pathlib
 import subprocess
@@ -57,8 +60,8 @@ def hook_loader(listing: str, out: str) -> str:
 
 def main() -> int:
     mcs, out, target, *rest = sys.argv[1:]
-    references = [a for a in rest if a.startswith('-r:')]
-    files = [s for s in rest if not s.startswith('-r:')]
+    references = [a for a in rest if a.startswith(('-r:', '-keyfile:'))]
+    files = [s for s in rest if not s.startswith(('-r:', '-keyfile:'))]
     doc = []
     if any(pathlib.Path(s).name == 'NativeLibraryLoader.cs' for s in files):
         files = [hook_loader(s, out) if s.endswith('.list') else s for s in files]

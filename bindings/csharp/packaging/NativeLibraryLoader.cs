@@ -10,13 +10,13 @@ namespace CudnnFe
     /// Finds the native glue, libcudnnfe_csharp.so, before the first P/Invoke (build_assembly.py
     /// makes this the first static initializer of the generated NativeApiPINVOKE). Places, in order:
     /// beside CudnnFe.dll (a DLL copied beside the program with the native files), the NuGet
-    /// package's layout (../../runtimes/linux-x64/native from lib/netstandard2.0), then the
+    /// package's layout (../../runtimes/linux-x64/native from lib/net472), then the
     /// system's loader (LD_LIBRARY_PATH, ld.so.cache). The glue brings libcudnnfe.so.1 from its own
     /// directory (its run path is $ORIGIN) or the system's.
     ///
     /// On .NET Core 3.0 and later (compiled with NETCOREAPP3_0_OR_GREATER) the documented
     /// NativeLibrary.SetDllImportResolver does it; elsewhere (Mono, .NET Framework, this
-    /// netstandard2.0 build on any runtime) the glue is loaded with dlopen from the place found, and
+    /// net472 build on any runtime) the glue is loaded with dlopen from the place found, and
     /// the runtime's own lookup of "libcudnnfe_csharp.so" then finds it already loaded by its
     /// soname. When it is nowhere, one line on standard error names the library and the places
     /// searched, and the exception says the same.
@@ -48,7 +48,7 @@ namespace CudnnFe
             {
                 string dir = Path.GetDirectoryName(Path.GetFullPath(location));
                 dirs.Add(dir);
-                // lib/netstandard2.0/CudnnFe.dll -> runtimes/<rid>/native
+                // lib/net472/CudnnFe.dll -> runtimes/<rid>/native
                 dirs.Add(Path.GetFullPath(Path.Combine(dir, "..", "..", "runtimes", RuntimeIdentifier(), "native")));
             }
             string baseDir = AppDomain.CurrentDomain.BaseDirectory;

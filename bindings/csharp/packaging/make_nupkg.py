@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Pack the C# binding as a NuGet package, OUT_DIR/CudnnFe.VERSION.nupkg (a folder that serves as
-a local feed): CudnnFe.nuspec, lib/netstandard2.0/CudnnFe.dll, CudnnFe.xml and CudnnFe.dll.config (Mono's dllmap),
-runtimes/linux-x64/native/libcudnnfe_csharp.so and libcudnnfe.so.1, and
-build/netstandard2.0/CudnnFe.targets (copies the native files beside a .NET Framework / Mono
-program), with the OPC parts NuGet writes ([Content_Types].xml, _rels/.rels).
+a local feed): CudnnFe.nuspec, lib/net472/CudnnFe.dll, CudnnFe.xml and CudnnFe.dll.config (Mono's dllmap),
+runtimes/linux-x64/native/libcudnnfe_csharp.so and libcudnnfe.so.1, and build/net472/CudnnFe.targets
+(copies the native files beside a .NET Framework / Mono program), with the OPC parts NuGet writes
+([Content_Types].xml, _rels/.rels). The assembly is built against .NET Framework 4.7.2's reference
+assemblies (mscorlib; Debian has no .NET Standard reference pack), and is labelled so: net472,
+which Mono runs and .NET 5+ projects load through NuGet's framework fallback.
 
 usage: make_nupkg.py BUILD_DIR OUT_DIR VERSION [--rid linux-x64]
 """
@@ -13,6 +15,8 @@ import sys
 import zipfile
 
 ID = 'CudnnFe'
+# The target framework the assembly is compiled for (build_assembly.py: -sdk:4.7.2).
+TFM = 'net472'
 STAMP = (2020, 1, 1, 0, 0, 0)
 HERE = pathlib.Path(__file__).parent
 
@@ -36,13 +40,13 @@ def main() -> int:
     native = f'runtimes/{args.rid}/native/'
     files = {
         f'{ID}.nuspec': ((HERE / 'CudnnFe.nuspec.in').read_text().replace('@VERSION@', args.version).encode(), 0o644),
-        f'lib/netstandard2.0/{ID}.dll': ((csharp / 'CudnnFe.dll').read_bytes(), 0o644),
-        f'lib/netstandard2.0/{ID}.xml': ((csharp / 'CudnnFe.xml').read_bytes(), 0o644),
+        f'lib/{TFM}/{ID}.dll': ((csharp / 'CudnnFe.dll').read_bytes(), 0o644),
+        f'lib/{TFM}/{ID}.xml': ((csharp / 'CudnnFe.xml').read_bytes(), 0o644),
         # Mono's dllmap: the glue from runtimes/RID/native when the DLL is used in place.
-        f'lib/netstandard2.0/{ID}.dll.config': ((HERE / 'CudnnFe.dll.config').read_bytes(), 0o644),
+        f'lib/{TFM}/{ID}.dll.config': ((HERE / 'CudnnFe.dll.config').read_bytes(), 0o644),
         native + 'libcudnnfe_csharp.so': ((csharp / 'libcudnnfe_csharp.so').read_bytes(), 0o755),
         native + 'libcudnnfe.so.1': ((args.build / 'libcudnnfe.so.1').resolve().read_bytes(), 0o755),
-        f'build/netstandard2.0/{ID}.targets': ((HERE / 'CudnnFe.targets').read_bytes(), 0o644),
+        f'build/{TFM}/{ID}.targets': ((HERE / 'CudnnFe.targets').read_bytes(), 0o644),
         'LICENSE': ((HERE.resolve().parents[2] / 'LICENSE').read_bytes(), 0o644),
     }
     content_types = ('<?xml version="1.0" encoding="utf-8"?>\n'
