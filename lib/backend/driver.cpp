@@ -13,18 +13,13 @@ namespace fe {
 
 namespace {
 
-constexpr int kCudaSuccess = 0, kCudaErrorStubLibrary = 34;
-
 DriverState probe() {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return DriverState::Missing;
     using Init = int (*)(unsigned int);
     Init init = reinterpret_cast<Init>(dlsym(lib, "cuInit"));
     if (!init) return DriverState::Missing;
-    int code = init(0);
-    if (code == kCudaErrorStubLibrary) return DriverState::Stub;
-    (void)kCudaSuccess;  // any other answer (no device included) comes from a real driver
-    return DriverState::Real;
+    return driver_state_of_cuinit(init(0));
 }
 
 std::vector<std::string> stub_candidates() {
@@ -69,6 +64,9 @@ void load_stub_driver_if_asked() {
 std::string driver_remedy() {
     switch (driver_state()) {
         case DriverState::Real: return "";
+        case DriverState::NoDevice:
+            return "the CUDA driver here sees no GPU (cuInit: no CUDA-capable device): plans can be checked and "
+                   "built for a described GPU (device_properties_json), and their kernels compiled where the GPU is";
         case DriverState::Stub:
             return "the CUDA driver library here is the CUDA toolkit's stub, which runs nothing: plans can be checked "
                    "and built for a described GPU (device_properties_json), not run";

@@ -9,7 +9,17 @@
 
 namespace fe {
 
-enum class DriverState { Real, Stub, Missing };
+// NoDevice: a real driver that sees no GPU (cuInit: no CUDA-capable device), which can no more
+// compile a runtime-compiled engine's kernels than the stub can.
+enum class DriverState { Real, NoDevice, Stub, Missing };
+
+// What cuInit's answer says of the driver library that gave it: CUDA_ERROR_STUB_LIBRARY (34)
+// from the toolkit's stub, CUDA_ERROR_NO_DEVICE (100) from a driver without a GPU.
+inline DriverState driver_state_of_cuinit(int code) {
+    if (code == 34) return DriverState::Stub;
+    if (code == 100) return DriverState::NoDevice;
+    return DriverState::Real;
+}
 
 // Probed once per process (loading libcuda.so.1, as cuDNN would).
 DriverState driver_state();

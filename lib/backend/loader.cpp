@@ -183,7 +183,8 @@ void check_cuda(int code, const char *what) {
     std::string text = format("%s failed: %s (%s)", what, rt.cudaGetErrorName(code),
                               rt.cudaGetErrorString(code));
     if (code == kCudaErrorNoDevice || code == kCudaErrorInsufficientDriver || code == kCudaErrorStubLibrary) {
-        std::string remedy = driver_remedy();
+        // A driver without a GPU: cuda's own "no CUDA-capable device" says it best.
+        std::string remedy = driver_state() == DriverState::NoDevice ? "" : driver_remedy();
         fail(FE_STATUS_NO_DEVICE, remedy.empty() ? text : format("%s failed: %s", what, remedy.c_str()));
     }
     if (code == kCudaErrorMemoryAllocation) fail(FE_STATUS_OUT_OF_MEMORY, text);
