@@ -306,13 +306,13 @@ func TestTheStepsOfAClosedGraphAreBadState(t *testing.T) {
 	g, err := NewGraph(nil)
 	must(t, err)
 	must(t, g.Close())
-	expectError(t, g.DeselectEngines("eng0"), StatusBadState, "Graph is closed")
+	expectError(t, g.DeselectEngines("eng0"), StatusBadState, "the Graph is closed")
 	_, err = g.CandidateInfo(0)
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
 	_, err = g.PlanInfo(0)
-	expectError(t, err, StatusBadState, "Graph is closed")
-	expectError(t, g.SelectPlan(0), StatusBadState, "Graph is closed")
-	expectError(t, g.BuildPlansOnThreads(PolicyAll, 2), StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
+	expectError(t, g.SelectPlan(0), StatusBadState, "the Graph is closed")
+	expectError(t, g.BuildPlansOnThreads(PolicyAll, 2), StatusBadState, "the Graph is closed")
 }
 
 func TestNoteMasksPrintTheirNames(t *testing.T) {

@@ -141,12 +141,47 @@ func lowerCamel(snake string) string {
 	return out
 }
 
-// closedError is the error of a call on a closed object, or on a nil pointer to one.
+// closedError is the error of a call on a closed object, or on a nil pointer to one, naming the
+// method called: "Graph.Validate: the Graph is closed".
 func closedError(what string, isNil bool) error {
+	method := publicCaller()
+	reason := "the " + what + " is closed"
+	status := StatusBadState
 	if isNil {
-		return &Error{Status: StatusNullPointer, Message: "a nil *" + what}
+		reason, status = "a nil *"+what, StatusNullPointer
 	}
-	return &Error{Status: StatusBadState, Message: what + " is closed"}
+	return &Error{Status: status, Message: method + ": " + reason, Method: method, Reason: reason}
+}
+
+// publicCaller is the exported function or method of this package that the program called: the
+// outermost such frame on the stack ("Graph.Validate", "cudnnfe.NewHandle"); a test file's
+// frames are the program's.
+func publicCaller() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	name := "cudnnfe"
+	for more := true; more; {
+		var f runtime.Frame
+		f, more = frames.Next()
+		const prefix = "cudnnfe.dev/cudnnfe."
+		if !strings.HasPrefix(f.Function, prefix) || strings.HasSuffix(f.File, "_test.go") {
+			continue
+		}
+		function := strings.TrimPrefix(f.Function, prefix)
+		if strings.Contains(function, ".func") || strings.Contains(function, "/") {
+			continue // a closure, or another package of the module
+		}
+		method := function[strings.LastIndex(function, ".")+1:]
+		if method == "" || method[0] < 'A' || method[0] > 'Z' {
+			continue
+		}
+		if dot := strings.Index(function, ")."); dot >= 0 {
+			name = strings.Trim(function[:dot], "(*") + "." + method
+		} else {
+			name = "cudnnfe." + function
+		}
+	}
+	return name
 }
 
 func invalid(format string, args ...interface{}) error {

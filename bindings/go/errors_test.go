@@ -75,7 +75,7 @@ func TestBadStateForCallsOutOfOrder(t *testing.T) {
 func TestChecksOfTheBindingUseTheSameError(t *testing.T) {
 	g := newTestGraph(t)
 	_, err := g.Tensor("x", []int64{2, 3}, []int64{1}, DataHalf)
-	expectError(t, err, StatusInvalidArgument, "2 dims but 1 strides")
+	expectError(t, err, StatusInvalidArgument, "Graph.Tensor: tensor 'x': 2 dims but 1 strides")
 	_, err = g.ConvFprop(tensor(t, g, "i", 1, 1, 4, 4), tensor(t, g, "k", 1, 1, 1, 1), &ConvOptions{Stride: []int64{1, 1, 1, 1}})
 	expectError(t, err, StatusInvalidArgument, "4 stride values; give 1 (every spatial dim) or one per spatial dim")
 	_, err = g.Reduction(tensor(t, g, "r", 4), ReduceAdd, &ReductionOptions{Axes: []int{40}})
@@ -201,10 +201,16 @@ func TestErrorsMatchTheirStatusWithErrorsIs(t *testing.T) {
 func TestANilGraphIsNotAClosedOne(t *testing.T) {
 	var g *Graph
 	_, err := g.Describe()
-	expectError(t, err, StatusNullPointer, "a nil *Graph")
+	expectError(t, err, StatusNullPointer, "Graph.Describe: a nil *Graph")
 	g, err = NewGraph(nil)
 	must(t, err)
 	g.Close()
 	_, err = g.Describe()
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "Graph.Describe: the Graph is closed")
+	expectError(t, g.Validate(), StatusBadState, "Graph.Validate: the Graph is closed")
+	var x *Tensor
+	_, err = x.Dims()
+	expectError(t, err, StatusInvalidArgument, "Tensor.Dims: a nil *Tensor")
+	_, err = AlibiSlopes(-1)
+	expectError(t, err, StatusInvalidArgument, "cudnnfe.AlibiSlopes: -1 heads")
 }

@@ -81,7 +81,7 @@ func (g *Graph) wrap(ptr uintptr) *Tensor {
 // graph's io type. Names are unique.
 func (g *Graph) Tensor(name string, dims, strides []int64, dt DataType) (*Tensor, error) {
 	if strides != nil && len(strides) != len(dims) {
-		return nil, invalid("tensor '%s': %d dims but %d strides", name, len(dims), len(strides))
+		return nil, invalid("Graph.Tensor: tensor '%s': %d dims but %d strides", name, len(dims), len(strides))
 	}
 	return g.tensor(func(p uintptr, out []uintptr) capi.Enum_SS_fe_status {
 		return capi.Fe_graph_tensor(p, name, int64(len(dims)), dims, strides, dt.code(), out)

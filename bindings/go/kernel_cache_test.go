@@ -125,12 +125,12 @@ func TestAGraphKeepsItsCacheAfterTheCallerClosesIt(t *testing.T) {
 		t.Errorf("%d candidates", n)
 	}
 	_, err = c.Serialize()
-	expectError(t, err, StatusBadState, "KernelCache is closed")
-	expectError(t, c.Store(nil, "closed"), StatusBadState, "KernelCache is closed")
+	expectError(t, err, StatusBadState, "the KernelCache is closed")
+	expectError(t, c.Store(nil, "closed"), StatusBadState, "the KernelCache is closed")
 	other := kernelCacheMatmul(t, "closed", 64)
-	expectError(t, other.SetKernelCache(c), StatusBadState, "KernelCache is closed")
+	expectError(t, other.SetKernelCache(c), StatusBadState, "the KernelCache is closed")
 	expectError(t, other.Build(nil, &BuildOptions{DevicePropertiesJSON: json, KernelCache: c}),
-		StatusBadState, "KernelCache is closed")
+		StatusBadState, "the KernelCache is closed")
 	_, err = never.Serialize()
 	expectError(t, err, StatusNullPointer, "a nil *KernelCache")
 }

@@ -51,7 +51,7 @@ func StridesChannelsLast(dims ...int64) ([]int64, error) {
 // AlibiSlopes is the ALiBi slopes of heads attention heads.
 func AlibiSlopes(heads int) ([]float32, error) {
 	if heads < 0 {
-		return nil, invalid("AlibiSlopes: %d heads", heads)
+		return nil, invalid("cudnnfe.AlibiSlopes: %d heads", heads)
 	}
 	slopes := make([]float32, heads)
 	err := call(func() capi.Enum_SS_fe_status { return capi.Fe_alibi_slopes(int64(heads), slopes) })

@@ -21,14 +21,14 @@ func TestUseOfAClosedGraphIsBadState(t *testing.T) {
 	must(t, err)
 	x := tensor(t, g, "x", 4, 4)
 	must(t, g.Close())
-	expectError(t, g.Validate(), StatusBadState, "Graph is closed")
+	expectError(t, g.Validate(), StatusBadState, "the Graph is closed")
 	_, err = g.Tensor("y", []int64{2}, nil, DataNotSet)
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
 	_, err = x.Dims()
-	expectError(t, err, StatusBadState, "Graph is closed")
-	expectError(t, x.SetOutput(true), StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
+	expectError(t, x.SetOutput(true), StatusBadState, "the Graph is closed")
 	_, err = g.Describe()
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
 }
 
 func TestATensorOfAClosedGraphCannotJoinAnotherGraph(t *testing.T) {
@@ -38,7 +38,7 @@ func TestATensorOfAClosedGraphCannotJoinAnotherGraph(t *testing.T) {
 	must(t, first.Close())
 	second := newTestGraph(t)
 	_, err = second.Relu(x, nil)
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
 }
 
 func tensorOfAGraphNobodyHolds(t *testing.T) *Tensor {
@@ -64,7 +64,7 @@ func TestATensorOutlivesTheLastReferenceToItsGraph(t *testing.T) {
 	must(t, y.Graph().Validate())
 	must(t, y.Graph().Close())
 	_, err = y.Dims()
-	expectError(t, err, StatusBadState, "Graph is closed")
+	expectError(t, err, StatusBadState, "the Graph is closed")
 }
 
 func TestHandlesAndBuffersCloseTwiceAndRefuseUseAfterClose(t *testing.T) {
@@ -79,7 +79,7 @@ func TestHandlesAndBuffersCloseTwiceAndRefuseUseAfterClose(t *testing.T) {
 	must(t, h.Close())
 	must(t, b.Close())
 	must(t, b.Close())
-	expectError(t, h.Synchronize(), StatusBadState, "Handle is closed")
+	expectError(t, h.Synchronize(), StatusBadState, "the Handle is closed")
 	_, err = b.DevicePointer()
-	expectError(t, err, StatusBadState, "DeviceBuffer is closed")
+	expectError(t, err, StatusBadState, "the DeviceBuffer is closed")
 }

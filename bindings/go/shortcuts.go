@@ -50,7 +50,7 @@ func (g *Graph) Softmax(x *Tensor, generateStats bool, name string) (y, stats *T
 // intermediate type.
 func (g *Graph) Rng(seed, offset *Tensor, dist RngDistribution, a, b float64, dims []int64, dt DataType) (*Tensor, error) {
 	if len(dims) < 1 || len(dims) > 8 {
-		return nil, invalid("Rng: %d dims, expected 1 to 8", len(dims))
+		return nil, invalid("Graph.Rng: %d dims, expected 1 to 8", len(dims))
 	}
 	opts := &RngOptions{Distribution: dist, Dims: dims, DataType: dt}
 	switch dist {

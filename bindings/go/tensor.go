@@ -22,7 +22,7 @@ func (t *Tensor) Graph() *Graph {
 // pointer is the C tensor, or an error when the graph is closed (the tensor died with it).
 func (t *Tensor) pointer() (uintptr, error) {
 	if t == nil {
-		return 0, invalid("a nil *Tensor")
+		return 0, invalid("%s: a nil *Tensor", publicCaller())
 	}
 	if _, err := t.graph.pointer(); err != nil {
 		return 0, err

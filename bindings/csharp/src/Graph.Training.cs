@@ -43,7 +43,7 @@ namespace CudnnFe
                           DataType type = DataType.NotSet, string name = null)
         {
             if (dims == null || dims.Length < 1 || dims.Length > 8)
-                throw Check.Invalid("Rng: " + (dims == null ? 0 : dims.Length) + " dims, expected 1 to 8");
+                throw Check.Invalid("Graph.Rng: " + (dims == null ? 0 : dims.Length) + " dims, expected 1 to 8");
             var options = new RngOptions { Name = name, Distribution = distribution, Dims = dims, DataType = type };
             if (distribution == RngDistribution.Bernoulli) options.Probability = a;
             else if (distribution == RngDistribution.Uniform) { options.Min = a; options.Max = b; }

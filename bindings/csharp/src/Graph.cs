@@ -34,7 +34,7 @@ namespace CudnnFe
         public Tensor Tensor(string name, long[] dims, long[] strides, DataType type)
         {
             if (strides != null && strides.Length != dims.Length)
-                throw Check.Invalid("tensor '" + name + "': " + dims.Length + " dims but " + strides.Length + " strides");
+                throw Check.Invalid("Graph.Tensor: tensor '" + name + "': " + dims.Length + " dims but " + strides.Length + " strides");
             return Output(o => NativeApi.fe_graph_tensor(Pointer, name, dims.Length, dims, strides, (fe_data_type)type, o));
         }
 

@@ -40,7 +40,7 @@ namespace CudnnFe
         /// <summary>The ALiBi slopes of `heads` attention heads.</summary>
         public static float[] AlibiSlopes(int heads)
         {
-            if (heads < 0) throw Check.Invalid("AlibiSlopes: " + heads + " heads");
+            if (heads < 0) throw Check.Invalid("Library.AlibiSlopes: " + heads + " heads");
             var slopes = new float[heads];
             Check.Ok(NativeApi.fe_alibi_slopes(heads, slopes));
             return slopes;

@@ -86,8 +86,11 @@ namespace CudnnFe.Tests
         [Test]
         public void ChecksOfTheBindingUseTheSameException()
         {
-            TestSupport.AssertFails(Status.InvalidArgument, "2 dims but 1 strides",
+            TestSupport.AssertFails(Status.InvalidArgument, "Graph.Tensor: tensor 'x': 2 dims but 1 strides",
                 () => graph.Tensor("x", new long[] { 2, 3 }, new long[] { 1 }, DataType.Half));
+            TestSupport.AssertFails(Status.InvalidArgument, "Library.AlibiSlopes: -1 heads", () => Library.AlibiSlopes(-1));
+            TestSupport.AssertFails(Status.InvalidArgument, "Graph.Rng: 9 dims, expected 1 to 8",
+                () => graph.Rng(graph.Tensor("seed", 1), graph.Tensor("offset", 1), RngDistribution.Uniform, 0, 1, new long[9]));
             TestSupport.AssertFails(Status.InvalidArgument, "4 stride values; give 1 (every spatial dim) or one per spatial dim",
                 () => graph.ConvFprop(graph.Tensor("i", 1, 1, 4, 4), graph.Tensor("k", 1, 1, 1, 1),
                                       new ConvOptions { Stride = new long[] { 1, 1, 1, 1 } }));

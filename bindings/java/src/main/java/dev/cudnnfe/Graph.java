@@ -41,7 +41,7 @@ public final class Graph extends GraphCalls {
     public Tensor tensor(String name, long[] dims, long[] strides, DataType type) {
         if (strides != null && strides.length != dims.length) {
             throw new InvalidArgumentException(
-                    "tensor '" + name + "': " + dims.length + " dims but " + strides.length + " strides");
+                    "Graph.tensor: tensor '" + name + "': " + dims.length + " dims but " + strides.length + " strides");
         }
         long[] tensor = new long[1];
         Check.ok(NativeApi.fe_graph_tensor(pointer(), name, dims.length, dims, strides, type.code, tensor));

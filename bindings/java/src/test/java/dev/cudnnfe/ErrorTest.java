@@ -73,7 +73,7 @@ class ErrorTest {
 
     @Test
     void checksOfTheBindingUseTheSameException() {
-        assertFails(Status.INVALID_ARGUMENT, "2 dims but 1 strides",
+        assertFails(Status.INVALID_ARGUMENT, "Graph.tensor: tensor 'x': 2 dims but 1 strides",
                 () -> graph.tensor("x", new long[] {2, 3}, new long[] {1}, DataType.HALF));
         assertFails(Status.INVALID_ARGUMENT, "4 stride values; give 1 (every spatial dim) or one per spatial dim",
                 () -> graph.convFprop(graph.tensor("i", 1, 1, 4, 4), graph.tensor("k", 1, 1, 1, 1),
