@@ -9,25 +9,6 @@ import (
 	"cudnnfe.dev/cudnnfe/internal/capi"
 )
 
-// String is the status's Go name ("StatusNotSupported", ...), derived from the C library's
-// ("FE_STATUS_NOT_SUPPORTED"), so that it names the constant a caller compares with.
-func (s Status) String() string {
-	c := capi.Fe_status_string(capi.Enum_SS_fe_status(s))
-	words := strings.TrimPrefix(strings.TrimPrefix(c, "FE_STATUS_"), "FE_")
-	if words == "" || words == c {
-		return fmt.Sprintf("Status(%d)", int32(s))
-	}
-	name := "Status"
-	for _, w := range strings.Split(words, "_") {
-		if w == "OK" {
-			name += w
-			continue
-		}
-		name += w[:1] + strings.ToLower(w[1:])
-	}
-	return name
-}
-
 // Error is a failed call: its status and a one-line message that names the Go method and the
 // cause (e.g. "Graph.ConvFprop: weight has 32 input channels, image has 64"). Function is the C
 // function that failed ("fe_graph_conv_fprop"; empty when the failure is the binding's own);
@@ -160,25 +141,17 @@ func publicCaller() string {
 	pcs := make([]uintptr, 32)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 	name := "cudnnfe"
-	for more := true; more; {
-		var f runtime.Frame
-		f, more = frames.Next()
-		const prefix = "cudnnfe.dev/cudnnfe."
-		if !strings.HasPrefix(f.Function, prefix) || strings.HasSuffix(f.File, "_test.go") {
-			continue
-		}
-		function := strings.TrimPrefix(f.Function, prefix)
-		if strings.Contains(function, ".func") || strings.Contains(function, "/") {
-			continue // a closure, or another package of the module
-		}
+	for f, more := frames.Next(); more; f, more = frames.Next() {
+		// Not a closure, another package of the module, an unexported function or a test's.
+		function := strings.TrimPrefix(f.Function, "cudnnfe.dev/cudnnfe.")
 		method := function[strings.LastIndex(function, ".")+1:]
-		if method == "" || method[0] < 'A' || method[0] > 'Z' {
+		if function == f.Function || strings.ContainsAny(function, "/") || strings.Contains(function, ".func") ||
+			method == "" || method[0] < 'A' || method[0] > 'Z' || strings.HasSuffix(f.File, "_test.go") {
 			continue
 		}
+		name = "cudnnfe." + function
 		if dot := strings.Index(function, ")."); dot >= 0 {
 			name = strings.Trim(function[:dot], "(*") + "." + method
-		} else {
-			name = "cudnnfe." + function
 		}
 	}
 	return name

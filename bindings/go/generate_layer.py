@@ -520,6 +520,14 @@ def enums(model):
                     f'func {lower_first(name)}Of(code int32) {name} {{\n'
                     f'\tfor v, c := range {table} {{\n\t\tif c == code {{\n\t\t\treturn {name}(v)\n\t\t}}\n\t}}\n'
                     f'\treturn 0\n}}\n\n')
+        if e.c_type == 'fe_status':
+            cases = ''.join(f'\tcase {prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))}:\n'
+                            f'\t\treturn "{prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))}"\n'
+                            for suffix in schema_model.value_suffixes(e))
+            out += (f'// String is the status\'s Go name ("StatusNotSupported", ...), the constant a caller compares\n'
+                    f'// with; a status this binding does not know (a newer library\'s) as "Status(N)".\n'
+                    f'func (s {name}) String() string {{\n\tswitch s {{\n{cases}\t}}\n'
+                    '\treturn "Status(" + strconv.Itoa(int(s)) + ")"\n}\n\n')
         if e.flags:
             names = ''.join(f'\t{{{prefix + CONSTANT_NAMES.get(suffix, go_name(suffix.lower()))}, "{suffix}"}},\n'
                             for suffix in schema_model.value_suffixes(e))

@@ -55,17 +55,11 @@ func objectList[T any](method, name string, objects []*T, argument func(*T, stri
 // nullablePointers is the C array of an options struct's tensors: a nil one passes NULL, for the
 // C setter to name.
 func nullablePointers(tensors []*Tensor) ([]uintptr, error) {
-	out := make([]uintptr, len(tensors))
-	for i, t := range tensors {
-		if t == nil {
-			continue
-		}
-		var err error
-		if out[i], err = t.pointer(); err != nil {
-			return nil, err
-		}
+	optional := make([]bool, len(tensors))
+	for i := range optional {
+		optional[i] = true
 	}
-	return out, nil
+	return pointers(tensors, optional...)
 }
 
 // wrapOutput is the tensor an entry point wrote into out, or nil when it wrote none or out was

@@ -60,31 +60,26 @@ func AlibiSlopes(heads int) ([]float32, error) {
 
 // readText follows the C library's two-call text protocol: ask for the length, then fill a buffer.
 func readText(f func(buffer []byte, length []int64) capi.Enum_SS_fe_status) (string, error) {
-	length := []int64{0}
-	err := call(func() capi.Enum_SS_fe_status { return f(nil, length) })
-	if e, ok := err.(*Error); err != nil && (!ok || e.Status != StatusBufferTooSmall) {
-		return "", err
-	}
-	buffer := make([]byte, length[0]+1)
-	if err := call(func() capi.Enum_SS_fe_status { return f(buffer, length) }); err != nil {
-		return "", err
-	}
-	return string(buffer[:length[0]]), nil
+	text, err := readInto(f, 1)
+	return string(text), err
 }
 
 // readBytes is readText's protocol for bytes (no terminating NUL).
 func readBytes(f func(buffer []byte, length []int64) capi.Enum_SS_fe_status) ([]byte, error) {
+	return readInto(f, 0)
+}
+
+func readInto(f func(buffer []byte, length []int64) capi.Enum_SS_fe_status, terminator int64) ([]byte, error) {
 	length := []int64{0}
 	err := call(func() capi.Enum_SS_fe_status { return f(nil, length) })
 	if e, ok := err.(*Error); err != nil && (!ok || e.Status != StatusBufferTooSmall) {
 		return nil, err
 	}
-	buffer := make([]byte, length[0])
-	if len(buffer) == 0 {
-		return buffer, nil
-	}
-	if err := call(func() capi.Enum_SS_fe_status { return f(buffer, length) }); err != nil {
-		return nil, err
+	buffer := make([]byte, length[0]+terminator)
+	if len(buffer) > 0 {
+		if err := call(func() capi.Enum_SS_fe_status { return f(buffer, length) }); err != nil {
+			return nil, err
+		}
 	}
 	return buffer[:length[0]], nil
 }

@@ -1,5 +1,6 @@
 using System;
 using System.Diagnostics;
+using System.Linq;
 using System.Reflection;
 using System.Text.RegularExpressions;
 
@@ -39,24 +40,13 @@ namespace CudnnFe
         /// caller called).</summary>
         internal static ObjectDisposedException Closed(string what)
         {
-            string method = null;
-            Assembly library = typeof(Check).Assembly;
-            foreach (StackFrame frame in new StackTrace().GetFrames() ?? new StackFrame[0])
-            {
-                MethodBase called = frame.GetMethod();
-                if (called == null || called.DeclaringType == null) continue;
-                if (called.DeclaringType.Assembly != library)
-                {
-                    if (method != null) break;
-                    continue;
-                }
-                string name = called.Name.StartsWith("get_", StringComparison.Ordinal) ||
-                              called.Name.StartsWith("set_", StringComparison.Ordinal)
-                                  ? called.Name.Substring(4) : called.Name;
-                if (!name.Contains("<")) method = called.DeclaringType.Name + "." + name;
-            }
+            // The frames of this assembly up to the caller's (a property's accessor named as the property).
+            MethodBase called = (new StackTrace().GetFrames() ?? new StackFrame[0]).Select(f => f.GetMethod())
+                .TakeWhile(m => m != null && m.DeclaringType != null && m.DeclaringType.Assembly == typeof(Check).Assembly)
+                .LastOrDefault(m => !m.Name.Contains("<"));
+            string method = called == null ? "CudnnFe" : called.DeclaringType.Name + "." + Regex.Replace(called.Name, "^[gs]et_", "");
             // ObjectName stays null: it would add a second line to Message.
-            return new ObjectDisposedException(null, (method == null ? "" : method + ": ") + "the " + what + " is disposed");
+            return new ObjectDisposedException(null, method + ": the " + what + " is disposed");
         }
 
         internal static CudnnFeException Invalid(string message)

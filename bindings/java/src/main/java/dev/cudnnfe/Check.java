@@ -49,24 +49,16 @@ final class Check {
      * method being the library's outermost frame on the stack (the one the caller called).
      */
     static IllegalStateException closed(String what) {
-        String method = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> {
-            String outermost = null;
-            for (StackWalker.StackFrame frame : (Iterable<StackWalker.StackFrame>) frames::iterator) {
-                Class<?> type = frame.getDeclaringClass();
-                boolean library = Objects.equals(type.getProtectionDomain().getCodeSource(),
-                        Check.class.getProtectionDomain().getCodeSource());
-                if (!library && outermost != null) break;
-                if (library && !frame.getMethodName().startsWith("lambda$"))
-                    outermost = publicName(type) + "." + frame.getMethodName();
-            }
-            return outermost;
-        });
-        return new IllegalStateException((method == null ? "" : method + ": ") + "the " + what + " is closed");
-    }
-
-    /** The public class a method is called on: the generated layers' bases (GraphCalls) are Graph's. */
-    private static String publicName(Class<?> type) {
-        return type.getSimpleName().replaceFirst("(Calls|Ops|Base)$", "");
+        // The frames of this jar up to the caller's; the generated bases (GraphCalls) name Graph.
+        String method = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> frames
+                .takeWhile(f -> Objects.equals(f.getDeclaringClass().getProtectionDomain().getCodeSource(),
+                        Check.class.getProtectionDomain().getCodeSource()))
+                .filter(f -> !f.getMethodName().startsWith("lambda$"))
+                .reduce((inner, outer) -> outer)
+                .map(f -> f.getDeclaringClass().getSimpleName().replaceFirst("(Calls|Ops|Base)$", "") + "."
+                        + f.getMethodName())
+                .orElse("cudnnfe"));
+        return new IllegalStateException(method + ": the " + what + " is closed");
     }
 
     /** The NullPointerException of a null argument, naming the method and the parameter. */
