@@ -2,7 +2,9 @@ package cudnnfe
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -306,5 +308,78 @@ func expectSupported(t *testing.T, g *Graph, json string) {
 	must(t, err)
 	if built, _ := g.IsBuilt(); !built {
 		t.Error("not built")
+	}
+}
+
+// Without a GPU the library tells three answers apart. With the toolkit's stub (as this suite
+// runs), a supported graph whose engines compile their kernels passes the support check and
+// cannot be built here (StatusCannotTell), and a graph no engine runs is StatusNotSupported; with
+// no driver library at all (a child process without the stub), neither can be judged
+// (StatusCannotTell at the support check).
+func TestWithoutAGpuCannotTellIsNotNotSupported(t *testing.T) {
+	json := needDeviceless(t)
+	answers := func() string {
+		statusOf := func(err error) Status {
+			var e *Error
+			if errors.As(err, &e) {
+				return e.Status
+			}
+			return StatusOK
+		}
+		prepare := func(g *Graph) error {
+			for _, step := range []func() error{func() error { return g.SetDeviceProperties(json) }, g.Validate,
+				func() error { return g.BuildOperationGraph(nil) }, func() error { return g.CreateExecutionPlans() }} {
+				if err := step(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		matmul, _ := NewGraph(&GraphOptions{Name: "matmul", IODataType: DataHalf})
+		defer matmul.Close()
+		c, _ := matmul.Matmul(tensor(t, matmul, "A", 4, 64, 64), tensor(t, matmul, "B", 4, 64, 64), nil)
+		must(t, c.SetOutput(true))
+		softmax, _ := NewGraph(&GraphOptions{Name: "softmax", IODataType: DataHalf})
+		defer softmax.Close()
+		y, _, _ := softmax.Softmax(tensor(t, softmax, "x", 4, 128, 256), false, "")
+		must(t, y.SetOutput(true))
+		must(t, prepare(matmul))
+		check := matmul.CheckSupport()
+		build := "not tried"
+		if check == nil {
+			build = statusOf(matmul.BuildPlans(PolicyHeuristicsChoice)).String()
+		}
+		unsupported := prepare(softmax)
+		if unsupported == nil {
+			unsupported = softmax.CheckSupport()
+		}
+		return fmt.Sprintf("matmul check %v build %v; softmax check %v", statusOf(check), build, statusOf(unsupported))
+	}
+	if os.Getenv("CUDNNFE_NO_DRIVER_PROBE") == "1" {
+		fmt.Println("answers:", answers())
+		return
+	}
+	if gpuAvailable() {
+		t.Skip("a GPU is here: every answer is the GPU's")
+	}
+	if got, want := answers(), "matmul check StatusOK build StatusCannotTell; softmax check StatusNotSupported"; got != want {
+		t.Errorf("with the stub driver: %s, want %s", got, want)
+	}
+	var paths []string
+	for _, p := range strings.Split(os.Getenv("LD_LIBRARY_PATH"), ":") {
+		if !strings.Contains(p, "stub-driver") {
+			paths = append(paths, p)
+		}
+	}
+	child := exec.Command(os.Args[0], "-test.run", "^TestWithoutAGpuCannotTellIsNotNotSupported$")
+	child.Env = append(os.Environ(), "CUDNNFE_NO_DRIVER_PROBE=1", "LD_LIBRARY_PATH="+strings.Join(paths, ":"),
+		"CUDNNFE_STUB_DRIVER=0")
+	out, err := child.CombinedOutput()
+	if strings.Contains(string(out), "matmul check StatusOK") {
+		t.Skip("a CUDA driver library is installed here: the no-driver case cannot be made")
+	}
+	want := "answers: matmul check StatusCannotTell build not tried; softmax check StatusCannotTell"
+	if err != nil || !strings.Contains(string(out), want) {
+		t.Errorf("without a driver library: %v; want %q in:\n%s", err, want, out)
 	}
 }
