@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The long suites, after scripts/test.sh: the unit, deviceless, concurrency and tool suites built
 # with AddressSanitizer and UndefinedBehaviorSanitizer, the concurrency suite with ThreadSanitizer,
-# minutes of fuzzing, the Debian packages and the binding packages. Builds what is missing as
+# minutes of fuzzing, the Debian packages, the binding packages and the aarch64 cross build. Builds what is missing as
 # scripts/test.sh does and ends the same way, with one line "N passed, N failed". .ci/run runs
 # both; about half an hour on two cores.
 set -uo pipefail
@@ -82,6 +82,12 @@ count_summary_log "$LOGS/packages.log" $?
 echo "=== binding packages"
 BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/bindings_packages.sh" >"$LOGS/binding_packages.log" 2>&1
 count_summary_log "$LOGS/binding_packages.log" $?
+
+# The library for Linux on 64-bit Arm (scripts/cross_aarch64.sh): cross-compiled, its ABI checked,
+# the tool and the unit suite run under qemu-user; each check is one test.
+echo "=== aarch64"
+BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/cross_aarch64.sh" >"$LOGS/aarch64.log" 2>&1
+count_summary_log "$LOGS/aarch64.log" $?
 
 print_totals
 [ "$failed" -eq 0 ]

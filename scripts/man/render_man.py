@@ -18,6 +18,7 @@ A command the tool has and the document lacks (or the other way round) is an err
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -47,9 +48,13 @@ class Command:
         self.positional = ''  # the metavar of the first positional argument ('' if none)
 
 
+# The command that runs the built tool on this machine before it (empty: run it directly).
+RUNNER = []
+
+
 def run_tool(tool, *args):
     try:
-        result = subprocess.run([tool, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        result = subprocess.run([*RUNNER, tool, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 universal_newlines=True, timeout=60)
     except OSError as e:
         die('cannot run %s: %s' % (tool, e))
@@ -519,6 +524,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--doc', required=True, help='docs/cudnnfe-tool.md')
     ap.add_argument('--tool', required=True, help='the built cudnnfe')
+    ap.add_argument('--runner', default='',
+                    help='what runs the tool when it is built for another machine (a cross build\'s emulator)')
     ap.add_argument('--version', required=True)
     ap.add_argument('--docs-dir', required=True, help='where graph-json.md and cudnnfe-tool.md are installed')
     ap.add_argument('--outdir', required=True)
@@ -542,6 +549,7 @@ def main():
         else:
             others.append(sub)
 
+    RUNNER.extend(shlex.split(args.runner))
     top = parse_top_help(run_tool(args.tool, '--help'))
     commands = {}
     for name, summaries in top.items():

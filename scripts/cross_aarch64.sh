@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The library for Linux on 64-bit Arm (Grace Hopper), cross-compiled on this x86-64 machine with
+# Debian's cross compiler and run under qemu-user (both installed when missing), as
+# cross/aarch64-linux-gnu.ini describes. The library needs only the CUDA and cuDNN headers, which
+# are the same for both architectures: it loads cuDNN and the CUDA runtime at run time.
+#   build:  the library, the cudnnfe tool (and its man pages, from its help run under emulation),
+#           the C examples and the unit suite, into CROSS_BUILD_DIR (default BUILD_DIR/aarch64)
+#   abi:    the aarch64 library exports what abi/ lists, with the header's enums and structs
+#   info:   'cudnnfe info' runs under emulation and reports the missing cuDNN cleanly
+#   unit:   the unit suite under emulation (its tests that need cuDNN skip themselves)
+# The deviceless suite is not run: it needs cuDNN built for aarch64, which this machine lacks (the
+# CUDA toolkit here is x86-64 only, and Debian packages no cuDNN).
+# Each check prints "PASS name: ..." / "FAIL name: ..." / "SKIP name: ..." and the last line is
+# "N passed, N failed, N skipped". usage: BUILD_DIR=build scripts/cross_aarch64.sh
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+CROSS_BUILD_DIR=${CROSS_BUILD_DIR:-$BUILD_DIR/aarch64}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+SYSROOT=/usr/aarch64-linux-gnu
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "PASS $1: $2"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1: $2"; [ -f "${3:-}" ] && sed 's/^/    /' "$3" | tail -15; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1: $2"; }
+finish() { echo "$passed passed, $failed failed, $skipped skipped"; [ "$failed" -eq 0 ]; exit; }
+mkdir -p "$CROSS_BUILD_DIR"
+log="$CROSS_BUILD_DIR/cross.log"
+
+missing=()
+for p in g++-aarch64-linux-gnu qemu-user; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    if ! { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"; } >"$log" 2>&1; then
+        for t in build abi info unit; do skip $t "could not install ${missing[*]} (see $log)"; done
+        finish
+    fi
+fi
+
+options=(--cross-file "$ROOT/cross/aarch64-linux-gnu.ini" -Dbindings=disabled -Dtests=true
+         -Dcudnn_headers="${CUDNN_HEADERS:-$CUDA_HOME/include}" -Dcudart_headers="${CUDART_HEADERS:-$CUDA_HOME/include}")
+[ -f "$CROSS_BUILD_DIR/build.ninja" ] || meson setup "$CROSS_BUILD_DIR" "$ROOT" "${options[@]}" >>"$log" 2>&1
+version=$(sed -nE "s/^  version : '([^']+)'.*/\1/p" "$ROOT/meson.build" | head -1)
+targets=("libcudnnfe.so.$version" tools/cudnnfe/cudnnfe scripts/man/cudnnfe.1 tests/unit/cudnnfe_unit_tests)
+if ! ninja -C "$CROSS_BUILD_DIR" "${targets[@]}" examples/c/first_graph >>"$log" 2>&1; then
+    fail build "the cross build failed" "$log"
+    for t in abi info unit; do skip $t "no aarch64 build"; done
+    finish
+fi
+library="$CROSS_BUILD_DIR/libcudnnfe.so.1"
+if file -L "$library" | grep -q "ARM aarch64"; then
+    pass build "$(file -L "$library" | cut -d: -f2 | cut -d, -f1-2 | sed 's/^ //'), with the tool, its man pages, the C examples and the unit suite"
+else
+    fail build "$library is not an aarch64 library: $(file -L "$library")"
+fi
+
+if bash "$ROOT/scripts/abi_check.sh" "$library" >"$CROSS_BUILD_DIR/abi.log" 2>&1; then
+    pass abi "$(tail -1 "$CROSS_BUILD_DIR/abi.log" | sed 's/^abi_check: //')"
+else
+    fail abi "the aarch64 library's ABI differs from abi/" "$CROSS_BUILD_DIR/abi.log"
+fi
+
+emulate=(env LD_LIBRARY_PATH="$CROSS_BUILD_DIR" qemu-aarch64 -L "$SYSROOT")
+out=$("${emulate[@]}" "$CROSS_BUILD_DIR/tools/cudnnfe/cudnnfe" info 2>&1)
+if grep -q "^cudnnfe $version" <<<"$out" && grep -q "^cuDNN: *not available" <<<"$out"; then
+    pass info "cudnnfe $version under qemu-aarch64; cuDNN: not available (none for aarch64 here)"
+else
+    echo "$out" >"$CROSS_BUILD_DIR/info.log"
+    fail info "cudnnfe info under emulation" "$CROSS_BUILD_DIR/info.log"
+fi
+
+# The unit tests that need cuDNN skip themselves (there is none for aarch64 here); the four that
+# bound the CPU time of reading large texts are left out, as emulation runs them ten times slower.
+timed=BoundedReading.DuplicateKeyCheckIsLinearInTheMembers:BoundedReading.ManyOperationsReadInLinearTime
+timed+=:BoundedReading.ADenseTextIsReadInEightTimesItsSize:BoundedReading.CheckingATextKeepsNoValues
+env CUDNNFE_LIBRARY_PATH="$CROSS_BUILD_DIR/libcudnnfe.so" "${emulate[@]}" "$CROSS_BUILD_DIR/tests/unit/cudnnfe_unit_tests" --gtest_brief=1 \
+    --gtest_filter="${CROSS_UNIT_FILTER:--$timed}" \
+    >"$CROSS_BUILD_DIR/unit.log" 2>&1
+rc=$?
+summary=$(grep -E '^\[  (PASSED|FAILED)  \]' "$CROSS_BUILD_DIR/unit.log" | head -2 | tr '\n' ' ')
+if [ $rc -eq 0 ]; then pass unit "${summary:-no summary} under qemu-aarch64"
+else fail unit "${summary:-the unit suite did not finish} under qemu-aarch64" "$CROSS_BUILD_DIR/unit.log"; fi
+finish
