@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The library for Linux on 64-bit Arm (Grace Hopper), cross-compiled on this x86-64 machine with
 # Debian's cross compiler and run under qemu-user (both installed when missing), as
-# cross/aarch64-linux-gnu.ini describes. The library needs only the CUDA and cuDNN headers, which
+# scripts/cross/aarch64-linux-gnu.ini describes. The library needs only the CUDA and cuDNN headers, which
 # are the same for both architectures: it loads cuDNN and the CUDA runtime at run time.
 #   build:  the library, the cudnnfe tool (and its man pages, from its help run under emulation),
 #           the C examples and the unit suite, into CROSS_BUILD_DIR (default BUILD_DIR/aarch64)
@@ -39,7 +39,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-options=(--cross-file "$ROOT/cross/aarch64-linux-gnu.ini" -Dbindings=disabled -Dtests=true
+options=(--cross-file "$ROOT/scripts/cross/aarch64-linux-gnu.ini" -Dbindings=disabled -Dtests=true
          -Dcudnn_headers="${CUDNN_HEADERS:-$CUDA_HOME/include}" -Dcudart_headers="${CUDART_HEADERS:-$CUDA_HOME/include}")
 [ -f "$CROSS_BUILD_DIR/build.ninja" ] || meson setup "$CROSS_BUILD_DIR" "$ROOT" "${options[@]}" >>"$log" 2>&1
 version=$(sed -nE "s/^  version : '([^']+)'.*/\1/p" "$ROOT/meson.build" | head -1)
