@@ -24,6 +24,37 @@ namespace CudnnFe.Tests
             if (json == null) Assert.Ignore("no device description: set CUDNNFE_DEVICE_JSON");
         }
 
+        /// <summary>Without a GPU the library tells three answers apart. With the toolkit's stub (as
+        /// this suite runs), a supported graph whose engines compile their kernels passes the support
+        /// check and cannot be built here (CannotTell), and a graph no engine runs is NotSupported;
+        /// with no driver library at all (a child process without the stub), neither can be judged
+        /// (CannotTell).</summary>
+        [Test]
+        public void WithoutAGpuCannotTellIsNotNotSupported()
+        {
+            if (TestSupport.GpuAvailable()) Assert.Ignore("a GPU is here: every answer is the GPU's");
+            Assert.AreEqual("matmul check Ok build CannotTell; softmax check NotSupported", UnavailableProbe.Answers(json));
+            string directory = System.IO.Path.GetDirectoryName(typeof(DevicelessBuildTests).Assembly.Location);
+            var start = new System.Diagnostics.ProcessStartInfo(System.Diagnostics.Process.GetCurrentProcess().MainModule.FileName,
+                "\"" + System.IO.Path.Combine(directory, "UnavailableProbe.exe") + "\" answers")
+            {
+                UseShellExecute = false,
+                RedirectStandardOutput = true,
+            };
+            string paths = Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") ?? "";
+            start.EnvironmentVariables["LD_LIBRARY_PATH"] = string.Join(":", paths.Split(':').Where(p => !p.Contains("stub-driver")));
+            start.EnvironmentVariables["CUDNNFE_STUB_DRIVER"] = "0";
+            start.EnvironmentVariables["MONO_PATH"] = directory;
+            using (var child = System.Diagnostics.Process.Start(start))
+            {
+                string output = child.StandardOutput.ReadToEnd();
+                child.WaitForExit();
+                Assert.AreEqual(0, child.ExitCode, output);
+                if (output.Contains("matmul check Ok")) Assert.Ignore("a CUDA driver library is installed here: the no-driver case cannot be made");
+                StringAssert.Contains("answers: matmul check CannotTell build not tried; softmax check CannotTell", output);
+            }
+        }
+
         [Test]
         public void TheSeedConvolutionBuildsAWholePlan()
         {

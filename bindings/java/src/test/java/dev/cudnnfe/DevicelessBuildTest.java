@@ -3,9 +3,15 @@ package dev.cudnnfe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -244,6 +250,41 @@ class DevicelessBuildTest {
             assertTrue(e.getMessage().contains("cuLibraryLoadData") || e.getMessage().contains("CUDA_DRIVER"),
                     "the plan build failed for a reason other than the missing driver: " + e.getMessage());
         }
+    }
+
+    /**
+     * Without a GPU the library tells three answers apart. With the toolkit's stub (as this suite
+     * runs), a supported graph whose engines compile their kernels passes the support check and
+     * cannot be built here (CANNOT_TELL), and a graph no engine runs is NOT_SUPPORTED; with no driver
+     * library at all (a child JVM without the stub), neither can be judged (CANNOT_TELL).
+     */
+    @Test
+    void withoutAGpuCannotTellIsNotNotSupported() throws Exception {
+        assumeFalse(TestSupport.gpuAvailable(), "a GPU is here: every answer is the GPU's");
+        assertEquals("matmul check OK build CANNOT_TELL; softmax check NOT_SUPPORTED", DriverProbe.answers(json));
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        for (String property : new String[] {"java.library.path", NativeLoader.LIBRARY_PROPERTY}) {
+            String setting = System.getProperty(property);
+            if (setting != null) command.add("-D" + property + "=" + setting);
+        }
+        command.add("-cp");
+        command.add(jarOf(NativeApi.class) + File.pathSeparator + jarOf(DriverProbe.class));
+        command.add(DriverProbe.class.getName());
+        ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true);
+        String paths = child.environment().getOrDefault("LD_LIBRARY_PATH", "");
+        child.environment().put("LD_LIBRARY_PATH", String.join(":", Arrays.stream(paths.split(":"))
+                .filter(p -> !p.contains("stub-driver")).toArray(String[]::new)));
+        child.environment().put("CUDNNFE_STUB_DRIVER", "0");
+        Process process = child.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), output);
+        assumeFalse(output.contains("matmul check OK"), "a CUDA driver library is installed here: the no-driver case cannot be made");
+        assertTrue(output.contains("answers: matmul check CANNOT_TELL build not tried; softmax check CANNOT_TELL"), output);
+    }
+
+    private static String jarOf(Class<?> type) throws URISyntaxException {
+        return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
     private static boolean stubDriverVisible() {
