@@ -96,6 +96,12 @@ echo "=== tool"
 BUILD_DIR="$BUILD_DIR" bash "$ROOT/tests/tool/tool_test.sh" "$BUILD_DIR/tools/cudnnfe/cudnnfe" >"$LOGS/tool.log" 2>&1
 count_summary_log "$LOGS/tool.log" $? '^(FAIL|skip) '
 
+# The shell sessions the README and docs show (scripts/doc_sessions.py): each block's commands run
+# as the docs describe the machine, and must print what is shown; each block counts as one test.
+echo "=== doc sessions"
+(cd "$ROOT" && python3 scripts/doc_sessions.py . "$BUILD_DIR" README.md docs/*.md) >"$LOGS/doc_sessions.log" 2>&1
+count_summary_log "$LOGS/doc_sessions.log" $?
+
 # The op schema against what is written by hand from it: the op reference of docs/graph-json.md
 # must be its rendering, and the Java, C# and Go layers must cover every function, option field
 # and enum value of the header; and the library's folders keep their layer order (no include
