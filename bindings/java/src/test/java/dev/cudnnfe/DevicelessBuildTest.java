@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -262,29 +258,14 @@ class DevicelessBuildTest {
     void withoutAGpuCannotTellIsNotNotSupported() throws Exception {
         assumeFalse(TestSupport.gpuAvailable(), "a GPU is here: every answer is the GPU's");
         assertEquals("matmul check OK build CANNOT_TELL; softmax check NOT_SUPPORTED", DriverProbe.answers(json));
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        for (String property : new String[] {"java.library.path", NativeLoader.LIBRARY_PROPERTY}) {
-            String setting = System.getProperty(property);
-            if (setting != null) command.add("-D" + property + "=" + setting);
-        }
-        command.add("-cp");
-        command.add(jarOf(NativeApi.class) + File.pathSeparator + jarOf(DriverProbe.class));
-        command.add(DriverProbe.class.getName());
-        ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder child = TestSupport.childJvm(DriverProbe.class);
         String paths = child.environment().getOrDefault("LD_LIBRARY_PATH", "");
         child.environment().put("LD_LIBRARY_PATH", String.join(":", Arrays.stream(paths.split(":"))
                 .filter(p -> !p.contains("stub-driver")).toArray(String[]::new)));
         child.environment().put("CUDNNFE_STUB_DRIVER", "0");
-        Process process = child.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), output);
+        String output = TestSupport.output(child.start());
         assumeFalse(output.contains("matmul check OK"), "a CUDA driver library is installed here: the no-driver case cannot be made");
         assertTrue(output.contains("answers: matmul check CANNOT_TELL build not tried; softmax check CANNOT_TELL"), output);
-    }
-
-    private static String jarOf(Class<?> type) throws URISyntaxException {
-        return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 
     private static boolean stubDriverVisible() {

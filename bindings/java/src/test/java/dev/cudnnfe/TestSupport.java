@@ -5,16 +5,48 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.function.Executable;
 
-/** What the tests share: the machine's capabilities and the error assertion. */
+/** What the tests share: the machine's capabilities, the error assertion and child JVMs. */
 final class TestSupport {
     private TestSupport() {}
+
+    /**
+     * A child JVM that runs main's class with this JVM's library paths and classes (the library's jar
+     * and the tests'), its output and errors together: for what is loaded once per process.
+     */
+    static ProcessBuilder childJvm(Class<?> main) throws URISyntaxException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        for (String property : new String[] {"java.library.path", NativeLoader.LIBRARY_PROPERTY}) {
+            String setting = System.getProperty(property);
+            if (setting != null) command.add("-D" + property + "=" + setting);
+        }
+        command.add("-cp");
+        command.add(jarOf(NativeApi.class) + File.pathSeparator + jarOf(main));
+        command.add(main.getName());
+        return new ProcessBuilder(command).redirectErrorStream(true);
+    }
+
+    /** What a child JVM printed, once it has exited 0. */
+    static String output(Process process) throws IOException, InterruptedException {
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), output);
+        return output;
+    }
+
+    private static String jarOf(Class<?> type) throws URISyntaxException {
+        return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
 
     static boolean cudnnAvailable() {
         try {

@@ -1,16 +1,10 @@
 package dev.cudnnfe;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,27 +13,16 @@ import org.junit.jupiter.api.Test;
  * once per process, so UnavailableProbe runs in a child JVM.
  */
 class UnavailableTest {
-    /** UnavailableProbe in a child JVM with this one's library paths and one more variable. */
+    /** UnavailableProbe in a child JVM with one more variable. */
     private static Process probe(String variable, String value) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        for (String property : new String[] {"java.library.path", NativeLoader.LIBRARY_PROPERTY}) {
-            String setting = System.getProperty(property);
-            if (setting != null) command.add("-D" + property + "=" + setting);
-        }
-        command.add("-cp");
-        command.add(jarOf(NativeApi.class) + File.pathSeparator + jarOf(UnavailableProbe.class));
-        command.add(UnavailableProbe.class.getName());
-        ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder child = TestSupport.childJvm(UnavailableProbe.class);
         child.environment().put(variable, value);
         return child.start();
     }
 
     @Test
     void withoutCudnnCallsFailWithLibraryUnavailable() throws Exception {
-        Process process = probe("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9");
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(), output);
+        String output = TestSupport.output(probe("CUDNNFE_CUDNN_LIBRARY", "/nonexistent/libcudnn.so.9"));
         assertTrue(output.startsWith("LIBRARY_UNAVAILABLE CudnnFe.cudnnVersion: cuDNN could not be loaded"), output);
         assertTrue(output.contains("/nonexistent/libcudnn.so.9"), output);
         assertTrue(output.contains("validated"), output);
@@ -61,9 +44,5 @@ class UnavailableTest {
         assertTrue(output.contains("UnsatisfiedLinkError: cudnnfe " + version + " (this jar) found libcudnnfe_java.so "
                 + version), output);
         assertTrue(output.contains("and libcudnnfe.so.1 1.3.0"), output);
-    }
-
-    private static String jarOf(Class<?> type) throws URISyntaxException {
-        return Paths.get(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }
