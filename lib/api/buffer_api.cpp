@@ -24,21 +24,9 @@ FE_EXPORT fe_status fe_buffer_create_for_tensor(int32_t device, const fe_tensor 
 
 FE_EXPORT void fe_buffer_destroy(fe_buffer *buffer) { delete buffer; }
 
-FE_EXPORT fe_status fe_buffer_device_pointer(const fe_buffer *buffer, void **out_pointer) {
-    return guard("fe_buffer_device_pointer", [&] {
-        FE_REQUIRE(buffer);
-        FE_REQUIRE(out_pointer);
-        *out_pointer = buffer->pointer;
-    });
-}
+FE_PROPERTY(fe_buffer_device_pointer, fe_buffer, buffer, void *, out_pointer, buffer->pointer)
 
-FE_EXPORT fe_status fe_buffer_size(const fe_buffer *buffer, int64_t *out_bytes) {
-    return guard("fe_buffer_size", [&] {
-        FE_REQUIRE(buffer);
-        FE_REQUIRE(out_bytes);
-        *out_bytes = buffer->bytes;
-    });
-}
+FE_PROPERTY(fe_buffer_size, fe_buffer, buffer, int64_t, out_bytes, buffer->bytes)
 
 FE_EXPORT fe_status fe_buffer_upload(fe_buffer *buffer, const void *host, int64_t size_bytes) {
     return guard("fe_buffer_upload", [&] {

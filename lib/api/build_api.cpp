@@ -310,53 +310,23 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
     });
 }
 
-FE_EXPORT fe_status fe_graph_candidate_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_candidate_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidate_count());
-    });
-}
+FE_PROPERTY(fe_graph_candidate_count, fe_graph, graph, size_t, out_count,
+            static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidate_count()))
 
-FE_EXPORT fe_status fe_graph_viable_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_viable_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.viable_count());
-    });
-}
+FE_PROPERTY(fe_graph_viable_count, fe_graph, graph, size_t, out_count,
+            static_cast<size_t>(state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.viable_count()))
 
-FE_EXPORT fe_status fe_graph_plan_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_plan_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans.size();
-    });
-}
+FE_PROPERTY(fe_graph_plan_count, fe_graph, graph, size_t, out_count,
+            state_at_least(graph, fe_graph::Stage::Built, "plans").executable.plans.size())
 
-FE_EXPORT fe_status fe_graph_workspace_size(const fe_graph *graph, int64_t *out_bytes) {
-    return guard("fe_graph_workspace_size", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_bytes);
-        *out_bytes = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.total_workspace();
-    });
-}
+FE_PROPERTY(fe_graph_workspace_size, fe_graph, graph, int64_t, out_bytes,
+            state_at_least(graph, fe_graph::Stage::Built, "plan").executable.total_workspace())
 
-FE_EXPORT fe_status fe_graph_engine_index(const fe_graph *graph, int64_t *out_index) {
-    return guard("fe_graph_engine_index", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_index);
-        *out_index = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().engine_index;
-    });
-}
+FE_PROPERTY(fe_graph_engine_index, fe_graph, graph, int64_t, out_index,
+            state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().engine_index)
 
-FE_EXPORT fe_status fe_graph_engine_tag(const fe_graph *graph, const char **out_tag) {
-    return guard("fe_graph_engine_tag", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_tag);
-        *out_tag = state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().tag.c_str();
-    });
-}
+FE_PROPERTY(fe_graph_engine_tag, fe_graph, graph, const char *, out_tag,
+            state_at_least(graph, fe_graph::Stage::Built, "plan").executable.chosen().tag.c_str())
 
 FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, const char *node_name,
                                                       fe_sdpa_implementation *out_implementation) {
@@ -374,13 +344,7 @@ FE_EXPORT fe_status fe_graph_attention_implementation(const fe_graph *graph, con
     });
 }
 
-FE_EXPORT fe_status fe_graph_is_built(const fe_graph *graph, int32_t *out_flag) {
-    return guard("fe_graph_is_built", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_flag);
-        *out_flag = graph->stage == fe_graph::Stage::Built ? 1 : 0;
-    });
-}
+FE_PROPERTY(fe_graph_is_built, fe_graph, graph, int32_t, out_flag, graph->stage == fe_graph::Stage::Built ? 1 : 0)
 
 FE_EXPORT fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t buf_size, size_t *out_length) {
     return guard("fe_graph_describe", [&] {
@@ -390,13 +354,8 @@ FE_EXPORT fe_status fe_graph_describe(const fe_graph *graph, char *buf, size_t b
     });
 }
 
-FE_EXPORT fe_status fe_graph_engine_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_engine_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = static_cast<size_t>(state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").lowered.engine_count);
-    });
-}
+FE_PROPERTY(fe_graph_engine_count, fe_graph, graph, size_t, out_count,
+            static_cast<size_t>(state_at_least(graph, fe_graph::Stage::OperationGraph, "operation graph").lowered.engine_count))
 
 FE_EXPORT fe_status fe_graph_engine_knobs(const fe_graph *graph, int64_t engine_index, fe_knob_range *ranges,
                                           size_t capacity, size_t *out_count) {

@@ -51,13 +51,7 @@ FE_EXPORT fe_status fe_graph_create(const fe_graph_options *options, fe_graph **
 
 FE_EXPORT void fe_graph_destroy(fe_graph *graph) { delete graph; }
 
-FE_EXPORT fe_status fe_graph_get_name(const fe_graph *graph, const char **out_name) {
-    return guard("fe_graph_get_name", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_name);
-        *out_name = graph->name.c_str();
-    });
-}
+FE_PROPERTY(fe_graph_get_name, fe_graph, graph, const char *, out_name, graph->name.c_str())
 
 FE_EXPORT fe_status fe_graph_tensor(fe_graph *graph, const char *name, size_t ndims, const int64_t *dims,
                                     const int64_t *strides, fe_data_type data_type, fe_tensor **out_tensor) {
@@ -117,13 +111,7 @@ FE_EXPORT fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *n
     });
 }
 
-FE_EXPORT fe_status fe_graph_input_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_input_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = graph->inputs.size();
-    });
-}
+FE_PROPERTY(fe_graph_input_count, fe_graph, graph, size_t, out_count, graph->inputs.size())
 
 FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
     return guard("fe_graph_input", [&] {
@@ -135,13 +123,7 @@ FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tenso
     });
 }
 
-FE_EXPORT fe_status fe_graph_output_count(const fe_graph *graph, size_t *out_count) {
-    return guard("fe_graph_output_count", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_count);
-        *out_count = graph->outputs.size();
-    });
-}
+FE_PROPERTY(fe_graph_output_count, fe_graph, graph, size_t, out_count, graph->outputs.size())
 
 FE_EXPORT fe_status fe_graph_output(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
     return guard("fe_graph_output", [&] {
@@ -266,21 +248,9 @@ FE_EXPORT fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output) {
     });
 }
 
-FE_EXPORT fe_status fe_tensor_get_name(const fe_tensor *tensor, const char **out_name) {
-    return guard("fe_tensor_get_name", [&] {
-        FE_REQUIRE(tensor);
-        FE_REQUIRE(out_name);
-        *out_name = tensor->name.c_str();
-    });
-}
+FE_PROPERTY(fe_tensor_get_name, fe_tensor, tensor, const char *, out_name, tensor->name.c_str())
 
-FE_EXPORT fe_status fe_tensor_get_ndims(const fe_tensor *tensor, size_t *out_ndims) {
-    return guard("fe_tensor_get_ndims", [&] {
-        FE_REQUIRE(tensor);
-        FE_REQUIRE(out_ndims);
-        *out_ndims = tensor->dims.size();
-    });
-}
+FE_PROPERTY(fe_tensor_get_ndims, fe_tensor, tensor, size_t, out_ndims, tensor->dims.size())
 
 FE_EXPORT fe_status fe_tensor_get_dims(const fe_tensor *tensor, int64_t *out_dims, size_t capacity) {
     return guard("fe_tensor_get_dims", [&] {
@@ -298,13 +268,7 @@ FE_EXPORT fe_status fe_tensor_get_strides(const fe_tensor *tensor, int64_t *out_
     });
 }
 
-FE_EXPORT fe_status fe_tensor_get_data_type(const fe_tensor *tensor, fe_data_type *out_type) {
-    return guard("fe_tensor_get_data_type", [&] {
-        FE_REQUIRE(tensor);
-        FE_REQUIRE(out_type);
-        *out_type = tensor->data_type;
-    });
-}
+FE_PROPERTY(fe_tensor_get_data_type, fe_tensor, tensor, fe_data_type, out_type, tensor->data_type)
 
 FE_EXPORT fe_status fe_tensor_get_uid(const fe_tensor *tensor, int64_t *out_uid) {
     return guard("fe_tensor_get_uid", [&] {
@@ -316,21 +280,9 @@ FE_EXPORT fe_status fe_tensor_get_uid(const fe_tensor *tensor, int64_t *out_uid)
     });
 }
 
-FE_EXPORT fe_status fe_tensor_is_output(const fe_tensor *tensor, int32_t *out_flag) {
-    return guard("fe_tensor_is_output", [&] {
-        FE_REQUIRE(tensor);
-        FE_REQUIRE(out_flag);
-        *out_flag = tensor->is_output ? 1 : 0;
-    });
-}
+FE_PROPERTY(fe_tensor_is_output, fe_tensor, tensor, int32_t, out_flag, tensor->is_output ? 1 : 0)
 
-FE_EXPORT fe_status fe_tensor_is_virtual(const fe_tensor *tensor, int32_t *out_flag) {
-    return guard("fe_tensor_is_virtual", [&] {
-        FE_REQUIRE(tensor);
-        FE_REQUIRE(out_flag);
-        *out_flag = tensor->is_virtual() ? 1 : 0;
-    });
-}
+FE_PROPERTY(fe_tensor_is_virtual, fe_tensor, tensor, int32_t, out_flag, tensor->is_virtual() ? 1 : 0)
 
 FE_EXPORT fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_bytes) {
     return guard("fe_tensor_size_bytes", [&] {

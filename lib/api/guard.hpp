@@ -81,3 +81,14 @@ inline void copy_out(const std::string &text, char *buf, size_t buf_size, size_t
 #define FE_EXPORT extern "C" __attribute__((visibility("default")))
 #define FE_REQUIRE(pointer) \
     FE_CHECK((pointer) != nullptr, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", #pointer)
+
+// An exported read of one property: the object and the out pointer must be given (each refusal
+// names its argument), and *out is `value`, an expression of `object`. One line per property.
+#define FE_PROPERTY(function, Object, object, Out, out, value) \
+    FE_EXPORT fe_status function(const Object *object, Out *out) { \
+        return fe::guard(#function, [&] { \
+            FE_REQUIRE(object); \
+            FE_REQUIRE(out); \
+            *out = (value); \
+        }); \
+    }

@@ -46,21 +46,9 @@ FE_EXPORT fe_status fe_handle_set_stream(fe_handle *handle, void *stream) {
     });
 }
 
-FE_EXPORT fe_status fe_handle_get_stream(const fe_handle *handle, void **out_stream) {
-    return guard("fe_handle_get_stream", [&] {
-        FE_REQUIRE(handle);
-        FE_REQUIRE(out_stream);
-        *out_stream = handle->stream;
-    });
-}
+FE_PROPERTY(fe_handle_get_stream, fe_handle, handle, void *, out_stream, handle->stream)
 
-FE_EXPORT fe_status fe_handle_get_device(const fe_handle *handle, int32_t *out_device) {
-    return guard("fe_handle_get_device", [&] {
-        FE_REQUIRE(handle);
-        FE_REQUIRE(out_device);
-        *out_device = handle->device;
-    });
-}
+FE_PROPERTY(fe_handle_get_device, fe_handle, handle, int32_t, out_device, handle->device)
 
 FE_EXPORT fe_status fe_handle_synchronize(fe_handle *handle) {
     return guard("fe_handle_synchronize", [&] {
@@ -70,10 +58,4 @@ FE_EXPORT fe_status fe_handle_synchronize(fe_handle *handle) {
     });
 }
 
-FE_EXPORT fe_status fe_handle_workspace_size(const fe_handle *handle, int64_t *out_bytes) {
-    return guard("fe_handle_workspace_size", [&] {
-        FE_REQUIRE(handle);
-        FE_REQUIRE(out_bytes);
-        *out_bytes = handle->workspace_bytes;
-    });
-}
+FE_PROPERTY(fe_handle_workspace_size, fe_handle, handle, int64_t, out_bytes, handle->workspace_bytes)
