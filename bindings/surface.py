@@ -217,6 +217,9 @@ GRAPH = Object(
              'needs another build). Needs cuDNN 9.22; earlier versions refuse the build, naming it.'),
         Call('tensor_by_name', 'fe_graph_tensor_by_name', 'tensor_query', [Param('name', 'text')],
              'The graph\'s tensor of that name ({NOT_FOUND} when it has none).'),
+        Call('tensor_by_uid', 'fe_graph_tensor_by_uid', 'tensor_query', [Param('uid', 'int64')],
+             'The graph\'s tensor with that uid, set or (once built) assigned by the build ({NOT_FOUND} when none '
+             'has it).', names={'go': 'TensorByUID'}),
         Call('set_device_properties', 'fe_graph_set_device_properties', 'method', [Param('json', 'text')],
              'Make the build target the GPU this cuDNN device JSON describes (captured on that GPU): the graph is '
              'then built without one.'),
@@ -274,6 +277,9 @@ GRAPH = Object(
         Call('to_json', 'fe_graph_to_json', 'text_method', [],
              'The graph as JSON text: defaults, tensors with uids, operations with every attribute, outputs.',
              names={'go': 'ToJSON'}),
+        Call('key', 'fe_graph_key', 'text_method', [],
+             'The graph\'s key: 64 hex digits, the SHA-256 of its JSON less the described GPU; the same graph has '
+             'the same key in every process and on every machine, whatever its build options or target.'),
         Call('autotune', 'fe_graph_autotune', 'query',
              [Param('handle', 'handle'), Param('warmup', 'int32', default=-1), Param('iterations', 'int32', default=0)],
              'Time every built plan (built with the policy that builds them all, or with autotuning) on the handle\'s '

@@ -406,6 +406,10 @@ FE_API fe_status fe_graph_constant(fe_graph *graph, const char *name, double val
                                    fe_data_type data_type, fe_tensor **out_tensor);
 FE_API fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name,
                                          fe_tensor **out_tensor);
+/** The graph's tensor with that uid: one set with fe_tensor_set_uid, or, once built, one the
+ *  build assigned (FE_STATUS_NOT_FOUND when no tensor has it). For a framework that binds by uid
+ *  (fe_graph_execute_by_uid, a plan's uid map) and wants the tensor back. */
+FE_API fe_status fe_graph_tensor_by_uid(const fe_graph *graph, int64_t uid, fe_tensor **out_tensor);
 /** The graph's non-virtual tensors in execution order for fe_graph_execute_positional:
  *  inputs in creation order, then outputs in the order set_output(true) was called. */
 FE_API fe_status fe_graph_input_count(const fe_graph *graph, size_t *out_count);
@@ -1894,6 +1898,15 @@ FE_API fe_status fe_serialized_describe(const void *data, size_t size, char *buf
  *  fe_graph_describe. */
 FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_size,
                                   size_t *out_length);
+/** The graph's key: 64 lowercase hex digits, the SHA-256 of its JSON (fe_graph_to_json's text)
+ *  less the described GPU. What the graph is decides it (names, dims, strides, types, the uids
+ *  set, every operation and attribute, the outputs), not where or how it is built: the same graph
+ *  has the same key in every process and on every machine, for a framework's own cache of graphs
+ *  or plans (the plan cache adds the build options, the target and the versions to it).
+ *  Validation writes the types it resolves (a tensor's "not set" becomes the graph's default)
+ *  into the graph and so into its key: compare keys taken at the same step, before validation
+ *  or after it. Same buffer protocol as fe_graph_describe (65 bytes with the NUL). */
+FE_API fe_status fe_graph_key(const fe_graph *graph, char *buf, size_t buf_size, size_t *out_length);
 /** A new graph from JSON text (one graph object of docs/graph-json.md). Errors name the line
  *  and the field: "fe_graph_from_json: line 12, ops[1].attributes.stride: ...". Text longer
  *  than FE_GRAPH_JSON_MAX_BYTES is refused unread (FE_STATUS_INVALID_ARGUMENT): reading costs

@@ -1,6 +1,8 @@
 package cudnnfe
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -290,4 +292,34 @@ func TestDescribeAndLibraryInformation(t *testing.T) {
 		t.Errorf("slopes %v", slopes)
 	}
 	must(t, SetLogLevel(LogOff))
+}
+
+// The key is the SHA-256 of the graph's JSON (none described here), the same for the same graph.
+func TestTheKeyIsTheSha256OfTheJSONAndAUIDFindsItsTensor(t *testing.T) {
+	a, b := seedConvGraph(t), seedConvGraph(t)
+	defer a.Close()
+	defer b.Close()
+	json, err := a.ToJSON()
+	must(t, err)
+	key, err := a.Key()
+	must(t, err)
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(json))); key != want {
+		t.Errorf("key %s, the JSON's SHA-256 %s", key, want)
+	}
+	if other, _ := b.Key(); other != key {
+		t.Errorf("the same graph has keys %s and %s", key, other)
+	}
+	w, err := b.TensorByName("weight")
+	must(t, err)
+	must(t, w.SetUID(42))
+	if other, _ := b.Key(); other == key {
+		t.Error("a uid set did not change the key")
+	}
+	found, err := b.TensorByUID(42)
+	must(t, err)
+	if found != w {
+		t.Error("TensorByUID(42) is not the tensor given uid 42")
+	}
+	_, err = b.TensorByUID(43)
+	expectError(t, err, StatusNotFound, "Graph.TensorByUID: graph 'first_graph' has no tensor with uid 43")
 }

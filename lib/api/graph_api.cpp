@@ -111,6 +111,27 @@ FE_EXPORT fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *n
     });
 }
 
+FE_EXPORT fe_status fe_graph_tensor_by_uid(const fe_graph *graph, int64_t uid, fe_tensor **out_tensor) {
+    return guard("fe_graph_tensor_by_uid", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_tensor);
+        auto set = graph->by_user_uid.find(uid);
+        if (set != graph->by_user_uid.end()) {
+            *out_tensor = set->second;
+            return;
+        }
+        // The uids the build assigned are not indexed: a query, not a path of execution.
+        for (const auto &t : graph->tensors) {
+            if (t->has_uid && t->uid == uid) {
+                *out_tensor = t.get();
+                return;
+            }
+        }
+        FE_FAIL(FE_STATUS_NOT_FOUND, "graph '%s' has no tensor with uid %lld%s", graph->name.c_str(),
+                static_cast<long long>(uid), graph->stage == fe_graph::Stage::Editing ? " (uids are assigned by the build)" : "");
+    });
+}
+
 FE_PROPERTY(fe_graph_input_count, fe_graph, graph, size_t, out_count, graph->inputs.size())
 
 FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {

@@ -15,6 +15,17 @@ FE_EXPORT fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t bu
     });
 }
 
+FE_EXPORT fe_status fe_graph_key(const fe_graph *graph, char *buf, size_t buf_size, size_t *out_length) {
+    return guard("fe_graph_key", [&] {
+        FE_REQUIRE(graph);
+        FE_REQUIRE(out_length);
+        Sha256Digest digest = graph_json_digest(*graph, false).finish();
+        std::string hex;
+        for (unsigned char byte : digest) hex += format("%02x", byte);
+        copy_out(hex, buf, buf_size, out_length);
+    });
+}
+
 FE_EXPORT fe_status fe_graph_from_json(const char *json, size_t length, fe_graph **out_graph) {
     return guard("fe_graph_from_json", [&] {
         FE_REQUIRE(json);

@@ -81,21 +81,9 @@ std::string cache_directory(const fe_handle *handle) {
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }
 
-// The plan cache's key: the SHA-256 of the graph's canonical JSON form, the options that decide the
-// plan, the target's fingerprint and the versions, in hex. The graph's part is hashed as its form
-// is written (the text is never held whole); a stored entry's is hashed from the text it keeps
-// (stored_key), the same bytes.
-Sha256 graph_digest(const fe_graph &graph) {
-    Sha256 digest;
-    std::string piece;
-    write_graph_json(graph, piece, [&](std::string &text) {
-        digest.update(text.data(), text.size());
-        text.clear();
-    });
-    digest.update(piece.data(), piece.size());
-    return digest;
-}
-
+// The plan cache's key: the SHA-256 of the graph's canonical JSON form (graph_json_digest), the
+// options that decide the plan, the target's fingerprint and the versions, in hex. A stored
+// entry's is hashed from the text it keeps (stored_key), the same bytes.
 std::string finish_key(Sha256 digest, const std::string &options, const std::string &fingerprint) {
     std::string tail = "\n" + options + "\n" + fingerprint +
                        format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
@@ -277,7 +265,7 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
                 graph_json = graph_to_json(graph);
                 digest.update(graph_json.data(), graph_json.size());
             } else {
-                digest = graph_digest(graph);
+                digest = graph_json_digest(graph, true);
             }
         } catch (const Error &e) {
             FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());

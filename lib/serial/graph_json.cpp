@@ -70,13 +70,15 @@ bool data_type_from_name(std::string_view name, fe_data_type *out) {
     return false;
 }
 
-void write_graph_json(const fe_graph &graph, std::string &out, const std::function<void(std::string &)> &drain) {
+void write_graph_json(const fe_graph &graph, std::string &out, const std::function<void(std::string &)> &drain,
+                      bool with_target) {
     json::Writer w(out);
     w.begin_object().field("format", kFormat).field("version", kVersion).field("name", graph.name);
     w.field("io_data_type", data_type_name(graph.io_data_type));
     w.field("intermediate_data_type", data_type_name(graph.intermediate_data_type));
     w.field("compute_data_type", data_type_name(graph.compute_data_type));
-    if (!graph.device_properties_json.empty()) w.newline(0).field("device_properties", graph.device_properties_json);
+    if (with_target && !graph.device_properties_json.empty())
+        w.newline(0).field("device_properties", graph.device_properties_json);
     w.newline(0).key("tensors").begin_array();
     for (const auto &t : graph.tensors) {
         w.newline(1);
@@ -96,6 +98,20 @@ void write_graph_json(const fe_graph &graph, std::string &out, const std::functi
     w.end_array();
     w.end_object();
     out += '\n';
+}
+
+Sha256 graph_json_digest(const fe_graph &graph, bool with_target) {
+    Sha256 digest;
+    std::string piece;
+    write_graph_json(
+        graph, piece,
+        [&](std::string &text) {
+            digest.update(text.data(), text.size());
+            text.clear();
+        },
+        with_target);
+    digest.update(piece.data(), piece.size());
+    return digest;
 }
 
 std::string graph_to_json(const fe_graph &graph) {

@@ -22,6 +22,7 @@ EXCEPTIONS = {
     ('*', 'fe_last_error_message'): 'read by each binding\'s error check (Check / call)',
     ('*', 'fe_conv_options_set_padding'): 'Padding goes through the pre and post padding setters',
     ('*', 'fe_resample_options_set_padding'): 'Padding goes through the pre and post padding setters',
+    ('go', 'fe_status_string'): 'Status.String names the Go constants, generated from the status enum',
 }
 
 # Functions the SWIG interface replaces by a helper of its own (bindings/swig/cudnnfe.i): calling

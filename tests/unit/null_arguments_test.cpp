@@ -78,6 +78,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_constant", [&] { return fe_graph_constant(g, "c", 1.0, FE_DATA_FLOAT, nullptr); }},
         {"fe_graph_tensor_like", [&] { return fe_graph_tensor_like(g, nullptr, "like", &t); }},
         {"fe_graph_tensor_by_name", [&] { return fe_graph_tensor_by_name(g, nullptr, &t); }},
+        {"fe_graph_tensor_by_uid", [&] { return fe_graph_tensor_by_uid(g, 1, nullptr); }},
         {"fe_graph_get_name", [&] { return fe_graph_get_name(nullptr, &name); }},
         {"fe_graph_get_name", [&] { return fe_graph_get_name(g, nullptr); }},
         {"fe_tensor_get_name", [&] { return fe_tensor_get_name(nullptr, &name); }},
@@ -271,6 +272,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_attention_implementation",
          [&] { return fe_graph_attention_implementation(nullptr, nullptr, &implementation); }},
         {"fe_graph_to_json", [&] { return fe_graph_to_json(nullptr, text, 16, &size); }},
+        {"fe_graph_key", [&] { return fe_graph_key(nullptr, text, 16, &size); }},
         {"fe_graph_from_json", [&] { return fe_graph_from_json(nullptr, 0, &graph); }},
     };
     for (const Call &call : calls) {

@@ -1,3 +1,4 @@
+using System;
 using NUnit.Framework;
 
 namespace CudnnFe.Tests
@@ -194,6 +195,25 @@ namespace CudnnFe.Tests
             Assert.AreEqual(0.5f, slopes[0]);
             Assert.AreEqual(1.0f / 256, slopes[7]);
             Library.SetLogLevel(LogLevel.Off);
+        }
+
+        /// <summary>The key is the SHA-256 of the graph's JSON (none described here), the same for the same graph.</summary>
+        [Test]
+        public void TheKeyIsTheSha256OfTheJsonAndAUidFindsItsTensor()
+        {
+            using (Graph a = TestSupport.SeedConvGraph())
+            using (Graph b = TestSupport.SeedConvGraph())
+            {
+                byte[] digest = System.Security.Cryptography.SHA256.Create().ComputeHash(System.Text.Encoding.UTF8.GetBytes(a.ToJson()));
+                Assert.AreEqual(BitConverter.ToString(digest).Replace("-", "").ToLowerInvariant(), a.Key());
+                Assert.AreEqual(a.Key(), b.Key());
+                Tensor w = b.TensorByName("weight");
+                w.SetUid(42);
+                Assert.AreNotEqual(a.Key(), b.Key());
+                Assert.AreEqual(w.Pointer, b.TensorByUid(42).Pointer);
+                TestSupport.AssertFails(Status.NotFound, "Graph.TensorByUid: graph 'first_graph' has no tensor with uid 43",
+                                        () => b.TensorByUid(43));
+            }
         }
     }
 }

@@ -221,4 +221,23 @@ class GraphTest {
         assertEquals(1.0f / 256, slopes[7], 1e-9f);
         CudnnFe.setLogLevel(LogLevel.OFF);
     }
+
+    /** The key is the SHA-256 of the graph's JSON (none described here), the same for the same graph. */
+    @Test
+    void theKeyIsTheSha256OfTheJsonAndAUidFindsItsTensor() throws Exception {
+        try (Graph a = TestSupport.seedConvGraph(); Graph b = TestSupport.seedConvGraph()) {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(a.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            StringBuilder hex = new StringBuilder();
+            for (byte d : digest) hex.append(String.format("%02x", d));
+            assertEquals(hex.toString(), a.key());
+            assertEquals(a.key(), b.key());
+            Tensor w = b.tensorByName("weight");
+            w.setUid(42);
+            assertNotEquals(a.key(), b.key());
+            assertEquals(w.pointer(), b.tensorByUid(42).pointer());
+            TestSupport.assertFails(Status.NOT_FOUND, "Graph.tensorByUid: graph 'first_graph' has no tensor with uid 43",
+                    () -> b.tensorByUid(43));
+        }
+    }
 }
