@@ -456,6 +456,10 @@ LIBRARY = Object(
              'the GPUs cannot reach each other.'),
         Call('captured_device_properties', 'fe_device_properties_capture', 'text_method', [Param('device', 'int32')],
              'cuDNN\'s JSON description of a live GPU, for deviceless builds elsewhere.'),
+        Call('device_properties_for_sm', 'fe_device_properties_for_sm', 'text_method', [Param('sm_version', 'int32')],
+             'A GPU description for deviceless builds where none was captured: the usual GPU of that compute '
+             'capability as the library carries it (90: an H100 80GB HBM3, SXM); another is {NOT_SUPPORTED}.',
+             names={'go': 'DevicePropertiesForSM'}),
         Call('op_schema_json', 'fe_op_schema_json', 'text_method', [],
              'Every operation\'s description as JSON (the op schema: ports, option fields with their types, '
              'defaults and ranges, enum names). Needs no cuDNN.'),

@@ -305,6 +305,15 @@ FE_API fe_status fe_device_count(int32_t *out_count);
  *  FE_STATUS_BUFFER_TOO_SMALL is returned (so call once with NULL to size the buffer). */
 FE_API fe_status fe_device_properties_capture(int32_t device, char *buf, size_t buf_size,
                                               size_t *out_length);
+/** A GPU description for deviceless builds where none was captured: that of the usual GPU of the
+ *  compute capability sm_version (e.g. 90), as the library carries it. 90: an NVIDIA H100 80GB
+ *  HBM3 (SXM, 132 SMs), captured with fe_device_properties_capture (cuDNN 9.19, driver 580); its
+ *  plans run on GPUs with the same SM count and shared memory (an H100 SXM, an H200). Another
+ *  version is FE_STATUS_NOT_SUPPORTED naming the ones carried: capture the target with
+ *  fe_device_properties_capture instead. Same buffer protocol as fe_device_properties_capture;
+ *  needs no cuDNN or GPU. */
+FE_API fe_status fe_device_properties_for_sm(int32_t sm_version, char *buf, size_t buf_size,
+                                             size_t *out_length);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Handles.                                                                                     */

@@ -323,3 +323,18 @@ func TestTheKeyIsTheSha256OfTheJSONAndAUIDFindsItsTensor(t *testing.T) {
 	_, err = b.TensorByUID(43)
 	expectError(t, err, StatusNotFound, "Graph.TensorByUID: graph 'first_graph' has no tensor with uid 43")
 }
+
+// The carried sm 90 description describes a graph's target; another version is refused, naming it.
+func TestTheCarriedSM90DescriptionIsATarget(t *testing.T) {
+	json, err := DevicePropertiesForSM(90)
+	must(t, err)
+	if !strings.Contains(json, `"deviceVer":900`) {
+		t.Errorf("not an sm 90 description: %s", json)
+	}
+	g := seedConvGraph(t)
+	defer g.Close()
+	must(t, g.SetDeviceProperties(json))
+	_, err = DevicePropertiesForSM(80)
+	expectError(t, err, StatusNotSupported,
+		"cudnnfe.DevicePropertiesForSM: no description of an sm 80 GPU is carried (the library has 90)")
+}

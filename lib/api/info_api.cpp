@@ -1,5 +1,6 @@
 // Version, status and error queries, logging, library versions, device capture.
 #include "api/guard.hpp"
+#include "backend/known_devices.hpp"
 #include "backend/loader.hpp"
 #include "common/log.hpp"
 #include "graph/tensor.hpp"
@@ -88,6 +89,18 @@ FE_EXPORT fe_status fe_device_count(int32_t *out_count) {
             check_cuda(code, "cudaGetDeviceCount");
         }
         *out_count = n;
+    });
+}
+
+FE_EXPORT fe_status fe_device_properties_for_sm(int32_t sm_version, char *buf, size_t buf_size, size_t *out_length) {
+    return guard("fe_device_properties_for_sm", [&] {
+        FE_REQUIRE(out_length);
+        const char *known = known_device_properties(sm_version);
+        FE_CHECK(known, FE_STATUS_NOT_SUPPORTED,
+                 "no description of an sm %d GPU is carried (the library has %s): capture the target's with "
+                 "fe_device_properties_capture",
+                 sm_version, known_sm_versions().c_str());
+        copy_out(known, buf, buf_size, out_length);
     });
 }
 

@@ -94,3 +94,27 @@ TEST_F(Deviceless, BuildPolicyAllBuildsSeveralPlans) {
 }
 
 }  // namespace
+
+// With no captured description, the one the library carries for sm 90 builds the seed's
+// convolution as the captured H100's does: the same plan.
+TEST_F(Deviceless, TheCarriedSm90DescriptionBuildsWhatTheCapturedOneBuilds) {
+    size_t length = 0;
+    EXPECT_FE_STATUS(fe_device_properties_for_sm(90, nullptr, 0, &length), FE_STATUS_BUFFER_TOO_SMALL);
+    std::string carried(length + 1, '\0');
+    ASSERT_FE_OK(fe_device_properties_for_sm(90, &carried[0], carried.size(), &length));
+    carried.resize(length);
+    std::string tags[2];
+    for (int i = 0; i < 2; ++i) {
+        fe_graph *g = graph("seed", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {8, 64, 56, 56}, true), *w = tensor(g, "w", {32, 64, 3, 3}, true), *y = nullptr;
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        o.pre_padding[0] = o.pre_padding[1] = o.post_padding[0] = o.post_padding[1] = 1;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        fe_build_options b = FE_BUILD_OPTIONS_INIT;
+        b.device_properties_json = i == 0 ? carried.c_str() : json_.c_str();
+        ASSERT_FE_OK(fe_graph_build(g, nullptr, &b));
+        tags[i] = engine_tag_of(g);
+    }
+    EXPECT_EQ(tags[0], tags[1]);
+}

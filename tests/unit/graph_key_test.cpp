@@ -1,5 +1,5 @@
-// The hooks a framework keys its own caches with: the graph's key (what the graph is, the same in
-// every process) and the tensor of a uid.
+// The hooks a framework keys its own caches and builds with: the graph's key (what the graph is,
+// the same in every process), the tensor of a uid, and a GPU description for a compute capability.
 #include <string>
 #include <vector>
 
@@ -106,4 +106,20 @@ TEST(TensorByUid, FindsTheTensorOfAUidSet) {
     EXPECT_FE_STATUS(fe_graph_tensor_by_uid(nullptr, 42, &found), FE_STATUS_NULL_POINTER);
     EXPECT_FE_STATUS(fe_graph_tensor_by_uid(g, 42, nullptr), FE_STATUS_NULL_POINTER);
     fe_graph_destroy(g);
+}
+
+// sm 90 is carried (an H100 SXM's description, cuDNN's JSON); another is refused, naming it.
+TEST(DevicePropertiesForSm, CarriesSm90AndNamesWhatItCarries) {
+    size_t length = 0;
+    char small[4];
+    EXPECT_FE_STATUS(fe_device_properties_for_sm(90, small, sizeof small, &length), FE_STATUS_BUFFER_TOO_SMALL);
+    std::string json(length + 1, '\0');
+    ASSERT_FE_OK(fe_device_properties_for_sm(90, &json[0], json.size(), &length));
+    json.resize(length);
+    EXPECT_NE(json.find("\"deviceVer\":900"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"multiProcessorCount\":132"), std::string::npos) << json;
+    EXPECT_FE_STATUS(fe_device_properties_for_sm(80, small, sizeof small, &length), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_EQ(std::string(fe_last_error_message()),
+              "fe_device_properties_for_sm: no description of an sm 80 GPU is carried (the library has 90): capture "
+              "the target's with fe_device_properties_capture");
 }

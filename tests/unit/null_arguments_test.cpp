@@ -273,6 +273,7 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
          [&] { return fe_graph_attention_implementation(nullptr, nullptr, &implementation); }},
         {"fe_graph_to_json", [&] { return fe_graph_to_json(nullptr, text, 16, &size); }},
         {"fe_graph_key", [&] { return fe_graph_key(nullptr, text, 16, &size); }},
+        {"fe_device_properties_for_sm", [&] { return fe_device_properties_for_sm(90, text, 16, nullptr); }},
         {"fe_graph_from_json", [&] { return fe_graph_from_json(nullptr, 0, &graph); }},
     };
     for (const Call &call : calls) {

@@ -215,5 +215,17 @@ namespace CudnnFe.Tests
                                         () => b.TensorByUid(43));
             }
         }
+
+        /// <summary>The carried sm 90 description describes a graph's target; another version is refused, naming it.</summary>
+        [Test]
+        public void TheCarriedSm90DescriptionIsATarget()
+        {
+            string json = Library.DevicePropertiesForSm(90);
+            StringAssert.Contains("\"deviceVer\":900", json);
+            using (Graph graph = TestSupport.SeedConvGraph()) graph.SetDeviceProperties(json);
+            TestSupport.AssertFails(Status.NotSupported,
+                                    "Library.DevicePropertiesForSm: no description of an sm 80 GPU is carried (the library has 90)",
+                                    () => Library.DevicePropertiesForSm(80));
+        }
     }
 }

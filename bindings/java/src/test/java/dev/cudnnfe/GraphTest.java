@@ -240,4 +240,17 @@ class GraphTest {
                     () -> b.tensorByUid(43));
         }
     }
+
+    /** The carried sm 90 description describes a graph's target; another version is refused, naming it. */
+    @Test
+    void theCarriedSm90DescriptionIsATarget() {
+        String json = CudnnFe.devicePropertiesForSm(90);
+        assertTrue(json.contains("\"deviceVer\":900"), json);
+        try (Graph graph = TestSupport.seedConvGraph()) {
+            graph.setDeviceProperties(json);
+        }
+        TestSupport.assertFails(Status.NOT_SUPPORTED,
+                "CudnnFe.devicePropertiesForSm: no description of an sm 80 GPU is carried (the library has 90)",
+                () -> CudnnFe.devicePropertiesForSm(80));
+    }
 }
