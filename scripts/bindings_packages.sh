@@ -47,6 +47,11 @@ elif python3 "$ROOT/bindings/java/packaging/make_maven_repo.py" "$ROOT" "$BUILD_
     listing=$(unzip -l "$ART/cudnnfe-$VERSION.jar")
     for lib in libcudnnfe.so.1 libcudnnfe_java.so; do
         grep -q "native/linux-x86_64/$lib" <<<"$listing" || problems+=" jar lacks native/linux-x86_64/$lib;"
+        # With scripts/cross_aarch64.sh's natives in BUILD_DIR/aarch64, the jar carries them too.
+        if [ -f "$BUILD_DIR/aarch64/bindings/libcudnnfe_java.so" ]; then
+            unzip -p "$ART/cudnnfe-$VERSION.jar" "native/linux-aarch64/$lib" >"$WORK/jar-native" 2>/dev/null
+            file "$WORK/jar-native" | grep -q "ARM aarch64" || problems+=" jar lacks an aarch64 native/linux-aarch64/$lib;"
+        fi
     done
     grep -q "dev/cudnnfe/Graph.html" <<<"$(unzip -l "$ART/cudnnfe-$VERSION-javadoc.jar")" || problems+=" javadoc lacks Graph.html;"
     for f in cudnnfe-$VERSION.jar cudnnfe-$VERSION-sources.jar cudnnfe-$VERSION-javadoc.jar; do
@@ -94,6 +99,12 @@ elif python3 "$ROOT/bindings/csharp/packaging/make_nupkg.py" "$BUILD_DIR" "$FEED
         [ -s "$pkg/$f" ] || problems+=" missing $f;"
     done
     cmp -s "$pkg/LICENSE" "$ROOT/LICENSE" || problems+=" no LICENSE;"
+    if [ -f "$BUILD_DIR/aarch64/bindings/libcudnnfe_csharp.so" ]; then
+        for f in libcudnnfe_csharp.so libcudnnfe.so.1; do
+            file "$pkg/runtimes/linux-arm64/native/$f" 2>/dev/null | grep -q "ARM aarch64" ||
+                problems+=" no aarch64 runtimes/linux-arm64/native/$f;"
+        done
+    fi
     grep -q "<id>CudnnFe</id>" "$pkg/CudnnFe.nuspec" && grep -q "<version>$VERSION</version>" "$pkg/CudnnFe.nuspec" || problems+=" nuspec id/version;"
     # AssemblyVersion = package version (read back through reflection).
     cat >"$WORK/asmver.cs" <<'CS'

@@ -8,6 +8,8 @@
 #   abi:    the aarch64 library exports what abi/ lists, with the header's enums and structs
 #   info:   'cudnnfe info' runs under emulation and reports the missing cuDNN cleanly
 #   unit:   the unit suite under emulation (its tests that need cuDNN skip themselves)
+#   glue:   the Java and C# bindings' native glue, cross-compiled from BUILD_DIR's SWIG wrappers
+#   go:     the Go binding's tests, cross-compiled with cgo and run under emulation
 # The deviceless suite is not run: it needs cuDNN built for aarch64, which this machine lacks (the
 # CUDA toolkit here is x86-64 only, and Debian packages no cuDNN).
 # Each check prints "PASS name: ..." / "FAIL name: ..." / "SKIP name: ..." and the last line is
@@ -34,7 +36,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO=sudo
     if ! { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"; } >"$log" 2>&1; then
-        for t in build abi info unit; do skip $t "could not install ${missing[*]} (see $log)"; done
+        for t in build abi info unit glue go; do skip $t "could not install ${missing[*]} (see $log)"; done
         finish
     fi
 fi
@@ -46,7 +48,7 @@ version=$(sed -nE "s/^  version : '([^']+)'.*/\1/p" "$ROOT/meson.build" | head -
 targets=("libcudnnfe.so.$version" tools/cudnnfe/cudnnfe scripts/man/cudnnfe.1 tests/unit/cudnnfe_unit_tests)
 if ! ninja -C "$CROSS_BUILD_DIR" "${targets[@]}" examples/c/first_graph >>"$log" 2>&1; then
     fail build "the cross build failed" "$log"
-    for t in abi info unit; do skip $t "no aarch64 build"; done
+    for t in abi info unit glue go; do skip $t "no aarch64 build"; done
     finish
 fi
 library="$CROSS_BUILD_DIR/libcudnnfe.so.1"
@@ -82,4 +84,43 @@ rc=$?
 summary=$(grep -E '^\[  (PASSED|FAILED)  \]' "$CROSS_BUILD_DIR/unit.log" | head -2 | tr '\n' ' ')
 if [ $rc -eq 0 ]; then pass unit "${summary:-no summary} under qemu-aarch64"
 else fail unit "${summary:-the unit suite did not finish} under qemu-aarch64" "$CROSS_BUILD_DIR/unit.log"; fi
+
+# The bindings' native glue for aarch64, from the SWIG wrappers of BUILD_DIR (the same C for every
+# architecture), linked against the aarch64 library with every symbol resolved; the binding
+# packages bundle them (native/linux-aarch64 in the jar, runtimes/linux-arm64 in the NuGet package).
+glue() {  # glue NAME WRAPPER [CFLAGS...]
+    local name=$1 wrapper=$2
+    shift 2
+    mkdir -p "$CROSS_BUILD_DIR/bindings"
+    aarch64-linux-gnu-gcc -shared -fPIC -O2 -fno-strict-aliasing -I "$ROOT/include" -I "$ROOT/bindings/swig" "$@" \
+        "$wrapper" "$ROOT/bindings/swig/owned_memory.c" -L "$CROSS_BUILD_DIR" -lcudnnfe -Wl,--no-undefined \
+        -Wl,-rpath,'$ORIGIN' -o "$CROSS_BUILD_DIR/bindings/$name" >>"$log" 2>&1
+}
+java_include=$(dirname "$(dirname "$(readlink -f "$(command -v javac 2>/dev/null || echo /usr/lib/jvm/default-java/bin/javac)")")")/include
+if [ ! -f "$BUILD_DIR/bindings/java/cudnnfe_java_wrap.c" ] || [ ! -f "$BUILD_DIR/bindings/csharp/cudnnfe_csharp_wrap.c" ]; then
+    skip glue "no SWIG wrappers in $BUILD_DIR (build the bindings there first)"
+elif glue libcudnnfe_java.so "$BUILD_DIR/bindings/java/cudnnfe_java_wrap.c" -I "$java_include" -I "$java_include/linux" &&
+     glue libcudnnfe_csharp.so "$BUILD_DIR/bindings/csharp/cudnnfe_csharp_wrap.c"; then
+    pass glue "libcudnnfe_java.so and libcudnnfe_csharp.so for aarch64, every symbol resolved by the aarch64 library"
+else
+    fail glue "the glue did not cross-compile" "$log"
+fi
+
+# Go: the binding's test binary cross-compiled (cgo with the cross compiler, the aarch64 library
+# through its uninstalled pkg-config file) and run under emulation, its children too.
+module="$BUILD_DIR/bindings/go/src/bindings/go"
+if ! command -v go >/dev/null || [ ! -d "$module" ]; then
+    skip go "no Go module in $BUILD_DIR (build the bindings there first)"
+elif (cd "$module" && env PKG_CONFIG_PATH="$CROSS_BUILD_DIR/meson-uninstalled" GOARCH=arm64 CC=aarch64-linux-gnu-gcc \
+        CGO_ENABLED=1 GOCACHE="$CROSS_BUILD_DIR/go-cache" GOPATH="$CROSS_BUILD_DIR/go-path" GOPROXY=off GOFLAGS=-mod=mod \
+        GO111MODULE=on GOTOOLCHAIN=local go test -c -trimpath -o "$CROSS_BUILD_DIR/bindings/cudnnfe-go.test" .) >>"$log" 2>&1; then
+    CUDNNFE_TEST_RUNNER="qemu-aarch64 -L $SYSROOT" "${emulate[@]}" "$CROSS_BUILD_DIR/bindings/cudnnfe-go.test" -test.v \
+        >"$CROSS_BUILD_DIR/go.log" 2>&1
+    rc=$?
+    counts="$(grep -c '^--- PASS' "$CROSS_BUILD_DIR/go.log") passed, $(grep -c '^--- SKIP' "$CROSS_BUILD_DIR/go.log") skipped"
+    if [ $rc -eq 0 ]; then pass go "the Go binding's tests under qemu-aarch64: $counts (those needing cuDNN skip)"
+    else fail go "the Go binding's tests under qemu-aarch64 ($counts)" "$CROSS_BUILD_DIR/go.log"; fi
+else
+    fail go "the Go binding did not cross-compile" "$log"
+fi
 finish

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -371,7 +370,7 @@ func TestWithoutAGpuCannotTellIsNotNotSupported(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
-	child := exec.Command(os.Args[0], "-test.run", "^TestWithoutAGpuCannotTellIsNotNotSupported$")
+	child := childTest("^TestWithoutAGpuCannotTellIsNotNotSupported$")
 	child.Env = append(os.Environ(), "CUDNNFE_NO_DRIVER_PROBE=1", "LD_LIBRARY_PATH="+strings.Join(paths, ":"),
 		"CUDNNFE_STUB_DRIVER=0")
 	out, err := child.CombinedOutput()

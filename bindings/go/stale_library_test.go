@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -37,7 +36,7 @@ func TestAPlantedStaleLibraryFailsEveryCall(t *testing.T) {
 	if stale == "" {
 		t.Skip("CUDNNFE_STALE_VERSION_LIB (a library whose fe_version says 1.3.0) is not set; the meson test sets it")
 	}
-	probe := exec.Command(os.Args[0], "-test.run", "^TestAPlantedStaleLibraryFailsEveryCall$")
+	probe := childTest("^TestAPlantedStaleLibraryFailsEveryCall$")
 	probe.Env = append(os.Environ(), "CUDNNFE_STALE_PROBE=1", "LD_PRELOAD="+stale)
 	out, err := probe.CombinedOutput()
 	want := fmt.Sprintf("probe: StatusLibraryUnavailable: cudnnfe %s (this package) loaded libcudnnfe.so.1 1.3.0",

@@ -3,11 +3,13 @@ package cudnnfe
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
 
-// What the tests share: the machine's capabilities, the error assertion and the seed's graph.
+// What the tests share: the machine's capabilities, the error assertion, the seed's graph and
+// child processes.
 
 func cudnnAvailable() bool {
 	_, err := CudnnVersion()
@@ -108,4 +110,12 @@ func tensor(t *testing.T, g *Graph, name string, dims ...int64) *Tensor {
 	x, err := g.Tensor(name, dims, nil, DataNotSet)
 	must(t, err)
 	return x
+}
+
+// childTest runs this test binary again for the tests matching pattern: what loads once per
+// process (cuDNN, the library's version) is tried in a child. CUDNNFE_TEST_RUNNER, when set, is
+// the command that runs the binary (an emulator, for a cross-compiled test binary).
+func childTest(pattern string, args ...string) *exec.Cmd {
+	command := append(strings.Fields(os.Getenv("CUDNNFE_TEST_RUNNER")), os.Args[0], "-test.run", pattern)
+	return exec.Command(command[0], append(command[1:], args...)...)
 }

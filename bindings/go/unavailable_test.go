@@ -2,7 +2,6 @@ package cudnnfe
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -26,7 +25,7 @@ func TestWithoutCudnnCallsFailWithLibraryUnavailable(t *testing.T) {
 		must(t, g.Validate())
 		return
 	}
-	child := exec.Command(os.Args[0], "-test.run=^TestWithoutCudnnCallsFailWithLibraryUnavailable$", "-test.v")
+	child := childTest("^TestWithoutCudnnCallsFailWithLibraryUnavailable$", "-test.v")
 	child.Env = append(os.Environ(), unavailableChild+"=1", "CUDNNFE_CUDNN_LIBRARY=/nonexistent/libcudnn.so.9")
 	output, err := child.CombinedOutput()
 	if err != nil || !strings.Contains(string(output), "--- PASS") {

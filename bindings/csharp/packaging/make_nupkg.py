@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Pack the C# binding as a NuGet package, OUT_DIR/CudnnFe.VERSION.nupkg (a folder that serves as
 a local feed): CudnnFe.nuspec, lib/net472/CudnnFe.dll, CudnnFe.xml and CudnnFe.dll.config (Mono's dllmap),
-runtimes/linux-x64/native/libcudnnfe_csharp.so and libcudnnfe.so.1, and build/net472/CudnnFe.targets
+runtimes/linux-x64/native/libcudnnfe_csharp.so and libcudnnfe.so.1 (and runtimes/linux-arm64/native/ when
+BUILD_DIR/aarch64 holds scripts/cross_aarch64.sh's), and build/net472/CudnnFe.targets
 (copies the native files beside a .NET Framework / Mono program), with the OPC parts NuGet writes
 ([Content_Types].xml, _rels/.rels). The assembly is built against .NET Framework 4.7.2's reference
 assemblies (mscorlib; Debian has no .NET Standard reference pack), and is labelled so: net472,
@@ -49,6 +50,12 @@ def main() -> int:
         f'build/{TFM}/{ID}.targets': ((HERE / 'CudnnFe.targets').read_bytes(), 0o644),
         'LICENSE': ((HERE.resolve().parents[2] / 'LICENSE').read_bytes(), 0o644),
     }
+    # The aarch64 natives of scripts/cross_aarch64.sh, when BUILD_DIR/aarch64 holds them.
+    cross = args.build / 'aarch64'
+    if (cross / 'bindings' / 'libcudnnfe_csharp.so').is_file():
+        files['runtimes/linux-arm64/native/libcudnnfe_csharp.so'] = (
+            (cross / 'bindings' / 'libcudnnfe_csharp.so').read_bytes(), 0o755)
+        files['runtimes/linux-arm64/native/libcudnnfe.so.1'] = ((cross / 'libcudnnfe.so.1').resolve().read_bytes(), 0o755)
     content_types = ('<?xml version="1.0" encoding="utf-8"?>\n'
                      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
                      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" />'

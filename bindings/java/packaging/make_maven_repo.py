@@ -2,8 +2,9 @@
 """Publish the Java binding into a Maven repository directory (the layout a file:// or an HTTP
 repository serves): dev/cudnnfe/cudnnfe/VERSION/ with the pom, the jar (classes of the build's
 cudnnfe.jar, a manifest with Automatic-Module-Name and Implementation-Version, and the native
-libraries under native/PLATFORM/), the -sources and -javadoc jars, a .sha1 and .md5 beside each
-file, and the artifact's maven-metadata.xml.
+libraries under native/PLATFORM/, and under native/linux-aarch64/ too when BUILD_DIR/aarch64 holds
+the cross-compiled ones of scripts/cross_aarch64.sh), the -sources and -javadoc jars, a .sha1 and
+.md5 beside each file, and the artifact's maven-metadata.xml.
 
 usage: make_maven_repo.py SOURCE_ROOT BUILD_DIR REPO VERSION [--platform linux-x86_64]
 """
@@ -109,6 +110,11 @@ def main() -> int:
     native = f'native/{args.platform}/'
     entries[native + 'libcudnnfe.so.1'] = ((args.build / 'libcudnnfe.so.1').resolve().read_bytes(), 0o755)
     entries[native + 'libcudnnfe_java.so'] = ((java / 'libcudnnfe_java.so').read_bytes(), 0o755)
+    cross = args.build / 'aarch64'
+    if (cross / 'bindings' / 'libcudnnfe_java.so').is_file():
+        entries['native/linux-aarch64/libcudnnfe.so.1'] = ((cross / 'libcudnnfe.so.1').resolve().read_bytes(), 0o755)
+        entries['native/linux-aarch64/libcudnnfe_java.so'] = ((cross / 'bindings' / 'libcudnnfe_java.so').read_bytes(),
+                                                             0o755)
     write_jar(base.with_name(base.name + '.jar'), args.version, entries)
 
     sources = java_sources(args.build, args.source_root)
