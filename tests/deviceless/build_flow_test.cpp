@@ -146,14 +146,7 @@ TEST_F(BuildFlow, BuiltGraphCannotChangeButCanRebuild) {
     EXPECT_FE_OK(build(g));  // building again starts over
 }
 
-std::string graph_json(fe_graph *g) {
-    size_t n = 0;
-    fe_graph_to_json(g, nullptr, 0, &n);
-    std::string text(n + 1, '\0');
-    EXPECT_FE_OK(fe_graph_to_json(g, &text[0], text.size(), &n));
-    text.resize(n);
-    return text;
-}
+std::string graph_json(fe_graph *g) { return graph_text(fe_graph_to_json, g); }
 
 // A rebuild that fails (here on a malformed device description) leaves the graph as it was:
 // built, with its plan and the device description it was built for.

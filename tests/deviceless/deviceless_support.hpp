@@ -83,14 +83,7 @@ class Deviceless : public ::testing::Test {
         return viable;
     }
 
-    std::string describe(fe_graph *g) {
-        size_t n = 0;
-        fe_graph_describe(g, nullptr, 0, &n);
-        std::string s(n + 1, '\0');
-        EXPECT_FE_OK(fe_graph_describe(g, &s[0], s.size(), &n));
-        s.resize(n);
-        return s;
-    }
+    std::string describe(fe_graph *g) { return graph_text(fe_graph_describe, g); }
 
     std::string json_;
     std::vector<fe_graph *> graphs_;

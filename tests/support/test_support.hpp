@@ -35,6 +35,17 @@ inline const char *name_of(const fe_graph *graph) {
     EXPECT_EQ(fe_graph_get_name(graph, &name), FE_OK) << fe_last_error_message();
     return name ? name : "";
 }
+// A graph's text through the library's two-call protocol (size, then fill): fe_graph_to_json,
+// fe_graph_describe, fe_graph_key.
+inline std::string graph_text(fe_status (*read)(const fe_graph *, char *, size_t, size_t *), const fe_graph *graph) {
+    size_t n = 0;
+    read(graph, nullptr, 0, &n);
+    std::string text(n + 1, '\0');
+    EXPECT_EQ(read(graph, &text[0], text.size(), &n), FE_OK) << fe_last_error_message();
+    text.resize(n);
+    return text;
+}
+
 inline const char *engine_tag_of(const fe_graph *graph) {
     const char *tag = nullptr;
     EXPECT_EQ(fe_graph_engine_tag(graph, &tag), FE_OK) << fe_last_error_message();

@@ -16,14 +16,7 @@ std::string read_example(const char *name) {
     return s.str();
 }
 
-std::string to_json(const fe_graph *g) {
-    size_t n = 0;
-    fe_graph_to_json(g, nullptr, 0, &n);
-    std::string text(n + 1, '\0');
-    EXPECT_FE_OK(fe_graph_to_json(g, &text[0], text.size(), &n));
-    text.resize(n);
-    return text;
-}
+std::string to_json(const fe_graph *g) { return graph_text(fe_graph_to_json, g); }
 
 std::vector<int64_t> dims_of(fe_graph *g, const char *name) {
     fe_tensor *t = nullptr;

@@ -8,16 +8,7 @@
 
 namespace {
 
-std::string text(fe_status (*read)(const fe_graph *, char *, size_t, size_t *), const fe_graph *g) {
-    size_t length = 0;
-    read(g, nullptr, 0, &length);
-    std::string out(length + 1, '\0');
-    EXPECT_FE_OK(read(g, &out[0], out.size(), &length));
-    out.resize(length);
-    return out;
-}
-
-std::string key(const fe_graph *g) { return text(fe_graph_key, g); }
+std::string key(const fe_graph *g) { return graph_text(fe_graph_key, g); }
 
 // A channels-last 3x3 convolution and a relu, of that many input channels and that stride.
 fe_graph *conv(int64_t channels, int64_t stride) {
@@ -44,7 +35,7 @@ fe_graph *conv(int64_t channels, int64_t stride) {
 // The key is the SHA-256 of the graph's JSON, in hex: the same bytes in every process.
 TEST(GraphKey, IsTheSha256OfTheGraphsJson) {
     fe_graph *g = conv(64, 1);
-    std::string json = text(fe_graph_to_json, g), k = key(g);
+    std::string json = graph_text(fe_graph_to_json, g), k = key(g);
     fe::Sha256 digest;
     digest.update(json.data(), json.size());
     std::string expected;
@@ -62,7 +53,7 @@ TEST(GraphKey, FollowsWhatTheGraphIsNotWhereItIsBuilt) {
     EXPECT_EQ(key(a), key(b));
     EXPECT_NE(key(a), key(wider));
     EXPECT_NE(key(a), key(strided));
-    std::string json = text(fe_graph_to_json, a);
+    std::string json = graph_text(fe_graph_to_json, a);
     fe_graph *read = nullptr;
     ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &read));
     EXPECT_EQ(key(read), key(a));
