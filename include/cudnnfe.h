@@ -109,9 +109,9 @@ typedef enum fe_status FE_ENUM_BASE {
     FE_STATUS_NO_DEVICE = 14,          /* the CUDA runtime loaded but reports no usable GPU */
     FE_STATUS_INTERNAL = 15,           /* a bug in cudnnfe; the message says where */
     FE_STATUS_CANNOT_TELL = 16         /* whether the graph is supported, or its plan builds, cannot be
-                                        * told on this machine: no CUDA driver, or only the CUDA
-                                        * toolkit's stub (deviceless builds); judge or build it where
-                                        * a GPU and its driver are */
+                                        * told on this machine: no CUDA driver, only the CUDA
+                                        * toolkit's stub, or a driver that sees no GPU (deviceless
+                                        * builds); judge or build it where a GPU and its driver are */
 } fe_status;
 
 /* ------------------------------------------------------------------------------------------ */

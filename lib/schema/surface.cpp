@@ -35,8 +35,9 @@ const Enum kStatus{
       "The CUDA runtime loaded but reports no usable GPU."},
      {"FE_STATUS_INTERNAL", "internal", FE_STATUS_INTERNAL, "A bug in cudnnfe; the message says where."},
      {"FE_STATUS_CANNOT_TELL", "cannot_tell", FE_STATUS_CANNOT_TELL,
-      "Whether the graph is supported, or its plan builds, cannot be told on this machine: no CUDA driver, or only "
-      "the CUDA toolkit's stub (deviceless builds); judge or build it where a GPU and its driver are."}},
+      "Whether the graph is supported, or its plan builds, cannot be told on this machine: no CUDA driver, only "
+      "the CUDA toolkit's stub, or a driver that sees no GPU (deviceless builds); judge or build it where a GPU "
+      "and its driver are."}},
     "The status of a call: FE_OK, or why it failed."};
 
 const Enum kHeurMode{"fe_heur_mode",
