@@ -67,6 +67,14 @@ for name in first_graph matmul_bias sdpa step_by_step serialization conv_trainin
     example "go_$name" "$PACK/bin/example_go_$name"
 done
 
+# The README's programs as written: each checks every status and exits 0 only when it ran.
+if [ -d "$PACK/readme" ]; then
+    example readme_c "$PACK/readme/readme_c"
+    example readme_java "$JAVA" -Djava.library.path="$PACK/lib" -cp "$PACK/java/cudnnfe.jar:$PACK/readme" App
+    example readme_csharp env MONO_PATH="$PACK/lib" "$PACK/readme/readme_csharp"
+    example readme_go "$PACK/readme/readme_go"
+fi
+
 echo "($skipped skipped; logs in $OUT)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

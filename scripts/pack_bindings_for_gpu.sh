@@ -8,6 +8,7 @@
 #   java/     a Java runtime cut down with jlink, cudnnfe.jar, the test, example and benchmark jars,
 #             JUnit 5's console launcher
 #   devices/  the captured H100 description, for the deviceless tests
+#   readme/   the README's C, Java, C# and Go programs, built as written (scripts/readme_blocks.py)
 #   run_tests.sh  (scripts/gpu_run_bindings.sh)   run_bench.sh  (bench/bindings/run.sh)
 #
 #   scripts/pack_bindings_for_gpu.sh [BUILD_DIR] [PACK_DIR]
@@ -44,4 +45,5 @@ if [ -f "$BUILD/bench/bindings/execute_overhead_csharp" ]; then
     cp -L "$BUILD/bindings/csharp/libcudnnfe_csharp.so" "$PACK/lib/"
     cp "$BUILD/bench/bindings/execute_overhead_csharp" "$PACK/bin/"
 fi
+python3 "$ROOT/scripts/readme_blocks.py" --pack "$PACK" "$ROOT" "$BUILD" "$BUILD/readme-pack-work" >/dev/null
 echo "packed into $PACK ($(du -sh "$PACK" | cut -f1)); on the GPU machine: $(basename "$PACK")/run_tests.sh, then $(basename "$PACK")/run_bench.sh"

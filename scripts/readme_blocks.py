@@ -9,6 +9,10 @@ exit 1 and print the message naming the call (never crash). One line per block, 
 "N passed, N failed, N skipped".
 
 usage: readme_blocks.py ROOT BUILD_DIR [WORK_DIR]
+       readme_blocks.py --pack PACK_DIR ROOT BUILD_DIR [WORK_DIR]
+
+With --pack, the programs are built and copied into PACK_DIR/readme (C and Go executables, the Java
+class, the C# program bundled with its Mono runtime) for the bindings' GPU runner, not run here.
 """
 import os
 import pathlib
@@ -58,9 +62,29 @@ def build(language, source, work, root, build_dir, env):
     return [str(work / 'app')]
 
 
+def pack(language, command, work, build_dir, into, env):
+    """Copy the built program into `into`, runnable on a machine without a compiler, JDK or Mono."""
+    if language in ('c', 'go'):
+        shutil.copy(command[0], into / f'readme_{language}')
+    elif language == 'java':
+        shutil.copy(work / 'App.class', into / 'App.class')
+    else:
+        mono = '/usr/lib/mono/4.5'
+        subprocess.run(['mkbundle', '--simple', '--deps', '-o', str(into / 'readme_csharp'), str(work / 'app.exe'),
+                        str(build_dir / 'bindings' / 'csharp' / 'CudnnFe.dll'), '-L', str(build_dir / 'bindings' / 'csharp'),
+                        '-L', mono, '--machine-config', '/etc/mono/4.5/machine.config', '--no-config'],
+                       cwd=work, check=True, env=env, capture_output=True)
+
+
 def main():
-    root, build_dir = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
-    work_root = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else pathlib.Path(tempfile.mkdtemp())
+    args = sys.argv[1:]
+    pack_dir = None
+    if args[:1] == ['--pack']:
+        pack_dir = pathlib.Path(args[1]) / 'readme'
+        pack_dir.mkdir(parents=True, exist_ok=True)
+        args = args[2:]
+    root, build_dir = pathlib.Path(args[0]).resolve(), pathlib.Path(args[1]).resolve()
+    work_root = pathlib.Path(args[2]) if len(args) > 2 else pathlib.Path(tempfile.mkdtemp())
     gpu = has_gpu()
     cuda = os.environ.get('CUDA_HOME', '/usr/local/cuda')
     env = dict(os.environ, LD_LIBRARY_PATH=f'{build_dir}:{cuda}/lib64',
@@ -77,6 +101,11 @@ def main():
         work.mkdir(parents=True)
         try:
             command = build(language, source, work, root, build_dir, env)
+            if pack_dir:
+                pack(language, command, work, build_dir, pack_dir, env)
+                passed += 1
+                print(f'    {language}: packed')
+                continue
             run = subprocess.run(command, cwd=work, capture_output=True, text=True, env=env, timeout=300)
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired, RuntimeError) as e:
             failed += 1
