@@ -136,6 +136,14 @@ int example_build_deviceless(fe_graph *graph, int argc, char **argv) {
     return 0;
 }
 
+fe_handle *example_handle_or_build_deviceless(fe_graph *graph, int argc, char **argv) {
+    fe_handle *handle = example_handle();
+    if (handle) return handle;
+    int rc = example_build_deviceless(graph, argc, argv);
+    fe_graph_destroy(graph);
+    exit(rc);
+}
+
 int64_t example_count(const fe_tensor *tensor) {
     size_t n = 0;
     int64_t dims[FE_MAX_DIMS], count = 1;

@@ -25,6 +25,11 @@ const char *example_engine_tag(const fe_graph *graph);
 /* A GPU handle, or NULL (having said why) when this machine has no GPU. */
 fe_handle *example_handle(void);
 
+/* The GPU handle for an example with one graph. On a machine with no GPU it does the example's
+ * deviceless part instead (example_build_deviceless), destroys the graph and exits with that
+ * result, so that the example's main goes on only where there is a GPU to execute on. */
+fe_handle *example_handle_or_build_deviceless(fe_graph *graph, int argc, char **argv);
+
 /* No GPU: build the graph for the H100 description (argv[1], $CUDNNFE_DEVICE_JSON, or
  * ../shared/devices/h100-sxm-80gb.json), print the plan, and return the exit code. */
 int example_build_deviceless(fe_graph *graph, int argc, char **argv);

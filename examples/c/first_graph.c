@@ -53,12 +53,7 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_conv_fprop(graph, x, w, &conv, &y)); /* y's dims and layout are inferred */
     CHECK(fe_tensor_set_output(y, 1));                  /* without this y stays virtual */
 
-    fe_handle *handle = example_handle();
-    if (!handle) {
-        int rc = example_build_deviceless(graph, argc, argv);
-        fe_graph_destroy(graph);
-        return rc;
-    }
+    fe_handle *handle = example_handle_or_build_deviceless(graph, argc, argv);
     CHECK(fe_graph_build(graph, handle, NULL)); /* heuristics A, then FALLBACK */
     const char *tag = NULL;
     CHECK(fe_graph_engine_tag(graph, &tag)); /* the engine and knobs heuristics chose */

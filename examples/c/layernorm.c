@@ -33,12 +33,7 @@ int main(int argc, char **argv) {
     CHECK(fe_tensor_set_output(mean, 1));
     CHECK(fe_tensor_set_output(inv_variance, 1));
 
-    fe_handle *handle = example_handle();
-    if (!handle) {
-        int rc = example_build_deviceless(graph, argc, argv);
-        fe_graph_destroy(graph);
-        return rc;
-    }
+    fe_handle *handle = example_handle_or_build_deviceless(graph, argc, argv);
     CHECK(fe_graph_build(graph, handle, NULL));
     printf("plan %s\n", example_engine_tag(graph));
 

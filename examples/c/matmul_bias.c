@@ -27,12 +27,7 @@ int main(int argc, char **argv) {
     CHECK(fe_graph_bias(graph, ab, d, NULL, &c));
     CHECK(fe_tensor_set_output(c, 1));
 
-    fe_handle *handle = example_handle();
-    if (!handle) {
-        int rc = example_build_deviceless(graph, argc, argv);
-        fe_graph_destroy(graph);
-        return rc;
-    }
+    fe_handle *handle = example_handle_or_build_deviceless(graph, argc, argv);
     fe_heur_mode modes[1] = {FE_HEUR_MODE_A};
     fe_build_options build = FE_BUILD_OPTIONS_INIT;
     build.heur_modes = modes;

@@ -33,12 +33,7 @@ int main(int argc, char **argv) {
     CHECK(fe_tensor_set_output(o, 1));
     CHECK(fe_tensor_set_output(stats, 1));
 
-    fe_handle *handle = example_handle();
-    if (!handle) {
-        int rc = example_build_deviceless(graph, argc, argv);
-        fe_graph_destroy(graph);
-        return rc;
-    }
+    fe_handle *handle = example_handle_or_build_deviceless(graph, argc, argv);
     CHECK(fe_graph_build(graph, handle, NULL));
     fe_sdpa_implementation lowered;
     CHECK(fe_graph_attention_implementation(graph, "attention", &lowered));

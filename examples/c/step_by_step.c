@@ -31,12 +31,7 @@ int main(int argc, char **argv) {
     CHECK(fe_tensor_set_uid(d, UID_D));
     CHECK(fe_tensor_set_uid(c, UID_C));
 
-    fe_handle *handle = example_handle();
-    if (!handle) {
-        int rc = example_build_deviceless(graph, argc, argv);
-        fe_graph_destroy(graph);
-        return rc;
-    }
+    fe_handle *handle = example_handle_or_build_deviceless(graph, argc, argv);
 
     CHECK(fe_graph_validate(graph));
     CHECK(fe_graph_build_operation_graph(graph, handle));
