@@ -73,28 +73,6 @@ static int compile(const char *device_path, const char *plan_path) {
     return 0;
 }
 
-/* y[n,k,h,w] = sum over c, r, s of x[n,c,h+r-1,w+s-1] * w[k,c,r,s]. */
-static double *reference(const fe_tensor *x, const float *xh, const fe_tensor *w, const float *wh) {
-    const int64_t N = 8, C = 64, H = 56, W = 56, K = 32;
-    double *y = malloc((size_t)(N * K * H * W) * sizeof(double));
-    for (int64_t n = 0; n < N; ++n)
-        for (int64_t k = 0; k < K; ++k)
-            for (int64_t h = 0; h < H; ++h)
-                for (int64_t v = 0; v < W; ++v) {
-                    double acc = 0;
-                    for (int64_t c = 0; c < C; ++c)
-                        for (int64_t r = 0; r < 3; ++r)
-                            for (int64_t s = 0; s < 3; ++s) {
-                                int64_t ih = h + r - 1, iw = v + s - 1;
-                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-                                int64_t xi[4] = {n, c, ih, iw}, wi[4] = {k, c, r, s};
-                                acc += (double)xh[example_offset(x, xi)] * wh[example_offset(w, wi)];
-                            }
-                    y[((n * K + k) * H + h) * W + v] = acc;
-                }
-    return y;
-}
-
 static int run(fe_handle *handle, const char *plan_path) {
     size_t size = 0;
     unsigned char *bytes = (unsigned char *)example_read_file(plan_path, &size);
@@ -120,7 +98,8 @@ static int run(fe_handle *handle, const char *plan_path) {
     CHECK(fe_graph_execute_by_uid(graph, handle, uids, pointers, 3, NULL));
     CHECK(fe_handle_synchronize(handle));
     float *yh = example_download(yb, y);
-    double *want = reference(x, xh, w, wh);
+    /* y[n,k,h,w] = sum over c, r, s of x[n,c,h+r-1,w+s-1] * w[k,c,r,s] (zero padding of 1), on the CPU. */
+    double *want = example_conv_reference(x, xh, w, wh, 1);
     int rc = example_compare("ahead-of-time conv 8x64x56x56 * 32x64x3x3", y, yh, want, 2e-2, 1e-2);
     free(xh);
     free(wh);

@@ -232,3 +232,44 @@ int example_compare(const char *what, const fe_tensor *tensor, const float *got,
            max_rel);
     return 0;
 }
+
+double *example_matmul_bias_reference(const float *a, const float *b, const float *d, int64_t batch, int64_t m,
+                                      int64_t n, int64_t k) {
+    double *c = malloc((size_t)(batch * m * n) * sizeof(double));
+    for (int64_t i = 0; i < batch; ++i)
+        for (int64_t row = 0; row < m; ++row)
+            for (int64_t col = 0; col < n; ++col) {
+                double acc = d[row * n + col];
+                for (int64_t x = 0; x < k; ++x) acc += (double)a[(i * m + row) * k + x] * b[(i * k + x) * n + col];
+                c[(i * m + row) * n + col] = acc;
+            }
+    return c;
+}
+
+double *example_conv_reference(const fe_tensor *x, const float *xh, const fe_tensor *w, const float *wh,
+                               int64_t padding) {
+    int64_t xd[4], xs[4], wd[4], ws[4];
+    CHECK(fe_tensor_get_dims(x, xd, 4));
+    CHECK(fe_tensor_get_strides(x, xs, 4));
+    CHECK(fe_tensor_get_dims(w, wd, 4));
+    CHECK(fe_tensor_get_strides(w, ws, 4));
+    const int64_t N = xd[0], C = xd[1], H = xd[2], W = xd[3], K = wd[0], R = wd[2], S = wd[3];
+    const int64_t P = H + 2 * padding - R + 1, Q = W + 2 * padding - S + 1;
+    double *y = malloc((size_t)(N * K * P * Q) * sizeof(double));
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t k = 0; k < K; ++k)
+            for (int64_t p = 0; p < P; ++p)
+                for (int64_t q = 0; q < Q; ++q) {
+                    double acc = 0;
+                    for (int64_t c = 0; c < C; ++c)
+                        for (int64_t r = 0; r < R; ++r)
+                            for (int64_t s = 0; s < S; ++s) {
+                                int64_t ih = p + r - padding, iw = q + s - padding;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue; /* a padding zero */
+                                acc += (double)xh[n * xs[0] + c * xs[1] + ih * xs[2] + iw * xs[3]] *
+                                       wh[k * ws[0] + c * ws[1] + r * ws[2] + s * ws[3]];
+                            }
+                    y[((n * K + k) * P + p) * Q + q] = acc;
+                }
+    return y;
+}

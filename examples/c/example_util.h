@@ -59,6 +59,19 @@ int64_t example_offset(const fe_tensor *tensor, const int64_t *index);
 int example_compare(const char *what, const fe_tensor *tensor, const float *got, const double *want, double atol,
                     double rtol);
 
+/* CPU references of the examples' graphs, in double, over the host copies example_input returned
+ * (indexed by offset); the result is in logical row-major order, as example_compare wants it.
+ * The caller frees it. */
+/* C[b] = A[b] x B[b] + D for packed A [batch, m, k], B [batch, k, n] and D [1, m, n] (broadcast
+ * over the batch): the matmul examples' graph. */
+double *example_matmul_bias_reference(const float *a, const float *b, const float *d, int64_t batch, int64_t m,
+                                      int64_t n, int64_t k);
+/* y = conv(x, w) for 4-D x [N, C, H, W] and w [K, C, R, S] in any layout: 2-D cross-correlation
+ * with stride 1, dilation 1 and `padding` zeros on every side, so y is
+ * [N, K, H + 2 * padding - R + 1, W + 2 * padding - S + 1]. */
+double *example_conv_reference(const fe_tensor *x, const float *xh, const fe_tensor *w, const float *wh,
+                               int64_t padding);
+
 /* Number of logical elements of a tensor. */
 int64_t example_count(const fe_tensor *tensor);
 
