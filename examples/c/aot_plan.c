@@ -101,13 +101,8 @@ static int run(fe_handle *handle, const char *plan_path) {
     /* y[n,k,h,w] = sum over c, r, s of x[n,c,h+r-1,w+s-1] * w[k,c,r,s] (zero padding of 1), on the CPU. */
     double *want = example_conv_reference(x, xh, w, wh, 1);
     int rc = example_compare("ahead-of-time conv 8x64x56x56 * 32x64x3x3", y, yh, want, 2e-2, 1e-2);
-    free(xh);
-    free(wh);
-    free(yh);
-    free(want);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(wb);
-    fe_buffer_destroy(yb);
+    example_free_all(xh, wh, yh, want);
+    example_destroy_buffers(xb, wb, yb);
     fe_graph_destroy(graph);
     return rc;
 }

@@ -55,15 +55,8 @@ int main(int argc, char **argv) {
             }
     int rc = example_compare("relu(conv + bias)", y, yh, want, 2e-2, 1e-2);
 
-    free(xh);
-    free(wh);
-    free(bh);
-    free(yh);
-    free(want);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(wb);
-    fe_buffer_destroy(bb);
-    fe_buffer_destroy(yb);
+    example_free_all(xh, wh, bh, yh, want);
+    example_destroy_buffers(xb, wb, bb, yb);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return rc;

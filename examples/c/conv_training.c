@@ -184,11 +184,7 @@ int main(int argc, char **argv) {
     }
     if (rc == 0) printf("verified on GPU: gradients match the CPU and the loss fell at each of %d steps\n", STEPS);
 
-    free(xh);
-    free(wh);
-    free(w_true_h);
-    free(th);
-    free(dyh);
+    example_free_all(xh, wh, w_true_h, th, dyh);
     fe_buffer *buffers[] = {xb, wb, w_true, yb, target, dyb, dxb, dwb};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) fe_buffer_destroy(buffers[i]);
     fe_graph_destroy(forward);

@@ -136,14 +136,8 @@ static int run(const variant *v, fe_handle *handle, int argc, char **argv) {
     /* Sums of up to 576 fp16 products in fp32, rounded to fp16: about 1e-3 relative. */
     int rc = conv_check_sampled(v->name, y, yh, 4096, expected, &r, 2e-2, 1e-2);
 
-    free(xh);
-    free(wh);
-    free(bh);
-    free(yh);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(wb);
-    fe_buffer_destroy(bb);
-    fe_buffer_destroy(yb);
+    example_free_all(xh, wh, bh, yh);
+    example_destroy_buffers(xb, wb, bb, yb);
     fe_graph_destroy(graph);
     return rc;
 }

@@ -189,6 +189,14 @@ float *example_download(fe_buffer *buffer, fe_tensor *tensor) {
     return values;
 }
 
+void example_free_array(void **arrays, size_t count) {
+    for (size_t i = 0; i < count; ++i) free(arrays[i]);
+}
+
+void example_destroy_buffer_array(fe_buffer **buffers, size_t count) {
+    for (size_t i = 0; i < count; ++i) fe_buffer_destroy(buffers[i]);
+}
+
 int64_t example_offset(const fe_tensor *tensor, const int64_t *index) {
     size_t n = 0;
     int64_t strides[FE_MAX_DIMS], offset = 0;

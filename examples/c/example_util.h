@@ -50,6 +50,16 @@ fe_buffer *example_output(fe_tensor *tensor);
 /* Download an output as floats (span-sized, indexed by offset). */
 float *example_download(fe_buffer *buffer, fe_tensor *tensor);
 
+/* The end of an example, one line each: free its host arrays (example_input's copies, downloads,
+ * references) and destroy its device buffers. The lists are long and the same in every example,
+ * and not what an example is there to show. NULLs in either list are passed over. */
+#define example_free_all(...)                                                                                          \
+    example_free_array((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+void example_free_array(void **arrays, size_t count);
+#define example_destroy_buffers(...)                                                                                   \
+    example_destroy_buffer_array((fe_buffer *[]){__VA_ARGS__}, sizeof((fe_buffer *[]){__VA_ARGS__}) / sizeof(fe_buffer *))
+void example_destroy_buffer_array(fe_buffer **buffers, size_t count);
+
 /* Element offset of a logical index under the tensor's strides. */
 int64_t example_offset(const fe_tensor *tensor, const int64_t *index);
 

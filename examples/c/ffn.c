@@ -142,17 +142,8 @@ int main(int argc, char **argv) {
         }
     int rc = example_compare("out = gelu(x W1) W2", out, outh, want, 1e-1, 2e-2);
 
-    free(xh);
-    free(w1h);
-    free(w2h);
-    free(outh);
-    free(h_ref);
-    free(want);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(w1b);
-    fe_buffer_destroy(w2b);
-    fe_buffer_destroy(outb);
-    fe_buffer_destroy(hb);
+    example_free_all(xh, w1h, w2h, outh, h_ref, want);
+    example_destroy_buffers(xb, w1b, w2b, outb, hb);
     fe_graph_destroy(ffn);
     fe_graph_destroy(second);
     fe_handle_destroy(handle);

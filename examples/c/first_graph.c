@@ -50,13 +50,8 @@ int main(int argc, char **argv) {
     /* 576 fp16 products summed in fp32, rounded to fp16: about 1e-3 relative. */
     int rc = example_compare("conv 8x64x56x56 * 32x64x3x3", y, yh, want, 2e-2, 1e-2);
 
-    free(xh);
-    free(wh);
-    free(yh);
-    free(want);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(wb);
-    fe_buffer_destroy(yb);
+    example_free_all(xh, wh, yh, want);
+    example_destroy_buffers(xb, wb, yb);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return rc;

@@ -62,19 +62,8 @@ int main(int argc, char **argv) {
     rc |= example_compare("layernorm mean", mean, mh, want_mean, 1e-3, 1e-3);
     rc |= example_compare("layernorm inv_variance", inv_variance, ih, want_inv, 1e-3, 1e-3);
 
-    free(xh);
-    free(gh);
-    free(bh);
-    free(yh);
-    free(mh);
-    free(ih);
-    free(want_y);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(gb);
-    fe_buffer_destroy(bb);
-    fe_buffer_destroy(yb);
-    fe_buffer_destroy(mb);
-    fe_buffer_destroy(ib);
+    example_free_all(xh, gh, bh, yh, mh, ih, want_y);
+    example_destroy_buffers(xb, gb, bb, yb, mb, ib);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return rc;

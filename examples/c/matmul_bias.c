@@ -47,15 +47,8 @@ int main(int argc, char **argv) {
     double *want = example_matmul_bias_reference(ah, bh, dh, B, M, N, K);
     int rc = example_compare("C = A x B + D", c, ch, want, 2e-2, 1e-2);
 
-    free(ah);
-    free(bh);
-    free(dh);
-    free(ch);
-    free(want);
-    fe_buffer_destroy(abuf);
-    fe_buffer_destroy(bbuf);
-    fe_buffer_destroy(dbuf);
-    fe_buffer_destroy(cbuf);
+    example_free_all(ah, bh, dh, ch, want);
+    example_destroy_buffers(abuf, bbuf, dbuf, cbuf);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return rc;

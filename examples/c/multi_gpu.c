@@ -128,12 +128,8 @@ static void *run_on(void *argument) {
     snprintf(what, sizeof what, "GPU %d: conv 8x64x56x56 * 32x64x3x3", run->device);
     run->failed = conv_check_sampled(what, y, yh, 4096, expected, &r, 2e-2, 1e-2);
 
-    free(xh);
-    free(wh);
-    free(yh);
-    fe_buffer_destroy(xb);
-    fe_buffer_destroy(wb);
-    fe_buffer_destroy(yb);
+    example_free_all(xh, wh, yh);
+    example_destroy_buffers(xb, wb, yb);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return NULL;

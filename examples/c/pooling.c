@@ -81,9 +81,7 @@ static int pool(fe_handle *handle, const char *name, fe_resample_mode mode, int6
                 for (int64_t j = 0; j < OUT; ++j)
                     want[k++] = pool_at(x, xh, n, c, i, j, window, stride, pad, mode == FE_RESAMPLE_MAXPOOL);
     int rc = example_compare(name, y, yh, want, 2e-3, 2e-2);
-    free(xh);
-    free(yh);
-    free(want);
+    example_free_all(xh, yh, want);
     fe_buffer_destroy(xb);
     fe_buffer_destroy(yb);
     fe_graph_destroy(graph);

@@ -219,21 +219,10 @@ static int run_block(const block_shape *b, fe_handle *handle, int argc, char **a
         rc |= check("conv2: relu(bn(conv(out1)) + identity)", &conv2, y, out1h, w2h, &bn2,
                     downsample ? identity_h : xh, downsample ? down.y : conv1.x, 1, &yh);
 
-        free(xh);
-        free(w1h);
-        free(w2h);
-        free(wdh);
-        free(out1h);
-        free(identity_h);
-        free(yh);
+        example_free_all(xh, w1h, w2h, wdh, out1h, identity_h, yh);
         free_bn(&bn1);
         free_bn(&bn2);
-        fe_buffer_destroy(x);
-        fe_buffer_destroy(w1);
-        fe_buffer_destroy(w2);
-        fe_buffer_destroy(wd);
-        fe_buffer_destroy(out1);
-        fe_buffer_destroy(y);
+        example_destroy_buffers(x, w1, w2, wd, out1, y);
         if (downsample) fe_buffer_destroy(identity);
     }
     fe_graph_destroy(conv1.graph);

@@ -100,15 +100,7 @@ int main(int argc, char **argv) {
     rc |= example_compare("rmsnorm dx", dx, dxh, want_dx, 5e-2, 2e-2);
     rc |= example_compare("rmsnorm dgamma", dgamma, dgh, want_dgamma, 5e-2, 1e-2);
 
-    free(xh);
-    free(gh);
-    free(dyh);
-    free(yh);
-    free(ih);
-    free(dxh);
-    free(dgh);
-    free(want_y);
-    free(want_dx);
+    example_free_all(xh, gh, dyh, yh, ih, dxh, dgh, want_y, want_dx);
     fe_buffer *buffers[7] = {xb, gb, dyb, yb, ib, dxb, dgb};
     for (int i = 0; i < 7; ++i) fe_buffer_destroy(buffers[i]);
     fe_graph_destroy(forward);

@@ -125,9 +125,7 @@ int main(int argc, char **argv) {
     free(want_o), free(want_dq), free(want_dk), free(want_dv), free(p);
     for (int i = 0; i < 5; ++i) fe_buffer_destroy(fb[i]);
     fe_buffer_destroy(dob); /* the backward's own buffers; the rest are the forward's */
-    fe_buffer_destroy(dqb);
-    fe_buffer_destroy(dkb);
-    fe_buffer_destroy(dvb);
+    example_destroy_buffers(dqb, dkb, dvb);
     fe_graph_destroy(fwd);
     fe_graph_destroy(bwd);
     fe_handle_destroy(handle);

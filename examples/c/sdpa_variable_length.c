@@ -101,16 +101,8 @@ int main(int argc, char **argv) {
         float *oh = example_download(ob, o);
         failed |= verify(batch ? "second batch" : "first batch", q, k, v, o, qh, kh, vh, oh, lengths[batch],
                          sdpa.attn_scale);
-        free(qh);
-        free(kh);
-        free(vh);
-        free(oh);
-        fe_buffer_destroy(qb);
-        fe_buffer_destroy(kb);
-        fe_buffer_destroy(vb);
-        fe_buffer_destroy(lq);
-        fe_buffer_destroy(lk);
-        fe_buffer_destroy(ob);
+        example_free_all(qh, kh, vh, oh);
+        example_destroy_buffers(qb, kb, vb, lq, lk, ob);
     }
     printf(failed ? "FAILED\n" : "verified\n");
     fe_graph_destroy(graph);

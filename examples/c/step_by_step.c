@@ -72,16 +72,8 @@ int main(int argc, char **argv) {
     double *want = example_matmul_bias_reference(ah, bh, dh, B, M, N, K);
     int rc = example_compare("step-by-step C = A x B + D, bound by uid", c, ch, want, 2e-2, 1e-2);
 
-    free(ah);
-    free(bh);
-    free(dh);
-    free(ch);
-    free(want);
-    fe_buffer_destroy(abuf);
-    fe_buffer_destroy(bbuf);
-    fe_buffer_destroy(dbuf);
-    fe_buffer_destroy(cbuf);
-    fe_buffer_destroy(wbuf);
+    example_free_all(ah, bh, dh, ch, want);
+    example_destroy_buffers(abuf, bbuf, dbuf, cbuf, wbuf);
     fe_graph_destroy(graph);
     fe_handle_destroy(handle);
     return rc;
