@@ -65,16 +65,12 @@ func run() int {
 	for _, g := range []*cudnnfe.Graph{fprop, dgrad, wgrad} {
 		example.Check(g.Build(handle, nil))
 	}
-	xb, xh := example.Input(x)
-	defer xb.Close()
-	wb, wh := example.Input(wt)
-	defer wb.Close()
-	dyb, dyh := example.Input(dy)
-	defer dyb.Close()
-	yb, dxb, dwb := example.Output(y), example.Output(dx), example.Output(dw)
-	defer yb.Close()
-	defer dxb.Close()
-	defer dwb.Close()
+	var buffers example.Buffers // closed together on return
+	defer buffers.Close()
+	xb, xh := buffers.Input(x)
+	wb, wh := buffers.Input(wt)
+	dyb, dyh := buffers.Input(dy)
+	yb, dxb, dwb := buffers.Output(y), buffers.Output(dx), buffers.Output(dw)
 	example.Check(fprop.ExecuteBuffers(handle, []*cudnnfe.Tensor{x, wt, y}, []*cudnnfe.DeviceBuffer{xb, wb, yb}, 0))
 	example.Check(dgrad.ExecuteBuffers(handle, []*cudnnfe.Tensor{dy, wd, dx}, []*cudnnfe.DeviceBuffer{dyb, wb, dxb}, 0))
 	example.Check(wgrad.ExecuteBuffers(handle, []*cudnnfe.Tensor{xw, dyw, dw}, []*cudnnfe.DeviceBuffer{xb, dyb, dwb}, 0))

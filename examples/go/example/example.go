@@ -46,6 +46,13 @@ func Handle() *cudnnfe.Handle {
 	return h
 }
 
+// EngineTag is the engine and knobs of the plan the graph was built with (for printing).
+func EngineTag(g *cudnnfe.Graph) string {
+	tag, err := g.EngineTag()
+	Check(err)
+	return tag
+}
+
 // DeviceJSON is the H100 description's text (os.Args[1], $CUDNNFE_DEVICE_JSON, or
 // ../shared/devices/h100-sxm-80gb.json), or "" having said why there is none.
 func DeviceJSON() string {
@@ -206,4 +213,32 @@ func MatmulBias(a, b, d []float32, batch, m, n, k int) []float64 {
 		}
 	}
 	return c
+}
+
+// Buffers makes an example's device buffers (as Input and Output do) and closes them all at once,
+// so that an example says `defer buffers.Close()` once rather than once a buffer.
+type Buffers struct {
+	made []*cudnnfe.DeviceBuffer
+}
+
+// Input is Input's buffer and host values, the buffer to be closed with the others.
+func (b *Buffers) Input(t *cudnnfe.Tensor) (*cudnnfe.DeviceBuffer, []float32) {
+	buffer, values := Input(t)
+	b.made = append(b.made, buffer)
+	return buffer, values
+}
+
+// Output is Output's poisoned buffer, to be closed with the others.
+func (b *Buffers) Output(t *cudnnfe.Tensor) *cudnnfe.DeviceBuffer {
+	buffer := Output(t)
+	b.made = append(b.made, buffer)
+	return buffer
+}
+
+// Close closes every buffer made, the last first.
+func (b *Buffers) Close() {
+	for i := len(b.made) - 1; i >= 0; i-- {
+		b.made[i].Close()
+	}
+	b.made = nil
 }

@@ -46,15 +46,13 @@ func run() int {
 	}
 	defer handle.Close()
 	example.Check(g.Build(handle, nil)) // heuristics A, then FALLBACK
-	tag, _ := g.EngineTag()
-	fmt.Println("plan", tag)
+	fmt.Println("plan", example.EngineTag(g))
 
-	xb, xh := example.Input(x)
-	defer xb.Close()
-	wb, wh := example.Input(wt)
-	defer wb.Close()
-	yb := example.Output(y)
-	defer yb.Close()
+	var buffers example.Buffers // closed together on return
+	defer buffers.Close()
+	xb, xh := buffers.Input(x)
+	wb, wh := buffers.Input(wt)
+	yb := buffers.Output(y)
 	example.Check(g.ExecuteBuffers(handle, []*cudnnfe.Tensor{x, wt, y}, []*cudnnfe.DeviceBuffer{xb, wb, yb}, 0))
 	example.Check(handle.Synchronize())
 

@@ -43,17 +43,14 @@ func run() int {
 	}
 	defer handle.Close()
 	example.Check(g.Build(handle, &cudnnfe.BuildOptions{HeurModes: []cudnnfe.HeurMode{cudnnfe.HeurA}}))
-	tag, _ := g.EngineTag()
-	fmt.Println("plan", tag)
+	fmt.Println("plan", example.EngineTag(g))
 
-	abuf, ah := example.Input(a)
-	defer abuf.Close()
-	bbuf, bh := example.Input(b)
-	defer bbuf.Close()
-	dbuf, dh := example.Input(d)
-	defer dbuf.Close()
-	cbuf := example.Output(c)
-	defer cbuf.Close()
+	var buffers example.Buffers // closed together on return
+	defer buffers.Close()
+	abuf, ah := buffers.Input(a)
+	bbuf, bh := buffers.Input(b)
+	dbuf, dh := buffers.Input(d)
+	cbuf := buffers.Output(c)
 	// Bound by device pointer, as code with its own CUDA memory would.
 	example.Check(g.Execute(handle, []*cudnnfe.Tensor{a, b, d, c}, example.Pointers(abuf, bbuf, dbuf, cbuf), 0))
 	example.Check(handle.Synchronize())

@@ -58,14 +58,12 @@ func run() int {
 	fmt.Printf("%d candidates, %d viable, %d plans built; using %s with %d bytes of workspace\n",
 		candidates, viable, plans, tag, workspace)
 
-	abuf, ah := example.Input(a)
-	defer abuf.Close()
-	bbuf, bh := example.Input(b)
-	defer bbuf.Close()
-	dbuf, dh := example.Input(d)
-	defer dbuf.Close()
-	cbuf := example.Output(c)
-	defer cbuf.Close()
+	var buffers example.Buffers // closed together on return
+	defer buffers.Close()
+	abuf, ah := buffers.Input(a)
+	bbuf, bh := buffers.Input(b)
+	dbuf, dh := buffers.Input(d)
+	cbuf := buffers.Output(c)
 	// Our own workspace this time, of the size the plan asked for.
 	var workspacePointer uintptr
 	if workspace > 0 {
