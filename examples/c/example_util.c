@@ -39,6 +39,17 @@ const char *example_engine_tag(const fe_graph *graph) {
     return tag;
 }
 
+fe_graph *example_fp16_graph(const char *name) {
+    fe_graph_options options = FE_GRAPH_OPTIONS_INIT;
+    options.name = name;
+    options.io_data_type = FE_DATA_HALF;
+    options.intermediate_data_type = FE_DATA_FLOAT;
+    options.compute_data_type = FE_DATA_FLOAT;
+    fe_graph *graph;
+    CHECK(fe_graph_create(&options, &graph));
+    return graph;
+}
+
 fe_handle *example_handle(void) {
     int64_t cudnn = 0;
     fe_status s = fe_cudnn_version(&cudnn);

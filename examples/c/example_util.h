@@ -22,6 +22,10 @@ const char *example_graph_name(const fe_graph *graph);
 const char *example_tensor_name(const fe_tensor *tensor);
 const char *example_engine_tag(const fe_graph *graph);
 
+/* A new graph named `name` in the usual mixed precision: fp16 inputs and outputs, float
+ * intermediates and math (the examples made of several graphs create each this way). */
+fe_graph *example_fp16_graph(const char *name);
+
 /* A GPU handle, or NULL (having said why) when this machine has no GPU. */
 fe_handle *example_handle(void);
 

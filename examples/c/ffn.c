@@ -16,17 +16,6 @@
 
 enum { B = 2, N = 128, D = 256, F = 4 * D };
 
-static fe_graph *new_graph(const char *name) {
-    fe_graph_options options = FE_GRAPH_OPTIONS_INIT;
-    options.name = name;
-    options.io_data_type = FE_DATA_HALF;
-    options.intermediate_data_type = FE_DATA_FLOAT;
-    options.compute_data_type = FE_DATA_FLOAT;
-    fe_graph *graph;
-    CHECK(fe_graph_create(&options, &graph));
-    return graph;
-}
-
 static fe_tensor *input(fe_graph *graph, const char *name, int64_t d0, int64_t d1, int64_t d2) {
     int64_t dims[3] = {d0, d1, d2};
     fe_tensor *t;
@@ -36,7 +25,7 @@ static fe_tensor *input(fe_graph *graph, const char *name, int64_t d0, int64_t d
 
 /* The whole FFN in one graph; its tensors in binding order x, W1, W2, out. */
 static fe_graph *fused_ffn(fe_tensor *io[4]) {
-    fe_graph *graph = new_graph("ffn");
+    fe_graph *graph = example_fp16_graph("ffn");
     fe_tensor *hidden, *h;
     io[0] = input(graph, "x", B, N, D);
     io[1] = input(graph, "W1", 1, D, F); /* batch dim 1: broadcast over B */
@@ -52,13 +41,13 @@ static fe_graph *fused_ffn(fe_tensor *io[4]) {
 /* The split: up = gelu(x W1) with h materialized (tensors x, W1, h), down = h W2 (h, W2, out). */
 static void split_ffn(fe_graph **up, fe_tensor *up_io[3], fe_graph **down, fe_tensor *down_io[3]) {
     fe_tensor *hidden;
-    *up = new_graph("ffn_up");
+    *up = example_fp16_graph("ffn_up");
     up_io[0] = input(*up, "x", B, N, D);
     up_io[1] = input(*up, "W1", 1, D, F);
     CHECK(fe_graph_matmul(*up, up_io[0], up_io[1], NULL, &hidden));
     CHECK(fe_graph_gelu(*up, hidden, NULL, &up_io[2]));
     CHECK(fe_tensor_set_output(up_io[2], 1));
-    *down = new_graph("ffn_down");
+    *down = example_fp16_graph("ffn_down");
     down_io[0] = input(*down, "h", B, N, F);
     down_io[1] = input(*down, "W2", 1, F, D);
     CHECK(fe_graph_matmul(*down, down_io[0], down_io[1], NULL, &down_io[2]));

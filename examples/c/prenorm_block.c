@@ -24,17 +24,6 @@
 
 enum { B = 2, S = 128, D = 256, HEADS = 4, HEAD_DIM = 64, F = 4 * D, T = B * S };
 
-static fe_graph *new_graph(const char *name) {
-    fe_graph_options options = FE_GRAPH_OPTIONS_INIT;
-    options.name = name;
-    options.io_data_type = FE_DATA_HALF;
-    options.intermediate_data_type = FE_DATA_FLOAT;
-    options.compute_data_type = FE_DATA_FLOAT;
-    fe_graph *graph;
-    CHECK(fe_graph_create(&options, &graph));
-    return graph;
-}
-
 static fe_tensor *matrix(fe_graph *graph, const char *name, int64_t rows, int64_t cols, fe_data_type type) {
     int64_t dims[2] = {rows, cols};
     fe_tensor *t;
@@ -52,7 +41,7 @@ struct Stage {
 
 static void rmsnorm_stage(struct Stage *s, const char *name) {
     s->name = name;
-    s->graph = new_graph(name);
+    s->graph = example_fp16_graph(name);
     s->tensors[0] = matrix(s->graph, "x", T, D, FE_DATA_NOT_SET);
     s->tensors[1] = matrix(s->graph, "gamma", 1, D, FE_DATA_FLOAT);
     CHECK(fe_graph_rmsnorm(s->graph, s->tensors[0], s->tensors[1], NULL, NULL, &s->tensors[2], NULL));
@@ -62,7 +51,7 @@ static void rmsnorm_stage(struct Stage *s, const char *name) {
 /* c = a b, then + residual when given, then gelu when asked. */
 static void matmul_stage(struct Stage *s, const char *name, int64_t k, int64_t n, int residual, int gelu) {
     s->name = name;
-    s->graph = new_graph(name);
+    s->graph = example_fp16_graph(name);
     s->tensors[0] = matrix(s->graph, "a", T, k, FE_DATA_NOT_SET);
     s->tensors[1] = matrix(s->graph, "b", k, n, FE_DATA_NOT_SET);
     fe_tensor *c;
@@ -80,7 +69,7 @@ static void matmul_stage(struct Stage *s, const char *name, int64_t k, int64_t n
  * the output laid out [B, S, HEADS, HEAD_DIM], i.e. [B*S, D] rows again. */
 static void attention_stage(struct Stage *s) {
     s->name = "attn";
-    s->graph = new_graph("attn");
+    s->graph = example_fp16_graph("attn");
     int64_t dims[4] = {B, HEADS, S, HEAD_DIM}, in_strides[4] = {S * 3 * D, HEAD_DIM, 3 * D, 1};
     int64_t out_strides[4] = {S * D, HEAD_DIM, D, 1};
     const char *names[3] = {"q", "k", "v"};

@@ -39,17 +39,6 @@
 #define MOMENTUM 0.1
 #define LEARNING_RATE 0.01
 
-static fe_graph *new_graph(const char *name) {
-    fe_graph_options options = FE_GRAPH_OPTIONS_INIT;
-    options.name = name;
-    options.io_data_type = FE_DATA_HALF;
-    options.intermediate_data_type = FE_DATA_FLOAT;
-    options.compute_data_type = FE_DATA_FLOAT;
-    fe_graph *graph;
-    CHECK(fe_graph_create(&options, &graph));
-    return graph;
-}
-
 static fe_tensor *nhwc(fe_graph *graph, const char *name, int64_t n, int64_t c, int64_t h, int64_t w,
                        fe_data_type type) {
     int64_t dims[4] = {n, c, h, w}, strides[4];
@@ -121,7 +110,7 @@ static fe_tensor *channels_of(step_graph *g, enum value_id id, const char *name)
 /* w - lr * dw for one parameter (of `like`'s shape and type). */
 static step_graph sgd(const char *name, enum value_id parameter, enum value_id gradient, enum value_id updated,
                       int is_weight) {
-    step_graph g = {new_graph(name), {0}};
+    step_graph g = {example_fp16_graph(name), {0}};
     fe_tensor *p = hold(&g, parameter, is_weight ? weight(g.graph, "p") : channels(g.graph, "p"));
     fe_tensor *d = hold(&g, gradient, is_weight ? weight(g.graph, "dp") : channels(g.graph, "dp"));
     fe_tensor *lr;
@@ -135,7 +124,7 @@ static step_graph sgd(const char *name, enum value_id parameter, enum value_id g
 static step_graph finalize(const char *name, enum value_id sum, enum value_id sq, enum value_id gamma,
                            enum value_id beta, enum value_id running_mean, enum value_id running_var,
                            enum value_id first_output, fe_data_type eq_type) {
-    step_graph g = {new_graph(name), {0}};
+    step_graph g = {example_fp16_graph(name), {0}};
     fe_bn_finalize_options o = FE_BN_FINALIZE_OPTIONS_INIT;
     o.accum_count = COUNT;
     o.epsilon = EPSILON;
@@ -153,7 +142,7 @@ static step_graph finalize(const char *name, enum value_id sum, enum value_id sq
 
 /* dy = dz * e_dy + y * e_x + e_b: the gradient through a batchnorm from dbn_weight's outputs. */
 static step_graph through_bn(const char *name, enum value_id dz, enum value_id y, enum value_id e_dy, enum value_id dy) {
-    step_graph g = {new_graph(name), {0}};
+    step_graph g = {example_fp16_graph(name), {0}};
     fe_tensor *a = pointwise(g.graph, FE_POINTWISE_MUL, hold(&g, dz, image(g.graph, "dz")),
                              hold(&g, e_dy, channels(g.graph, "e_dy")));
     fe_tensor *b = pointwise(g.graph, FE_POINTWISE_MUL, hold(&g, y, image(g.graph, "y")),
@@ -178,7 +167,7 @@ static int make_graphs(step_graph *graphs) {
     fe_conv_options conv = padded();
     int n = 0;
     { /* conv1 + genstats */
-        step_graph g = {new_graph("conv1"), {0}};
+        step_graph g = {example_fp16_graph("conv1"), {0}};
         fe_tensor *y, *sum, *sq;
         CHECK(fe_graph_conv_fprop(g.graph, hold(&g, X, image(g.graph, "x")), hold(&g, W1, weight(g.graph, "w1")), &conv,
                                   &y));
@@ -190,7 +179,7 @@ static int make_graphs(step_graph *graphs) {
     }
     graphs[n++] = finalize("bn1", SUM1, SQ1, GAMMA1, BETA1, RUNNING_MEAN1, RUNNING_VAR1, S1, FE_DATA_HALF);
     { /* bn1 applied, relu, conv2 + genstats */
-        step_graph g = {new_graph("conv2"), {0}};
+        step_graph g = {example_fp16_graph("conv2"), {0}};
         fe_tensor *a = pointwise(g.graph, FE_POINTWISE_MUL, hold(&g, Y1, image(g.graph, "y1")),
                                  hold(&g, S1, half_channels(g.graph, "s1")));
         a = pointwise(g.graph, FE_POINTWISE_ADD, a, hold(&g, B1, half_channels(g.graph, "b1")));
@@ -205,7 +194,7 @@ static int make_graphs(step_graph *graphs) {
     }
     graphs[n++] = finalize("bn2", SUM2, SQ2, GAMMA2, BETA2, RUNNING_MEAN2, RUNNING_VAR2, S2, FE_DATA_FLOAT);
     { /* bn2 applied, the shortcut added, relu */
-        step_graph g = {new_graph("add_relu"), {0}};
+        step_graph g = {example_fp16_graph("add_relu"), {0}};
         fe_tensor *z = pointwise(g.graph, FE_POINTWISE_MUL, hold(&g, Y2, image(g.graph, "y2")),
                                  hold(&g, S2, channels(g.graph, "s2")));
         z = pointwise(g.graph, FE_POINTWISE_ADD, z, hold(&g, B2, channels(g.graph, "b2")));
@@ -214,7 +203,7 @@ static int make_graphs(step_graph *graphs) {
         graphs[n++] = g;
     }
     { /* relu's gradient */
-        step_graph g = {new_graph("drelu"), {0}};
+        step_graph g = {example_fp16_graph("drelu"), {0}};
         fe_tensor *dz = pointwise(g.graph, FE_POINTWISE_RELU_BWD, hold(&g, DOUT, image(g.graph, "dout")),
                                   hold(&g, OUT, image(g.graph, "out")));
         hold(&g, DZ, output(dz, FE_DATA_HALF));
@@ -222,7 +211,7 @@ static int make_graphs(step_graph *graphs) {
     }
     { /* bn2's backward: no convolution feeds its gradient here, so dbn_weight has no fusion to
        * join (cuDNN 9.19 has no engine for it alone) and cuDNN's batchnorm backward runs it. */
-        step_graph g = {new_graph("bn2_backward"), {0}};
+        step_graph g = {example_fp16_graph("bn2_backward"), {0}};
         fe_norm_backward_options o = FE_NORM_BACKWARD_OPTIONS_INIT;
         fe_tensor *dy, *dgamma, *dbeta;
         CHECK(fe_graph_batchnorm_backward(g.graph, image_of(&g, DZ, "dz"), image_of(&g, Y2, "y2"),
@@ -234,7 +223,7 @@ static int make_graphs(step_graph *graphs) {
         graphs[n++] = g;
     }
     { /* dw2 from bn1's relu output, recomputed from y1 inside the plan */
-        step_graph g = {new_graph("wgrad2"), {0}};
+        step_graph g = {example_fp16_graph("wgrad2"), {0}};
         fe_tensor *a = pointwise(g.graph, FE_POINTWISE_MUL, hold(&g, Y1, image(g.graph, "y1")),
                                  hold(&g, S1, half_channels(g.graph, "s1")));
         a = pointwise(g.graph, FE_POINTWISE_ADD, a, hold(&g, B1, half_channels(g.graph, "b1")));
@@ -246,7 +235,7 @@ static int make_graphs(step_graph *graphs) {
         graphs[n++] = g;
     }
     { /* dgrad + drelu (against bn1's output, recomputed) + dbn_weight of bn1 */
-        step_graph g = {new_graph("dgrad2_dbn1"), {0}};
+        step_graph g = {example_fp16_graph("dgrad2_dbn1"), {0}};
         int64_t x_dims[4] = {N, C, H, W};
         fe_tensor *dgrad;
         CHECK(fe_graph_conv_dgrad(g.graph, hold(&g, DY2, image(g.graph, "dy2")), hold(&g, W2, weight(g.graph, "w2")), 4,
@@ -263,7 +252,7 @@ static int make_graphs(step_graph *graphs) {
     }
     graphs[n++] = through_bn("dy1", DA, Y1, E_DY1, DY1);
     { /* dw1 */
-        step_graph g = {new_graph("wgrad1"), {0}};
+        step_graph g = {example_fp16_graph("wgrad1"), {0}};
         fe_tensor *dw;
         int64_t w_dims[4] = {C, C, 3, 3};
         CHECK(fe_graph_conv_wgrad(g.graph, hold(&g, X, image(g.graph, "x")), hold(&g, DY1, image(g.graph, "dy1")), 4,
@@ -272,7 +261,7 @@ static int make_graphs(step_graph *graphs) {
         graphs[n++] = g;
     }
     { /* dx = dgrad(dy1, w1) + dz */
-        step_graph g = {new_graph("dgrad1"), {0}};
+        step_graph g = {example_fp16_graph("dgrad1"), {0}};
         int64_t x_dims[4] = {N, C, H, W};
         fe_tensor *dgrad;
         CHECK(fe_graph_conv_dgrad(g.graph, hold(&g, DY1, image(g.graph, "dy1")), hold(&g, W1, weight(g.graph, "w1")), 4,
