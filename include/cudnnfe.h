@@ -1883,7 +1883,8 @@ typedef struct fe_deserialize_options {
  *  FE_STATUS_INVALID_ARGUMENT, as does a plan cuDNN cannot load, a recorded workspace that is
  *  negative or FE_SERIALIZED_MAX_WORKSPACE_BYTES or more, and an embedded graph over
  *  FE_GRAPH_JSON_MAX_BYTES; a version or GPU mismatch under FE_MISMATCH_REFUSE returns
- *  FE_STATUS_NOT_SUPPORTED naming the mismatch. Blobs written by a cudnnfe of another major
+ *  FE_STATUS_NOT_SUPPORTED naming the mismatch (a GPU of another name with the same compute
+ *  capability, SM count and shared memory, as an H200 is to an H100 SXM, is not a mismatch). Blobs written by a cudnnfe of another major
  *  version are refused (FE_STATUS_NOT_SUPPORTED) under either policy. The bytes are untrusted
  *  input: the graph they carry is rebuilt through the API and lowered again, and the plan is
  *  accepted only when its operation graph has that lowering's tensors (uids, dims, strides,

@@ -44,6 +44,9 @@ fi
 if [ -f "$BUILD/bench/bindings/execute_overhead_csharp" ]; then
     cp -L "$BUILD/bindings/csharp/libcudnnfe_csharp.so" "$PACK/lib/"
     cp "$BUILD/bench/bindings/execute_overhead_csharp" "$PACK/bin/"
+    # The bundled runtime's file and process calls go through Mono's native shim, which a
+    # machine without Mono lacks; it is looked up by the name the class libraries import.
+    cp -L /usr/lib/libmono-native.so "$PACK/lib/libSystem.Native.so"
 fi
 python3 "$ROOT/scripts/readme_blocks.py" --pack "$PACK" "$ROOT" "$BUILD" "$BUILD/readme-pack-work" >/dev/null
 echo "packed into $PACK ($(du -sh "$PACK" | cut -f1)); on the GPU machine: $(basename "$PACK")/run_tests.sh, then $(basename "$PACK")/run_bench.sh"

@@ -459,10 +459,11 @@ const std::vector<Capability> kTable = {
      "graph, or copy it into the layout wanted",
      "H200"},
     {Feature::reduction_rank3_permuted_input, "reduction_rank3_permuted_input", Gate::known_bad,
-     "a reduction of a rank-3 graph input not laid out dim 0 outermost and the last dim innermost", 0, 0, kAnyCudnn9,
-     kVerified,
-     "builds plans for it that leave elements out of the reduction (1 randomized case, a channels-last [68, 56, 1] "
-     "bfloat16 min over dims 1 and 2, 55 of 68 results wrong; the other rank-3 reductions drawn had no engine): lay "
+     "a reduction of a rank-2 or rank-3 graph input not laid out dim 0 outermost and the last dim innermost", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it that leave elements out of the reduction (2 randomized cases: a channels-last [68, 56, 1] "
+     "bfloat16 min over dims 1 and 2, 55 of 68 results wrong; a half amax over dim 0 of a [193, 1] laid out dim 0 "
+     "innermost, its one result 1.69 for 1.99; the other rank-2 and rank-3 reductions drawn had no engine): lay "
      "the input out row-major, or add a unit dim to make it a rank-4 channels-last tensor",
      "H200"},    {Feature::pointwise_rank4_one_channel, "pointwise_rank4_one_channel", Gate::observed,
      "a rank-4 or rank-5 pointwise operation with one channel (dim 1 is 1)", 0, 0, 0, kVerified,

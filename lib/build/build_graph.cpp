@@ -206,7 +206,7 @@ void note_target(fe_graph &graph, fe_handle *handle, const char *options) {
         KernelCache &cache = *graph.kernel_cache;
         std::lock_guard<std::mutex> lock(cache.mutex);
         if (cache.fingerprint.empty()) cache.fingerprint = state.fingerprint;
-        FE_CHECK(cache.fingerprint == state.fingerprint, FE_STATUS_INVALID_ARGUMENT,
+        FE_CHECK(same_plan_target(cache.fingerprint, state.fingerprint), FE_STATUS_INVALID_ARGUMENT,
                  "graph '%s': its kernel cache holds kernels for another kind of GPU than this build's", graph.name.c_str());
         int32_t device = state.executable.device;
         if (cache.device < 0) cache.device = device;

@@ -69,7 +69,7 @@ fe_graph *deserialize_graph(fe_handle *handle, const unsigned char *data, size_t
     if (blob.cudnn_version != cudnn_now)
         mismatch = format("it was built with cuDNN %s and this process has cuDNN %s", version_text(blob.cudnn_version).c_str(),
                           version_text(cudnn_now).c_str());
-    else if (blob.fingerprint != fingerprint)
+    else if (!same_plan_target(blob.fingerprint, fingerprint))
         mismatch = format("it was built for '%s' and the target is '%s'", blob.fingerprint.c_str(), fingerprint.c_str());
 
     std::unique_ptr<fe_graph> graph = graph_from_json(blob.graph_json);

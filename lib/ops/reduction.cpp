@@ -100,14 +100,20 @@ class Reduction : public Node {
             }
     }
 
-    // A reduction of a rank-3 graph input (kept at rank 3) laid out otherwise than dim 0
-    // outermost and the last dim innermost: cuDNN 9.19 leaves elements out of it (capability
+    // A reduction of a rank-2 or rank-3 graph input (kept at its rank) laid out otherwise than
+    // dim 0 outermost and the last dim innermost, unit dims included (their strides are what
+    // cuDNN reads the order from): cuDNN 9.19 leaves elements out of it (capability
     // reduction_rank3_permuted_input).
     void refuse_rank3_permuted_input(Lowering &lowering) const {
         const fe_tensor *x = inputs[0];
-        if (lowering.lifts_rank3() || x->producer || x->dims.size() != 3 || x->strides.size() != 3) return;
-        if (x->strides[0] < x->strides[1] || x->strides[1] < x->strides[2])
-            lowering.require(Feature::reduction_rank3_permuted_input);
+        const size_t rank = x->dims.size();
+        if (x->producer || rank < 2 || rank > 3 || x->strides.size() != rank) return;
+        if (rank == 3 && lowering.lifts_rank3()) return;
+        for (size_t d = 0; d + 1 < rank; ++d)
+            if (x->strides[d] < x->strides[d + 1]) {
+                lowering.require(Feature::reduction_rank3_permuted_input);
+                return;
+            }
     }
 
     // A reduction of a rank-4 or rank-5 tensor over some of its spatial dims (dim 2 on) while

@@ -77,6 +77,15 @@ std::string device_fingerprint(const std::string &device_json) {
            json_field(device_json, "maxSharedMemoryPerBlockOptin") + " B shared";
 }
 
+bool same_plan_target(const std::string &built_for, const std::string &target) {
+    // Fingerprints read "<name>, sm ..."; a name may hold ", sm " itself, so the last one starts the rest.
+    auto without_name = [](const std::string &fingerprint) {
+        size_t at = fingerprint.rfind(", sm ");
+        return at == std::string::npos ? fingerprint : fingerprint.substr(at + 2);
+    };
+    return without_name(built_for) == without_name(target);
+}
+
 namespace {
 // A whole number field in (0, limit], else 0.
 int positive_field(const std::string &device_json, const char *key, long limit) {

@@ -18,10 +18,15 @@ std::string capture_device_properties(int32_t device);
 // "deviceVer". cuDNN's own reading says only "BAD_PARAM (!json_object.IsObject())".
 void check_device_description(const char *json, const char *what);
 
-// What decides whether a plan built for one GPU runs on another: the name, the compute
-// capability, the SM count and the shared memory per block. Not the device number, clocks or
-// driver version, so a description captured on a GPU matches that GPU's handle later.
+// The GPU a plan is built for, as messages name it: the name, the compute capability, the SM
+// count and the shared memory per block. Not the device number, clocks or driver version, so a
+// description captured on a GPU matches that GPU's handle later.
 std::string device_fingerprint(const std::string &device_json);
+
+// Whether a plan or kernel built for fingerprint `built_for` runs on `target`: the same compute
+// capability, SM count and shared memory. The name is left out: the kernels are compiled for the
+// architecture and tiled for the SMs and shared memory, so an H100 SXM's plans run on an H200.
+bool same_plan_target(const std::string &built_for, const std::string &target);
 
 // A described GPU: its compute capability from cuDNN's "deviceVer" (900: 90) and its SM count
 // ("multiProcessorCount"); zeros for what the description lacks.

@@ -10,7 +10,7 @@ namespace conformance {
 void register_attention(std::vector<Family> &out);      // attention_family.cpp
 void register_attention_fp8(std::vector<Family> &out);  // attention_fp8_family.cpp
 void register_convolution(std::vector<Family> &out);  // conv_family.cpp
-void register_matmul(std::vector<Family> &out);       // matmul_family.cpp
+void register_matmul(std::vector<Family> &out);       // matmul_family.cpp: matmuls, SwiGLU pairs
 void register_block_scale(std::vector<Family> &out);  // block_scale_family.cpp
 void register_elementwise(std::vector<Family> &out);  // elementwise_family.cpp: pointwise chains, reductions
 void register_norm(std::vector<Family> &out);         // norm_family.cpp

@@ -639,8 +639,77 @@ void matmul_case(Case &k) {
     k.check_sums("C", by, ref, magnitudes, std::ldexp(1.0, -9), t.atol, t.rtol, t.norm);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* SwiGLU: the gate and up projections of one X in one graph, joined by silu(gate) * up.       */
+/* ------------------------------------------------------------------------------------------ */
+
+struct SwigluConfig {
+    fe_data_type io = FE_DATA_BFLOAT16;
+    int64_t batch = 1, tokens = 1, model = 8, hidden = 8;
+    bool weights_per_batch = false;   // else one weight for every batch (the usual case)
+    bool weights_k_contiguous = false;  // a [hidden, model] weight read transposed (nn.Linear's)
+};
+
+SwigluConfig draw_swiglu(Rng &rng) {
+    SwigluConfig c;
+    c.io = rng.pick(std::vector<fe_data_type>{FE_DATA_BFLOAT16, FE_DATA_BFLOAT16, FE_DATA_HALF});
+    c.batch = rng.chance(0.6) ? 1 : rng.range(2, 4);
+    c.tokens = rng.chance(0.2) ? rng.range(1, 16) : rng.range(16, 320);
+    c.model = 8 * rng.range(1, 96);
+    c.hidden = 8 * rng.range(1, 200);
+    // Keep the double reference under about 10^8 multiply-adds.
+    while (c.batch * c.tokens * c.model * c.hidden * 2 > 100000000) c.hidden = std::max<int64_t>(8, c.hidden / 2 / 8 * 8);
+    c.weights_per_batch = c.batch > 1 && rng.chance(0.3);
+    c.weights_k_contiguous = rng.chance(0.4);
+    return c;
+}
+
+std::string describe(const SwigluConfig &c) {
+    return std::string(type_name(c.io)) + " x=[" + std::to_string(c.batch) + "," + std::to_string(c.tokens) + "," +
+           std::to_string(c.model) + "] hidden=" + std::to_string(c.hidden) +
+           (c.weights_per_batch ? " weights=per_batch" : " weights=shared") +
+           (c.weights_k_contiguous ? ":k_contiguous" : ":n_contiguous");
+}
+
+void swiglu_case(Case &k) {
+    SwigluConfig c = draw_swiglu(k.rng);
+    k.describe(describe(c));
+    if (!k.graph(c.io)) return;
+    fe_graph *g = k.graph_handle();
+    const int64_t wb = c.weights_per_batch ? c.batch : 1;
+    const std::vector<int64_t> dx = {c.batch, c.tokens, c.model}, dw = {wb, c.model, c.hidden};
+    const std::vector<int64_t> sw = c.weights_k_contiguous ? std::vector<int64_t>{c.model * c.hidden, 1, c.model}
+                                                           : std::vector<int64_t>{c.model * c.hidden, c.hidden, 1};
+    fe_tensor *x = k.packed("x", dx), *w_gate = k.tensor("w_gate", dw, sw), *w_up = k.tensor("w_up", dw, sw);
+    if (!x || !w_gate || !w_up) return;
+    fe_tensor *gate = nullptr, *up = nullptr, *activated = nullptr, *y = nullptr;
+    if (!k.ok(fe_graph_matmul(g, x, w_gate, nullptr, &gate), "fe_graph_matmul")) return;
+    if (!k.ok(fe_graph_matmul(g, x, w_up, nullptr, &up), "fe_graph_matmul")) return;
+    if (!k.ok(fe_graph_silu(g, gate, nullptr, &activated), "fe_graph_silu")) return;
+    if (!k.ok(fe_graph_mul(g, activated, up, nullptr, &y), "fe_graph_mul")) return;
+    if (!k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output")) return;
+    if (!k.build()) return;
+
+    Bound &bx = k.input(x), &bg = k.input(w_gate), &bu = k.input(w_up);
+    Bound &by = k.output(y);
+    if (!k.execute()) return;
+    // The projections stay in float inside the graph; the reference keeps them in double.
+    const std::vector<int64_t> batch = {c.batch};
+    std::vector<double> ref = matmul_reference(bx, bg, batch, c.tokens, c.hidden, c.model, c.io, c.io);
+    const std::vector<double> up_ref = matmul_reference(bx, bu, batch, c.tokens, c.hidden, c.model, c.io, c.io);
+    for (size_t i = 0; i < ref.size(); ++i) ref[i] = activation(kSilu, 0, ref[i]) * up_ref[i];
+    // Each projection is a sum of `model` products of values in [-1, 1] (spread sqrt(model) / 3);
+    // the result is the product of two of them.
+    const double projection = std::sqrt(static_cast<double>(c.model)) / 3;
+    Tolerance t = tolerance(by.type, std::max(projection * projection, 1.0), false);
+    k.check("Y", by, ref, t.atol, t.rtol, t.norm);
+}
+
 }  // namespace
 
-void register_matmul(std::vector<Family> &out) { out.push_back({"matmul", 1000, matmul_case}); }
+void register_matmul(std::vector<Family> &out) {
+    out.push_back({"matmul", 1000, matmul_case});
+    out.push_back({"swiglu", 200, swiglu_case});
+}
 
 }  // namespace conformance

@@ -115,6 +115,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pointwise_backward_uniform_dy:rank_3", "pointwise", 50, 29));
     out.push_back(replay("pooling_index_layout:single_pixel", "resample", 56, 130));
     out.push_back(replay("int8_conv_flipped_single_pixel:one_spatial_dim", "conv_int8", 57, 11));
+    out.push_back(replay("reduction_rank3_permuted_input:rank_2", "reduction", 58, 50));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

@@ -563,6 +563,31 @@ TEST_F(ConformanceRefusals, ReductionOverPartOfTheSpatialDims) {
     }
 }
 
+// Amax over dim 0 of a [193, 1] laid out dim 0 innermost, and min over dims 1 and 2 of a
+// channels-last [68, 56, 1]: refused; the same tensors row-major, taken.
+TEST_F(ConformanceRefusals, ReductionOfARank2Or3InputNotRowMajor) {
+    struct Form {
+        std::vector<int64_t> dims, strides;
+        uint32_t axes;
+        bool refused;
+    };
+    for (const Form &f : {Form{{193, 1}, {1, 193}, 0x1u, true}, Form{{193, 1}, {1, 1}, 0x1u, false},
+                          Form{{68, 56, 1}, {56, 1, 56}, 0x6u, true}, Form{{68, 56, 1}, {56, 1, 1}, 0x6u, false}}) {
+        SCOPED_TRACE(testing::PrintToString(f.dims) + " strides " + testing::PrintToString(f.strides));
+        fe_graph *g = graph("reduction_permuted_input", FE_DATA_HALF);
+        fe_tensor *x = strided(g, "x", f.dims, f.strides), *y = nullptr;
+        fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
+        o.reduce_axes = f.axes;
+        ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_AMAX, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_FLOAT));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (f.refused)
+            expect_refused(g, "dim 0 outermost and the last dim innermost");
+        else
+            expect_lowered(g);
+    }
+}
+
 // Layernorm of a packed x [4, 96, 256] into y with a gap after each row (rows 264 apart): refused
 // before cuDNN, with the reason; a packed y, taken.
 TEST_F(ConformanceRefusals, NormalizationWhoseResultIsNotLaidOutAsX) {

@@ -236,6 +236,22 @@ TEST_F(PlansThatLast, AnotherGpuIsRefusedOrRebuilt) {
     EXPECT_NE(text.find("114 SMs"), std::string::npos) << text;
 }
 
+// An H200 has an H100 SXM's compute capability, SM count and shared memory: a plan built for one
+// loads on the other as it was built (the name is not part of what a plan depends on).
+TEST_F(PlansThatLast, AGpuOfAnotherNameAndTheSameShapeLoadsThePlan) {
+    fe_graph *g = seed_conv("same_shape_gpu");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
+    std::vector<unsigned char> bytes = serialize(g);
+    std::string h200 = json_;
+    size_t at = h200.find("NVIDIA H100 80GB HBM3");
+    ASSERT_NE(at, std::string::npos);
+    h200.replace(at, std::strlen("NVIDIA H100 80GB HBM3"), "NVIDIA H200");
+    fe_graph *out = nullptr;
+    ASSERT_FE_OK(deserialize(bytes, &out, h200));
+    EXPECT_NE(describe(out).find("plan from the serialized graph"), std::string::npos) << "it was rebuilt";
+}
+
 TEST_F(PlansThatLast, BadArgumentsAreErrors) {
     std::vector<unsigned char> bytes(64, 0);
     fe_graph *out = nullptr;
