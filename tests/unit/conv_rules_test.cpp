@@ -8,31 +8,11 @@
 
 namespace {
 
-class Conv : public ::testing::Test {
+class Conv : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
+    Conv() : GraphTest("g", FE_DATA_HALF) {}
     fe_tensor *tensor(const char *name, std::vector<int64_t> dims, bool channels_last = true) {
         return cudnnfe_test::make_tensor(g, name, dims, channels_last, FE_DATA_NOT_SET);
-    }
-    static std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    static std::vector<int64_t> strides(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> s(n);
-        fe_tensor_get_strides(t, s.data(), n);
-        return s;
     }
     static fe_conv_options padded(int64_t pad, int64_t stride = 1, size_t spatial = 2) {
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
@@ -41,7 +21,6 @@ class Conv : public ::testing::Test {
         fe_conv_options_set_stride(&o, spatial, s.data());
         return o;
     }
-    fe_graph *g = nullptr;
 };
 
 // ---- inference ----------------------------------------------------------------------------

@@ -7,34 +7,13 @@
 
 namespace {
 
-class Graph : public ::testing::Test {
+class Graph : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
+    Graph() : GraphTest("g", FE_DATA_HALF) {}
     fe_tensor *tensor(const char *name, std::vector<int64_t> dims, bool channels_last = false,
                       fe_data_type type = FE_DATA_NOT_SET) {
         return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
     }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    std::vector<int64_t> strides(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> s(n);
-        fe_tensor_get_strides(t, s.data(), n);
-        return s;
-    }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Graph, StrideHelpers) {

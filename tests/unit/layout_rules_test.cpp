@@ -8,10 +8,8 @@ namespace {
 
 fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
 
-class Layout : public ::testing::Test {
+class Layout : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override { ASSERT_FE_OK(fe_graph_create(nullptr, &g)); }
-    void TearDown() override { fe_graph_destroy(g); }
     fe_tensor *make(const char *name, const std::vector<int64_t> &dims) {
         return cudnnfe_test::make_tensor(g, name, dims, false, FE_DATA_HALF);
     }
@@ -26,7 +24,6 @@ class Layout : public ::testing::Test {
         return out;
     }
     bool said(const char *text) { return std::string(fe_last_error_message()).find(text) != std::string::npos; }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Layout, ReshapeKeepsTheElementsPacked) {

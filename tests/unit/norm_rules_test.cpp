@@ -13,38 +13,9 @@ namespace {
 
 fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
 
-class Norms : public ::testing::Test {
+class Norms : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_BFLOAT16;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
-    fe_tensor *tensor(const char *name, std::vector<int64_t> dims, fe_data_type type = FE_DATA_NOT_SET,
-                      bool channels_last = false) {
-        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
-    }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    std::vector<int64_t> strides(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> s(n);
-        fe_tensor_get_strides(t, s.data(), n);
-        return s;
-    }
-    fe_data_type type(const fe_tensor *t) {
-        fe_data_type d = FE_DATA_NOT_SET;
-        fe_tensor_get_data_type(t, &d);
-        return d;
-    }
+    Norms() : GraphTest("g", FE_DATA_BFLOAT16) {}
     size_t outputs() {
         size_t n = 0;
         fe_graph_output_count(g, &n);
@@ -55,7 +26,6 @@ class Norms : public ::testing::Test {
         o.phase = FE_NORM_PHASE_TRAINING;
         return o;
     }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Norms, LayernormTrainingInfersStatisticsPerToken) {

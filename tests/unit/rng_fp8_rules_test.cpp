@@ -8,13 +8,10 @@
 
 namespace {
 
-class RngRules : public ::testing::Test {
+class RngRules : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "rng";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
+    RngRules() : GraphTest("rng", FE_DATA_HALF) {}
+    void declare_inputs() override {
         seed = cudnnfe_test::make_tensor(g, "seed", {1}, false, FE_DATA_INT64);
         offset = cudnnfe_test::make_tensor(g, "offset", {1}, false, FE_DATA_INT64);
         opts.ndims = 3;
@@ -22,15 +19,6 @@ class RngRules : public ::testing::Test {
         opts.dims[1] = 64;
         opts.dims[2] = 128;
     }
-    void TearDown() override { fe_graph_destroy(g); }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    fe_graph *g = nullptr;
     fe_tensor *seed = nullptr, *offset = nullptr, *y = nullptr;
     fe_rng_options opts = FE_RNG_OPTIONS_INIT;
 };
@@ -127,33 +115,16 @@ TEST_F(RngRules, BadDimsAreRefused) {
     EXPECT_TRUE(LastErrorContains("dims[1] is 0"));
 }
 
-class MatmulFp8Rules : public ::testing::Test {
+class MatmulFp8Rules : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "fp8";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
+    MatmulFp8Rules() : GraphTest("fp8", FE_DATA_HALF) {}
+    void declare_inputs() override {
         a = cudnnfe_test::make_tensor(g, "a", {4, 128, 64}, false, FE_DATA_FP8_E4M3);
         b = cudnnfe_test::make_tensor(g, "b", {4, 64, 256}, false, FE_DATA_FP8_E4M3);
         ASSERT_FE_OK(fe_graph_scalar(g, "da", 0.5, FE_DATA_FLOAT, &scales.descale_a));
         ASSERT_FE_OK(fe_graph_scalar(g, "db", 0.25, FE_DATA_FLOAT, &scales.descale_b));
         scales.scale_c = cudnnfe_test::make_tensor(g, "sc", {1}, false, FE_DATA_FLOAT);
     }
-    void TearDown() override { fe_graph_destroy(g); }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    fe_data_type type(const fe_tensor *t) {
-        fe_data_type d = FE_DATA_NOT_SET;
-        fe_tensor_get_data_type(t, &d);
-        return d;
-    }
-    fe_graph *g = nullptr;
     fe_tensor *a = nullptr, *b = nullptr, *c = nullptr, *amax = nullptr;
     fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
 };
@@ -210,29 +181,12 @@ TEST_F(MatmulFp8Rules, ScalesMustBeOneFloatElement) {
     EXPECT_TRUE(LastErrorContains("descale_b 'half_scale' must be one float element"));
 }
 
-class BlockScaleRules : public ::testing::Test {
+class BlockScaleRules : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "mx";
-        o.io_data_type = FE_DATA_BFLOAT16;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
+    BlockScaleRules() : GraphTest("mx", FE_DATA_BFLOAT16) {}
+    void declare_inputs() override {
         x = cudnnfe_test::make_tensor(g, "x", {2, 128, 256}, false, FE_DATA_BFLOAT16);
     }
-    void TearDown() override { fe_graph_destroy(g); }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
-    fe_data_type type(const fe_tensor *t) {
-        fe_data_type d = FE_DATA_NOT_SET;
-        fe_tensor_get_data_type(t, &d);
-        return d;
-    }
-    fe_graph *g = nullptr;
     fe_tensor *x = nullptr, *y = nullptr, *scale = nullptr;
 };
 

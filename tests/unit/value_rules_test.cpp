@@ -15,18 +15,9 @@ namespace {
 const double kNan = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
-class Values : public ::testing::Test {
+class Values : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
-    fe_tensor *tensor(const char *name, std::vector<int64_t> dims, fe_data_type type = FE_DATA_NOT_SET) {
-        return cudnnfe_test::make_tensor(g, name, dims, false, type);
-    }
+    Values() : GraphTest("g", FE_DATA_HALF) {}
     fe_tensor *scalar(const char *name, double value = 1.0, fe_data_type type = FE_DATA_FLOAT) {
         fe_tensor *t = nullptr;
         EXPECT_FE_OK(fe_graph_scalar(g, name, value, type, &t));
@@ -42,7 +33,6 @@ class Values : public ::testing::Test {
         fe_tensor *out = nullptr, *stats = nullptr;
         return fe_graph_sdpa(g, q, k, v, &o, &out, &stats);
     }
-    fe_graph *g = nullptr;
     fe_tensor *q = nullptr, *k = nullptr, *v = nullptr;
 };
 
