@@ -13,12 +13,11 @@
 #include <cstdio>
 #include <string>
 
+#include "dims.hpp"
 #include "families.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
 
 enum class Kind { layer, rms, batch, instance, ada };
 enum class Pass { inference, training, backward };
@@ -36,31 +35,6 @@ const char *kind_name(Kind k) {
 
 const char *type_name(fe_data_type t) {
     return t == FE_DATA_HALF ? "fp16" : t == FE_DATA_BFLOAT16 ? "bf16" : "fp32";
-}
-
-int64_t product(const Dims &d) {
-    int64_t n = 1;
-    for (int64_t v : d) n *= v;
-    return n;
-}
-
-std::string list(const Dims &d) {
-    std::string s = "[";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-}
-
-// Calls f(index) for every logical index of dims, in row-major order.
-template <typename F>
-void for_each_index(const Dims &dims, F f) {
-    Dims index(dims.size(), 0);
-    for (int64_t e = 0, total = product(dims); e < total; ++e) {
-        f(index);
-        for (size_t d = dims.size(); d-- > 0;) {
-            if (++index[d] < dims[d]) break;
-            index[d] = 0;
-        }
-    }
 }
 
 // Row-major position of index in a tensor of dims that broadcasts (dims of 1 read index 0).

@@ -7,31 +7,11 @@
 #include <limits>
 #include <string>
 
+#include "dims.hpp"
 #include "probes.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
-
-int64_t product(const Dims &d) {
-    int64_t n = 1;
-    for (int64_t v : d) n *= v;
-    return n;
-}
-
-// Calls f(index) for every logical index of dims, in row-major order.
-template <typename F>
-void for_each_index(const Dims &dims, F f) {
-    Dims index(dims.size(), 0);
-    for (int64_t e = 0, total = product(dims); e < total; ++e) {
-        f(index);
-        for (size_t d = dims.size(); d-- > 0;) {
-            if (++index[d] < dims[d]) break;
-            index[d] = 0;
-        }
-    }
-}
 
 Dims packed_strides(const Dims &dims) {
     std::vector<size_t> order(dims.size());
