@@ -15,6 +15,7 @@
 
 #include "dims.hpp"
 #include "families.hpp"
+#include "norm_checks.hpp"
 
 namespace conformance {
 namespace {
@@ -326,17 +327,6 @@ void check_stats(Case &k, const char *what, const Bound &out, const std::vector<
     k.check(what, out, ref, 1e-3, 1e-3, 1e-3);
 }
 
-// Sums over many rows (dscale, dbias): the tolerance scales with the sum of the terms'
-// magnitudes (what float accumulation errs by), plus the rounding of the written type.
-void check_sums(Case &k, const char *what, const Bound &out, const std::vector<double> &ref,
-                const std::vector<double> &magnitude) {
-    double largest = 0;
-    for (double m : magnitude) largest = std::max(largest, m);
-    const fe_data_type t = out.type;
-    k.check(what, out, ref, 2e-4 * largest + 1e-3, t == FE_DATA_BFLOAT16 ? 1e-2 : 5e-3,
-            t == FE_DATA_BFLOAT16 ? 1e-2 : 2e-3);
-}
-
 // A pointwise epilogue on a norm forward's y in the same graph (the fused forms: batchnorm + add +
 // ReLU, a layer norm times a gate, ...), applied in order.
 enum class Epilogue { add_residual, relu, multiply_gate, scale };
@@ -608,8 +598,8 @@ void norm_case(Case &k, bool fused) {
         ref_dx.push_back(read(bi, i) * (centered - xhat_at(i) * sum_gx[gi] / n[gi]));
     });
     k.check("dx", bdx, ref_dx, atol_for(c.type), rtol_for(c.type), norm_for(c.type));
-    check_sums(k, "dscale", bds, ref_ds, mag_ds);
-    if (bdb) check_sums(k, "dbias", *bdb, ref_db, mag_db);
+    check_norm_sums(k, "dscale", bds, ref_ds, mag_ds);
+    if (bdb) check_norm_sums(k, "dbias", *bdb, ref_db, mag_db);
 }
 
 }  // namespace
