@@ -15,6 +15,13 @@
 #define EXPECT_FE_OK(call) EXPECT_EQ((call), FE_OK) << fe_last_error_message()
 #define ASSERT_FE_OK(call) ASSERT_EQ((call), FE_OK) << fe_last_error_message()
 #define EXPECT_FE_STATUS(call, status) EXPECT_EQ((call), (status)) << fe_last_error_message()
+// A refused call: its status is `status` and the library's message contains `needle` (the two
+// checks the rule tests make of every failure, each reported on its own).
+#define EXPECT_FE_REFUSED(call, status, needle)      \
+    do {                                             \
+        EXPECT_FE_STATUS(call, status);              \
+        EXPECT_TRUE(LastErrorContains(needle));      \
+    } while (0)
 
 // The message of the last failure contains `needle`.
 inline ::testing::AssertionResult LastErrorContains(const std::string &needle) {
