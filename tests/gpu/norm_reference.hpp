@@ -161,6 +161,16 @@ class NormGpu : public Gpu {
     // Statistics are float and computed in float: close to the double reference.
     void expect_stats_close(const Bound &out, const std::vector<double> &ref) { expect_close(out, ref, 1e-3, 1e-3, 1e-4); }
 
+    // A norm forward's downloaded y (written in `io`), mean and inverse variance against the
+    // double reference of `spec` on the same x, scale and bias.
+    void expect_forward_close(fe_data_type io, const NormSpec &spec, const Bound &bx, const Bound &bs, const Bound &bb,
+                              const Bound &by, const Bound &bm, const Bound &bi) {
+        NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+        expect_close(by, ref.y, norm_atol(io), norm_rtol(io), norm_for(io));
+        expect_stats_close(bm, ref.mean);
+        expect_stats_close(bi, ref.inv);
+    }
+
     // Runs a built norm backward graph (I/O type `io`) on random x, dy and scale and the mean and
     // inverse variance its forward computes (of `stats` dims), and checks dx, dscale and dbias
     // against the double reference.
