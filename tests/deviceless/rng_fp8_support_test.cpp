@@ -148,17 +148,33 @@ TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
     EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half");
 }
 
+// x dequantized with `scale` in blocks of `block_rows` x `block_size`, its result written as half;
+// nullptr, with a failure, when a call is refused.
+fe_tensor *dequantized_to_half(fe_graph *g, fe_tensor *x, fe_tensor *scale, int32_t block_rows, int32_t block_size) {
+    fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+    o.block_rows = block_rows;
+    o.block_size = block_size;
+    fe_tensor *y = nullptr;
+    if (fe_graph_block_scale_dequantize(g, x, scale, &o, &y) != FE_OK ||
+        fe_tensor_set_data_type(y, FE_DATA_HALF) != FE_OK) {
+        ADD_FAILURE() << fe_last_error_message();
+        return nullptr;
+    }
+    return y;
+}
+
 // MXFP8 block scaling on the H100 description: cuDNN's block-scale engines target Blackwell, so
 // the capability table refuses it when lowering for a Hopper, saying which GPUs run it.
+const char *const kBlockScalingNeedsBlackwell =
+    "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is Hopper (sm90)";
+
 TEST_F(Deviceless, BlockScaleQuantizeOnHopperSaysWhy) {
     fe_graph *g = graph("mxfp8_quantize", FE_DATA_BFLOAT16);
     fe_tensor *x = tensor(g, "x", {1, 1, 256, 512}), *y = nullptr, *scale = nullptr;
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED,
-                      "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is "
-                      "Hopper (sm90)");
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
@@ -167,9 +183,7 @@ TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
     fe_tensor *scale = tensor(g, "scale", {1, 256, 16}, false, FE_DATA_FP8_E8M0), *y = nullptr;
     ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, x, scale, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED,
-                      "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is "
-                      "Hopper (sm90)");
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
@@ -225,12 +239,8 @@ TEST_F(Deviceless, BlockScaledMatmulWithBInOneRowBlocksSaysWhy) {
         fe_graph *g = graph(rows == 1 ? "b_row_blocks" : "b_16_row_blocks", FE_DATA_HALF);
         fe_tensor *a = tensor(g, "a", {1, 40, 128}, false), *b = tensor(g, "b", {1, 128, 64}, false);
         fe_tensor *sb = tensor(g, "scale_b", {1, 128 / rows, 1}, false, FE_DATA_FLOAT);
-        fe_block_scale_options ob = FE_BLOCK_SCALE_OPTIONS_INIT;
-        ob.block_rows = rows;
-        ob.block_size = 64;
-        fe_tensor *db = nullptr, *c = nullptr;
-        ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, b, sb, &ob, &db));
-        ASSERT_FE_OK(fe_tensor_set_data_type(db, FE_DATA_HALF));
+        fe_tensor *db = dequantized_to_half(g, b, sb, rows, 64), *c = nullptr;
+        ASSERT_NE(db, nullptr);
         ASSERT_FE_OK(fe_graph_matmul(g, a, db, nullptr, &c));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
         if (rows == 16) {
@@ -248,12 +258,8 @@ TEST_F(Deviceless, BlockScaledMatmulOfAPartialFp8OperandIsRefused) {
     fe_graph *g = graph("block_scaled_fp8_partial", FE_DATA_HALF);
     fe_tensor *a = tensor(g, "a", {1, 39, 566}, false, FE_DATA_FP8_E4M3), *b = tensor(g, "b", {1, 566, 5}, false);
     fe_tensor *sa = tensor(g, "scale_a", {1, 1, 18}, false, FE_DATA_BFLOAT16);
-    fe_block_scale_options oa = FE_BLOCK_SCALE_OPTIONS_INIT;
-    oa.block_rows = 128;
-    oa.block_size = 32;
-    fe_tensor *da = nullptr, *c = nullptr;
-    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, a, sa, &oa, &da));
-    ASSERT_FE_OK(fe_tensor_set_data_type(da, FE_DATA_HALF));
+    fe_tensor *da = dequantized_to_half(g, a, sa, 128, 32), *c = nullptr;
+    ASSERT_NE(da, nullptr);
     ASSERT_FE_OK(fe_graph_matmul(g, da, b, nullptr, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
     EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);

@@ -79,6 +79,18 @@ class SdpaScoreMod : public Deviceless {
         fe_tensor *through_tanh = pointwise(g, FE_POINTWISE_TANH_BWD, times_cap, before_tanh);
         o.score_mod_grad_output = pointwise(g, FE_POINTWISE_DIV, through_tanh, cap);
     }
+    // A half attention backward (scale 0.125) with soft-capping and its derivative as chains;
+    // nullptr, with a failure, when the backward call is refused.
+    fe_graph *softcap_backward_graph(const char *name) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        Attention a = qkv(g);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        softcap_backward_options(g, o);
+        fe_status s = backward(g, a, o);
+        EXPECT_FE_OK(s);
+        return s == FE_OK ? g : nullptr;
+    }
     std::string to_json(fe_graph *g) { return graph_text(fe_graph_to_json, g); }
 
     // A half forward attention on a fresh graph whose options already name the stand-in
@@ -93,6 +105,12 @@ class SdpaScoreMod : public Deviceless {
         ForwardChain c{g, qkv(g), FE_SDPA_OPTIONS_INIT};
         c.o.score_mod_input = scores(g, "scores");
         return c;
+    }
+    // The chain 2 * tanh(scores) as c's score modifier; returns the tanh inside it.
+    fe_tensor *twice_tanh(ForwardChain &c) {
+        fe_tensor *tanh = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
+        c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_MUL, tanh, scalar(c.g, "two", 2.0));
+        return tanh;
     }
     // The forward call is refused as an invalid argument, for `reason`.
     void expect_forward_refused(fe_graph *g, const Attention &a, const fe_sdpa_options &o, const char *reason) {
@@ -132,23 +150,15 @@ TEST_F(SdpaScoreMod, ACausalMaskAsAChainIsSupported) {
 }
 
 TEST_F(SdpaScoreMod, TheBackwardWithTheCallersDerivativeIsSupported) {
-    fe_graph *g = graph("softcap_chain_backward", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    o.attn_scale = 0.125;
-    softcap_backward_options(g, o);
-    ASSERT_FE_OK(backward(g, a, o));
+    fe_graph *g = softcap_backward_graph("softcap_chain_backward");
+    ASSERT_NE(g, nullptr);
     expect_supported(g);
     EXPECT_NE(describe(g).find("score_mod_grad=div_1::Y(3 ops)"), std::string::npos) << describe(g);
 }
 
 TEST_F(SdpaScoreMod, TheGraphJsonKeepsTheChains) {
-    fe_graph *g = graph("json_chain", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    o.attn_scale = 0.125;
-    softcap_backward_options(g, o);
-    ASSERT_FE_OK(backward(g, a, o));
+    fe_graph *g = softcap_backward_graph("json_chain");
+    ASSERT_NE(g, nullptr);
     std::string json = to_json(g);
     fe_graph *read = nullptr;
     ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &read));
@@ -205,8 +215,7 @@ TEST_F(SdpaScoreMod, AStandInOfTheWrongShapeOrTypeIsRefused) {
 
 TEST_F(SdpaScoreMod, ReadingTheChainOutsideTheAttentionIsRefused) {
     ForwardChain c = forward_chain("read_outside");
-    fe_tensor *tanh = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
-    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_MUL, tanh, scalar(c.g, "two", 2.0));
+    fe_tensor *tanh = twice_tanh(c);
     ASSERT_FE_OK(forward(c.g, c.a, c.o));
     fe_tensor *leak = pointwise(c.g, FE_POINTWISE_EXP, tanh);
     ASSERT_FE_OK(fe_tensor_set_output(leak, 1));
@@ -216,8 +225,7 @@ TEST_F(SdpaScoreMod, ReadingTheChainOutsideTheAttentionIsRefused) {
 
 TEST_F(SdpaScoreMod, AChainResultAsAnOutputIsRefused) {
     ForwardChain c = forward_chain("chain_output");
-    fe_tensor *tanh = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
-    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_MUL, tanh, scalar(c.g, "two", 2.0));
+    fe_tensor *tanh = twice_tanh(c);
     ASSERT_FE_OK(fe_tensor_set_output(tanh, 1));
     ASSERT_FE_OK(forward(c.g, c.a, c.o));
     EXPECT_FE_REFUSED(fe_graph_validate(c.g), FE_STATUS_VALIDATION, "where it is never written to memory");
