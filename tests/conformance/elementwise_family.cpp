@@ -27,6 +27,7 @@
 #include <limits>
 #include <sstream>
 
+#include "dims.hpp"
 #include "families.hpp"
 
 namespace conformance {
@@ -56,12 +57,6 @@ std::string number(double v) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4g", v);
     return text;
-}
-
-int64_t product(const std::vector<int64_t> &dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    return n;
 }
 
 // A tensor's layout: the order of its dims (outermost first), padding after each dim's extent,

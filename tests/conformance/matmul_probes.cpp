@@ -9,22 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "dims.hpp"
 #include "probes.hpp"
 
 namespace conformance {
 namespace {
-
-std::string dims_text(const std::vector<int64_t> &dims) {
-    std::string s = "[";
-    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
-    return s + "]";
-}
-
-int64_t product(const std::vector<int64_t> &dims) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    return n;
-}
 
 // The root mean square of values (at least `floor`): the spread an absolute tolerance scales by.
 double rms(const std::vector<double> &v, double floor = 1e-3) {
@@ -210,7 +199,7 @@ void graph_level_rng(Case &k, fe_rng_distribution distribution) {
     std::string what = distribution == FE_RNG_UNIFORM     ? "uniform [-1, 3)"
                        : distribution == FE_RNG_BERNOULLI ? "bernoulli p 0.3"
                                                           : "normal mean 0.5 std 2";
-    k.describe("fe_graph_rng alone, " + what + ", float Y " + dims_text(dims) +
+    k.describe("fe_graph_rng alone, " + what + ", float Y " + list(dims) +
                ", seed and offset int64 device tensors, executed twice");
     if (!k.graph(FE_DATA_FLOAT)) return;
     fe_graph *g = k.graph_handle();
@@ -305,7 +294,7 @@ std::vector<double> sum_over_c(const std::vector<double> &x, const std::vector<i
 // executed twice, the second result bitwise the first.
 void deterministic_reduction(Case &k) {
     const std::vector<int64_t> d = {4, 64, 16, 16};
-    k.describe("deterministic reduction alone: add over C of fp32 x " + dims_text(d) +
+    k.describe("deterministic reduction alone: add over C of fp32 x " + list(d) +
                " packed NHWC into float [4,1,16,16], executed twice");
     if (!k.graph(FE_DATA_FLOAT)) return;
     fe_graph *g = k.graph_handle();
@@ -370,7 +359,7 @@ void deterministic_reduction_fused(Case &k) {
 // the elements zero, the others of either sign and near 1) into float.
 void reduction_mul_no_zeros(Case &k) {
     const std::vector<int64_t> d = {4, 16, 8, 8};
-    k.describe("mul_no_zeros over C of fp32 x " + dims_text(d) +
+    k.describe("mul_no_zeros over C of fp32 x " + list(d) +
                " packed NHWC (a quarter zeros, the rest +-[0.8, 1.25]) into float [4,1,8,8]");
     if (!k.graph(FE_DATA_FLOAT)) return;
     fe_graph *g = k.graph_handle();
@@ -466,7 +455,7 @@ void four_bit_matmul(Case &k, fe_data_type weights, bool k_contiguous, int scali
 // y = x * c, c a compile-time constant (fe_graph_constant, float 0.75): a pointwise graph.
 void compile_time_constants(Case &k) {
     const std::vector<int64_t> d = {8, 128, 256};
-    k.describe("fp16 x " + dims_text(d) + " row-major times fe_graph_constant 0.75 (float), fp16 y");
+    k.describe("fp16 x " + list(d) + " row-major times fe_graph_constant 0.75 (float), fp16 y");
     if (!k.graph(FE_DATA_HALF)) return;
     fe_graph *g = k.graph_handle();
     fe_tensor *x = k.packed("x", d), *c = nullptr, *y = nullptr;
@@ -485,7 +474,7 @@ void compile_time_constants(Case &k) {
 // Softmax over the last dim of fp16 x [4, 128, 256], on its own.
 void standalone_softmax(Case &k) {
     const std::vector<int64_t> d = {4, 128, 256};
-    k.describe("softmax alone over the last dim of fp16 x " + dims_text(d) + " row-major (x in [-4, 4]), fp16 y");
+    k.describe("softmax alone over the last dim of fp16 x " + list(d) + " row-major (x in [-4, 4]), fp16 y");
     if (!k.graph(FE_DATA_HALF)) return;
     fe_graph *g = k.graph_handle();
     fe_tensor *x = k.packed("x", d), *y = nullptr, *stats = nullptr;

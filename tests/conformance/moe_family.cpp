@@ -13,12 +13,11 @@
 #include <cstdio>
 #include <string>
 
+#include "dims.hpp"
 #include "families.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
 
 struct MoeConfig {
     fe_data_type type = FE_DATA_BFLOAT16;
@@ -36,12 +35,6 @@ struct MoeConfig {
     int64_t token_gap = 0;
     bool compute_float = false;
 };
-
-std::string list(const std::vector<int64_t> &d) {
-    std::string s = "[";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-}
 
 MoeConfig draw(Rng &rng) {
     MoeConfig c;

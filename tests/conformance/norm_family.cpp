@@ -13,12 +13,12 @@
 #include <cstdio>
 #include <string>
 
+#include "dims.hpp"
 #include "families.hpp"
+#include "norm_checks.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
 
 enum class Kind { layer, rms, batch, instance, ada };
 enum class Pass { inference, training, backward };
@@ -36,31 +36,6 @@ const char *kind_name(Kind k) {
 
 const char *type_name(fe_data_type t) {
     return t == FE_DATA_HALF ? "fp16" : t == FE_DATA_BFLOAT16 ? "bf16" : "fp32";
-}
-
-int64_t product(const Dims &d) {
-    int64_t n = 1;
-    for (int64_t v : d) n *= v;
-    return n;
-}
-
-std::string list(const Dims &d) {
-    std::string s = "[";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
-}
-
-// Calls f(index) for every logical index of dims, in row-major order.
-template <typename F>
-void for_each_index(const Dims &dims, F f) {
-    Dims index(dims.size(), 0);
-    for (int64_t e = 0, total = product(dims); e < total; ++e) {
-        f(index);
-        for (size_t d = dims.size(); d-- > 0;) {
-            if (++index[d] < dims[d]) break;
-            index[d] = 0;
-        }
-    }
 }
 
 // Row-major position of index in a tensor of dims that broadcasts (dims of 1 read index 0).
@@ -352,17 +327,6 @@ void check_stats(Case &k, const char *what, const Bound &out, const std::vector<
     k.check(what, out, ref, 1e-3, 1e-3, 1e-3);
 }
 
-// Sums over many rows (dscale, dbias): the tolerance scales with the sum of the terms'
-// magnitudes (what float accumulation errs by), plus the rounding of the written type.
-void check_sums(Case &k, const char *what, const Bound &out, const std::vector<double> &ref,
-                const std::vector<double> &magnitude) {
-    double largest = 0;
-    for (double m : magnitude) largest = std::max(largest, m);
-    const fe_data_type t = out.type;
-    k.check(what, out, ref, 2e-4 * largest + 1e-3, t == FE_DATA_BFLOAT16 ? 1e-2 : 5e-3,
-            t == FE_DATA_BFLOAT16 ? 1e-2 : 2e-3);
-}
-
 // A pointwise epilogue on a norm forward's y in the same graph (the fused forms: batchnorm + add +
 // ReLU, a layer norm times a gate, ...), applied in order.
 enum class Epilogue { add_residual, relu, multiply_gate, scale };
@@ -634,8 +598,8 @@ void norm_case(Case &k, bool fused) {
         ref_dx.push_back(read(bi, i) * (centered - xhat_at(i) * sum_gx[gi] / n[gi]));
     });
     k.check("dx", bdx, ref_dx, atol_for(c.type), rtol_for(c.type), norm_for(c.type));
-    check_sums(k, "dscale", bds, ref_ds, mag_ds);
-    if (bdb) check_sums(k, "dbias", *bdb, ref_db, mag_db);
+    check_norm_sums(k, "dscale", bds, ref_ds, mag_ds);
+    if (bdb) check_norm_sums(k, "dbias", *bdb, ref_db, mag_db);
 }
 
 }  // namespace

@@ -7,31 +7,12 @@
 #include <limits>
 #include <string>
 
+#include "dims.hpp"
+#include "norm_checks.hpp"
 #include "probes.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
-
-int64_t product(const Dims &d) {
-    int64_t n = 1;
-    for (int64_t v : d) n *= v;
-    return n;
-}
-
-// Calls f(index) for every logical index of dims, in row-major order.
-template <typename F>
-void for_each_index(const Dims &dims, F f) {
-    Dims index(dims.size(), 0);
-    for (int64_t e = 0, total = product(dims); e < total; ++e) {
-        f(index);
-        for (size_t d = dims.size(); d-- > 0;) {
-            if (++index[d] < dims[d]) break;
-            index[d] = 0;
-        }
-    }
-}
 
 Dims packed_strides(const Dims &dims) {
     std::vector<size_t> order(dims.size());
@@ -58,17 +39,6 @@ double read(const Bound &b, const Dims &index) {
 double atol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 2e-3 : t == FE_DATA_HALF ? 2e-2 : 3e-2; }
 double rtol_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 2e-3 : 2e-2; }
 double norm_for(fe_data_type t) { return t == FE_DATA_FLOAT ? 5e-4 : t == FE_DATA_HALF ? 5e-3 : 1.5e-2; }
-
-// Sums (dscale, dbias, per-channel sums): the tolerance scales with the sum of the terms'
-// magnitudes, plus the rounding of the written type (the norm family's check_sums).
-void check_sums(Case &k, const char *what, const Bound &out, const std::vector<double> &ref,
-                const std::vector<double> &magnitude) {
-    double largest = 0;
-    for (double m : magnitude) largest = std::max(largest, m);
-    const fe_data_type t = out.type;
-    k.check(what, out, ref, 2e-4 * largest + 1e-3, t == FE_DATA_BFLOAT16 ? 1e-2 : 5e-3,
-            t == FE_DATA_BFLOAT16 ? 1e-2 : 2e-3);
-}
 
 void check_stats(Case &k, const char *what, const Bound &out, const std::vector<double> &ref) {
     k.check(what, out, ref, 1e-3, 1e-3, 1e-3);
@@ -158,8 +128,8 @@ void single_row_backward(Case &k, bool rms) {
         ref_dx.push_back(iv * ((rms ? grad[e] : grad[e] - sum_g / static_cast<double>(d)) -
                                xhat[e] * sum_gx / static_cast<double>(d)));
     k.check("dx", bdx, ref_dx, atol_for(type), rtol_for(type), norm_for(type));
-    check_sums(k, "dscale", bds, ref_ds, mag_ds);
-    if (bdb) check_sums(k, "dbias", *bdb, ref_db, mag_db);
+    check_norm_sums(k, "dscale", bds, ref_ds, mag_ds);
+    if (bdb) check_norm_sums(k, "dbias", *bdb, ref_db, mag_db);
 }
 
 // Adaptive layernorm with zero-centred gamma: adalayernorm does not offer the option, so the
@@ -256,8 +226,8 @@ void ada_zero_centered(Case &k, bool backward) {
         ref_dx.push_back(bi.host[r] * (grad[e] - sum_g[r] / d - xhat[e] * sum_gx[r] / d));
     }
     k.check("dx", bdx, ref_dx, atol_for(type), rtol_for(type), norm_for(type));
-    check_sums(k, "dscale", bds, ref_ds, mag_ds);
-    check_sums(k, "dbias", bdb, ref_db, mag_db);
+    check_norm_sums(k, "dscale", bds, ref_ds, mag_ds);
+    check_norm_sums(k, "dbias", bdb, ref_db, mag_db);
 }
 
 // bf16 layernorm (inference) whose Y stays virtual and feeds a relu: x [256, 1024], scale and
@@ -353,8 +323,8 @@ void genstats_alone(Case &k) {
         ref_sq[c] += v * v;
         mag_sum[c] += std::fabs(v);
     });
-    check_sums(k, "sum", bsum, ref_sum, mag_sum);
-    check_sums(k, "sq_sum", bsq, ref_sq, ref_sq);
+    check_norm_sums(k, "sum", bsum, ref_sum, mag_sum);
+    check_norm_sums(k, "sq_sum", bsq, ref_sq, ref_sq);
 }
 
 // Per-channel dbn_weight results from dy (logical values) and x, over M = N x spatial values.

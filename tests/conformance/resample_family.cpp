@@ -13,12 +13,11 @@
 #include <limits>
 #include <string>
 
+#include "dims.hpp"
 #include "families.hpp"
 
 namespace conformance {
 namespace {
-
-using Dims = std::vector<int64_t>;
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 
@@ -53,18 +52,6 @@ const char *padding_name(fe_resample_padding p) {
     case FE_RESAMPLE_PADDING_EDGE: return "edge";
     }
     return "?";
-}
-
-int64_t product(const Dims &d) {
-    int64_t n = 1;
-    for (int64_t v : d) n *= v;
-    return n;
-}
-
-std::string list(const Dims &d) {
-    std::string s = "[";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-    return s + "]";
 }
 
 bool pooling(fe_resample_mode m) { return m != FE_RESAMPLE_NEAREST && m != FE_RESAMPLE_BILINEAR; }
@@ -320,19 +307,6 @@ void taps_of(const PoolConfig &c, const Dims &o, std::vector<Tap> &taps) {
     }
     // Averages: include-padding divides by the whole window, exclude-padding by what is inside.
     for (Tap &t : taps) t.weight = 1.0 / static_cast<double>(taps.size());
-}
-
-// Calls f(index) for every logical index of dims, in row-major order.
-template <typename F>
-void for_each_index(const Dims &dims, F f) {
-    Dims index(dims.size(), 0);
-    for (int64_t e = 0, total = product(dims); e < total; ++e) {
-        f(index);
-        for (size_t d = dims.size(); d-- > 0;) {
-            if (++index[d] < dims[d]) break;
-            index[d] = 0;
-        }
-    }
 }
 
 // The forward in double: y, and for max pooling the winning tap (first of equal maxima) and

@@ -9,7 +9,10 @@
 #include "known_bad_support.hpp"
 
 using cudnnfe_test::channels_last_strides;
+using cudnnfe_test::layout_strides;
+using cudnnfe_test::matmul_output;
 using cudnnfe_test::packed_strides;
+using cudnnfe_test::set_output_by_name;
 using cudnnfe_test::strided;
 
 namespace {
@@ -39,7 +42,7 @@ TEST_F(ConformanceRefusals, Fused3dNchwConvolutionIntoASinglePixel) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("conv3d_pixel", f.type);
         const std::vector<int64_t> dx = {2, 40, 3, 3, 3}, dw = {16, 40, 3, 3, 3}, dy = {2, 16, 1, 1, 1};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
         fe_tensor *residual = strided(g, "residual", dy, layout(dy));
         fe_tensor *bias = strided(g, "bias", {1, 16, 1, 1, 1}, packed_strides({1, 16, 1, 1, 1}));
@@ -49,10 +52,7 @@ TEST_F(ConformanceRefusals, Fused3dNchwConvolutionIntoASinglePixel) {
         fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
         add_bias_relu(g, y, residual, bias);
-        if (f.refused)
-            expect_refused(g, "whose result is a single pixel");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose result is a single pixel");
     }
 }
 
@@ -71,14 +71,9 @@ TEST_F(ConformanceRefusals, MatmulWideningInt8WithUnalignedRowsAndALongK) {
         const std::vector<int64_t> da = {5, 10, f.k}, db = {5, f.k, 544};
         const std::vector<int64_t> sb = {f.k * 544, 1, f.k};  // N outer of K: rows K elements apart
         fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_BFLOAT16);
-        fe_tensor *b = strided(g, "b", db, sb, FE_DATA_INT8), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_data_type(c, f.c));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (f.refused)
-            expect_refused(g, "widens an int8 operand");
-        else
-            expect_lowered(g);
+        fe_tensor *b = strided(g, "b", db, sb, FE_DATA_INT8);
+        matmul_output(g, a, b, f.c);
+        expect_refused_or_lowered(g, f.refused, "widens an int8 operand");
     }
 }
 
@@ -92,10 +87,7 @@ TEST_F(ConformanceRefusals, Rank3PointwiseResultWithAGapAfterItsUnitDim) {
         const int64_t strides[3] = {unit_stride ? 34 : 2, unit_stride ? unit_stride : 2, 1};
         ASSERT_FE_OK(fe_tensor_set_strides(y, 3, strides));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (unit_stride == 2)
-            expect_refused(g, "with a gap after its unit dim");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, unit_stride == 2, "with a gap after its unit dim");
     }
 }
 
@@ -135,15 +127,8 @@ TEST_F(ConformanceRefusals, AttentionBackwardWithDsinkAndDropout) {
         fe_tensor *dq, *dk, *dv;
         ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &o, &dq, &dk, &dv));
         for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
-        if (dsink) {
-            fe_tensor *d_sink = nullptr;
-            ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dSink", &d_sink));
-            ASSERT_FE_OK(fe_tensor_set_output(d_sink, 1));
-        }
-        if (dsink && dropout)
-            expect_refused(g, "dSink scaled by the keep rate");
-        else
-            expect_lowered(g);
+        if (dsink) set_output_by_name(g, "sdpa_backward_0::dSink");
+        expect_refused_or_lowered(g, dsink && dropout, "dSink scaled by the keep rate");
     }
 }
 
@@ -167,10 +152,7 @@ TEST_F(ConformanceRefusals, DeterministicGroupedBackwardWithWiderKeys) {
         fe_tensor *dq, *dk, *dv;
         ASSERT_FE_OK(fe_graph_sdpa_backward(g, in.q, in.k, in.v, in.o, in.d_o, in.stats, &o, &dq, &dk, &dv));
         for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
-        if (f.refused)
-            expect_refused(g, "whose dQ is wrong in some runs");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose dQ is wrong in some runs");
     }
 }
 
@@ -190,10 +172,7 @@ TEST_F(ConformanceRefusals, ColumnOperandWithATransposedResult) {
         const std::vector<int64_t> sy = transposed ? std::vector<int64_t>{32, 1, 2} : packed_strides(dc);
         ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (transposed)
-            expect_refused(g, "column operand");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, transposed, "column operand");
     }
 }
 
@@ -211,10 +190,7 @@ TEST_F(ConformanceRefusals, EpilogueResultWithTheBatchInnermost) {
         const std::vector<int64_t> sy = batch_inside ? std::vector<int64_t>{1, 123, 3} : packed_strides(dc);
         ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (batch_inside)
-            expect_refused(g, "neither M nor N contiguous");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, batch_inside, "neither M nor N contiguous");
     }
 }
 
@@ -247,10 +223,7 @@ TEST_F(ConformanceRefusals, PagedGroupedDecodeWithSinks) {
         fe_tensor *out = nullptr;
         ASSERT_FE_OK(fe_graph_sdpa(g, q, kc, vc, &o, &out, nullptr));
         ASSERT_FE_OK(fe_tensor_set_output(out, 1));
-        if (f.refused)
-            expect_refused(g, "with attention sinks");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "with attention sinks");
     }
 }
 
@@ -269,7 +242,7 @@ TEST_F(ConformanceRefusals, FloatWgradOf1dConvolutionWithAsymmetricPadding) {
         const int64_t out = 91 + pre + f.post - 9 + 1;
         fe_graph *g = graph("wgrad_1d", FE_DATA_FLOAT);
         const std::vector<int64_t> dx = {5, 112, 91}, ddy = {5, 16, out};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *dy = strided(g, "dy", ddy, layout(ddy)), *dw = nullptr;
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t pre_padding[1] = {pre}, post_padding[1] = {f.post}, dilation[1] = {2};
@@ -279,10 +252,7 @@ TEST_F(ConformanceRefusals, FloatWgradOf1dConvolutionWithAsymmetricPadding) {
         const int64_t dw_dims[3] = {16, 112, 5};
         ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 3, dw_dims, &o, &dw));
         ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
-        if (f.refused)
-            expect_refused(g, "a convolution with asymmetric padding");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "a convolution with asymmetric padding");
     }
 }
 
@@ -301,10 +271,7 @@ TEST_F(ConformanceRefusals, BatchnormInferenceWithTheBatchInnermost) {
                                                   param("bias"), nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_strides(y, 4, sx.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (batch_inside)
-            expect_refused(g, "whose batch dim is not outermost");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, batch_inside, "whose batch dim is not outermost");
     }
 }
 
@@ -321,10 +288,7 @@ TEST_F(ConformanceRefusals, CallersCastOfBfloat16IntoAFloatMatmulWithUnalignedRo
         ASSERT_FE_OK(fe_tensor_set_data_type(wide, FE_DATA_FLOAT));
         ASSERT_FE_OK(fe_graph_matmul(g, a, wide, nullptr, &c));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (row == 281)
-            expect_refused(g, "an operand widened in the graph");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, row == 281, "an operand widened in the graph");
     }
 }
 
@@ -336,14 +300,9 @@ TEST_F(ConformanceRefusals, MatmulWideningAnFp8VectorOfUnalignedLength) {
         fe_graph *g = graph("matmul_fp8_vector", FE_DATA_NOT_SET);
         const std::vector<int64_t> da = {4, 63, k}, db = {4, k, 1};
         fe_tensor *a = strided(g, "a", da, packed_strides(da), FE_DATA_HALF);
-        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_FP8_E4M3), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (k > 32)
-            expect_refused(g, "an operand widened in the graph");
-        else
-            expect_lowered(g);
+        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_FP8_E4M3);
+        matmul_output(g, a, b, FE_DATA_FLOAT);
+        expect_refused_or_lowered(g, k > 32, "an operand widened in the graph");
     }
 }
 
@@ -359,10 +318,7 @@ TEST_F(ConformanceRefusals, StridedColumnOperand) {
         ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
         ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (stride == 9)
-            expect_refused(g, "not contiguous along N (or M)");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, stride == 9, "not contiguous along N (or M)");
     }
 }
 
@@ -378,10 +334,7 @@ TEST_F(ConformanceRefusals, Rank5BroadcastOperandWithAGap) {
         fe_tensor *p = strided(g, "p", dp, sp), *y = nullptr;
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_MAX, x, p, nullptr, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (gap)
-            expect_refused(g, "laid out with a gap");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, gap, "laid out with a gap");
     }
 }
 
@@ -416,10 +369,7 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverMoreThan128Keys) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_long_keys", FE_DATA_HALF);
         dropout_backward(g, 54, f.s_kv, 0.3, f.deterministic);
-        if (f.refused)
-            expect_refused(g, "over more than 128 keys");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "over more than 128 keys");
     }
 }
 
@@ -436,10 +386,7 @@ TEST_F(ConformanceRefusals, MatmulResultWithNeitherMNorNContiguous) {
         const std::vector<int64_t> sc = {1, 550 * (1 + gap), 1 + gap};
         ASSERT_FE_OK(fe_tensor_set_strides(c, 3, sc.data()));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (gap)
-            expect_refused(g, "neither M nor N contiguous");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, gap, "neither M nor N contiguous");
     }
 }
 
@@ -450,7 +397,7 @@ TEST_F(ConformanceRefusals, Fused1dNchwConvolutionIntoASinglePixel) {
         SCOPED_TRACE(channels_last ? "NWC" : "NCW");
         fe_graph *g = graph("conv1d_pixel", FE_DATA_HALF);
         const std::vector<int64_t> dx = {4, 128, 3}, dw = {128, 16, 5}, dy = {4, 128, 1};
-        auto layout = [&](const std::vector<int64_t> &d) { return channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
         fe_tensor *residual = strided(g, "residual", dy, layout(dy));
         fe_tensor *bias = strided(g, "bias", {1, 128, 1}, packed_strides({1, 128, 1}), FE_DATA_FLOAT);
@@ -463,10 +410,7 @@ TEST_F(ConformanceRefusals, Fused1dNchwConvolutionIntoASinglePixel) {
         fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
         add_bias_relu(g, y, residual, bias);
-        if (!channels_last)
-            expect_refused(g, "whose result is a single pixel");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, !channels_last, "whose result is a single pixel");
     }
 }
 
@@ -485,7 +429,7 @@ TEST_F(ConformanceRefusals, HalfWgradIntoAFloatDwNchw) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("wgrad_half_float", FE_DATA_HALF);
         const std::vector<int64_t> dx = {6, 72, 13, 13}, ddy = {6, 8, 5, 5};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *dy = strided(g, "dy", ddy, layout(ddy)), *dw = nullptr;
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t pad[2] = {3, 3}, stride[2] = {3, 3};
@@ -495,10 +439,7 @@ TEST_F(ConformanceRefusals, HalfWgradIntoAFloatDwNchw) {
         ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 4, dw_dims, &o, &dw));
         ASSERT_FE_OK(fe_tensor_set_data_type(dw, f.dw_type));
         ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
-        if (f.refused)
-            expect_refused(g, "into a float dw, with x or dy not channels-last");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "into a float dw, with x or dy not channels-last");
     }
 }
 
@@ -517,10 +458,7 @@ TEST_F(ConformanceRefusals, HalfTransposedConvolutionIntoAFloatSinglePixel) {
         ASSERT_FE_OK(fe_graph_conv_transpose(g, x, w, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_data_type(y, result));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (result == FE_DATA_FLOAT)
-            expect_refused(g, "a single pixel counts as channels-last");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, result == FE_DATA_FLOAT, "a single pixel counts as channels-last");
     }
 }
 
@@ -537,10 +475,7 @@ TEST_F(ConformanceRefusals, BackwardWithDropoutOverASingleQueryRow) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dropout_single_query", FE_DATA_BFLOAT16);
         dropout_backward(g, 1, f.s_kv, 0.38, f.deterministic);
-        if (f.refused)
-            expect_refused(g, "over a single query row");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "over a single query row");
     }
 }
 
@@ -556,10 +491,7 @@ TEST_F(ConformanceRefusals, ReductionOverPartOfTheSpatialDims) {
         o.reduce_axes = axes;
         ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MAX, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (axes == 0x5u)
-            expect_refused(g, "over some of its spatial dims");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, axes == 0x5u, "over some of its spatial dims");
     }
 }
 
@@ -604,10 +536,7 @@ TEST_F(ConformanceRefusals, NormalizationWhoseResultIsNotLaidOutAsX) {
         const std::vector<int64_t> sy = like_x ? packed_strides(dx) : std::vector<int64_t>{96 * 264, 264, 1};
         ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sy.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (like_x)
-            expect_lowered(g);
-        else
-            expect_refused(g, "not laid out as x");
+        expect_refused_or_lowered(g, !like_x, "not laid out as x");
     }
 }
 
@@ -627,10 +556,7 @@ TEST_F(ConformanceRefusals, LayernormOfRowsThatAreNotPacked) {
         ASSERT_FE_OK(fe_graph_layernorm(g, x, scale, bias, &o, &y, &mean, &inv));
         ASSERT_FE_OK(fe_tensor_set_strides(y, 4, sx.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (packed_rows)
-            expect_lowered(g);
-        else
-            expect_refused(g, "not packed with its normalized dims innermost");
+        expect_refused_or_lowered(g, !packed_rows, "not packed with its normalized dims innermost");
     }
 }
 
@@ -650,7 +576,7 @@ TEST_F(ConformanceRefusals, Fused2dNchwConvolutionIntoASinglePixel) {
         fe_graph *g = graph("conv2d_pixel", FE_DATA_BFLOAT16);
         const int64_t out = f.image - 2;
         const std::vector<int64_t> dx = {2, 40, f.image, f.image}, dw = {48, 40, 3, 3}, dy = {2, 48, out, out};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
         fe_tensor *residual = strided(g, "residual", dy, layout(dy));
         fe_tensor *bias = strided(g, "bias", {1, 48, 1, 1}, packed_strides({1, 48, 1, 1}), FE_DATA_FLOAT);
@@ -658,10 +584,7 @@ TEST_F(ConformanceRefusals, Fused2dNchwConvolutionIntoASinglePixel) {
         fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
         add_bias_relu(g, y, residual, bias);
-        if (f.refused)
-            expect_refused(g, "whose result is a single pixel");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose result is a single pixel");
     }
 }
 
@@ -680,7 +603,7 @@ TEST_F(ConformanceRefusals, HalfDgradIntoAFloatDxNchw) {
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("dgrad_half_float", FE_DATA_HALF);
         const std::vector<int64_t> ddy = {1, 32, 433}, dw = {32, 32, 3};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *dy = strided(g, "dy", ddy, layout(ddy)), *w = strided(g, "w", dw, layout(dw)), *dx = nullptr;
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t pad[1] = {1};
@@ -690,10 +613,7 @@ TEST_F(ConformanceRefusals, HalfDgradIntoAFloatDxNchw) {
         ASSERT_FE_OK(fe_tensor_set_data_type(dx, f.dx_type));
         ASSERT_FE_OK(fe_tensor_set_strides(dx, 3, layout({1, 32, 433}).data()));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (f.refused)
-            expect_refused(g, "unless dy and dx are both channels-last");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "unless dy and dx are both channels-last");
     }
 }
 
@@ -726,10 +646,7 @@ TEST_F(ConformanceRefusals, DropoutOverASingleQueryRowAndLongKeys) {
         fe_tensor *out = nullptr;
         ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &out, nullptr));
         ASSERT_FE_OK(fe_tensor_set_output(out, 1));
-        if (f.refused)
-            expect_refused(g, "over a single query row (s_q = 1) and more than 256 keys");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "over a single query row (s_q = 1) and more than 256 keys");
     }
 }
 

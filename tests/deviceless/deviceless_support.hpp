@@ -9,7 +9,7 @@
 
 namespace cudnnfe_test {
 
-class Deviceless : public ::testing::Test {
+class Deviceless : public GraphOwningTest {
   protected:
     void SetUp() override {
         if (!cudnn_available()) GTEST_SKIP() << "cuDNN is not loadable here: " << fe_last_error_message();
@@ -17,25 +17,7 @@ class Deviceless : public ::testing::Test {
         if (json_.empty()) GTEST_SKIP() << "no device description: set CUDNNFE_DEVICE_JSON";
     }
     void TearDown() override {
-        for (fe_graph *g : graphs_) fe_graph_destroy(g);
-    }
-
-    fe_graph *graph(const char *name, fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT,
-                    fe_data_type compute = FE_DATA_FLOAT) {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = name;
-        o.io_data_type = io;
-        o.intermediate_data_type = intermediate;
-        o.compute_data_type = compute;
-        fe_graph *g = nullptr;
-        EXPECT_FE_OK(fe_graph_create(&o, &g));
-        graphs_.push_back(g);
-        return g;
-    }
-
-    fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
-                      fe_data_type type = FE_DATA_NOT_SET) {
-        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
+        destroy_graphs();
     }
 
     // One-call build for the H100 description, no handle.
@@ -66,12 +48,7 @@ class Deviceless : public ::testing::Test {
     int64_t expect_supported(fe_graph *g) {
         EXPECT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
         EXPECT_FE_OK(fe_graph_validate(g));
-        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
-        EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
-        EXPECT_FE_OK(fe_graph_check_support(g));
-        size_t viable = 0;
-        EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
-        EXPECT_GE(viable, 1);
+        size_t viable = expect_viable_configs(g);
         fe_status s = fe_graph_build_plans(g, FE_BUILD_POLICY_HEURISTICS_CHOICE);
         if (s != FE_OK) {
             EXPECT_EQ(s, FE_STATUS_CANNOT_TELL) << fe_last_error_message();
@@ -83,10 +60,22 @@ class Deviceless : public ::testing::Test {
         return viable;
     }
 
+    // The steps up to the support check, for a graph given its device properties: the operation
+    // graph, the engine configs, and at least one viable among them. Returns how many are viable.
+    // (The plan build is the caller's: deviceless, runtime-compiled engines need a driver for it.)
+    size_t expect_viable_configs(fe_graph *g) {
+        EXPECT_FE_OK(fe_graph_build_operation_graph(g, nullptr));
+        EXPECT_FE_OK(fe_graph_create_execution_plans(g, nullptr, 0));
+        EXPECT_FE_OK(fe_graph_check_support(g));
+        size_t viable = 0;
+        EXPECT_FE_OK(fe_graph_viable_count(g, &viable));
+        EXPECT_GE(viable, 1);
+        return viable;
+    }
+
     std::string describe(fe_graph *g) { return graph_text(fe_graph_describe, g); }
 
     std::string json_;
-    std::vector<fe_graph *> graphs_;
 };
 
 // Pooling of `mode` over n spatial dims: one window, stride and symmetric padding for all.

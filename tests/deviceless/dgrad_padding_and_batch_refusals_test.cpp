@@ -8,6 +8,8 @@
 #include "known_bad_support.hpp"
 
 using cudnnfe_test::channels_last_strides;
+using cudnnfe_test::layout_strides;
+using cudnnfe_test::matmul_output;
 using cudnnfe_test::packed_strides;
 using cudnnfe_test::strided;
 
@@ -32,7 +34,7 @@ TEST_F(DgradPaddingAndBatchRefusals, FloatDgradOfAWideFilterPaddedAsymmetrically
         fe_graph *g = graph("dgrad_edge_padding", FE_DATA_FLOAT);
         const int64_t out_w = 8 + f.pre_w + f.post_w - f.filter_w + 1;
         const std::vector<int64_t> ddy = {1, 4, 12, out_w}, dw = {4, 8, 7, f.filter_w}, ddx = {1, 8, 8, 8};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *dy = strided(g, "dy", ddy, layout(ddy)), *w = strided(g, "w", dw, layout(dw)), *dx = nullptr;
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
         const int64_t pre[2] = {5, f.pre_w}, post[2] = {5, f.post_w};
@@ -41,10 +43,7 @@ TEST_F(DgradPaddingAndBatchRefusals, FloatDgradOfAWideFilterPaddedAsymmetrically
         ASSERT_FE_OK(fe_graph_conv_dgrad(g, dy, w, 4, ddx.data(), &o, &dx));
         ASSERT_FE_OK(fe_tensor_set_strides(dx, 4, layout(ddx).data()));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (f.refused)
-            expect_refused(g, "padded asymmetrically along the width with 0 or 1 before");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "padded asymmetrically along the width with 0 or 1 before");
     }
 }
 
@@ -62,10 +61,7 @@ TEST_F(DgradPaddingAndBatchRefusals, BatchnormInferenceOfABatchOfOneGivenStrideO
                                                   param("bias"), nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_strides(y, 3, sx.data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (batch_stride == 1)
-            expect_refused(g, "whose batch dim is not outermost");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, batch_stride == 1, "whose batch dim is not outermost");
     }
 }
 
@@ -77,14 +73,9 @@ TEST_F(DgradPaddingAndBatchRefusals, MatmulWideningInt8WithUnalignedBatches) {
         fe_graph *g = graph("matmul_int8_batches", FE_DATA_NOT_SET);
         const std::vector<int64_t> da = {2, 1, 832}, db = {2, 832, 401};
         fe_tensor *a = strided(g, "a", da, {batch_stride, 832, 1}, FE_DATA_INT8);
-        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_HALF), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_HALF));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (batch_stride % 16 != 0)
-            expect_refused(g, "widens an int8 operand");
-        else
-            expect_lowered(g);
+        fe_tensor *b = strided(g, "b", db, packed_strides(db), FE_DATA_HALF);
+        matmul_output(g, a, b, FE_DATA_HALF);
+        expect_refused_or_lowered(g, batch_stride % 16 != 0, "widens an int8 operand");
     }
 }
 
@@ -102,7 +93,7 @@ TEST_F(DgradPaddingAndBatchRefusals, GroupedFloatConvolutionFusedIntoASinglePixe
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("conv_grouped_pixel", FE_DATA_FLOAT);
         const std::vector<int64_t> dx = {1, 48, 1, 2}, dw = {96, 48 / f.groups, 5, 5}, db = {1, 96, 1, 1};
-        auto layout = [&](const std::vector<int64_t> &d) { return f.channels_last ? channels_last_strides(d) : packed_strides(d); };
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(f.channels_last, d); };
         fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
         fe_tensor *bias = strided(g, "bias", db, packed_strides(db));
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
@@ -115,10 +106,7 @@ TEST_F(DgradPaddingAndBatchRefusals, GroupedFloatConvolutionFusedIntoASinglePixe
         ASSERT_FE_OK(fe_graph_bias(g, y, bias, nullptr, &biased));
         ASSERT_FE_OK(fe_graph_relu(g, biased, nullptr, &out));
         ASSERT_FE_OK(fe_tensor_set_output(out, 1));
-        if (f.refused)
-            expect_refused(g, "whose result is a single pixel");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose result is a single pixel");
     }
 }
 

@@ -25,10 +25,7 @@ TEST_F(ElementwiseRefusals, Rank3OperandBroadcastAlongTheLastDim) {
         fe_tensor *s = tensor(g, "s", c.dims), *y = nullptr;
         ASSERT_FE_OK(fe_graph_mul(g, x, s, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (c.refused)
-            expect_refused(g, "broadcast along the last dim");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, c.refused, "broadcast along the last dim");
     }
 }
 
@@ -70,10 +67,7 @@ TEST_F(ElementwiseRefusals, Rank3IndexAlongTheMiddleDim) {
         ASSERT_FE_OK(fe_tensor_set_data_type(index, FE_DATA_FLOAT));
         ASSERT_FE_OK(fe_graph_mul(g, index, x, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (axis == 1)
-            expect_refused(g, "broadcast along the last dim");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, axis == 1, "broadcast along the last dim");
     }
 }
 
@@ -90,10 +84,7 @@ TEST_F(ElementwiseRefusals, Rank3PointwiseInAPermutedLayout) {
             ASSERT_FE_OK(fe_tensor_set_strides(y, 3, transposed));
         }
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (variant != 0)
-            expect_refused(g, "not laid out dim 0 outermost");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, variant != 0, "not laid out dim 0 outermost");
     }
 }
 
@@ -113,10 +104,7 @@ TEST_F(ElementwiseRefusals, BackwardModeWithAnOperandBroadcastAlongTheChannels) 
         }
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GELU_BWD, dy, x, nullptr, nullptr, &dx));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (variant != 0)
-            expect_refused(g, "broadcast along the channels");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, variant != 0, "broadcast along the channels");
     }
 }
 
@@ -129,10 +117,7 @@ TEST_F(ElementwiseRefusals, Rank2BackwardModeWithAPerRowOperand) {
         fe_tensor *x = per_row ? tensor(g, "x", {51, 1}) : tensor(g, "x", {1, 6});
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dy, x, nullptr, nullptr, &dx));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (per_row)
-            expect_refused(g, "per-row [M, 1] dy or x");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, per_row, "per-row [M, 1] dy or x");
     }
 }
 
@@ -150,10 +135,7 @@ TEST_F(ElementwiseRefusals, ReductionIntoAnUnpackedResult) {
         ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MAX, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_strides(y, 4, strides->data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (strides != &packed)
-            expect_refused(g, "packed in the input's order");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, strides != &packed, "packed in the input's order");
     }
 }
 
@@ -168,10 +150,7 @@ TEST_F(ElementwiseRefusals, ReductionOfAPermutedRank3Input) {
         o.reduce_axes = 0x6u;
         ASSERT_FE_OK(fe_graph_reduction(g, x, FE_REDUCTION_MIN, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (channels_last)
-            expect_refused(g, "rank-3 graph input");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, channels_last, "rank-3 graph input");
     }
 }
 

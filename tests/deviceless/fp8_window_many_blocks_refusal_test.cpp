@@ -41,10 +41,7 @@ class Fp8WindowManyBlocks : public cudnnfe_test::KnownBadRefusal {
     }
     void expect(const Fp8Window &c, bool refused) {
         fe_graph *g = attention(c);
-        if (refused)
-            expect_refused(g, "never finishes");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, refused, "never finishes");
     }
 };
 

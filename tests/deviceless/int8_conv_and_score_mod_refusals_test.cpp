@@ -8,6 +8,7 @@
 
 using cudnnfe_test::channels_last_strides;
 using cudnnfe_test::packed_strides;
+using cudnnfe_test::set_output_by_name;
 using cudnnfe_test::strided;
 
 namespace {
@@ -42,10 +43,7 @@ void Refusals::expect_int8_conv(const ConvForm &f, const char *reason) {
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
     ASSERT_FE_OK(fe_tensor_set_data_type(y, f.result));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    if (f.refused)
-        expect_refused(g, reason);
-    else
-        expect_lowered(g);
+    expect_refused_or_lowered(g, f.refused, reason);
 }
 
 // One input channel into a float result 26 x 1 (seed 27 case 42): refused; two pixels wide, or
@@ -97,10 +95,7 @@ TEST_F(Refusals, Int8OneDimensionalConvolutionModeWithAFilterTheWidthOfTheImage)
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_data_type(y, f.result));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (f.refused)
-            expect_refused(g, "in convolution mode (the filter flipped)");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "in convolution mode (the filter flipped)");
     }
 }
 
@@ -144,15 +139,8 @@ TEST_F(Refusals, AttentionBackwardDbiasUnderAScoreModifier) {
         fe_tensor *dq = nullptr, *dk = nullptr, *dv = nullptr;
         ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
         for (fe_tensor *t : {dq, dk, dv}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
-        if (dbias) {
-            fe_tensor *d_bias = nullptr;
-            ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &d_bias));
-            ASSERT_FE_OK(fe_tensor_set_output(d_bias, 1));
-        }
-        if (modifier && dbias)
-            expect_refused(g, "the dBias output and soft-capping or a score modifier");
-        else
-            expect_lowered(g);
+        if (dbias) set_output_by_name(g, "sdpa_backward_0::dBias");
+        expect_refused_or_lowered(g, modifier && dbias, "the dBias output and soft-capping or a score modifier");
     }
 }
 
@@ -202,10 +190,7 @@ TEST_F(Refusals, PagedDecodeStatsUnderAScoreModifierReadingATensor) {
             fe_tensor *t = nullptr;
             if (f.max_sum_exp && fe_graph_tensor_by_name(g, name, &t) == FE_OK) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
         }
-        if (f.refused)
-            expect_refused(g, "output and a score modifier of the caller's that reads a tensor");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "output and a score modifier of the caller's that reads a tensor");
     }
 }
 

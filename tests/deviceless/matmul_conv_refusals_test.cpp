@@ -22,10 +22,7 @@ TEST_F(MatmulConvKnownBad, MixedMatmulWithAnUnalignedFp8Operand) {
         fe_tensor *c = nullptr;
         ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (k == 151)
-            expect_refused(g, "an operand widened in the graph");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, k == 151, "an operand widened in the graph");
     }
 }
 
@@ -56,10 +53,7 @@ TEST_F(MatmulConvKnownBad, MixedMatmulWithAnFp8VectorOperand) {
         ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
         ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
-        if (k > 32)
-            expect_refused(g, "an FP8 vector: more than 32 elements");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, k > 32, "an FP8 vector: more than 32 elements");
     }
 }
 
@@ -80,10 +74,7 @@ TEST_F(MatmulConvKnownBad, Int8ConvolutionIntoFloatNotChannelsLast) {
         ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_data_type(y, FE_DATA_FLOAT));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (!channels_last)
-            expect_refused(g, "an int8 convolution into a float result with x or w not channels-last");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, !channels_last, "an int8 convolution into a float result with x or w not channels-last");
     }
 }
 
@@ -112,10 +103,7 @@ TEST_F(MatmulConvKnownBad, LeakyReluStraightOnAMatmul) {
         po.relu_lower_clip_slope = slope;
         ASSERT_FE_OK(fe_graph_relu(g, c, &po, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (slope != 0.0)
-            expect_refused(g, "leaky relu");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, slope != 0.0, "leaky relu");
     }
 }
 
@@ -131,10 +119,7 @@ TEST_F(MatmulConvKnownBad, RowBiasWithAStridedN) {
         ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
         ASSERT_FE_OK(fe_graph_bias(g, c, bias, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (gap)
-            expect_refused(g, "not contiguous along N");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, gap, "not contiguous along N");
     }
 }
 
@@ -164,10 +149,7 @@ TEST_F(MatmulConvKnownBad, DgradFloatDxNotChannelsLast) {
         std::vector<int64_t> sx = layout(f.dx_channels_last, ddx);
         ASSERT_FE_OK(fe_tensor_set_strides(dx, sx.size(), sx.data()));
         ASSERT_FE_OK(fe_tensor_set_output(dx, 1));
-        if (f.refused)
-            expect_refused(g, "float dx");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "float dx");
     }
 }
 
@@ -207,10 +189,7 @@ TEST_F(MatmulConvKnownBad, HalfWgradIntoAFloatDwWithPaddingPastTheImage) {
             ASSERT_FE_OK(fe_tensor_set_data_type(dw, FE_DATA_FLOAT));
         }
         ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
-        if (float_dw)
-            expect_refused(g, "a float weight gradient (dw) of a convolution with asymmetric padding");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, float_dw, "a float weight gradient (dw) of a convolution with asymmetric padding");
     }
 }
 
@@ -228,10 +207,7 @@ TEST_F(MatmulConvKnownBad, BatchInnermostResult) {
             ASSERT_FE_OK(fe_tensor_set_strides(c, 3, cs));
         }
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (innermost)
-            expect_refused(g, "neither M nor N contiguous");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, innermost, "neither M nor N contiguous");
     }
 }
 

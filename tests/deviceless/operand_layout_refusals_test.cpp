@@ -34,10 +34,7 @@ TEST_F(OperandLayoutRefusals, MatmulOperandWithItsBatchInsideTheMatrix) {
         fe_graph *g = graph("matmul_full_bias", FE_DATA_BFLOAT16);
         const std::vector<int64_t> dims = {3, 358, 4};
         matmul_plus(g, 3, 358, 4, dims, inside ? std::vector<int64_t>{1, 12, 3} : packed_strides(dims));
-        if (inside)
-            expect_refused(g, "or an epilogue operand of C's shape, has neither M nor N contiguous");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, inside, "or an epilogue operand of C's shape, has neither M nor N contiguous");
     }
 }
 
@@ -54,10 +51,7 @@ TEST_F(OperandLayoutRefusals, MatmulColumnOperandPerBatchWithAStrideOnItsUnitN) 
         SCOPED_TRACE(f.name);
         fe_graph *g = graph("matmul_column", FE_DATA_HALF);
         matmul_plus(g, f.batch, 909, 1, {f.batch, 909, 1}, {909, 1, f.n_stride});
-        if (f.refused)
-            expect_refused(g, "whose unit N dim has a stride other than 1");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose unit N dim has a stride other than 1");
     }
 }
 
@@ -76,10 +70,7 @@ TEST_F(OperandLayoutRefusals, IndexOfAGappedInput) {
         ASSERT_FE_OK(fe_tensor_set_data_type(index, FE_DATA_FLOAT));
         ASSERT_FE_OK(fe_graph_add(g, x, index, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (gap)
-            expect_refused(g, "(GEN_INDEX) of a graph input laid out with a gap");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, gap, "(GEN_INDEX) of a graph input laid out with a gap");
     }
 }
 
@@ -106,10 +97,7 @@ TEST_F(OperandLayoutRefusals, GroupedWgradOf3dWithAsymmetricPadding) {
         fe_tensor *dw = nullptr;
         ASSERT_FE_OK(fe_graph_conv_wgrad(g, x, dy, 5, dw_dims, &o, &dw));
         ASSERT_FE_OK(fe_tensor_set_output(dw, 1));
-        if (asymmetric)
-            expect_refused(g, "3-D grouped or depthwise convolution with asymmetric padding");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, asymmetric, "3-D grouped or depthwise convolution with asymmetric padding");
     }
 }
 

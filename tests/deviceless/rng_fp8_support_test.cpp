@@ -50,16 +50,14 @@ fe_status support(fe_graph *g, const std::string &json) {
 TEST_F(RngSupport, DrawTimesInputHasNoEngineAndSaysWhy) {
     for (fe_rng_distribution d : {FE_RNG_BERNOULLI, FE_RNG_UNIFORM, FE_RNG_NORMAL}) {
         fe_graph *g = masked("rng_mul", d, true);
-        EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-        EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
+        EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
         EXPECT_TRUE(LastErrorContains("dropout_probability"));
     }
 }
 
 TEST_F(RngSupport, StandaloneDrawHasNoEngineAndSaysWhy) {
     fe_graph *g = masked("rng_alone", FE_RNG_BERNOULLI, false);
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("rng 'rng_0'"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "rng 'rng_0'");
     EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
 }
 
@@ -81,8 +79,7 @@ TEST_F(RngSupport, MatmulTimesDrawHasNoEngineAndSaysWhy) {
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
     ASSERT_FE_OK(fe_graph_mul(g, c, draw, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
 }
 
 // C = (A.B) * descale_a * descale_b * scale_c with amax, A [4, 256, 128] row-major and B
@@ -142,27 +139,42 @@ TEST_F(MatmulFp8Support, AnAmpereTargetIsRefusedByGeneration) {
     ASSERT_NE(at, std::string::npos);
     ampere.replace(at, 15, "\"deviceVer\":800");
     fe_graph *g = fp8_graph("fp8_on_ampere", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, true);
-    EXPECT_FE_STATUS(support(g, ampere), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("FP8 matmuls needs a Hopper (sm90) or later GPU; the target is Ampere (sm80)"));
+    EXPECT_FE_REFUSED(support(g, ampere), FE_STATUS_NOT_SUPPORTED,
+                      "FP8 matmuls needs a Hopper (sm90) or later GPU; the target is Ampere (sm80)");
 }
 
 TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
     fe_graph *g = fp8_graph("fp8_half_inputs", FE_DATA_HALF, FE_DATA_NOT_SET, true);
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half");
+}
+
+// x dequantized with `scale` in blocks of `block_rows` x `block_size`, its result written as half;
+// nullptr, with a failure, when a call is refused.
+fe_tensor *dequantized_to_half(fe_graph *g, fe_tensor *x, fe_tensor *scale, int32_t block_rows, int32_t block_size) {
+    fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+    o.block_rows = block_rows;
+    o.block_size = block_size;
+    fe_tensor *y = nullptr;
+    if (fe_graph_block_scale_dequantize(g, x, scale, &o, &y) != FE_OK ||
+        fe_tensor_set_data_type(y, FE_DATA_HALF) != FE_OK) {
+        ADD_FAILURE() << fe_last_error_message();
+        return nullptr;
+    }
+    return y;
 }
 
 // MXFP8 block scaling on the H100 description: cuDNN's block-scale engines target Blackwell, so
 // the capability table refuses it when lowering for a Hopper, saying which GPUs run it.
+const char *const kBlockScalingNeedsBlackwell =
+    "MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is Hopper (sm90)";
+
 TEST_F(Deviceless, BlockScaleQuantizeOnHopperSaysWhy) {
     fe_graph *g = graph("mxfp8_quantize", FE_DATA_BFLOAT16);
     fe_tensor *x = tensor(g, "x", {1, 1, 256, 512}), *y = nullptr, *scale = nullptr;
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is "
-                                  "Hopper (sm90)"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
@@ -171,9 +183,7 @@ TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
     fe_tensor *scale = tensor(g, "scale", {1, 256, 16}, false, FE_DATA_FP8_E8M0), *y = nullptr;
     ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, x, scale, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("MXFP8 block scaling needs a Blackwell (sm100) or later GPU; the target is "
-                                  "Hopper (sm90)"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
@@ -182,8 +192,7 @@ TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("give X as rank 4 (e.g. [1, 2, 256, 512])"));
+    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "give X as rank 4 (e.g. [1, 2, 256, 512])");
 }
 
 // General block scaling on Hopper: a block-scaled matmul (A with 1 x 128 blocks, B with
@@ -230,12 +239,8 @@ TEST_F(Deviceless, BlockScaledMatmulWithBInOneRowBlocksSaysWhy) {
         fe_graph *g = graph(rows == 1 ? "b_row_blocks" : "b_16_row_blocks", FE_DATA_HALF);
         fe_tensor *a = tensor(g, "a", {1, 40, 128}, false), *b = tensor(g, "b", {1, 128, 64}, false);
         fe_tensor *sb = tensor(g, "scale_b", {1, 128 / rows, 1}, false, FE_DATA_FLOAT);
-        fe_block_scale_options ob = FE_BLOCK_SCALE_OPTIONS_INIT;
-        ob.block_rows = rows;
-        ob.block_size = 64;
-        fe_tensor *db = nullptr, *c = nullptr;
-        ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, b, sb, &ob, &db));
-        ASSERT_FE_OK(fe_tensor_set_data_type(db, FE_DATA_HALF));
+        fe_tensor *db = dequantized_to_half(g, b, sb, rows, 64), *c = nullptr;
+        ASSERT_NE(db, nullptr);
         ASSERT_FE_OK(fe_graph_matmul(g, a, db, nullptr, &c));
         ASSERT_FE_OK(fe_tensor_set_output(c, 1));
         if (rows == 16) {
@@ -253,12 +258,8 @@ TEST_F(Deviceless, BlockScaledMatmulOfAPartialFp8OperandIsRefused) {
     fe_graph *g = graph("block_scaled_fp8_partial", FE_DATA_HALF);
     fe_tensor *a = tensor(g, "a", {1, 39, 566}, false, FE_DATA_FP8_E4M3), *b = tensor(g, "b", {1, 566, 5}, false);
     fe_tensor *sa = tensor(g, "scale_a", {1, 1, 18}, false, FE_DATA_BFLOAT16);
-    fe_block_scale_options oa = FE_BLOCK_SCALE_OPTIONS_INIT;
-    oa.block_rows = 128;
-    oa.block_size = 32;
-    fe_tensor *da = nullptr, *c = nullptr;
-    ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, a, sa, &oa, &da));
-    ASSERT_FE_OK(fe_tensor_set_data_type(da, FE_DATA_HALF));
+    fe_tensor *da = dequantized_to_half(g, a, sa, 128, 32), *c = nullptr;
+    ASSERT_NE(da, nullptr);
     ASSERT_FE_OK(fe_graph_matmul(g, da, b, nullptr, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
     EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);

@@ -79,7 +79,44 @@ class SdpaScoreMod : public Deviceless {
         fe_tensor *through_tanh = pointwise(g, FE_POINTWISE_TANH_BWD, times_cap, before_tanh);
         o.score_mod_grad_output = pointwise(g, FE_POINTWISE_DIV, through_tanh, cap);
     }
+    // A half attention backward (scale 0.125) with soft-capping and its derivative as chains;
+    // nullptr, with a failure, when the backward call is refused.
+    fe_graph *softcap_backward_graph(const char *name) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        Attention a = qkv(g);
+        fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        softcap_backward_options(g, o);
+        fe_status s = backward(g, a, o);
+        EXPECT_FE_OK(s);
+        return s == FE_OK ? g : nullptr;
+    }
     std::string to_json(fe_graph *g) { return graph_text(fe_graph_to_json, g); }
+
+    // A half forward attention on a fresh graph whose options already name the stand-in
+    // "scores" as score_mod_input: most refusal tests add a malformed chain to it.
+    struct ForwardChain {
+        fe_graph *g;
+        Attention a;
+        fe_sdpa_options o;
+    };
+    ForwardChain forward_chain(const char *name) {
+        fe_graph *g = graph(name, FE_DATA_HALF);
+        ForwardChain c{g, qkv(g), FE_SDPA_OPTIONS_INIT};
+        c.o.score_mod_input = scores(g, "scores");
+        return c;
+    }
+    // The chain 2 * tanh(scores) as c's score modifier; returns the tanh inside it.
+    fe_tensor *twice_tanh(ForwardChain &c) {
+        fe_tensor *tanh = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
+        c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_MUL, tanh, scalar(c.g, "two", 2.0));
+        return tanh;
+    }
+    // The forward call is refused as an invalid argument, for `reason`.
+    void expect_forward_refused(fe_graph *g, const Attention &a, const fe_sdpa_options &o, const char *reason) {
+        EXPECT_FE_REFUSED(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT, reason);
+    }
+    void expect_forward_refused(const ForwardChain &c, const char *reason) { expect_forward_refused(c.g, c.a, c.o, reason); }
 };
 
 TEST_F(SdpaScoreMod, SoftcapAsAChainIsSupported) {
@@ -113,23 +150,15 @@ TEST_F(SdpaScoreMod, ACausalMaskAsAChainIsSupported) {
 }
 
 TEST_F(SdpaScoreMod, TheBackwardWithTheCallersDerivativeIsSupported) {
-    fe_graph *g = graph("softcap_chain_backward", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    o.attn_scale = 0.125;
-    softcap_backward_options(g, o);
-    ASSERT_FE_OK(backward(g, a, o));
+    fe_graph *g = softcap_backward_graph("softcap_chain_backward");
+    ASSERT_NE(g, nullptr);
     expect_supported(g);
     EXPECT_NE(describe(g).find("score_mod_grad=div_1::Y(3 ops)"), std::string::npos) << describe(g);
 }
 
 TEST_F(SdpaScoreMod, TheGraphJsonKeepsTheChains) {
-    fe_graph *g = graph("json_chain", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    o.attn_scale = 0.125;
-    softcap_backward_options(g, o);
-    ASSERT_FE_OK(backward(g, a, o));
+    fe_graph *g = softcap_backward_graph("json_chain");
+    ASSERT_NE(g, nullptr);
     std::string json = to_json(g);
     fe_graph *read = nullptr;
     ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &read));
@@ -143,47 +172,32 @@ TEST_F(SdpaScoreMod, TheGraphJsonKeepsTheChains) {
 }
 
 TEST_F(SdpaScoreMod, HalfAChainIsRefused) {
-    fe_graph *g = graph("half", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("options.score_mod_input is set but options.score_mod_output is not"));
+    ForwardChain c = forward_chain("half");
+    expect_forward_refused(c, "options.score_mod_input is set but options.score_mod_output is not");
 }
 
 TEST_F(SdpaScoreMod, AStandInThatIsAResultIsRefused) {
-    fe_graph *g = graph("result", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    fe_tensor *s = scores(g, "scores");
-    o.score_mod_input = pointwise(g, FE_POINTWISE_IDENTITY, s);
-    o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("must be a tensor declared with fe_graph_tensor"));
+    ForwardChain c = forward_chain("result");
+    // The stand-in given is not the declared "scores" but the result of an operation on them.
+    c.o.score_mod_input = pointwise(c.g, FE_POINTWISE_IDENTITY, c.o.score_mod_input);
+    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
+    expect_forward_refused(c, "must be a tensor declared with fe_graph_tensor");
 }
 
 TEST_F(SdpaScoreMod, AResultThatDoesNotReadTheScoresIsRefused) {
-    fe_graph *g = graph("unrelated", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
-    o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, scores(g, "other"));
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("does not depend on options.score_mod_input 'scores'"));
+    ForwardChain c = forward_chain("unrelated");
+    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_TANH_FWD, scores(c.g, "other"));
+    expect_forward_refused(c, "does not depend on options.score_mod_input 'scores'");
 }
 
 TEST_F(SdpaScoreMod, AChainThroughAReductionIsRefused) {
-    fe_graph *g = graph("reduction", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
+    ForwardChain c = forward_chain("reduction");
     fe_reduction_options r = FE_REDUCTION_OPTIONS_INIT;
     r.reduce_axes = 1u << 3;
     fe_tensor *row_max = nullptr;
-    ASSERT_FE_OK(fe_graph_reduction(g, o.score_mod_input, FE_REDUCTION_MAX, &r, &row_max));
-    o.score_mod_output = pointwise(g, FE_POINTWISE_SUB, o.score_mod_input, row_max);
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("is made of pointwise operations only"));
+    ASSERT_FE_OK(fe_graph_reduction(c.g, c.o.score_mod_input, FE_REDUCTION_MAX, &r, &row_max));
+    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_SUB, c.o.score_mod_input, row_max);
+    expect_forward_refused(c, "is made of pointwise operations only");
 }
 
 TEST_F(SdpaScoreMod, AStandInOfTheWrongShapeOrTypeIsRefused) {
@@ -192,52 +206,37 @@ TEST_F(SdpaScoreMod, AStandInOfTheWrongShapeOrTypeIsRefused) {
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     o.score_mod_input = tensor(g, "scores", {B, H, S, S / 2}, false, FE_DATA_FLOAT);
     o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("score modifier tensor 'scores' is [2,4,128,64]; the scores are [2,4,128,128]"));
+    expect_forward_refused(g, a, o, "score modifier tensor 'scores' is [2,4,128,64]; the scores are [2,4,128,128]");
     fe_tensor *half_scores = tensor(g, "half_scores", {B, H, S, S}, false, FE_DATA_HALF);
     o.score_mod_input = half_scores;
     o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, half_scores);
-    EXPECT_FE_STATUS(forward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("'half_scores' is half; the scores are float"));
+    expect_forward_refused(g, a, o, "'half_scores' is half; the scores are float");
 }
 
 TEST_F(SdpaScoreMod, ReadingTheChainOutsideTheAttentionIsRefused) {
-    fe_graph *g = graph("read_outside", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
-    fe_tensor *tanh = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    o.score_mod_output = pointwise(g, FE_POINTWISE_MUL, tanh, scalar(g, "two", 2.0));
-    ASSERT_FE_OK(forward(g, a, o));
-    fe_tensor *leak = pointwise(g, FE_POINTWISE_EXP, tanh);
+    ForwardChain c = forward_chain("read_outside");
+    fe_tensor *tanh = twice_tanh(c);
+    ASSERT_FE_OK(forward(c.g, c.a, c.o));
+    fe_tensor *leak = pointwise(c.g, FE_POINTWISE_EXP, tanh);
     ASSERT_FE_OK(fe_tensor_set_output(leak, 1));
-    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("reads 'tanh_0::Y', which exists only inside sdpa 'sdpa_0' (its score modifier)"));
+    EXPECT_FE_REFUSED(fe_graph_validate(c.g), FE_STATUS_VALIDATION,
+                      "reads 'tanh_0::Y', which exists only inside sdpa 'sdpa_0' (its score modifier)");
 }
 
 TEST_F(SdpaScoreMod, AChainResultAsAnOutputIsRefused) {
-    fe_graph *g = graph("chain_output", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
-    fe_tensor *tanh = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    o.score_mod_output = pointwise(g, FE_POINTWISE_MUL, tanh, scalar(g, "two", 2.0));
+    ForwardChain c = forward_chain("chain_output");
+    fe_tensor *tanh = twice_tanh(c);
     ASSERT_FE_OK(fe_tensor_set_output(tanh, 1));
-    ASSERT_FE_OK(forward(g, a, o));
-    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("where it is never written to memory"));
+    ASSERT_FE_OK(forward(c.g, c.a, c.o));
+    EXPECT_FE_REFUSED(fe_graph_validate(c.g), FE_STATUS_VALIDATION, "where it is never written to memory");
 }
 
 TEST_F(SdpaScoreMod, OneChainForTwoAttentionOpsIsRefused) {
-    fe_graph *g = graph("shared", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.score_mod_input = scores(g, "scores");
-    o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    ASSERT_FE_OK(forward(g, a, o));
-    Attention b = {tensor(g, "q2", {B, H, S, D}), tensor(g, "k2", {B, H, S, D}), tensor(g, "v2", {B, H, S, D})};
-    EXPECT_FE_STATUS(forward(g, b, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("already stands for the scores of sdpa 'sdpa_0'"));
+    ForwardChain c = forward_chain("shared");
+    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
+    ASSERT_FE_OK(forward(c.g, c.a, c.o));
+    Attention b = {tensor(c.g, "q2", {B, H, S, D}), tensor(c.g, "k2", {B, H, S, D}), tensor(c.g, "v2", {B, H, S, D})};
+    expect_forward_refused(c.g, b, c.o, "already stands for the scores of sdpa 'sdpa_0'");
 }
 
 TEST_F(SdpaScoreMod, TheBackwardWithoutTheDerivativeIsRefused) {
@@ -246,20 +245,15 @@ TEST_F(SdpaScoreMod, TheBackwardWithoutTheDerivativeIsRefused) {
     fe_sdpa_backward_options o = FE_SDPA_BACKWARD_OPTIONS_INIT;
     o.score_mod_input = scores(g, "scores");
     o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    EXPECT_FE_STATUS(backward(g, a, o), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("its derivative is the caller's to give"));
+    EXPECT_FE_REFUSED(backward(g, a, o), FE_STATUS_INVALID_ARGUMENT, "its derivative is the caller's to give");
 }
 
 TEST_F(SdpaScoreMod, TheNativeImplementationAndFp8AttentionRefuseIt) {
-    fe_graph *g = graph("native", FE_DATA_HALF);
-    Attention a = qkv(g);
-    fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
-    o.implementation = FE_SDPA_IMPLEMENTATION_NATIVE;
-    o.score_mod_input = scores(g, "scores");
-    o.score_mod_output = pointwise(g, FE_POINTWISE_TANH_FWD, o.score_mod_input);
-    ASSERT_FE_OK(forward(g, a, o));
-    EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
-    EXPECT_TRUE(LastErrorContains("takes no score modifier of the caller's"));
+    ForwardChain c = forward_chain("native");
+    c.o.implementation = FE_SDPA_IMPLEMENTATION_NATIVE;
+    c.o.score_mod_output = pointwise(c.g, FE_POINTWISE_TANH_FWD, c.o.score_mod_input);
+    ASSERT_FE_OK(forward(c.g, c.a, c.o));
+    EXPECT_FE_REFUSED(build(c.g), FE_STATUS_NOT_SUPPORTED, "takes no score modifier of the caller's");
 
     fe_graph *f = graph("fp8", FE_DATA_FP8_E4M3);
     Attention b = qkv(f);

@@ -35,10 +35,7 @@ TEST_F(SelectAndPoolingRefusals, SelectOnAComputedConditionBroadcastAlongTheInne
         ASSERT_FE_OK(fe_tensor_set_data_type(less, FE_DATA_BOOLEAN));
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_BINARY_SELECT, x, z, less, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (f.refused)
-            expect_refused(g, "whose condition is computed in the graph (a comparison, say) and broadcast along");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose condition is computed in the graph (a comparison, say) and broadcast along");
     }
 }
 
@@ -57,10 +54,7 @@ TEST_F(SelectAndPoolingRefusals, BfloatPoolingOfOneChannelWithAUnitChannelStride
         fe_tensor *y = nullptr, *index = nullptr;
         ASSERT_FE_OK(fe_graph_resample(g, x, &o, &y, &index));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (unit_stride)
-            expect_refused(g, "(one channel of stride 1 among them)");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, unit_stride, "(one channel of stride 1 among them)");
     }
 }
 

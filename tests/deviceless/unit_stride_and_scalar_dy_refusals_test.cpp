@@ -8,6 +8,7 @@
 #include "known_bad_support.hpp"
 
 using cudnnfe_test::channels_last_strides;
+using cudnnfe_test::matmul_output;
 using cudnnfe_test::packed_strides;
 using cudnnfe_test::strided;
 
@@ -23,14 +24,9 @@ TEST_F(UnitStrideAndScalarDyRefusals, MatmulWideningAnInt8RowWhoseUnitDimHasAnUn
         fe_graph *g = graph("matmul_int8_unit_stride", FE_DATA_NOT_SET);
         const std::vector<int64_t> da = {7, 1, 112}, db = {7, 112, 62};
         fe_tensor *a = strided(g, "a", da, {896, m_stride, 1}, FE_DATA_INT8);
-        fe_tensor *b = strided(g, "b", db, {6944, 1, 112}, FE_DATA_HALF), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_HALF));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (m_stride % 16 != 0)
-            expect_refused(g, "whose unit dim has a stride that is not");
-        else
-            expect_lowered(g);
+        fe_tensor *b = strided(g, "b", db, {6944, 1, 112}, FE_DATA_HALF);
+        matmul_output(g, a, b, FE_DATA_HALF);
+        expect_refused_or_lowered(g, m_stride % 16 != 0, "whose unit dim has a stride that is not");
     }
 }
 
@@ -45,14 +41,9 @@ TEST_F(UnitStrideAndScalarDyRefusals, MatmulWideningAHalfRowWhoseUnitDimHasAnUna
         SCOPED_TRACE("K " + std::to_string(f.k) + ", M stride " + std::to_string(f.m_stride));
         fe_graph *g = graph("matmul_half_unit_stride", FE_DATA_NOT_SET);
         fe_tensor *a = strided(g, "a", {7, 1, f.k}, {f.k + 8, f.m_stride, 1}, FE_DATA_HALF);
-        fe_tensor *b = strided(g, "b", {7, f.k, 17}, {f.k * 17, 17, 1}, FE_DATA_FLOAT), *c = nullptr;
-        ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
-        ASSERT_FE_OK(fe_tensor_set_data_type(c, FE_DATA_FLOAT));
-        ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-        if (f.refused)
-            expect_refused(g, "a single row or column whose unit dim has a stride that is not");
-        else
-            expect_lowered(g);
+        fe_tensor *b = strided(g, "b", {7, f.k, 17}, {f.k * 17, 17, 1}, FE_DATA_FLOAT);
+        matmul_output(g, a, b, FE_DATA_FLOAT);
+        expect_refused_or_lowered(g, f.refused, "a single row or column whose unit dim has a stride that is not");
     }
 }
 
@@ -92,10 +83,7 @@ TEST_F(UnitStrideAndScalarDyRefusals, BackwardOfOneDyValueForEveryElement) {
         o.compute_data_type = FE_DATA_FLOAT;
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_TANH_BWD, dy, x, nullptr, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (f.refused)
-            expect_refused(g, "whose dy is one value for every element");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "whose dy is one value for every element");
     }
 }
 
@@ -111,10 +99,7 @@ TEST_F(UnitStrideAndScalarDyRefusals, Rank4PointwiseOverATensorWithPermutedDims)
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_ERF, x, nullptr, nullptr, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_strides(y, 4, channels_last_strides(dims).data()));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        if (permuted)
-            expect_refused(g, "not in channels-last order");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, permuted, "not in channels-last order");
     }
 }
 
@@ -144,10 +129,7 @@ TEST_F(UnitStrideAndScalarDyRefusals, MatmulEpilogueIntoASingleColumnWhoseUnitDi
         const int64_t strides[2] = {1, f.c_unit_stride};
         ASSERT_FE_OK(fe_tensor_set_strides(out, 2, strides));
         ASSERT_FE_OK(fe_tensor_set_output(out, 1));
-        if (f.refused)
-            expect_refused(g, "into a single-column result");
-        else
-            expect_lowered(g);
+        expect_refused_or_lowered(g, f.refused, "into a single-column result");
     }
 }
 

@@ -56,7 +56,7 @@ struct Comparison {
     std::string first_bad;
 };
 
-class Gpu : public ::testing::Test {
+class Gpu : public GraphOwningTest {
   protected:
     void SetUp() override {
         if (!cudnn_available()) GTEST_SKIP() << "cuDNN is not loadable here: " << fe_last_error_message();
@@ -66,26 +66,8 @@ class Gpu : public ::testing::Test {
     }
     void TearDown() override {
         for (Bound &b : bound_) fe_buffer_destroy(b.buffer);
-        for (fe_graph *g : graphs_) fe_graph_destroy(g);
+        destroy_graphs();
         fe_handle_destroy(handle_);
-    }
-
-    fe_graph *graph(const char *name, fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT,
-                    fe_data_type compute = FE_DATA_FLOAT) {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = name;
-        o.io_data_type = io;
-        o.intermediate_data_type = intermediate;
-        o.compute_data_type = compute;
-        fe_graph *g = nullptr;
-        EXPECT_FE_OK(fe_graph_create(&o, &g));
-        graphs_.push_back(g);
-        return g;
-    }
-
-    fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
-                      fe_data_type type = FE_DATA_NOT_SET) {
-        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
     }
 
     // Allocate a buffer for a (validated) tensor; inputs get random data in [lo, hi], outputs
@@ -243,7 +225,6 @@ class Gpu : public ::testing::Test {
     fe_handle *handle_ = nullptr;
     std::mt19937 rng_;
     std::deque<Bound> bound_;  // deque: references handed out stay valid
-    std::vector<fe_graph *> graphs_;
 };
 
 // Tolerances by io type (cudnn-frontend's tests use about 2e-2 for fp16/bf16).

@@ -51,7 +51,7 @@ struct DeviceTensor {
     fe_data_type type = FE_DATA_HALF;
 };
 
-class MultiGpu : public ::testing::Test {
+class MultiGpu : public cudnnfe_test::GraphOwningTest {
   protected:
     void SetUp() override {
         if (!cudnn_available()) GTEST_SKIP() << "cuDNN is not loadable here: " << fe_last_error_message();
@@ -64,7 +64,7 @@ class MultiGpu : public ::testing::Test {
     }
     void TearDown() override {
         for (DeviceTensor &t : tensors_) fe_buffer_destroy(t.buffer);
-        for (fe_graph *g : graphs_) fe_graph_destroy(g);
+        destroy_graphs();
         for (fe_handle *h : handles_) fe_handle_destroy(h);
     }
 
@@ -142,7 +142,6 @@ class MultiGpu : public ::testing::Test {
     int32_t devices_ = 0;
     std::mt19937 rng_;
     std::vector<fe_handle *> handles_;
-    std::vector<fe_graph *> graphs_;
     std::deque<DeviceTensor> tensors_;
 };
 
@@ -392,15 +391,7 @@ class SynchronizedBatchnorm : public MultiGpu {
         MultiGpu::TearDown();
     }
 
-    fe_graph *share_graph(const char *name) {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = name;
-        o.io_data_type = FE_DATA_HALF;
-        fe_graph *g = nullptr;
-        EXPECT_FE_OK(fe_graph_create(&o, &g));
-        graphs_.push_back(g);
-        return g;
-    }
+    fe_graph *share_graph(const char *name) { return graph(name, FE_DATA_HALF); }
 
     fe_buffer *exchange_[2] = {nullptr, nullptr};
 };

@@ -86,10 +86,7 @@ TEST_F(NormGpu, BatchnormTrainingWithAnSmCarveout) {
     for (Bound *out : {&by, &bm, &bi}) download(*out);
     NormSpec spec;
     spec.stats = kChannel;
-    NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
-    expect_close(by, ref.y, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
-    expect_stats_close(bm, ref.mean);
-    expect_stats_close(bi, ref.inv);
+    expect_forward_close(FE_DATA_HALF, spec, bx, bs, bb, by, bm, bi);
 }
 
 // bn_finalize from genstats-like sums of `count` values per channel: sums drawn so that every
@@ -288,18 +285,7 @@ class ChannelNormBackward : public NormGpu {
         }
         set_outputs({dx, ds, db});
         build(g);
-        Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
-        NormSpec spec;
-        spec.stats = stats;
-        NormForwardRef fwd = norm_forward_reference(bx, bs, nullptr, spec);
-        Bound &bm = bind_values(m, fwd.mean), &bv = bind_values(v, fwd.inv);
-        Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
-        execute(g, {&bx, &bdy, &bs, &bm, &bv, &bdx, &bds, &bdb});
-        for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
-        NormBackwardRef ref = norm_backward_reference(bdy, bx, bs, &bm, bv, spec);
-        expect_close(bdx, ref.dx, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
-        expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
-        expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+        check_backward(g, FE_DATA_HALF, stats, x, dy, s, m, v, dx, ds, db);
     }
 };
 

@@ -132,6 +132,10 @@ inline NormBackwardRef norm_backward_reference(const Bound &dy, const Bound &x, 
     return r;
 }
 
+// Tolerances of a result written in `type` (its rounding dominates for half and bfloat16).
+inline double norm_atol(fe_data_type t) { return atol_for(t); }
+inline double norm_rtol(fe_data_type t) { return rtol_for(t); }
+
 // The fixture of the norm tests: the gpu tier's, plus inputs with chosen values.
 class NormGpu : public Gpu {
   protected:
@@ -156,10 +160,35 @@ class NormGpu : public Gpu {
 
     // Statistics are float and computed in float: close to the double reference.
     void expect_stats_close(const Bound &out, const std::vector<double> &ref) { expect_close(out, ref, 1e-3, 1e-3, 1e-4); }
-};
 
-// Tolerances of a result written in `type` (its rounding dominates for half and bfloat16).
-inline double norm_atol(fe_data_type t) { return atol_for(t); }
-inline double norm_rtol(fe_data_type t) { return rtol_for(t); }
+    // A norm forward's downloaded y (written in `io`), mean and inverse variance against the
+    // double reference of `spec` on the same x, scale and bias.
+    void expect_forward_close(fe_data_type io, const NormSpec &spec, const Bound &bx, const Bound &bs, const Bound &bb,
+                              const Bound &by, const Bound &bm, const Bound &bi) {
+        NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+        expect_close(by, ref.y, norm_atol(io), norm_rtol(io), norm_for(io));
+        expect_stats_close(bm, ref.mean);
+        expect_stats_close(bi, ref.inv);
+    }
+
+    // Runs a built norm backward graph (I/O type `io`) on random x, dy and scale and the mean and
+    // inverse variance its forward computes (of `stats` dims), and checks dx, dscale and dbias
+    // against the double reference.
+    void check_backward(fe_graph *g, fe_data_type io, const std::vector<int64_t> &stats, fe_tensor *x, fe_tensor *dy,
+                        fe_tensor *s, fe_tensor *m, fe_tensor *v, fe_tensor *dx, fe_tensor *ds, fe_tensor *db) {
+        Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+        NormSpec spec;
+        spec.stats = stats;
+        NormForwardRef fwd = norm_forward_reference(bx, bs, nullptr, spec);
+        Bound &bm = bind_values(m, fwd.mean), &bv = bind_values(v, fwd.inv);
+        Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
+        execute(g, {&bx, &bdy, &bs, &bm, &bv, &bdx, &bds, &bdb});
+        for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+        NormBackwardRef ref = norm_backward_reference(bdy, bx, bs, &bm, bv, spec);
+        expect_close(bdx, ref.dx, norm_atol(io), norm_rtol(io), norm_for(io));
+        expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
+        expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+    }
+};
 
 }  // namespace cudnnfe_test

@@ -1,4 +1,5 @@
-/* Compiled as strict C99 (-pedantic -Werror) by the build: the public header must stay C. */
+/* Compiled as strict C99 (-pedantic -Werror) by the build: the public header must stay C. The
+   same program is compiled as strict C++17 through header_check_cpp.cpp. */
 #include "cudnnfe.h"
 
 int main(void) {

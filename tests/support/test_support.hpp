@@ -15,6 +15,13 @@
 #define EXPECT_FE_OK(call) EXPECT_EQ((call), FE_OK) << fe_last_error_message()
 #define ASSERT_FE_OK(call) ASSERT_EQ((call), FE_OK) << fe_last_error_message()
 #define EXPECT_FE_STATUS(call, status) EXPECT_EQ((call), (status)) << fe_last_error_message()
+// A refused call: its status is `status` and the library's message contains `needle` (the two
+// checks the rule tests make of every failure, each reported on its own).
+#define EXPECT_FE_REFUSED(call, status, needle)      \
+    do {                                             \
+        EXPECT_FE_STATUS(call, status);              \
+        EXPECT_TRUE(LastErrorContains(needle));      \
+    } while (0)
 
 // The message of the last failure contains `needle`.
 inline ::testing::AssertionResult LastErrorContains(const std::string &needle) {
@@ -81,6 +88,89 @@ inline fe_tensor *make_tensor(fe_graph *g, const char *name, const std::vector<i
     EXPECT_FE_OK(fe_graph_tensor(g, name, dims.size(), dims.data(), strides.data(), type, &t));
     return t;
 }
+
+// A tensor's dims, strides and data type as the query API reports them. The queries' statuses
+// are not checked here: a failed query yields an empty vector (or FE_DATA_NOT_SET), which the
+// test's comparison against the expected value then reports.
+inline std::vector<int64_t> read_shape(const fe_tensor *t, fe_status (*read)(const fe_tensor *, int64_t *, size_t)) {
+    size_t n = 0;
+    fe_tensor_get_ndims(t, &n);
+    std::vector<int64_t> values(n);
+    read(t, values.data(), n);
+    return values;
+}
+inline std::vector<int64_t> dims_of(const fe_tensor *t) { return read_shape(t, fe_tensor_get_dims); }
+inline std::vector<int64_t> strides_of(const fe_tensor *t) { return read_shape(t, fe_tensor_get_strides); }
+inline fe_data_type data_type_of(const fe_tensor *t) {
+    fe_data_type d = FE_DATA_NOT_SET;
+    fe_tensor_get_data_type(t, &d);
+    return d;
+}
+
+// A fixture owning one fresh graph per test, created with the library's default options or with
+// the given name and I/O data type, and destroyed afterwards. The rule tests derive from it,
+// build on `g`, and read results back with dims(), strides() and type().
+class GraphTest : public ::testing::Test {
+  protected:
+    GraphTest() = default;
+    GraphTest(const char *graph_name, fe_data_type io_data_type)
+        : defaults_(false), graph_name_(graph_name), io_data_type_(io_data_type) {}
+    void SetUp() override {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = graph_name_;
+        o.io_data_type = io_data_type_;
+        ASSERT_FE_OK(fe_graph_create(defaults_ ? nullptr : &o, &g));
+        declare_inputs();
+    }
+    void TearDown() override { fe_graph_destroy(g); }
+    // Called once `g` exists: derived fixtures declare there the tensors all their tests use.
+    virtual void declare_inputs() {}
+    // A packed (or channels-last) graph input of `type` (FE_DATA_NOT_SET: the graph's I/O type).
+    fe_tensor *tensor(const char *name, std::vector<int64_t> dims, fe_data_type type = FE_DATA_NOT_SET,
+                      bool channels_last = false) {
+        return make_tensor(g, name, dims, channels_last, type);
+    }
+    static std::vector<int64_t> dims(const fe_tensor *t) { return dims_of(t); }
+    static std::vector<int64_t> strides(const fe_tensor *t) { return strides_of(t); }
+    static fe_data_type type(const fe_tensor *t) { return data_type_of(t); }
+    fe_graph *g = nullptr;
+
+  private:
+    bool defaults_ = true;
+    const char *graph_name_ = nullptr;
+    fe_data_type io_data_type_ = FE_DATA_NOT_SET;
+};
+
+// A fixture that owns every graph its tests make with graph() (and any they add to graphs_
+// themselves, such as graphs read back from JSON or a plan). Derived fixtures call
+// destroy_graphs() from their TearDown, after whatever was bound to the graphs is gone.
+class GraphOwningTest : public ::testing::Test {
+  protected:
+    fe_graph *graph(const char *name, fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT,
+                    fe_data_type compute = FE_DATA_FLOAT) {
+        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+        o.name = name;
+        o.io_data_type = io;
+        o.intermediate_data_type = intermediate;
+        o.compute_data_type = compute;
+        fe_graph *g = nullptr;
+        EXPECT_FE_OK(fe_graph_create(&o, &g));
+        graphs_.push_back(g);
+        return g;
+    }
+
+    fe_tensor *tensor(fe_graph *g, const char *name, std::vector<int64_t> dims, bool channels_last = false,
+                      fe_data_type type = FE_DATA_NOT_SET) {
+        return make_tensor(g, name, dims, channels_last, type);
+    }
+
+    void destroy_graphs() {
+        for (fe_graph *g : graphs_) fe_graph_destroy(g);
+        graphs_.clear();
+    }
+
+    std::vector<fe_graph *> graphs_;
+};
 
 inline bool cudnn_available() {
     int64_t version = 0;

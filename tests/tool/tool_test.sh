@@ -315,22 +315,15 @@ assert r[\"build\"] == {\"heuristic_modes\": [\"A\", \"FALLBACK\"], \"policy\": 
 print(\"valid\")'"
     # Every option the library writes into a plan, with the numbers it writes, reads as names
     # (heuristic modes, policy, note masks); a part this tool does not know stays as it is.
-    python3 - "$WORK/plans/small_conv.plan" "$WORK/options.plan" <<'PY'
-import struct, sys
-data = open(sys.argv[1], 'rb').read()
-out, at = bytearray(data[:24]), 24
-while at < len(data) - 8:
-    tag, length = struct.unpack_from('<IQ', data, at)
-    body = data[at + 12:at + 12 + length]
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$ROOT/tests/tool" python3 - "$WORK/plans/small_conv.plan" "$WORK/options.plan" <<'PY'
+import sys
+from plan_parts import reseal
+def edit(tag, body):
     if tag == 0x4F505453:  # OPTS: the build options, as fe_graph_build writes them
         body = (b'modes 0 1 2 3; policy 1; max workspace 1048576; autotune 4; knob search 2; notes -410 -1 +1 +8; '
                 b'not engines eng6,eng7_k2=1; max shared memory 65536; sm count 8; dynamic shapes; policy 9; a newer part 3')
-    out += struct.pack('<IQ', tag, len(body)) + body
-    at += 12 + length
-h = 14695981039346656037
-for c in out:
-    h = ((h ^ c) * 1099511628211) & 0xffffffffffffffff
-open(sys.argv[2], 'wb').write(bytes(out) + struct.pack('<Q', h))
+    return body
+reseal(sys.argv[1], sys.argv[2], edit)
 PY
     expect inspect_build_options_named 0 '^build options: heuristics INSTANT, B, FALLBACK, A; policy ALL; max workspace 1048576 bytes; autotune 4 candidates; knob search 2 rounds; not notes NONDETERMINISTIC, 0x400, RUNTIME_COMPILATION; only notes TENSOR_CORE, SUPPORTS_CUDA_GRAPH_NATIVE_API; not engines eng6,eng7_k2=1; max shared memory 65536 bytes; sm count 8; dynamic shapes; policy 9; a newer part 3$' -- \
         "$TOOL" inspect "$WORK/options.plan"
@@ -372,23 +365,16 @@ assert r["check_only"] and r["output_directory"] is None and r["supported"] == 2
     expect inspect_truncated 1 'fe_serialized_describe: the serialized graph is corrupted or truncated' -- \
         "$TOOL" inspect "$WORK/truncated.plan"
     # Terminal control sequences in a blob's strings are printed escaped, never as they are.
-    python3 - "$WORK/plans/small_conv.plan" "$WORK/escapes.plan" <<'PY'
-import struct, sys
-data = open(sys.argv[1], 'rb').read()
-out, at = bytearray(data[:24]), 24
-while at < len(data) - 8:
-    tag, length = struct.unpack_from('<IQ', data, at)
-    body = data[at + 12:at + 12 + length]
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$ROOT/tests/tool" python3 - "$WORK/plans/small_conv.plan" "$WORK/escapes.plan" <<'PY'
+import sys
+from plan_parts import reseal
+def edit(tag, body):
     if tag == 0x46505254:  # FPRT: the target's name
         body = b'\x1b]0;retitled\x07\x1b[2J' + body
     if tag == 0x4F505453:  # OPTS: a C1 CSI, raw and as UTF-8, and DEL
         body = body + b' \x9b31m \xc2\x9b32m \x7f'
-    out += struct.pack('<IQ', tag, len(body)) + body
-    at += 12 + length
-h = 14695981039346656037
-for c in out:
-    h = ((h ^ c) * 1099511628211) & 0xffffffffffffffff
-open(sys.argv[2], 'wb').write(bytes(out) + struct.pack('<Q', h))
+    return body
+reseal(sys.argv[1], sys.argv[2], edit)
 PY
     expect inspect_escapes_controls 0 '^target: \\x1b\]0;retitled\\x07\\x1b\[2JNVIDIA H100' \
         '^build options: .* \\x9b31m \\xc2\\x9b32m \\x7f$' -- "$TOOL" inspect "$WORK/escapes.plan"

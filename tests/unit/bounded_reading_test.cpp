@@ -104,12 +104,12 @@ TEST(BoundedReading, TakenNamesAndUidsAreStillRefused) {
     std::string named_twice = text;
     named_twice.replace(named_twice.find("relu_named_3"), 12, "relu_named_1");
     fe_graph *g = nullptr;
-    EXPECT_FE_STATUS(fe_graph_from_json(named_twice.data(), named_twice.size(), &g), FE_STATUS_DUPLICATE);
-    EXPECT_TRUE(LastErrorContains("already has an operation named 'relu_named_1'"));
+    EXPECT_FE_REFUSED(fe_graph_from_json(named_twice.data(), named_twice.size(), &g), FE_STATUS_DUPLICATE,
+                      "already has an operation named 'relu_named_1'");
     std::string uid_twice = text;
     uid_twice.replace(uid_twice.find("\"uid\":5"), 7, "\"uid\":2");
-    EXPECT_FE_STATUS(fe_graph_from_json(uid_twice.data(), uid_twice.size(), &g), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("uid 2 is already used by 'y0'"));
+    EXPECT_FE_REFUSED(fe_graph_from_json(uid_twice.data(), uid_twice.size(), &g), FE_STATUS_INVALID_ARGUMENT,
+                      "uid 2 is already used by 'y0'");
     // An automatic name skips one the text took already.
     std::string taken = text;
     taken.replace(taken.find("relu_named_1"), 12, "relu_2");
@@ -124,9 +124,9 @@ TEST(BoundedReading, GraphJsonOverTheSizeLimitIsRefusedUnread) {
     text[0] = '{';
     text.back() = '}';
     fe_graph *g = reinterpret_cast<fe_graph *>(0x1);
-    EXPECT_FE_STATUS(fe_graph_from_json(text.data(), text.size(), &g), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_from_json: the graph JSON is 67108865 bytes; a graph may take at most "
-                                  "67108864 bytes (64 MiB)"));
+    EXPECT_FE_REFUSED(fe_graph_from_json(text.data(), text.size(), &g), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_from_json: the graph JSON is 67108865 bytes; a graph may take at most "
+                      "67108864 bytes (64 MiB)");
     EXPECT_EQ(g, reinterpret_cast<fe_graph *>(0x1));
 }
 

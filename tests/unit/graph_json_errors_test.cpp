@@ -25,6 +25,12 @@ void expect_error(const std::string &text, fe_status status, std::initializer_li
     for (const char *needle : needles) EXPECT_NE(message.find(needle), std::string::npos) << message << "\n" << text;
 }
 
+// `text` with the first occurrence of `from` replaced by `to`: a graph with one thing changed.
+std::string with_replaced(std::string text, const std::string &from, const std::string &to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+}
+
 // A valid graph (the seed's convolution) to break one piece at a time; the comments give
 // the line numbers the errors name.
 std::string seed_graph(const std::string &conv_attributes = "\"pre_padding\":[1,1],\"post_padding\":[1,1]",
@@ -90,9 +96,8 @@ TEST(GraphJsonErrors, LengthIsRespected) {
 }
 
 TEST(GraphJsonErrors, UnknownOperation) {
-    std::string text = seed_graph();
-    text.replace(text.find("conv_fprop"), 10, "conv_forward");
-    expect_error(text, FE_STATUS_INVALID_ARGUMENT, {"line 6, ops[0].op: unknown operation 'conv_forward'"});
+    expect_error(with_replaced(seed_graph(), "conv_fprop", "conv_forward"), FE_STATUS_INVALID_ARGUMENT,
+                 {"line 6, ops[0].op: unknown operation 'conv_forward'"});
 }
 
 TEST(GraphJsonErrors, UnknownFields) {
@@ -104,28 +109,22 @@ TEST(GraphJsonErrors, UnknownFields) {
     std::string tensor = seed_graph();
     tensor.replace(tensor.find("\"dims\":[32"), 7, "\"dimz\":");
     expect_error(tensor, bad, {"line 4, tensors[1].dims: missing"});
-    std::string tensor_field = seed_graph();
-    tensor_field.replace(tensor_field.find("{\"name\":\"w\""), 11, "{\"name\":\"w\",\"colour\":1");
-    expect_error(tensor_field, bad, {"line 4, tensors[1].colour: unknown field"});
-    std::string port = seed_graph();
-    port.replace(port.find("\"image\""), 7, "\"img\"");
-    expect_error(port, bad, {"line 6, ops[0].inputs.image: missing (conv_fprop needs it)"});
-    std::string op_field = seed_graph();
-    op_field.replace(op_field.find("\"inputs\""), 8, "\"operands\"");
-    expect_error(op_field, bad, {"line 6, ops[0].operands: unknown field"});
-    std::string output_port = seed_graph();
-    output_port.replace(output_port.find("{\"Y\":\"y\"}"), 9, "{\"Out\":\"y\"}");
-    expect_error(output_port, bad, {"ops[0].outputs.Out: unknown field", "has Y"});
+    expect_error(with_replaced(seed_graph(), "{\"name\":\"w\"", "{\"name\":\"w\",\"colour\":1"), bad,
+                 {"line 4, tensors[1].colour: unknown field"});
+    expect_error(with_replaced(seed_graph(), "\"image\"", "\"img\""), bad,
+                 {"line 6, ops[0].inputs.image: missing (conv_fprop needs it)"});
+    expect_error(with_replaced(seed_graph(), "\"inputs\"", "\"operands\""), bad,
+                 {"line 6, ops[0].operands: unknown field"});
+    expect_error(with_replaced(seed_graph(), "{\"Y\":\"y\"}", "{\"Out\":\"y\"}"), bad,
+                 {"ops[0].outputs.Out: unknown field", "has Y"});
 }
 
 TEST(GraphJsonErrors, MissingFields) {
     const fe_status bad = FE_STATUS_INVALID_ARGUMENT;
-    std::string no_op = seed_graph();
-    no_op.replace(no_op.find("\"op\":\"conv_fprop\","), 18, "");
-    expect_error(no_op, bad, {"line 6, ops[0].op: missing (required)"});
-    std::string no_name = seed_graph();
-    no_name.replace(no_name.find("\"name\":\"w\","), 11, "");
-    expect_error(no_name, bad, {"line 4, tensors[1].name: missing (required)"});
+    expect_error(with_replaced(seed_graph(), "\"op\":\"conv_fprop\",", ""), bad,
+                 {"line 6, ops[0].op: missing (required)"});
+    expect_error(with_replaced(seed_graph(), "\"name\":\"w\",", ""), bad,
+                 {"line 4, tensors[1].name: missing (required)"});
     // The right format and nothing else is no graph: every graph lists its tensors ([] for none).
     expect_error("{\"format\":\"cudnnfe.graph\"}", bad, {"line 1, tensors: missing (required)"});
     expect_error("{\"tensors\":[{\"name\":\"s\",\"by_value\":true,\"value\":1}]}", bad,
@@ -171,12 +170,8 @@ TEST(GraphJsonErrors, DescribedOpsReadWhatTheirDescriptionSays) {
     EXPECT_FE_OK(fe_tensor_get_dims(y, dims, 4));
     EXPECT_EQ(dims[1], 12) << "three inputs of 4 channels";
     fe_graph_destroy(g);
-    std::string gap = three;
-    gap.replace(gap.find("\"X2\""), 4, "\"X3\"");
-    expect_error(graph(gap), bad, {"X3: unknown field"});
-    std::string no_axis = three;
-    no_axis.replace(no_axis.find("\"axis\":1"), 8, "");
-    expect_error(graph(no_axis), bad, {"ops[0].attributes.axis: missing"});
+    expect_error(graph(with_replaced(three, "\"X2\"", "\"X3\"")), bad, {"X3: unknown field"});
+    expect_error(graph(with_replaced(three, "\"axis\":1", "")), bad, {"ops[0].attributes.axis: missing"});
 }
 
 TEST(GraphJsonErrors, IllTypedFields) {
@@ -187,20 +182,17 @@ TEST(GraphJsonErrors, IllTypedFields) {
     expect_error(seed_graph("\"groups\":true"), bad, {"ops[0].attributes.groups: expected an integer, found a boolean"});
     expect_error(seed_graph("\"groups\":2.5"), bad, {"ops[0].attributes.groups: expected an integer"});
     expect_error(seed_graph("\"pre_padding\":[1,1]", ",\"io_data_type\":\"float16\""), bad, {"appears twice"});
-    std::string type = seed_graph();
-    type.replace(type.find("\"half\""), 6, "\"float16\"");
-    expect_error(type, bad, {"line 1, io_data_type: expected a data type name"});
-    std::string uid = seed_graph();
-    uid.replace(uid.find("{\"name\":\"x\""), 11, "{\"name\":\"x\",\"uid\":\"3\"");
-    expect_error(uid, bad, {"line 3, tensors[0].uid: expected an integer"});
+    expect_error(with_replaced(seed_graph(), "\"half\"", "\"float16\""), bad,
+                 {"line 1, io_data_type: expected a data type name"});
+    expect_error(with_replaced(seed_graph(), "{\"name\":\"x\"", "{\"name\":\"x\",\"uid\":\"3\""), bad,
+                 {"line 3, tensors[0].uid: expected an integer"});
     expect_error("{\"tensors\":{}}", bad, {"tensors: expected an array, found an object"});
     expect_error("{\"ops\":[3]}", bad, {"ops[0]: expected an op object, found a number"});
     expect_error("{\"outputs\":[1]}", bad, {"outputs[0]: expected a tensor name"});
     expect_error("{\"name\":5}", bad, {"name: expected a string, found a number"});
     expect_error("{\"version\":\"1\"}", bad, {"version: expected an integer, found a string"});
-    std::string input = seed_graph();
-    input.replace(input.find("\"image\":\"x\""), 11, "\"image\":[\"x\"]");
-    expect_error(input, bad, {"ops[0].inputs.image: expected a tensor name, found an array"});
+    expect_error(with_replaced(seed_graph(), "\"image\":\"x\"", "\"image\":[\"x\"]"), bad,
+                 {"ops[0].inputs.image: expected a tensor name, found an array"});
 }
 
 // The example of include/cudnnfe.h: the second op's stride on line 12.
@@ -233,37 +225,25 @@ TEST(GraphJsonErrors, BadValues) {
     expect_error(seed_graph("\"pre_padding\":[1],\"post_padding\":[1,1]"), bad,
                  {"ops[0].attributes.post_padding: 2 values, but the other spatial options have 1"});
     expect_error(seed_graph("\"pre_padding\":[1]"), bad, {"ops[0]: fe_graph_conv_fprop: options give 1 spatial dims"});
-    std::string dims = seed_graph();
-    dims.replace(dims.find("[32,64,3,3]"), 11, "[32,64,3,-3]");
+    std::string dims = with_replaced(seed_graph(), "[32,64,3,3]", "[32,64,3,-3]");
     expect_error(dims, bad, {"line 4, tensors[1]: tensor 'w' has dim 3 = -3"});
-    std::string unknown = seed_graph();
-    unknown.replace(unknown.find("\"weight\":\"w\""), 12, "\"weight\":\"v\"");
-    expect_error(unknown, bad, {"ops[0].inputs.weight: no tensor named 'v'"});
+    expect_error(with_replaced(seed_graph(), "\"weight\":\"w\"", "\"weight\":\"v\""), bad,
+                 {"ops[0].inputs.weight: no tensor named 'v'"});
     expect_error(seed_graph("\"pre_padding\":[1,1]", ",\"version\":2"), bad, {"appears twice"});
-    std::string newer = seed_graph();
-    newer.replace(newer.find("\"version\":1"), 11, "\"version\":2");
-    expect_error(newer, FE_STATUS_NOT_SUPPORTED, {"line 1, version: format version 2"});
-    std::string format = seed_graph();
-    format.replace(format.find("cudnnfe.graph"), 13, "onnx");
-    expect_error(format, bad, {"format: expected \"cudnnfe.graph\""});
-    std::string output = seed_graph();
-    output.replace(output.find("[\"y\"]"), 5, "[\"z\"]");
+    expect_error(with_replaced(seed_graph(), "\"version\":1", "\"version\":2"), FE_STATUS_NOT_SUPPORTED,
+                 {"line 1, version: format version 2"});
+    expect_error(with_replaced(seed_graph(), "cudnnfe.graph", "onnx"), bad, {"format: expected \"cudnnfe.graph\""});
+    std::string output = with_replaced(seed_graph(), "[\"y\"]", "[\"z\"]");
     expect_error(output, bad, {"line 8, outputs[0]: no tensor named 'z'"});
-    std::string input_output = seed_graph();
-    input_output.replace(input_output.find("[\"y\"]"), 5, "[\"x\"]");
-    expect_error(input_output, bad, {"outputs[0]: 'x' is a graph input"});
-    std::string twice = seed_graph();
-    twice.replace(twice.find("[\"y\"]"), 5, "[\"y\",\"y\"]");
-    expect_error(twice, bad, {"outputs[1]: 'y' is listed twice"});
-    std::string dup = seed_graph();
-    dup.replace(dup.find("{\"name\":\"w\""), 11, "{\"name\":\"x\"");
-    expect_error(dup, bad, {"tensors[1].name: tensors[0] already has the name 'x'"});
+    expect_error(with_replaced(seed_graph(), "[\"y\"]", "[\"x\"]"), bad, {"outputs[0]: 'x' is a graph input"});
+    expect_error(with_replaced(seed_graph(), "[\"y\"]", "[\"y\",\"y\"]"), bad, {"outputs[1]: 'y' is listed twice"});
+    expect_error(with_replaced(seed_graph(), "{\"name\":\"w\"", "{\"name\":\"x\""), bad,
+                 {"tensors[1].name: tensors[0] already has the name 'x'"});
     std::string flag = seed_graph();
     flag.replace(flag.find("]}],\n\"ops"), 4, "]},\n {\"name\":\"y\",\"output\":false}],\n");
     expect_error(flag, bad, {"line 5, tensors[2].output: false, but \"outputs\" lists the tensor"});
-    std::string order = seed_graph();
-    order.replace(order.find("\"tensors\":[\n"), 12, "\"tensors\":[\n {\"name\":\"y\"},\n");
-    expect_error(order, bad, {"ops[0].inputs.image: 'x' is declared in tensors[1], after a result of this op"});
+    expect_error(with_replaced(seed_graph(), "\"tensors\":[\n", "\"tensors\":[\n {\"name\":\"y\"},\n"), bad,
+                 {"ops[0].inputs.image: 'x' is declared in tensors[1], after a result of this op"});
     std::string scalar_uid = "{\"tensors\":[{\"name\":\"a\",\"dims\":[1],\"uid\":3},"
                              "{\"name\":\"s\",\"by_value\":true,\"value\":1,\"data_type\":\"float\",\"uid\":3}]}";
     expect_error(scalar_uid, bad, {"tensors[1].uid: uid 3 is already used by 'a'"});
@@ -272,9 +252,8 @@ TEST(GraphJsonErrors, BadValues) {
     expect_error("{\"tensors\":[{\"name\":\"s\",\"by_value\":true,\"value\":\"big\",\"data_type\":\"float\"}]}", bad,
                  {"tensors[0].value: expected a number"});
     expect_error("{\"device_properties\":\"not json\"}", bad, {"device_properties: expected cuDNN's device JSON"});
-    std::string op_name = seed_graph();
-    op_name.replace(op_name.find("{\"op\":\"conv_fprop\","), 19, "{\"op\":\"conv_fprop\",\"name\":\"\",");
-    expect_error(op_name, bad, {"ops[0].name: an op name must not be empty"});
+    expect_error(with_replaced(seed_graph(), "{\"op\":\"conv_fprop\",", "{\"op\":\"conv_fprop\",\"name\":\"\","), bad,
+                 {"ops[0].name: an op name must not be empty"});
     std::string layernorm_compute =
         "{\"tensors\":[{\"name\":\"x\",\"dims\":[8,32],\"data_type\":\"half\"},"
         "{\"name\":\"s\",\"dims\":[1,32],\"data_type\":\"float\"},{\"name\":\"b\",\"dims\":[1,32],\"data_type\":\"float\"}],"
@@ -283,8 +262,7 @@ TEST(GraphJsonErrors, BadValues) {
 }
 
 TEST(GraphJsonErrors, ResultsAreRenamedOnlyToFreeNames) {
-    std::string text = seed_graph();
-    text.replace(text.find("{\"Y\":\"y\"}"), 9, "{\"Y\":\"w\"}");
+    std::string text = with_replaced(seed_graph(), "{\"Y\":\"y\"}", "{\"Y\":\"w\"}");
     text.replace(text.find("[\"y\"]"), 5, "[\"w\"]");
     expect_error(text, FE_STATUS_INVALID_ARGUMENT, {"ops[0].inputs.weight: 'w' is named as a result of ops[0]"});
 }

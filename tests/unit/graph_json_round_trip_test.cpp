@@ -49,7 +49,11 @@ fe_tensor *scalar(fe_graph *g, const char *name, double value, fe_data_type type
     return t;
 }
 
+// Marks results as graph outputs.
 void out(fe_tensor *t) { EXPECT_FE_OK(fe_tensor_set_output(t, 1)); }
+void out(std::initializer_list<fe_tensor *> tensors) {
+    for (fe_tensor *t : tensors) out(t);
+}
 
 // The round trip itself, before and after validation.
 // The op kinds the cases below wrote, for EveryOpOfTheSchemaHasACase.
@@ -122,9 +126,7 @@ const std::vector<Case> &cases() {
              gs.name = "stats";
              gs.compute_data_type = FE_DATA_FLOAT;
              ASSERT_FE_OK(fe_graph_genstats(g, y, &gs, &sum, &sq_sum));
-             out(y);
-             out(sum);
-             out(sq_sum);
+             out({y, sum, sq_sum});
          }},
         // The ResNet backward block: dgrad, ReLU backward against the recomputed batchnorm
         // output, and batchnorm's weight gradients.
@@ -230,8 +232,7 @@ const std::vector<Case> &cases() {
              s.scale_c = scalar(g, "scale_c", 2.0);
              fe_tensor *c = nullptr, *amax = nullptr;
              ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, nullptr, &c, &amax));
-             out(c);
-             out(amax);
+             out({c, amax});
          }},
         {"resample_and_transpose", FE_DATA_HALF,
          [](fe_graph *g) {
@@ -258,11 +259,7 @@ const std::vector<Case> &cases() {
              fe_tensor *m = input(g, "m", {3, 4, 5});
              const int64_t perm[3] = {2, 0, 1};
              ASSERT_FE_OK(fe_graph_transpose(g, m, 3, perm, nullptr, &t));
-             out(y);
-             out(index);
-             out(avg);
-             out(dx);
-             out(t);
+             out({y, index, avg, dx, t});
          }},
         {"slice_reshape_concatenate", FE_DATA_HALF,
          [](fe_graph *g) {
@@ -285,9 +282,7 @@ const std::vector<Case> &cases() {
              fe_concatenate_options c_options = FE_CONCATENATE_OPTIONS_INIT;
              c_options.in_place_index = 0;
              ASSERT_FE_OK(fe_graph_concatenate(g, 2, both, 2, &c_options, &c));
-             out(s);
-             out(r);
-             out(c);
+             out({s, r, c});
          }},
         {"reduction_and_softmax", FE_DATA_HALF,
          [](fe_graph *g) {
@@ -300,9 +295,7 @@ const std::vector<Case> &cases() {
              s.generate_stats = 1;
              fe_tensor *x2 = input(g, "x2", {4, 16, 32});
              ASSERT_FE_OK(fe_graph_softmax(g, x2, &s, &p, &stats));
-             out(y);
-             out(p);
-             out(stats);
+             out({y, p, stats});
          }},
         {"layernorm_training_and_backward", FE_DATA_HALF,
          [](fe_graph *g) {
@@ -418,8 +411,7 @@ const std::vector<Case> &cases() {
              o.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
              fe_tensor *o_ = nullptr, *stats = nullptr;
              ASSERT_FE_OK(fe_graph_sdpa(g, q, k, v, &o, &o_, &stats));
-             out(o_);
-             out(stats);
+             out({o_, stats});
          }},
         {"sdpa_bias_padding_dropout_alibi", FE_DATA_BFLOAT16,
          [](fe_graph *g) {

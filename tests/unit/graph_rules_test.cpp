@@ -7,34 +7,23 @@
 
 namespace {
 
-class Graph : public ::testing::Test {
+class Graph : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
+    Graph() : GraphTest("g", FE_DATA_HALF) {}
     fe_tensor *tensor(const char *name, std::vector<int64_t> dims, bool channels_last = false,
                       fe_data_type type = FE_DATA_NOT_SET) {
         return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
     }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
+    // The seed convolution: channels-last x [8, 64, 56, 56] and w [32, 64, 3, 3], padded by 1.
+    // Returns its result y (nullptr, with a failure, if the call is refused).
+    fe_tensor *seed_conv() {
+        fe_tensor *x = tensor("x", {8, 64, 56, 56}, true), *w = tensor("w", {32, 64, 3, 3}, true), *y = nullptr;
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        int64_t pad[2] = {1, 1};
+        fe_conv_options_set_padding(&o, 2, pad);
+        EXPECT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        return y;
     }
-    std::vector<int64_t> strides(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> s(n);
-        fe_tensor_get_strides(t, s.data(), n);
-        return s;
-    }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Graph, StrideHelpers) {
@@ -51,11 +40,8 @@ TEST_F(Graph, StrideHelpers) {
 }
 
 TEST_F(Graph, ConvInfersTheSeedsShapeAndKeepsChannelsLast) {
-    fe_tensor *x = tensor("x", {8, 64, 56, 56}, true), *w = tensor("w", {32, 64, 3, 3}, true), *y = nullptr;
-    fe_conv_options o = FE_CONV_OPTIONS_INIT;
-    int64_t pad[2] = {1, 1};
-    fe_conv_options_set_padding(&o, 2, pad);
-    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    fe_tensor *y = seed_conv();
+    ASSERT_NE(y, nullptr);
     EXPECT_EQ(dims(y), (std::vector<int64_t>{8, 32, 56, 56}));
     EXPECT_EQ(strides(y), (std::vector<int64_t>{100352, 1, 1792, 32}));
     EXPECT_STREQ(name_of(y), "conv_fprop_0::Y");
@@ -81,25 +67,24 @@ TEST_F(Graph, ConvStrideDilationAndRanks) {
 
 TEST_F(Graph, ConvErrorsNameTheCause) {
     fe_tensor *x = tensor("x", {8, 64, 56, 56}), *w = tensor("w", {32, 32, 3, 3}), *y = nullptr;
-    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_conv_fprop: weight has 32 input channels, image has 64"));
+    EXPECT_FE_REFUSED(fe_graph_conv_fprop(g, x, w, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_conv_fprop: weight has 32 input channels, image has 64");
     EXPECT_EQ(y, nullptr);
     fe_tensor *big = tensor("big", {32, 64, 9, 9});
     fe_tensor *small = tensor("small", {1, 64, 4, 4});
-    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, small, big, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("the dilated filter spans 9 but the padded image has 4"));
+    EXPECT_FE_REFUSED(fe_graph_conv_fprop(g, small, big, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "the dilated filter spans 9 but the padded image has 4");
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     o.stride[0] = 0;
     fe_tensor *w2 = tensor("w2", {32, 64, 3, 3});
-    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("options.stride[0] is 0; it must be 1 to 2147483647"));
+    EXPECT_FE_REFUSED(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "options.stride[0] is 0; it must be 1 to 2147483647");
     o = FE_CONV_OPTIONS_INIT;
     o.mode = static_cast<fe_conv_mode>(5);
     EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
     o = FE_CONV_OPTIONS_INIT;
     o.struct_size = 0;
-    EXPECT_FE_STATUS(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("_INIT macro"));
+    EXPECT_FE_REFUSED(fe_graph_conv_fprop(g, x, w2, &o, &y), FE_STATUS_INVALID_ARGUMENT, "_INIT macro");
     // Nothing was added by the failed calls, not even a used-up automatic name.
     fe_tensor *none = nullptr;
     EXPECT_FE_STATUS(fe_graph_tensor_by_name(g, "conv_fprop_0::Y", &none), FE_STATUS_NOT_FOUND);
@@ -116,11 +101,11 @@ TEST_F(Graph, MatmulInferenceAndBroadcast) {
     ASSERT_FE_OK(fe_graph_matmul(g, a1, b1, nullptr, &c1));
     EXPECT_EQ(dims(c1), (std::vector<int64_t>{6, 64, 48}));
     fe_tensor *bad = tensor("bad", {16, 256, 128});
-    EXPECT_FE_STATUS(fe_graph_matmul(g, a, bad, nullptr, &c), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("A has K=512 columns, B has 256 rows"));
+    EXPECT_FE_REFUSED(fe_graph_matmul(g, a, bad, nullptr, &c), FE_STATUS_INVALID_ARGUMENT,
+                      "A has K=512 columns, B has 256 rows");
     fe_tensor *b3 = tensor("b3", {3, 512, 8});
-    EXPECT_FE_STATUS(fe_graph_matmul(g, a, b3, nullptr, &c), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("batch dim 0 is 16 in A and 3 in B"));
+    EXPECT_FE_REFUSED(fe_graph_matmul(g, a, b3, nullptr, &c), FE_STATUS_INVALID_ARGUMENT,
+                      "batch dim 0 is 16 in A and 3 in B");
 }
 
 TEST_F(Graph, PointwiseBroadcastArityAndNames) {
@@ -133,13 +118,13 @@ TEST_F(Graph, PointwiseBroadcastArityAndNames) {
     ASSERT_FE_OK(fe_graph_relu(g, y, nullptr, &r));
     EXPECT_STREQ(name_of(r), "relu_0::Y");
     fe_tensor *rank2 = tensor("rank2", {32, 1});
-    EXPECT_FE_STATUS(fe_graph_add(g, x, rank2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("pointwise operands need the same rank"));
+    EXPECT_FE_REFUSED(fe_graph_add(g, x, rank2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "pointwise operands need the same rank");
     fe_tensor *odd = tensor("odd", {1, 31, 1, 1});
-    EXPECT_FE_STATUS(fe_graph_mul(g, x, odd, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("dim 1 is 32 in 'x' and 31 in 'odd'"));
-    EXPECT_FE_STATUS(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, b, nullptr, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("exp takes 1 input(s); input 1 must be NULL"));
+    EXPECT_FE_REFUSED(fe_graph_mul(g, x, odd, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "dim 1 is 32 in 'x' and 31 in 'odd'");
+    EXPECT_FE_REFUSED(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, b, nullptr, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "exp takes 1 input(s); input 1 must be NULL");
     EXPECT_FE_STATUS(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(9999), x, nullptr, nullptr, nullptr, &y),
                      FE_STATUS_INVALID_ARGUMENT);
     fe_pointwise_options named = FE_POINTWISE_OPTIONS_INIT;
@@ -168,15 +153,15 @@ TEST_F(Graph, PointwiseConveniencesTakeOptions) {
     EXPECT_NE(text.find("upper_clip=6 "), std::string::npos) << text;
     o = FE_POINTWISE_OPTIONS_INIT;
     o.struct_size = 0;
-    EXPECT_FE_STATUS(fe_graph_silu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_silu: options.struct_size is 0"));
+    EXPECT_FE_REFUSED(fe_graph_silu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_silu: options.struct_size is 0");
 }
 
 TEST_F(Graph, ReductionAxes) {
     fe_tensor *x = tensor("x", {4, 256, 1024}), *y = nullptr;
     fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
-    EXPECT_FE_STATUS(fe_graph_reduction(g, x, FE_REDUCTION_ADD, &o, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("no axis to reduce"));
+    EXPECT_FE_REFUSED(fe_graph_reduction(g, x, FE_REDUCTION_ADD, &o, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "no axis to reduce");
     o.reduce_axes = 1u << 5;
     EXPECT_FE_STATUS(fe_graph_reduction(g, x, FE_REDUCTION_ADD, &o, &y), FE_STATUS_INVALID_ARGUMENT);
     o.reduce_axes = (1u << 1) | (1u << 2);
@@ -236,12 +221,10 @@ TEST_F(Graph, ValidationResolvesTypesAndRejectsLooseEnds) {
     fe_tensor *a = tensor("a", {2, 8, 16}), *b = tensor("b", {2, 16, 4}), *c = nullptr, *r = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
     ASSERT_FE_OK(fe_graph_relu(g, c, nullptr, &r));
-    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("graph 'g' has no outputs"));
+    EXPECT_FE_REFUSED(fe_graph_validate(g), FE_STATUS_VALIDATION, "graph 'g' has no outputs");
     ASSERT_FE_OK(fe_tensor_set_output(r, 1));
     fe_tensor *unused = tensor("unused", {1});
-    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("input 'unused' is not used by any operation"));
+    EXPECT_FE_REFUSED(fe_graph_validate(g), FE_STATUS_VALIDATION, "input 'unused' is not used by any operation");
     (void)unused;
 }
 
@@ -260,13 +243,12 @@ TEST_F(Graph, ValidationTypesAndOverrides) {
     EXPECT_EQ(t, FE_DATA_HALF);  // output: io default
     int64_t wrong[3] = {2, 8, 5};
     ASSERT_FE_OK(fe_tensor_set_dims(r, 3, wrong));
-    EXPECT_FE_STATUS(fe_graph_validate(g), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("'relu_0::Y' was given dims [2,8,5] but the operation produces [2,8,4]"));
+    EXPECT_FE_REFUSED(fe_graph_validate(g), FE_STATUS_VALIDATION,
+                      "'relu_0::Y' was given dims [2,8,5] but the operation produces [2,8,4]");
     int64_t uid = 0;
     EXPECT_FE_STATUS(fe_tensor_get_uid(a, &uid), FE_STATUS_BAD_STATE);
     ASSERT_FE_OK(fe_tensor_set_uid(a, 5));
-    EXPECT_FE_STATUS(fe_tensor_set_uid(b, 5), FE_STATUS_DUPLICATE);
-    EXPECT_TRUE(LastErrorContains("uid 5 is already used by 'a'"));
+    EXPECT_FE_REFUSED(fe_tensor_set_uid(b, 5), FE_STATUS_DUPLICATE, "uid 5 is already used by 'a'");
     EXPECT_FE_STATUS(fe_tensor_set_output(a, 1), FE_STATUS_INVALID_ARGUMENT);
     int64_t bytes = 0;
     ASSERT_FE_OK(fe_tensor_size_bytes(a, &bytes));
@@ -322,8 +304,8 @@ TEST_F(Graph, AlignmentPromises) {
             << fe_last_error_message();
     }
     ASSERT_FE_OK(fe_graph_scalar(g, "alpha", 2.0, FE_DATA_FLOAT, &s));
-    EXPECT_FE_STATUS(fe_tensor_set_alignment(s, 64), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("'alpha' is a scalar passed by value"));
+    EXPECT_FE_REFUSED(fe_tensor_set_alignment(s, 64), FE_STATUS_INVALID_ARGUMENT,
+                      "'alpha' is a scalar passed by value");
     ASSERT_FE_OK(fe_tensor_set_alignment(a, 256));
     fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, &o, &c));
@@ -348,8 +330,8 @@ TEST_F(Graph, DeviceDescriptionsAreChecked) {
     EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "{\"deviceName\": \"x\", "), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("fe_graph_set_device_properties: the device properties: not JSON (line 1"))
         << fe_last_error_message();
-    EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "[1, 2]"), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("the device properties: not a JSON object"));
+    EXPECT_FE_REFUSED(fe_graph_set_device_properties(g, "[1, 2]"), FE_STATUS_INVALID_ARGUMENT,
+                      "the device properties: not a JSON object");
     EXPECT_FE_STATUS(fe_graph_set_device_properties(g, "{\"name\": \"H100\"}"), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_TRUE(LastErrorContains("not a GPU description: it lacks \"deviceName\" or \"deviceVer\""));
     ASSERT_FE_OK(fe_graph_set_device_properties(g, "{\"deviceName\": \"NVIDIA H100\", \"deviceVer\": 900}"));
@@ -363,12 +345,11 @@ TEST_F(Graph, UntypedInputNeedsAGraphDefault) {
     ASSERT_FE_OK(fe_graph_tensor(bare, "x", 2, d, nullptr, FE_DATA_NOT_SET, &x));
     ASSERT_FE_OK(fe_graph_relu(bare, x, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_STATUS(fe_graph_validate(bare), FE_STATUS_VALIDATION);
-    EXPECT_TRUE(LastErrorContains("input 'x' has no data type and the graph has no io_data_type"));
+    EXPECT_FE_REFUSED(fe_graph_validate(bare), FE_STATUS_VALIDATION,
+                      "input 'x' has no data type and the graph has no io_data_type");
     // A tensor of another graph is refused.
     fe_tensor *z = nullptr;
-    EXPECT_FE_STATUS(fe_graph_relu(g, x, nullptr, &z), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("belongs to another graph"));
+    EXPECT_FE_REFUSED(fe_graph_relu(g, x, nullptr, &z), FE_STATUS_INVALID_ARGUMENT, "belongs to another graph");
     fe_graph_destroy(bare);
 }
 
@@ -380,8 +361,8 @@ TEST_F(Graph, NamesAndLookups) {
     EXPECT_FE_STATUS(fe_graph_tensor(g, "y", 1, d, nullptr, static_cast<fe_data_type>(77), &dup),
                      FE_STATUS_INVALID_ARGUMENT);
     int64_t zero[1] = {0};
-    EXPECT_FE_STATUS(fe_graph_tensor(g, "z", 1, zero, nullptr, FE_DATA_HALF, &dup), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("dims must be positive"));
+    EXPECT_FE_REFUSED(fe_graph_tensor(g, "z", 1, zero, nullptr, FE_DATA_HALF, &dup), FE_STATUS_INVALID_ARGUMENT,
+                      "dims must be positive");
     ASSERT_FE_OK(fe_tensor_set_name(x, "renamed"));
     fe_tensor *found = nullptr;
     ASSERT_FE_OK(fe_graph_tensor_by_name(g, "renamed", &found));
@@ -397,11 +378,8 @@ TEST_F(Graph, NamesAndLookups) {
 }
 
 TEST_F(Graph, DescribeShowsShapesOperationsAndUsesTheBufferProtocol) {
-    fe_tensor *x = tensor("x", {8, 64, 56, 56}, true), *w = tensor("w", {32, 64, 3, 3}, true), *y = nullptr;
-    fe_conv_options o = FE_CONV_OPTIONS_INIT;
-    int64_t pad[2] = {1, 1};
-    fe_conv_options_set_padding(&o, 2, pad);
-    ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+    fe_tensor *y = seed_conv();
+    ASSERT_NE(y, nullptr);
     size_t length = 0;
     EXPECT_FE_STATUS(fe_graph_describe(g, nullptr, 0, &length), FE_STATUS_BUFFER_TOO_SMALL);
     ASSERT_GT(length, 0u);

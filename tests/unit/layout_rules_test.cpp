@@ -8,10 +8,8 @@ namespace {
 
 fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
 
-class Layout : public ::testing::Test {
+class Layout : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override { ASSERT_FE_OK(fe_graph_create(nullptr, &g)); }
-    void TearDown() override { fe_graph_destroy(g); }
     fe_tensor *make(const char *name, const std::vector<int64_t> &dims) {
         return cudnnfe_test::make_tensor(g, name, dims, false, FE_DATA_HALF);
     }
@@ -25,8 +23,6 @@ class Layout : public ::testing::Test {
         EXPECT_FE_OK(get(t, out.data(), n));
         return out;
     }
-    bool said(const char *text) { return std::string(fe_last_error_message()).find(text) != std::string::npos; }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Layout, ReshapeKeepsTheElementsPacked) {
@@ -51,23 +47,22 @@ TEST_F(Layout, LayoutOperationsAreNamedByTheirOptions) {
     ASSERT_FE_OK(fe_graph_transpose(g, x, 3, perm, &t, &y));
     EXPECT_STREQ(name_of(y), "turned::Y");
     t.struct_size = 2;
-    EXPECT_EQ(fe_graph_transpose(g, x, 3, perm, &t, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("fe_graph_transpose: options.struct_size is 2")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_transpose(g, x, 3, perm, &t, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_transpose: options.struct_size is 2");
 }
 
 TEST_F(Layout, ReshapeErrors) {
     fe_tensor *x = make("x", {2, 3, 4});
     fe_tensor *y = kUntouched;
     const int64_t wrong[2] = {5, 5}, zero[2] = {0, 24}, ok[2] = {6, 4};
-    EXPECT_EQ(fe_graph_reshape(g, x, 2, wrong, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("fe_graph_reshape: dims [5,5] hold 25 elements, x 'x' [2,3,4] holds 24")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_reshape(g, x, 2, zero, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("dims[0] is 0")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_reshape(g, x, 2, wrong, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_reshape: dims [5,5] hold 25 elements, x 'x' [2,3,4] holds 24");
+    EXPECT_FE_REFUSED(fe_graph_reshape(g, x, 2, zero, nullptr, &y), FE_STATUS_INVALID_ARGUMENT, "dims[0] is 0");
     EXPECT_EQ(fe_graph_reshape(g, x, 0, ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     fe_tensor *cl = cudnnfe_test::make_tensor(g, "cl", {2, 8, 4, 4}, true, FE_DATA_HALF);
     const int64_t flat[2] = {2, 128};
-    EXPECT_EQ(fe_graph_reshape(g, cl, 2, flat, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("a reshape reads a packed row-major tensor")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_reshape(g, cl, 2, flat, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "a reshape reads a packed row-major tensor");
     EXPECT_EQ(fe_graph_reshape(nullptr, x, 2, ok, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_reshape(g, nullptr, 2, ok, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_reshape(g, x, 2, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER);
@@ -94,12 +89,12 @@ TEST_F(Layout, SliceErrors) {
     fe_tensor *x = make("x", {4, 8});
     fe_tensor *y = kUntouched;
     const int64_t s0[2] = {0, 0}, e_past[2] = {4, 9}, e_empty[2] = {0, 8}, e_ok[2] = {2, 8}, s_neg[2] = {-1, 0};
-    EXPECT_EQ(fe_graph_slice(g, x, 2, s0, e_past, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("fe_graph_slice: dim 1: the range [0, 9) is not a non-empty part of x's 8")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_slice(g, x, 2, s0, e_past, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_slice: dim 1: the range [0, 9) is not a non-empty part of x's 8");
     EXPECT_EQ(fe_graph_slice(g, x, 2, s0, e_empty, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_EQ(fe_graph_slice(g, x, 2, s_neg, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_EQ(fe_graph_slice(g, x, 1, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("start and end have 1 entries but x 'x' has rank 2")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_slice(g, x, 1, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "start and end have 1 entries but x 'x' has rank 2");
     EXPECT_EQ(fe_graph_slice(g, x, 0, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_EQ(fe_graph_slice(g, x, 2, nullptr, e_ok, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_slice(g, x, 2, s0, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER);
@@ -108,8 +103,8 @@ TEST_F(Layout, SliceErrors) {
     // Only a graph input can be sliced: its buffer is what the view points into.
     fe_tensor *r = nullptr;
     ASSERT_FE_OK(fe_graph_relu(g, x, nullptr, &r));
-    EXPECT_EQ(fe_graph_slice(g, r, 2, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("is the result of an operation; a slice views a graph input's buffer")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_slice(g, r, 2, s0, e_ok, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "is the result of an operation; a slice views a graph input's buffer");
     EXPECT_EQ(y, kUntouched);
 }
 
@@ -119,8 +114,8 @@ TEST_F(Layout, ASliceCannotBeAGraphOutput) {
     fe_tensor *y = nullptr;
     ASSERT_FE_OK(fe_graph_slice(g, x, 2, s0, e, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_EQ(fe_graph_validate(g), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("a slice is a view that operations read, not a result")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_validate(g), FE_STATUS_INVALID_ARGUMENT,
+                      "a slice is a view that operations read, not a result");
 }
 
 TEST_F(Layout, ConcatenateAddsUpTheAxis) {
@@ -140,22 +135,21 @@ TEST_F(Layout, ConcatenateErrors) {
     fe_tensor *f = cudnnfe_test::make_tensor(g, "f", {2, 8, 4}, false, FE_DATA_FLOAT);
     fe_tensor *y = kUntouched;
     fe_tensor *ab[2] = {a, b}, *ac[2] = {a, c}, *af[2] = {a, f}, *an[2] = {a, nullptr};
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("'b' has dims [2,9,4], 'a' [2,8,4]: only dim 2 (the axis) may differ")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ac, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("'c' has rank 2, 'a' rank 3")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, af, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("concatenated tensors share a data type")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 3, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("axis is 3; the inputs have rank 3")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, ab, 2, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "'b' has dims [2,9,4], 'a' [2,8,4]: only dim 2 (the axis) may differ");
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, ac, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "'c' has rank 2, 'a' rank 3");
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, af, 0, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "concatenated tensors share a data type");
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, ab, 3, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "axis is 3; the inputs have rank 3");
     fe_concatenate_options y_options = FE_CONCATENATE_OPTIONS_INIT;
     y_options.in_place_index = 2;
-    EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, &y_options, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("in_place_index is 2; -1 (none) or 0 to 1")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 1, ab, 1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(said("a concatenation takes at least 2 tensors")) << fe_last_error_message();
-    EXPECT_EQ(fe_graph_concatenate(g, 2, an, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
-    EXPECT_TRUE(said("inputs[1] is NULL")) << fe_last_error_message();
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, ab, 1, &y_options, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "in_place_index is 2; -1 (none) or 0 to 1");
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 1, ab, 1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "a concatenation takes at least 2 tensors");
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, an, 1, nullptr, &y), FE_STATUS_NULL_POINTER, "inputs[1] is NULL");
     EXPECT_EQ(fe_graph_concatenate(g, 2, nullptr, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_concatenate(nullptr, 2, ab, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, nullptr, nullptr), FE_STATUS_NULL_POINTER);

@@ -64,8 +64,8 @@ TEST_F(OptionsSize, EveryEntryPointChecksTheUnknownFields) {
     g.known.struct_size = sizeof g;
     g.unknown[0] = 7;
     fe_graph *other = nullptr;
-    EXPECT_FE_STATUS(fe_graph_create(&g.known, &other), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_create: fe_graph_options has struct_size"));
+    EXPECT_FE_REFUSED(fe_graph_create(&g.known, &other), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_create: fe_graph_options has struct_size");
     g.unknown[0] = 0;
     ASSERT_FE_OK(fe_graph_create(&g.known, &other));
     fe_graph_destroy(other);
@@ -75,8 +75,8 @@ TEST_F(OptionsSize, EveryEntryPointChecksTheUnknownFields) {
     b.known = FE_BUILD_OPTIONS_INIT;
     b.known.struct_size = sizeof b;
     b.unknown[5] = 1;
-    EXPECT_FE_STATUS(fe_graph_build(graph, nullptr, &b.known), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_build: fe_build_options has struct_size"));
+    EXPECT_FE_REFUSED(fe_graph_build(graph, nullptr, &b.known), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_build: fe_build_options has struct_size");
 
     Newer<fe_deserialize_options> d;
     std::memset(&d, 0, sizeof d);
@@ -84,8 +84,8 @@ TEST_F(OptionsSize, EveryEntryPointChecksTheUnknownFields) {
     d.known.struct_size = sizeof d;
     d.unknown[9] = 1;
     const char bytes[16] = {0};
-    EXPECT_FE_STATUS(fe_graph_deserialize(nullptr, bytes, sizeof bytes, &d.known, &other), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("fe_graph_deserialize: fe_deserialize_options has struct_size"));
+    EXPECT_FE_REFUSED(fe_graph_deserialize(nullptr, bytes, sizeof bytes, &d.known, &other), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_deserialize: fe_deserialize_options has struct_size");
 }
 
 }  // namespace

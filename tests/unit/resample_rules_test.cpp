@@ -9,26 +9,9 @@ namespace {
 
 fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
 
-class Resample : public ::testing::Test {
+class Resample : public cudnnfe_test::GraphTest {
   protected:
-    void SetUp() override {
-        fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-        o.name = "g";
-        o.io_data_type = FE_DATA_HALF;
-        ASSERT_FE_OK(fe_graph_create(&o, &g));
-    }
-    void TearDown() override { fe_graph_destroy(g); }
-    fe_tensor *tensor(const char *name, std::vector<int64_t> dims, fe_data_type type = FE_DATA_NOT_SET,
-                      bool channels_last = false) {
-        return cudnnfe_test::make_tensor(g, name, dims, channels_last, type);
-    }
-    std::vector<int64_t> dims(const fe_tensor *t) {
-        size_t n = 0;
-        fe_tensor_get_ndims(t, &n);
-        std::vector<int64_t> d(n);
-        fe_tensor_get_dims(t, d.data(), n);
-        return d;
-    }
+    Resample() : GraphTest("g", FE_DATA_HALF) {}
     static fe_resample_options pool(fe_resample_mode mode, int64_t window, int64_t stride, int64_t pad) {
         fe_resample_options o = FE_RESAMPLE_OPTIONS_INIT;
         o.mode = mode;
@@ -61,7 +44,6 @@ class Resample : public ::testing::Test {
         EXPECT_NE(message.find(text), std::string::npos) << message;
         EXPECT_EQ(dx, kUntouched);
     }
-    fe_graph *g = nullptr;
 };
 
 TEST_F(Resample, PoolingInfersTheOutputSizeAndKeepsTheLayout) {

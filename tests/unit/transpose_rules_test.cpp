@@ -8,12 +8,8 @@ namespace {
 
 fe_tensor *const kUntouched = reinterpret_cast<fe_tensor *>(0x1);
 
-class Transpose : public ::testing::Test {
-  protected:
-    void SetUp() override { ASSERT_FE_OK(fe_graph_create(nullptr, &g)); }
-    void TearDown() override { fe_graph_destroy(g); }
-    fe_graph *g = nullptr;
-};
+// Each test builds on a fresh graph with the library's default options.
+class Transpose : public cudnnfe_test::GraphTest {};
 
 TEST_F(Transpose, PermutesDimsAndPacksTheResult) {
     fe_tensor *x = cudnnfe_test::make_tensor(g, "x", {2, 3, 4, 5}, false, FE_DATA_FLOAT);
