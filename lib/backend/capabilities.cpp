@@ -893,17 +893,19 @@ const std::vector<Capability> kTable = {
      "its heuristics or when the operation graph is finalized): mark the norm's Y as an output and run the pointwise "
      "operations in a graph of their own",
      "H200"},
-    {Feature::pointwise_select_condition_broadcast_innermost, "pointwise_select_condition_broadcast_innermost",
-     Gate::known_bad,
+    {Feature::pointwise_select_condition_broadcast, "pointwise_select_condition_broadcast", Gate::known_bad,
      "a select (BINARY_SELECT) whose condition is computed in the graph (a comparison, say) and broadcast along the "
      "result's innermost dim (an [M, 1] condition of a row-major [M, N] result, an [N, 1, ...] one of a "
-     "channels-last result)",
+     "channels-last result), or along another dim when the comparison broadcast one of its operands (a [1, 1, W] "
+     "against a [1, H, W], for an [N, H, W] result)",
      0, 0, kAnyCudnn9, kVerified,
-     "builds plans for it that pick the wrong side for some elements (2 of 5 randomized cases that no other entry "
-     "refused: a float [7, 16] select on the comparison of two [7, 1] columns, a whole row wrong, and a bfloat16 "
-     "channels-last [26, 48, 1, 1, 7] one on a comparison of [26, 1, 1, 1, 7], 1,769 of 8,736 elements wrong); "
-     "conditions that vary along that dim were right (3): compare operands broadcast to the result's shape, so that "
-     "the condition has it",
+     "builds plans for it that pick the wrong side for some elements (3 randomized cases that no other entry "
+     "refused: a float [7, 16] select on the comparison of two [7, 1] columns, a whole row wrong; a bfloat16 "
+     "channels-last [26, 48, 1, 1, 7] one on a comparison of [26, 1, 1, 1, 7], 1,769 of 8,736 elements wrong; a "
+     "float [21, 32, 32] one on the comparison of a [1, 1, 32] and a [1, 32, 32], 7,471 of 21,504 wrong; probed "
+     "pinned: that comparison alone wrong, with or without a broadcast other side; a [1, 32, 32], [21, 1, 32] or "
+     "[1, 16] condition from operands of its own shape right): compare operands broadcast to the result's shape, "
+     "so that the condition has it",
      "H200"},
     {Feature::conv_dgrad_float_nchw_asymmetric_padding, "conv_dgrad_float_nchw_asymmetric_padding", Gate::known_bad,
      "a 2-D float data gradient (dx) (or transposed convolution), unless dy and dx are both channels-last, "

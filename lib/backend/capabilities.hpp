@@ -150,7 +150,7 @@ enum class Feature {
     fp8_attention_backward_head_dims,       // FP8 attention backward with head dims other than 128
     attention_backward_dbias_envelope,      // attention backward with dBias: a few sizes without an engine
     norm_epilogue_envelope,                 // float layer/RMS or any adaptive layer norm with a pointwise epilogue
-    pointwise_select_condition_broadcast_innermost,  // select on a computed condition broadcast along the innermost dim
+    pointwise_select_condition_broadcast,  // select on a computed condition broadcast along a dim of the result
     conv_dgrad_float_nchw_asymmetric_padding,  // float NCHW 2-D dgrad, wide filter padded asymmetrically, 0 or 1 before
     pointwise_rank4_permuted_layout,     // a rank-4/5 pointwise tensor whose dims are not in channels-last order
     matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided

@@ -172,7 +172,7 @@ class Pointwise : public Node {
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
         refuse_index_of_gapped_input(lowering);
-        refuse_select_condition_broadcast_innermost(lowering);
+        refuse_select_condition_broadcast(lowering);
         int64_t axis = options_.axis;
         if (info_.mode == FE_POINTWISE_GEN_INDEX) {
             // A lifted or padded rank shifts the axis as cuDNN sees it.
@@ -340,19 +340,29 @@ class Pointwise : public Node {
     }
 
     // A select whose condition is computed in the graph (a comparison, say) and broadcast along
-    // the result's innermost dim (a [M, 1] condition of an [M, N] row-major result, an [N, 1, ...]
-    // one of a channels-last result): cuDNN 9.19 picks the wrong side for some elements (capability
-    // pointwise_select_condition_broadcast_innermost). Conditions that vary along it were right.
-    void refuse_select_condition_broadcast_innermost(Lowering &lowering) const {
+    // the result's innermost dim (an [M, 1] condition of a row-major [M, N] result, an [N, 1, ...]
+    // one of a channels-last result), or along another dim when the comparison itself broadcast
+    // one of its operands (a [1, 1, W] against a [1, H, W], for an [N, H, W] result): cuDNN 9.19
+    // picks the wrong side for some elements (capability pointwise_select_condition_broadcast).
+    // A condition of the result's shape, or one from operands of its own shape broadcast along an
+    // outer dim, was right.
+    void refuse_select_condition_broadcast(Lowering &lowering) const {
         if (info_.mode != FE_POINTWISE_BINARY_SELECT || inputs.size() < 3 || !inputs[2] || !inputs[2]->producer)
             return;
         const fe_tensor *y = outputs[0], *condition = inputs[2];
         if (condition->dims.size() != y->dims.size() || y->strides.size() != y->dims.size()) return;
         size_t innermost = y->dims.size();
-        for (size_t d = 0; d < y->dims.size(); ++d)
+        bool broadcast = false;
+        for (size_t d = 0; d < y->dims.size(); ++d) {
             if (y->dims[d] > 1 && (innermost == y->dims.size() || y->strides[d] < y->strides[innermost])) innermost = d;
-        if (innermost < y->dims.size() && condition->dims[innermost] == 1)
-            lowering.require(Feature::pointwise_select_condition_broadcast_innermost);
+            if (y->dims[d] > 1 && condition->dims[d] == 1) broadcast = true;
+        }
+        bool broadcast_innermost = innermost < y->dims.size() && condition->dims[innermost] == 1;
+        bool compared_broadcast = false;
+        for (const fe_tensor *operand : condition->producer->inputs)
+            if (operand && !operand->by_value && operand->dims != condition->dims) compared_broadcast = true;
+        if (broadcast_innermost || (broadcast && compared_broadcast))
+            lowering.require(Feature::pointwise_select_condition_broadcast);
     }
 
     // A rank-3 result [N, 1, W] (kept at rank 3; N and W above 1) whose unit dim's stride spans a

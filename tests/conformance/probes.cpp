@@ -18,6 +18,7 @@ const std::vector<Probe> &probes() {
         register_conv_probes(p);
         register_matmul_probes(p);
         register_norm_probes(p);
+        register_pointwise_probes(p);
         register_replay_probes(p);
         return p;
     }();

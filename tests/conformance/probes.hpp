@@ -44,6 +44,7 @@ void register_attention_probes(std::vector<Probe> &out);  // attention_probes.cp
 void register_conv_probes(std::vector<Probe> &out);       // conv_probes.cpp
 void register_matmul_probes(std::vector<Probe> &out);     // matmul_probes.cpp
 void register_norm_probes(std::vector<Probe> &out);       // norm_probes.cpp
+void register_pointwise_probes(std::vector<Probe> &out);  // pointwise_probes.cpp
 void register_replay_probes(std::vector<Probe> &out);     // replay_probes.cpp
 
 }  // namespace conformance

@@ -96,7 +96,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("fp8_attention_backward_head_dims", "attention_fp8_bwd", 43, 8));
     out.push_back(replay("attention_backward_dbias_envelope", "attention_bwd", 43, 54));
     out.push_back(replay("norm_epilogue_envelope", "norm_fused", 43, 19));
-    out.push_back(replay("pointwise_select_condition_broadcast_innermost", "pointwise", 44, 3));
+    out.push_back(replay("pointwise_select_condition_broadcast", "pointwise", 44, 3));
     out.push_back(replay("attention_backward_deterministic_grouped_wide_keys:one_head_per_kv", "attention_bwd", 44, 458));
     out.push_back(replay("conv_wgrad_depthwise_3d_asymmetric:grouped", "conv", 43, 742));
     out.push_back(replay("matmul_result_matrix_strided:epilogue_operand", "matmul", 43, 495));
@@ -116,6 +116,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pooling_index_layout:single_pixel", "resample", 56, 130));
     out.push_back(replay("int8_conv_flipped_single_pixel:one_spatial_dim", "conv_int8", 57, 11));
     out.push_back(replay("reduction_rank3_permuted_input:rank_2", "reduction", 58, 50));
+    out.push_back(replay("pointwise_select_condition_broadcast:outer_dim", "pointwise", 61, 28));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

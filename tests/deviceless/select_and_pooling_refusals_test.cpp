@@ -1,5 +1,6 @@
-// Refusals made from the conformance run of seed 44 on an H200: a select on a computed condition
-// broadcast along the result's innermost dim, and bfloat16 pooling of one channel laid out with a
+// Refusals made from the conformance runs of seeds 44 and 61 on an H200: a select on a computed
+// condition broadcast along the result's innermost dim or on a comparison that broadcast its
+// operands, and bfloat16 pooling of one channel laid out with a
 // channel stride of 1. Each refused graph names the capability table's reason; the nearest graphs
 // the runs found right still lower.
 #include <string>
@@ -36,6 +37,32 @@ TEST_F(SelectAndPoolingRefusals, SelectOnAComputedConditionBroadcastAlongTheInne
         ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_BINARY_SELECT, x, z, less, nullptr, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
         expect_refused_or_lowered(g, f.refused, "whose condition is computed in the graph (a comparison, say) and broadcast along");
+    }
+}
+
+// select(x [21, 32, 32], z, a < b) (seed 61 case 28): refused when the comparison broadcast a
+// [1, 1, 32] against a [1, 32, 32]; the condition from two [1, 32, 32], broadcast along the batch
+// dim as well, taken (probed right on an H200).
+TEST_F(SelectAndPoolingRefusals, SelectOnAComparisonThatBroadcastItsOperands) {
+    struct Form {
+        const char *name;
+        std::vector<int64_t> a_dims;
+        bool refused;
+    };
+    for (const Form &f : {Form{"[1, 1, 32] < [1, 32, 32]", {1, 1, 32}, true},
+                          Form{"[1, 32, 32] < [1, 32, 32]", {1, 32, 32}, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("select", FE_DATA_FLOAT);
+        const std::vector<int64_t> dims = {21, 32, 32}, b_dims = {1, 32, 32};
+        fe_tensor *x = strided(g, "x", dims, packed_strides(dims)), *z = strided(g, "z", dims, packed_strides(dims));
+        fe_tensor *a = strided(g, "a", f.a_dims, packed_strides(f.a_dims));
+        fe_tensor *b = strided(g, "b", b_dims, packed_strides(b_dims));
+        fe_tensor *less = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_CMP_LT, a, b, nullptr, nullptr, &less));
+        ASSERT_FE_OK(fe_tensor_set_data_type(less, FE_DATA_BOOLEAN));
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_BINARY_SELECT, x, z, less, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        expect_refused_or_lowered(g, f.refused, "or along another dim when the comparison broadcast one of its operands");
     }
 }
 

@@ -1,0 +1,78 @@
+// Probes of the pointwise entries: pinned forms of a select on a condition computed in the graph,
+// broadcast along one dim of the result or of its shape, to tell which broadcasts cuDNN gets right.
+#include "dims.hpp"
+#include "probes.hpp"
+
+namespace conformance {
+
+namespace {
+
+// The value of an operand broadcast to a result's logical index.
+double value_at(const Bound &b, const std::vector<int64_t> &index) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+        if (b.dims[d] > 1) offset += index[d] * b.strides[d];
+    return b.host[static_cast<size_t>(offset)];
+}
+
+// y = select(x, z, a < b): x of `dims`, z of `z_dims`; a and b of their own dims, compared in the
+// graph (each broadcast to the result's shape).
+void select_on_comparison(Case &k, const std::vector<int64_t> &dims, const std::vector<int64_t> &a_dims,
+                          const std::vector<int64_t> &b_dims, const std::vector<int64_t> &z_dims) {
+    if (!k.graph(FE_DATA_FLOAT)) return;
+    fe_graph *g = k.graph_handle();
+    fe_tensor *x = k.packed("x", dims), *z = k.packed("z", z_dims);
+    fe_tensor *a = k.packed("a", a_dims), *b = k.packed("b", b_dims);
+    if (!x || !z || !a || !b) return;
+    fe_tensor *less = nullptr, *y = nullptr;
+    if (!k.ok(fe_graph_pointwise(g, FE_POINTWISE_CMP_LT, a, b, nullptr, nullptr, &less), "fe_graph_pointwise")) return;
+    if (!k.ok(fe_tensor_set_data_type(less, FE_DATA_BOOLEAN), "fe_tensor_set_data_type")) return;
+    if (!k.ok(fe_graph_pointwise(g, FE_POINTWISE_BINARY_SELECT, x, z, less, nullptr, &y), "fe_graph_pointwise")) return;
+    if (!k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output")) return;
+    if (!k.build()) return;
+    Bound &bx = k.input(x), &bz = k.input(z), &ba = k.input(a), &bb = k.input(b);
+    Bound &by = k.output(y);
+    if (!k.execute()) return;
+    std::vector<double> ref;
+    for_each_index(dims, [&](const std::vector<int64_t> &index) {
+        ref.push_back(value_at(ba, index) < value_at(bb, index) ? value_at(bx, index)
+                                                                         : value_at(bz, index));
+    });
+    k.check("Y", by, ref, 1e-6, 0, 1e-6);
+}
+
+}  // namespace
+
+void select_on_comparison(Case &k, const std::vector<int64_t> &dims, const std::vector<int64_t> &condition_dims) {
+    select_on_comparison(k, dims, condition_dims, condition_dims, dims);
+}
+
+void register_pointwise_probes(std::vector<Probe> &out) {
+    out.push_back({"pointwise_select_condition_broadcast:rank3_outer",
+                   "float select of two [21, 32, 32] on the comparison of two [1, 32, 32]",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {1, 32, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:rank3_middle",
+                   "float select of two [21, 32, 32] on the comparison of two [21, 1, 32]",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {21, 1, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:rank2_outer",
+                   "float select of two [7, 16] on the comparison of two [1, 16]",
+                   [](Case &k) { select_on_comparison(k, {7, 16}, {1, 16}); }});
+    out.push_back({"pointwise_select_condition_broadcast:rank3_full",
+                   "float select of two [21, 32, 32] on the comparison of two [21, 32, 32] (no broadcast)",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {21, 32, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:mixed_comparison",
+                   "float select of two [21, 32, 32] on the comparison of a [1, 1, 32] and a [1, 32, 32]",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {1, 1, 32}, {1, 32, 32}, {21, 32, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:broadcast_side",
+                   "float select of a [21, 32, 32] and a [21, 1, 32] on the comparison of two [1, 32, 32]",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {1, 32, 32}, {1, 32, 32}, {21, 1, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:both",
+                   "float select of a [21, 32, 32] and a [21, 1, 32] on the comparison of a [1, 1, 32] and a "
+                   "[1, 32, 32]",
+                   [](Case &k) { select_on_comparison(k, {21, 32, 32}, {1, 1, 32}, {1, 32, 32}, {21, 1, 32}); }});
+    out.push_back({"pointwise_select_condition_broadcast:rank2_broadcast_side",
+                   "float select of a [7, 16] and a [1, 16] on the comparison of two [1, 16]",
+                   [](Case &k) { select_on_comparison(k, {7, 16}, {1, 16}, {1, 16}, {1, 16}); }});
+}
+
+}  // namespace conformance
