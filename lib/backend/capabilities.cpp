@@ -845,14 +845,18 @@ const std::vector<Capability> kTable = {
     {Feature::attention_backward_alibi_unmasked, "attention_backward_alibi_unmasked", Gate::known_bad,
      "an attention backward with ALiBi and no mask over the keys (no padding mask, causal mask, sliding window or "
      "right bound), either in half precision with 4 or more query heads and s_kv a multiple of 64, or with "
-     "soft-capping, 16 or more query heads and a head dim of Q and K above V's (d_qk > d_v)",
+     "soft-capping and either 16 or more query heads and a head dim of Q and K above V's (d_qk > d_v) or 4 to 15 "
+     "query heads in half precision",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that write NaN into part of dQ and dV: 32 of 32 randomized half cases with s_q = 2 and "
      "s_kv = 64 and no mask over the keys, with 4 to 16 query heads (multi-, grouped- and multi-query; any head dims; "
      "with or without sinks, bias, soft-capping, dropout or the deterministic mode); with 1 or 2 heads (77 cases), "
      "with a mask over the keys (59, a sliding window longer than s_kv among them), with s_kv 16, 32, 63 or 65, "
      "or in bfloat16 they were right; and a half and bfloat16 case with 32 heads over 8, s_kv 53, soft-capping and "
-     "d_qk 160 or 176 over d_v 128 (dQ NaN; right with 8 heads, d_qk 192, d_v 64 or without soft-capping): give it "
+     "d_qk 160 or 176 over d_v 128 (dQ NaN; right with 8 heads, d_qk 192, d_v 64 or without soft-capping); a half "
+     "case with 8 heads, s 17/185, d 104, soft-capping and a score modifier of its own (dV 33,072 of 307,840 "
+     "unwritten, 3 of 3 times, also with one batch, head dims 128 or one modifier step; right without ALiBi or "
+     "without soft-capping): give it "
      "a sliding window as long as s_kv, which removes no key (the half cases with one were right), or run the half "
      "form in bfloat16",
      "H200"},

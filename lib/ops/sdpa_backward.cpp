@@ -111,9 +111,11 @@ class SdpaBackward : public AttentionNode {
         // Wrong in some runs and right in others, so a right run clears no head dim.
         if (deterministic_ && q->dims[3] > v->dims[3])
             lowering.require(Feature::attention_backward_deterministic_grouped_wide_keys);
+        const int64_t query_heads = q->dims[1];
+        const bool half = q->data_type == FE_DATA_HALF;
         if (alibi_ >= 0 && !masks_keys() &&
-            ((q->dims[1] >= 4 && q->data_type == FE_DATA_HALF && k->dims[2] % 64 == 0) ||
-             (q->dims[1] >= 16 && options_.softcap > 0 && q->dims[3] > v->dims[3])))
+            ((query_heads >= 4 && half && k->dims[2] % 64 == 0) ||
+             (options_.softcap > 0 && query_heads >= 4 && (query_heads >= 16 ? q->dims[3] > v->dims[3] : half))))
             lowering.require(Feature::attention_backward_alibi_unmasked);
         std::string extra = dbias_ ? "dBias output" : (deterministic_ ? "deterministic mode" : "");
         if (lowers_native(lowering, true, extra, "attention backward '" + name + "'"))

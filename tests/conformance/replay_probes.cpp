@@ -122,6 +122,38 @@ void register_replay_probes(std::vector<Probe> &out) {
     grouped.runs += ", with two query rows";
     grouped.run = [](Case &k) { attention_case(k, true, [](AttentionConfig &c) { c.s_q = 2; }); };
     out.push_back(grouped);
+    // Seed 61 case 52 of attention_mod_bwd (half, 8 heads, ALiBi, soft-capping, a score modifier:
+    // dV partly unwritten, 3 of 3 times) and its forms with one option changed, which told what the
+    // fault needs.
+    struct Form {
+        const char *name, *change;
+        std::function<void(AttentionConfig &)> adjust;
+    };
+    const std::vector<Form> forms = {
+        {"attention_backward_alibi_unmasked:score_mod_softcap", "", [](AttentionConfig &) {}},
+        {"attention_backward_alibi_unmasked:score_mod_softcap_no_alibi", ", without ALiBi",
+         [](AttentionConfig &c) { c.alibi = false; }},
+        {"attention_backward_alibi_unmasked:score_mod_softcap_no_softcap", ", without soft-capping",
+         [](AttentionConfig &c) { c.softcap = 0; }},
+        {"attention_backward_alibi_unmasked:score_mod_softcap_head_dim_128", ", head dims 128",
+         [](AttentionConfig &c) { c.d = c.d_v = 128; }},
+        {"attention_backward_alibi_unmasked:score_mod_softcap_one_batch", ", one batch",
+         [](AttentionConfig &c) { c.b = 1; }},
+        {"attention_backward_alibi_unmasked:score_mod_softcap_one_modifier_step", ", the modifier's first step alone",
+         [](AttentionConfig &c) { c.score_mod.resize(1); }},
+    };
+    for (const Form &f : forms) {
+        Probe p = replay(f.name, "attention_mod_bwd", 61, 52);
+        p.runs += f.change;
+        auto adjust = f.adjust;
+        p.run = [adjust](Case &k) {
+            attention_case(k, true, [&k, adjust](AttentionConfig &c) {
+                draw_score_mod(k.rng, c);
+                adjust(c);
+            });
+        };
+        out.push_back(p);
+    }
 }
 
 }  // namespace conformance
