@@ -15,82 +15,11 @@
  * cudaMemcpyAsync of one device buffer into another the same way and counts its bytes twice
  * (read and write). Prints one line of key=value pairs.
  */
-#include <cuda_runtime_api.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cudnnfe.h"
+#include "graph_timer.h"
 
-#define SETS 2
 #define MAX_IO 8
-#define FE(call)                                                                                          \
-    do {                                                                                                  \
-        fe_status s_ = (call);                                                                            \
-        if (s_ != FE_OK) {                                                                                \
-            printf("error=%s message=\"%s\"\n", fe_status_string(s_), fe_last_error_message());           \
-            exit(1);                                                                                      \
-        }                                                                                                 \
-    } while (0)
-
-/* The built graph's engine tag, for the report line. */
-static const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
-#define CU(call)                                                                      \
-    do {                                                                              \
-        cudaError_t e_ = (call);                                                      \
-        if (e_ != cudaSuccess) {                                                      \
-            printf("error=cuda message=\"%s: %s\"\n", #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
-
-static int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Something to time: enqueue one call on `stream` using buffer set `set`. */
-typedef void (*Enqueue)(void *context, int set, cudaStream_t stream);
-
-/* Median microseconds per call: `calls` calls captured in a CUDA graph on `stream`, replayed
- * `batches` times. */
-static double time_graph(Enqueue enqueue, void *context, int batches, int calls, cudaStream_t stream) {
-    for (int i = 0; i < 3; ++i) enqueue(context, i % SETS, stream); /* warm-up (grows workspaces) */
-    CU(cudaStreamSynchronize(stream));
-    cudaGraph_t captured;
-    cudaGraphExec_t replay;
-    CU(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < calls; ++i) enqueue(context, i % SETS, stream);
-    CU(cudaStreamEndCapture(stream, &captured));
-    CU(cudaGraphInstantiate(&replay, captured, 0));
-    CU(cudaGraphLaunch(replay, stream));
-    CU(cudaStreamSynchronize(stream));
-    cudaEvent_t start, stop;
-    CU(cudaEventCreate(&start));
-    CU(cudaEventCreate(&stop));
-    float *per_call = malloc((size_t)batches * sizeof(float));
-    for (int b = 0; b < batches; ++b) {
-        CU(cudaEventRecord(start, stream));
-        CU(cudaGraphLaunch(replay, stream));
-        CU(cudaEventRecord(stop, stream));
-        CU(cudaEventSynchronize(stop));
-        float ms;
-        CU(cudaEventElapsedTime(&ms, start, stop));
-        per_call[b] = ms * 1000.f / (float)calls;
-    }
-    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
-    double median = per_call[batches / 2];
-    free(per_call);
-    CU(cudaEventDestroy(start));
-    CU(cudaEventDestroy(stop));
-    CU(cudaGraphExecDestroy(replay));
-    CU(cudaGraphDestroy(captured));
-    return median;
-}
 
 /* ---- device-to-device copy ---- */
 
@@ -144,19 +73,6 @@ static fe_tensor *tensor(fe_graph *g, const char *name, int64_t rows, int64_t co
     fe_tensor *t;
     FE(fe_graph_tensor(g, name, 2, dims, NULL, type, &t));
     return t;
-}
-
-/* Random values in [lo, hi], uploaded in the tensor's type. */
-static void fill(fe_buffer *buffer, fe_tensor *t, float lo, float hi) {
-    fe_data_type type;
-    int64_t bytes;
-    FE(fe_tensor_get_data_type(t, &type));
-    FE(fe_tensor_size_bytes(t, &bytes));
-    int64_t n = bytes / (int64_t)fe_data_type_size(type);
-    float *host = malloc((size_t)n * sizeof(float));
-    for (int64_t i = 0; i < n; ++i) host[i] = lo + (hi - lo) * (float)rand() / (float)RAND_MAX;
-    FE(fe_buffer_upload_float(buffer, host, n, type));
-    free(host);
 }
 
 int main(int argc, char **argv) {
@@ -231,7 +147,7 @@ int main(int argc, char **argv) {
     for (int s = 0; s < SETS; ++s)
         for (size_t i = 0; i < n.count; ++i) {
             FE(fe_buffer_create_for_tensor(0, io[i], &buffers[s][i]));
-            if (i < inputs) fill(buffers[s][i], io[i], lo[i], hi[i]);
+            if (i < inputs) fill_random(buffers[s][i], io[i], lo[i], hi[i]);
             FE(fe_buffer_device_pointer(buffers[s][i], &n.pointers[s][i]));
         }
     /* Executions go to the handle's stream: capture that one. */

@@ -1,0 +1,98 @@
+/*
+ * What the CUDA-graph benchmarks share: checked calls (a failure prints one key=value line and
+ * exits), and the timer: `calls` executions captured in one CUDA graph (alternating SETS sets of
+ * buffers), replayed between CUDA events, the median microseconds per call over `batches` replays.
+ * Capturing keeps the host's cost out of what is timed: it measures the kernels.
+ */
+#ifndef CUDNNFE_BENCH_GRAPH_TIMER_H
+#define CUDNNFE_BENCH_GRAPH_TIMER_H
+
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cudnnfe.h"
+
+#define SETS 2
+#define FE(call)                                                                                          \
+    do {                                                                                                  \
+        fe_status s_ = (call);                                                                            \
+        if (s_ != FE_OK) {                                                                                \
+            printf("error=%s message=\"%s\"\n", fe_status_string(s_), fe_last_error_message());           \
+            exit(1);                                                                                      \
+        }                                                                                                 \
+    } while (0)
+#define CU(call)                                                                      \
+    do {                                                                              \
+        cudaError_t e_ = (call);                                                      \
+        if (e_ != cudaSuccess) {                                                      \
+            printf("error=cuda message=\"%s: %s\"\n", #call, cudaGetErrorString(e_)); \
+            exit(1);                                                                  \
+        }                                                                             \
+    } while (0)
+
+/* The built graph's engine tag, for the report line. */
+static inline const char *engine_tag(const fe_graph *g) {
+    const char *tag = NULL;
+    FE(fe_graph_engine_tag(g, &tag));
+    return tag;
+}
+
+static inline int compare_floats(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Something to time: enqueue one call on `stream` using buffer set `set`. */
+typedef void (*Enqueue)(void *context, int set, cudaStream_t stream);
+
+/* Median microseconds per call: `calls` calls captured in a CUDA graph on `stream`, replayed
+ * `batches` times. */
+static inline double time_graph(Enqueue enqueue, void *context, int batches, int calls, cudaStream_t stream) {
+    for (int i = 0; i < 3; ++i) enqueue(context, i % SETS, stream); /* warm-up (grows workspaces) */
+    CU(cudaStreamSynchronize(stream));
+    cudaGraph_t captured;
+    cudaGraphExec_t replay;
+    CU(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < calls; ++i) enqueue(context, i % SETS, stream);
+    CU(cudaStreamEndCapture(stream, &captured));
+    CU(cudaGraphInstantiate(&replay, captured, 0));
+    CU(cudaGraphLaunch(replay, stream));
+    CU(cudaStreamSynchronize(stream));
+    cudaEvent_t start, stop;
+    CU(cudaEventCreate(&start));
+    CU(cudaEventCreate(&stop));
+    float *per_call = malloc((size_t)batches * sizeof(float));
+    for (int b = 0; b < batches; ++b) {
+        CU(cudaEventRecord(start, stream));
+        CU(cudaGraphLaunch(replay, stream));
+        CU(cudaEventRecord(stop, stream));
+        CU(cudaEventSynchronize(stop));
+        float ms;
+        CU(cudaEventElapsedTime(&ms, start, stop));
+        per_call[b] = ms * 1000.f / (float)calls;
+    }
+    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
+    double median = per_call[batches / 2];
+    free(per_call);
+    CU(cudaEventDestroy(start));
+    CU(cudaEventDestroy(stop));
+    CU(cudaGraphExecDestroy(replay));
+    CU(cudaGraphDestroy(captured));
+    return median;
+}
+
+/* Random values in [lo, hi], uploaded in the tensor's type. */
+static inline void fill_random(fe_buffer *buffer, fe_tensor *t, float lo, float hi) {
+    fe_data_type type;
+    int64_t bytes;
+    FE(fe_tensor_get_data_type(t, &type));
+    FE(fe_tensor_size_bytes(t, &bytes));
+    int64_t n = bytes / (int64_t)fe_data_type_size(type);
+    float *host = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) host[i] = lo + (hi - lo) * (float)rand() / (float)RAND_MAX;
+    FE(fe_buffer_upload_float(buffer, host, n, type));
+    free(host);
+}
+
+#endif
