@@ -62,9 +62,4 @@ FE_EXPORT fe_status fe_buffer_download_float(const fe_buffer *buffer, float *hos
     });
 }
 
-FE_EXPORT fe_status fe_buffer_fill_bytes(fe_buffer *buffer, uint8_t value) {
-    return guard("fe_buffer_fill_bytes", [&] {
-        FE_REQUIRE(buffer);
-        buffer_fill(*buffer, value);
-    });
-}
+FE_SETTER(fe_buffer_fill_bytes, fe_buffer, buffer, uint8_t, value, buffer_fill(*buffer, value))

@@ -104,12 +104,8 @@ FE_EXPORT fe_status fe_graph_create_execution_plans(fe_graph *graph, const fe_he
     });
 }
 
-FE_EXPORT fe_status fe_graph_deselect_workspace_greater_than(fe_graph *graph, int64_t max_bytes) {
-    return guard("fe_graph_deselect_workspace_greater_than", [&] {
-        FE_REQUIRE(graph);
-        deselect_workspace_greater_than(*graph, max_bytes);
-    });
-}
+FE_SETTER(fe_graph_deselect_workspace_greater_than, fe_graph, graph, int64_t, max_bytes,
+          deselect_workspace_greater_than(*graph, max_bytes))
 
 namespace {
 
@@ -159,12 +155,8 @@ FE_EXPORT fe_status fe_graph_deselect_engines(fe_graph *graph, const char *engin
     });
 }
 
-FE_EXPORT fe_status fe_graph_deselect_shared_memory_greater_than(fe_graph *graph, int64_t max_bytes) {
-    return guard("fe_graph_deselect_shared_memory_greater_than", [&] {
-        FE_REQUIRE(graph);
-        deselect_shared_memory_greater_than(*graph, max_bytes);
-    });
-}
+FE_SETTER(fe_graph_deselect_shared_memory_greater_than, fe_graph, graph, int64_t, max_bytes,
+          deselect_shared_memory_greater_than(*graph, max_bytes))
 
 namespace {
 
@@ -233,12 +225,7 @@ FE_EXPORT fe_status fe_graph_check_support(fe_graph *graph) {
     });
 }
 
-FE_EXPORT fe_status fe_graph_build_plans(fe_graph *graph, fe_build_policy policy) {
-    return guard("fe_graph_build_plans", [&] {
-        FE_REQUIRE(graph);
-        build_plans(*graph, policy);
-    });
-}
+FE_SETTER(fe_graph_build_plans, fe_graph, graph, fe_build_policy, policy, build_plans(*graph, policy))
 
 FE_EXPORT fe_status fe_graph_build_plans_on_threads(fe_graph *graph, fe_build_policy policy, int32_t threads) {
     return guard("fe_graph_build_plans_on_threads", [&] {
@@ -247,19 +234,10 @@ FE_EXPORT fe_status fe_graph_build_plans_on_threads(fe_graph *graph, fe_build_po
     });
 }
 
-FE_EXPORT fe_status fe_graph_build_plan_at_index(fe_graph *graph, size_t candidate_index) {
-    return guard("fe_graph_build_plan_at_index", [&] {
-        FE_REQUIRE(graph);
-        build_plan_at_index(*graph, candidate_index);
-    });
-}
+FE_SETTER(fe_graph_build_plan_at_index, fe_graph, graph, size_t, candidate_index,
+          build_plan_at_index(*graph, candidate_index))
 
-FE_EXPORT fe_status fe_graph_select_plan(fe_graph *graph, size_t plan_index) {
-    return guard("fe_graph_select_plan", [&] {
-        FE_REQUIRE(graph);
-        select_plan(*graph, plan_index);
-    });
-}
+FE_SETTER(fe_graph_select_plan, fe_graph, graph, size_t, plan_index, select_plan(*graph, plan_index))
 
 FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_build_options *options) {
     return guard("fe_graph_build", [&] {

@@ -241,33 +241,15 @@ FE_EXPORT fe_status fe_tensor_set_data_type(fe_tensor *tensor, fe_data_type data
     });
 }
 
-FE_EXPORT fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid) {
-    return guard("fe_tensor_set_uid", [&] {
-        FE_REQUIRE(tensor);
-        tensor->graph->set_uid(tensor, uid);
-    });
-}
+FE_SETTER(fe_tensor_set_uid, fe_tensor, tensor, int64_t, uid, tensor->graph->set_uid(tensor, uid))
 
-FE_EXPORT fe_status fe_tensor_set_alignment(fe_tensor *tensor, int64_t bytes) {
-    return guard("fe_tensor_set_alignment", [&] {
-        FE_REQUIRE(tensor);
-        tensor->graph->set_alignment(tensor, bytes);
-    });
-}
+FE_SETTER(fe_tensor_set_alignment, fe_tensor, tensor, int64_t, bytes, tensor->graph->set_alignment(tensor, bytes))
 
-FE_EXPORT fe_status fe_tensor_set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets) {
-    return guard("fe_tensor_set_ragged_offset", [&] {
-        FE_REQUIRE(tensor);
-        tensor->graph->set_ragged_offset(tensor, offsets);
-    });
-}
+FE_SETTER(fe_tensor_set_ragged_offset, fe_tensor, tensor, fe_tensor *, offsets,
+          tensor->graph->set_ragged_offset(tensor, offsets))
 
-FE_EXPORT fe_status fe_tensor_set_output(fe_tensor *tensor, int32_t is_output) {
-    return guard("fe_tensor_set_output", [&] {
-        FE_REQUIRE(tensor);
-        tensor->graph->set_output(tensor, is_output != 0);
-    });
-}
+FE_SETTER(fe_tensor_set_output, fe_tensor, tensor, int32_t, is_output,
+          tensor->graph->set_output(tensor, is_output != 0))
 
 FE_PROPERTY(fe_tensor_get_name, fe_tensor, tensor, const char *, out_name, tensor->name.c_str())
 

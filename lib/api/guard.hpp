@@ -92,3 +92,13 @@ inline void copy_out(const std::string &text, char *buf, size_t buf_size, size_t
             *out = (value); \
         }); \
     }
+
+// An exported change of one object by one argument: the object must be given (the argument is
+// checked by `action`, a statement of `object` and `arg`). One line per entry point.
+#define FE_SETTER(function, Object, object, Arg, arg, action) \
+    FE_EXPORT fe_status function(Object *object, Arg arg) { \
+        return fe::guard(#function, [&] { \
+            FE_REQUIRE(object); \
+            action; \
+        }); \
+    }
