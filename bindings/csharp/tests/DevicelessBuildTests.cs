@@ -19,9 +19,7 @@ namespace CudnnFe.Tests
         [SetUp]
         public void NeedCudnnAndTheDescription()
         {
-            if (!TestSupport.CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
-            json = TestSupport.DeviceJson();
-            if (json == null) Assert.Ignore("no device description: set CUDNNFE_DEVICE_JSON");
+            json = TestSupport.CudnnAndDeviceJsonOrIgnore();
         }
 
         /// <summary>Without a GPU the library tells three answers apart. With the toolkit's stub (as

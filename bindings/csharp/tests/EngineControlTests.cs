@@ -18,9 +18,7 @@ namespace CudnnFe.Tests
         [SetUp]
         public void NeedCudnnAndTheDescription()
         {
-            if (!TestSupport.CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
-            json = TestSupport.DeviceJson();
-            if (json == null) Assert.Ignore("no device description: set CUDNNFE_DEVICE_JSON");
+            json = TestSupport.CudnnAndDeviceJsonOrIgnore();
         }
 
         /// <summary>A bf16 channels-last 3x3 convolution: many precompiled engines build whole plans here.</summary>

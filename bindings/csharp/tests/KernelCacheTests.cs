@@ -16,9 +16,7 @@ namespace CudnnFe.Tests
         [SetUp]
         public void NeedCudnnAndTheDescription()
         {
-            if (!TestSupport.CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
-            json = TestSupport.DeviceJson();
-            if (json == null) Assert.Ignore("no device description: set CUDNNFE_DEVICE_JSON");
+            json = TestSupport.CudnnAndDeviceJsonOrIgnore();
         }
 
         /// <summary>A half matmul [1, m, 64] x [1, 64, 32].</summary>

@@ -39,6 +39,16 @@ namespace CudnnFe.Tests
             return File.Exists(path) ? File.ReadAllText(path) : null;
         }
 
+        /// <summary>The captured description for a deviceless test; the test is ignored, saying why,
+        /// where cuDNN cannot be loaded or no description is found.</summary>
+        internal static string CudnnAndDeviceJsonOrIgnore()
+        {
+            if (!CudnnAvailable()) Assert.Ignore("cuDNN is not loadable here");
+            string json = DeviceJson();
+            if (json == null) Assert.Ignore("no device description: set CUDNNFE_DEVICE_JSON");
+            return json;
+        }
+
         internal static void NeedGpu()
         {
             if (!GpuAvailable()) Assert.Ignore("no GPU here");

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,9 +21,7 @@ class DevicelessBuildTest {
 
     @BeforeEach
     void needCudnnAndTheDescription() {
-        assumeTrue(TestSupport.cudnnAvailable(), "cuDNN is not loadable here");
-        json = TestSupport.deviceJson();
-        assumeTrue(json != null, "no device description: set CUDNNFE_DEVICE_JSON");
+        json = TestSupport.cudnnAndDeviceJsonOrSkip();
     }
 
     @Test

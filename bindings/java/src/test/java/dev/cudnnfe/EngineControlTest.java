@@ -25,9 +25,7 @@ class EngineControlTest {
 
     @BeforeEach
     void needCudnnAndTheDescription() {
-        assumeTrue(TestSupport.cudnnAvailable(), "cuDNN is not loadable here");
-        json = TestSupport.deviceJson();
-        assumeTrue(json != null, "no device description: set CUDNNFE_DEVICE_JSON");
+        json = TestSupport.cudnnAndDeviceJsonOrSkip();
     }
 
     /** A bf16 channels-last 3x3 convolution: many precompiled engines build whole plans here. */

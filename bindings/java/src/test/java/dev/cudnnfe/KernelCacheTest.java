@@ -5,7 +5,6 @@ import static dev.cudnnfe.TestSupport.assertFails;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,9 +20,7 @@ class KernelCacheTest {
 
     @BeforeEach
     void needCudnnAndTheDescription() {
-        assumeTrue(TestSupport.cudnnAvailable(), "cuDNN is not loadable here");
-        json = TestSupport.deviceJson();
-        assumeTrue(json != null, "no device description: set CUDNNFE_DEVICE_JSON");
+        json = TestSupport.cudnnAndDeviceJsonOrSkip();
     }
 
     /** A half matmul [1, m, 64] x [1, 64, 32] with the cache, lowered for the described GPU. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
@@ -74,6 +75,17 @@ final class TestSupport {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * The captured description for a deviceless test; the test is skipped, saying why, where cuDNN
+     * cannot be loaded or no description is found.
+     */
+    static String cudnnAndDeviceJsonOrSkip() {
+        assumeTrue(cudnnAvailable(), "cuDNN is not loadable here");
+        String json = deviceJson();
+        assumeTrue(json != null, "no device description: set CUDNNFE_DEVICE_JSON");
+        return json;
     }
 
     /** The call fails with this status and a one-line message containing `text`. */
