@@ -44,14 +44,22 @@ func TestTheSeedConvolutionBuildsAWholePlan(t *testing.T) {
 	}
 }
 
-func TestTheConvolutionBuildsStepByStep(t *testing.T) {
+// The seed's convolution for the described GPU, taken step by step up to its candidate engine
+// configurations (heuristics A, then the fallback list).
+func seedConvCandidates(t *testing.T) *Graph {
+	t.Helper()
 	json := needDeviceless(t)
 	g := seedConvGraph(t)
-	defer g.Close()
 	must(t, g.SetDeviceProperties(json))
 	must(t, g.Validate())
 	must(t, g.BuildOperationGraph(nil))
 	must(t, g.CreateExecutionPlans(HeurA, HeurFallback))
+	return g
+}
+
+func TestTheConvolutionBuildsStepByStep(t *testing.T) {
+	g := seedConvCandidates(t)
+	defer g.Close()
 	if n, _ := g.CandidateCount(); n < 1 {
 		t.Errorf("%d candidates", n)
 	}
@@ -66,12 +74,8 @@ func TestTheConvolutionBuildsStepByStep(t *testing.T) {
 // The candidates' engine notes, read before any plan, select them as in C.
 func TestCandidatesCarryTheirNotesAndAreSelectedByThem(t *testing.T) {
 	json := needDeviceless(t)
-	g := seedConvGraph(t)
+	g := seedConvCandidates(t)
 	defer g.Close()
-	must(t, g.SetDeviceProperties(json))
-	must(t, g.Validate())
-	must(t, g.BuildOperationGraph(nil))
-	must(t, g.CreateExecutionPlans(HeurA, HeurFallback))
 	count, err := g.CandidateCount()
 	must(t, err)
 	compiled := int64(0)
