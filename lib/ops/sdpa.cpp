@@ -204,10 +204,7 @@ Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe
     return outputs;
 }
 
-}  // namespace fe
-
 // The op's description (lib/schema/schema.hpp) and how a call adds it.
-namespace fe {
 
 namespace {
 

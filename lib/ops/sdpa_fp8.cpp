@@ -177,10 +177,7 @@ Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, cons
     return outputs;
 }
 
-}  // namespace fe
-
 // The op's description (lib/schema/schema.hpp) and how a call adds it.
-namespace fe {
 
 namespace {
 
