@@ -1,47 +1,15 @@
 /*
- * What the CUDA-graph benchmarks share: checked calls (a failure prints one key=value line and
- * exits), and the timer: `calls` executions captured in one CUDA graph (alternating SETS sets of
- * buffers), replayed between CUDA events, the median microseconds per call over `batches` replays.
- * Capturing keeps the host's cost out of what is timed: it measures the kernels.
+ * The timer of the CUDA-graph benchmarks: `calls` executions captured in one CUDA graph
+ * (alternating SETS sets of buffers), replayed between CUDA events, the median microseconds per
+ * call over `batches` replays. Capturing keeps the host's cost out of what is timed: it measures
+ * the kernels. Also random inputs, as every benchmark takes them.
  */
 #ifndef CUDNNFE_BENCH_GRAPH_TIMER_H
 #define CUDNNFE_BENCH_GRAPH_TIMER_H
 
-#include <cuda_runtime_api.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "cudnnfe.h"
+#include "bench_checks.h"
 
 #define SETS 2
-#define FE(call)                                                                                          \
-    do {                                                                                                  \
-        fe_status s_ = (call);                                                                            \
-        if (s_ != FE_OK) {                                                                                \
-            printf("error=%s message=\"%s\"\n", fe_status_string(s_), fe_last_error_message());           \
-            exit(1);                                                                                      \
-        }                                                                                                 \
-    } while (0)
-#define CU(call)                                                                      \
-    do {                                                                              \
-        cudaError_t e_ = (call);                                                      \
-        if (e_ != cudaSuccess) {                                                      \
-            printf("error=cuda message=\"%s: %s\"\n", #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                  \
-        }                                                                             \
-    } while (0)
-
-/* The built graph's engine tag, for the report line. */
-static inline const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
-
-static inline int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
 
 /* Something to time: enqueue one call on `stream` using buffer set `set`. */
 typedef void (*Enqueue)(void *context, int set, cudaStream_t stream);

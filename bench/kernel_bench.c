@@ -15,37 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudnnfe.h"
+#include "bench_checks.h"
 
 #define SETS 4
-#define FE(call)                                                                                     \
-    do {                                                                                             \
-        fe_status s_ = (call);                                                                       \
-        if (s_ != FE_OK) {                                                                           \
-            fprintf(stderr, "%s failed: %s: %s\n", #call, fe_status_string(s_), fe_last_error_message()); \
-            exit(1);                                                                                 \
-        }                                                                                            \
-    } while (0)
-
-/* The built graph's engine tag, for the report line. */
-static const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
-#define CU(call)                                                                         \
-    do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));           \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
-
-static int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
 
 static fe_tensor *tensor(fe_graph *g, const char *name, size_t n, const int64_t *dims, int channels_last) {
     int64_t strides[8];

@@ -19,36 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cudnnfe.h"
-
-#define FE(call)                                                                                          \
-    do {                                                                                                  \
-        fe_status s_ = (call);                                                                            \
-        if (s_ != FE_OK) {                                                                                \
-            printf("error=%s message=\"%s\"\n", fe_status_string(s_), fe_last_error_message());           \
-            exit(1);                                                                                      \
-        }                                                                                                 \
-    } while (0)
-
-/* The built graph's engine tag, for the report line. */
-static const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
-#define CU(call)                                                                \
-    do {                                                                        \
-        cudaError_t e_ = (call);                                                \
-        if (e_ != cudaSuccess) {                                                \
-            printf("error=cuda message=\"%s: %s\"\n", #call, cudaGetErrorString(e_)); \
-            exit(1);                                                            \
-        }                                                                       \
-    } while (0)
-
-static int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_checks.h"
 
 static double now_ms(void) {
     struct timespec t;
