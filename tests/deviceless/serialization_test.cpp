@@ -1,6 +1,5 @@
 // fe_graph_serialize / fe_graph_deserialize on a plan built devicelessly for the H100: the
 // round trip, every corruption an error (never a crash), and mismatched targets.
-#include <cstring>
 #include <stdexcept>
 
 #include "plans_that_last.hpp"
@@ -221,10 +220,7 @@ TEST_F(PlansThatLast, AnotherGpuIsRefusedOrRebuilt) {
     ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
     std::vector<unsigned char> bytes = serialize(g);
     // The PCIe H100: 114 SMs.
-    std::string pcie = json_;
-    size_t at = pcie.find("\"multiProcessorCount\":132");
-    ASSERT_NE(at, std::string::npos);
-    pcie.replace(at, std::strlen("\"multiProcessorCount\":132"), "\"multiProcessorCount\":114");
+    const std::string pcie = with_replaced(json_, "\"multiProcessorCount\":132", "\"multiProcessorCount\":114");
     fe_graph *out = nullptr;
     EXPECT_EQ(deserialize(bytes, &out, pcie), FE_STATUS_NOT_SUPPORTED);
     std::string message = fe_last_error_message();
@@ -243,10 +239,7 @@ TEST_F(PlansThatLast, AGpuOfAnotherNameAndTheSameShapeLoadsThePlan) {
     fe_build_options o = options();
     ASSERT_FE_OK(fe_graph_build(g, nullptr, &o));
     std::vector<unsigned char> bytes = serialize(g);
-    std::string h200 = json_;
-    size_t at = h200.find("NVIDIA H100 80GB HBM3");
-    ASSERT_NE(at, std::string::npos);
-    h200.replace(at, std::strlen("NVIDIA H100 80GB HBM3"), "NVIDIA H200");
+    const std::string h200 = with_replaced(json_, "NVIDIA H100 80GB HBM3", "NVIDIA H200");
     fe_graph *out = nullptr;
     ASSERT_FE_OK(deserialize(bytes, &out, h200));
     EXPECT_NE(describe(out).find("plan from the serialized graph"), std::string::npos) << "it was rebuilt";

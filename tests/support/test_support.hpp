@@ -23,6 +23,17 @@
         EXPECT_TRUE(LastErrorContains(needle));      \
     } while (0)
 
+// `text` with the first occurrence of `from` replaced by `to`: a graph or GPU description with one
+// thing changed. A `from` that is not there fails the test (the change would silently not happen).
+inline std::string with_replaced(std::string text, const std::string &from, const std::string &to) {
+    size_t at = text.find(from);
+    if (at == std::string::npos) {
+        ADD_FAILURE() << "\"" << from << "\" is not in the text to change";
+        return text;
+    }
+    return text.replace(at, from.size(), to);
+}
+
 // The message of the last failure contains `needle`.
 inline ::testing::AssertionResult LastErrorContains(const std::string &needle) {
     std::string message = fe_last_error_message();

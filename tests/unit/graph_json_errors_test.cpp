@@ -25,12 +25,6 @@ void expect_error(const std::string &text, fe_status status, std::initializer_li
     for (const char *needle : needles) EXPECT_NE(message.find(needle), std::string::npos) << message << "\n" << text;
 }
 
-// `text` with the first occurrence of `from` replaced by `to`: a graph with one thing changed.
-std::string with_replaced(std::string text, const std::string &from, const std::string &to) {
-    text.replace(text.find(from), from.size(), to);
-    return text;
-}
-
 // A valid graph (the seed's convolution) to break one piece at a time; the comments give
 // the line numbers the errors name.
 std::string seed_graph(const std::string &conv_attributes = "\"pre_padding\":[1,1],\"post_padding\":[1,1]",
