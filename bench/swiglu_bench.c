@@ -1,10 +1,10 @@
 /*
  * swiglu_bench: the SwiGLU feed-forward's first half, y = silu(x Wg) * (x Wu), as one cudnnfe
- * graph (two matmuls reading the same x, joined by silu and a multiply) or split as a user without
- * the fused graph would run it: two matmul graphs writing gate and up in bfloat16, then a
- * pointwise graph.
+ * graph (two matmuls reading the same x, joined by silu and a multiply), the same graph autotuned
+ * (its heuristics' first candidates timed, the fastest kept), or split as a user without the fused
+ * graph would run it: two matmul graphs writing gate and up in bfloat16, then a pointwise graph.
  *
- *   swiglu_bench one|split TOKENS MODEL HIDDEN [batches] [calls]
+ *   swiglu_bench one|tuned|split TOKENS MODEL HIDDEN [batches] [calls]
  *
  * bfloat16 x [TOKENS, MODEL], Wg and Wu [MODEL, HIDDEN] (row-major, random values), y [TOKENS,
  * HIDDEN]; float math. Timing as graph_timer.h. Prints one line of key=value pairs; TFLOP/s
@@ -57,11 +57,11 @@ static fe_tensor *matrix(fe_graph *g, const char *name, int64_t rows, int64_t co
 }
 
 int main(int argc, char **argv) {
-    if (argc < 5 || (strcmp(argv[1], "one") && strcmp(argv[1], "split"))) {
-        fprintf(stderr, "usage: swiglu_bench one|split TOKENS MODEL HIDDEN [batches] [calls]\n");
+    if (argc < 5 || (strcmp(argv[1], "one") && strcmp(argv[1], "tuned") && strcmp(argv[1], "split"))) {
+        fprintf(stderr, "usage: swiglu_bench one|tuned|split TOKENS MODEL HIDDEN [batches] [calls]\n");
         return 2;
     }
-    const int split = strcmp(argv[1], "split") == 0;
+    const int split = strcmp(argv[1], "split") == 0, tuned = strcmp(argv[1], "tuned") == 0;
     const int64_t tokens = atoll(argv[2]), model = atoll(argv[3]), hidden = atoll(argv[4]);
     const int batches = argc > 5 ? atoi(argv[5]) : 20, calls = argc > 6 ? atoi(argv[6]) : 10;
     srand(1234);
@@ -100,7 +100,9 @@ int main(int argc, char **argv) {
         t[Y] = y;
     }
     FE(fe_tensor_set_output(y, 1));
-    for (size_t g = 0; g < s.graph_count; ++g) FE(fe_graph_build(s.graphs[g], s.handle, NULL));
+    fe_build_options build = FE_BUILD_OPTIONS_INIT;
+    build.autotune = tuned;
+    for (size_t g = 0; g < s.graph_count; ++g) FE(fe_graph_build(s.graphs[g], s.handle, &build));
 
     /* One buffer per set for each of x, the weights, gate, up and y, shared by the graphs. */
     fe_buffer *buffers[SETS][BUFFERS] = {{0}};

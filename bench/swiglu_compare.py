@@ -1,5 +1,5 @@
 """SwiGLU's first half, y = silu(x Wg) * (x Wu), bfloat16, Llama-size shapes: cudnnfe's one graph
-(bench/swiglu_bench one) against the same split into two matmul graphs and a pointwise graph
+(bench/swiglu_bench one), the same graph autotuned (swiglu_bench tuned), against the same split into two matmul graphs and a pointwise graph
 (swiglu_bench split), PyTorch eager (F.silu(x @ Wg) * (x @ Wu)) and torch.compile of that.
 
 Usage: python3 bench/swiglu_compare.py BUILD_DIR [OUT_FILE]
@@ -45,10 +45,12 @@ def main():
     for tokens, model, hidden in SHAPES:
         sets = [tuple(torch.rand(r, c, device="cuda", dtype=torch.bfloat16) * 2 - 1
                       for r, c in ((tokens, model), (model, hidden), (model, hidden))) for _ in range(SETS)]
-        times = {name: [] for name in ("cudnnfe one graph", "cudnnfe split", "torch eager", "torch.compile")}
+        times = {name: [] for name in ("cudnnfe one graph", "cudnnfe one graph, autotuned", "cudnnfe split",
+                                       "torch eager", "torch.compile")}
         notes = {}
         for _ in range(ROUNDS):
-            for form, name in (("one", "cudnnfe one graph"), ("split", "cudnnfe split")):
+            for form, name in (("one", "cudnnfe one graph"), ("tuned", "cudnnfe one graph, autotuned"),
+                               ("split", "cudnnfe split")):
                 us, engine = cudnnfe(build, form, tokens, model, hidden)
                 times[name].append(us)
                 notes[name] = "plan " + engine
