@@ -956,6 +956,15 @@ const std::vector<Capability> kTable = {
      "the batch or the heads so that b * h_q * ceil(s_q / 128) stays within the SM count, leave out the query rows "
      "that see no key, or run the window in half or bfloat16 attention",
      "H200"},
+    {Feature::pointwise_rank3_strided_row, "pointwise_rank3_strided_row", Gate::known_bad,
+     "a rank-3 pointwise operation (kept at rank 3) over a tensor whose last dim is longer than one and not "
+     "contiguous (a stride other than 1: a unit dim laid out innermost, say [1, 1, W] with strides [1, S, 9])",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that compute from the wrong elements (a float gelu of a product over [1, 1, 103] with x0's "
+     "elements 9 apart and a unit dim innermost: 96 of 103 wrong, 2 of 2 runs; probed pinned: the same with the unit "
+     "dims' strides outermost, with elements 2 apart, and over [1, 2, 103], all wrong; x0 packed right; rank 2 and "
+     "a middle dim strided have no engine): copy the operand to a packed tensor first",
+     "H200"},
     {Feature::pointwise_backward_uniform_dy, "pointwise_backward_uniform_dy", Gate::known_bad,
      "an activation's backward pointwise mode at rank 2 or 3 whose dy is one value for every element: a by-value "
      "scalar, or at rank 2 a [1, 1] graph input",

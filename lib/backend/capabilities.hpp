@@ -155,6 +155,7 @@ enum class Feature {
     pointwise_rank4_permuted_layout,     // a rank-4/5 pointwise tensor whose dims are not in channels-last order
     matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided
     fp8_attention_window_many_blocks,    // FP8 forward window, blocks without keys, more blocks than SMs
+    pointwise_rank3_strided_row,         // a rank-3 pointwise tensor whose last dim is not contiguous
     pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
 };
 

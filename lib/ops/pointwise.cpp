@@ -171,6 +171,7 @@ class Pointwise : public Node {
         refuse_backward_of_uniform_dy(lowering);
         refuse_gapped_broadcast_operand(lowering);
         refuse_rank3_unit_dim_gap(lowering);
+        refuse_rank3_strided_row(lowering);
         refuse_index_of_gapped_input(lowering);
         refuse_select_condition_broadcast(lowering);
         int64_t axis = options_.axis;
@@ -377,6 +378,21 @@ class Pointwise : public Node {
         const std::vector<int64_t> &d = y->dims, &s = y->strides;
         if (d[0] > 1 && d[1] == 1 && d[2] > 1 && s[1] == d[2] * s[2] && s[0] > s[1])
             lowering.require(Feature::pointwise_rank3_unit_dim_gap);
+    }
+
+    // A rank-3 tensor (kept at rank 3) whose last dim is longer than one with a stride other than
+    // 1: cuDNN 9.19 computes from the wrong elements (capability pointwise_rank3_strided_row).
+    // Whether a unit dim or none holds stride 1 makes no difference; packed rows are right.
+    void refuse_rank3_strided_row(Lowering &lowering) const {
+        if (lowering.lifts_rank3() || outputs[0]->dims.size() != 3 || !pointwise_only(lowering.graph())) return;
+        std::vector<const fe_tensor *> tensors(inputs.begin(), inputs.end());
+        tensors.push_back(outputs[0]);
+        for (const fe_tensor *t : tensors)
+            if (t && !t->by_value && t->dims.size() == 3 && t->strides.size() == 3 && t->dims[2] > 1 &&
+                t->strides[2] != 1) {
+                lowering.require(Feature::pointwise_rank3_strided_row);
+                return;
+            }
     }
 
     ModeInfo info_;

@@ -199,6 +199,21 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.deterministic = true;
                        });
                    }});
+    // Many key blocks and heads, where a nondeterministic dQ accumulation would show: five executions.
+    out.push_back({"fp8_attention_backward_deterministic:long_keys",
+                   "FP8 (E4M3) attention backward, b 2, h 8, s 512/1024, d 128, deterministic, executed five "
+                   "times (dQ, dK, dV bitwise the same)",
+                   [](Case &k) {
+                       attention_fp8_case(k, true, [](AttentionConfig &c) {
+                           plain(c);
+                           c.type = FE_DATA_FP8_E4M3;
+                           c.h_q = c.h_k = 8;
+                           c.d = c.d_v = 128;
+                           c.s_q = 512;
+                           c.s_kv = 1024;
+                           c.deterministic = true;
+                       });
+                   }});
 }
 
 }  // namespace conformance

@@ -88,6 +88,28 @@ TEST_F(ElementwiseRefusals, Rank3PointwiseInAPermutedLayout) {
     }
 }
 
+// gelu(x0 * x1) over [1, 1, 103] (seed 62 case 70): refused when x0's last dim is strided (a unit
+// dim innermost, strides [1, 927, 9], or [927, 927, 9]); x0 packed, or with only its unit dims'
+// strides odd, builds.
+TEST_F(ElementwiseRefusals, Rank3PointwiseOverAStridedLastDim) {
+    struct Form {
+        const char *name;
+        std::vector<int64_t> strides;
+        bool refused;
+    };
+    for (const Form &f : {Form{"strides [1, 927, 9]", {1, 927, 9}, true}, Form{"strides [927, 927, 9]", {927, 927, 9}, true},
+                          Form{"packed", {103, 103, 1}, false}, Form{"odd unit strides", {5, 7, 1}, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("pointwise_strided_row", FE_DATA_FLOAT);
+        fe_tensor *x0 = cudnnfe_test::strided(g, "x0", {1, 1, 103}, f.strides), *x1 = tensor(g, "x1", {1, 1, 103});
+        fe_tensor *product = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_mul(g, x0, x1, nullptr, &product));
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_GELU_FWD, product, nullptr, nullptr, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        expect_refused_or_lowered(g, f.refused, "whose last dim is longer than one and not contiguous");
+    }
+}
+
 // An activation's backward at rank 4 with a per-pixel x ([N, 1, H, W]) or a by-value dy is
 // refused; a per-channel x ([1, C, 1, 1]) builds.
 TEST_F(ElementwiseRefusals, BackwardModeWithAnOperandBroadcastAlongTheChannels) {
