@@ -945,9 +945,10 @@ typedef struct fe_sdpa_fp8_scales {
  *  window and no causal mask, amax_o likewise covers the query rows past s_q in the last block
  *  of 128 rows: never below the defined rows' largest |O|, never above V's largest magnitude
  *  (descaled). options as
- *  for fe_graph_sdpa (paged K/V caches included), except sinks, Max/SumExp, the band's right
- *  bound and alignment, soft-capping and the native implementation (the composite pattern is
- *  used). cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
+ *  for fe_graph_sdpa (paged K/V caches included, the band's right bound and diagonal alignment
+ *  among them), but the native implementation (the composite pattern is used). cuDNN 9.19
+ *  computes FP8 attention with sinks, soft-capping, a score modifier or Max/SumExp outputs
+ *  wrongly or not at all: refused at build. cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
  *  sliding window never finishes over more blocks of 128 query rows (b * h_q * ceil(s_q / 128))
  *  than the GPU has SMs where a block sees no key or a padding mask is given: refused at build
  *  (docs/capabilities.md). */
@@ -1048,7 +1049,8 @@ typedef struct fe_sdpa_fp8_backward_scales {
  *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
  *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
  *  magnitudes before quantization); mark them as outputs. options as for
- *  fe_graph_sdpa_backward, except dropout, ALiBi, dBias and deterministic mode. cuDNN 9.19 has
+ *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment among them), except
+ *  dropout, ALiBi, dBias, sinks, soft-capping, score modifiers and deterministic mode. cuDNN 9.19 has
  *  engines for it on Hopper at head dims of 128 only (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                             fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,

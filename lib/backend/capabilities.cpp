@@ -965,6 +965,26 @@ const std::vector<Capability> kTable = {
      "dims' strides outermost, with elements 2 apart, and over [1, 2, 103], all wrong; x0 packed right; rank 2 and "
      "a middle dim strided have no engine): copy the operand to a packed tensor first",
      "H200"},
+    {Feature::fp8_attention_sinks, "fp8_attention_sinks", Gate::known_bad, "FP8 attention forward with attention sinks",
+     0, 0, kAnyCudnn9, kVerified,
+     "fails to compile the kernels of every engine config its heuristics offer for it "
+     "(CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED from NVRTC: 113 of 113 randomized cases, with or without "
+     "masks, paging, soft-capping or a right bound): add the sinks in a bfloat16 or half attention",
+     "H200"},
+    {Feature::fp8_attention_score_modifiers, "fp8_attention_score_modifiers", Gate::known_bad,
+     "FP8 attention forward with soft-capping or a score modifier of the caller's (score_mod_input)", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it (eng2) that compute wrong outputs: 58 of 61 randomized cases with soft-capping and 45 "
+     "of 49 with a score modifier (a multiply, a per-head add or a tanh cap) were wrong, O saturated at the FP8 "
+     "range in many (relative errors up to 1e2), where 290 of 290 cases without them were right: use a bfloat16 "
+     "or half attention for modified scores",
+     "H200"},
+    {Feature::fp8_attention_max_sum_exp, "fp8_attention_max_sum_exp", Gate::known_bad,
+     "FP8 attention forward that outputs the rows' Max and SumExp", 0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it that write a wrong Max (34 of 36 randomized cases: every row's Max 1.443 times the "
+     "true one, 1 / ln 2, as if in base-2 units; some SumExp wrong too): use the stats (generate_stats), which are "
+     "right, or a bfloat16 or half attention where Max and SumExp are needed apart",
+     "H200"},
     {Feature::pointwise_backward_uniform_dy, "pointwise_backward_uniform_dy", Gate::known_bad,
      "an activation's backward pointwise mode at rank 2 or 3 whose dy is one value for every element: a by-value "
      "scalar, or at rank 2 a [1, 1] graph input",

@@ -156,6 +156,9 @@ enum class Feature {
     matmul_column_result_unit_stride,    // an epilogue's single-column result and B, unit dim N strided
     fp8_attention_window_many_blocks,    // FP8 forward window, blocks without keys, more blocks than SMs
     pointwise_rank3_strided_row,         // a rank-3 pointwise tensor whose last dim is not contiguous
+    fp8_attention_sinks,                 // FP8 attention forward with attention sinks
+    fp8_attention_score_modifiers,       // FP8 attention forward with soft-capping or a score modifier
+    fp8_attention_max_sum_exp,           // FP8 attention forward outputting Max and SumExp
     pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
 };
 

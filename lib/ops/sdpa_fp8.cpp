@@ -13,6 +13,7 @@
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
+#include "ops/score_modifier.hpp"
 #include "schema/schema.hpp"
 
 namespace fe {
@@ -29,24 +30,33 @@ constexpr int64_t kQueryBlock = 128;
 
 class SdpaFp8 : public AttentionNode {
   public:
-    SdpaFp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s, const fe_sdpa_options &o)
+    SdpaFp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s, const fe_sdpa_options &o,
+            const ScoreModifier &score_mod)
         : AttentionNode({q, k, v, s.descale_q, s.descale_k, s.descale_v, s.descale_s, s.scale_s, s.scale_o},
                         {"Q", "K", "V", kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
                          kScaleNames[4], kScaleNames[5]},
-                        forward_options(o), o.compute_data_type),
-          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0), given_(without_name(o)) {}
+                        with_score_modifiers(forward_options(o), score_mod, ScoreModifier{}), o.compute_data_type),
+          stats_(o.generate_stats != 0), mask_output_(o.output_dropout_mask != 0),
+          max_sum_exp_(o.output_max_sum_exp != 0), given_(without_name(o)) {}
     const char *kind() const override { return "sdpa_fp8"; }
-    std::string attributes() const override { return option_attributes() + (stats_ ? " stats" : ""); }
+    std::string attributes() const override {
+        return option_attributes() + (stats_ ? " stats" : "") + (max_sum_exp_ ? " max_sum_exp" : "");
+    }
     std::string unsupported_hint() const override {
         if (inputs[kQ]->dims[2] == 1)
             return explanation(Feature::fp8_attention_single_query, cudnn().cudnnGetVersion());
+        if (max_sum_exp_ && has_sink()) return explanation(Feature::max_sum_exp_with_sinks, cudnn().cudnnGetVersion());
         return "";
     }
     void write_json(json::Writer &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
 
+    // Where each output sits: O, then Stats as asked for, Amax_S, Amax_O, then DropoutMask, Max and
+    // SumExp as asked for.
     size_t amax_s_port() const { return stats_ ? 2 : 1; }
+    size_t mask_port() const { return amax_s_port() + 2; }
+    size_t max_port() const { return mask_port() + (mask_output_ ? 1 : 0); }
 
     // Whether a whole block of kQueryBlock query rows sees no key under the band. The rows that
     // see one are contiguous: from the first whose right bound reaches key 0 to the last whose
@@ -80,17 +90,28 @@ class SdpaFp8 : public AttentionNode {
             shape_single_element(inputs[static_cast<size_t>(i)], kScaleNames[i - kDescaleQ], 4);
         FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
                  "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
+        FE_CHECK(!(max_sum_exp_ && stats_), FE_STATUS_INVALID_ARGUMENT,
+                 "generate_stats and output_max_sum_exp: cuDNN's engines give the stats or Max and SumExp, not both "
+                 "(the stats are Max + log(SumExp))");
+        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
         assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
-        if (stats_) assign_inferred_shape(outputs[1], {d.b, d.h_q, d.s_q, 1}, packed_strides({d.b, d.h_q, d.s_q, 1}));
+        if (stats_) assign_inferred_shape(outputs[1], rows, packed_strides(rows));
         for (size_t port : {amax_s_port(), amax_s_port() + 1}) assign_inferred_shape(outputs[port], {1, 1, 1, 1}, {1, 1, 1, 1});
         if (mask_output_) {
             std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-            assign_inferred_shape(outputs.back(), scores, packed_strides(scores));
+            assign_inferred_shape(outputs[mask_port()], scores, packed_strides(scores));
+        }
+        if (max_sum_exp_) {
+            assign_inferred_shape(outputs[max_port()], rows, packed_strides(rows));
+            assign_inferred_shape(outputs[max_port() + 1], rows, packed_strides(rows));
         }
     }
 
     void lower(Lowering &lowering) const override {
         lowering.require(Feature::fp8_attention);
+        if (has_sink()) lowering.require(Feature::fp8_attention_sinks);
+        if (options_.softcap > 0 || options_.score_mod.given()) lowering.require(Feature::fp8_attention_score_modifiers);
+        if (max_sum_exp_) lowering.require(Feature::fp8_attention_max_sum_exp);
         if (bias_ >= 0) lowering.require(Feature::fp8_attention_bias);
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (packed()) lowering.require(Feature::fp8_attention_packed);
@@ -127,8 +148,10 @@ class SdpaFp8 : public AttentionNode {
         s = modify_scores(lowering, s, d, compute, what, {&scale(kDescaleQ), &scale(kDescaleK)});
 
         const Descriptor *stats = stats_ ? &lowering.tensor(outputs[1]) : nullptr;
-        const Descriptor *p = softmax(lowering, *s, d, compute, stats, FE_DATA_FLOAT, what);
-        p = apply_dropout(lowering, *p, d, compute, mask_output_ ? outputs.back() : nullptr, FE_DATA_FLOAT, what);
+        const Descriptor *max = max_sum_exp_ ? &lowering.tensor(outputs[max_port()]) : nullptr;
+        const Descriptor *sum_exp = max_sum_exp_ ? &lowering.tensor(outputs[max_port() + 1]) : nullptr;
+        const Descriptor *p = softmax(lowering, *s, d, compute, stats, FE_DATA_FLOAT, what, max, sum_exp);
+        p = apply_dropout(lowering, *p, d, compute, mask_output_ ? outputs[mask_port()] : nullptr, FE_DATA_FLOAT, what);
 
         // amax(P), then P quantized to Q's FP8 type for the second matmul.
         emit_reduction(lowering, FE_REDUCTION_AMAX, *p, lowering.tensor(outputs[amax_s_port()]), compute, label("amax S"));
@@ -152,15 +175,15 @@ class SdpaFp8 : public AttentionNode {
     }
 
   private:
-    bool stats_, mask_output_;
+    bool stats_, mask_output_, max_sum_exp_;
     fe_sdpa_options given_;  // as the caller gave them, for the graph JSON
 };
 
 }  // namespace
 
 static std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &scales,
-                                    const fe_sdpa_options &options) {
-    return std::make_unique<SdpaFp8>(q, k, v, scales, options);
+                                    const fe_sdpa_options &options, const ScoreModifier &score_mod) {
+    return std::make_unique<SdpaFp8>(q, k, v, scales, options, score_mod);
 }
 
 Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,
@@ -170,7 +193,14 @@ Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, cons
     ports.push_back("Amax_S");
     ports.push_back("Amax_O");
     if (o.output_dropout_mask) ports.push_back("DropoutMask");
-    Results outputs = g.add_op(make_sdpa_fp8(q, k, v, s, o), o.name, "sdpa_fp8", ports);
+    if (o.output_max_sum_exp) {
+        ports.push_back("Max");
+        ports.push_back("SumExp");
+    }
+    ScoreModifier score_mod =
+        find_score_modifier(g, o.score_mod_input, o.score_mod_output, {}, "score_mod_input", "score_mod_output");
+    Results outputs = g.add_op(make_sdpa_fp8(q, k, v, s, o, score_mod), o.name, "sdpa_fp8", ports);
+    absorb_score_modifier(g, score_mod, *g.nodes.back());
     for (size_t i = 1; i < outputs.size(); ++i) keep_float(outputs[i]);
     if (outputs[0]->data_type == FE_DATA_NOT_SET && q->data_type != FE_DATA_NOT_SET)
         outputs[0]->data_type = q->data_type;  // O in Q's FP8 type unless the user says otherwise
@@ -204,13 +234,17 @@ const schema::Op kSdpaFp8{"sdpa_fp8",
                            {"Stats", "generate_stats", "float [b, h_q, s_q, 1]"},
                            {"Amax_S", nullptr, "the probabilities' amax"},
                            {"Amax_O", nullptr, "O's amax"},
-                           {"DropoutMask", "output_dropout_mask", "the drawn mask"}},
+                           {"DropoutMask", "output_dropout_mask", "the drawn mask"},
+                           {"Max", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's largest score"},
+                           {"SumExp", "output_max_sum_exp", "float [b, h_q, s_q, 1]: each row's sum of exp(score - Max)"}},
                           {},
                           &sdpa_options_description(),
                           {"name", "generate_stats", "attn_scale", "attn_scale_tensor", "causal_mask", "compute_data_type",
                            "bias", "sliding_window", "seq_len_q", "seq_len_kv", "alibi_slopes", "dropout_mask",
                            "dropout_scale", "dropout_probability", "dropout_seed", "dropout_offset", "output_dropout_mask",
-                           "page_table_k", "page_table_v", "max_seq_len_kv", "implementation"},
+                           "page_table_k", "page_table_v", "max_seq_len_kv", "implementation", "sink_token",
+                           "output_max_sum_exp", "right_bound", "diagonal_alignment", "softcap", "score_mod_input",
+                           "score_mod_output"},
                           true,
                           "FP8 attention, forward (Hopper and later).",
                           nullptr,

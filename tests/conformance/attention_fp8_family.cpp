@@ -1,8 +1,8 @@
 // FP8 attention, forward and backward (fe_graph_sdpa_fp8, fe_graph_sdpa_fp8_backward): E4M3 and
 // E5M2, causal masks and sliding windows in both alignments, padding masks, paged K/V and packed
-// Q, K, V, O (forward), MHA/GQA/MQA, layouts in any order; the options FP8 attention refuses
-// (bias, dropout, sinks, soft-capping, a right bound, deterministic backward) now and then, to
-// record their reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
+// Q, K, V, O (forward), MHA/GQA/MQA, layouts in any order, a band's right bound in either diagonal
+// alignment; the options FP8 attention refuses (bias, dropout, in the forward sinks, soft-capping,
+// a score modifier and Max/SumExp, deterministic backward) now and then, to record their reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
 // probabilities (and in the backward the score gradient) quantized as the device stores them, O
 // and the gradients quantized with their scales.
 #include <algorithm>
@@ -35,19 +35,20 @@ AttentionConfig draw_fp8(Rng &rng, bool backward) {
     c.scale = 1.0 / std::sqrt(static_cast<double>(c.d));
     c.implementation = FE_SDPA_IMPLEMENTATION_AUTO;
     c.alibi = false;
-    c.max_sum_exp = false;
     c.dbias = false;
-    // The header's exceptions for FP8 attention are not drawn: sinks, Max/SumExp, a right bound or
-    // diagonal alignment, soft-capping (and in the backward ALiBi and dBias, above).
-    c.softcap = 0;
-    c.sink = c.dsink = false;
-    if (c.causal == FE_CAUSAL_MASK_NONE) c.right = -1;
-    c.alignment = FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
+    // The header's exceptions for FP8 attention are not drawn: ALiBi, dBias, and in the backward
+    // sinks, soft-capping and Max/SumExp (the forward takes them, and the score modifier).
+    if (backward || !rng.chance(0.2)) {
+        c.softcap = 0;
+        c.sink = c.dsink = false;
+        c.max_sum_exp = false;
+    }
+    if (!backward && rng.chance(0.03)) draw_score_mod(rng, c);
     // What the capability table refuses at build, rarely: the suite records the reasons.
     if (!rng.chance(0.05)) c.bias = 0;
     if (!rng.chance(backward ? 0.0 : 0.05)) c.dropout = 0;
     if (!rng.chance(0.05)) c.deterministic = false;
-    if (!backward) c.stats = rng.chance(0.6);
+    if (!backward) c.stats = !c.max_sum_exp && rng.chance(0.6);
     // Sequence lengths that are multiples of 16 half the time (the backward takes no others).
     if (rng.chance(0.5)) {
         c.s_q = 16 * ((c.s_q + 15) / 16);
@@ -91,19 +92,26 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
     s.scale_o = scale_tensor(k, "scale_o", kScaleO, device_scales);
     fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
     set_common_options(o, c, t);
+    if (!c.score_mod.empty() && !build_score_mod(k, c, &t, &o.score_mod_input, &o.score_mod_output)) return;
     o.generate_stats = c.stats;
+    o.output_max_sum_exp = c.max_sum_exp;
     if (c.paged) {
         o.page_table_k = t.table_k;
         o.page_table_v = t.table_v;
         o.max_seq_len_kv = c.s_kv;
     }
     o.output_dropout_mask = c.dropout == 1;
-    fe_tensor *out = nullptr, *stats = nullptr, *amax_s = nullptr, *amax_o = nullptr, *drawn = nullptr;
+    fe_tensor *out = nullptr, *stats = nullptr, *amax_s = nullptr, *amax_o = nullptr, *drawn = nullptr, *max = nullptr,
+              *sum_exp = nullptr;
     if (!k.ok(fe_graph_sdpa_fp8(k.graph_handle(), t.q, t.k, t.v, &s, &o, &out, &stats, &amax_s, &amax_o),
               "fe_graph_sdpa_fp8"))
         return;
     if (c.dropout == 1 && !k.ok(fe_graph_tensor_by_name(k.graph_handle(), "sdpa_fp8_0::DropoutMask", &drawn),
                                 "fe_graph_tensor_by_name"))
+        return;
+    if (c.max_sum_exp && (!k.ok(fe_graph_tensor_by_name(k.graph_handle(), "sdpa_fp8_0::Max", &max), "fe_graph_tensor_by_name") ||
+                          !k.ok(fe_graph_tensor_by_name(k.graph_handle(), "sdpa_fp8_0::SumExp", &sum_exp),
+                                "fe_graph_tensor_by_name")))
         return;
     if (c.custom_o) {
         std::vector<int64_t> od = {c.b, c.h_q, c.s_q, c.d_v};
@@ -111,7 +119,7 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
         k.ok(fe_tensor_set_strides(out, 4, os.data()), "fe_tensor_set_strides");
     }
     if (c.ragged) k.ok(fe_tensor_set_ragged_offset(out, t.off_o), "fe_tensor_set_ragged_offset");
-    for (fe_tensor *x : {out, stats, amax_s, amax_o, drawn})
+    for (fe_tensor *x : {out, stats, amax_s, amax_o, drawn, max, sum_exp})
         if (x) k.ok(fe_tensor_set_output(x, 1), "fe_tensor_set_output");
     if (!k.build()) return;
 
@@ -124,6 +132,7 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
     Bound *bs = stats ? &k.output(stats) : nullptr;
     Bound &bas = k.output(amax_s), &bao = k.output(amax_o);
     Bound *bmask = drawn ? &k.output(drawn) : nullptr;
+    Bound *bmax = max ? &k.output(max) : nullptr, *bsum = sum_exp ? &k.output(sum_exp) : nullptr;
     if (c.ragged) bo.ragged = in.off_o;
     if (!k.execute()) return;
     if (bmask) in.mask = bmask;
@@ -159,6 +168,8 @@ void fp8_forward(Case &k, const std::function<void(AttentionConfig &)> &adjust) 
     const double f = tolerance_factor(c.type);
     k.check("O", bo, ref_o, 1.25 * f, 0.125 * f, 0.06 * f, &defined_o);
     if (bs) k.check("stats", *bs, ref_stats, 2e-2, 2e-3, 2e-3, &r.row_defined);
+    if (bmax) k.check("Max", *bmax, r.max, 2e-2, 2e-3, 2e-3, &r.row_defined);
+    if (bsum) k.check("SumExp", *bsum, r.sum, 2e-2, 2e-2, 2e-2, &r.row_defined);
     bool any = std::find(r.row_defined.begin(), r.row_defined.end(), 1) != r.row_defined.end();
     if (any) {
         // Under a padding mask cuDNN's amax_s also covers what lies past the sequence lengths

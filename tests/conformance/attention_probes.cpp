@@ -199,17 +199,58 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.deterministic = true;
                        });
                    }});
+    // The FP8 forward's options cuDNN 9.19 gets wrong (conformance run 39, seed 63: every case with
+    // sinks failed to compile, soft-capping, score modifiers and Max/SumExp mostly wrong), pinned.
+    auto fp8_forward_with = [](const char *feature, const char *runs, void (*option)(AttentionConfig &)) {
+        return Probe{feature, runs, [option](Case &k) {
+                         attention_fp8_case(k, false, [option](AttentionConfig &c) {
+                             plain(c);
+                             c.type = FE_DATA_FP8_E4M3;
+                             c.d = c.d_v = 128;
+                             c.scale = 0.08839;
+                             option(c);
+                         });
+                     }};
+    };
+    out.push_back(fp8_forward_with("fp8_attention_sinks",
+                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, sinks",
+                                   [](AttentionConfig &c) { c.sink = true; }));
+    out.push_back(fp8_forward_with("fp8_attention_score_modifiers",
+                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, soft-capping 25, stats",
+                                   [](AttentionConfig &c) {
+                                       c.softcap = 25;
+                                       c.stats = true;
+                                   }));
+    out.push_back(fp8_forward_with("fp8_attention_score_modifiers:score_mod",
+                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a score modifier "
+                                   "multiplying by 1.19, stats",
+                                   [](AttentionConfig &c) {
+                                       c.score_mod = {{ScoreModStep::multiply, 1.19}};
+                                       c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+                                       c.stats = true;
+                                   }));
+    out.push_back(fp8_forward_with("fp8_attention_max_sum_exp",
+                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, Max and SumExp",
+                                   [](AttentionConfig &c) { c.max_sum_exp = true; }));
+    out.push_back(fp8_forward_with("fp8_attention_max_sum_exp:right_bound",
+                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a band's right bound "
+                                   "of 16 aligned bottom-right, stats (the options FP8 attention takes)",
+                                   [](AttentionConfig &c) {
+                                       c.right = 16;
+                                       c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
+                                       c.stats = true;
+                                   }));
     // Many key blocks and heads, where a nondeterministic dQ accumulation would show: five executions.
     out.push_back({"fp8_attention_backward_deterministic:long_keys",
-                   "FP8 (E4M3) attention backward, b 2, h 8, s 512/1024, d 128, deterministic, executed five "
+                   "FP8 (E4M3) attention backward, b 2, h 4, s 256/1024, d 128, deterministic, executed five "
                    "times (dQ, dK, dV bitwise the same)",
                    [](Case &k) {
                        attention_fp8_case(k, true, [](AttentionConfig &c) {
                            plain(c);
                            c.type = FE_DATA_FP8_E4M3;
-                           c.h_q = c.h_k = 8;
+                           c.h_q = c.h_k = 4;
                            c.d = c.d_v = 128;
-                           c.s_q = 512;
+                           c.s_q = 256;
                            c.s_kv = 1024;
                            c.deterministic = true;
                        });

@@ -83,6 +83,58 @@ TEST_F(SdpaFp8Support, BiasAndDropoutAreRefusedAsKnownBad) {
     }
 }
 
+// Sinks, soft-capping and Max/SumExp: cuDNN 9.19 fails to compile the first and computes the
+// others wrongly (conformance run 39 on an H200), so the capability table refuses them at build;
+// stats and the band's right bound in either alignment, right there, are supported.
+TEST_F(SdpaFp8Support, SinksSoftCappingAndMaxSumExpAreRefusedAsKnownBad) {
+    struct Form {
+        const char *name, *reason;
+        void (*set)(fe_sdpa_options &, fe_tensor *sink);
+    };
+    const Form forms[] = {
+        {"sinks", "FP8 attention forward with attention sinks", [](fe_sdpa_options &o, fe_tensor *sink) { o.sink_token = sink; }},
+        {"softcap", "with soft-capping or a score modifier", [](fe_sdpa_options &o, fe_tensor *) { o.softcap = 25; }},
+        {"max_sum_exp", "outputs the rows' Max and SumExp", [](fe_sdpa_options &o, fe_tensor *) { o.output_max_sum_exp = 1; }},
+        {"right_bound", nullptr,
+         [](fe_sdpa_options &o, fe_tensor *) {
+             o.right_bound = 16;
+             o.diagonal_alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
+             o.generate_stats = 1;
+         }},
+    };
+    for (const Form &f : forms) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph(f.name, FE_DATA_FP8_E4M3);
+        fe_tensor *q = tensor(g, "q", {2, 4, 128, 128}), *k = tensor(g, "k", {2, 4, 256, 128});
+        fe_tensor *v = tensor(g, "v", {2, 4, 256, 128});
+        fe_sdpa_fp8_scales s = scales(g);
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = 0.125;
+        const bool sinks = std::string(f.name) == "sinks";
+        f.set(o, sinks ? tensor(g, "sink", {1, 4, 1, 1}, false, FE_DATA_FLOAT) : nullptr);
+        fe_tensor *out, *stats = nullptr, *amax_s, *amax_o;
+        ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &o, &out, &stats, &amax_s, &amax_o));
+        for (fe_tensor *t : {out, stats, amax_s, amax_o})
+            if (t) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (o.output_max_sum_exp) {
+            fe_tensor *max = nullptr, *sum_exp = nullptr;
+            ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_fp8_0::Max", &max));
+            ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_fp8_0::SumExp", &sum_exp));
+            ASSERT_FE_OK(fe_tensor_set_output(max, 1));
+            ASSERT_FE_OK(fe_tensor_set_output(sum_exp, 1));
+        }
+        if (!f.reason) {
+            expect_supported(g);
+            continue;
+        }
+        fe_build_options bo = FE_BUILD_OPTIONS_INIT;
+        bo.device_properties_json = json_.c_str();
+        EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &bo), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains(f.reason)) << fe_last_error_message();
+        EXPECT_TRUE(LastErrorContains("known bad through")) << fe_last_error_message();
+    }
+}
+
 TEST_F(SdpaFp8Support, PagedKvCachesAreSupported) {
     const int64_t B = 2, PAGES = 8, PAGE = 16;
     fe_graph *g = graph("fp8_paged", FE_DATA_FP8_E4M3);

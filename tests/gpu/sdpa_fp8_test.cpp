@@ -1,7 +1,7 @@
 // FP8 attention forward against a CPU reference in double. The reference dequantizes the FP8
 // inputs with their descales, computes the softmax in double, quantizes P with scale_s exactly
 // as the stored FP8 probabilities are, and compares O (stored FP8, quantized with scale_o), the
-// stats and both amax values.
+// stats and both amax values; with a band's right bound in either diagonal alignment.
 #include <cmath>
 #include <limits>
 
@@ -15,6 +15,8 @@ struct Fp8Case {
     const char *name;
     int64_t b, h_q, h_k, s_q, s_kv, d;
     fe_causal_mask causal;
+    int64_t right_bound = -1;   // the band's right bound (no causal mask), -1: none
+    bool bottom_right = false;  // the band's diagonal aligned bottom-right
 };
 
 class SdpaFp8Numerics : public Gpu, public ::testing::WithParamInterface<Fp8Case> {};
@@ -43,6 +45,8 @@ TEST_P(SdpaFp8Numerics, MatchesCpuReference) {
     opts.attn_scale = scale;
     opts.causal_mask = c.causal;
     opts.generate_stats = 1;
+    opts.right_bound = c.right_bound;
+    opts.diagonal_alignment = c.bottom_right ? FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT : FE_DIAGONAL_ALIGNMENT_TOP_LEFT;
     fe_tensor *o, *stats, *amax_s, *amax_o;
     ASSERT_FE_OK(fe_graph_sdpa_fp8(g, q, k, v, &s, &opts, &o, &stats, &amax_s, &amax_o));
     for (fe_tensor *t : {o, stats, amax_s, amax_o}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
@@ -66,7 +70,10 @@ TEST_P(SdpaFp8Numerics, MatchesCpuReference) {
     std::vector<double> ref_o(static_cast<size_t>(c.b * c.h_q * c.s_q * c.d)), ref_stats(static_cast<size_t>(c.b * c.h_q * c.s_q));
     std::vector<double> p(static_cast<size_t>(c.s_kv));
     double max_p = 0, max_o = 0;
-    const int64_t diagonal = c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT ? c.s_kv - c.s_q : 0;
+    const bool aligned_bottom_right =
+        c.causal == FE_CAUSAL_MASK_BOTTOM_RIGHT || (c.causal == FE_CAUSAL_MASK_NONE && c.bottom_right);
+    const int64_t diagonal = aligned_bottom_right ? c.s_kv - c.s_q : 0;
+    const int64_t right = c.causal != FE_CAUSAL_MASK_NONE ? 0 : c.right_bound;
     for (int64_t b = 0; b < c.b; ++b)
         for (int64_t h = 0; h < c.h_q; ++h)
             for (int64_t i = 0; i < c.s_q; ++i) {
@@ -75,7 +82,7 @@ TEST_P(SdpaFp8Numerics, MatchesCpuReference) {
                     double dot = 0;
                     for (int64_t x = 0; x < c.d; ++x)
                         dot += static_cast<double>(bq.at({b, h, i, x})) * bk.at({b, h / group, j, x});
-                    bool visible = c.causal == FE_CAUSAL_MASK_NONE || j <= i + diagonal;
+                    bool visible = right < 0 || j <= i + diagonal + right;
                     p[static_cast<size_t>(j)] =
                         visible ? dot * scale * descale_q * descale_k : -std::numeric_limits<double>::infinity();
                     row_max = std::max(row_max, p[static_cast<size_t>(j)]);
@@ -110,7 +117,12 @@ INSTANTIATE_TEST_SUITE_P(
     Gpu, SdpaFp8Numerics,
     ::testing::Values(Fp8Case{"fp8_causal_d128", 2, 4, 4, 256, 256, 128, FE_CAUSAL_MASK_TOP_LEFT},
                       Fp8Case{"fp8_gqa_4to1_no_mask", 1, 8, 2, 128, 384, 128, FE_CAUSAL_MASK_NONE},
-                      Fp8Case{"fp8_d64_bottom_right", 2, 2, 2, 128, 256, 64, FE_CAUSAL_MASK_BOTTOM_RIGHT}),
+                      Fp8Case{"fp8_d64_bottom_right", 2, 2, 2, 128, 256, 64, FE_CAUSAL_MASK_BOTTOM_RIGHT},
+                      // A band of 32 keys right of the diagonal.
+                      Fp8Case{"fp8_right_bound", 1, 4, 4, 256, 256, 128, FE_CAUSAL_MASK_NONE, 32},
+                      // The band's diagonal aligned bottom-right with right bound 0 (causal from the
+                      // bottom right), GQA.
+                      Fp8Case{"fp8_bottom_right_band", 2, 4, 2, 128, 384, 128, FE_CAUSAL_MASK_NONE, 0, true}),
     [](const ::testing::TestParamInfo<Fp8Case> &info) { return std::string(info.param.name); });
 
 }  // namespace
