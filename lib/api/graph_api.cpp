@@ -134,26 +134,30 @@ FE_EXPORT fe_status fe_graph_tensor_by_uid(const fe_graph *graph, int64_t uid, f
 
 FE_PROPERTY(fe_graph_input_count, fe_graph, graph, size_t, out_count, graph->inputs.size())
 
-FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
-    return guard("fe_graph_input", [&] {
+namespace {
+
+// The index-th of a graph's inputs or outputs.
+fe_status tensor_at(const char *call, const fe_graph *graph, bool outputs, size_t index, fe_tensor **out_tensor) {
+    return guard(call, [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_tensor);
-        FE_CHECK(index < graph->inputs.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu inputs", index,
-                 graph->inputs.size());
-        *out_tensor = graph->inputs[index];
+        const std::vector<fe_tensor *> &list = outputs ? graph->outputs : graph->inputs;
+        FE_CHECK(index < list.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu %s", index, list.size(),
+                 outputs ? "outputs" : "inputs");
+        *out_tensor = list[index];
     });
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_input(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
+    return tensor_at("fe_graph_input", graph, false, index, out_tensor);
 }
 
 FE_PROPERTY(fe_graph_output_count, fe_graph, graph, size_t, out_count, graph->outputs.size())
 
 FE_EXPORT fe_status fe_graph_output(const fe_graph *graph, size_t index, fe_tensor **out_tensor) {
-    return guard("fe_graph_output", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(out_tensor);
-        FE_CHECK(index < graph->outputs.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu outputs", index,
-                 graph->outputs.size());
-        *out_tensor = graph->outputs[index];
-    });
+    return tensor_at("fe_graph_output", graph, true, index, out_tensor);
 }
 
 FE_EXPORT fe_status fe_strides_packed(size_t ndims, const int64_t *dims, int64_t *out_strides) {

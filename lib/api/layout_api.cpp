@@ -19,6 +19,13 @@ fe_resample_options resample_options(const fe_resample_options *given) {
     return read_options(given, defaults);
 }
 
+// An array argument of one value per dim: `count` (named `count_name`) is a rank, 1 to FE_MAX_DIMS.
+std::vector<int64_t> per_dim(const int64_t *values, size_t count, const char *count_name) {
+    FE_CHECK(count >= 1 && count <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "%s is %zu; 1 to %d allowed", count_name,
+             count, FE_MAX_DIMS);
+    return std::vector<int64_t>(values, values + count);
+}
+
 }  // namespace
 
 FE_EXPORT fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
@@ -67,11 +74,9 @@ FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t ran
         FE_REQUIRE(x);
         FE_REQUIRE(perm);
         FE_REQUIRE(out_y);
-        FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
-                 FE_MAX_DIMS);
+        const std::vector<int64_t> order = per_dim(perm, rank, "rank");
         const fe_transpose_options defaults = FE_TRANSPOSE_OPTIONS_INIT;
-        fe_transpose_options o = read_options(options, defaults);
-        *out_y = add_transpose(*graph, x, std::vector<int64_t>(perm, perm + rank), o)[0];
+        *out_y = add_transpose(*graph, x, order, read_options(options, defaults))[0];
     });
 }
 
@@ -82,11 +87,9 @@ FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims
         FE_REQUIRE(x);
         FE_REQUIRE(dims);
         FE_REQUIRE(out_y);
-        FE_CHECK(ndims >= 1 && ndims <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "ndims is %zu; 1 to %d allowed", ndims,
-                 FE_MAX_DIMS);
+        const std::vector<int64_t> shape = per_dim(dims, ndims, "ndims");
         const fe_reshape_options defaults = FE_RESHAPE_OPTIONS_INIT;
-        fe_reshape_options o = read_options(options, defaults);
-        *out_y = add_reshape(*graph, x, std::vector<int64_t>(dims, dims + ndims), o)[0];
+        *out_y = add_reshape(*graph, x, shape, read_options(options, defaults))[0];
     });
 }
 
@@ -98,12 +101,9 @@ FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, c
         FE_REQUIRE(start);
         FE_REQUIRE(end);
         FE_REQUIRE(out_y);
-        FE_CHECK(rank >= 1 && rank <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "rank is %zu; 1 to %d allowed", rank,
-                 FE_MAX_DIMS);
+        const std::vector<int64_t> from = per_dim(start, rank, "rank"), to = per_dim(end, rank, "rank");
         const fe_slice_options defaults = FE_SLICE_OPTIONS_INIT;
-        fe_slice_options o = read_options(options, defaults);
-        *out_y = add_slice(*graph, x, std::vector<int64_t>(start, start + rank),
-                           std::vector<int64_t>(end, end + rank), o)[0];
+        *out_y = add_slice(*graph, x, from, to, read_options(options, defaults))[0];
     });
 }
 

@@ -722,7 +722,7 @@ const schema::Enum &diagonal_alignment_enum() {
     FE_SCHEMA_FIELD(S, attn_scale, number, "Scores are Q.K^T * attn_scale; 0: no scaling."),                      \
         FE_SCHEMA_TENSOR(S, attn_scale_tensor, "attn_scale", "The scale as a one-element float tensor."),        \
         FE_SCHEMA_ENUM(S, causal_mask, causal_mask_enum(), "The causal mask."),                                          \
-        FE_SCHEMA_FIELD(S, compute_data_type, data_type, "Math type; not_set: the graph's."),                     \
+        FE_SCHEMA_COMPUTE_FIELD(S),                     \
         FE_SCHEMA_TENSOR(S, bias, nullptr, "Additive bias on the scores."),                                       \
         FE_SCHEMA_RANGE(S, sliding_window, integer, 0, 2147483647, "Sliding window; 0: none."),                       \
         FE_SCHEMA_TENSOR(S, seq_len_q, nullptr, "Padding mask: per-batch query lengths, int32 [b, 1, 1, 1]."),    \
@@ -737,53 +737,41 @@ const schema::Enum &diagonal_alignment_enum() {
 }  // namespace
 
 const schema::Struct &sdpa_options_description() {
-    static const fe_sdpa_options defaults = FE_SDPA_OPTIONS_INIT;
-    static const schema::Struct description{
-        "fe_sdpa_options",
-        sizeof(fe_sdpa_options),
-        &defaults,
-        {
-            FE_SCHEMA_FIELD(fe_sdpa_options, name, name, "The op's name; automatic when absent."),
-            FE_SCHEMA_FIELD(fe_sdpa_options, generate_stats, flag, "Training: also return the softmax stats."),
-            FE_SDPA_SCORE_FIELDS(fe_sdpa_options),
-            FE_SCHEMA_FIELD(fe_sdpa_options, output_dropout_mask, flag, "Also output the drawn mask."),
-            FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_k, nullptr, "Paged K cache: the page table."),
-            FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_v, nullptr, "Paged V cache: the page table."),
-            FE_SCHEMA_RANGE(fe_sdpa_options, max_seq_len_kv, integer, 0, ::fe::schema::kNoMaximum, "Paged caches: the longest sequence."),
-            FE_SCHEMA_ENUM(fe_sdpa_options, implementation, implementation_enum(), "Native, composite or either."),
-            FE_SCHEMA_TENSOR(fe_sdpa_options, sink_token, nullptr, "Attention sinks: float [1, h_q, 1, 1] logits."),
-            FE_SCHEMA_FIELD(fe_sdpa_options, output_max_sum_exp, flag, "Also output the rows' Max and SumExp."),
-            FE_SDPA_BAND_FIELDS(fe_sdpa_options),
-            FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_options),
-        },
-        "Attention's score modifiers, masks, sinks, dropout and paged caches."};
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_sdpa_options, FE_SDPA_OPTIONS_INIT,
+        "Attention's score modifiers, masks, sinks, dropout and paged caches.",
+        FE_SCHEMA_NAME_FIELD(fe_sdpa_options),
+        FE_SCHEMA_FIELD(fe_sdpa_options, generate_stats, flag, "Training: also return the softmax stats."),
+        FE_SDPA_SCORE_FIELDS(fe_sdpa_options),
+        FE_SCHEMA_FIELD(fe_sdpa_options, output_dropout_mask, flag, "Also output the drawn mask."),
+        FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_k, nullptr, "Paged K cache: the page table."),
+        FE_SCHEMA_TENSOR(fe_sdpa_options, page_table_v, nullptr, "Paged V cache: the page table."),
+        FE_SCHEMA_RANGE(fe_sdpa_options, max_seq_len_kv, integer, 0, ::fe::schema::kNoMaximum, "Paged caches: the longest sequence."),
+        FE_SCHEMA_ENUM(fe_sdpa_options, implementation, implementation_enum(), "Native, composite or either."),
+        FE_SCHEMA_TENSOR(fe_sdpa_options, sink_token, nullptr, "Attention sinks: float [1, h_q, 1, 1] logits."),
+        FE_SCHEMA_FIELD(fe_sdpa_options, output_max_sum_exp, flag, "Also output the rows' Max and SumExp."),
+        FE_SDPA_BAND_FIELDS(fe_sdpa_options),
+        FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_options));
     return description;
 }
 
 const schema::Struct &sdpa_backward_options_description() {
-    static const fe_sdpa_backward_options defaults = FE_SDPA_BACKWARD_OPTIONS_INIT;
-    static const schema::Struct description{
-        "fe_sdpa_backward_options",
-        sizeof(fe_sdpa_backward_options),
-        &defaults,
-        {
-            FE_SCHEMA_FIELD(fe_sdpa_backward_options, name, name, "The op's name; automatic when absent."),
-            FE_SDPA_SCORE_FIELDS(fe_sdpa_backward_options),
-            FE_SCHEMA_ENUM(fe_sdpa_backward_options, implementation, implementation_enum(), "Native, composite or either."),
-            FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dbias, flag, "With a bias: also output its gradient."),
-            FE_SCHEMA_FIELD(fe_sdpa_backward_options, deterministic, flag, "Accumulate dQ, dK, dV in a fixed order."),
-            FE_SCHEMA_TENSOR(fe_sdpa_backward_options, sink_token, nullptr, "The forward's sinks, for dSink."),
-            FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dsink, flag, "With sink_token: output dSink."),
-            FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
-            FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, ::fe::schema::kNoMaximum,
-                            "Packed Q: the batch's tokens, to size the workspace; 0: padded."),
-            FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_backward_options),
-            FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_input, nullptr,
-                             "Stands for the gradient of the modified scores, float [b, h_q, s_q, s_kv]."),
-            FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_output, nullptr,
-                             "The score modifier's derivative: the gradient of the scores before it."),
-        },
-        "Attention backward's score modifiers (those of the forward pass) and outputs."};
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_sdpa_backward_options, FE_SDPA_BACKWARD_OPTIONS_INIT,
+        "Attention backward's score modifiers (those of the forward pass) and outputs.",
+        FE_SCHEMA_NAME_FIELD(fe_sdpa_backward_options),
+        FE_SDPA_SCORE_FIELDS(fe_sdpa_backward_options),
+        FE_SCHEMA_ENUM(fe_sdpa_backward_options, implementation, implementation_enum(), "Native, composite or either."),
+        FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dbias, flag, "With a bias: also output its gradient."),
+        FE_SCHEMA_FIELD(fe_sdpa_backward_options, deterministic, flag, "Accumulate dQ, dK, dV in a fixed order."),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, sink_token, nullptr, "The forward's sinks, for dSink."),
+        FE_SCHEMA_FIELD(fe_sdpa_backward_options, output_dsink, flag, "With sink_token: output dSink."),
+        FE_SDPA_BAND_FIELDS(fe_sdpa_backward_options),
+        FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_q, integer, 0, ::fe::schema::kNoMaximum,
+            "Packed Q: the batch's tokens, to size the workspace; 0: padded."),
+        FE_SDPA_SCORE_MOD_FIELDS(fe_sdpa_backward_options),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_input, nullptr,
+            "Stands for the gradient of the modified scores, float [b, h_q, s_q, s_kv]."),
+        FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_output, nullptr,
+            "The score modifier's derivative: the gradient of the scores before it."));
     return description;
 }
 

@@ -194,7 +194,6 @@ static std::unique_ptr<Node> make_batchnorm_inference(fe_tensor *x, fe_tensor *m
     return std::make_unique<BatchNormInference>(x, mean, inv_variance, scale, bias);
 }
 
-
 Results add_batchnorm(fe_graph &g, fe_tensor *x, fe_tensor *scale, fe_tensor *bias, const fe_batchnorm_options &o) {
     bool running = o.running_mean || o.running_var;
     std::vector<const char *> ports = {"Y", "Mean", "InvVariance"};
@@ -217,33 +216,27 @@ namespace fe {
 
 namespace {
 
-const fe_batchnorm_options kBatchnormDefaults = FE_BATCHNORM_OPTIONS_INIT;
 const fe_batchnorm_inference_options kInferenceDefaults = FE_BATCHNORM_INFERENCE_OPTIONS_INIT;
 
-const schema::Struct kBatchnormOptions{
-            "fe_batchnorm_options",
-            sizeof(fe_batchnorm_options),
-            &kBatchnormDefaults,
-            {
-                FE_SCHEMA_FIELD(fe_batchnorm_options, name, name, "The op's name; automatic when absent."),
-                FE_SCHEMA_RANGE(fe_batchnorm_options, epsilon, number, 0, 1e308, "Added to the variance."),
-                FE_SCHEMA_TENSOR(fe_batchnorm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
-                FE_SCHEMA_TENSOR(fe_batchnorm_options, running_mean, nullptr, "The running mean, [1, C, 1, ...]."),
-                FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
-                FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
-                FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
-                FE_SCHEMA_RANGE(fe_batchnorm_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
-                                "How many peer statistics buffers are set."),
-                FE_SCHEMA_FIELD(fe_batchnorm_options, peer_stats, tensor_array,
-                                "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
-            },
-            "Batch normalization's epsilon and running statistics."};
+const schema::Struct kBatchnormOptions = FE_SCHEMA_OPTIONS(fe_batchnorm_options, FE_BATCHNORM_OPTIONS_INIT,
+    "Batch normalization's epsilon and running statistics.",
+    FE_SCHEMA_NAME_FIELD(fe_batchnorm_options),
+    FE_SCHEMA_RANGE(fe_batchnorm_options, epsilon, number, 0, 1e308, "Added to the variance."),
+    FE_SCHEMA_TENSOR(fe_batchnorm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
+    FE_SCHEMA_TENSOR(fe_batchnorm_options, running_mean, nullptr, "The running mean, [1, C, 1, ...]."),
+    FE_SCHEMA_TENSOR(fe_batchnorm_options, running_var, nullptr, "The running variance, [1, C, 1, ...]."),
+    FE_SCHEMA_RANGE(fe_batchnorm_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
+    FE_SCHEMA_TENSOR(fe_batchnorm_options, momentum_tensor, "momentum", "Momentum as a one-element float scalar."),
+    FE_SCHEMA_RANGE(fe_batchnorm_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
+        "How many peer statistics buffers are set."),
+    FE_SCHEMA_FIELD(fe_batchnorm_options, peer_stats, tensor_array,
+        "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."));
 
 const schema::Struct kInferenceOptions{
             "fe_batchnorm_inference_options",
             sizeof(fe_batchnorm_inference_options),
             &kInferenceDefaults,
-            {FE_SCHEMA_FIELD(fe_batchnorm_inference_options, name, name, "The op's name; automatic when absent.")},
+            {FE_SCHEMA_NAME_FIELD(fe_batchnorm_inference_options)},
             "Batch normalization inference's name."};
 
 const schema::Op kBatchnorm{"batchnorm", "fe_graph_batchnorm", "Normalizations",

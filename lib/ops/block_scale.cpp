@@ -223,21 +223,14 @@ class BlockScaleDequantize : public BlockScaleNode {
     }
 };
 
-const fe_block_scale_options kBlockDefaults = FE_BLOCK_SCALE_OPTIONS_INIT;
-
-const schema::Struct kBlockOptions{
-    "fe_block_scale_options",
-    sizeof(fe_block_scale_options),
-    &kBlockDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_block_scale_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_block_scale_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_RANGE(fe_block_scale_options, block_size, integer, 1, 2147483647,
-                        "Elements per scale along the last dim (32: MXFP8)."),
-        FE_SCHEMA_RANGE(fe_block_scale_options, block_rows, integer, 1, 2147483647,
-                        "Elements per scale along the second-to-last dim (general block scaling)."),
-    },
-    "Block scaling's block size."};
+const schema::Struct kBlockOptions = FE_SCHEMA_OPTIONS(fe_block_scale_options, FE_BLOCK_SCALE_OPTIONS_INIT,
+    "Block scaling's block size.",
+    FE_SCHEMA_NAME_FIELD(fe_block_scale_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_block_scale_options),
+    FE_SCHEMA_RANGE(fe_block_scale_options, block_size, integer, 1, 2147483647,
+        "Elements per scale along the last dim (32: MXFP8)."),
+    FE_SCHEMA_RANGE(fe_block_scale_options, block_rows, integer, 1, 2147483647,
+        "Elements per scale along the second-to-last dim (general block scaling)."));
 
 const schema::Op kQuantize{"block_scale_quantize",
                    "fe_graph_block_scale_quantize",

@@ -103,24 +103,17 @@ class BnFinalize : public NormNode {
     int epsilon_ = -1, momentum_ = -1;
 };
 
-const fe_bn_finalize_options kDefaults = FE_BN_FINALIZE_OPTIONS_INIT;
-
-const schema::Struct kOptions{
-    "fe_bn_finalize_options",
-    sizeof(fe_bn_finalize_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_bn_finalize_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_RANGE(fe_bn_finalize_options, accum_count, integer, 2, ::fe::schema::kNoMaximum,
-                        "How many values each sum adds up (N x spatial); required."),
-        FE_SCHEMA_RANGE(fe_bn_finalize_options, epsilon, number, 0, 1e308, "Added to the variance."),
-        FE_SCHEMA_TENSOR(fe_bn_finalize_options, epsilon_tensor, "epsilon",
-                         "Epsilon as a float scalar passed by value; it replaces epsilon."),
-        FE_SCHEMA_RANGE(fe_bn_finalize_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
-        FE_SCHEMA_TENSOR(fe_bn_finalize_options, momentum_tensor, "momentum",
-                         "Momentum as a float scalar passed by value; it replaces momentum."),
-    },
-    "bn_finalize's count of summed values, epsilon and momentum."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_bn_finalize_options, FE_BN_FINALIZE_OPTIONS_INIT,
+    "bn_finalize's count of summed values, epsilon and momentum.",
+    FE_SCHEMA_NAME_FIELD(fe_bn_finalize_options),
+    FE_SCHEMA_RANGE(fe_bn_finalize_options, accum_count, integer, 2, ::fe::schema::kNoMaximum,
+        "How many values each sum adds up (N x spatial); required."),
+    FE_SCHEMA_RANGE(fe_bn_finalize_options, epsilon, number, 0, 1e308, "Added to the variance."),
+    FE_SCHEMA_TENSOR(fe_bn_finalize_options, epsilon_tensor, "epsilon",
+        "Epsilon as a float scalar passed by value; it replaces epsilon."),
+    FE_SCHEMA_RANGE(fe_bn_finalize_options, momentum, number, 0, 1, "Weight of the batch statistic in the update."),
+    FE_SCHEMA_TENSOR(fe_bn_finalize_options, momentum_tensor, "momentum",
+        "Momentum as a float scalar passed by value; it replaces momentum."));
 
 // A per-channel statistic of 8 channels.
 const std::vector<int64_t> kStats = {1, 8, 1, 1};

@@ -120,16 +120,11 @@ Results add_concatenate(fe_graph &g, const std::vector<fe_tensor *> &xs, int64_t
 
 namespace {
 
-const fe_concatenate_options kConcatenateDefaults = FE_CONCATENATE_OPTIONS_INIT;
-
-const schema::Struct kConcatenateOptions{
-    "fe_concatenate_options",
-    sizeof(fe_concatenate_options),
-    &kConcatenateDefaults,
-    {FE_SCHEMA_FIELD(fe_concatenate_options, name, name, "The op's name; automatic when absent."),
-     FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, ::fe::schema::kNoMaximum,
-                     "The input already inside y's buffer (a cache being appended to); -1: none.")},
-    "A concatenation's name and in-place input."};
+const schema::Struct kConcatenateOptions = FE_SCHEMA_OPTIONS(fe_concatenate_options, FE_CONCATENATE_OPTIONS_INIT,
+    "A concatenation's name and in-place input.",
+    FE_SCHEMA_NAME_FIELD(fe_concatenate_options),
+    FE_SCHEMA_RANGE(fe_concatenate_options, in_place_index, integer, -1, ::fe::schema::kNoMaximum,
+        "The input already inside y's buffer (a cache being appended to); -1: none."));
 
 const schema::Op kConcatenate{"concatenate",
                       "fe_graph_concatenate",

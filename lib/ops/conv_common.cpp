@@ -160,32 +160,26 @@ std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other
 }
 
 const schema::Struct &conv_options_description() {
-    static const fe_conv_options defaults = FE_CONV_OPTIONS_INIT;
     static const schema::Enum mode{"fe_conv_mode",
                      {{"FE_CONV_MODE_CROSS_CORRELATION", "cross_correlation", FE_CONV_MODE_CROSS_CORRELATION,
                        "The default, as in deep-learning frameworks: the filter is not flipped."},
                       {"FE_CONV_MODE_CONVOLUTION", "convolution", FE_CONV_MODE_CONVOLUTION}},
                      "Whether the filter is flipped (convolution) or not (cross-correlation, as in frameworks)."};
-    static const schema::Struct description{
-    "fe_conv_options",
-    sizeof(fe_conv_options),
-    &defaults,
-    {
-        FE_SCHEMA_FIELD(fe_conv_options, name, name, "The op's name; automatic when absent."),
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_conv_options, FE_CONV_OPTIONS_INIT,
+        "A convolution's geometry, per spatial dim (1 to 3).",
+        FE_SCHEMA_NAME_FIELD(fe_conv_options),
         FE_SCHEMA_FIELD(fe_conv_options, spatial_dims, spatial_count,
-                        "How many spatial dims the arrays give; 0: the image's rank - 2."),
+            "How many spatial dims the arrays give; 0: the image's rank - 2."),
         FE_SCHEMA_RANGE(fe_conv_options, pre_padding, spatial_array, 0, 2147483647, "Padding before each spatial dim."),
         FE_SCHEMA_RANGE(fe_conv_options, post_padding, spatial_array, 0, 2147483647, "Padding after each spatial dim."),
         FE_SCHEMA_RANGE(fe_conv_options, stride, spatial_array, 1, 2147483647, "Stride of each spatial dim."),
         FE_SCHEMA_RANGE(fe_conv_options, dilation, spatial_array, 1, 2147483647, "Dilation of each spatial dim."),
         FE_SCHEMA_ENUM(fe_conv_options, mode, mode, "Cross-correlation (the default) or convolution."),
-        FE_SCHEMA_FIELD(fe_conv_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
+        FE_SCHEMA_COMPUTE_FIELD(fe_conv_options),
         FE_SCHEMA_RANGE(fe_conv_options, groups, integer, 1, 2147483647,
-                        "Grouped convolution: the channels split into this many groups (depthwise: C)."),
+            "Grouped convolution: the channels split into this many groups (depthwise: C)."),
         FE_SCHEMA_RANGE(fe_conv_options, output_padding, spatial_array, 0, 2147483647,
-                        "Transposed convolution only: extra result size on the far side of each spatial dim."),
-    },
-    "A convolution's geometry, per spatial dim (1 to 3)."};
+            "Transposed convolution only: extra result size on the far side of each spatial dim."));
     return description;
 }
 

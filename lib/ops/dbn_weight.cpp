@@ -80,18 +80,11 @@ class DbnWeight : public NormNode {
     }
 };
 
-const fe_dbn_weight_options kDefaults = FE_DBN_WEIGHT_OPTIONS_INIT;
-
-const schema::Struct kOptions{
-    "fe_dbn_weight_options",
-    sizeof(fe_dbn_weight_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_dbn_weight_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_dbn_weight_options, compute_data_type, data_type,
-                        "Math type: float (not_set: the graph's)."),
-    },
-    "dbn_weight's name and math type."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_dbn_weight_options, FE_DBN_WEIGHT_OPTIONS_INIT,
+    "dbn_weight's name and math type.",
+    FE_SCHEMA_NAME_FIELD(fe_dbn_weight_options),
+    FE_SCHEMA_FIELD(fe_dbn_weight_options, compute_data_type, data_type,
+        "Math type: float (not_set: the graph's)."));
 
 // 8 channels of a 2 x 4 x 4 batch.
 const std::vector<int64_t> kImage = {2, 8, 4, 4}, kStats = {1, 8, 1, 1};

@@ -61,17 +61,10 @@ class Genstats : public Node {
     }
 };
 
-const fe_genstats_options kDefaults = FE_GENSTATS_OPTIONS_INIT;
-
-const schema::Struct kOptions{
-    "fe_genstats_options",
-    sizeof(fe_genstats_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_genstats_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_genstats_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-    },
-    "Genstats' name and math type."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_genstats_options, FE_GENSTATS_OPTIONS_INIT,
+    "Genstats' name and math type.",
+    FE_SCHEMA_NAME_FIELD(fe_genstats_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_genstats_options));
 
 const schema::Op kGenstats{"genstats",
                            "fe_graph_genstats",

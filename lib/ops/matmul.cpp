@@ -354,24 +354,18 @@ void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, c
 }
 
 const schema::Struct &matmul_options_description() {
-    static const fe_matmul_options defaults = FE_MATMUL_OPTIONS_INIT;
-    static const schema::Struct description{"fe_matmul_options",
-                            sizeof(fe_matmul_options),
-                            &defaults,
-                            {
-                                FE_SCHEMA_FIELD(fe_matmul_options, name, name, "The op's name; automatic when absent."),
-                                FE_SCHEMA_FIELD(fe_matmul_options, compute_data_type, data_type,
-                                                "Math type; not_set: the graph's."),
-                                FE_SCHEMA_TENSOR(fe_matmul_options, m_override, nullptr,
-                                                 "Per batch: the rows computed, int32 [batch..., 1, 1]."),
-                                FE_SCHEMA_TENSOR(fe_matmul_options, n_override, nullptr,
-                                                 "Per batch: the columns computed, int32 [batch..., 1, 1]."),
-                                FE_SCHEMA_TENSOR(fe_matmul_options, k_override, nullptr,
-                                                 "Per batch: where the sum stops, int32 [batch..., 1, 1]."),
-                                FE_SCHEMA_FIELD(fe_matmul_options, padding_value, number,
-                                                "With an M or N override: C's value outside them."),
-                            },
-                            "A matmul's name, math type and variable-length overrides."};
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_matmul_options, FE_MATMUL_OPTIONS_INIT,
+        "A matmul's name, math type and variable-length overrides.",
+        FE_SCHEMA_NAME_FIELD(fe_matmul_options),
+        FE_SCHEMA_COMPUTE_FIELD(fe_matmul_options),
+        FE_SCHEMA_TENSOR(fe_matmul_options, m_override, nullptr,
+            "Per batch: the rows computed, int32 [batch..., 1, 1]."),
+        FE_SCHEMA_TENSOR(fe_matmul_options, n_override, nullptr,
+            "Per batch: the columns computed, int32 [batch..., 1, 1]."),
+        FE_SCHEMA_TENSOR(fe_matmul_options, k_override, nullptr,
+            "Per batch: where the sum stops, int32 [batch..., 1, 1]."),
+        FE_SCHEMA_FIELD(fe_matmul_options, padding_value, number,
+            "With an M or N override: C's value outside them."));
     return description;
 }
 

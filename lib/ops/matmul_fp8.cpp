@@ -107,17 +107,11 @@ class MatmulFp8 : public Node {
     }
 };
 
-const fe_matmul_fp8_scales kScalesDefaults = FE_MATMUL_FP8_SCALES_INIT;
-
-const schema::Struct kFp8Scales{"fe_matmul_fp8_scales",
-                        sizeof(fe_matmul_fp8_scales),
-                        &kScalesDefaults,
-                        {
-                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_a, nullptr, "Turns A's FP8 values into real ones."),
-                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_b, nullptr, "Turns B's FP8 values into real ones."),
-                            FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, scale_c, nullptr, "Quantizes the product into C."),
-                        },
-                        "FP8 matmul's scaling factors: one-element float tensors, all required."};
+const schema::Struct kFp8Scales = FE_SCHEMA_OPTIONS(fe_matmul_fp8_scales, FE_MATMUL_FP8_SCALES_INIT,
+    "FP8 matmul's scaling factors: one-element float tensors, all required.",
+    FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_a, nullptr, "Turns A's FP8 values into real ones."),
+    FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, descale_b, nullptr, "Turns B's FP8 values into real ones."),
+    FE_SCHEMA_TENSOR(fe_matmul_fp8_scales, scale_c, nullptr, "Quantizes the product into C."));
 
 const schema::Op kMatmulFp8{"matmul_fp8",
                     "fe_graph_matmul_fp8",

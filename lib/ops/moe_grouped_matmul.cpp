@@ -157,8 +157,6 @@ class MoeGroupedMatmul : public Node {
     int index_ = -1, ks_ = -1;
 };
 
-const fe_moe_grouped_matmul_options kDefaults = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
-
 const schema::Enum kMode{"fe_moe_mode",
                          {{"FE_MOE_MODE_NONE", "none", FE_MOE_MODE_NONE,
                            "Rows already grouped by expert: row r of token gives row r."},
@@ -168,21 +166,16 @@ const schema::Enum kMode{"fe_moe_mode",
                            "Row r lands at token_index[r] * top_k + token_ks[r] (the return trip)."}},
                          "Which rows an MoE grouped matmul reads and where it writes them."};
 
-const schema::Struct kOptions{
-    "fe_moe_grouped_matmul_options",
-    sizeof(fe_moe_grouped_matmul_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_moe_grouped_matmul_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_moe_grouped_matmul_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_ENUM(fe_moe_grouped_matmul_options, mode, kMode, "NONE, GATHER or SCATTER."),
-        FE_SCHEMA_TENSOR(fe_moe_grouped_matmul_options, token_index, nullptr,
-                         "GATHER, SCATTER: int32 [1, R, 1], each routed row's token."),
-        FE_SCHEMA_TENSOR(fe_moe_grouped_matmul_options, token_ks, nullptr,
-                         "SCATTER: int32 [1, R, 1], each routed row's slot in its token's top k."),
-        FE_SCHEMA_RANGE(fe_moe_grouped_matmul_options, top_k, integer, 0, 1024, "SCATTER: experts per token."),
-    },
-    "The MoE grouped matmul's mode and routing tensors."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_moe_grouped_matmul_options, FE_MOE_GROUPED_MATMUL_OPTIONS_INIT,
+    "The MoE grouped matmul's mode and routing tensors.",
+    FE_SCHEMA_NAME_FIELD(fe_moe_grouped_matmul_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_moe_grouped_matmul_options),
+    FE_SCHEMA_ENUM(fe_moe_grouped_matmul_options, mode, kMode, "NONE, GATHER or SCATTER."),
+    FE_SCHEMA_TENSOR(fe_moe_grouped_matmul_options, token_index, nullptr,
+        "GATHER, SCATTER: int32 [1, R, 1], each routed row's token."),
+    FE_SCHEMA_TENSOR(fe_moe_grouped_matmul_options, token_ks, nullptr,
+        "SCATTER: int32 [1, R, 1], each routed row's slot in its token's top k."),
+    FE_SCHEMA_RANGE(fe_moe_grouped_matmul_options, top_k, integer, 0, 1024, "SCATTER: experts per token."));
 
 const schema::Op kMoeGroupedMatmul{
     "moe_grouped_matmul",

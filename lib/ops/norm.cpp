@@ -538,37 +538,25 @@ const schema::Enum &norm_phase_enum() {
 }  // namespace
 
 const schema::Struct &norm_options_description() {
-    static const fe_norm_options defaults = FE_NORM_OPTIONS_INIT;
-    static const schema::Struct description{
-        "fe_norm_options",
-        sizeof(fe_norm_options),
-        &defaults,
-        {
-            FE_SCHEMA_FIELD(fe_norm_options, name, name, "The op's name; automatic when absent."),
-            FE_SCHEMA_ENUM(fe_norm_options, phase, norm_phase_enum(), "Inference or training."),
-            FE_SCHEMA_RANGE(fe_norm_options, epsilon, number, 0, 1e308, "Added to the variance."),
-            FE_SCHEMA_TENSOR(fe_norm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
-            FE_SCHEMA_FIELD(fe_norm_options, zero_centered_gamma, flag, "Multiply by (1 + scale) instead of scale."),
-        },
-        "A normalization's phase and epsilon."};
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_norm_options, FE_NORM_OPTIONS_INIT,
+        "A normalization's phase and epsilon.",
+        FE_SCHEMA_NAME_FIELD(fe_norm_options),
+        FE_SCHEMA_ENUM(fe_norm_options, phase, norm_phase_enum(), "Inference or training."),
+        FE_SCHEMA_RANGE(fe_norm_options, epsilon, number, 0, 1e308, "Added to the variance."),
+        FE_SCHEMA_TENSOR(fe_norm_options, epsilon_tensor, "epsilon", "Epsilon as a one-element float scalar."),
+        FE_SCHEMA_FIELD(fe_norm_options, zero_centered_gamma, flag, "Multiply by (1 + scale) instead of scale."));
     return description;
 }
 
 const schema::Struct &norm_backward_options_description() {
-    static const fe_norm_backward_options defaults = FE_NORM_BACKWARD_OPTIONS_INIT;
-    static const schema::Struct description{
-        "fe_norm_backward_options",
-        sizeof(fe_norm_backward_options),
-        &defaults,
-        {
-            FE_SCHEMA_FIELD(fe_norm_backward_options, name, name, "The op's name; automatic when absent."),
-            FE_SCHEMA_FIELD(fe_norm_backward_options, zero_centered_gamma, flag, "The forward pass used (1 + scale)."),
-            FE_SCHEMA_RANGE(fe_norm_backward_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
-                            "How many peer statistics buffers are set."),
-            FE_SCHEMA_FIELD(fe_norm_backward_options, peer_stats, tensor_array,
-                            "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."),
-        },
-        "A normalization backward pass's options."};
+    static const schema::Struct description = FE_SCHEMA_OPTIONS(fe_norm_backward_options, FE_NORM_BACKWARD_OPTIONS_INIT,
+        "A normalization backward pass's options.",
+        FE_SCHEMA_NAME_FIELD(fe_norm_backward_options),
+        FE_SCHEMA_FIELD(fe_norm_backward_options, zero_centered_gamma, flag, "The forward pass used (1 + scale)."),
+        FE_SCHEMA_RANGE(fe_norm_backward_options, peer_stats_count, tensor_count, 0, FE_MAX_PEER_STATS,
+            "How many peer statistics buffers are set."),
+        FE_SCHEMA_FIELD(fe_norm_backward_options, peer_stats, tensor_array,
+            "Synchronized batchnorm: one statistics exchange buffer per GPU of the group, float [2, 4 * C, 1, 1]."));
     return description;
 }
 

@@ -496,8 +496,6 @@ Results add_pointwise(fe_graph &g, fe_pointwise_mode mode, fe_tensor *in0, fe_te
 
 namespace {
 
-const fe_pointwise_options kDefaults = FE_POINTWISE_OPTIONS_INIT;
-
 // The op kinds: Pointwise::kind() names its nodes by them.
 const schema::Enum kPointwiseMode{"fe_pointwise_mode",
                           {
@@ -555,23 +553,18 @@ const schema::Enum kPointwiseMode{"fe_pointwise_mode",
                           },
                           "The pointwise modes; each mode's JSON name is its op kind."};
 
-const schema::Struct kOptions{
-    "fe_pointwise_options",
-    sizeof(fe_pointwise_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_pointwise_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, relu_lower_clip, number, "relu, relu_backward: the lower clip."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, relu_upper_clip, number, "relu, relu_backward: the upper clip (1e300: none)."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, relu_lower_clip_slope, number,
-                        "relu, relu_backward: the leaky slope below the lower clip."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, elu_alpha, number, "elu, elu_backward: alpha."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, softplus_beta, number, "softplus, softplus_backward: beta."),
-        FE_SCHEMA_FIELD(fe_pointwise_options, swish_beta, number, "swish, swish_backward: beta (1: silu)."),
-        FE_SCHEMA_RANGE(fe_pointwise_options, axis, integer, 0, 7, "gen_index: the dim whose index is generated."),
-    },
-    "A pointwise operation's name, math type and the parameters of its mode."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_pointwise_options, FE_POINTWISE_OPTIONS_INIT,
+    "A pointwise operation's name, math type and the parameters of its mode.",
+    FE_SCHEMA_NAME_FIELD(fe_pointwise_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_pointwise_options),
+    FE_SCHEMA_FIELD(fe_pointwise_options, relu_lower_clip, number, "relu, relu_backward: the lower clip."),
+    FE_SCHEMA_FIELD(fe_pointwise_options, relu_upper_clip, number, "relu, relu_backward: the upper clip (1e300: none)."),
+    FE_SCHEMA_FIELD(fe_pointwise_options, relu_lower_clip_slope, number,
+        "relu, relu_backward: the leaky slope below the lower clip."),
+    FE_SCHEMA_FIELD(fe_pointwise_options, elu_alpha, number, "elu, elu_backward: alpha."),
+    FE_SCHEMA_FIELD(fe_pointwise_options, softplus_beta, number, "softplus, softplus_backward: beta."),
+    FE_SCHEMA_FIELD(fe_pointwise_options, swish_beta, number, "swish, swish_backward: beta (1: silu)."),
+    FE_SCHEMA_RANGE(fe_pointwise_options, axis, integer, 0, 7, "gen_index: the dim whose index is generated."));
 
 const schema::Op kPointwise{"pointwise",
                     "fe_graph_pointwise",

@@ -169,8 +169,6 @@ Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const f
 
 namespace {
 
-const fe_reduction_options kReductionDefaults = FE_REDUCTION_OPTIONS_INIT;
-
 const schema::Enum kReductionMode{"fe_reduction_mode",
                           {{"FE_REDUCTION_ADD", "add", FE_REDUCTION_ADD},
                            {"FE_REDUCTION_MUL", "mul", FE_REDUCTION_MUL},
@@ -188,17 +186,12 @@ const schema::Enum kReductionMode{"fe_reduction_mode",
                             "The product of the non-zero elements (refused at build with cuDNN 9.19)."}},
                           "What a reduction computes over the reduced dims."};
 
-const schema::Struct kReductionOptions{
-    "fe_reduction_options",
-    sizeof(fe_reduction_options),
-    &kReductionDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_reduction_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_reduction_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (in C a bit mask, bit i for dim i); at least one."),
-        FE_SCHEMA_FIELD(fe_reduction_options, deterministic, flag, "Bitwise-repeatable results (cuDNN 9.11)."),
-    },
-    "A reduction's name, math type and reduced dims."};
+const schema::Struct kReductionOptions = FE_SCHEMA_OPTIONS(fe_reduction_options, FE_REDUCTION_OPTIONS_INIT,
+    "A reduction's name, math type and reduced dims.",
+    FE_SCHEMA_NAME_FIELD(fe_reduction_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_reduction_options),
+    FE_SCHEMA_FIELD(fe_reduction_options, reduce_axes, axes, "The reduced dims (in C a bit mask, bit i for dim i); at least one."),
+    FE_SCHEMA_FIELD(fe_reduction_options, deterministic, flag, "Bitwise-repeatable results (cuDNN 9.11)."));
 
 const schema::Op kReduction{"reduction",
                     "fe_graph_reduction",

@@ -396,8 +396,6 @@ Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tenso
 
 namespace {
 
-const fe_resample_options kDefaults = FE_RESAMPLE_OPTIONS_INIT;
-
 const schema::Enum kResampleMode{"fe_resample_mode",
                          {{"FE_RESAMPLE_MAXPOOL", "maxpool", FE_RESAMPLE_MAXPOOL},
                           {"FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING", "avgpool_include_padding",
@@ -417,26 +415,21 @@ const schema::Enum kResamplePadding{"fe_resample_padding",
                              {"FE_RESAMPLE_PADDING_EDGE", "edge", FE_RESAMPLE_PADDING_EDGE, "Repeat the edge value."}},
                             "What the padding holds (auto: -infinity for max pooling, zero otherwise)."};
 
-const schema::Struct kOptions{
-    "fe_resample_options",
-    sizeof(fe_resample_options),
-    &kDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_resample_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_ENUM(fe_resample_options, mode, kResampleMode, "Pooling or upsampling."),
-        FE_SCHEMA_ENUM(fe_resample_options, padding_mode, kResamplePadding, "What the padding holds."),
-        FE_SCHEMA_FIELD(fe_resample_options, spatial_dims, spatial_count,
-                        "How many spatial dims the arrays give; 0: x's rank - 2."),
-        FE_SCHEMA_RANGE(fe_resample_options, window, spatial_array, 0, 2147483647, "The window (pooling: required)."),
-        FE_SCHEMA_RANGE(fe_resample_options, stride, spatial_array, 1, 2147483647, "The stride."),
-        FE_SCHEMA_RANGE(fe_resample_options, pre_padding, spatial_array, 0, 2147483647, "Padding before, below the window."),
-        FE_SCHEMA_RANGE(fe_resample_options, post_padding, spatial_array, 0, 2147483647, "Padding after, below the window."),
-        FE_SCHEMA_FIELD(fe_resample_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_FIELD(fe_resample_options, generate_index, flag,
-                        "Max pooling, training: also return where each maximum came from."),
-        FE_SCHEMA_FIELD(fe_resample_options, index_data_type, data_type, "The index's type: int8, int32 or int64."),
-    },
-    "Resampling's mode, window, stride and padding."};
+const schema::Struct kOptions = FE_SCHEMA_OPTIONS(fe_resample_options, FE_RESAMPLE_OPTIONS_INIT,
+    "Resampling's mode, window, stride and padding.",
+    FE_SCHEMA_NAME_FIELD(fe_resample_options),
+    FE_SCHEMA_ENUM(fe_resample_options, mode, kResampleMode, "Pooling or upsampling."),
+    FE_SCHEMA_ENUM(fe_resample_options, padding_mode, kResamplePadding, "What the padding holds."),
+    FE_SCHEMA_FIELD(fe_resample_options, spatial_dims, spatial_count,
+        "How many spatial dims the arrays give; 0: x's rank - 2."),
+    FE_SCHEMA_RANGE(fe_resample_options, window, spatial_array, 0, 2147483647, "The window (pooling: required)."),
+    FE_SCHEMA_RANGE(fe_resample_options, stride, spatial_array, 1, 2147483647, "The stride."),
+    FE_SCHEMA_RANGE(fe_resample_options, pre_padding, spatial_array, 0, 2147483647, "Padding before, below the window."),
+    FE_SCHEMA_RANGE(fe_resample_options, post_padding, spatial_array, 0, 2147483647, "Padding after, below the window."),
+    FE_SCHEMA_COMPUTE_FIELD(fe_resample_options),
+    FE_SCHEMA_FIELD(fe_resample_options, generate_index, flag,
+        "Max pooling, training: also return where each maximum came from."),
+    FE_SCHEMA_FIELD(fe_resample_options, index_data_type, data_type, "The index's type: int8, int32 or int64."));
 
 const schema::Op kResample{"resample",
                    "fe_graph_resample",

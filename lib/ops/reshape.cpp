@@ -79,12 +79,9 @@ Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims,
 
 namespace {
 
-const fe_reshape_options kReshapeDefaults = FE_RESHAPE_OPTIONS_INIT;
-
-const schema::Struct kReshapeOptions{
-    "fe_reshape_options", sizeof(fe_reshape_options), &kReshapeDefaults,
-    {FE_SCHEMA_FIELD(fe_reshape_options, name, name, "The op's name; automatic when absent.")},
-    "A reshape's name."};
+const schema::Struct kReshapeOptions = FE_SCHEMA_OPTIONS(fe_reshape_options, FE_RESHAPE_OPTIONS_INIT,
+    "A reshape's name.",
+    FE_SCHEMA_NAME_FIELD(fe_reshape_options));
 const schema::Op kReshape{"reshape",
                   "fe_graph_reshape",
                   "Resampling and layout operations",

@@ -139,8 +139,6 @@ class Rng : public Node {
     fe_rng_options options_;
 };
 
-const fe_rng_options kRngDefaults = FE_RNG_OPTIONS_INIT;
-
 const schema::Enum kDistribution{"fe_rng_distribution",
                          {{"FE_RNG_BERNOULLI", "bernoulli", FE_RNG_BERNOULLI,
                            "1 with probability `probability`, else 0."},
@@ -149,23 +147,18 @@ const schema::Enum kDistribution{"fe_rng_distribution",
                            "Normal with mean `mean` and standard deviation `std`."}},
                          "The distribution of a random draw."};
 
-const schema::Struct kRngOptions{
-    "fe_rng_options",
-    sizeof(fe_rng_options),
-    &kRngDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_rng_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_ENUM(fe_rng_options, distribution, kDistribution, "The distribution."),
-        FE_SCHEMA_RANGE(fe_rng_options, probability, number, 0, 1, "bernoulli: the probability of a 1."),
-        FE_SCHEMA_FIELD(fe_rng_options, min, number, "uniform: the lower bound (included)."),
-        FE_SCHEMA_FIELD(fe_rng_options, max, number, "uniform: the upper bound (excluded)."),
-        FE_SCHEMA_FIELD(fe_rng_options, mean, number, "normal: the mean."),
-        FE_SCHEMA_FIELD(fe_rng_options, std, number, "normal: the standard deviation (> 0)."),
-        FE_SCHEMA_RANGE(fe_rng_options, ndims, dims_count, 1, FE_MAX_DIMS, "The result's rank."),
-        FE_SCHEMA_RANGE(fe_rng_options, dims, dims_array, 1, ::fe::schema::kNoMaximum, "The result's dims (packed row-major)."),
-        FE_SCHEMA_FIELD(fe_rng_options, data_type, data_type, "The result's type; not_set: the graph's intermediate type."),
-    },
-    "A random draw's distribution and result."};
+const schema::Struct kRngOptions = FE_SCHEMA_OPTIONS(fe_rng_options, FE_RNG_OPTIONS_INIT,
+    "A random draw's distribution and result.",
+    FE_SCHEMA_NAME_FIELD(fe_rng_options),
+    FE_SCHEMA_ENUM(fe_rng_options, distribution, kDistribution, "The distribution."),
+    FE_SCHEMA_RANGE(fe_rng_options, probability, number, 0, 1, "bernoulli: the probability of a 1."),
+    FE_SCHEMA_FIELD(fe_rng_options, min, number, "uniform: the lower bound (included)."),
+    FE_SCHEMA_FIELD(fe_rng_options, max, number, "uniform: the upper bound (excluded)."),
+    FE_SCHEMA_FIELD(fe_rng_options, mean, number, "normal: the mean."),
+    FE_SCHEMA_FIELD(fe_rng_options, std, number, "normal: the standard deviation (> 0)."),
+    FE_SCHEMA_RANGE(fe_rng_options, ndims, dims_count, 1, FE_MAX_DIMS, "The result's rank."),
+    FE_SCHEMA_RANGE(fe_rng_options, dims, dims_array, 1, ::fe::schema::kNoMaximum, "The result's dims (packed row-major)."),
+    FE_SCHEMA_FIELD(fe_rng_options, data_type, data_type, "The result's type; not_set: the graph's intermediate type."));
 
 const schema::Op kRng{"rng",
               "fe_graph_rng",

@@ -211,20 +211,14 @@ Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, cons
 
 namespace {
 
-const fe_sdpa_fp8_scales kFp8Defaults = FE_SDPA_FP8_SCALES_INIT;
-
-const schema::Struct kFp8Scales{"fe_sdpa_fp8_scales",
-                                sizeof(fe_sdpa_fp8_scales),
-                                &kFp8Defaults,
-                                {
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_q, nullptr, "Q's descale."),
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_k, nullptr, "K's descale."),
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_v, nullptr, "V's descale."),
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_s, nullptr, "Quantizes the probabilities."),
-                                    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_o, nullptr, "Quantizes O."),
-                                },
-                                "FP8 attention's scaling factors: one-element float tensors, all required."};
+const schema::Struct kFp8Scales = FE_SCHEMA_OPTIONS(fe_sdpa_fp8_scales, FE_SDPA_FP8_SCALES_INIT,
+    "FP8 attention's scaling factors: one-element float tensors, all required.",
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_q, nullptr, "Q's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_k, nullptr, "K's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_v, nullptr, "V's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_s, nullptr, "Quantizes the probabilities."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_scales, scale_o, nullptr, "Quantizes O."));
 
 const schema::Op kSdpaFp8{"sdpa_fp8",
                           "fe_graph_sdpa_fp8",

@@ -292,27 +292,20 @@ Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor
 
 namespace {
 
-const fe_sdpa_fp8_backward_scales kFp8BackwardDefaults = FE_SDPA_FP8_BACKWARD_SCALES_INIT;
-
-const schema::Struct kFp8BackwardScales{
-            "fe_sdpa_fp8_backward_scales",
-            sizeof(fe_sdpa_fp8_backward_scales),
-            &kFp8BackwardDefaults,
-            {
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_q, nullptr, "Q's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_k, nullptr, "K's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_v, nullptr, "V's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_o, nullptr, "O's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_do, nullptr, "dO's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_dp, nullptr, "The FP8 score gradient's descale."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_s, nullptr, "Quantizes the probabilities."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dp, nullptr, "Quantizes the score gradient."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dq, nullptr, "Quantizes dQ."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dk, nullptr, "Quantizes dK."),
-                FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dv, nullptr, "Quantizes dV."),
-            },
-            "FP8 attention backward's scaling factors: one-element float tensors, all required."};
+const schema::Struct kFp8BackwardScales = FE_SCHEMA_OPTIONS(fe_sdpa_fp8_backward_scales, FE_SDPA_FP8_BACKWARD_SCALES_INIT,
+    "FP8 attention backward's scaling factors: one-element float tensors, all required.",
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_q, nullptr, "Q's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_k, nullptr, "K's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_v, nullptr, "V's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_o, nullptr, "O's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_do, nullptr, "dO's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_s, nullptr, "The FP8 probabilities' descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, descale_dp, nullptr, "The FP8 score gradient's descale."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_s, nullptr, "Quantizes the probabilities."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dp, nullptr, "Quantizes the score gradient."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dq, nullptr, "Quantizes dQ."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dk, nullptr, "Quantizes dK."),
+    FE_SCHEMA_TENSOR(fe_sdpa_fp8_backward_scales, scale_dv, nullptr, "Quantizes dV."));
 
 const schema::Op kSdpaFp8Backward{"sdpa_fp8_backward",
                                   "fe_graph_sdpa_fp8_backward",

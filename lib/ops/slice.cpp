@@ -91,12 +91,9 @@ Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, 
 
 namespace {
 
-const fe_slice_options kSliceDefaults = FE_SLICE_OPTIONS_INIT;
-
-const schema::Struct kSliceOptions{
-    "fe_slice_options", sizeof(fe_slice_options), &kSliceDefaults,
-    {FE_SCHEMA_FIELD(fe_slice_options, name, name, "The op's name; automatic when absent.")},
-    "A slice's name."};
+const schema::Struct kSliceOptions = FE_SCHEMA_OPTIONS(fe_slice_options, FE_SLICE_OPTIONS_INIT,
+    "A slice's name.",
+    FE_SCHEMA_NAME_FIELD(fe_slice_options));
 const schema::Op kSlice{"slice",
                 "fe_graph_slice",
                 "Resampling and layout operations",

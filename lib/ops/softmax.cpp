@@ -90,18 +90,11 @@ class Softmax : public Node {
     bool stats_;
 };
 
-const fe_softmax_options kSoftmaxDefaults = FE_SOFTMAX_OPTIONS_INIT;
-
-const schema::Struct kSoftmaxOptions{
-    "fe_softmax_options",
-    sizeof(fe_softmax_options),
-    &kSoftmaxDefaults,
-    {
-        FE_SCHEMA_FIELD(fe_softmax_options, name, name, "The op's name; automatic when absent."),
-        FE_SCHEMA_FIELD(fe_softmax_options, compute_data_type, data_type, "Math type; not_set: the graph's."),
-        FE_SCHEMA_FIELD(fe_softmax_options, generate_stats, flag, "Also return the log-sum-exp statistics."),
-    },
-    "A softmax's name, math type and statistics."};
+const schema::Struct kSoftmaxOptions = FE_SCHEMA_OPTIONS(fe_softmax_options, FE_SOFTMAX_OPTIONS_INIT,
+    "A softmax's name, math type and statistics.",
+    FE_SCHEMA_NAME_FIELD(fe_softmax_options),
+    FE_SCHEMA_COMPUTE_FIELD(fe_softmax_options),
+    FE_SCHEMA_FIELD(fe_softmax_options, generate_stats, flag, "Also return the log-sum-exp statistics."));
 
 const schema::Op kSoftmax{"softmax",
                   "fe_graph_softmax",

@@ -76,12 +76,9 @@ Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &per
 
 namespace {
 
-const fe_transpose_options kTransposeDefaults = FE_TRANSPOSE_OPTIONS_INIT;
-
-const schema::Struct kTransposeOptions{
-    "fe_transpose_options", sizeof(fe_transpose_options), &kTransposeDefaults,
-    {FE_SCHEMA_FIELD(fe_transpose_options, name, name, "The op's name; automatic when absent.")},
-    "A transpose's name."};
+const schema::Struct kTransposeOptions = FE_SCHEMA_OPTIONS(fe_transpose_options, FE_TRANSPOSE_OPTIONS_INIT,
+    "A transpose's name.",
+    FE_SCHEMA_NAME_FIELD(fe_transpose_options));
 const schema::Op kTranspose{"transpose",
                     "fe_graph_transpose",
                     "Resampling and layout operations",

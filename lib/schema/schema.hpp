@@ -244,8 +244,22 @@ struct Registration {
 // All of it as JSON (what `cudnnfe schema` prints, through fe_schema_json).
 std::string to_json();
 
+// The defaults of options struct S: an instance initialized with its _INIT macro, kept for the
+// program's life (FE_SCHEMA_OPTIONS).
+template <typename S>
+const S *defaults_of(const S &init) {
+    static const S defaults = init;
+    return &defaults;
+}
+
 }  // namespace fe::schema
 
+// An options struct's description: its C name, size, defaults (INIT: its _INIT macro) and fields.
+#define FE_SCHEMA_OPTIONS(S, INIT, doc, ...) \
+    ::fe::schema::Struct { #S, sizeof(S), ::fe::schema::defaults_of<S>(S INIT), {__VA_ARGS__}, doc }
+// The two fields most options structs have, described once.
+#define FE_SCHEMA_NAME_FIELD(S) FE_SCHEMA_FIELD(S, name, name, "The op's name; automatic when absent.")
+#define FE_SCHEMA_COMPUTE_FIELD(S) FE_SCHEMA_FIELD(S, compute_data_type, data_type, "Math type; not_set: the graph's.")
 // A field of struct S: its name, type, offset and size, checked against the member's C type.
 #define FE_SCHEMA_FIELD(S, member, type, doc)                                                           \
     ::fe::schema::Field {                                                                               \
