@@ -10,6 +10,7 @@
 #   unit:   the unit suite under emulation (its tests that need cuDNN skip themselves)
 #   glue:   the Java and C# bindings' native glue, cross-compiled from BUILD_DIR's SWIG wrappers
 #   go:     the Go binding's tests, cross-compiled with cgo and run under emulation
+#   debs:   the arm64 Debian packages of the library, its development files and the tool
 # The deviceless suite is not run: it needs cuDNN built for aarch64, which this machine lacks (the
 # CUDA toolkit here is x86-64 only, and Debian packages no cuDNN).
 # Each check prints "PASS name: ..." / "FAIL name: ..." / "SKIP name: ..." and the last line is
@@ -36,7 +37,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO=sudo
     if ! { $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"; } >"$log" 2>&1; then
-        for t in build abi info unit glue go; do skip $t "could not install ${missing[*]} (see $log)"; done
+        for t in build abi info unit glue go debs; do skip $t "could not install ${missing[*]} (see $log)"; done
         finish
     fi
 fi
@@ -48,7 +49,7 @@ version=$(sed -nE "s/^  version : '([^']+)'.*/\1/p" "$ROOT/meson.build" | head -
 targets=("libcudnnfe.so.$version" tools/cudnnfe/cudnnfe scripts/man/cudnnfe.1 tests/unit/cudnnfe_unit_tests)
 if ! ninja -C "$CROSS_BUILD_DIR" "${targets[@]}" examples/c/first_graph >>"$log" 2>&1; then
     fail build "the cross build failed" "$log"
-    for t in abi info unit glue go; do skip $t "no aarch64 build"; done
+    for t in abi info unit glue go debs; do skip $t "no aarch64 build"; done
     finish
 fi
 library="$CROSS_BUILD_DIR/libcudnnfe.so.1"
@@ -122,5 +123,61 @@ elif (cd "$module" && env PKG_CONFIG_PATH="$CROSS_BUILD_DIR/meson-uninstalled" G
     else fail go "the Go binding's tests under qemu-aarch64 ($counts)" "$CROSS_BUILD_DIR/go.log"; fi
 else
     fail go "the Go binding did not cross-compile" "$log"
+fi
+
+# The arm64 Debian packages of the library, its development files and the tool: a Debian cross
+# build (dpkg-buildpackage -a arm64, profile nobindings: the Java and C# packages carry amd64 glue
+# only) of a copy of the tree, with this cross file. Needs dpkg's arm64 architecture,
+# crossbuild-essential-arm64 and arm64's C and C++ runtimes (for dpkg-shlibdeps), installed when
+# missing.
+debs_dir=$CROSS_BUILD_DIR/debs
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+cross_packages=(crossbuild-essential-arm64 libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64)
+cross_installed() {
+    local p
+    for p in "${cross_packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || return 1
+    done
+}
+if ! dpkg --print-foreign-architectures | grep -qx arm64 || ! cross_installed; then
+    { $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -q &&
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${cross_packages[@]}"; } >>"$log" 2>&1
+fi
+if ! cross_installed; then
+    skip debs "could not install ${cross_packages[*]} (see $log)"
+    finish
+fi
+rm -rf "$debs_dir" && mkdir -p "$debs_dir/src"
+(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$debs_dir/src")
+deb_version=$(cd "$debs_dir/src" && dpkg-parsechangelog -S Version)
+start=$SECONDS
+(cd "$debs_dir/src" && DH_MESON_CROSS_FILE="$ROOT/scripts/cross/aarch64-linux-gnu.ini" CUDA_HOME="$CUDA_HOME" \
+    DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=${PACKAGE_JOBS:-2}" DEB_CFLAGS_STRIP=-g DEB_CXXFLAGS_STRIP=-g \
+    dpkg-buildpackage -a arm64 -Pnobindings -b -us -uc -d) >"$debs_dir/build.log" 2>&1
+if [ $? -ne 0 ]; then
+    fail debs "dpkg-buildpackage -a arm64 failed" "$debs_dir/build.log"
+    finish
+fi
+problems=()
+for pkg in libcudnnfe1 libcudnnfe-dev cudnnfe-tools; do
+    deb=$debs_dir/${pkg}_${deb_version}_arm64.deb
+    if [ ! -f "$deb" ]; then problems+=("no $pkg"); continue; fi
+    [ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || problems+=("$pkg is not arm64")
+    dpkg-deb -x "$deb" "$debs_dir/root"
+done
+so=$(ls "$debs_dir"/root/usr/lib/aarch64-linux-gnu/libcudnnfe.so.1.* 2>/dev/null | head -1)
+file -L "${so:-/nonexistent}" | grep -q "ARM aarch64" || problems+=("libcudnnfe1 holds no aarch64 library")
+file "$debs_dir/root/usr/bin/cudnnfe" | grep -q "ARM aarch64" || problems+=("cudnnfe-tools holds no aarch64 tool")
+[ -f "$debs_dir/root/usr/share/man/man1/cudnnfe.1.gz" ] || problems+=("cudnnfe-tools has no man page")
+[ -f "$debs_dir/root/usr/lib/aarch64-linux-gnu/pkgconfig/cudnnfe.pc" ] || problems+=("libcudnnfe-dev has no cudnnfe.pc")
+dpkg-deb -I "$debs_dir/libcudnnfe1_${deb_version}_arm64.deb" symbols 2>/dev/null | grep -q '^ fe_version@' ||
+    problems+=("libcudnnfe1 has no symbols file")
+depends=$(dpkg-deb -f "$debs_dir/libcudnnfe1_${deb_version}_arm64.deb" Depends 2>/dev/null)
+grep -q "libc6" <<<"$depends" || problems+=("libcudnnfe1's Depends name no libc6: $depends")
+if [ ${#problems[@]} -eq 0 ]; then
+    pass debs "libcudnnfe1, libcudnnfe-dev and cudnnfe-tools ${deb_version} for arm64 ($((SECONDS - start)) s): aarch64 library and tool, man pages, symbols, Depends: $depends"
+else
+    fail debs "$(IFS=';'; echo "${problems[*]}")" "$debs_dir/build.log"
 fi
 finish
