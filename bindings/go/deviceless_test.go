@@ -125,6 +125,25 @@ func TestMatmulWithBiasIsSupported(t *testing.T) {
 	expectSupported(t, g, json)
 }
 
+// SwiGLU's first half: the gate and up projections read one x, joined by silu(gate) * up.
+func TestSwigluInOneGraphIsSupported(t *testing.T) {
+	json := needDeviceless(t)
+	g, err := NewGraph(&GraphOptions{Name: "swiglu", IODataType: DataBFloat16})
+	must(t, err)
+	defer g.Close()
+	x := tensor(t, g, "x", 1, 256, 512)
+	gate, err := g.Matmul(x, tensor(t, g, "w_gate", 1, 512, 1024), nil)
+	must(t, err)
+	up, err := g.Matmul(x, tensor(t, g, "w_up", 1, 512, 1024), nil)
+	must(t, err)
+	activated, err := g.Silu(gate, nil)
+	must(t, err)
+	y, err := g.Mul(activated, up, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	expectSupported(t, g, json)
+}
+
 func TestACompileTimeConstantNeedsTheCudnnThatCompilesIt(t *testing.T) {
 	json := needDeviceless(t)
 	g, err := NewGraph(&GraphOptions{Name: "constant", IODataType: DataHalf})

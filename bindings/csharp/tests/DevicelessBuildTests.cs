@@ -137,6 +137,20 @@ namespace CudnnFe.Tests
             }
         }
 
+        // SwiGLU's first half: the gate and up projections read one x, joined by silu(gate) * up.
+        [Test]
+        public void SwigluInOneGraphIsSupported()
+        {
+            using (var graph = new Graph(new GraphOptions { Name = "swiglu", IoDataType = DataType.BFloat16 }))
+            {
+                Tensor x = graph.Tensor("x", 1, 256, 512);
+                Tensor gate = graph.Matmul(x, graph.Tensor("w_gate", 1, 512, 1024));
+                Tensor up = graph.Matmul(x, graph.Tensor("w_up", 1, 512, 1024));
+                graph.Mul(graph.Silu(gate), up).SetOutput(true);
+                ExpectSupported(graph);
+            }
+        }
+
         [Test]
         public void ACompileTimeConstantNeedsTheCudnnThatCompilesIt()
         {

@@ -102,6 +102,18 @@ class DevicelessBuildTest {
         }
     }
 
+    /** SwiGLU's first half: the gate and up projections read one x, joined by silu(gate) * up. */
+    @Test
+    void swigluInOneGraphIsSupported() {
+        try (Graph graph = new Graph(new GraphOptions().name("swiglu").ioDataType(DataType.BFLOAT16))) {
+            Tensor x = graph.tensor("x", 1, 256, 512);
+            Tensor gate = graph.matmul(x, graph.tensor("w_gate", 1, 512, 1024));
+            Tensor up = graph.matmul(x, graph.tensor("w_up", 1, 512, 1024));
+            graph.mul(graph.silu(gate), up).setOutput(true);
+            expectSupported(graph);
+        }
+    }
+
     @Test
     void aCompileTimeConstantNeedsTheCudnnThatCompilesIt() {
         try (Graph graph = new Graph(new GraphOptions().name("constant").ioDataType(DataType.HALF))) {
