@@ -1,0 +1,176 @@
+/*
+ * host_time_bench: the host's cost of fe_graph_execute per op family, with the stream held back
+ * (host_timer.h), beside the GPU's time per step (graph_timer.h: the same calls captured in a
+ * CUDA graph). Bindings either stay the same from call to call or change every call (two sets of
+ * buffers in turn), as a training loop's do.
+ *
+ *   host_time_bench attention|decode|attention_backward|matmul|conv|layernorm|all [rounds] [calls]
+ *
+ * attention: bf16 b 1, h 1, s 64/64, d 64 (the smallest); decode: bf16 b 8, 32/8 heads, 1 query,
+ * 2048 keys, d 128; attention_backward: the first's backward; matmul: bf16 1024^3; conv: half
+ * NHWC 8x64x56x56 * 32x64x3x3, padding 1; layernorm: bf16 4096 x 1024, training. Random inputs.
+ * Prints one line of key=value pairs a graph: host_us_same, host_us_changing (medians over
+ * `rounds` of `calls` calls), gpu_us (per call) and the plan's engine.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+#include <string.h>
+
+#include "host_timer.h"
+
+#define MAX_BOUND 16
+
+struct Bench {
+    fe_handle *handle;
+    fe_graph *graph;
+    fe_tensor *tensors[MAX_BOUND];
+    void *pointers[SETS][MAX_BOUND];
+    size_t count;
+};
+
+static void enqueue(void *context, int set, cudaStream_t stream) {
+    struct Bench *b = context;
+    (void)stream; /* the handle's stream */
+    FE(fe_graph_execute(b->graph, b->handle, b->tensors, b->pointers[set], b->count, NULL));
+}
+
+static fe_tensor *tensor(fe_graph *g, const char *name, int64_t n0, int64_t n1, int64_t n2, int64_t n3,
+                         fe_data_type type) {
+    int64_t dims[4] = {n0, n1, n2, n3};
+    fe_tensor *t;
+    FE(fe_graph_tensor(g, name, 4, dims, NULL, type, &t));
+    return t;
+}
+
+static fe_tensor *channels_last(fe_graph *g, const char *name, int64_t n0, int64_t n1, int64_t n2, int64_t n3,
+                                fe_data_type type) {
+    int64_t dims[4] = {n0, n1, n2, n3}, strides[4];
+    FE(fe_strides_channels_last(4, dims, strides));
+    fe_tensor *t;
+    FE(fe_graph_tensor(g, name, 4, dims, strides, type, &t));
+    return t;
+}
+
+static fe_graph *new_graph(const char *name, fe_data_type io) {
+    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+    o.name = name;
+    o.io_data_type = io;
+    fe_graph *g;
+    FE(fe_graph_create(&o, &g));
+    return g;
+}
+
+static void outputs(fe_tensor *a, fe_tensor *b, fe_tensor *c) {
+    fe_tensor *all[3] = {a, b, c};
+    for (int i = 0; i < 3; ++i)
+        if (all[i]) FE(fe_tensor_set_output(all[i], 1));
+}
+
+static fe_graph *make_graph(const char *which) {
+    fe_graph *g = NULL;
+    fe_tensor *y = NULL, *z = NULL, *w = NULL;
+    if (!strcmp(which, "attention") || !strcmp(which, "decode")) {
+        const int decode = !strcmp(which, "decode");
+        g = new_graph(which, FE_DATA_BFLOAT16);
+        const int64_t b = decode ? 8 : 1, hq = decode ? 32 : 1, hk = decode ? 8 : 1, sq = decode ? 1 : 64,
+                      skv = decode ? 2048 : 64, d = decode ? 128 : 64;
+        fe_tensor *q = tensor(g, "q", b, hq, sq, d, FE_DATA_NOT_SET), *k = tensor(g, "k", b, hk, skv, d, FE_DATA_NOT_SET);
+        fe_tensor *v = tensor(g, "v", b, hk, skv, d, FE_DATA_NOT_SET);
+        fe_sdpa_options o = FE_SDPA_OPTIONS_INIT;
+        o.attn_scale = decode ? 0.08838834764831845 : 0.125;
+        FE(fe_graph_sdpa(g, q, k, v, &o, &y, NULL));
+    } else if (!strcmp(which, "attention_backward")) {
+        g = new_graph(which, FE_DATA_BFLOAT16);
+        fe_tensor *q = tensor(g, "q", 1, 1, 64, 64, FE_DATA_NOT_SET), *k = tensor(g, "k", 1, 1, 64, 64, FE_DATA_NOT_SET);
+        fe_tensor *v = tensor(g, "v", 1, 1, 64, 64, FE_DATA_NOT_SET), *o = tensor(g, "o", 1, 1, 64, 64, FE_DATA_NOT_SET);
+        fe_tensor *d_o = tensor(g, "dO", 1, 1, 64, 64, FE_DATA_NOT_SET), *stats = tensor(g, "stats", 1, 1, 64, 1, FE_DATA_FLOAT);
+        fe_sdpa_backward_options bo = FE_SDPA_BACKWARD_OPTIONS_INIT;
+        bo.attn_scale = 0.125;
+        FE(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &bo, &y, &z, &w));
+    } else if (!strcmp(which, "matmul")) {
+        g = new_graph(which, FE_DATA_BFLOAT16);
+        int64_t dims[3] = {1, 1024, 1024};
+        fe_tensor *a, *b;
+        FE(fe_graph_tensor(g, "a", 3, dims, NULL, FE_DATA_NOT_SET, &a));
+        FE(fe_graph_tensor(g, "b", 3, dims, NULL, FE_DATA_NOT_SET, &b));
+        FE(fe_graph_matmul(g, a, b, NULL, &y));
+    } else if (!strcmp(which, "conv")) {
+        g = new_graph(which, FE_DATA_HALF);
+        fe_tensor *x = channels_last(g, "x", 8, 64, 56, 56, FE_DATA_NOT_SET);
+        fe_tensor *f = channels_last(g, "w", 32, 64, 3, 3, FE_DATA_NOT_SET);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        int64_t pad[2] = {1, 1};
+        FE(fe_conv_options_set_padding(&o, 2, pad));
+        FE(fe_graph_conv_fprop(g, x, f, &o, &y));
+    } else if (!strcmp(which, "layernorm")) {
+        g = new_graph(which, FE_DATA_BFLOAT16);
+        fe_tensor *x = channels_last(g, "x", 4096, 1024, 1, 1, FE_DATA_NOT_SET);
+        fe_tensor *scale = channels_last(g, "scale", 1, 1024, 1, 1, FE_DATA_FLOAT);
+        fe_tensor *bias = channels_last(g, "bias", 1, 1024, 1, 1, FE_DATA_FLOAT);
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        o.phase = FE_NORM_PHASE_TRAINING;
+        o.epsilon = 1e-5;
+        FE(fe_graph_layernorm(g, x, scale, bias, &o, &y, &z, &w));
+    } else {
+        return NULL;
+    }
+    outputs(y, z, w);
+    return g;
+}
+
+/* Every input and output of the built graph, bound to SETS sets of buffers (inputs random). */
+static void bind_all(struct Bench *b) {
+    size_t inputs, outs;
+    FE(fe_graph_input_count(b->graph, &inputs));
+    FE(fe_graph_output_count(b->graph, &outs));
+    b->count = 0;
+    for (size_t i = 0; i < inputs + outs && b->count < MAX_BOUND; ++i) {
+        fe_tensor *t;
+        if (i < inputs)
+            FE(fe_graph_input(b->graph, i, &t));
+        else
+            FE(fe_graph_output(b->graph, i - inputs, &t));
+        b->tensors[b->count] = t;
+        for (int s = 0; s < SETS; ++s) {
+            fe_buffer *buffer; /* kept for the process's life */
+            FE(fe_buffer_create_for_tensor(0, t, &buffer));
+            if (i < inputs) fill_random(buffer, t, -1.f, 1.f);
+            FE(fe_buffer_device_pointer(buffer, &b->pointers[s][b->count]));
+        }
+        ++b->count;
+    }
+}
+
+static void run(const char *which, fe_handle *handle, cudaStream_t stream, int rounds, int calls) {
+    struct Bench b = {handle, make_graph(which), {0}, {{0}}, 0};
+    if (!b.graph) {
+        fprintf(stderr, "host_time_bench: unknown graph %s\n", which);
+        exit(2);
+    }
+    FE(fe_graph_build(b.graph, handle, NULL));
+    bind_all(&b);
+    double same = host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
+    double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
+    double gpu = time_graph(enqueue, &b, rounds, calls, stream);
+    printf("graph=%s host_us_same=%.2f host_us_changing=%.2f gpu_us=%.2f engine=%s rounds=%d calls=%d\n", which,
+           same, changing, gpu, engine_tag(b.graph), rounds, calls);
+    fflush(stdout);
+    fe_graph_destroy(b.graph);
+}
+
+int main(int argc, char **argv) {
+    const char *which = argc > 1 ? argv[1] : "all";
+    const int rounds = argc > 2 ? atoi(argv[2]) : 15, calls = argc > 3 ? atoi(argv[3]) : 200;
+    srand(1234);
+    fe_handle *handle;
+    FE(fe_handle_create(0, &handle));
+    cudaStream_t stream;
+    CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    FE(fe_handle_set_stream(handle, stream));
+    const char *all[] = {"attention", "decode", "attention_backward", "matmul", "conv", "layernorm"};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        if (!strcmp(which, "all") || !strcmp(which, all[i])) run(all[i], handle, stream, rounds, calls);
+    FE(fe_handle_set_stream(handle, NULL));
+    CU(cudaStreamDestroy(stream));
+    fe_handle_destroy(handle);
+    return 0;
+}
