@@ -78,7 +78,8 @@ count_summary_log "$LOGS/packages.log" $?
 
 # The library for Linux on 64-bit Arm (scripts/cross_aarch64.sh): cross-compiled, its ABI checked,
 # the tool, the unit suite and the Go binding's tests run under qemu-user, the Java and C# glue
-# cross-compiled (the binding packages below bundle them); each check is one test.
+# cross-compiled (the binding packages below bundle them), the arm64 Debian packages of the library,
+# its development files and the tool built; each check is one test.
 echo "=== aarch64"
 BUILD_DIR="$BUILD_DIR" bash "$ROOT/scripts/cross_aarch64.sh" >"$LOGS/aarch64.log" 2>&1
 count_summary_log "$LOGS/aarch64.log" $?
