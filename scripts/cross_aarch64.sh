@@ -65,7 +65,9 @@ else
     fail abi "the aarch64 library's ABI differs from abi/" "$CROSS_BUILD_DIR/abi.log"
 fi
 
-emulate=(env LD_LIBRARY_PATH="$CROSS_BUILD_DIR" qemu-aarch64 -L "$SYSROOT")
+# The cross toolchain's C library first: with Debian's arm64 multiarch libc also installed (the debs
+# check installs it), the emulated loader would otherwise mix the two builds and hang in threads.
+emulate=(env LD_LIBRARY_PATH="$CROSS_BUILD_DIR:$SYSROOT/lib" qemu-aarch64 -L "$SYSROOT")
 out=$("${emulate[@]}" "$CROSS_BUILD_DIR/tools/cudnnfe/cudnnfe" info 2>&1)
 if grep -q "^cudnnfe $version" <<<"$out" && grep -q "^cuDNN: *not available" <<<"$out"; then
     pass info "cudnnfe $version under qemu-aarch64; cuDNN: not available (none for aarch64 here)"
