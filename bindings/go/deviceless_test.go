@@ -144,6 +144,33 @@ func TestSwigluInOneGraphIsSupported(t *testing.T) {
 	expectSupported(t, g, json)
 }
 
+// FP8 attention takes the band's right bound aligned bottom-right; soft-capping, which cuDNN 9.19
+// computes wrongly there, is refused at build.
+func TestFp8AttentionTakesTheBandAndRefusesSoftCapping(t *testing.T) {
+	json := needDeviceless(t)
+	for _, softcap := range []float64{0, 25} {
+		g, err := NewGraph(&GraphOptions{Name: "fp8_band", IODataType: DataFP8E4M3})
+		must(t, err)
+		q, k := typed(t, g, "q", DataFP8E4M3, 2, 4, 128, 128), typed(t, g, "k", DataFP8E4M3, 2, 4, 256, 128)
+		v, s := typed(t, g, "v", DataFP8E4M3, 2, 4, 256, 128), typed(t, g, "s", DataFloat, 1, 1, 1, 1)
+		scales := SdpaFp8Scales{DescaleQ: s, DescaleK: s, DescaleV: s, DescaleS: s, ScaleS: s, ScaleO: s}
+		right := int64(16)
+		fwd, err := g.SdpaFp8(q, k, v, scales, &SdpaOptions{AttnScale: 0.125, GenerateStats: true, RightBound: &right,
+			DiagonalAlignment: DiagonalAlignmentBottomRight, Softcap: softcap})
+		must(t, err)
+		for _, out := range []*Tensor{fwd.O, fwd.Stats, fwd.AmaxS, fwd.AmaxO} {
+			must(t, out.SetOutput(true))
+		}
+		if softcap == 0 {
+			expectSupported(t, g, json)
+		} else {
+			err = g.Build(nil, &BuildOptions{DevicePropertiesJSON: json})
+			expectError(t, err, StatusNotSupported, "FP8 attention forward with soft-capping or a score modifier")
+		}
+		g.Close()
+	}
+}
+
 func TestACompileTimeConstantNeedsTheCudnnThatCompilesIt(t *testing.T) {
 	json := needDeviceless(t)
 	g, err := NewGraph(&GraphOptions{Name: "constant", IODataType: DataHalf})

@@ -151,6 +151,33 @@ namespace CudnnFe.Tests
             }
         }
 
+        // FP8 attention takes the band's right bound aligned bottom-right; soft-capping, which cuDNN
+        // 9.19 computes wrongly there, is refused at build.
+        [Test]
+        public void Fp8AttentionTakesTheBandAndRefusesSoftCapping()
+        {
+            foreach (double softcap in new double[] { 0, 25 })
+            {
+                using (var graph = new Graph(new GraphOptions { Name = "fp8_band", IoDataType = DataType.Fp8E4M3 }))
+                {
+                    Tensor q = graph.Tensor("q", new long[] { 2, 4, 128, 128 }, null, DataType.Fp8E4M3);
+                    Tensor k = graph.Tensor("k", new long[] { 2, 4, 256, 128 }, null, DataType.Fp8E4M3);
+                    Tensor v = graph.Tensor("v", new long[] { 2, 4, 256, 128 }, null, DataType.Fp8E4M3);
+                    Tensor s = graph.Tensor("s", new long[] { 1, 1, 1, 1 }, null, DataType.Float);
+                    var scales = new SdpaFp8Scales { DescaleQ = s, DescaleK = s, DescaleV = s, DescaleS = s, ScaleS = s, ScaleO = s };
+                    SdpaFp8Result fwd = graph.SdpaFp8(q, k, v, scales, new SdpaOptions {
+                        AttnScale = 0.125, GenerateStats = true, RightBound = 16,
+                        DiagonalAlignment = DiagonalAlignment.BottomRight, Softcap = softcap });
+                    foreach (Tensor output in new[] { fwd.O, fwd.Stats, fwd.AmaxS, fwd.AmaxO }) output.SetOutput(true);
+                    if (softcap == 0)
+                        ExpectSupported(graph);
+                    else
+                        TestSupport.AssertFails(Status.NotSupported, "FP8 attention forward with soft-capping or a score modifier",
+                                                () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json }));
+                }
+            }
+        }
+
         [Test]
         public void ACompileTimeConstantNeedsTheCudnnThatCompilesIt()
         {

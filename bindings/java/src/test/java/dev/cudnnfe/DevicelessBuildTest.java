@@ -114,6 +114,31 @@ class DevicelessBuildTest {
         }
     }
 
+    /** FP8 attention takes the band's right bound aligned bottom-right; soft-capping, which cuDNN
+     *  9.19 computes wrongly there, is refused at build. */
+    @Test
+    void fp8AttentionTakesTheBandAndRefusesSoftCapping() {
+        for (double softcap : new double[] {0, 25}) {
+            try (Graph graph = new Graph(new GraphOptions().name("fp8_band").ioDataType(DataType.FP8_E4M3))) {
+                Tensor q = graph.tensor("q", new long[] {2, 4, 128, 128}, null, DataType.FP8_E4M3);
+                Tensor k = graph.tensor("k", new long[] {2, 4, 256, 128}, null, DataType.FP8_E4M3);
+                Tensor v = graph.tensor("v", new long[] {2, 4, 256, 128}, null, DataType.FP8_E4M3);
+                SdpaFp8Scales scales = new SdpaFp8Scales();
+                Tensor s = graph.tensor("s", new long[] {1, 1, 1, 1}, null, DataType.FLOAT);
+                scales.descaleQ = scales.descaleK = scales.descaleV = scales.descaleS = scales.scaleS = scales.scaleO = s;
+                SdpaFp8Result fwd = graph.sdpaFp8(q, k, v, scales, new SdpaOptions().attnScale(0.125).generateStats(true)
+                        .rightBound(16).diagonalAlignment(DiagonalAlignment.BOTTOM_RIGHT).softcap(softcap));
+                for (Tensor out : new Tensor[] {fwd.o, fwd.stats, fwd.amaxS, fwd.amaxO}) out.setOutput(true);
+                if (softcap == 0) {
+                    expectSupported(graph);
+                } else {
+                    TestSupport.assertFails(Status.NOT_SUPPORTED, "FP8 attention forward with soft-capping or a score modifier",
+                            () -> graph.build(null, new BuildOptions().devicePropertiesJson(json)));
+                }
+            }
+        }
+    }
+
     @Test
     void aCompileTimeConstantNeedsTheCudnnThatCompilesIt() {
         try (Graph graph = new Graph(new GraphOptions().name("constant").ioDataType(DataType.HALF))) {
