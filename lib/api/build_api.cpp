@@ -160,9 +160,18 @@ FE_SETTER(fe_graph_deselect_shared_memory_greater_than, fe_graph, graph, int64_t
 
 namespace {
 
-// Fill the caller's fe_config_info up to its struct_size (a caller built against an older header
-// gets the fields it knows).
-void write_config_info(const fe_config_info &info, fe_config_info *out) {
+// Fill the caller's fe_config_info, up to its struct_size (a caller built against an older header
+// gets the fields it knows), with a candidate's or a plan's facts.
+template <class Config>
+void write_config_info(const Config &c, bool viable, fe_config_info *out) {
+    fe_config_info info = FE_CONFIG_INFO_INIT;
+    info.tag = c.tag.c_str();
+    info.engine_index = c.engine_index;
+    info.workspace_bytes = c.workspace;
+    info.shared_memory_bytes = c.shared_memory;
+    info.numerical_notes = static_cast<int64_t>(c.numerical_notes);
+    info.behavior_notes = static_cast<int64_t>(c.behavior_notes);
+    info.viable = viable ? 1 : 0;
     uint32_t size = out->struct_size;
     FE_CHECK(size >= sizeof(uint32_t), FE_STATUS_INVALID_ARGUMENT,
              "out_info->struct_size is %u: initialize it with FE_CONFIG_INFO_INIT", size);
@@ -182,15 +191,7 @@ FE_EXPORT fe_status fe_graph_candidate_info(const fe_graph *graph, size_t index,
         FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
                  index, candidates.size(), graph->name.c_str());
         const Candidate &c = candidates[index];
-        fe_config_info info = FE_CONFIG_INFO_INIT;
-        info.tag = c.tag.c_str();
-        info.engine_index = c.engine_index;
-        info.workspace_bytes = c.workspace;
-        info.shared_memory_bytes = c.shared_memory;
-        info.numerical_notes = static_cast<int64_t>(c.numerical_notes);
-        info.behavior_notes = static_cast<int64_t>(c.behavior_notes);
-        info.viable = c.viable ? 1 : 0;
-        write_config_info(info, out_info);
+        write_config_info(c, c.viable, out_info);
     });
 }
 
@@ -206,15 +207,7 @@ FE_EXPORT fe_status fe_graph_plan_info(const fe_graph *graph, size_t plan_index,
                  "graph '%s': cuDNN does not give back the engine config of plan %zu (%s), read from a cache or a "
                  "serialized graph, so its notes are not known",
                  graph->name.c_str(), plan_index, p.tag.c_str());
-        fe_config_info info = FE_CONFIG_INFO_INIT;
-        info.tag = p.tag.c_str();
-        info.engine_index = p.engine_index;
-        info.workspace_bytes = p.workspace;
-        info.shared_memory_bytes = p.shared_memory;
-        info.numerical_notes = static_cast<int64_t>(p.numerical_notes);
-        info.behavior_notes = static_cast<int64_t>(p.behavior_notes);
-        info.viable = 1;
-        write_config_info(info, out_info);
+        write_config_info(p, true, out_info);
     });
 }
 

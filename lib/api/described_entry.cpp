@@ -66,6 +66,7 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
                  "%s: %zu inputs and %zu outputs given, %zu and %zu described", op.kind, arguments.inputs.size(),
                  outputs.size(), op.inputs.size(), returned.size());
         schema::Call call;
+        call.op = &op;
         size_t i = 0;
         for (fe_tensor *input : arguments.inputs) {
             const schema::Port &port = op.inputs[i++];

@@ -4,13 +4,22 @@
 
 using namespace fe;
 
+namespace {
+
+// What every execute checks first: the graph, the handle and, when there are bindings, their
+// arrays (`arrays` names them, `given` says whether all are there).
+void require_bindings(const fe_graph *graph, const fe_handle *handle, size_t count, bool given, const char *arrays) {
+    FE_REQUIRE(graph);
+    FE_REQUIRE(handle);
+    FE_CHECK(count == 0 || given, FE_STATUS_NULL_POINTER, "%s is NULL with %zu bindings", arrays, count);
+}
+
+}  // namespace
+
 FE_EXPORT fe_status fe_graph_execute(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
                                      void *const *device_pointers, size_t count, void *workspace) {
     return guard("fe_graph_execute", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(handle);
-        FE_CHECK(count == 0 || (tensors && device_pointers), FE_STATUS_NULL_POINTER,
-                 "tensors or device_pointers is NULL with %zu bindings", count);
+        require_bindings(graph, handle, count, tensors && device_pointers, "tensors or device_pointers");
         execute_by_tensors(*graph, *handle, tensors, device_pointers, count, workspace);
     });
 }
@@ -18,10 +27,7 @@ FE_EXPORT fe_status fe_graph_execute(fe_graph *graph, fe_handle *handle, fe_tens
 FE_EXPORT fe_status fe_graph_execute_buffers(fe_graph *graph, fe_handle *handle, fe_tensor *const *tensors,
                                              fe_buffer *const *buffers, size_t count, void *workspace) {
     return guard("fe_graph_execute_buffers", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(handle);
-        FE_CHECK(count == 0 || (tensors && buffers), FE_STATUS_NULL_POINTER,
-                 "tensors or buffers is NULL with %zu bindings", count);
+        require_bindings(graph, handle, count, tensors && buffers, "tensors or buffers");
         execute_by_buffers(*graph, *handle, tensors, buffers, count, workspace);
     });
 }
@@ -29,10 +35,7 @@ FE_EXPORT fe_status fe_graph_execute_buffers(fe_graph *graph, fe_handle *handle,
 FE_EXPORT fe_status fe_graph_execute_by_uid(fe_graph *graph, fe_handle *handle, const int64_t *uids,
                                             void *const *device_pointers, size_t count, void *workspace) {
     return guard("fe_graph_execute_by_uid", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(handle);
-        FE_CHECK(count == 0 || (uids && device_pointers), FE_STATUS_NULL_POINTER,
-                 "uids or device_pointers is NULL with %zu bindings", count);
+        require_bindings(graph, handle, count, uids && device_pointers, "uids or device_pointers");
         execute_by_uids(*graph, *handle, uids, device_pointers, count, workspace);
     });
 }
@@ -40,10 +43,7 @@ FE_EXPORT fe_status fe_graph_execute_by_uid(fe_graph *graph, fe_handle *handle, 
 FE_EXPORT fe_status fe_graph_execute_positional(fe_graph *graph, fe_handle *handle, void *const *device_pointers,
                                                 size_t count, void *workspace) {
     return guard("fe_graph_execute_positional", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(handle);
-        FE_CHECK(count == 0 || device_pointers, FE_STATUS_NULL_POINTER, "device_pointers is NULL with %zu bindings",
-                 count);
+        require_bindings(graph, handle, count, device_pointers, "device_pointers");
         execute_positional(*graph, *handle, device_pointers, count, workspace);
     });
 }
@@ -62,11 +62,8 @@ fe_status cuda_graph_call(const char *function, Action::Kind kind, fe_graph *gra
                           fe_tensor *const *tensors, void *const *device_pointers, size_t count, void *workspace,
                           void *cuda_graph) {
     return guard(function, [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(handle);
+        require_bindings(graph, handle, count, tensors && device_pointers, "tensors or device_pointers");
         FE_REQUIRE(cuda_graph);
-        FE_CHECK(count == 0 || (tensors && device_pointers), FE_STATUS_NULL_POINTER,
-                 "tensors or device_pointers is NULL with %zu bindings", count);
         Action action;
         action.kind = kind;
         action.cuda_graph = cuda_graph;

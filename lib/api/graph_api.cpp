@@ -15,6 +15,16 @@ std::vector<int64_t> copy_dims(size_t ndims, const int64_t *values, const char *
     return std::vector<int64_t>(values, values + ndims);
 }
 
+// A tensor's new dims or strides (`what`: "dim" or "stride"), each positive.
+std::vector<int64_t> positive_per_dim(const fe_tensor *tensor, size_t ndims, const int64_t *values,
+                                      const std::string &what) {
+    std::vector<int64_t> v = copy_dims(ndims, values, (what + "s").c_str());
+    for (size_t i = 0; i < ndims; ++i)
+        FE_CHECK(v[i] > 0, FE_STATUS_INVALID_ARGUMENT, "%s %zu of '%s' is %lld; %ss must be positive", what.c_str(), i,
+                 tensor->name.c_str(), static_cast<long long>(v[i]), what.c_str());
+    return v;
+}
+
 void check_data_type(fe_data_type type, bool allow_not_set) {
     FE_CHECK((allow_not_set && type == FE_DATA_NOT_SET) || data_type_valid(type), FE_STATUS_INVALID_ARGUMENT,
              "data type %d is not one cudnnfe knows", static_cast<int>(type));
@@ -195,10 +205,7 @@ FE_EXPORT fe_status fe_tensor_set_dims(fe_tensor *tensor, size_t ndims, const in
     return guard("fe_tensor_set_dims", [&] {
         FE_REQUIRE(tensor);
         FE_REQUIRE(dims);
-        std::vector<int64_t> d = copy_dims(ndims, dims, "dims");
-        for (size_t i = 0; i < ndims; ++i)
-            FE_CHECK(d[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dim %zu of '%s' is %lld; dims must be positive", i,
-                     tensor->name.c_str(), static_cast<long long>(d[i]));
+        std::vector<int64_t> d = positive_per_dim(tensor, ndims, dims, "dim");
         // One value: its shape is not the caller's to choose (nor written in the graph JSON).
         FE_CHECK(!tensor->by_value || d == tensor->dims, FE_STATUS_INVALID_ARGUMENT,
                  "'%s' is a scalar passed by value: its dims stay %s", tensor->name.c_str(),
@@ -218,10 +225,7 @@ FE_EXPORT fe_status fe_tensor_set_strides(fe_tensor *tensor, size_t ndims, const
     return guard("fe_tensor_set_strides", [&] {
         FE_REQUIRE(tensor);
         FE_REQUIRE(strides);
-        std::vector<int64_t> s = copy_dims(ndims, strides, "strides");
-        for (size_t i = 0; i < ndims; ++i)
-            FE_CHECK(s[i] > 0, FE_STATUS_INVALID_ARGUMENT, "stride %zu of '%s' is %lld; strides must be positive", i,
-                     tensor->name.c_str(), static_cast<long long>(s[i]));
+        std::vector<int64_t> s = positive_per_dim(tensor, ndims, strides, "stride");
         FE_CHECK(ndims == tensor->dims.size(), FE_STATUS_INVALID_ARGUMENT, "'%s' has %zu dims; %zu strides given",
                  tensor->name.c_str(), tensor->dims.size(), ndims);
         FE_CHECK(!tensor->by_value || s == tensor->strides, FE_STATUS_INVALID_ARGUMENT,

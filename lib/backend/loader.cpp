@@ -17,8 +17,10 @@ namespace fe {
 namespace {
 
 // Opens the first library that loads: the environment override alone when it is set (so a
-// user who names a library never silently gets another), else the usual sonames.
-void *open_first(const char *env_var, const std::vector<const char *> &names, std::string *tried) {
+// user who names a library never silently gets another), else the usual sonames. On failure
+// `error` says what could not be loaded, each name tried and why.
+void *open_first(const char *what, const char *env_var, const std::vector<const char *> &names, std::string *error) {
+    std::string tried;
     std::vector<std::string> candidates;
     if (const char *override_path = environment(env_var); override_path && *override_path)
         candidates.emplace_back(override_path);
@@ -31,9 +33,10 @@ void *open_first(const char *env_var, const std::vector<const char *> &names, st
             return lib;
         }
         const char *why = dlerror();
-        if (!tried->empty()) *tried += "; ";
-        *tried += name + " (" + (why ? why : "not found") + ")";
+        if (!tried.empty()) tried += "; ";
+        tried += name + " (" + (why ? why : "not found") + ")";
     }
+    *error = std::string(what) + " could not be loaded (set " + env_var + " to override); tried " + tried;
     return nullptr;
 }
 
@@ -74,12 +77,8 @@ void keep_nvrtc_loaded() {
 CudnnLoad load_cudnn() {
     load_stub_driver_if_asked();
     CudnnLoad out;
-    std::string tried;
-    void *lib = open_first("CUDNNFE_CUDNN_LIBRARY", {"libcudnn.so.9", "libcudnn.so"}, &tried);
-    if (!lib) {
-        out.error = "cuDNN could not be loaded (set CUDNNFE_CUDNN_LIBRARY to override); tried " + tried;
-        return out;
-    }
+    void *lib = open_first("cuDNN", "CUDNNFE_CUDNN_LIBRARY", {"libcudnn.so.9", "libcudnn.so"}, &out.error);
+    if (!lib) return out;
     std::string missing;
     Cudnn &t = out.table;
     bind(lib, "cudnnGetVersion", &t.cudnnGetVersion, &missing);
@@ -108,13 +107,9 @@ CudnnLoad load_cudnn() {
 
 CudaLoad load_cuda() {
     CudaLoad out;
-    std::string tried;
-    void *lib = open_first("CUDNNFE_CUDART_LIBRARY",
-                           {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}, &tried);
-    if (!lib) {
-        out.error = "the CUDA runtime could not be loaded (set CUDNNFE_CUDART_LIBRARY to override); tried " + tried;
-        return out;
-    }
+    void *lib = open_first("the CUDA runtime", "CUDNNFE_CUDART_LIBRARY",
+                           {"libcudart.so.13", "libcudart.so.12", "libcudart.so"}, &out.error);
+    if (!lib) return out;
     std::string missing;
     CudaRuntime &t = out.table;
     bind(lib, "cudaRuntimeGetVersion", &t.cudaRuntimeGetVersion, &missing);

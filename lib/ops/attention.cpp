@@ -58,6 +58,32 @@ std::string AttentionNode::combination() const {
     return s + (options.empty() ? "" : ", " + options);
 }
 
+std::vector<const char *> attention_forward_ports(bool stats, bool fp8_amaxes, bool dropout_mask, bool max_sum_exp) {
+    std::vector<const char *> ports = {"O"};
+    if (stats) ports.push_back("Stats");
+    if (fp8_amaxes) ports.insert(ports.end(), {"Amax_S", "Amax_O"});
+    if (dropout_mask) ports.push_back("DropoutMask");
+    if (max_sum_exp) ports.insert(ports.end(), {"Max", "SumExp"});
+    return ports;
+}
+
+void AttentionNode::infer_forward_outputs(const AttentionDims &d, const ForwardOutputs &outs) {
+    FE_CHECK(!outs.dropout_mask || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
+             "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
+    FE_CHECK(!(outs.max_sum_exp && outs.stats), FE_STATUS_INVALID_ARGUMENT,
+             "generate_stats and output_max_sum_exp: cuDNN's engines give the stats or Max and SumExp, not both "
+             "(the stats are Max + log(SumExp))");
+    const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
+    assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, inputs[0]->strides);
+    if (outs.stats) assign_inferred_shape(outputs[outs.stats_port], rows, packed_strides(rows));
+    if (outs.dropout_mask) {
+        const std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
+        assign_inferred_shape(outputs[outs.mask_port], scores, packed_strides(scores));
+    }
+    if (outs.max_sum_exp)
+        for (size_t port : {outs.max_port, outs.max_port + 1}) assign_inferred_shape(outputs[port], rows, packed_strides(rows));
+}
+
 void AttentionNode::check_backward_inputs(const AttentionDims &d, int o, int d_o, int stats) const {
     const std::vector<int64_t> o_dims = {d.b, d.h_q, d.s_q, d.d_v};
     for (int port : {o, d_o}) {

@@ -99,6 +99,9 @@ inline AttentionOptions with_score_modifiers(AttentionOptions a, const ScoreModi
     return a;
 }
 
+// An attention forward's output ports, in order: O, then those asked for (FP8's amaxes always).
+std::vector<const char *> attention_forward_ports(bool stats, bool fp8_amaxes, bool dropout_mask, bool max_sum_exp);
+
 struct AttentionDims {
     int64_t b, h_q, h_k, s_q, s_kv, d, d_v;
 };
@@ -121,6 +124,16 @@ class AttentionNode : public Node {
     void check_padding(const AttentionDims &d);
     // The plain values: finite scales, a window cuDNN can take, known enum values.
     void check_option_values() const;
+    // Where a forward's optional outputs sit among its outputs (ports past O; the one given when
+    // the output is asked for).
+    struct ForwardOutputs {
+        bool stats, dropout_mask, max_sum_exp;
+        size_t stats_port, mask_port, max_port;  // Max at max_port, SumExp after it
+    };
+    // Checks that the forward's optional outputs can be given together and shapes O (like Q's
+    // strides) and each asked-for output: stats and Max/SumExp one float per row, the mask one
+    // value per score.
+    void infer_forward_outputs(const AttentionDims &d, const ForwardOutputs &outs);
     // A backward's O and dO ([b, h_q, s_q, d_v]) and the forward's stats ([b, h_q, s_q, 1]), by port.
     void check_backward_inputs(const AttentionDims &d, int o, int d_o, int stats) const;
     // Q, K, V (and dO, O) in half or bfloat16, one type.

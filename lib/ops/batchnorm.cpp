@@ -264,13 +264,10 @@ const std::vector<fe_tensor *> &add_batchnorm_inference_call(fe_graph &g, const 
     return add_batchnorm_inference(g, c.inputs[0], c.inputs[1], c.inputs[2], c.inputs[3], c.inputs[4],
                                    c.options_as<fe_batchnorm_inference_options>());
 }
-const std::vector<fe_tensor *> &add_batchnorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward(g, kBatchNorm, "batchnorm_backward", c, false);
-}
 
 const schema::Registration kRegistered[] = {schema::Registration(kBatchnorm, add_batchnorm_call),
                                             schema::Registration(kBatchnormInference, add_batchnorm_inference_call),
-                                            schema::Registration(kBatchnormBackward, add_batchnorm_backward_call)};
+                                            schema::Registration(kBatchnormBackward, add_norm_backward_call<kBatchNorm, false>)};
 
 }  // namespace
 

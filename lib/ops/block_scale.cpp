@@ -110,9 +110,7 @@ class BlockScaleQuantize : public BlockScaleNode {
                     "block-scale quantize scale");
         set_common(op, CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_MATH_PREC,
                    CUDNN_ATTR_OPERATION_BLOCK_SCALE_QUANTIZE_BLOCK_SIZE, lowering.compute_type(*this));
-        std::string what = "finalizing block-scale quantize '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing block-scale quantize '" + name + "'");
     }
 };
 
@@ -179,9 +177,7 @@ class BlockScaleDequantize : public BlockScaleNode {
                     "block-scale dequantize Y");
         set_common(op, CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_MATH_PREC,
                    CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_BLOCK_SIZE, lowering.compute_type(*this));
-        std::string what = "finalizing block-scale dequantize '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing block-scale dequantize '" + name + "'");
     }
 
   private:
@@ -217,9 +213,7 @@ class BlockScaleDequantize : public BlockScaleNode {
         int32_t blocks[2] = {block_rows_, block_size_};
         op.set(CUDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_BLOCK_SIZE, CUDNN_TYPE_INT32, 2, blocks,
                "block-scale block sizes");
-        std::string what = "finalizing block-scale dequantize '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing block-scale dequantize '" + name + "'");
     }
 };
 

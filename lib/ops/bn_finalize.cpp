@@ -93,9 +93,7 @@ class BnFinalize : public NormNode {
         op.set_desc(CUDNN_ATTR_OPERATION_BN_FINALIZE_ACCUM_COUNT_DESC,
                     lowering.internal_scalar(static_cast<double>(options_.accum_count), FE_DATA_INT64, dims.size()),
                     "bn_finalize accum_count");
-        std::string what = "finalizing bn_finalize '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing bn_finalize '" + name + "'");
     }
 
   private:

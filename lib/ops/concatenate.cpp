@@ -76,9 +76,7 @@ class Concatenate : public Node {
                          "CUDNN_ATTR_OPERATION_CONCAT_INPLACE_INDEX");
         op.set_desc(CUDNN_ATTR_OPERATION_CONCAT_OUTPUT_DESC, lowering.tensor(outputs[0]),
                     "CUDNN_ATTR_OPERATION_CONCAT_OUTPUT_DESC");
-        std::string what = "finalizing concatenate '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing concatenate '" + name + "'");
     }
 
     // The in-place input already lies inside y's buffer: that is the point of it.

@@ -124,8 +124,7 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
     conv.set_int64s(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, post, "CUDNN_ATTR_CONVOLUTION_POST_PADDINGS");
     conv.set_int64s(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, stride, "CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES");
     conv.set_int64s(CUDNN_ATTR_CONVOLUTION_DILATIONS, dilation, "CUDNN_ATTR_CONVOLUTION_DILATIONS");
-    conv.finalize("finalizing the convolution descriptor", FE_STATUS_NOT_SUPPORTED);
-    return lowering.keep(std::move(conv));
+    return lowering.finalize_and_keep(std::move(conv), "finalizing the convolution descriptor");
 }
 
 void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image, const fe_tensor *result) {

@@ -106,9 +106,7 @@ class ConvDgrad : public Node {
         op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, conv, "dgrad convolution descriptor");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, compute, 1.0, "dgrad alpha");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, compute, 0.0, "dgrad beta");
-        std::string what = std::string("finalizing ") + kind() + " '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), std::string("finalizing ") + kind() + " '" + name + "'");
     }
 
   private:

@@ -85,9 +85,7 @@ class ConvFprop : public Node {
         op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv, "conv descriptor");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, compute, 1.0, "conv alpha");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, compute, 0.0, "conv beta");
-        std::string what = "finalizing convolution '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing convolution '" + name + "'");
     }
 
   private:

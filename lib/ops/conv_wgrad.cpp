@@ -133,9 +133,7 @@ class ConvWgrad : public Node {
         op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, conv, "wgrad convolution descriptor");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, compute, 1.0, "wgrad alpha");
         set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, compute, 0.0, "wgrad beta");
-        std::string what = "finalizing conv_wgrad '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing conv_wgrad '" + name + "'");
     }
 
   private:

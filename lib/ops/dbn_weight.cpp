@@ -74,9 +74,7 @@ class DbnWeight : public NormNode {
             CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_DY_SCALE_DESC, CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_X_SCALE_DESC,
             CUDNN_ATTR_OPERATION_BN_BWD_WEIGHTS_EQ_BIAS};
         for (size_t i = 0; i < 5; ++i) op.set_desc(kOutputs[i], lowering.tensor(outputs[i]), "dbn_weight output");
-        std::string what = "finalizing dbn_weight '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing dbn_weight '" + name + "'");
     }
 };
 

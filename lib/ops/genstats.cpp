@@ -55,9 +55,7 @@ class Genstats : public Node {
         op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_XDESC, lowering.tensor(inputs[0]), "genstats X");
         op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_SUMDESC, lowering.tensor(outputs[0]), "genstats SUM");
         op.set_desc(CUDNN_ATTR_OPERATION_GENSTATS_SQSUMDESC, lowering.tensor(outputs[1]), "genstats SQ_SUM");
-        std::string what = "finalizing genstats '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing genstats '" + name + "'");
     }
 };
 

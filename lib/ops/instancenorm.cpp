@@ -1,28 +1,18 @@
 // Instance normalization, forward and backward: statistics per image and channel over space.
-#include "common/error.hpp"
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
-#include "ops/graph_ops.hpp"
 
 namespace fe {
 
 namespace {
+
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) {
     return channel_stats_dims(x, scale, true);
 }
 
 const NormFamily kInstanceNorm = {"instancenorm", CUDNN_INSTANCE_NORM, true, false, false, Feature::cudnn_9, stats_dims};
-}  // namespace
 
-
-
-}  // namespace fe
-
-// The ops' descriptions (lib/schema/schema.hpp) and how a call adds them.
-namespace fe {
-
-namespace {
-
+// The ops' descriptions (lib/schema/schema.hpp); the family adds them.
 const schema::Op kInstancenorm{"instancenorm", "fe_graph_instancenorm", "Normalizations",
                                {{"X", nullptr, "[N, C, spatial...]"}, {"scale", nullptr, "[1, C, 1, ...]"},
                                 {"bias", nullptr, "[1, C, 1, ...]"}},
@@ -33,14 +23,9 @@ const schema::Op kInstancenormBackward{"instancenorm_backward", "fe_graph_instan
                                        norm_backward_input_ports(), norm_backward_output_ports(false), {}, &norm_backward_options_description(), {"name"}, false,
                                        "Instance normalization backward."};
 
-const std::vector<fe_tensor *> &add_instancenorm_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_forward(g, kInstanceNorm, c);
-}
-const std::vector<fe_tensor *> &add_instancenorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward(g, kInstanceNorm, "instancenorm_backward", c, false);
-}
-
-const schema::Registration kRegistered[] = {schema::Registration(kInstancenorm, add_instancenorm_call), schema::Registration(kInstancenormBackward, add_instancenorm_backward_call)};
+const schema::Registration kRegistered[] = {
+    schema::Registration(kInstancenorm, add_norm_forward_call<kInstanceNorm>),
+    schema::Registration(kInstancenormBackward, add_norm_backward_call<kInstanceNorm, false>)};
 
 }  // namespace
 

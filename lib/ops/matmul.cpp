@@ -338,8 +338,7 @@ void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, c
     if (overrides.has_padding_value)
         mm.set(CUDNN_ATTR_MATMUL_PADDING_VALUE, CUDNN_TYPE_DOUBLE, 1, &overrides.padding_value,
                "CUDNN_ATTR_MATMUL_PADDING_VALUE");
-    mm.finalize("finalizing the matmul descriptor", FE_STATUS_NOT_SUPPORTED);
-    const Descriptor &kept = lowering.keep(std::move(mm));
+    const Descriptor &kept = lowering.finalize_and_keep(std::move(mm), "finalizing the matmul descriptor");
     Descriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
     op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_ADESC, a, "matmul A");
     op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_BDESC, b, "matmul B");
@@ -348,9 +347,7 @@ void emit_matmul(Lowering &lowering, const Descriptor &a, const Descriptor &b, c
     if (overrides.m) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, *overrides.m, "matmul M override");
     if (overrides.n) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, *overrides.n, "matmul N override");
     if (overrides.k) op.set_desc(CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, *overrides.k, "matmul K override");
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 const schema::Struct &matmul_options_description() {

@@ -131,9 +131,7 @@ class MoeGroupedMatmul : public Node {
             op.set(CUDNN_ATTR_OPERATION_MOE_GROUPED_MATMUL_TOP_K, CUDNN_TYPE_INT32, 1, &top_k,
                    "CUDNN_ATTR_OPERATION_MOE_GROUPED_MATMUL_TOP_K");
         }
-        std::string what = "finalizing MoE grouped matmul '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing MoE grouped matmul '" + name + "'");
     }
 
   private:

@@ -230,9 +230,7 @@ void emit_norm_forward(Lowering &lowering, cudnnBackendNormMode_t mode, fe_norm_
     for (const Optional &o : optional)
         if (o.d) op.set_desc(o.name, *o.d, o.label);
     set_peer_stats(op, CUDNN_ATTR_OPERATION_NORM_FWD_PEER_STAT_DESCS, t.peer_stats);
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const NormBackwardTensors &t,
@@ -248,9 +246,7 @@ void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const N
     op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DSCALE_DESC, *t.dscale, "norm backward dScale");
     if (t.dbias) op.set_desc(CUDNN_ATTR_OPERATION_NORM_BWD_DBIAS_DESC, *t.dbias, "norm backward dBias");
     set_peer_stats(op, CUDNN_ATTR_OPERATION_NORM_BWD_PEER_STAT_DESCS, t.peer_stats);
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 namespace {
@@ -503,15 +499,14 @@ Results add_norm_forward(fe_graph &g, const NormFamily &family, const schema::Ca
     return outputs;
 }
 
-Results add_norm_backward(fe_graph &g, const NormFamily &family, const char *kind, const schema::Call &c,
-                          bool dbias_param) {
+Results add_norm_backward(fe_graph &g, const NormFamily &family, const schema::Call &c, bool dbias_param) {
     const auto &o = c.options_as<fe_norm_backward_options>();
     const std::vector<fe_tensor *> &in = c.inputs;  // dY, X, scale, [mean], inverse deviation
     fe_tensor *mean = family.has_mean ? in[3] : nullptr, *inv = in[family.has_mean ? 4 : 3];
     const bool with_dbias = !dbias_param || c.params[0].value != 0;
     std::vector<const char *> ports = {"DX", "DScale"};
     if (with_dbias) ports.push_back("DBias");
-    Results outputs = g.add_op(make_norm_backward(family, in[0], in[1], in[2], mean, inv, o), o.name, kind, ports);
+    Results outputs = g.add_op(make_norm_backward(family, in[0], in[1], in[2], mean, inv, o), o.name, c.op->kind, ports);
     for (size_t i = 1; i < outputs.size(); ++i) like_scale(outputs[i], in[2]);
     return outputs;
 }

@@ -112,10 +112,19 @@ void emit_norm_backward(Lowering &lowering, cudnnBackendNormMode_t mode, const N
                         const std::string &label);
 
 // A call's forward pass of a family (layernorm, rmsnorm, instancenorm, adalayernorm) added to g:
-// Y, then in training Mean (if the family has one) and the inverse deviation. A backward pass of
-// `kind`: DX, DScale, then DBias unless the op's output_dbias parameter (dbias_param) is false.
+// Y, then in training Mean (if the family has one) and the inverse deviation. A backward pass:
+// DX, DScale, then DBias unless the op's output_dbias parameter (dbias_param) is false.
 Results add_norm_forward(fe_graph &g, const NormFamily &family, const schema::Call &c);
-Results add_norm_backward(fe_graph &g, const NormFamily &family, const char *kind, const schema::Call &c,
-                          bool dbias_param);
+Results add_norm_backward(fe_graph &g, const NormFamily &family, const schema::Call &c, bool dbias_param);
+
+// The same as the add functions a family's ops register (schema::Registration).
+template <const NormFamily &family>
+Results add_norm_forward_call(fe_graph &g, const schema::Call &c) {
+    return add_norm_forward(g, family, c);
+}
+template <const NormFamily &family, bool dbias_param>
+Results add_norm_backward_call(fe_graph &g, const schema::Call &c) {
+    return add_norm_backward(g, family, c, dbias_param);
+}
 
 }  // namespace fe

@@ -15,9 +15,7 @@ void emit_paged_cache_load(Lowering &lowering, const Descriptor &container, cons
     op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_PAGE_TABLE_DESC, page_table, "paged cache page table");
     op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_SEQUENCE_DESC, sequence_lengths, "paged cache lengths");
     op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_YDESC, y, "paged cache Y");
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 }  // namespace fe

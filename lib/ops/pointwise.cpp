@@ -437,8 +437,7 @@ void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode_value, const Desc
             break;
         default: break;
     }
-    pw.finalize("finalizing the pointwise descriptor", FE_STATUS_NOT_SUPPORTED);
-    const Descriptor &kept = lowering.keep(std::move(pw));
+    const Descriptor &kept = lowering.finalize_and_keep(std::move(pw), "finalizing the pointwise descriptor");
 
     Descriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
     op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR, kept, "pointwise descriptor");
@@ -453,9 +452,7 @@ void emit_pointwise(Lowering &lowering, fe_pointwise_mode mode_value, const Desc
         if (t) op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_TDESC, *t, "pointwise t");
         op.set_desc(CUDNN_ATTR_OPERATION_POINTWISE_YDESC, y, "pointwise y");
     }
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 const char *pointwise_mode_name(fe_pointwise_mode mode) {

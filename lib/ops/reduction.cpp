@@ -150,15 +150,12 @@ void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor
     if (deterministic)
         red.set(CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC, CUDNN_TYPE_BOOLEAN, 1, &deterministic,
                 "CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC");
-    red.finalize("finalizing the reduction descriptor", FE_STATUS_NOT_SUPPORTED);
-    const Descriptor &kept = lowering.keep(std::move(red));
+    const Descriptor &kept = lowering.finalize_and_keep(std::move(red), "finalizing the reduction descriptor");
     Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
     op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x, "reduction X");
     op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y, "reduction Y");
     op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor");
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o) {

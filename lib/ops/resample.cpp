@@ -150,8 +150,7 @@ const Descriptor &lower_resample_descriptor(Lowering &lowering, const fe_resampl
     d.set(CUDNN_ATTR_RESAMPLE_POST_PADDINGS, CUDNN_TYPE_FRACTION, count, post.data(),
           "CUDNN_ATTR_RESAMPLE_POST_PADDINGS");
     d.set(CUDNN_ATTR_RESAMPLE_STRIDES, CUDNN_TYPE_FRACTION, count, stride.data(), "CUDNN_ATTR_RESAMPLE_STRIDES");
-    d.finalize("finalizing the resample descriptor", FE_STATUS_NOT_SUPPORTED);
-    return lowering.keep(std::move(d));
+    return lowering.finalize_and_keep(std::move(d), "finalizing the resample descriptor");
 }
 
 // Why upsampling has no engine: refused on the versions known to have none, explained on others.
@@ -240,9 +239,7 @@ class Resample : public Node {
         if (options_.generate_index)
             op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_IDXDESC, lowering.tensor(outputs[1]), "resample index");
         op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_FWD_DESC, resample, "resample descriptor");
-        std::string what = "finalizing resample '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing resample '" + name + "'");
     }
 
   private:
@@ -348,9 +345,7 @@ class ResampleBackward : public Node {
         if (inputs[3])
             op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_IDXDESC, lowering.tensor(inputs[3]), "resample backward index");
         op.set_desc(CUDNN_ATTR_OPERATION_RESAMPLE_BWD_DESC, resample, "resample descriptor");
-        std::string what = "finalizing resample backward '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing resample backward '" + name + "'");
     }
 
   private:

@@ -19,9 +19,7 @@ void emit_reshape(Lowering &lowering, const Descriptor &x, const Descriptor &y, 
     Descriptor op(CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR);
     op.set_desc(CUDNN_ATTR_OPERATION_RESHAPE_XDESC, x, "reshape X");
     op.set_desc(CUDNN_ATTR_OPERATION_RESHAPE_YDESC, y, "reshape Y");
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 namespace {

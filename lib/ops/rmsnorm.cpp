@@ -1,27 +1,17 @@
 // RMS normalization, forward and backward: no mean, only the inverse root mean square; the bias
 // is optional.
-#include "common/error.hpp"
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
-#include "ops/graph_ops.hpp"
 
 namespace fe {
 
 namespace {
+
 std::vector<int64_t> stats_dims(const fe_tensor *x, const fe_tensor *scale) { return layer_stats_dims(x, scale, false); }
 
 const NormFamily kRmsNorm = {"rmsnorm", CUDNN_RMS_NORM, false, true, true, Feature::cudnn_9, stats_dims};
-}  // namespace
 
-
-
-}  // namespace fe
-
-// The ops' descriptions (lib/schema/schema.hpp) and how a call adds them.
-namespace fe {
-
-namespace {
-
+// The ops' descriptions (lib/schema/schema.hpp); the family adds them.
 const schema::Op kRmsnorm{"rmsnorm", "fe_graph_rmsnorm", "Normalizations",
                           {{"X", nullptr, "[batch, ...]"}, {"scale", nullptr, "[1, normalized dims...]"},
                            {"bias", "optional", "scale's dims"}},
@@ -34,14 +24,9 @@ const schema::Op kRmsnormBackward{"rmsnorm_backward", "fe_graph_rmsnorm_backward
                                   norm_backward_output_ports(true), {norm_output_dbias_param()}, &norm_backward_options_description(),
                                   {"name", "zero_centered_gamma"}, false, "RMS normalization backward."};
 
-const std::vector<fe_tensor *> &add_rmsnorm_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_forward(g, kRmsNorm, c);
-}
-const std::vector<fe_tensor *> &add_rmsnorm_backward_call(fe_graph &g, const schema::Call &c) {
-    return add_norm_backward(g, kRmsNorm, "rmsnorm_backward", c, true);
-}
-
-const schema::Registration kRegistered[] = {schema::Registration(kRmsnorm, add_rmsnorm_call), schema::Registration(kRmsnormBackward, add_rmsnorm_backward_call)};
+const schema::Registration kRegistered[] = {
+    schema::Registration(kRmsnorm, add_norm_forward_call<kRmsNorm>),
+    schema::Registration(kRmsnormBackward, add_norm_backward_call<kRmsNorm, true>)};
 
 }  // namespace
 

@@ -39,16 +39,13 @@ void emit_rng(Lowering &lowering, const fe_rng_options &o, const Descriptor &see
                     "CUDNN_ATTR_RNG_NORMAL_DIST_STANDARD_DEVIATION");
             break;
     }
-    rng.finalize("finalizing the RNG descriptor", FE_STATUS_NOT_SUPPORTED);
-    const Descriptor &kept = lowering.keep(std::move(rng));
+    const Descriptor &kept = lowering.finalize_and_keep(std::move(rng), "finalizing the RNG descriptor");
     Descriptor op(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR);
     op.set_desc(CUDNN_ATTR_OPERATION_RNG_YDESC, y, "RNG Y");
     op.set_desc(CUDNN_ATTR_OPERATION_RNG_DESC, kept, "RNG descriptor");
     op.set_desc(CUDNN_ATTR_OPERATION_RNG_SEED, seed, "RNG seed");
     op.set_desc(CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, offset, "RNG offset");
-    std::string what = "finalizing " + label;
-    op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-    lowering.add_operation(std::move(op));
+    lowering.finalize_and_add(std::move(op), "finalizing " + label);
 }
 
 class Rng : public Node {

@@ -36,25 +36,9 @@ class Sdpa : public AttentionNode {
     const char *kind() const override { return "sdpa"; }
 
     void infer() override {
-        const fe_tensor *q = inputs[0];
-        AttentionDims d = check_qkv(q, inputs[1], inputs[2]);
+        AttentionDims d = check_qkv(inputs[0], inputs[1], inputs[2]);
         check_options(d);
-        FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
-        FE_CHECK(!(max_sum_exp_ && stats_), FE_STATUS_INVALID_ARGUMENT,
-                 "generate_stats and output_max_sum_exp: cuDNN's engines give the stats or Max and SumExp, not both "
-                 "(the stats are Max + log(SumExp))");
-        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
-        assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
-        if (stats_) assign_inferred_shape(outputs[stats_port()], rows, packed_strides(rows));
-        if (mask_output_) {
-            std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-            assign_inferred_shape(outputs[mask_port()], scores, packed_strides(scores));
-        }
-        if (max_sum_exp_) {
-            assign_inferred_shape(outputs[max_port()], rows, packed_strides(rows));
-            assign_inferred_shape(outputs[max_port() + 1], rows, packed_strides(rows));
-        }
+        infer_forward_outputs(d, {stats_, mask_output_, max_sum_exp_, stats_port(), mask_port(), max_port()});
     }
 
     std::string attributes() const override {
@@ -124,9 +108,7 @@ class Sdpa : public AttentionNode {
             op.set_desc(CUDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC,
                         lowering.tensor(inputs[static_cast<size_t>(page_v_)]), "SDPA page table V");
         }
-        std::string what = "finalizing the native SDPA operation of attention '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing the native SDPA operation of attention '" + name + "'");
     }
 
     void lower_composite(Lowering &lowering) const {
@@ -188,13 +170,8 @@ static std::unique_ptr<Node> make_sdpa(fe_tensor *q, fe_tensor *k, fe_tensor *v,
 }
 
 Results add_sdpa(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_options &o) {
-    std::vector<const char *> ports = {"O"};
-    if (o.generate_stats) ports.push_back("Stats");
-    if (o.output_dropout_mask) ports.push_back("DropoutMask");
-    if (o.output_max_sum_exp) {
-        ports.push_back("Max");
-        ports.push_back("SumExp");
-    }
+    const std::vector<const char *> ports =
+        attention_forward_ports(o.generate_stats, false, o.output_dropout_mask, o.output_max_sum_exp);
     ScoreModifier score_mod =
         find_score_modifier(g, o.score_mod_input, o.score_mod_output, {}, "score_mod_input", "score_mod_output");
     Results outputs = g.add_op(make_sdpa(q, k, v, o, score_mod), o.name, "sdpa", ports);

@@ -145,9 +145,7 @@ class SdpaBackward : public AttentionNode {
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DQDESC, lowering.tensor(outputs[0]), "SDPA backward dQ");
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DKDESC, lowering.tensor(outputs[1]), "SDPA backward dK");
         op.set_desc(CUDNN_ATTR_OPERATION_SDPA_BWD_DVDESC, lowering.tensor(outputs[2]), "SDPA backward dV");
-        std::string what = "finalizing the native SDPA backward operation of attention '" + name + "'";
-        op.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
-        lowering.add_operation(std::move(op));
+        lowering.finalize_and_add(std::move(op), "finalizing the native SDPA backward operation of attention '" + name + "'");
     }
 
     // What the composite lowering's steps share: the shapes of the scores and of the rows, and

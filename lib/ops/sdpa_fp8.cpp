@@ -88,23 +88,8 @@ class SdpaFp8 : public AttentionNode {
         check_options(d);
         for (int i = kDescaleQ; i < kRequired; ++i)
             shape_single_element(inputs[static_cast<size_t>(i)], kScaleNames[i - kDescaleQ], 4);
-        FE_CHECK(!mask_output_ || seed_ >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "output_dropout_mask needs dropout drawn by cuDNN (dropout_probability with seed and offset)");
-        FE_CHECK(!(max_sum_exp_ && stats_), FE_STATUS_INVALID_ARGUMENT,
-                 "generate_stats and output_max_sum_exp: cuDNN's engines give the stats or Max and SumExp, not both "
-                 "(the stats are Max + log(SumExp))");
-        const std::vector<int64_t> rows = {d.b, d.h_q, d.s_q, 1};
-        assign_inferred_shape(outputs[0], {d.b, d.h_q, d.s_q, d.d_v}, q->strides);
-        if (stats_) assign_inferred_shape(outputs[1], rows, packed_strides(rows));
+        infer_forward_outputs(d, {stats_, mask_output_, max_sum_exp_, 1, mask_port(), max_port()});
         for (size_t port : {amax_s_port(), amax_s_port() + 1}) assign_inferred_shape(outputs[port], {1, 1, 1, 1}, {1, 1, 1, 1});
-        if (mask_output_) {
-            std::vector<int64_t> scores = {d.b, d.h_q, d.s_q, d.s_kv};
-            assign_inferred_shape(outputs[mask_port()], scores, packed_strides(scores));
-        }
-        if (max_sum_exp_) {
-            assign_inferred_shape(outputs[max_port()], rows, packed_strides(rows));
-            assign_inferred_shape(outputs[max_port() + 1], rows, packed_strides(rows));
-        }
     }
 
     void lower(Lowering &lowering) const override {
@@ -188,15 +173,8 @@ static std::unique_ptr<Node> make_sdpa_fp8(fe_tensor *q, fe_tensor *k, fe_tensor
 
 Results add_sdpa_fp8(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, const fe_sdpa_fp8_scales &s,
                      const fe_sdpa_options &o) {
-    std::vector<const char *> ports = {"O"};
-    if (o.generate_stats) ports.push_back("Stats");
-    ports.push_back("Amax_S");
-    ports.push_back("Amax_O");
-    if (o.output_dropout_mask) ports.push_back("DropoutMask");
-    if (o.output_max_sum_exp) {
-        ports.push_back("Max");
-        ports.push_back("SumExp");
-    }
+    const std::vector<const char *> ports =
+        attention_forward_ports(o.generate_stats, true, o.output_dropout_mask, o.output_max_sum_exp);
     ScoreModifier score_mod =
         find_score_modifier(g, o.score_mod_input, o.score_mod_output, {}, "score_mod_input", "score_mod_output");
     Results outputs = g.add_op(make_sdpa_fp8(q, k, v, s, o, score_mod), o.name, "sdpa_fp8", ports);

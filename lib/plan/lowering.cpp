@@ -168,7 +168,8 @@ void Lowering::stand_in(const fe_tensor *t, const Descriptor &descriptor) {
     FE_FAIL(FE_STATUS_INTERNAL, "'%s' stands in for a tensor this graph never lowered", t->name.c_str());
 }
 
-const Descriptor &Lowering::keep(Descriptor descriptor) {
+const Descriptor &Lowering::finalize_and_keep(Descriptor descriptor, const std::string &what) {
+    descriptor.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
     state_.lowered.attribute_descriptors.push_back(std::move(descriptor));
     return state_.lowered.attribute_descriptors.back();
 }
@@ -253,7 +254,10 @@ const Descriptor *Lowering::unread_alias(const fe_tensor *like, const fe_tensor 
     return &state_.lowered.tensor_descriptors.back();
 }
 
-void Lowering::add_operation(Descriptor operation) { state_.lowered.operations.push_back(std::move(operation)); }
+void Lowering::finalize_and_add(Descriptor operation, const std::string &what) {
+    operation.finalize(what.c_str(), FE_STATUS_NOT_SUPPORTED);
+    state_.lowered.operations.push_back(std::move(operation));
+}
 
 void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute, double value,
                  const char *label) {

@@ -22,9 +22,11 @@ class Lowering {
     // Let `tensor` (a score modifier's input) stand for `descriptor`, made by the op that
     // absorbs the modifier: the modifier's operations then read the op's own intermediate.
     void stand_in(const fe_tensor *tensor, const Descriptor &descriptor);
-    // Keep an attribute descriptor (convolution, pointwise, ...) alive with the graph.
-    const Descriptor &keep(Descriptor descriptor);
-    void add_operation(Descriptor operation);
+    // Finalize an attribute descriptor (convolution, pointwise, ...) and keep it alive with the
+    // graph; an operation, finalized, joins the operation graph. `what` is the step an error
+    // names ("finalizing ..."): cuDNN refusing either is NOT_SUPPORTED.
+    const Descriptor &finalize_and_keep(Descriptor descriptor, const std::string &what);
+    void finalize_and_add(Descriptor operation, const std::string &what);
 
     // Tensors an operation makes for itself while lowering (composite operations such as
     // attention): a virtual intermediate, or a constant passed by value. Both get fresh uids.

@@ -146,6 +146,7 @@ struct Call {
         std::vector<int64_t> dims;  // dims_array: empty when absent
         int64_t value = 0;          // integer, enumeration or flag
     };
+    const Op *op = nullptr;             // what is called
     int32_t kind_value = 0;             // a family described by `kinds`: the mode
     std::vector<fe_tensor *> inputs;    // Op::inputs; nullptr for an optional input left out
     std::vector<Param> params;          // Op::params

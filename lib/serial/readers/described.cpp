@@ -65,6 +65,7 @@ void read_described_op(OpReader &r) {
     for (const char *key : op.always_written)
         if (!r.has(key)) r.fail(key, std::string("missing (a written ") + op.kind + " always has it)");
     schema::Call call;
+    call.op = &op;
     if (op.kinds && !op.kinds->value_of(r.kind(), &call.kind_value))
         FE_FAIL(FE_STATUS_INTERNAL, "%s is not a kind of %s", r.kind().c_str(), op.kind);
     for (const schema::Port &port : op.inputs) {
