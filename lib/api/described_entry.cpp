@@ -53,6 +53,14 @@ void refuse_fields_not_taken(const schema::Op &op, const void *options) {
 
 bool is_optional(const schema::Port &port) { return port.when && std::strcmp(port.when, "optional") == 0; }
 
+// A parameter's value: a C array read once its count is checked (NULL: left out).
+schema::Call::Param param_value(const ParamArgument &argument) {
+    if (!argument.count_name || !argument.array) return argument.given;
+    FE_CHECK(argument.count >= 1 && argument.count <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT,
+             "%s is %zu; 1 to %d allowed", argument.count_name, argument.count, FE_MAX_DIMS);
+    return {std::vector<int64_t>(argument.array, argument.array + argument.count), 0};
+}
+
 }  // namespace
 
 fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedArguments &arguments,
@@ -75,6 +83,14 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
             call.inputs.push_back(input);
         }
         if (op.scales) FE_CHECK(arguments.scales, FE_STATUS_NULL_POINTER, "argument 'scales' is NULL");
+        std::vector<const schema::Param *> given_params;  // those the caller passes: all but the flags
+        for (const schema::Param &p : op.params)
+            if (p.type != schema::Type::flag) given_params.push_back(&p);
+        FE_CHECK(arguments.params.size() == given_params.size(), FE_STATUS_INTERNAL,
+                 "%s: %zu parameters given, %zu described", op.kind, arguments.params.size(), given_params.size());
+        for (size_t k = 0; k < given_params.size(); ++k)
+            FE_CHECK(!arguments.params[k].count_name || arguments.params[k].array || !given_params[k]->required,
+                     FE_STATUS_NULL_POINTER, "argument '%s' is NULL", given_params[k]->name);
         CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
         call.scales = scales.data();
         call.options = caller_options.data();
@@ -102,7 +118,7 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
         size_t given = 0;
         for (const schema::Param &p : op.params) {
             if (p.type != schema::Type::flag) {
-                call.params.push_back(arguments.params.at(given++));
+                call.params.push_back(param_value(arguments.params.at(given++)));
                 continue;
             }
             schema::Call::Param flag;

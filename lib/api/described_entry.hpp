@@ -9,7 +9,9 @@
 //       return add_described(op, "fe_graph_genstats", graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
-// The others (lib/api/ops_api.cpp) take something more (a mode, dims) and call the first form.
+// Arrays with their count and enumeration values come as ParamArgument. The entry points that
+// take something the description does not say (lib/api/ops_api.cpp, layout_api.cpp) are
+// written by hand and call the first form.
 //
 // The header names the arguments after the description's ports (schema::argument_name: input
 // X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
@@ -17,6 +19,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "api/guard.hpp"
@@ -24,9 +27,29 @@
 
 namespace fe {
 
+// A parameter as an entry point received it: a value (an enumeration), dims a hand-written entry
+// point already read, or a C array of `count` values (the argument named `count_name`), which
+// add_described checks (NULL, the count) and reads.
+struct ParamArgument {
+    schema::Call::Param given;
+    const int64_t *array = nullptr;
+    size_t count = 0;
+    const char *count_name = nullptr;
+
+    ParamArgument(schema::Call::Param param) : given(std::move(param)) {}
+    ParamArgument(int64_t value) : given{{}, value} {}
+    static ParamArgument array_of(const int64_t *values, size_t count, const char *count_name) {
+        ParamArgument a(schema::Call::Param{});
+        a.array = values;
+        a.count = count;
+        a.count_name = count_name;
+        return a;
+    }
+};
+
 struct DescribedArguments {
     std::initializer_list<fe_tensor *> inputs;  // Op::inputs, in order
-    std::vector<schema::Call::Param> params;     // Op::params, in order
+    std::vector<ParamArgument> params;           // Op::params but flags, in order
     const void *scales = nullptr;                // the caller's scales struct (Op::scales)
 };
 

@@ -7,8 +7,13 @@ reads the options, adds the op and returns its outputs. So every function of inc
 of that shape gets its body here, unless lib/api defines it by hand (the entry points that take
 more than the description says: a mode, dims, the pointwise conveniences):
 
-    fe_status fe_graph_<kind>(fe_graph *graph, fe_tensor *<input>..., [const fe_<x>_scales *scales,]
-                              const fe_<x>_options *options, fe_tensor **out_<port>...);
+    fe_status fe_graph_<kind>(fe_graph *graph, fe_tensor *<input>...,
+                              [size_t <count>, const int64_t *<array>...,] [fe_<enum> <param>...,]
+                              [const fe_<x>_scales *scales,] const fe_<x>_options *options,
+                              fe_tensor **out_<port>...);
+
+Arrays after one count share it (slice's start and end), as the bindings' generators read the
+description (bindings/schema_model.py).
 
 The kind is the function's name without fe_graph_; a kind with no description is refused at the
 call (FE_STATUS_INTERNAL) and by scripts/schema/check_entry_points.py in the test run.
@@ -34,13 +39,21 @@ def params_of(text):
 
 
 def described_shape(params):
-    """(inputs, scales, outputs) of a described entry point's parameters, or None."""
+    """(inputs, params, scales, outputs) of a described entry point's parameters, or None: params
+    as the C++ arguments that pass them (an array with its count, an enumeration's value)."""
     if not params or params[0] != ('fe_graph*', 'graph'):
         return None
     rest = params[1:]
     inputs = []
     while rest and rest[0][0] == 'fe_tensor*':
         inputs.append(rest.pop(0)[1])
+    params = []
+    while rest and rest[0][0] == 'size_t' and len(rest) > 1 and rest[1][0] == 'const int64_t*':
+        count = rest.pop(0)[1]
+        while rest and rest[0][0] == 'const int64_t*':
+            params.append(f'ParamArgument::array_of({rest.pop(0)[1]}, {count}, "{count}")')
+    while rest and re.fullmatch(r'fe_\w+', rest[0][0]) and not rest[0][0].endswith(('_options', '_scales')):
+        params.append(rest.pop(0)[1])
     scales = None
     if rest and re.fullmatch(r'const fe_\w+_scales\*', rest[0][0]) and rest[0][1] == 'scales':
         scales = rest.pop(0)[1]
@@ -50,7 +63,7 @@ def described_shape(params):
     outputs = [name for _, name in rest]
     if not outputs or any(t != 'fe_tensor**' or not n.startswith('out_') for t, n in rest):
         return None
-    return inputs, scales, outputs
+    return inputs, params, scales, outputs
 
 
 def main():
@@ -66,12 +79,12 @@ def main():
         shape = described_shape(params) if params and name not in defined else None
         if shape is None:
             continue
-        inputs, scales, outputs = shape
+        inputs, described, scales, outputs = shape
         kind = name[len('fe_graph_'):]
         signature = ', '.join(f'{t[:-1]} *{n}' if t.endswith('*') and not t.endswith('**') else
                               f'{t[:-2]} **{n}' if t.endswith('**') else f'{t} {n}' for t, n in params)
-        arguments = (f'DescribedArguments{{{{{", ".join(inputs)}}}, {{}}, {scales}}}' if scales
-                     else '{' + ', '.join(inputs) + '}')
+        arguments = (f'DescribedArguments{{{{{", ".join(inputs)}}}, {{{", ".join(described)}}}, {scales or "nullptr"}}}'
+                     if scales or described else '{' + ', '.join(inputs) + '}')
         body += [f'FE_EXPORT fe_status {name}({signature}) {{',
                  f'    static const schema::Op *op = schema::find_op("{kind}");',
                  f'    return add_described(op, "{name}", graph, {arguments}, options, {{{", ".join(outputs)}}});',

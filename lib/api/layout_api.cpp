@@ -1,5 +1,7 @@
-// Entry points of the spatial and layout operations: resampling (pooling, upsampling) forward
-// and backward, transpose, reshape, slice and concatenate. Each validates its arguments, builds the node and infers its results.
+// Entry points of the layout operations that take more than their descriptions say: resampling
+// (pooling, upsampling) forward and backward, whose options are required, and concatenate, whose
+// inputs are an array. Transpose, reshape and slice come from their descriptions
+// (lib/api/generate_entry_points.py).
 #include <map>
 #include <string>
 #include <vector>
@@ -13,17 +15,9 @@ using namespace fe;
 
 namespace {
 
-// Adds the node under a fresh name; a call that fails gives the automatic name back.
 fe_resample_options resample_options(const fe_resample_options *given) {
     const fe_resample_options defaults = FE_RESAMPLE_OPTIONS_INIT;
     return read_options(given, defaults);
-}
-
-// An array argument of one value per dim: `count` (named `count_name`) is a rank, 1 to FE_MAX_DIMS.
-std::vector<int64_t> per_dim(const int64_t *values, size_t count, const char *count_name) {
-    FE_CHECK(count >= 1 && count <= FE_MAX_DIMS, FE_STATUS_INVALID_ARGUMENT, "%s is %zu; 1 to %d allowed", count_name,
-             count, FE_MAX_DIMS);
-    return std::vector<int64_t>(values, values + count);
 }
 
 }  // namespace
@@ -64,46 +58,6 @@ FE_EXPORT fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, f
         }
         fe_resample_options o = resample_options(options);
         *out_dx = add_resample_backward(*graph, dy, x, y, index, dims, o)[0];
-    });
-}
-
-FE_EXPORT fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
-                                       const fe_transpose_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_transpose", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(perm);
-        FE_REQUIRE(out_y);
-        const std::vector<int64_t> order = per_dim(perm, rank, "rank");
-        const fe_transpose_options defaults = FE_TRANSPOSE_OPTIONS_INIT;
-        *out_y = add_transpose(*graph, x, order, read_options(options, defaults))[0];
-    });
-}
-
-FE_EXPORT fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
-                                     const fe_reshape_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_reshape", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(dims);
-        FE_REQUIRE(out_y);
-        const std::vector<int64_t> shape = per_dim(dims, ndims, "ndims");
-        const fe_reshape_options defaults = FE_RESHAPE_OPTIONS_INIT;
-        *out_y = add_reshape(*graph, x, shape, read_options(options, defaults))[0];
-    });
-}
-
-FE_EXPORT fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
-                                   const int64_t *end, const fe_slice_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_slice", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(start);
-        FE_REQUIRE(end);
-        FE_REQUIRE(out_y);
-        const std::vector<int64_t> from = per_dim(start, rank, "rank"), to = per_dim(end, rank, "rank");
-        const fe_slice_options defaults = FE_SLICE_OPTIONS_INIT;
-        *out_y = add_slice(*graph, x, from, to, read_options(options, defaults))[0];
     });
 }
 

@@ -80,7 +80,7 @@ FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_ten
         dims_of(dx_ndims, dx_dims, "dx_dims");
     });
     if (checked != FE_OK) return checked;
-    return add_described(op, graph, DescribedArguments{{loss, weight}, {{dims_of(dx_ndims, dx_dims, "dx_dims"), 0}}},
+    return add_described(op, graph, DescribedArguments{{loss, weight}, {schema::Call::Param{dims_of(dx_ndims, dx_dims, "dx_dims"), 0}}},
                          options, {out_dx});
 }
 
@@ -92,7 +92,7 @@ FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_te
         if (dw_dims) dims = dims_of(dw_ndims, dw_dims, "dw_dims");
     });
     if (checked != FE_OK) return checked;
-    return add_described(op, graph, DescribedArguments{{image, loss}, {{dims, 0}}}, options, {out_dw});
+    return add_described(op, graph, DescribedArguments{{image, loss}, {schema::Call::Param{dims, 0}}}, options, {out_dw});
 }
 
 FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
