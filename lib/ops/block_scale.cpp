@@ -230,7 +230,8 @@ const schema::Op kQuantize{"block_scale_quantize",
                    "fe_graph_block_scale_quantize",
                    "Random numbers and block scaling",
                    {{"X", nullptr, "[..., n], float, half or bfloat16"}},
-                   {{"Y", nullptr, "[..., n], fp8"}, {"Scale", nullptr, "[..., n / block_size], fp8_e8m0"}},
+                   {{"Y", nullptr, "[..., n], fp8 (e5m2 if the caller sets it)", {}, FE_DATA_FP8_E4M3},
+                    {"Scale", nullptr, "[..., n / block_size]", {}, FE_DATA_FP8_E8M0}},
                    {},
                    &kBlockOptions,
                    {"name", "compute_data_type", "block_size"},
@@ -251,22 +252,14 @@ const schema::Op kDequantize{"block_scale_dequantize",
                      true,
                      "Block-scale dequantize (MXFP8, or general block scaling before a matmul)."};
 
-// Y is E4M3 unless the caller sets E5M2; the scales are E8M0.
 const std::vector<fe_tensor *> &add_quantize(fe_graph &g, const schema::Call &c) {
     const auto &o = c.options_as<fe_block_scale_options>();
-    Results outputs =
-        g.add_op(std::make_unique<BlockScaleQuantize>(c.inputs[0], o), o.name, "block_scale_quantize", {"Y", "Scale"});
-    outputs[0]->data_type = FE_DATA_FP8_E4M3;
-    outputs[0]->user_data_type = true;
-    outputs[1]->data_type = FE_DATA_FP8_E8M0;
-    outputs[1]->user_data_type = true;
-    return outputs;
+    return add_call(g, std::make_unique<BlockScaleQuantize>(c.inputs[0], o), c, o.name);
 }
 
 const std::vector<fe_tensor *> &add_dequantize(fe_graph &g, const schema::Call &c) {
     const auto &o = c.options_as<fe_block_scale_options>();
-    return g.add_op(std::make_unique<BlockScaleDequantize>(c.inputs[0], c.inputs[1], o), o.name,
-                    "block_scale_dequantize", {"Y"});
+    return add_call(g, std::make_unique<BlockScaleDequantize>(c.inputs[0], c.inputs[1], o), c, o.name);
 }
 
 const schema::Registration kRegistered[] = {schema::Registration(kQuantize, add_quantize),

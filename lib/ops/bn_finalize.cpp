@@ -126,12 +126,12 @@ const schema::Op kBnFinalize{
      {"bias", nullptr, "like sum", kStats},
      {"running_mean", nullptr, "float, like sum", kStats},
      {"running_var", nullptr, "float, like sum", kStats}},
-    {{"EQ_SCALE", nullptr, "scale / sqrt(var + epsilon)"},
-     {"EQ_BIAS", nullptr, "bias - mean * eq_scale"},
-     {"MEAN", nullptr, "sum / accum_count"},
-     {"INV_VARIANCE", nullptr, "1 / sqrt(var + epsilon)"},
-     {"NEXT_RUNNING_MEAN", nullptr, "the updated running mean"},
-     {"NEXT_RUNNING_VAR", nullptr, "the updated running variance (unbiased)"}},
+    {{"EQ_SCALE", nullptr, "scale / sqrt(var + epsilon)", {}, FE_DATA_FLOAT},
+     {"EQ_BIAS", nullptr, "bias - mean * eq_scale", {}, FE_DATA_FLOAT},
+     {"MEAN", nullptr, "sum / accum_count", {}, FE_DATA_FLOAT},
+     {"INV_VARIANCE", nullptr, "1 / sqrt(var + epsilon)", {}, FE_DATA_FLOAT},
+     {"NEXT_RUNNING_MEAN", nullptr, "the updated running mean", {}, FE_DATA_FLOAT},
+     {"NEXT_RUNNING_VAR", nullptr, "the updated running variance (unbiased)", {}, FE_DATA_FLOAT}},
     {},
     &kOptions,
     {},
@@ -140,14 +140,9 @@ const schema::Op kBnFinalize{
 
 const fe_bn_finalize_options kExample = {sizeof(fe_bn_finalize_options), nullptr, 64, 1e-5, nullptr, 0.1, nullptr};
 
-// Every output is float whatever the inputs' types.
 const std::vector<fe_tensor *> &add_bn_finalize(fe_graph &g, const schema::Call &call) {
     const auto &o = call.options_as<fe_bn_finalize_options>();
-    const std::vector<fe_tensor *> &outputs =
-        g.add_op(std::make_unique<BnFinalize>(call.inputs, o), o.name, "bn_finalize",
-                 {"EQ_SCALE", "EQ_BIAS", "MEAN", "INV_VARIANCE", "NEXT_RUNNING_MEAN", "NEXT_RUNNING_VAR"});
-    for (fe_tensor *t : outputs) keep_float(t);
-    return outputs;
+    return add_call(g, std::make_unique<BnFinalize>(call.inputs, o), call, o.name);
 }
 
 const schema::Registration kRegistered(kBnFinalize, add_bn_finalize, &kExample);

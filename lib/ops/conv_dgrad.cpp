@@ -186,8 +186,7 @@ const std::vector<fe_tensor *> &add_conv_dgrad(fe_graph &g, const schema::Call &
     const auto &o = c.options_as<fe_conv_options>();
     const std::vector<int64_t> &dx_dims = c.params[0].dims;
     check_conv_dims(dx_dims, "dx_dims");
-    return g.add_op(std::make_unique<ConvDgrad>(c.inputs[0], c.inputs[1], dx_dims, o, false), o.name, "conv_dgrad",
-                    {"DX"});
+    return add_call(g, std::make_unique<ConvDgrad>(c.inputs[0], c.inputs[1], dx_dims, o, false), c, o.name);
 }
 
 const schema::Registration kRegistered(kConvDgrad, add_conv_dgrad);

@@ -144,7 +144,7 @@ const schema::Op kConvFprop{"conv_fprop",
 
 const std::vector<fe_tensor *> &add_conv_fprop(fe_graph &g, const schema::Call &c) {
     const auto &o = c.options_as<fe_conv_options>();
-    return g.add_op(std::make_unique<ConvFprop>(c.inputs[0], c.inputs[1], o), o.name, "conv_fprop", {"Y"});
+    return add_call(g, std::make_unique<ConvFprop>(c.inputs[0], c.inputs[1], o), c, o.name);
 }
 
 const schema::Registration kRegistered(kConvFprop, add_conv_fprop);

@@ -22,7 +22,7 @@ const schema::Op kConvTranspose{"conv_transpose",
 
 const std::vector<fe_tensor *> &add_conv_transpose(fe_graph &g, const schema::Call &c) {
     const auto &o = c.options_as<fe_conv_options>();
-    return g.add_op(make_conv_transpose(c.inputs[0], c.inputs[1], o), o.name, "conv_transpose", {"Y"});
+    return add_call(g, make_conv_transpose(c.inputs[0], c.inputs[1], o), c, o.name);
 }
 
 const schema::Registration kRegistered(kConvTranspose, add_conv_transpose);

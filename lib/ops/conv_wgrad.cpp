@@ -160,7 +160,7 @@ const std::vector<fe_tensor *> &add_conv_wgrad(fe_graph &g, const schema::Call &
     const auto &o = c.options_as<fe_conv_options>();
     const std::vector<int64_t> &dw_dims = c.params[0].dims;
     if (!dw_dims.empty()) check_conv_dims(dw_dims, "dw_dims");
-    return g.add_op(std::make_unique<ConvWgrad>(c.inputs[0], c.inputs[1], dw_dims, o), o.name, "conv_wgrad", {"DW"});
+    return add_call(g, std::make_unique<ConvWgrad>(c.inputs[0], c.inputs[1], dw_dims, o), c, o.name);
 }
 
 const schema::Registration kRegistered(kConvWgrad, add_conv_wgrad);

@@ -96,25 +96,20 @@ const schema::Op kDbnWeightOp{
      {"mean", nullptr, "float [1, C, 1, ...]: the batch mean", kStats},
      {"inv_variance", nullptr, "float, like mean: 1 / sqrt(var + epsilon)", kStats},
      {"scale", nullptr, "float, like mean", kStats}},
-    {{"DScale", nullptr, "sum(dy * (x - mean) * inv_variance)"},
-     {"DBias", nullptr, "sum(dy)"},
-     {"EqScaleDY", nullptr, "scale * inv_variance: dy's factor in dx"},
-     {"EqScaleX", nullptr, "-scale * inv_variance^2 * dscale / M: x's factor in dx"},
-     {"EqBias", nullptr, "the constant term of dx"}},
+    {{"DScale", nullptr, "sum(dy * (x - mean) * inv_variance)", {}, FE_DATA_FLOAT},
+     {"DBias", nullptr, "sum(dy)", {}, FE_DATA_FLOAT},
+     {"EqScaleDY", nullptr, "scale * inv_variance: dy's factor in dx", {}, FE_DATA_FLOAT},
+     {"EqScaleX", nullptr, "-scale * inv_variance^2 * dscale / M: x's factor in dx", {}, FE_DATA_FLOAT},
+     {"EqBias", nullptr, "the constant term of dx", {}, FE_DATA_FLOAT}},
     {},
     &kOptions,
     {},
     true,
     "Batch normalization's backward weight gradients and dx as per-channel factors of dy and x."};
 
-// Every output is float whatever the inputs' types.
 const std::vector<fe_tensor *> &add_dbn_weight(fe_graph &g, const schema::Call &call) {
     const auto &o = call.options_as<fe_dbn_weight_options>();
-    const std::vector<fe_tensor *> &outputs =
-        g.add_op(std::make_unique<DbnWeight>(call.inputs, o), o.name, "dbn_weight",
-                 {"DScale", "DBias", "EqScaleDY", "EqScaleX", "EqBias"});
-    for (fe_tensor *t : outputs) keep_float(t);
-    return outputs;
+    return add_call(g, std::make_unique<DbnWeight>(call.inputs, o), call, o.name);
 }
 
 const schema::Registration kRegistered(kDbnWeightOp, add_dbn_weight);

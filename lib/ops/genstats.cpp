@@ -68,21 +68,17 @@ const schema::Op kGenstats{"genstats",
                            "fe_graph_genstats",
                            "Normalizations",
                            {{"X", nullptr, "[N, C, spatial...], usually a convolution's result"}},
-                           {{"SUM", nullptr, "float [1, C, 1, ...]: the sum per channel"},
-                            {"SQ_SUM", nullptr, "float [1, C, 1, ...]: the sum of squares per channel"}},
+                           {{"SUM", nullptr, "[1, C, 1, ...]: the sum per channel", {}, FE_DATA_FLOAT},
+                            {"SQ_SUM", nullptr, "[1, C, 1, ...]: the sum of squares per channel", {}, FE_DATA_FLOAT}},
                            {},
                            &kOptions,
                            {},
                            true,
                            "Batch normalization's statistics: per-channel sum and sum of squares."};
 
-// Both statistics are float whatever x's type.
 const std::vector<fe_tensor *> &add_genstats(fe_graph &g, const schema::Call &call) {
     const auto &o = call.options_as<fe_genstats_options>();
-    const std::vector<fe_tensor *> &outputs =
-        g.add_op(std::make_unique<Genstats>(call.inputs[0], o), o.name, "genstats", {"SUM", "SQ_SUM"});
-    for (fe_tensor *t : outputs) keep_float(t);
-    return outputs;
+    return add_call(g, std::make_unique<Genstats>(call.inputs[0], o), call, o.name);
 }
 
 const schema::Registration kRegistered(kGenstats, add_genstats);

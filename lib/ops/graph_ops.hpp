@@ -4,14 +4,21 @@
 // both add operations through these, so a graph read back is built as the caller's was.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cudnnfe.h"
 #include "graph/graph.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
 using Results = const std::vector<fe_tensor *> &;
+
+// Adds `node` for `call` under `name` (the options' name; automatic when empty): of the kind its
+// description names, with the output ports it lists (every one of which is always there), each
+// of the type its port gives, if it gives one.
+Results add_call(fe_graph &g, std::unique_ptr<Node> node, const schema::Call &call, const char *name);
 
 // Statistics, amax values and drawn masks are float whatever the io type (the user may still
 // override).
@@ -44,10 +51,6 @@ Results add_resample(fe_graph &g, fe_tensor *x, const fe_resample_options &o);
 // dx_dims: empty when x gives them.
 Results add_resample_backward(fe_graph &g, fe_tensor *dy, fe_tensor *x, fe_tensor *y, fe_tensor *index,
                               const std::vector<int64_t> &dx_dims, const fe_resample_options &o);
-Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &perm, const fe_transpose_options &o);
-Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims, const fe_reshape_options &o);
-Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end,
-                  const fe_slice_options &o);
 Results add_concatenate(fe_graph &g, const std::vector<fe_tensor *> &xs, int64_t axis,
                         const fe_concatenate_options &o);
 

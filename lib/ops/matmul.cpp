@@ -381,7 +381,7 @@ const schema::Op kMatmul{"matmul",
 
 const std::vector<fe_tensor *> &add_matmul(fe_graph &g, const schema::Call &c) {
     const auto &o = c.options_as<fe_matmul_options>();
-    return g.add_op(std::make_unique<Matmul>(c.inputs[0], c.inputs[1], o), o.name, "matmul", {"C"});
+    return add_call(g, std::make_unique<Matmul>(c.inputs[0], c.inputs[1], o), c, o.name);
 }
 
 const schema::Registration kRegistered(kMatmul, add_matmul);

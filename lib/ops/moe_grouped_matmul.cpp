@@ -191,8 +191,8 @@ const schema::Op kMoeGroupedMatmul{
 
 const std::vector<fe_tensor *> &add_moe_grouped_matmul(fe_graph &g, const schema::Call &call) {
     const auto &o = call.options_as<fe_moe_grouped_matmul_options>();
-    return g.add_op(std::make_unique<MoeGroupedMatmul>(call.inputs[kToken], call.inputs[kWeight], call.inputs[kOffsets], o),
-                    o.name, "moe_grouped_matmul", {"Y"});
+    return add_call(g, std::make_unique<MoeGroupedMatmul>(call.inputs[kToken], call.inputs[kWeight], call.inputs[kOffsets], o),
+                    call, o.name);
 }
 
 const schema::Registration kRegistered(kMoeGroupedMatmul, add_moe_grouped_matmul);

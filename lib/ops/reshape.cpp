@@ -68,13 +68,6 @@ static std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_
     return std::make_unique<Reshape>(x, dims);
 }
 
-Results add_reshape(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &dims, const fe_reshape_options &o) {
-    for (size_t i = 0; i < dims.size(); ++i)
-        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
-                 static_cast<long long>(dims[i]));
-    return g.add_op(make_reshape(x, dims), o.name, "reshape", {"Y"});
-}
-
 namespace {
 
 const schema::Struct kReshapeOptions = FE_SCHEMA_OPTIONS(fe_reshape_options, FE_RESHAPE_OPTIONS_INIT,
@@ -91,11 +84,15 @@ const schema::Op kReshape{"reshape",
                   false,
                   "Reshape (cuDNN's reshape, a view inside a fused graph)."};
 
-const std::vector<fe_tensor *> &add_reshape_call(fe_graph &g, const schema::Call &c) {
-    return add_reshape(g, c.inputs[0], c.params[0].dims, c.options_as<fe_reshape_options>());
+const std::vector<fe_tensor *> &add_reshape(fe_graph &g, const schema::Call &c) {
+    const std::vector<int64_t> &dims = c.params[0].dims;
+    for (size_t i = 0; i < dims.size(); ++i)
+        FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
+                 static_cast<long long>(dims[i]));
+    return add_call(g, make_reshape(c.inputs[0], dims), c, c.options_as<fe_reshape_options>().name);
 }
 
-const schema::Registration kRegistered(kReshape, add_reshape_call);
+const schema::Registration kRegistered(kReshape, add_reshape);
 
 }  // namespace
 

@@ -84,11 +84,6 @@ static std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t>
     return std::make_unique<Slice>(x, start, end);
 }
 
-Results add_slice(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end,
-                  const fe_slice_options &o) {
-    return g.add_op(make_slice(x, start, end), o.name, "slice", {"Y"});
-}
-
 namespace {
 
 const schema::Struct kSliceOptions = FE_SCHEMA_OPTIONS(fe_slice_options, FE_SLICE_OPTIONS_INIT,
@@ -107,14 +102,14 @@ const schema::Op kSlice{"slice",
                 "Slice: a view of a graph input, nothing copied."};
 
 // start and end of one length (one count in the C call, two arrays in the graph JSON).
-const std::vector<fe_tensor *> &add_described(fe_graph &g, const schema::Call &c) {
+const std::vector<fe_tensor *> &add_slice(fe_graph &g, const schema::Call &c) {
     const std::vector<int64_t> &start = c.params[0].dims, &end = c.params[1].dims;
     FE_CHECK(start.size() == end.size(), FE_STATUS_INVALID_ARGUMENT, "slice: end has %zu entries, start %zu",
              end.size(), start.size());
-    return add_slice(g, c.inputs[0], start, end, c.options_as<fe_slice_options>());
+    return add_call(g, make_slice(c.inputs[0], start, end), c, c.options_as<fe_slice_options>().name);
 }
 
-const schema::Registration kRegistered(kSlice, add_described);
+const schema::Registration kRegistered(kSlice, add_slice);
 
 }  // namespace
 

@@ -70,10 +70,6 @@ static std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int6
     return std::make_unique<Transpose>(x, perm);
 }
 
-Results add_transpose(fe_graph &g, fe_tensor *x, const std::vector<int64_t> &perm, const fe_transpose_options &o) {
-    return g.add_op(make_transpose(x, perm), o.name, "transpose", {"Y"});
-}
-
 namespace {
 
 const schema::Struct kTransposeOptions = FE_SCHEMA_OPTIONS(fe_transpose_options, FE_TRANSPOSE_OPTIONS_INIT,
@@ -90,11 +86,11 @@ const schema::Op kTranspose{"transpose",
                     false,
                     "Transpose (a copy through a permuted view)."};
 
-const std::vector<fe_tensor *> &add_transpose_call(fe_graph &g, const schema::Call &c) {
-    return add_transpose(g, c.inputs[0], c.params[0].dims, c.options_as<fe_transpose_options>());
+const std::vector<fe_tensor *> &add_transpose(fe_graph &g, const schema::Call &c) {
+    return add_call(g, make_transpose(c.inputs[0], c.params[0].dims), c, c.options_as<fe_transpose_options>().name);
 }
 
-const schema::Registration kRegistered(kTranspose, add_transpose_call);
+const schema::Registration kRegistered(kTranspose, add_transpose);
 
 }  // namespace
 

@@ -370,6 +370,7 @@ void write_ports(json::Writer &out, const char *key, const std::vector<Port> &po
         out.begin_object().field("name", p.name).field("argument", argument_name(p, output));
         if (p.when) out.field("when", p.when);
         if (!p.example.empty()) out.key("example").integers(p.example.data(), p.example.size());
+        if (p.type != FE_DATA_NOT_SET) out.field("type", data_types().json_name(p.type));
         out.field("doc", p.doc).end_object();
     }
     out.end_array();

@@ -120,6 +120,9 @@ struct Port {
     // When every required input has them, the round-trip test builds that graph from the
     // description alone, so the op needs no hand-written case there.
     std::vector<int64_t> example = {};
+    // An output's data type whatever the inputs' (float statistics, E8M0 scales); the caller may
+    // still set another. FE_DATA_NOT_SET: the graph's io type.
+    fe_data_type type = FE_DATA_NOT_SET;
 };
 
 // The entry point's argument for a port: the port's name in snake case ("InvVariance":

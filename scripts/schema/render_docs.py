@@ -62,6 +62,8 @@ def port_list(ports, optional_note):
             out.append(f'*{name}*')
         elif when:
             out.append(f'{name} (with `{when}`)')
+        elif p.get('type'):
+            out.append(f'{name} ({p["type"]})')
         else:
             out.append(name)
     return ', '.join(out) if out else optional_note

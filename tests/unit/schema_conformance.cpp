@@ -13,6 +13,7 @@ namespace {
 
 struct Allowed {
     std::set<std::string> attributes, inputs, outputs;
+    std::map<std::string, std::string> output_types;  // port -> the type its description gives
 };
 
 const fe::json::Value &schema_value() {
@@ -44,7 +45,10 @@ const std::map<std::string, Allowed> &allowed_by_kind() {
         for (const fe::json::Value &op : schema_value().find("ops")->array()) {
             Allowed a;
             for (const fe::json::Value &p : op.find("inputs")->array()) a.inputs.insert(p.find("name")->str());
-            for (const fe::json::Value &p : op.find("outputs")->array()) a.outputs.insert(p.find("name")->str());
+            for (const fe::json::Value &p : op.find("outputs")->array()) {
+                a.outputs.insert(p.find("name")->str());
+                if (const fe::json::Value *type = p.find("type")) a.output_types[p.find("name")->str()] = type->str();
+            }
             for (const fe::json::Value &p : op.find("params")->array()) a.attributes.insert(p.find("name")->str());
             if (const fe::json::Value *options = op.find("options")) {
                 std::set<std::string> takes;
@@ -87,6 +91,9 @@ void expect_members_allowed(const fe::json::Value *object, const std::set<std::s
 void expect_ops_match_schema(const std::string &graph_json, std::set<std::string> *kinds) {
     fe::json::Document document = fe::json::parse(graph_json);
     const fe::json::Value &graph = document.root();
+    std::map<std::string, std::string> tensor_types;
+    for (const fe::json::Value &t : graph.find("tensors")->array())
+        if (const fe::json::Value *type = t.find("data_type")) tensor_types[t.find("name")->str()] = type->str();
     for (const fe::json::Value &op : graph.find("ops")->array()) {
         const std::string &kind = op.find("op")->str();
         kinds->insert(kind);
@@ -98,6 +105,14 @@ void expect_ops_match_schema(const std::string &graph_json, std::set<std::string
         expect_members_allowed(op.find("attributes"), it->second.attributes, kind, "the attribute");
         expect_members_allowed(op.find("inputs"), it->second.inputs, kind, "the input");
         expect_members_allowed(op.find("outputs"), it->second.outputs, kind, "the output");
+        // An output whose port gives its type has it (the graphs here never set another).
+        if (const fe::json::Value *outputs = op.find("outputs"))
+            for (const auto &member : outputs->object()) {
+                auto type = it->second.output_types.find(std::string(member.first));
+                if (type != it->second.output_types.end())
+                    EXPECT_EQ(tensor_types[member.second.str()], type->second)
+                        << kind << "'s output " << member.first << " is not of the type its description gives";
+            }
     }
 }
 
