@@ -83,6 +83,8 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
             call.inputs.push_back(input);
         }
         if (op.scales) FE_CHECK(arguments.scales, FE_STATUS_NULL_POINTER, "argument 'scales' is NULL");
+        FE_CHECK(options || !op.options_required, FE_STATUS_NULL_POINTER, "argument 'options' is NULL: %s",
+                 op.options_required);
         std::vector<const schema::Param *> given_params;  // those the caller passes: all but the flags
         for (const schema::Param &p : op.params)
             if (p.type != schema::Type::flag) given_params.push_back(&p);
@@ -119,6 +121,8 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
         for (const schema::Param &p : op.params) {
             if (p.type != schema::Type::flag) {
                 call.params.push_back(param_value(arguments.params.at(given++)));
+                if (p.type == schema::Type::enumeration && p.enumeration)
+                    schema::check_enum_value(*p.enumeration, call.params.back().value, p.name);
                 continue;
             }
             schema::Call::Param flag;

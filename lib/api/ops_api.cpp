@@ -137,19 +137,6 @@ FE_EXPORT fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input, const fe_po
     return convenience("fe_graph_silu", graph, FE_POINTWISE_SWISH_FWD, "silu", {{input, "input"}}, options, out_y);
 }
 
-FE_EXPORT fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,
-                                       const fe_reduction_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_reduction", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(x);
-        FE_REQUIRE(options);
-        FE_REQUIRE(out_y);
-        const fe_reduction_options defaults = FE_REDUCTION_OPTIONS_INIT;
-        fe_reduction_options o = read_options(options, defaults);
-        *out_y = add_reduction(*graph, x, mode, o)[0];
-    });
-}
-
 FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
     return guard("fe_alibi_slopes", [&] {
         FE_REQUIRE(out);

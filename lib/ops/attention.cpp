@@ -159,22 +159,12 @@ AttentionDims AttentionNode::check_qkv(const fe_tensor *q, const fe_tensor *k, c
 void AttentionNode::check_option_values() const {
     require_finite(options_.attn_scale, "options.attn_scale");
     require_finite(options_.dropout_scale, "options.dropout_scale");
-    // The ranges of sliding_window (cuDNN takes it as an int32), right_bound and softcap are the
-    // schema's, checked for every call (schema::check_ranges).
-    FE_CHECK(schema::enum_name("fe_sdpa_implementation", options_.implementation) != std::string("invalid"),
-             FE_STATUS_INVALID_ARGUMENT, "options.implementation is %d, not an fe_sdpa_implementation",
-             static_cast<int>(options_.implementation));
-    FE_CHECK(options_.causal_mask >= FE_CAUSAL_MASK_NONE && options_.causal_mask <= FE_CAUSAL_MASK_BOTTOM_RIGHT,
-             FE_STATUS_INVALID_ARGUMENT, "options.causal_mask is %d, not an fe_causal_mask",
-             static_cast<int>(options_.causal_mask));
+    // The ranges of sliding_window (cuDNN takes it as an int32), right_bound and softcap, and the
+    // enumerations' values, are the schema's, checked for every call (schema::check_ranges).
     FE_CHECK(options_.causal_mask == FE_CAUSAL_MASK_NONE || options_.right_bound < 0, FE_STATUS_INVALID_ARGUMENT,
              "options.causal_mask and options.right_bound %lld both bound the band on the right; a causal mask is "
              "right_bound 0: give one of them",
              static_cast<long long>(options_.right_bound));
-    FE_CHECK(options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_TOP_LEFT ||
-                 options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT,
-             FE_STATUS_INVALID_ARGUMENT, "options.diagonal_alignment is %d, not an fe_diagonal_alignment",
-             static_cast<int>(options_.diagonal_alignment));
     FE_CHECK(!(options_.causal_mask == FE_CAUSAL_MASK_TOP_LEFT &&
                options_.diagonal_alignment == FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT),
              FE_STATUS_INVALID_ARGUMENT,

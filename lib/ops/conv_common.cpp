@@ -33,10 +33,6 @@ size_t conv_spatial_dims(size_t image_rank, const fe_conv_options &options, cons
     return n;
 }
 
-void check_conv_mode(const fe_conv_options &o) {
-    FE_CHECK(o.mode == FE_CONV_MODE_CONVOLUTION || o.mode == FE_CONV_MODE_CROSS_CORRELATION,
-             FE_STATUS_INVALID_ARGUMENT, "unknown convolution mode %d", static_cast<int>(o.mode));
-}
 
 void reject_output_padding(const fe_conv_options &o, size_t n) {
     for (size_t i = 0; i < n; ++i)
@@ -59,7 +55,6 @@ std::vector<int64_t> conv_result_dims(const std::vector<int64_t> &image, const s
     size_t n = conv_spatial_dims(image.size(), o, roles);
     FE_CHECK(weight.size() == image.size(), FE_STATUS_INVALID_ARGUMENT, "%s has rank %zu, %s has rank %zu; they must match",
              roles.weight, weight.size(), roles.image, image.size());
-    check_conv_mode(o);
     int64_t channels = image[1], groups = o.groups;
     // Groups first: a weight sized for the wrong grouping is best explained by the grouping.
     FE_CHECK(channels % groups == 0, FE_STATUS_INVALID_ARGUMENT, "groups (%lld) do not divide the %lld channels of %s",

@@ -36,11 +36,10 @@ struct ConvRoles {
 // options.spatial_dims when the options fix it.
 size_t conv_spatial_dims(size_t image_rank, const fe_conv_options &options, const ConvRoles &roles);
 
-// The convolution mode. Groups, padding, stride, dilation and output padding stay within the
-// schema's ranges (1 or 0 to INT32_MAX: beyond 32 bits no convolution exists, and the size
-// arithmetic stays in range), checked for every call (schema::check_ranges). Output padding
-// belongs to the transposed convolution; the others refuse it (reject_output_padding).
-void check_conv_mode(const fe_conv_options &options);
+// The mode, groups, padding, stride, dilation and output padding stay within the schema's values
+// and ranges (1 or 0 to INT32_MAX: beyond 32 bits no convolution exists, and the size arithmetic
+// stays in range), checked for every call (schema::check_ranges). Output padding belongs to the
+// transposed convolution; the others refuse it (reject_output_padding).
 void reject_output_padding(const fe_conv_options &options, size_t n);
 
 // Size along one spatial dim of conv(image, weight), or -1 where the dilated filter does not fit

@@ -140,7 +140,6 @@ std::vector<int64_t> transposed_result_dims(const fe_tensor *image, const fe_ten
     size_t n = conv_spatial_dims(image->dims.size(), o, names);
     FE_CHECK(weight->dims.size() == image->dims.size(), FE_STATUS_INVALID_ARGUMENT,
              "weight has rank %zu, image has rank %zu; they must match", weight->dims.size(), image->dims.size());
-    check_conv_mode(o);
     FE_CHECK(image->dims[1] % o.groups == 0, FE_STATUS_INVALID_ARGUMENT,
              "groups (%lld) do not divide the %lld channels of image", ll(o.groups), ll(image->dims[1]));
     FE_CHECK(weight->dims[0] == image->dims[1], FE_STATUS_INVALID_ARGUMENT,

@@ -33,7 +33,6 @@ std::vector<int64_t> infer_dw_dims(const fe_tensor *x, const fe_tensor *dy, cons
     size_t n = conv_spatial_dims(x->dims.size(), o, kRoles);
     FE_CHECK(dy->dims.size() == x->dims.size(), FE_STATUS_INVALID_ARGUMENT,
              "dy has rank %zu, image has rank %zu; they must match", dy->dims.size(), x->dims.size());
-    check_conv_mode(o);
     FE_CHECK(x->dims[1] % o.groups == 0, FE_STATUS_INVALID_ARGUMENT,
              "groups (%lld) do not divide the %lld channels of image", ll(o.groups), ll(x->dims[1]));
     std::vector<int64_t> dw = {dy->dims[1], x->dims[1] / o.groups};

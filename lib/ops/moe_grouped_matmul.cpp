@@ -42,8 +42,6 @@ class MoeGroupedMatmul : public Node {
 
     void infer() override {
         const fe_moe_mode mode = options_.mode;
-        FE_CHECK(mode == FE_MOE_MODE_NONE || mode == FE_MOE_MODE_GATHER || mode == FE_MOE_MODE_SCATTER,
-                 FE_STATUS_INVALID_ARGUMENT, "options.mode is %d, not an fe_moe_mode", static_cast<int>(mode));
         const fe_tensor *token = inputs[kToken], *weight = inputs[kWeight];
         fe_tensor *offsets = inputs[kOffsets];
         FE_CHECK(token->dims.size() == 3 && token->dims[0] == 1, FE_STATUS_INVALID_ARGUMENT,

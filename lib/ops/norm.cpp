@@ -472,8 +472,6 @@ class NormBackward : public NormNode {
 
 static std::unique_ptr<Node> make_norm_forward(const NormFamily &family, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
                                         const fe_norm_options &options) {
-    FE_CHECK(options.phase == FE_NORM_PHASE_INFERENCE || options.phase == FE_NORM_PHASE_TRAINING,
-             FE_STATUS_INVALID_ARGUMENT, "unknown normalization phase %d", static_cast<int>(options.phase));
     FE_CHECK(bias || family.bias_optional, FE_STATUS_NULL_POINTER, "argument 'bias' is NULL; %s needs a bias",
              family.kind);
     return std::make_unique<NormForward>(family, x, scale, bias, options);

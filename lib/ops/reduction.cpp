@@ -159,8 +159,6 @@ void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor
 }
 
 Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o) {
-    FE_CHECK(reduction_mode_name(mode) != nullptr, FE_STATUS_INVALID_ARGUMENT, "unknown reduction mode %d",
-             static_cast<int>(mode));
     return g.add_op(std::make_unique<Reduction>(x, mode, o), o.name, "reduction", {"Y"});
 }
 
@@ -199,7 +197,13 @@ const schema::Op kReduction{"reduction",
                     &kReductionOptions,
                     {},
                     true,
-                    "Reduce over the dims in reduce_axes."};
+                    "Reduce over the dims in reduce_axes.",
+                    nullptr,
+                    nullptr,
+                    {},
+                    {},
+                    nullptr,
+                    "a reduction needs its reduced dims (FE_REDUCTION_OPTIONS_INIT, reduce_axes)"};
 
 const std::vector<fe_tensor *> &add_reduction_call(fe_graph &g, const schema::Call &c) {
     return add_reduction(g, c.inputs[0], static_cast<fe_reduction_mode>(c.params[0].value),

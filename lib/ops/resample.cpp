@@ -33,22 +33,12 @@ bool is_pooling(fe_resample_mode mode) {
 
 // Checks of the options alone (and x's rank): the same for forward and backward.
 void check_options(const fe_resample_options &o, size_t rank, const char *image) {
-    FE_CHECK(o.mode >= FE_RESAMPLE_MAXPOOL && o.mode <= FE_RESAMPLE_BILINEAR, FE_STATUS_INVALID_ARGUMENT,
-             "options.mode %d is not an fe_resample_mode", static_cast<int>(o.mode));
-    FE_CHECK(o.padding_mode >= FE_RESAMPLE_PADDING_AUTO && o.padding_mode <= FE_RESAMPLE_PADDING_EDGE,
-             FE_STATUS_INVALID_ARGUMENT, "options.padding_mode %d is not an fe_resample_padding",
-             static_cast<int>(o.padding_mode));
     FE_CHECK(rank == 4 || rank == 5, FE_STATUS_INVALID_ARGUMENT,
              "%s has rank %zu; resampling takes [N, C, spatial...] with 2 or 3 spatial dims", image, rank);
     size_t n = rank - 2;
     FE_CHECK(o.spatial_dims == 0 || o.spatial_dims == n, FE_STATUS_INVALID_ARGUMENT,
              "options.spatial_dims is %zu but %s has %zu spatial dims", o.spatial_dims, image, n);
     for (size_t i = 0; i < n; ++i) {
-        FE_CHECK(o.stride[i] >= 1, FE_STATUS_INVALID_ARGUMENT, "options.stride[%zu] is %lld; it must be at least 1",
-                 i, static_cast<long long>(o.stride[i]));
-        FE_CHECK(o.pre_padding[i] >= 0 && o.post_padding[i] >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "options.pre_padding[%zu] / post_padding[%zu] are %lld / %lld; padding must not be negative", i, i,
-                 static_cast<long long>(o.pre_padding[i]), static_cast<long long>(o.post_padding[i]));
         if (is_pooling(o.mode)) {
             FE_CHECK(o.window[i] >= 1, FE_STATUS_INVALID_ARGUMENT,
                      "options.window[%zu] is %lld; pooling needs a window of at least 1 in every spatial dim", i,
@@ -267,8 +257,6 @@ class ResampleBackward : public Node {
     void infer() override {
         const fe_tensor *dy = inputs[0], *x = inputs[1], *y = inputs[2], *index = inputs[3];
         check_options(options_, dy->dims.size(), ("dy '" + dy->name + "'").c_str());
-        FE_CHECK(!options_.generate_index, FE_STATUS_INVALID_ARGUMENT,
-                 "options.generate_index is set; the backward takes the forward's index as an input");
         check_float_type(dy, "dy");
         std::vector<int64_t> dims = dx_dims();
         FE_CHECK(!dims.empty(), FE_STATUS_INVALID_ARGUMENT,
@@ -440,7 +428,9 @@ const schema::Op kResample{"resample",
                    nullptr,
                    nullptr,
                    {},
-                   {"mode", "window", "stride"}};
+                   {"mode", "window", "stride"},
+                   nullptr,
+                   "resampling needs its mode and window (FE_RESAMPLE_OPTIONS_INIT)"};
 
 const schema::Op kResampleBackward{"resample_backward",
                            "fe_graph_resample_backward",
@@ -459,7 +449,9 @@ const schema::Op kResampleBackward{"resample_backward",
                            nullptr,
                            nullptr,
                            {},
-                           {"mode", "window", "stride", "dx_dims"}};
+                           {"mode", "window", "stride", "dx_dims"},
+                           nullptr,
+                           "the backward needs the forward's options"};
 
 const std::vector<fe_tensor *> &add_described_resample(fe_graph &g, const schema::Call &c) {
     return add_resample(g, c.inputs[0], c.options_as<fe_resample_options>());

@@ -132,9 +132,20 @@ void check_integer(const Field &f, int64_t value, const char *where) {
 
 }  // namespace
 
+void check_enum_value(const Enum &e, int64_t value, const std::string &what) {
+    if (e.flags || (value >= INT32_MIN && value <= INT32_MAX && e.json_name(static_cast<int32_t>(value)))) return;
+    std::string names;
+    for (const EnumValue &v : e.values) names += (names.empty() ? "" : ", ") + std::string(v.json_name);
+    FE_FAIL(FE_STATUS_INVALID_ARGUMENT, "%s is %lld, not an %s (%s)", what.c_str(), static_cast<long long>(value), e.c_type,
+            names.c_str());
+}
+
 void check_ranges(const Op &op, const void *options, int32_t kind) {
     if (!op.options || !options) return;
     const Struct &s = *op.options;
+    for (const Field &f : s.fields)
+        if (f.type == Type::enumeration && f.enumeration && op.takes_field(f.name, kind))
+            check_enum_value(*f.enumeration, f.integer_of(options), std::string("options.") + f.name);
     size_t spatial = 0, dims = 0;
     for (const Field &f : s.fields) {
         if (f.type == Type::spatial_count) spatial = static_cast<size_t>(f.integer_of(options));

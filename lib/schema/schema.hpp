@@ -202,6 +202,9 @@ struct Op {
     // Where the inputs go on past the listed ports, the prefix of the further ones, numbered on
     // from the ports' count (concatenate: "X" for X2, X3, ...); nullptr: no more inputs.
     const char *more_inputs = nullptr;
+    // Set when the options may not be NULL (no default makes a call): why, for the message
+    // "argument 'options' is NULL: <why>".
+    const char *options_required = nullptr;
     // Set by the op's Registration: how a call adds it, from C or from the graph JSON (every
     // registered op has one).
     mutable AddFunction add = nullptr;
@@ -217,6 +220,9 @@ struct Op {
 // takes and that lies outside its described range: "options.<field> is <value>; it must be <min>
 // to <max> (<its doc>)". The one range check of every call, from C or from the graph JSON.
 void check_ranges(const Op &op, const void *options, int32_t kind = kAnyKind);
+// Refuses (FE_STATUS_INVALID_ARGUMENT) a value that is none of the enum's: "<what> is <value>, not
+// an <c_type> (<its JSON names>)". Enumeration options (check_ranges) and parameters.
+void check_enum_value(const Enum &e, int64_t value, const std::string &what);
 
 // Every op, ordered by family and then as registered in its family's file; every struct and
 // enum the ops name.

@@ -266,6 +266,34 @@ TEST_F(Values, AttentionRefusesAnUnknownImplementation) {
                       "fe_graph_sdpa: options.implementation is 7, not an fe_sdpa_implementation");
 }
 
+// One check, one message for every enumeration an entry point takes, an option or a parameter
+// (schema::check_enum_value), whichever op takes it.
+TEST_F(Values, UnknownEnumValuesAreRefusedNamingTheEnumAndItsValues) {
+    qkv();
+    fe_sdpa_options attention = FE_SDPA_OPTIONS_INIT;
+    attention.diagonal_alignment = static_cast<fe_diagonal_alignment>(5);
+    EXPECT_FE_REFUSED(sdpa(attention), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_sdpa: options.diagonal_alignment is 5, not an fe_diagonal_alignment (top_left, "
+                      "bottom_right)");
+    fe_tensor *image = tensor("image", {1, 8, 6, 6}), *weight = tensor("weight", {8, 8, 3, 3}), *y = nullptr;
+    fe_conv_options conv = FE_CONV_OPTIONS_INIT;
+    conv.mode = static_cast<fe_conv_mode>(9);
+    EXPECT_FE_REFUSED(fe_graph_conv_fprop(g, image, weight, &conv, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_conv_fprop: options.mode is 9, not an fe_conv_mode");
+    fe_resample_options pool = FE_RESAMPLE_OPTIONS_INIT;
+    pool.window[0] = pool.window[1] = 2;
+    pool.padding_mode = static_cast<fe_resample_padding>(-1);
+    EXPECT_FE_REFUSED(fe_graph_resample(g, image, &pool, &y, nullptr), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_resample: options.padding_mode is -1, not an fe_resample_padding");
+    fe_reduction_options sum = FE_REDUCTION_OPTIONS_INIT;
+    sum.reduce_axes = 1;
+    EXPECT_FE_REFUSED(fe_graph_reduction(g, image, static_cast<fe_reduction_mode>(99), &sum, &y),
+                      FE_STATUS_INVALID_ARGUMENT, "fe_graph_reduction: mode is 99, not an fe_reduction_mode (add, mul");
+    EXPECT_FE_REFUSED(fe_graph_reduction(g, image, FE_REDUCTION_ADD, nullptr, &y), FE_STATUS_NULL_POINTER,
+                      "fe_graph_reduction: argument 'options' is NULL: a reduction needs its reduced dims");
+    EXPECT_EQ(y, nullptr);
+}
+
 // ---- names ----
 
 TEST_F(Values, NamesMustBeUtf8) {
