@@ -89,24 +89,29 @@ FE_EXPORT fe_status fe_graph_tensor_like(fe_graph *graph, const fe_tensor *like,
     });
 }
 
-FE_EXPORT fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value, fe_data_type data_type,
-                                    fe_tensor **out_tensor) {
-    return guard("fe_graph_scalar", [&] {
+namespace {
+
+// fe_graph_scalar and fe_graph_constant: a value passed by value, or a constant compiled into the plan.
+fe_status add_scalar(const char *function, fe_graph *graph, const char *name, double value, fe_data_type data_type,
+                     bool constant, fe_tensor **out_tensor) {
+    return guard(function, [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(name);
         FE_REQUIRE(out_tensor);
-        *out_tensor = graph->add_scalar(name, value, data_type);
+        *out_tensor = graph->add_scalar(name, value, data_type, constant);
     });
+}
+
+}  // namespace
+
+FE_EXPORT fe_status fe_graph_scalar(fe_graph *graph, const char *name, double value, fe_data_type data_type,
+                                    fe_tensor **out_tensor) {
+    return add_scalar("fe_graph_scalar", graph, name, value, data_type, false, out_tensor);
 }
 
 FE_EXPORT fe_status fe_graph_constant(fe_graph *graph, const char *name, double value, fe_data_type data_type,
                                       fe_tensor **out_tensor) {
-    return guard("fe_graph_constant", [&] {
-        FE_REQUIRE(graph);
-        FE_REQUIRE(name);
-        FE_REQUIRE(out_tensor);
-        *out_tensor = graph->add_scalar(name, value, data_type, true);
-    });
+    return add_scalar("fe_graph_constant", graph, name, value, data_type, true, out_tensor);
 }
 
 FE_EXPORT fe_status fe_graph_tensor_by_name(const fe_graph *graph, const char *name, fe_tensor **out_tensor) {
