@@ -11,8 +11,16 @@
  * NHWC 8x64x56x56 * 32x64x3x3, padding 1; layernorm: bf16 4096 x 1024, training. Random inputs.
  * Prints one line of key=value pairs a graph: host_us_same, host_us_changing (medians over
  * `rounds` of `calls` calls), gpu_us (per call) and the plan's engine.
+ *
+ * cuDNN's floor: run with CUDNNFE_CUDNN_LIBRARY naming libcudnn_floor.so (bench/cudnn_floor.c,
+ * built beside this program) and each line adds cudnn_us_inside (the mean host time spent inside
+ * cuDNN's cudnnBackendExecute during the same-bindings rounds), cudnn_us_alone (cuDNN's execute
+ * called alone on the plan and variant pack cudnnfe last passed it, timed as the others) and
+ * over_cudnn_us (host_us_same - cudnn_us_alone: what cudnnfe adds to cuDNN's own call).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host_timer.h"
@@ -31,6 +39,28 @@ static void enqueue(void *context, int set, cudaStream_t stream) {
     struct Bench *b = context;
     (void)stream; /* the handle's stream */
     FE(fe_graph_execute(b->graph, b->handle, b->tensors, b->pointers[set], b->count, NULL));
+}
+
+/* libcudnn_floor's functions, when the library cudnnfe loaded as cuDNN is that one. */
+static void (*floor_take)(int64_t *ns, int64_t *calls);
+static int (*floor_replay)(void);
+
+static void find_floor(void) {
+    const char *path = getenv("CUDNNFE_CUDNN_LIBRARY");
+    void *lib = path && *path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (!lib) return;
+    *(void **)&floor_take = dlsym(lib, "cudnn_floor_take");
+    *(void **)&floor_replay = dlsym(lib, "cudnn_floor_replay");
+    if (!floor_take || !floor_replay) floor_take = NULL, floor_replay = NULL;
+}
+
+static void replay_cudnn(void *context, int set, cudaStream_t stream) {
+    (void)context, (void)set, (void)stream;
+    int status = floor_replay();
+    if (status != 0) {
+        fprintf(stderr, "host_time_bench: cuDNN's execute alone failed with status %d\n", status);
+        exit(1);
+    }
 }
 
 static fe_tensor *tensor(fe_graph *g, const char *name, int64_t n0, int64_t n1, int64_t n2, int64_t n3,
@@ -148,11 +178,20 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
     }
     FE(fe_graph_build(b.graph, handle, NULL));
     bind_all(&b);
+    int64_t inside_ns = 0, inside_calls = 0;
+    if (floor_take) floor_take(&inside_ns, &inside_calls); /* reset */
     double same = host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
+    if (floor_take) floor_take(&inside_ns, &inside_calls);
+    /* cuDNN alone right after: the pack holds the same bindings' pointers */
+    double alone = floor_replay ? host_us_per_call(replay_cudnn, NULL, rounds, calls, 1, stream) : 0.0;
     double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
     double gpu = time_graph(enqueue, &b, rounds, calls, stream);
-    printf("graph=%s host_us_same=%.2f host_us_changing=%.2f gpu_us=%.2f engine=%s rounds=%d calls=%d\n", which,
+    printf("graph=%s host_us_same=%.2f host_us_changing=%.2f gpu_us=%.2f engine=%s rounds=%d calls=%d", which,
            same, changing, gpu, engine_tag(b.graph), rounds, calls);
+    if (floor_replay)
+        printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f",
+               inside_calls ? (double)inside_ns / 1e3 / (double)inside_calls : 0.0, alone, same - alone);
+    printf("\n");
     fflush(stdout);
     fe_graph_destroy(b.graph);
 }
@@ -166,6 +205,7 @@ int main(int argc, char **argv) {
     cudaStream_t stream;
     CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     FE(fe_handle_set_stream(handle, stream));
+    find_floor();
     const char *all[] = {"attention", "decode", "attention_backward", "matmul", "conv", "layernorm"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
         if (!strcmp(which, "all") || !strcmp(which, all[i])) run(all[i], handle, stream, rounds, calls);

@@ -4,7 +4,7 @@
 # <build>/gpu-pack, about 6 MB without the benchmarks):
 #
 #   libcudnnfe.so*, tests/gpu/cudnnfe_gpu_tests, tests/conformance/cudnnfe_conformance,
-#   examples/c/*, bench/*_bench (WITH_BENCH=1), devices/h100-sxm-80gb.json
+#   examples/c/*, bench/*_bench and bench/libcudnn_floor.so (WITH_BENCH=1), devices/h100-sxm-80gb.json
 #
 #   scripts/pack_for_gpu.sh [BUILD_DIR] [PACK_DIR]
 #
@@ -30,6 +30,7 @@ if [ "${WITH_BENCH:-0}" = 1 ]; then
     for bench in "$BUILD"/bench/*_bench; do
         [ -f "$bench" ] && cp "$bench" "$PACK/bench/"
     done
+    cp "$BUILD/bench/libcudnn_floor.so" "$PACK/bench/"
 fi
 device="$ROOT/../shared/devices/h100-sxm-80gb.json"
 [ -f "$device" ] && cp "$device" "$PACK/devices/"
