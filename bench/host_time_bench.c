@@ -13,7 +13,8 @@
  * `rounds` of `calls` calls), gpu_us (per call) and the plan's engine.
  *
  * cuDNN's floor: run with CUDNNFE_CUDNN_LIBRARY naming libcudnn_floor.so (bench/cudnn_floor.c,
- * built beside this program) and each line adds cudnn_us_inside (the mean host time spent inside
+ * built beside this program; CUDNN_FLOOR_REAL names the real cuDNN when libcudnn.so.9 is not on
+ * the library path) and each line adds cudnn_us_inside (the mean host time spent inside
  * cuDNN's cudnnBackendExecute during the same-bindings rounds), cudnn_us_alone (cuDNN's execute
  * called alone on the plan and variant pack cudnnfe last passed it, timed as the others) and
  * over_cudnn_us (host_us_same - cudnn_us_alone: what cudnnfe adds to cuDNN's own call).
