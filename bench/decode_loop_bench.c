@@ -15,9 +15,11 @@
  *             from the engines that populate CUDA graphs themselves (require_behavior_notes), so
  *             its plan may differ (skipped, with the reason, when none does).
  *
- * Per way: host time per step (issuing a step, median over rounds of 20 steps) and step time
- * (issuing and waiting, median over rounds), the ways interleaved round by round; and how far
- * each way's final activations are from a first plain step's (a second plain step included).
+ * Per way: host time per step (issuing one step with the stream held back, stream_hold.h, so that
+ * the calls only queue their work: median over rounds) and step time (20 steps issued back to
+ * back and waited for, per step: median over rounds), the ways interleaved round by round; and
+ * how far each way's final activations are from a first plain step's (a second plain step
+ * included).
  *
  *   decode_loop_bench [ROUNDS]
  */
@@ -30,6 +32,7 @@
 #include <time.h>
 
 #include "bench_support.h"
+#include "stream_hold.h"
 
 enum { LAYERS = 32, B = 8, HQ = 32, HK = 8, D = 128, HIDDEN = HQ * D, PAGE = 64, MAX_KV = 2048,
        PAGES_PER_SEQ = MAX_KV / PAGE, PAGES = B * PAGES_PER_SEQ, STEPS = 20, CALLS = 3 * LAYERS };
@@ -165,6 +168,18 @@ static void build_graphs(struct Graphs *g, fe_handle *handle) {
     }
 }
 
+/* Issues one step the way `way` does: 0 plain executes, 1 the captured CUDA graph, 2 the populated one. */
+static void issue_step(int way, const struct Call *calls, fe_handle *handle, cudaGraphExec_t captured,
+                       cudaGraphExec_t populated, cudaStream_t stream) {
+    if (way == 0) {
+        for (int i = 0; i < CALLS; ++i)
+            FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
+                                calls[i].workspace));
+    } else {
+        CUDA(cudaGraphLaunch(way == 1 ? captured : populated, stream));
+    }
+}
+
 /* Each way's host time per step (us) and step time (us), per round. */
 struct Way {
     const char *name;
@@ -259,7 +274,7 @@ int main(int argc, char **argv) {
     FE(fe_graph_warmup(g.attention, handle));
     FE(fe_graph_warmup(g.matmul, handle));
     cudaGraph_t captured;
-    cudaGraphExec_t captured_exec;
+    cudaGraphExec_t captured_exec = NULL;
     CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     for (int i = 0; i < CALLS; ++i)
         FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
@@ -310,38 +325,36 @@ int main(int argc, char **argv) {
     for (int w = 0; w < 3; ++w) {
         if (ways[w].skipped) continue;
         CUDA(cudaMemsetAsync(act[LAYERS], 0xFF, act_bytes, stream));
-        if (w == 0) {
-            for (int i = 0; i < CALLS; ++i)
-                FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
-                                    calls[i].workspace));
-        } else {
-            CUDA(cudaGraphLaunch(w == 1 ? captured_exec : populated_exec, stream));
-        }
+        issue_step(w, calls, handle, captured_exec, populated_exec, stream);
         CUDA(cudaStreamSynchronize(stream));
         CUDA(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
         same[w] = memcmp(got, want, act_bytes) == 0;
         difference[w] = relative_difference((const unsigned short *)got, (const unsigned short *)want, act_bytes / 2);
     }
 
-    /* Rounds, the ways interleaved: STEPS steps issued back to back, then waited for. */
+    /* Rounds, the ways interleaved: one step issued behind the held stream (the host's time),
+     * then STEPS steps issued back to back and waited for (the step's time). */
     for (int r = 0; r < rounds; ++r)
         for (int w = 0; w < 3; ++w) {
             if (ways[w].skipped) continue;
             CUDA(cudaStreamSynchronize(stream));
-            double t0 = bench_now_us();
-            for (int s = 0; s < STEPS; ++s) {
-                if (w == 0) {
-                    for (int i = 0; i < CALLS; ++i)
-                        FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers,
-                                            calls[i].count, calls[i].workspace));
-                } else {
-                    CUDA(cudaGraphLaunch(w == 1 ? captured_exec : populated_exec, stream));
-                }
+            struct Hold hold;
+            int timed_out;
+            CUDA(hold_begin(&hold, stream));
+            double h0 = bench_now_us();
+            issue_step(w, calls, handle, captured_exec, populated_exec, stream);
+            double h1 = bench_now_us();
+            CUDA(hold_end(&hold, stream, &timed_out));
+            if (timed_out) {
+                fprintf(stderr, "decode_loop_bench: one %s step filled the launch queue behind the held stream\n",
+                        ways[w].name);
+                return 1;
             }
-            double t1 = bench_now_us();
+            double t0 = bench_now_us();
+            for (int s = 0; s < STEPS; ++s) issue_step(w, calls, handle, captured_exec, populated_exec, stream);
             CUDA(cudaStreamSynchronize(stream));
             double t2 = bench_now_us();
-            ways[w].host[ways[w].rounds] = (t1 - t0) / STEPS;
+            ways[w].host[ways[w].rounds] = h1 - h0;
             ways[w].step[ways[w].rounds] = (t2 - t0) / STEPS;
             ways[w].rounds++;
         }
