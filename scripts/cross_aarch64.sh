@@ -10,7 +10,8 @@
 #   unit:   the unit suite under emulation (its tests that need cuDNN skip themselves)
 #   glue:   the Java and C# bindings' native glue, cross-compiled from BUILD_DIR's SWIG wrappers
 #   go:     the Go binding's tests, cross-compiled with cgo and run under emulation
-#   debs:   the arm64 Debian packages of the library, its development files and the tool
+#   debs:   the arm64 Debian packages: the library, its development files, the tool and the Java,
+#           C# and Go bindings
 # The deviceless suite is not run: it needs cuDNN built for aarch64, which this machine lacks (the
 # CUDA toolkit here is x86-64 only, and Debian packages no cuDNN).
 # Each check prints "PASS name: ..." / "FAIL name: ..." / "SKIP name: ..." and the last line is
@@ -127,9 +128,10 @@ else
     fail go "the Go binding did not cross-compile" "$log"
 fi
 
-# The arm64 Debian packages of the library, its development files and the tool: a Debian cross
-# build (dpkg-buildpackage -a arm64, profile nobindings: the Java and C# packages carry amd64 glue
-# only) of a copy of the tree, with this cross file. Needs dpkg's arm64 architecture,
+# The arm64 Debian packages of the library, its development files, the tool and the bindings: a
+# Debian cross build (dpkg-buildpackage -a arm64) of a copy of the tree, with this cross file; the
+# bindings' glue is cross-compiled, their jar, assembly and Go sources made by this machine's
+# SWIG, JDK, Mono and Go. Needs dpkg's arm64 architecture,
 # crossbuild-essential-arm64 and arm64's C and C++ runtimes (for dpkg-shlibdeps), installed when
 # missing.
 debs_dir=$CROSS_BUILD_DIR/debs
@@ -156,18 +158,28 @@ deb_version=$(cd "$debs_dir/src" && dpkg-parsechangelog -S Version)
 start=$SECONDS
 (cd "$debs_dir/src" && DH_MESON_CROSS_FILE="$ROOT/scripts/cross/aarch64-linux-gnu.ini" CUDA_HOME="$CUDA_HOME" \
     DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=${PACKAGE_JOBS:-2}" DEB_CFLAGS_STRIP=-g DEB_CXXFLAGS_STRIP=-g \
-    dpkg-buildpackage -a arm64 -Pnobindings -b -us -uc -d) >"$debs_dir/build.log" 2>&1
+    dpkg-buildpackage -a arm64 -b -us -uc -d) >"$debs_dir/build.log" 2>&1
 if [ $? -ne 0 ]; then
     fail debs "dpkg-buildpackage -a arm64 failed" "$debs_dir/build.log"
     finish
 fi
 problems=()
-for pkg in libcudnnfe1 libcudnnfe-dev cudnnfe-tools; do
-    deb=$debs_dir/${pkg}_${deb_version}_arm64.deb
+for pkg in libcudnnfe1 libcudnnfe-dev cudnnfe-tools libcudnnfe-java libcudnnfe-cil golang-cudnnfe-dev; do
+    arch=arm64
+    [ "$pkg" = golang-cudnnfe-dev ] && arch=all  # the module's sources, built by cgo where used
+    deb=$debs_dir/${pkg}_${deb_version}_${arch}.deb
     if [ ! -f "$deb" ]; then problems+=("no $pkg"); continue; fi
-    [ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || problems+=("$pkg is not arm64")
+    [ "$(dpkg-deb -f "$deb" Architecture)" = "$arch" ] || problems+=("$pkg is not $arch")
     dpkg-deb -x "$deb" "$debs_dir/root"
 done
+root_lib=$debs_dir/root/usr/lib/aarch64-linux-gnu
+for glue in jni/libcudnnfe_java.so cli/cudnnfe/libcudnnfe_csharp.so; do
+    file -L "$root_lib/$glue" 2>/dev/null | grep -q "ARM aarch64" || problems+=("no aarch64 $glue")
+done
+[ -f "$root_lib/cli/cudnnfe/CudnnFe.dll" ] || problems+=("libcudnnfe-cil has no CudnnFe.dll")
+ls "$debs_dir"/root/usr/share/java/cudnnfe-*.jar >/dev/null 2>&1 || problems+=("libcudnnfe-java has no jar")
+[ -f "$debs_dir/root/usr/share/gocode/src/cudnnfe.dev/cudnnfe/internal/capi/capi.go" ] ||
+    problems+=("golang-cudnnfe-dev has no generated capi.go")
 so=$(ls "$debs_dir"/root/usr/lib/aarch64-linux-gnu/libcudnnfe.so.1.* 2>/dev/null | head -1)
 file -L "${so:-/nonexistent}" | grep -q "ARM aarch64" || problems+=("libcudnnfe1 holds no aarch64 library")
 file "$debs_dir/root/usr/bin/cudnnfe" | grep -q "ARM aarch64" || problems+=("cudnnfe-tools holds no aarch64 tool")
@@ -178,7 +190,7 @@ dpkg-deb -I "$debs_dir/libcudnnfe1_${deb_version}_arm64.deb" symbols 2>/dev/null
 depends=$(dpkg-deb -f "$debs_dir/libcudnnfe1_${deb_version}_arm64.deb" Depends 2>/dev/null)
 grep -q "libc6" <<<"$depends" || problems+=("libcudnnfe1's Depends name no libc6: $depends")
 if [ ${#problems[@]} -eq 0 ]; then
-    pass debs "libcudnnfe1, libcudnnfe-dev and cudnnfe-tools ${deb_version} for arm64 ($((SECONDS - start)) s): aarch64 library and tool, man pages, symbols, Depends: $depends"
+    pass debs "libcudnnfe1, libcudnnfe-dev, cudnnfe-tools, libcudnnfe-java and libcudnnfe-cil ${deb_version} for arm64, golang-cudnnfe-dev for all ($((SECONDS - start)) s): aarch64 library, tool and glue, man pages, symbols, Depends: $depends"
 else
     fail debs "$(IFS=';'; echo "${problems[*]}")" "$debs_dir/build.log"
 fi
