@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The execute-overhead benchmark on a GPU machine: host time per execute of a built 256x256 fp16
-# matmul (median of 100000 calls), in C and through each binding whose program exists, printed
-# with the difference to C.
+# The execute-overhead benchmark on a GPU machine: host time per execute of a built [1,256,256] fp16
+# matmul (median of 102400 calls, issued in blocks while the GPU is busy with an untimed blocker,
+# so that the calls only queue their work), in C and through each binding whose program exists,
+# printed with the difference to C.
 #
 #   bench/bindings/run.sh [PACK_DIR] [OUT_FILE]
 #

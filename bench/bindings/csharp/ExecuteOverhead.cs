@@ -3,13 +3,49 @@ using System.Runtime.InteropServices;
 using CudnnFe;
 
 /// <summary>
-/// Host time of one Graph.Execute call through the C# binding: the graph, call pattern and output
-/// line of bench/bindings/execute_overhead.c (a built 256x256x256 fp16 matmul, each call timed, the
-/// stream drained untimed every 256 calls, the median of 100k calls).
+/// Host time of one Graph.Execute call through the C# binding: the graphs, call pattern and
+/// output line of bench/bindings/execute_overhead.c (a built [1,256,256] fp16 matmul, each call
+/// timed, in blocks of 256 issued while the GPU is busy with an untimed blocker, the median of
+/// 102400 calls).
 /// </summary>
 public static class ExecuteOverhead
 {
-    private const int Dim = 256, WarmupCalls = 10000, ExecuteCalls = 100000, DrainEvery = 256;
+    private const int Dim = 256, WarmupCalls = 10240, ExecuteCalls = 102400, BlockCalls = 256;
+    private const int BlockerBatch = 8, BlockerDim = 8192;
+
+    // C = A x B over [batch, n, n] fp16, built and bound to zero-filled buffers.
+    private sealed class Bound : IDisposable
+    {
+        private readonly Graph graph;
+        private readonly Tensor[] tensors;
+        private readonly DeviceBuffer[] buffers = new DeviceBuffer[3];
+        private readonly IntPtr[] pointers = new IntPtr[3];
+
+        public Bound(Handle handle, string name, long batch, long n)
+        {
+            graph = new Graph(new GraphOptions { Name = name, IoDataType = DataType.Half });
+            Tensor a = graph.Tensor("A", batch, n, n), b = graph.Tensor("B", batch, n, n);
+            tensors = new[] { a, b, graph.Matmul(a, b).SetOutput(true) };
+            graph.Build(handle);
+            for (int i = 0; i < 3; ++i)
+            {
+                buffers[i] = DeviceBuffer.For(0, tensors[i]);
+                buffers[i].Fill(0);
+                pointers[i] = buffers[i].DevicePointer;
+            }
+        }
+
+        public void Execute(Handle handle)
+        {
+            graph.Execute(handle, tensors, pointers);
+        }
+
+        public void Dispose()
+        {
+            foreach (DeviceBuffer buffer in buffers) buffer?.Dispose();
+            graph.Dispose();
+        }
+    }
 
     // The C benchmark's clock (CLOCK_MONOTONIC). Stopwatch would do, but it lives in System.dll,
     // which would triple the size of the bundled executable; this needs only mscorlib.
@@ -37,45 +73,38 @@ public static class ExecuteOverhead
             return 77;
         }
         using (var handle = new Handle(0))
-        using (var graph = new Graph(new GraphOptions { Name = "execute_overhead", IoDataType = DataType.Half }))
+        using (var measured = new Bound(handle, "execute_overhead", 1, Dim))
+        using (var blocker = new Bound(handle, "blocker", BlockerBatch, BlockerDim))
         {
-            Tensor a = graph.Tensor("A", Dim, Dim), b = graph.Tensor("B", Dim, Dim);
-            Tensor c = graph.Matmul(a, b).SetOutput(true);
-            graph.Build(handle);
-            Tensor[] tensors = { a, b, c };
-            var buffers = new DeviceBuffer[3];
-            var pointers = new IntPtr[3];
-            try
+            blocker.Execute(handle);
+            handle.Synchronize();
+            long started = NowNs();
+            blocker.Execute(handle);
+            handle.Synchronize();
+            long blockerNs = NowNs() - started;
+            // The warm-up also lets the JIT compile the call path.
+            var times = new long[ExecuteCalls];
+            int unheldBlocks = 0;
+            long blockStart = 0;
+            for (int i = 0; i < WarmupCalls + ExecuteCalls; ++i)
             {
-                for (int i = 0; i < 3; ++i)
+                if (i % BlockCalls == 0)
                 {
-                    buffers[i] = DeviceBuffer.For(0, tensors[i]);
-                    buffers[i].Fill(0);
-                    pointers[i] = buffers[i].DevicePointer;
+                    if (i > 0 && NowNs() - blockStart > blockerNs) ++unheldBlocks;
+                    handle.Synchronize();
+                    blocker.Execute(handle);
+                    blockStart = NowNs();
                 }
-                // The warm-up also lets the JIT compile the call path.
-                for (int i = 0; i < WarmupCalls; ++i)
-                {
-                    if (i % DrainEvery == 0) handle.Synchronize();
-                    graph.Execute(handle, tensors, pointers);
-                }
-                var times = new long[ExecuteCalls];
-                for (int i = 0; i < ExecuteCalls; ++i)
-                {
-                    if (i % DrainEvery == 0) handle.Synchronize();
-                    long start = NowNs();
-                    graph.Execute(handle, tensors, pointers);
-                    times[i] = NowNs() - start;
-                }
-                handle.Synchronize();
-                Array.Sort(times);
-                Console.WriteLine("execute_overhead csharp median_ns={0} p90_ns={1} calls={2}",
-                                  times[ExecuteCalls / 2], times[ExecuteCalls * 9 / 10], ExecuteCalls);
+                long start = NowNs();
+                measured.Execute(handle);
+                if (i >= WarmupCalls) times[i - WarmupCalls] = NowNs() - start;
             }
-            finally
-            {
-                foreach (DeviceBuffer buffer in buffers) buffer?.Dispose();
-            }
+            if (NowNs() - blockStart > blockerNs) ++unheldBlocks;
+            handle.Synchronize();
+            Array.Sort(times);
+            Console.WriteLine("execute_overhead csharp median_ns={0} p90_ns={1} calls={2} blocker_us={3} unheld_blocks={4}",
+                              times[ExecuteCalls / 2], times[ExecuteCalls * 9 / 10], ExecuteCalls, blockerNs / 1000,
+                              unheldBlocks);
         }
         return 0;
     }

@@ -1,6 +1,6 @@
-// Host time of one Graph.Execute call through the Go binding: the graph, call pattern and output
-// line of bench/bindings/execute_overhead.c (a built 256x256x256 fp16 matmul, each call timed, the
-// stream drained untimed every 256 calls, the median of 100k calls).
+// Host time of one Graph.Execute call through the Go binding: the graphs, call pattern and output
+// line of bench/bindings/execute_overhead.c (a built [1,256,256] fp16 matmul, each call timed, in
+// blocks of 256 issued while the GPU is busy with an untimed blocker, the median of 102400 calls).
 package main
 
 import (
@@ -12,7 +12,10 @@ import (
 	"cudnnfe.dev/cudnnfe"
 )
 
-const dim, warmupCalls, executeCalls, drainEvery = 256, 10000, 100000, 256
+const (
+	dim, warmupCalls, executeCalls, blockCalls = 256, 10240, 102400, 256
+	blockerBatch, blockerDim                   = 8, 8192
+)
 
 func main() {
 	os.Exit(run())
@@ -25,6 +28,50 @@ func check(err error) {
 	}
 }
 
+// bound is C = A x B over [batch, n, n] fp16, built and bound to zero-filled buffers.
+type bound struct {
+	graph    *cudnnfe.Graph
+	tensors  []*cudnnfe.Tensor
+	buffers  []*cudnnfe.DeviceBuffer
+	pointers []uintptr
+}
+
+func newBound(handle *cudnnfe.Handle, name string, batch, n int64) *bound {
+	g, err := cudnnfe.NewGraph(&cudnnfe.GraphOptions{Name: name, IODataType: cudnnfe.DataHalf})
+	check(err)
+	dims := []int64{batch, n, n}
+	a, err := g.Tensor("A", dims, nil, cudnnfe.DataNotSet)
+	check(err)
+	b, err := g.Tensor("B", dims, nil, cudnnfe.DataNotSet)
+	check(err)
+	c, err := g.Matmul(a, b, nil)
+	check(err)
+	check(c.SetOutput(true))
+	check(g.Build(handle, nil))
+	out := &bound{graph: g, tensors: []*cudnnfe.Tensor{a, b, c}}
+	for _, t := range out.tensors {
+		buffer, err := cudnnfe.NewDeviceBufferFor(0, t)
+		check(err)
+		check(buffer.Fill(0))
+		pointer, err := buffer.DevicePointer()
+		check(err)
+		out.buffers = append(out.buffers, buffer)
+		out.pointers = append(out.pointers, pointer)
+	}
+	return out
+}
+
+func (b *bound) execute(handle *cudnnfe.Handle) error {
+	return b.graph.Execute(handle, b.tensors, b.pointers, 0)
+}
+
+func (b *bound) close() {
+	for _, buffer := range b.buffers {
+		buffer.Close()
+	}
+	b.graph.Close()
+}
+
 func run() int {
 	if n, err := cudnnfe.DeviceCount(); err != nil || n == 0 {
 		fmt.Println("no GPU: the execute overhead benchmark needs one")
@@ -33,47 +80,44 @@ func run() int {
 	handle, err := cudnnfe.NewHandle(0)
 	check(err)
 	defer handle.Close()
-	g, err := cudnnfe.NewGraph(&cudnnfe.GraphOptions{Name: "execute_overhead", IODataType: cudnnfe.DataHalf})
-	check(err)
-	defer g.Close()
-	a, err := g.Tensor("A", []int64{dim, dim}, nil, cudnnfe.DataNotSet)
-	check(err)
-	b, err := g.Tensor("B", []int64{dim, dim}, nil, cudnnfe.DataNotSet)
-	check(err)
-	c, err := g.Matmul(a, b, nil)
-	check(err)
-	check(c.SetOutput(true))
-	check(g.Build(handle, nil))
+	measured := newBound(handle, "execute_overhead", 1, dim)
+	defer measured.close()
+	blocker := newBound(handle, "blocker", blockerBatch, blockerDim)
+	defer blocker.close()
 
-	tensors := []*cudnnfe.Tensor{a, b, c}
-	pointers := make([]uintptr, 3)
-	for i, t := range tensors {
-		buffer, err := cudnnfe.NewDeviceBufferFor(0, t)
-		check(err)
-		defer buffer.Close()
-		check(buffer.Fill(0))
-		pointers[i], err = buffer.DevicePointer()
-		check(err)
-	}
-	for i := 0; i < warmupCalls; i++ {
-		if i%drainEvery == 0 {
-			check(handle.Synchronize())
-		}
-		check(g.Execute(handle, tensors, pointers, 0))
-	}
+	check(blocker.execute(handle))
+	check(handle.Synchronize())
+	started := time.Now()
+	check(blocker.execute(handle))
+	check(handle.Synchronize())
+	blockerTime := time.Since(started)
+
 	times := make([]time.Duration, executeCalls)
-	for i := range times {
-		if i%drainEvery == 0 {
+	unheldBlocks := 0
+	var blockStart time.Time
+	for i := 0; i < warmupCalls+executeCalls; i++ {
+		if i%blockCalls == 0 {
+			if i > 0 && time.Since(blockStart) > blockerTime {
+				unheldBlocks++
+			}
 			check(handle.Synchronize())
+			check(blocker.execute(handle))
+			blockStart = time.Now()
 		}
 		start := time.Now()
-		err := g.Execute(handle, tensors, pointers, 0)
-		times[i] = time.Since(start)
+		err := measured.execute(handle)
+		if i >= warmupCalls {
+			times[i-warmupCalls] = time.Since(start)
+		}
 		check(err)
+	}
+	if time.Since(blockStart) > blockerTime {
+		unheldBlocks++
 	}
 	check(handle.Synchronize())
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	fmt.Printf("execute_overhead go median_ns=%d p90_ns=%d calls=%d\n", times[executeCalls/2].Nanoseconds(),
-		times[executeCalls*9/10].Nanoseconds(), executeCalls)
+	fmt.Printf("execute_overhead go median_ns=%d p90_ns=%d calls=%d blocker_us=%d unheld_blocks=%d\n",
+		times[executeCalls/2].Nanoseconds(), times[executeCalls*9/10].Nanoseconds(), executeCalls,
+		blockerTime.Microseconds(), unheldBlocks)
 	return 0
 }
