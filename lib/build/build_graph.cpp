@@ -244,112 +244,141 @@ void build_searched(fe_graph &graph, fe_handle *handle, const fe_build_options &
 
 }  // namespace
 
-void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
-    std::string options = options_text(o, graph.kernel_cache != nullptr);
-    std::string directory = cache_directory(handle);
-    bool cached = o.use_plan_cache || o.cache_key || !directory.empty();
-    // key: the graph, options and GPU kind (the directory's and the shared in-process entry);
-    // device_key: the in-process entry whose plan is finalized for the handle's device.
+namespace {
+
+// Where a build's plan may be found and kept: the in-process cache under `key` (the graph, options
+// and GPU kind, shared by every GPU of the kind) and `device_key` (finalized for the handle's
+// device), the cache directory, and a caller's own key.
+struct CacheKeys {
+    std::string options, directory;
     std::string key, device_key, device_json, fingerprint;
     bool on_gpu = false;
-    // The graph's JSON text is written out only for what keeps it (a caller's key, a directory
+    // The graph's JSON text, written out only for what keeps it (a caller's key, a directory
     // entry); otherwise the key hashes it as it is written.
     std::string graph_json;
+};
+
+// The keys of a cached build, or false when the graph cannot be cached (its JSON cannot be
+// written: a graph the reader could not rebuild).
+bool cache_keys(fe_graph &graph, fe_handle *handle, const fe_build_options &o, CacheKeys *keys) {
+    graph.validate();
+    cudnn();
+    graph.assign_uids();
     Sha256 digest;
-    if (cached) {
-        graph.validate();
-        cudnn();
-        graph.assign_uids();
-        try {
-            if (o.cache_key || !directory.empty()) {
-                graph_json = graph_to_json(graph);
-                digest.update(graph_json.data(), graph_json.size());
-            } else {
-                digest = graph_json_digest(graph, true);
-            }
-        } catch (const Error &e) {
-            FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
-            cached = false;
+    try {
+        if (o.cache_key || !keys->directory.empty()) {
+            keys->graph_json = graph_to_json(graph);
+            digest.update(keys->graph_json.data(), keys->graph_json.size());
+        } else {
+            digest = graph_json_digest(graph, true);
         }
+    } catch (const Error &e) {
+        FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
+        return false;
     }
-    if (cached) {
-        target_of(graph, handle, &device_json, &fingerprint);
-        key = finish_key(digest, options, fingerprint);
-        on_gpu = handle && graph.device_properties_json.empty();
-        device_key = on_gpu ? format("%s\nCUDA device %d", key.c_str(), handle->device) : key;
-        std::shared_ptr<const PlanRecord> record;
-        const char *origin = nullptr;
-        if (o.use_plan_cache) {
-            record = memory_lookup(device_key);
-            if (record && o.autotune && !record->autotuned) record = nullptr;
-            if (record) origin = "in-process plan cache";
-            if (!record && on_gpu) {
-                // Built for another GPU of this kind: the same plan, finalized for this one.
-                std::shared_ptr<const PlanRecord> shared = memory_lookup(key);
-                if (shared && !(o.autotune && !shared->autotuned)) {
-                    record = record_for_device(shared, *handle);
-                    memory_store(device_key, record);
-                    origin = "in-process plan cache (built for another GPU of this kind)";
-                }
-            }
-            if (record) count(CacheEvent::MemoryHit);
-        }
-        std::string path = directory.empty() ? "" : cache_file(directory, key);
-        if (!record && !path.empty()) {
-            record = load_from_directory(path, key, graph, handle, o.autotune != 0, device_json);
-            if (record) {
-                origin = "cache directory";
-                count(CacheEvent::DiskHit);
-                if (o.use_plan_cache) {
-                    memory_store(key, record);
-                    if (on_gpu) memory_store(device_key, record);
-                }
-            }
-        }
+    target_of(graph, handle, &keys->device_json, &keys->fingerprint);
+    keys->key = finish_key(digest, keys->options, keys->fingerprint);
+    keys->on_gpu = handle && graph.device_properties_json.empty();
+    keys->device_key = keys->on_gpu ? format("%s\nCUDA device %d", keys->key.c_str(), handle->device) : keys->key;
+    return true;
+}
+
+// The in-process cache's record for the build (its plan finalized for the handle's device), or
+// null; an autotuned build takes only an autotuned one.
+std::shared_ptr<const PlanRecord> memory_record(const CacheKeys &keys, fe_handle *handle, const fe_build_options &o,
+                                                const char **origin) {
+    auto usable = [&](const std::shared_ptr<const PlanRecord> &r) { return r && !(o.autotune && !r->autotuned); };
+    std::shared_ptr<const PlanRecord> record = memory_lookup(keys.device_key);
+    if (usable(record)) {
+        *origin = "in-process plan cache";
+        return record;
+    }
+    if (!keys.on_gpu) return nullptr;
+    // Built for another GPU of this kind: the same plan, finalized for this one.
+    std::shared_ptr<const PlanRecord> shared = memory_lookup(keys.key);
+    if (!usable(shared)) return nullptr;
+    record = record_for_device(shared, *handle);
+    memory_store(keys.device_key, record);
+    *origin = "in-process plan cache (built for another GPU of this kind)";
+    return record;
+}
+
+// The plan from the in-process cache or the cache directory, adopted by the graph; false when
+// neither has it.
+bool adopt_cached(fe_graph &graph, fe_handle *handle, const fe_build_options &o, const CacheKeys &keys) {
+    const char *origin = nullptr;
+    std::shared_ptr<const PlanRecord> record;
+    if (o.use_plan_cache) {
+        record = memory_record(keys, handle, o, &origin);
+        if (record) count(CacheEvent::MemoryHit);
+    }
+    if (!record && !keys.directory.empty()) {
+        record = load_from_directory(cache_file(keys.directory, keys.key), keys.key, graph, handle, o.autotune != 0,
+                                     keys.device_json);
         if (record) {
-            adopt_record(graph, record, origin);
-            BuildState &state = *graph.build;
-            state.device_json = device_json;
-            state.fingerprint = fingerprint;
-            state.options_text = options;
-            if (o.cache_key)
-                keyed_store(o.cache_key, {graph_json, device_json, !graph.device_properties_json.empty(), record});
-            FE_LOG_INFO("graph '%s': plan %s from the %s", graph.name.c_str(), record->tag.c_str(), origin);
-            return;
+            origin = "cache directory";
+            count(CacheEvent::DiskHit);
+            if (o.use_plan_cache) {
+                memory_store(keys.key, record);
+                if (keys.on_gpu) memory_store(keys.device_key, record);
+            }
         }
     }
+    if (!record) return false;
+    adopt_record(graph, record, origin);
+    BuildState &state = *graph.build;
+    state.device_json = keys.device_json;
+    state.fingerprint = keys.fingerprint;
+    state.options_text = keys.options;
+    if (o.cache_key)
+        keyed_store(o.cache_key, {keys.graph_json, keys.device_json, !graph.device_properties_json.empty(), record});
+    FE_LOG_INFO("graph '%s': plan %s from the %s", graph.name.c_str(), record->tag.c_str(), origin);
+    return true;
+}
+
+// A built plan kept where the build asked: in process, under the caller's key, in the directory.
+void store_built(const fe_graph &graph, fe_handle *handle, const fe_build_options &o, const CacheKeys &keys) {
+    std::shared_ptr<const PlanRecord> record = record_of(graph);
+    if (o.use_plan_cache) {
+        memory_store(keys.key, record);
+        if (keys.on_gpu) memory_store(keys.device_key, record);
+    }
+    if (o.cache_key)
+        keyed_store(o.cache_key, {keys.graph_json, keys.device_json, !graph.device_properties_json.empty(), record});
+    if (keys.directory.empty()) return;
+    try {
+        Blob blob;
+        blob.library_version = FE_VERSION;
+        blob.cudnn_version = cudnn().cudnnGetVersion();
+        blob.fingerprint = keys.fingerprint;
+        blob.device_json = keys.device_json;
+        blob.graph_json = keys.graph_json;
+        blob.build_options = keys.options;
+        blob.plan_json = plan_to_json(*record->plan);
+        blob.record = *record;
+        write_cache_file(keys.directory, cache_file(keys.directory, keys.key), write_blob(blob), cache_limit(handle));
+    } catch (const Error &e) {
+        FE_LOG_WARN("graph '%s': plan not written to the cache directory (%s)", graph.name.c_str(), e.what());
+    }
+}
+
+}  // namespace
+
+void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
+    CacheKeys keys;
+    keys.options = options_text(o, graph.kernel_cache != nullptr);
+    keys.directory = cache_directory(handle);
+    bool cached = (o.use_plan_cache || o.cache_key || !keys.directory.empty()) && cache_keys(graph, handle, o, &keys);
+    if (cached && adopt_cached(graph, handle, o, keys)) return;
 
     // A full build.
     count(CacheEvent::Miss);
     build_operation_graph(graph, handle ? handle->cudnn : nullptr, target_gpu(graph, handle));
-    note_target(graph, handle, options.c_str());
+    note_target(graph, handle, keys.options.c_str());
     bool done = graph.kernel_cache && !o.autotune && o.policy == FE_BUILD_POLICY_HEURISTICS_CHOICE &&
                 built_from_cached_configs(graph, o);
     if (!done) build_searched(graph, handle, o);
-    if (!cached) return;
-
-    std::shared_ptr<const PlanRecord> record = record_of(graph);
-    if (o.use_plan_cache) {
-        memory_store(key, record);
-        if (on_gpu) memory_store(device_key, record);
-    }
-    if (o.cache_key) keyed_store(o.cache_key, {graph_json, device_json, !graph.device_properties_json.empty(), record});
-    if (!directory.empty()) {
-        try {
-            Blob blob;
-            blob.library_version = FE_VERSION;
-            blob.cudnn_version = cudnn().cudnnGetVersion();
-            blob.fingerprint = fingerprint;
-            blob.device_json = device_json;
-            blob.graph_json = graph_json;
-            blob.build_options = options;
-            blob.plan_json = plan_to_json(*record->plan);
-            blob.record = *record;
-            write_cache_file(directory, cache_file(directory, key), write_blob(blob), cache_limit(handle));
-        } catch (const Error &e) {
-            FE_LOG_WARN("graph '%s': plan not written to the cache directory (%s)", graph.name.c_str(), e.what());
-        }
-    }
+    if (cached) store_built(graph, handle, o, keys);
 }
 
 fe_graph *graph_from_user_key(fe_handle *handle, const char *key) {
