@@ -14,6 +14,7 @@ const std::vector<Family> &families() {
         register_norm(f);
         register_resample(f);
         register_moe(f);
+        register_layout(f);
         return f;
     }();
     return all;

@@ -16,5 +16,6 @@ void register_elementwise(std::vector<Family> &out);  // elementwise_family.cpp:
 void register_norm(std::vector<Family> &out);         // norm_family.cpp
 void register_resample(std::vector<Family> &out);     // resample_family.cpp
 void register_moe(std::vector<Family> &out);          // moe_family.cpp
+void register_layout(std::vector<Family> &out);       // layout_family.cpp
 
 }  // namespace conformance
