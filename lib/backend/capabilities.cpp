@@ -996,6 +996,16 @@ const std::vector<Capability> kTable = {
      "value, 170 of the same 193 cases were right, 22 got no plan and the wrong one had that [1, 1] dy: pass dy as "
      "a full tensor",
      "H200"},
+    {Feature::softmax_stats_keys_contiguous, "softmax_stats_keys_contiguous", Gate::known_bad,
+     "a softmax with statistics (fe_graph_softmax) of a matmul's result whose B operand has its last dim longer "
+     "than one and contiguous (K^T stored [b, h, d, s_kv], the keys contiguous), over more than one row",
+     0, 0, kAnyCudnn9, kVerified,
+     "crashes the process (a segmentation fault in its runtime-compiled engines' heuristics, listing engine "
+     "configs) for some of these graphs: 7 of 60 randomized matmul, softmax, matmul graphs of the conformance "
+     "suite's softmax family, every crash one of these; the rest of these got no engine or (one row, or one key) "
+     "a plan; with K read transposed (K stored [b, h, s_kv, d]) none crashed: store K so, or leave the statistics "
+     "out. Seen building for a described GPU (no GPU present); not yet probed on one",
+     "H100 (described)"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

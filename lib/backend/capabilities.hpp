@@ -160,6 +160,7 @@ enum class Feature {
     fp8_attention_score_modifiers,       // FP8 attention forward with soft-capping or a score modifier
     fp8_attention_max_sum_exp,           // FP8 attention forward outputting Max and SumExp
     pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
+    softmax_stats_keys_contiguous,       // softmax with stats after a matmul reading K^T keys-contiguous
 };
 
 // How the library treats a fact of the table.

@@ -58,6 +58,8 @@ class Softmax : public Node {
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
+        if (stats_ && x->dims[x->dims.size() - 2] > 1 && reads_keys_contiguous(x))
+            lowering.require(Feature::softmax_stats_keys_contiguous);
         fe_data_type compute = lowering.compute_type(*this);
         std::vector<int64_t> dims, strides, rows, row_strides;
         lowering.lowered_shape(x, &dims, &strides);
@@ -87,6 +89,22 @@ class Softmax : public Node {
     }
 
   private:
+    // Whether the scores come, through pointwise steps, from a matmul whose B has its last dim
+    // longer than one and contiguous (K^T laid out with the keys contiguous).
+    static bool reads_keys_contiguous(const fe_tensor *scores) {
+        const fe_tensor *t = scores;
+        for (int depth = 0; t && t->is_virtual() && depth < 16; ++depth) {
+            const Node *producer = t->producer;
+            if (std::string(producer->kind()) == "matmul") {
+                const fe_tensor *b = producer->inputs.size() > 1 ? producer->inputs[1] : nullptr;
+                return b && b->dims.size() >= 2 && b->dims.back() > 1 && b->strides.back() == 1;
+            }
+            if (!producer->is_pointwise()) return false;
+            t = producer->inputs.empty() ? nullptr : producer->inputs[0];
+        }
+        return false;
+    }
+
     bool stats_;
 };
 

@@ -15,6 +15,7 @@ const std::vector<Family> &families() {
         register_resample(f);
         register_moe(f);
         register_layout(f);
+        register_softmax(f);
         return f;
     }();
     return all;

@@ -17,5 +17,6 @@ void register_norm(std::vector<Family> &out);         // norm_family.cpp
 void register_resample(std::vector<Family> &out);     // resample_family.cpp
 void register_moe(std::vector<Family> &out);          // moe_family.cpp
 void register_layout(std::vector<Family> &out);       // layout_family.cpp
+void register_softmax(std::vector<Family> &out);      // softmax_family.cpp
 
 }  // namespace conformance

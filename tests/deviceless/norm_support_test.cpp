@@ -304,6 +304,30 @@ TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
     expect_supported(g);
 }
 
+// The same pattern with K^T stored keys-contiguous ([b, h, d, s_kv] packed): cuDNN 9.19's
+// heuristics crash listing engines for such graphs (a graph of the conformance suite's softmax
+// family, seed 1, case 46), so the build refuses before asking them, naming the layout to use.
+TEST_F(Deviceless, SoftmaxStatsOfKeysContiguousIsRefusedBeforeCudnnCrashes) {
+    fe_graph *g = graph("keys_contiguous", FE_DATA_BFLOAT16);
+    int64_t kd[4] = {1, 1, 16, 10}, ks[4] = {160, 160, 10, 1};
+    fe_tensor *q = tensor(g, "q", {1, 1, 16, 16}), *v = tensor(g, "v", {1, 1, 10, 16}), *kt = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "k_t", 4, kd, ks, FE_DATA_BFLOAT16, &kt));
+    fe_tensor *s = nullptr, *p = nullptr, *o = nullptr, *stats = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, q, kt, nullptr, &s));
+    fe_softmax_options so = FE_SOFTMAX_OPTIONS_INIT;
+    so.generate_stats = 1;
+    ASSERT_FE_OK(fe_graph_softmax(g, s, &so, &p, &stats));
+    ASSERT_FE_OK(fe_tensor_set_data_type(p, FE_DATA_BFLOAT16));
+    ASSERT_FE_OK(fe_graph_matmul(g, p, v, nullptr, &o));
+    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    EXPECT_FE_REFUSED(build(g), FE_STATUS_NOT_SUPPORTED,
+                      "softmax 'softmax_0': a softmax with statistics (fe_graph_softmax) of a matmul's result whose B "
+                      "operand has its last dim longer than one and contiguous");
+    EXPECT_NE(std::string(fe_last_error_message()).find("store K so, or leave the statistics out"), std::string::npos)
+        << fe_last_error_message();
+}
+
 }  // namespace
 
 // Synchronized batchnorm: the forward and backward with two peer statistics buffers (the
