@@ -16,6 +16,7 @@ const std::vector<Family> &families() {
         register_moe(f);
         register_layout(f);
         register_softmax(f);
+        register_bn_finalize(f);
         return f;
     }();
     return all;

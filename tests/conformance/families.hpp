@@ -18,5 +18,6 @@ void register_resample(std::vector<Family> &out);     // resample_family.cpp
 void register_moe(std::vector<Family> &out);          // moe_family.cpp
 void register_layout(std::vector<Family> &out);       // layout_family.cpp
 void register_softmax(std::vector<Family> &out);      // softmax_family.cpp
+void register_bn_finalize(std::vector<Family> &out);  // bn_finalize_family.cpp
 
 }  // namespace conformance
