@@ -782,11 +782,77 @@ void conv_int8_case(Case &k) {
     k.check("y", by, Y, 0.5, 0, 1e-6);
 }
 
+// A forward convolution's statistics for the batch normalization after it: genstats fused after
+// the convolution (where cuDNN runs it), y and the per-channel sum and sum of squares of y over
+// the batch and the spatial dims all outputs. The conv space's forward geometry, layouts and
+// types, no other fusion.
+void conv_genstats_case(Case &k) {
+    ConvConfig c = draw(k.rng);
+    c.dir = Direction::fprop;
+    c.fusion = Fusion::none;
+    c.act = Act::none;
+    c.out_type = FE_DATA_NOT_SET;
+    c.out_layout = 0;
+    apply_variations(c);
+    k.describe(describe(c) + " +genstats");
+    if (!k.graph(c.type)) return;
+    fe_graph *g = k.graph_handle();
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    if (!set_options(k, c, o)) return;
+    std::vector<int64_t> xd = {c.n, c.c()}, wd = {c.k(), c.cg};
+    for (size_t d = 0; d < c.spatial; ++d) {
+        xd.push_back(c.in[d]);
+        wd.push_back(c.filter[d]);
+    }
+    fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl)), *w = k.tensor("w", wd, layout(wd, c.b_cl));
+    fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
+    if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop") ||
+        !k.ok(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum), "fe_graph_genstats"))
+        return;
+    for (fe_tensor *t : {y, sum, sq_sum})
+        if (!k.ok(fe_tensor_set_output(t, 1), "fe_tensor_set_output")) return;
+    if (!k.build()) return;
+    Bound &bx = k.input(x), &bw = k.input(w);
+    Bound &by = k.output(y), &bsum = k.output(sum), &bsq = k.output(sq_sum);
+    if (!k.execute()) return;
+
+    std::vector<double> X = logical(bx), W = logical(bw), Y(static_cast<size_t>(by.elements()), 0.0);
+    std::vector<int32_t> terms(Y.size(), 0);
+    for_each_term(c, [&](int64_t xi, int64_t wi, int64_t yi) {
+        Y[static_cast<size_t>(yi)] += X[static_cast<size_t>(xi)] * W[static_cast<size_t>(wi)];
+        ++terms[static_cast<size_t>(yi)];
+    });
+    int64_t plane = 1;
+    for (size_t d = 0; d < c.spatial; ++d) plane *= c.out[d];
+    const size_t channels = static_cast<size_t>(c.k());
+    std::vector<double> want_sum(channels, 0.0), want_sq(channels, 0.0), mag_sum(channels, 0.0), mag_sq(channels, 0.0);
+    for (size_t i = 0; i < Y.size(); ++i) {
+        const size_t ch = (i / static_cast<size_t>(plane)) % channels;
+        want_sum[ch] += Y[i];
+        want_sq[ch] += Y[i] * Y[i];
+        mag_sum[ch] += std::fabs(Y[i]);
+        mag_sq[ch] += Y[i] * Y[i];
+    }
+    // y as the conv family checks it; the sums may add y as stored (rounded to the io type) or as
+    // computed: each off by the rounding of its terms, eps of their magnitudes.
+    const int32_t longest = *std::max_element(terms.begin(), terms.end());
+    const double grow = std::max(1.0, std::sqrt(static_cast<double>(longest)) / 4.0);
+    const fe_data_type t = c.type;
+    const double atol = (t == FE_DATA_HALF ? 2e-2 : t == FE_DATA_BFLOAT16 ? 3e-2 : 5e-3) * grow;
+    const double rtol = t == FE_DATA_FLOAT ? 5e-3 : 2e-2;
+    const double norm = t == FE_DATA_HALF ? 1e-2 : t == FE_DATA_BFLOAT16 ? 2.5e-2 : 2e-3;
+    k.check("y", by, Y, atol, rtol, norm);
+    const double eps = t == FE_DATA_HALF ? 2e-3 : t == FE_DATA_BFLOAT16 ? 1.6e-2 : 2e-3;
+    k.check_sums("sum", bsum, want_sum, mag_sum, eps, 1e-3, 1e-3, 1e-3);
+    k.check_sums("sq_sum", bsq, want_sq, mag_sq, 2 * eps, 1e-3, 1e-3, 1e-3);
+}
+
 }  // namespace
 
 void register_convolution(std::vector<Family> &out) {
     out.push_back({"conv", 1000, conv_case});
     out.push_back({"conv_int8", 300, conv_int8_case});
+    out.push_back({"conv_genstats", 300, conv_genstats_case});
 }
 
 }  // namespace conformance
