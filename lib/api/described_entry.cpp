@@ -1,6 +1,7 @@
 // add_described: an op's entry point from its description.
 #include "api/described_entry.hpp"
 
+#include <cctype>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -53,6 +54,13 @@ void refuse_fields_not_taken(const schema::Op &op, const void *options) {
 
 bool is_optional(const schema::Port &port) { return port.when && std::strcmp(port.when, "optional") == 0; }
 
+// A description's sentence inside a message: its first letter lowercase, its final period gone.
+std::string lowercase_first(std::string text) {
+    if (!text.empty() && text.back() == '.') text.pop_back();
+    if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
 // A parameter's value: a C array read once its count is checked (NULL: left out).
 schema::Call::Param param_value(const ParamArgument &argument) {
     if (!argument.count_name || !argument.array) return argument.given;
@@ -92,7 +100,8 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
                  "%s: %zu parameters given, %zu described", op.kind, arguments.params.size(), given_params.size());
         for (size_t k = 0; k < given_params.size(); ++k)
             FE_CHECK(!arguments.params[k].count_name || arguments.params[k].array || !given_params[k]->required,
-                     FE_STATUS_NULL_POINTER, "argument '%s' is NULL", given_params[k]->name);
+                     FE_STATUS_NULL_POINTER, "argument '%s' is NULL: %s", given_params[k]->name,
+                     lowercase_first(given_params[k]->doc).c_str());
         CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
         call.scales = scales.data();
         call.options = caller_options.data();

@@ -1,10 +1,8 @@
 // Operation entry points: each validates its arguments, builds the node, infers its result.
-#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "api/described_entry.hpp"
 #include "api/guard.hpp"
 #include "graph/graph.hpp"
 #include "ops/graph_ops.hpp"
@@ -13,13 +11,6 @@
 using namespace fe;
 
 namespace {
-
-// An op's description, found once per entry point.
-const schema::Op &described(const char *kind) {
-    const schema::Op *op = schema::find_op(kind);
-    if (!op || !op->add) std::abort();  // every op has one: the schema test says so
-    return *op;
-}
 
 fe_pointwise_options pointwise_defaults() {
     const fe_pointwise_options defaults = FE_POINTWISE_OPTIONS_INIT;
@@ -57,43 +48,6 @@ fe_status convenience(const char *function, fe_graph *graph, fe_pointwise_mode m
 }
 
 }  // namespace
-
-namespace {
-
-// The dims a caller gives in a C array (dgrad's dx, wgrad's dw); their values are checked where
-// the op is added.
-std::vector<int64_t> dims_of(size_t ndims, const int64_t *dims, const char *what) {
-    FE_CHECK(ndims >= 3 && ndims <= 5, FE_STATUS_INVALID_ARGUMENT,
-             "%s has %zu dims; a convolution's tensors have 3 to 5 ([N, C, spatial...])", what, ndims);
-    return std::vector<int64_t>(dims, dims + ndims);
-}
-
-}  // namespace
-
-FE_EXPORT fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight, size_t dx_ndims,
-                                        const int64_t *dx_dims, const fe_conv_options *options, fe_tensor **out_dx) {
-    static const schema::Op &op = described("conv_dgrad");
-    fe_status checked = guard("fe_graph_conv_dgrad", [&] {
-        FE_CHECK(dx_dims != nullptr, FE_STATUS_NULL_POINTER,
-                 "argument 'dx_dims' is NULL: dx's dims cannot be inferred (with a stride above 1 several image "
-                 "sizes give the same dy), so give the forward image's dims");
-        dims_of(dx_ndims, dx_dims, "dx_dims");
-    });
-    if (checked != FE_OK) return checked;
-    return add_described(op, graph, DescribedArguments{{loss, weight}, {schema::Call::Param{dims_of(dx_ndims, dx_dims, "dx_dims"), 0}}},
-                         options, {out_dx});
-}
-
-FE_EXPORT fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss, size_t dw_ndims,
-                                        const int64_t *dw_dims, const fe_conv_options *options, fe_tensor **out_dw) {
-    static const schema::Op &op = described("conv_wgrad");
-    std::vector<int64_t> dims;
-    fe_status checked = guard("fe_graph_conv_wgrad", [&] {
-        if (dw_dims) dims = dims_of(dw_ndims, dw_dims, "dw_dims");
-    });
-    if (checked != FE_OK) return checked;
-    return add_described(op, graph, DescribedArguments{{image, loss}, {schema::Call::Param{dims, 0}}}, options, {out_dw});
-}
 
 FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
                                        fe_tensor *in2, const fe_pointwise_options *options, fe_tensor **out_y) {

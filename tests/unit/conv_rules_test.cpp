@@ -191,7 +191,8 @@ TEST_F(Conv, DgradWithoutOutputDimsSaysWhyTheyAreNeeded) {
     fe_tensor *dy = tensor("dy", {8, 128, 28, 28}), *w = tensor("w", {128, 64, 3, 3}), *dx = nullptr;
     fe_conv_options o = padded(1, 2);
     EXPECT_FE_REFUSED(fe_graph_conv_dgrad(g, dy, w, 0, nullptr, &o, &dx), FE_STATUS_NULL_POINTER,
-                      "fe_graph_conv_dgrad: argument 'dx_dims' is NULL: dx's dims cannot be inferred");
+                      "fe_graph_conv_dgrad: argument 'dx_dims' is NULL: the forward image's dims (3 to 5), which dy cannot "
+                      "give");
     EXPECT_EQ(dx, nullptr);
     // Dims that do not give dy are refused with both sizes.
     int64_t wrong[4] = {8, 64, 60, 56};
