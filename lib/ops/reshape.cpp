@@ -62,14 +62,7 @@ class Reshape : public Node {
     std::vector<int64_t> dims_;
 };
 
-}  // namespace
-
-static std::unique_ptr<Node> make_reshape(fe_tensor *x, const std::vector<int64_t> &dims) {
-    return std::make_unique<Reshape>(x, dims);
-}
-
-namespace {
-
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
 const schema::Struct kReshapeOptions = FE_SCHEMA_OPTIONS(fe_reshape_options, FE_RESHAPE_OPTIONS_INIT,
     "A reshape's name.",
     FE_SCHEMA_NAME_FIELD(fe_reshape_options));
@@ -89,7 +82,7 @@ const std::vector<fe_tensor *> &add_reshape(fe_graph &g, const schema::Call &c) 
     for (size_t i = 0; i < dims.size(); ++i)
         FE_CHECK(dims[i] > 0, FE_STATUS_INVALID_ARGUMENT, "dims[%zu] is %lld; dims must be positive", i,
                  static_cast<long long>(dims[i]));
-    return add_call(g, make_reshape(c.inputs[0], dims), c, c.options_as<fe_reshape_options>().name);
+    return add_call(g, std::make_unique<Reshape>(c.inputs[0], dims), c, c.options_as<fe_reshape_options>().name);
 }
 
 const schema::Registration kRegistered(kReshape, add_reshape);

@@ -78,14 +78,7 @@ class Slice : public Node {
     bool typed_ = false;  // y's data type was set here (x's), not by the user
 };
 
-}  // namespace
-
-static std::unique_ptr<Node> make_slice(fe_tensor *x, const std::vector<int64_t> &start, const std::vector<int64_t> &end) {
-    return std::make_unique<Slice>(x, start, end);
-}
-
-namespace {
-
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
 const schema::Struct kSliceOptions = FE_SCHEMA_OPTIONS(fe_slice_options, FE_SLICE_OPTIONS_INIT,
     "A slice's name.",
     FE_SCHEMA_NAME_FIELD(fe_slice_options));
@@ -106,7 +99,7 @@ const std::vector<fe_tensor *> &add_slice(fe_graph &g, const schema::Call &c) {
     const std::vector<int64_t> &start = c.params[0].dims, &end = c.params[1].dims;
     FE_CHECK(start.size() == end.size(), FE_STATUS_INVALID_ARGUMENT, "slice: end has %zu entries, start %zu",
              end.size(), start.size());
-    return add_call(g, make_slice(c.inputs[0], start, end), c, c.options_as<fe_slice_options>().name);
+    return add_call(g, std::make_unique<Slice>(c.inputs[0], start, end), c, c.options_as<fe_slice_options>().name);
 }
 
 const schema::Registration kRegistered(kSlice, add_slice);

@@ -64,14 +64,7 @@ class Transpose : public Node {
     std::vector<int64_t> perm_;
 };
 
-}  // namespace
-
-static std::unique_ptr<Node> make_transpose(fe_tensor *x, const std::vector<int64_t> &perm) {
-    return std::make_unique<Transpose>(x, perm);
-}
-
-namespace {
-
+// The op's description (lib/schema/schema.hpp) and how a call adds it.
 const schema::Struct kTransposeOptions = FE_SCHEMA_OPTIONS(fe_transpose_options, FE_TRANSPOSE_OPTIONS_INIT,
     "A transpose's name.",
     FE_SCHEMA_NAME_FIELD(fe_transpose_options));
@@ -87,7 +80,8 @@ const schema::Op kTranspose{"transpose",
                     "Transpose (a copy through a permuted view)."};
 
 const std::vector<fe_tensor *> &add_transpose(fe_graph &g, const schema::Call &c) {
-    return add_call(g, make_transpose(c.inputs[0], c.params[0].dims), c, c.options_as<fe_transpose_options>().name);
+    const auto &o = c.options_as<fe_transpose_options>();
+    return add_call(g, std::make_unique<Transpose>(c.inputs[0], c.params[0].dims), c, o.name);
 }
 
 const schema::Registration kRegistered(kTranspose, add_transpose);
