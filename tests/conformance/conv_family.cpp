@@ -736,6 +736,19 @@ void conv_case(Case &k) {
     k.check(names[static_cast<int>(c.dir)], bout, ref, atol, rtol, norm, defined.empty() ? nullptr : &defined);
 }
 
+// The forward's image [N, C, spatial...] and weight [K, C / groups, filter...].
+std::vector<int64_t> image_dims(const ConvConfig &c) {
+    std::vector<int64_t> dims = {c.n, c.c()};
+    for (size_t d = 0; d < c.spatial; ++d) dims.push_back(c.in[d]);
+    return dims;
+}
+
+std::vector<int64_t> weight_dims(const ConvConfig &c) {
+    std::vector<int64_t> dims = {c.k(), c.cg};
+    for (size_t d = 0; d < c.spatial; ++d) dims.push_back(c.filter[d]);
+    return dims;
+}
+
 // An int8 convolution: the conv space's geometry as a forward of int8 x and w (channels-last, now
 // and then NCHW), int32 math, a float, int8 (saturated) or int32 result. Small whole numbers keep
 // every product and sum exact, so the result must equal the reference exactly.
@@ -756,11 +769,7 @@ void conv_int8_case(Case &k) {
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     if (!set_options(k, c, o)) return;
     o.compute_data_type = FE_DATA_INT32;
-    std::vector<int64_t> xd = {c.n, c.c()}, wd = {c.k(), c.cg};
-    for (size_t d = 0; d < c.spatial; ++d) {
-        xd.push_back(c.in[d]);
-        wd.push_back(c.filter[d]);
-    }
+    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
     fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl), FE_DATA_INT8), *w = k.tensor("w", wd, layout(wd, c.b_cl), FE_DATA_INT8);
     fe_tensor *y = nullptr;
     if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop")) return;
@@ -799,11 +808,7 @@ void conv_genstats_case(Case &k) {
     fe_graph *g = k.graph_handle();
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     if (!set_options(k, c, o)) return;
-    std::vector<int64_t> xd = {c.n, c.c()}, wd = {c.k(), c.cg};
-    for (size_t d = 0; d < c.spatial; ++d) {
-        xd.push_back(c.in[d]);
-        wd.push_back(c.filter[d]);
-    }
+    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
     fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl)), *w = k.tensor("w", wd, layout(wd, c.b_cl));
     fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
     if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop") ||

@@ -286,21 +286,30 @@ TEST_F(Deviceless, SoftmaxAloneIsRefusedWithTheReason) {
     EXPECT_FE_REFUSED(build(g), FE_STATUS_NOT_SUPPORTED, "softmax 'softmax_0': cuDNN 9.19 has no native softmax");
 }
 
-TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
-    // P = softmax(Q.K^T), O = P.V with K read transposed: the attention pattern.
-    fe_graph *g = graph("matmul_softmax_matmul", FE_DATA_HALF);
-    int64_t kd[4] = {1, 4, 64, 128}, ks[4] = {4 * 128 * 64, 128 * 64, 1, 64};
-    fe_tensor *q = tensor(g, "q", {1, 4, 128, 64}), *v = tensor(g, "v", {1, 4, 128, 64}), *kt = nullptr;
-    ASSERT_FE_OK(fe_graph_tensor(g, "k_t", 4, kd, ks, FE_DATA_HALF, &kt));
+// O = softmax(Q.K^T).V with the statistics as outputs, in `type`: Q [b, h, s_q, d] and V [b, h,
+// s_kv, d] packed, K^T [b, h, d, s_kv] with the strides given.
+void matmul_softmax_matmul(fe_graph *g, int64_t b, int64_t h, int64_t s_q, int64_t s_kv, int64_t d,
+                           const int64_t *kt_strides, fe_data_type type) {
+    const int64_t kt_dims[4] = {b, h, d, s_kv};
+    fe_tensor *q = cudnnfe_test::make_tensor(g, "q", {b, h, s_q, d}, false, FE_DATA_NOT_SET);
+    fe_tensor *v = cudnnfe_test::make_tensor(g, "v", {b, h, s_kv, d}, false, FE_DATA_NOT_SET), *kt = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "k_t", 4, kt_dims, kt_strides, type, &kt));
     fe_tensor *s = nullptr, *p = nullptr, *o = nullptr, *stats = nullptr;
     ASSERT_FE_OK(fe_graph_matmul(g, q, kt, nullptr, &s));
     fe_softmax_options so = FE_SOFTMAX_OPTIONS_INIT;
     so.generate_stats = 1;
     ASSERT_FE_OK(fe_graph_softmax(g, s, &so, &p, &stats));
-    ASSERT_FE_OK(fe_tensor_set_data_type(p, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_tensor_set_data_type(p, type));
     ASSERT_FE_OK(fe_graph_matmul(g, p, v, nullptr, &o));
     ASSERT_FE_OK(fe_tensor_set_output(o, 1));
     ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+}
+
+TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
+    // P = softmax(Q.K^T), O = P.V with K read transposed: the attention pattern.
+    fe_graph *g = graph("matmul_softmax_matmul", FE_DATA_HALF);
+    const int64_t ks[4] = {4 * 128 * 64, 128 * 64, 1, 64};
+    matmul_softmax_matmul(g, 1, 4, 128, 128, 64, ks, FE_DATA_HALF);
     expect_supported(g);
 }
 
@@ -309,18 +318,8 @@ TEST_F(Deviceless, SoftmaxBetweenTwoMatmulsIsSupported) {
 // family, seed 1, case 46), so the build refuses before asking them, naming the layout to use.
 TEST_F(Deviceless, SoftmaxStatsOfKeysContiguousIsRefusedBeforeCudnnCrashes) {
     fe_graph *g = graph("keys_contiguous", FE_DATA_BFLOAT16);
-    int64_t kd[4] = {1, 1, 16, 10}, ks[4] = {160, 160, 10, 1};
-    fe_tensor *q = tensor(g, "q", {1, 1, 16, 16}), *v = tensor(g, "v", {1, 1, 10, 16}), *kt = nullptr;
-    ASSERT_FE_OK(fe_graph_tensor(g, "k_t", 4, kd, ks, FE_DATA_BFLOAT16, &kt));
-    fe_tensor *s = nullptr, *p = nullptr, *o = nullptr, *stats = nullptr;
-    ASSERT_FE_OK(fe_graph_matmul(g, q, kt, nullptr, &s));
-    fe_softmax_options so = FE_SOFTMAX_OPTIONS_INIT;
-    so.generate_stats = 1;
-    ASSERT_FE_OK(fe_graph_softmax(g, s, &so, &p, &stats));
-    ASSERT_FE_OK(fe_tensor_set_data_type(p, FE_DATA_BFLOAT16));
-    ASSERT_FE_OK(fe_graph_matmul(g, p, v, nullptr, &o));
-    ASSERT_FE_OK(fe_tensor_set_output(o, 1));
-    ASSERT_FE_OK(fe_tensor_set_output(stats, 1));
+    const int64_t ks[4] = {160, 160, 10, 1};
+    matmul_softmax_matmul(g, 1, 1, 16, 10, 16, ks, FE_DATA_BFLOAT16);
     EXPECT_FE_REFUSED(build(g), FE_STATUS_NOT_SUPPORTED,
                       "softmax 'softmax_0': a softmax with statistics (fe_graph_softmax) of a matmul's result whose B "
                       "operand has its last dim longer than one and contiguous");
