@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <utility>
 
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
@@ -229,66 +228,61 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
                  plan.tag.c_str());
 }
 
-// The i-th tensor of a binding by tensor: one of this graph's, which takes a `takes` (a pointer
-// or a buffer).
-const fe_tensor *bound_tensor(const fe_graph &graph, const fe_tensor *t, size_t i, const char *takes) {
-    FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
-    FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
-    FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no %s", t->name.c_str(),
-             t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)", takes);
-    return t;
-}
-
-// Binds `count` pointers, the i-th to the slot `slot_and_pointer(state, i)` names, and runs the
-// plan; `how` is how they were given, for the messages.
-template <class SlotAndPointer>
-void bind_and_run(fe_graph &graph, fe_handle &handle, size_t count, void *workspace, const Action &action,
-                  const char *how, SlotAndPointer slot_and_pointer) {
-    const ExecutablePlan &state = built_state(graph, handle);
-    begin_binding(state, handle);
-    for (size_t i = 0; i < count; ++i) {
-        const auto [slot, pointer] = slot_and_pointer(state, i);
-        bind_slot(state, handle, slot, pointer, how);
-    }
-    run(graph, state, handle, workspace, action);
-}
-
 }  // namespace
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
                         size_t count, void *workspace, const Action &action) {
-    bind_and_run(graph, handle, count, workspace, action, "by tensor", [&](const ExecutablePlan &, size_t i) {
-        return std::make_pair(bound_tensor(graph, tensors[i], i, "pointer")->slot, pointers[i]);
-    });
+    const ExecutablePlan &state = built_state(graph, handle);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
+        const fe_tensor *t = tensors[i];
+        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
+        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
+        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT,
+                 "'%s' is %s and takes no pointer", t->name.c_str(),
+                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
+        bind_slot(state, handle, t->slot, pointers[i], "by tensor");
+    }
+    run(graph, state, handle, workspace, action);
 }
 
 void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
                         size_t count, void *workspace, const Action &action) {
-    bind_and_run(graph, handle, count, workspace, action, "by tensor", [&](const ExecutablePlan &state, size_t i) {
-        const fe_tensor *t = bound_tensor(graph, tensors[i], i, "buffer");
+    const ExecutablePlan &state = built_state(graph, handle);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
+        const fe_tensor *t = tensors[i];
         const fe_buffer *b = buffers[i];
+        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
         FE_CHECK(b != nullptr, FE_STATUS_NULL_POINTER, "buffer %zu of the bindings (for '%s') is NULL", i,
                  t->name.c_str());
+        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
+        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no buffer", t->name.c_str(),
+                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
         FE_CHECK(b->device == handle.device || t->peer_memory, FE_STATUS_INVALID_ARGUMENT,
                  "the buffer for '%s' is on device %d, the handle on device %d", t->name.c_str(), b->device,
                  handle.device);
         int64_t need = state.slot_bytes[static_cast<size_t>(t->slot)];
         FE_CHECK(b->bytes >= need, FE_STATUS_BUFFER_TOO_SMALL, "the buffer for '%s' has %lld bytes; the tensor needs %lld",
                  t->name.c_str(), static_cast<long long>(b->bytes), static_cast<long long>(need));
-        return std::make_pair(t->slot, b->pointer);
-    });
+        bind_slot(state, handle, t->slot, b->pointer, "by tensor");
+    }
+    run(graph, state, handle, workspace, action);
 }
 
 void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
                      void *workspace, const Action &action) {
-    bind_and_run(graph, handle, count, workspace, action, "by uid", [&](const ExecutablePlan &state, size_t i) {
+    const ExecutablePlan &state = built_state(graph, handle);
+    begin_binding(state, handle);
+    for (size_t i = 0; i < count; ++i) {
         auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
                                    std::make_pair(uids[i], INT32_MIN));
         FE_CHECK(it != state.uid_to_slot.end() && it->first == uids[i], FE_STATUS_NOT_FOUND,
                  "graph '%s' has no input or output with uid %lld", graph.name.c_str(),
                  static_cast<long long>(uids[i]));
-        return std::make_pair(it->second, pointers[i]);
-    });
+        bind_slot(state, handle, it->second, pointers[i], "by uid");
+    }
+    run(graph, state, handle, workspace, action);
 }
 
 void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace, const Action &action) {

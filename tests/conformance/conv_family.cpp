@@ -749,14 +749,20 @@ std::vector<int64_t> weight_dims(const ConvConfig &c) {
     return dims;
 }
 
+// A case of the conv space made a forward with no fusion (the draws stay those of the conv family).
+ConvConfig draw_plain_forward(Rng &rng) {
+    ConvConfig c = draw(rng);
+    c.dir = Direction::fprop;
+    c.fusion = Fusion::none;
+    c.act = Act::none;
+    return c;
+}
+
 // An int8 convolution: the conv space's geometry as a forward of int8 x and w (channels-last, now
 // and then NCHW), int32 math, a float, int8 (saturated) or int32 result. Small whole numbers keep
 // every product and sum exact, so the result must equal the reference exactly.
 void conv_int8_case(Case &k) {
-    ConvConfig c = draw(k.rng);
-    c.dir = Direction::fprop;
-    c.fusion = Fusion::none;
-    c.act = Act::none;
+    ConvConfig c = draw_plain_forward(k.rng);
     c.compute_set = false;
     c.type = FE_DATA_INT8;
     c.out_type = k.rng.pick(std::vector<fe_data_type>{FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_INT8, FE_DATA_INT32});
@@ -796,10 +802,7 @@ void conv_int8_case(Case &k) {
 // the batch and the spatial dims all outputs. The conv space's forward geometry, layouts and
 // types, no other fusion.
 void conv_genstats_case(Case &k) {
-    ConvConfig c = draw(k.rng);
-    c.dir = Direction::fprop;
-    c.fusion = Fusion::none;
-    c.act = Act::none;
+    ConvConfig c = draw_plain_forward(k.rng);
     c.out_type = FE_DATA_NOT_SET;
     c.out_layout = 0;
     apply_variations(c);
