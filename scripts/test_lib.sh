@@ -54,18 +54,21 @@ lsan_gave_no_verdict() {
 }
 
 # Runs one GoogleTest process (environment assignments, then the binary and its arguments) into a
-# log and returns its exit status; a leak check that gave no verdict is run once more, so that
-# the suite ends with one.
+# log and returns its exit status. A leak check that gave no verdict is run again, up to three
+# times, so that the suite ends with one: the tracer's fault is intermittent (on a loaded machine
+# it has hit the same process twice in a row), and each try's log is kept beside the last.
 run_gtest_process() {
     local log=$1
     shift
     env "$@" --gtest_color=no >"$log" 2>&1
-    local rc=$?
-    if [ "$rc" -ne 0 ] && lsan_gave_no_verdict "$log"; then
-        echo "    $(basename "$log" .log): LeakSanitizer's tracer crashed at exit, no leak verdict; run again"
+    local rc=$? try
+    for try in 1 2 3; do
+        { [ "$rc" -ne 0 ] && lsan_gave_no_verdict "$log"; } || break
+        echo "    $(basename "$log" .log): LeakSanitizer's tracer crashed at exit, no leak verdict; run again ($try of 3)"
+        mv "$log" "${log%.log}.no-verdict$try.txt"
         env "$@" --gtest_color=no >"$log" 2>&1
         rc=$?
-    fi
+    done
     return "$rc"
 }
 
