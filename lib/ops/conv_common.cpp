@@ -122,6 +122,21 @@ const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_option
     return lowering.finalize_and_keep(std::move(conv), "finalizing the convolution descriptor");
 }
 
+void add_conv_operation(Lowering &lowering, const ConvDirection &d, const fe_conv_options &options, size_t spatial,
+                        fe_data_type compute, const std::array<const fe_tensor *, 3> &tensors, const std::string &what) {
+    const Descriptor &conv = lower_conv_descriptor(lowering, options, spatial, compute);
+    Descriptor op(d.type);
+    for (size_t i = 0; i < tensors.size(); ++i)
+        op.set_desc(d.tensors[i], lowering.tensor(tensors[i]), d.tensor_labels[i]);
+    std::string label = std::string(d.label) + " descriptor";
+    op.set_desc(d.conv, conv, label.c_str());
+    label = std::string(d.label) + " alpha";
+    set_scaling(op, d.alpha, compute, 1.0, label.c_str());
+    label = std::string(d.label) + " beta";
+    set_scaling(op, d.beta, compute, 0.0, label.c_str());
+    lowering.finalize_and_add(std::move(op), "finalizing " + what);
+}
+
 void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image, const fe_tensor *result) {
     const fe_graph &graph = lowering.graph();
     if (graph.nodes.size() < 2) return;

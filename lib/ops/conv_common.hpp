@@ -3,8 +3,11 @@
 // different tensor, and the cuDNN convolution descriptor.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
+
+#include <cudnn_graph.h>
 
 #include "cudnnfe.h"
 
@@ -86,5 +89,21 @@ std::string conv_unsupported_hint(const fe_tensor *image, const fe_tensor *other
 // a unit height (see Lowering::lifts_rank3), so their attributes get a leading unit dim.
 const Descriptor &lower_conv_descriptor(Lowering &lowering, const fe_conv_options &options, size_t n,
                                         fe_data_type compute);
+
+// One direction of a convolution as cuDNN's operation: its descriptor type, the attributes of its
+// three tensors (two operands, then the result) with the names errors give them, and those of its
+// convolution descriptor and scaling factors.
+struct ConvDirection {
+    cudnnBackendDescriptorType_t type;
+    cudnnBackendAttributeName_t tensors[3];
+    const char *tensor_labels[3];
+    cudnnBackendAttributeName_t conv, alpha, beta;
+    const char *label;  // what errors call the direction ("conv", "dgrad", "wgrad")
+};
+
+// Lowers a convolution of direction `d` over `tensors` (in the direction's order): its convolution
+// descriptor, then the operation (alpha 1, beta 0), finalized into the graph; `what` names the node.
+void add_conv_operation(Lowering &lowering, const ConvDirection &d, const fe_conv_options &options, size_t spatial,
+                        fe_data_type compute, const std::array<const fe_tensor *, 3> &tensors, const std::string &what);
 
 }  // namespace fe

@@ -97,16 +97,14 @@ class ConvDgrad : public Node {
         if (dx->data_type == FE_DATA_FLOAT && !(dy_layout == 1 && dx_layout == 1) &&
             wide_filter_padded_asymmetrically_from_the_edge())
             lowering.require(Feature::conv_dgrad_float_nchw_asymmetric_padding);
-        fe_data_type compute = lowering.compute_type(*this);
-        const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
-        Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, lowering.tensor(inputs[0]), "dgrad DY");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, lowering.tensor(inputs[1]), "dgrad W");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, lowering.tensor(outputs[0]), "dgrad DX");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, conv, "dgrad convolution descriptor");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, compute, 1.0, "dgrad alpha");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, compute, 0.0, "dgrad beta");
-        lowering.finalize_and_add(std::move(op), std::string("finalizing ") + kind() + " '" + name + "'");
+        static const ConvDirection kBackwardData{
+            CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX}, {"dgrad DY", "dgrad W", "dgrad DX"},
+            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, "dgrad"};
+        add_conv_operation(lowering, kBackwardData, options_, spatial(), lowering.compute_type(*this),
+                           {inputs[0], inputs[1], outputs[0]}, std::string(kind()) + " '" + name + "'");
     }
 
   private:

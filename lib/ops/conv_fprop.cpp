@@ -76,16 +76,14 @@ class ConvFprop : public Node {
         if (inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 && spatial() == 1 &&
             flipped_filter_over_the_whole_image())
             lowering.require(Feature::int8_conv_flipped_single_pixel);
-        fe_data_type compute = lowering.compute_type(*this);
-        const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
-        Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, lowering.tensor(inputs[0]), "conv X");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, lowering.tensor(inputs[1]), "conv W");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, lowering.tensor(outputs[0]), "conv Y");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, conv, "conv descriptor");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, compute, 1.0, "conv alpha");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, compute, 0.0, "conv beta");
-        lowering.finalize_and_add(std::move(op), "finalizing convolution '" + name + "'");
+        static const ConvDirection kForward{
+            CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y}, {"conv X", "conv W", "conv Y"},
+            CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+            CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, "conv"};
+        add_conv_operation(lowering, kForward, options_, spatial(), lowering.compute_type(*this),
+                           {inputs[0], inputs[1], outputs[0]}, "convolution '" + name + "'");
     }
 
   private:

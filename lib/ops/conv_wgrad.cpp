@@ -123,16 +123,14 @@ class ConvWgrad : public Node {
         const bool half_inputs = x->data_type == FE_DATA_HALF || x->data_type == FE_DATA_BFLOAT16;
         if (half_inputs && outputs[0]->data_type == FE_DATA_FLOAT && (!channels_last(x) || !channels_last(inputs[1])))
             lowering.require(Feature::conv_wgrad_half_float_dw_nchw);
-        fe_data_type compute = lowering.compute_type(*this);
-        const Descriptor &conv = lower_conv_descriptor(lowering, options_, spatial(), compute);
-        Descriptor op(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR);
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, lowering.tensor(inputs[0]), "wgrad X");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, lowering.tensor(inputs[1]), "wgrad DY");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, lowering.tensor(outputs[0]), "wgrad DW");
-        op.set_desc(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, conv, "wgrad convolution descriptor");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, compute, 1.0, "wgrad alpha");
-        set_scaling(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, compute, 0.0, "wgrad beta");
-        lowering.finalize_and_add(std::move(op), "finalizing conv_wgrad '" + name + "'");
+        static const ConvDirection kBackwardFilter{
+            CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
+            {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY,
+             CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW}, {"wgrad X", "wgrad DY", "wgrad DW"},
+            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA,
+            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, "wgrad"};
+        add_conv_operation(lowering, kBackwardFilter, options_, spatial(), lowering.compute_type(*this),
+                           {inputs[0], inputs[1], outputs[0]}, "conv_wgrad '" + name + "'");
     }
 
   private:
