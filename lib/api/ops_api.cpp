@@ -97,24 +97,3 @@ FE_EXPORT fe_status fe_alibi_slopes(int64_t heads, float *out) {
         alibi_slopes(heads, out);
     });
 }
-
-// ---- Normalizations ----------------------------------------------------------------------------
-
-// Random draws and FP8 matmul.
-FE_EXPORT fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset, const fe_rng_options *options,
-                                 fe_tensor **out_y) {
-    return guard("fe_graph_rng", [&] {
-        FE_REQUIRE(graph);
-        FE_CHECK(seed != nullptr, FE_STATUS_NULL_POINTER,
-                 "argument 'seed' is NULL: a draw needs an int64 seed tensor of one element (or fe_graph_scalar)");
-        FE_CHECK(offset != nullptr, FE_STATUS_NULL_POINTER,
-                 "argument 'offset' is NULL: a draw needs an int64 offset tensor of one element (or fe_graph_scalar)");
-        FE_CHECK(options != nullptr, FE_STATUS_NULL_POINTER,
-                 "argument 'options' is NULL: a draw needs its distribution and dims (FE_RNG_OPTIONS_INIT)");
-        FE_REQUIRE(out_y);
-        const fe_rng_options defaults = FE_RNG_OPTIONS_INIT;
-        fe_rng_options o = read_options(options, defaults);
-        *out_y = add_rng(*graph, seed, offset, o)[0];
-    });
-}
-

@@ -166,7 +166,13 @@ const schema::Op kRng{"rng",
               &kRngOptions,
               {},
               false,
-              "Random numbers drawn by cuDNN (Philox)."};
+              "Random numbers drawn by cuDNN (Philox).",
+              nullptr,
+              nullptr,
+              {},
+              {},
+              nullptr,
+              "a draw needs its distribution and dims (FE_RNG_OPTIONS_INIT)"};
 
 const std::vector<fe_tensor *> &add_rng_call(fe_graph &g, const schema::Call &c) {
     return add_rng(g, c.inputs[0], c.inputs[1], c.options_as<fe_rng_options>());

@@ -75,7 +75,7 @@ TEST_F(RngRules, NormalStdMustBePositive) {
 
 TEST_F(RngRules, UnknownDistributionIsRefused) {
     opts.distribution = static_cast<fe_rng_distribution>(7);
-    EXPECT_FE_REFUSED(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT, "distribution 7");
+    EXPECT_FE_REFUSED(fe_graph_rng(g, seed, offset, &opts, &y), FE_STATUS_INVALID_ARGUMENT, "options.distribution is 7, not an fe_rng_distribution");
 }
 
 TEST_F(RngRules, MissingSeedOffsetOrOptionsIsRefused) {
