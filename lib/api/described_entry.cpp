@@ -40,15 +40,16 @@ bool option_set(const schema::Field &f, const void *options) {
     return value != 0;
 }
 
-// A field the op does not take (Op::takes) must keep its default: another op of the same
-// options struct uses it, this one would ignore it.
-void refuse_fields_not_taken(const schema::Op &op, const void *options) {
+// A field the op does not take (Op::takes), or its kind does not (Op::kind_fields), must keep its
+// default: another op or kind of the same options struct uses it, this one would ignore it.
+void refuse_fields_not_taken(const schema::Op &op, const void *options, int32_t kind) {
     for (const schema::Field &f : op.options->fields) {
-        if (op.takes_field(f.name) || f.type == schema::Type::name) continue;
+        if (op.takes_field(f.name, kind) || f.type == schema::Type::name) continue;
         const unsigned char *given = static_cast<const unsigned char *>(options) + f.offset;
         const unsigned char *by_default = static_cast<const unsigned char *>(op.options->defaults) + f.offset;
         FE_CHECK(std::memcmp(given, by_default, f.size) == 0, FE_STATUS_INVALID_ARGUMENT,
-                 "options.%s is not taken by %s; leave it at its default", f.name, op.kind);
+                 "options.%s is not taken by %s; leave it at its default", f.name,
+                 op.kinds ? op.kinds->json_name(kind) : op.kind);
     }
 }
 
@@ -78,12 +79,25 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
         std::vector<const schema::Port *> returned;
         for (const schema::Port &port : op.outputs)
             if (!condition_field(op, port) || std::strncmp(port.when, "output_", 7) != 0) returned.push_back(&port);
-        FE_CHECK(arguments.inputs.size() == op.inputs.size() && outputs.size() == returned.size(), FE_STATUS_INTERNAL,
-                 "%s: %zu inputs and %zu outputs given, %zu and %zu described", op.kind, arguments.inputs.size(),
-                 outputs.size(), op.inputs.size(), returned.size());
+        const bool array = arguments.input_array_name != nullptr;
+        FE_CHECK((array ? op.more_inputs != nullptr : arguments.inputs.size() == op.inputs.size()) &&
+                     outputs.size() == returned.size() && (arguments.kind != schema::kAnyKind) == (op.kinds != nullptr),
+                 FE_STATUS_INTERNAL, "%s: the entry point's inputs, outputs or kind are not the described ones", op.kind);
         schema::Call call;
         call.op = &op;
+        if (op.kinds) {
+            FE_CHECK(op.kinds->json_name(arguments.kind) != nullptr, FE_STATUS_INVALID_ARGUMENT, "mode %d is not an %s",
+                     static_cast<int>(arguments.kind), op.kinds->c_type);
+            call.kind_value = arguments.kind;
+        }
         size_t i = 0;
+        if (array) {
+            FE_CHECK(arguments.input_array, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", arguments.input_array_name);
+            for (size_t k = 0; k < arguments.input_count; ++k) {
+                FE_CHECK(arguments.input_array[k], FE_STATUS_NULL_POINTER, "%s[%zu] is NULL", arguments.input_array_name, k);
+                call.inputs.push_back(arguments.input_array[k]);
+            }
+        }
         for (fe_tensor *input : arguments.inputs) {
             const schema::Port &port = op.inputs[i++];
             FE_CHECK(input || is_optional(port), FE_STATUS_NULL_POINTER, "argument '%s' is NULL",
@@ -105,7 +119,8 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
         CallerStruct scales(op.scales, arguments.scales), caller_options(op.options, options);
         call.scales = scales.data();
         call.options = caller_options.data();
-        if (op.options && call.options) refuse_fields_not_taken(op, call.options);
+        const int32_t kind = op.kinds ? call.kind_value : schema::kAnyKind;
+        if (op.options && call.options) refuse_fields_not_taken(op, call.options, kind);
         // Every output is required but those with a condition: one the options ask for is
         // required, one they do not ask for is returned as NULL, and one whose condition is a
         // flag parameter is computed when the caller passes it.
@@ -140,7 +155,7 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
             call.params.push_back(flag);
         }
         // Values after pointers: a NULL argument is named whatever the options hold.
-        schema::check_ranges(op, call.options);
+        schema::check_ranges(op, call.options, kind);
         const std::vector<fe_tensor *> &results = op.add(*graph, call);
         size_t next = 0;
         i = 0;

@@ -9,9 +9,10 @@
 //       return add_described(op, "fe_graph_genstats", graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
-// Arrays with their count and enumeration values come as ParamArgument. The entry points that
-// take something the description does not say (lib/api/ops_api.cpp, layout_api.cpp) are
-// written by hand and call the first form.
+// Arrays with their count and enumeration values come as ParamArgument; a family's kind (the
+// enumeration before the tensors) and inputs passed as an array with their count come as
+// DescribedArguments' fields. The pointwise conveniences (lib/api/ops_api.cpp), each a mode of
+// the pointwise description under a name of its own, are written by hand.
 //
 // The header names the arguments after the description's ports (schema::argument_name: input
 // X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
@@ -27,8 +28,7 @@
 
 namespace fe {
 
-// A parameter as an entry point received it: a value (an enumeration), dims a hand-written entry
-// point already read, or a C array of `count` values (the argument named `count_name`), which
+// A parameter as an entry point received it: a value (an enumeration, an integer), or a C array of `count` values (the argument named `count_name`), which
 // add_described checks (NULL, the count) and reads.
 struct ParamArgument {
     schema::Call::Param given;
@@ -51,6 +51,13 @@ struct DescribedArguments {
     std::initializer_list<fe_tensor *> inputs;  // Op::inputs, in order
     std::vector<ParamArgument> params;           // Op::params but flags, in order
     const void *scales = nullptr;                // the caller's scales struct (Op::scales)
+    // A family of kinds (Op::kinds): the kind the caller chose (pointwise's mode).
+    int32_t kind = schema::kAnyKind;
+    // Inputs passed as a C array (the argument `input_array_name`) of `input_count`, for an op
+    // that takes more than its ports (Op::more_inputs: concatenate); `inputs` is then empty.
+    const char *input_array_name = nullptr;
+    fe_tensor *const *input_array = nullptr;
+    size_t input_count = 0;
 };
 
 // Checks the pointers, reads the caller's options (nullable) and scales over the struct's

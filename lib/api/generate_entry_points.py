@@ -5,15 +5,19 @@ An op's entry point does nothing its description (lib/ops/<op>.cpp) does not say
 description by its kind, and add_described (lib/api/described_entry.cpp) checks the pointers,
 reads the options, adds the op and returns its outputs. So every function of include/cudnnfe.h
 of that shape gets its body here, unless lib/api defines it by hand (the entry points that take
-more than the description says: a mode, dims, the pointwise conveniences):
+more than the description says: the pointwise conveniences):
 
-    fe_status fe_graph_<kind>(fe_graph *graph, fe_tensor *<input>...,
-                              [size_t <count>, const int64_t *<array>...,] [fe_<enum> <param>...,]
+    fe_status fe_graph_<kind>(fe_graph *graph, [fe_<enum> mode,]
+                              fe_tensor *<input>... | size_t <count>, fe_tensor *const *<inputs>,
+                              [size_t <count>, const int64_t *<array>...,]
+                              [fe_<enum> <param>... | int64_t <param>...,]
                               [const fe_<x>_scales *scales,] const fe_<x>_options *options,
                               fe_tensor **out_<port>...);
 
-Arrays after one count share it (slice's start and end), as the bindings' generators read the
-description (bindings/schema_model.py).
+An enumeration before the tensors is the kind of a family of kinds (pointwise's mode); tensors
+as an array with their count are the inputs of an op that takes more than its ports
+(concatenate). Arrays after one count share it (slice's start and end), as the bindings'
+generators read the description (bindings/schema_model.py).
 
 The kind is the function's name without fe_graph_; a kind with no description is refused at the
 call (FE_STATUS_INTERNAL) and by scripts/schema/check_entry_points.py in the test run.
@@ -38,13 +42,24 @@ def params_of(text):
     return out
 
 
+def is_enum(type_name):
+    return re.fullmatch(r'fe_\w+', type_name) and not type_name.endswith(('_options', '_scales'))
+
+
 def described_shape(params):
-    """(inputs, params, scales, outputs) of a described entry point's parameters, or None: params
-    as the C++ arguments that pass them (an array with its count, an enumeration's value)."""
+    """(inputs, params, scales, outputs, kind, input_array) of a described entry point's
+    parameters, or None: params as the C++ arguments that pass them (an array with its count, an
+    enumeration's value, an integer), input_array the (name, count) of inputs passed as an array."""
     if not params or params[0] != ('fe_graph*', 'graph'):
         return None
     rest = params[1:]
-    inputs = []
+    kind = None
+    if len(rest) > 1 and is_enum(rest[0][0]) and rest[1][0] == 'fe_tensor*':
+        kind = rest.pop(0)[1]
+    inputs, input_array = [], None
+    if len(rest) > 1 and rest[0][0] == 'size_t' and rest[1][0] == 'fe_tensor* const*':
+        input_array = (rest[1][1], rest[0][1])
+        rest = rest[2:]
     while rest and rest[0][0] == 'fe_tensor*':
         inputs.append(rest.pop(0)[1])
     params = []
@@ -52,7 +67,7 @@ def described_shape(params):
         count = rest.pop(0)[1]
         while rest and rest[0][0] == 'const int64_t*':
             params.append(f'ParamArgument::array_of({rest.pop(0)[1]}, {count}, "{count}")')
-    while rest and re.fullmatch(r'fe_\w+', rest[0][0]) and not rest[0][0].endswith(('_options', '_scales')):
+    while rest and (is_enum(rest[0][0]) or rest[0][0] == 'int64_t'):
         params.append(rest.pop(0)[1])
     scales = None
     if rest and re.fullmatch(r'const fe_\w+_scales\*', rest[0][0]) and rest[0][1] == 'scales':
@@ -63,7 +78,18 @@ def described_shape(params):
     outputs = [name for _, name in rest]
     if not outputs or any(t != 'fe_tensor**' or not n.startswith('out_') for t, n in rest):
         return None
-    return inputs, params, scales, outputs
+    return inputs, params, scales, outputs, kind, input_array
+
+
+def c_parameter(type_name, name):
+    """A parameter as the header declares it, from its normalized type."""
+    if type_name == 'fe_tensor* const*':
+        return f'fe_tensor *const *{name}'
+    if type_name.endswith('**'):
+        return f'{type_name[:-2]} **{name}'
+    if type_name.endswith('*'):
+        return f'{type_name[:-1]} *{name}'
+    return f'{type_name} {name}'
 
 
 def main():
@@ -79,12 +105,18 @@ def main():
         shape = described_shape(params) if params and name not in defined else None
         if shape is None:
             continue
-        inputs, described, scales, outputs = shape
+        inputs, described, scales, outputs, mode, input_array = shape
         kind = name[len('fe_graph_'):]
-        signature = ', '.join(f'{t[:-1]} *{n}' if t.endswith('*') and not t.endswith('**') else
-                              f'{t[:-2]} **{n}' if t.endswith('**') else f'{t} {n}' for t, n in params)
-        arguments = (f'DescribedArguments{{{{{", ".join(inputs)}}}, {{{", ".join(described)}}}, {scales or "nullptr"}}}'
-                     if scales or described else '{' + ', '.join(inputs) + '}')
+        signature = ', '.join(c_parameter(t, n) for t, n in params)
+        if scales or described or mode or input_array:
+            fields = [f'{{{", ".join(inputs)}}}', f'{{{", ".join(described)}}}', scales or 'nullptr']
+            if mode or input_array:
+                fields.append(mode or 'schema::kAnyKind')
+            if input_array:
+                fields += [f'"{input_array[0]}"', input_array[0], input_array[1]]
+            arguments = f'DescribedArguments{{{", ".join(fields)}}}'
+        else:
+            arguments = '{' + ', '.join(inputs) + '}'
         body += [f'FE_EXPORT fe_status {name}({signature}) {{',
                  f'    static const schema::Op *op = schema::find_op("{kind}");',
                  f'    return add_described(op, "{name}", graph, {arguments}, options, {{{", ".join(outputs)}}});',

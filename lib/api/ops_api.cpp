@@ -1,4 +1,6 @@
-// Operation entry points: each validates its arguments, builds the node, infers its result.
+// The pointwise conveniences (fe_graph_bias, fe_graph_add, fe_graph_relu, ...), each a mode of the
+// pointwise description under a name of its own, and fe_alibi_slopes. Every op's own entry point is
+// generated from its description (lib/api/generate_entry_points.py).
 #include <map>
 #include <string>
 #include <vector>
@@ -15,14 +17,6 @@ namespace {
 fe_pointwise_options pointwise_defaults() {
     const fe_pointwise_options defaults = FE_POINTWISE_OPTIONS_INIT;
     return defaults;
-}
-
-void pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *a, fe_tensor *b, fe_tensor *c,
-               const fe_pointwise_options *options, fe_tensor **out_y) {
-    FE_REQUIRE(graph);
-    FE_REQUIRE(out_y);
-    fe_pointwise_options o = read_options(options, pointwise_defaults());
-    *out_y = add_pointwise(*graph, mode, a, b, c, o)[0];
 }
 
 // A pointwise convenience (bias, add, relu, ...): one node of `mode` over its one or two operands
@@ -48,11 +42,6 @@ fe_status convenience(const char *function, fe_graph *graph, fe_pointwise_mode m
 }
 
 }  // namespace
-
-FE_EXPORT fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in0, fe_tensor *in1,
-                                       fe_tensor *in2, const fe_pointwise_options *options, fe_tensor **out_y) {
-    return guard("fe_graph_pointwise", [&] { pointwise(graph, mode, in0, in1, in2, options, out_y); });
-}
 
 FE_EXPORT fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
                                   const fe_pointwise_options *options, fe_tensor **out_y) {

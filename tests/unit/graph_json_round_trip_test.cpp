@@ -559,14 +559,17 @@ TEST(GraphJson, EveryPointwiseModeRoundTrips) {
         fe_tensor *a = input(g.get(), "a", {4, 8, 16});
         fe_tensor *b = m.arity >= 2 ? input(g.get(), "b", {1, 8, 1}) : nullptr;
         fe_tensor *c = m.arity >= 3 ? input(g.get(), "c", {4, 8, 16}, FE_DATA_BOOLEAN) : nullptr;
+        // Each mode's own parameters (another mode's are refused: it would ignore them).
         fe_pointwise_options o = FE_POINTWISE_OPTIONS_INIT;
-        o.relu_lower_clip = -1.5;
-        o.relu_upper_clip = 6;
-        o.relu_lower_clip_slope = 0.01;
-        o.elu_alpha = 0.3;
-        o.softplus_beta = 2;
-        o.swish_beta = 1.702;
-        o.axis = 2;
+        if (m.mode == FE_POINTWISE_RELU_FWD || m.mode == FE_POINTWISE_RELU_BWD) {
+            o.relu_lower_clip = -1.5;
+            o.relu_upper_clip = 6;
+            o.relu_lower_clip_slope = 0.01;
+        }
+        if (m.mode == FE_POINTWISE_ELU_FWD || m.mode == FE_POINTWISE_ELU_BWD) o.elu_alpha = 0.3;
+        if (m.mode == FE_POINTWISE_SOFTPLUS_FWD || m.mode == FE_POINTWISE_SOFTPLUS_BWD) o.softplus_beta = 2;
+        if (m.mode == FE_POINTWISE_SWISH_FWD || m.mode == FE_POINTWISE_SWISH_BWD) o.swish_beta = 1.702;
+        if (m.mode == FE_POINTWISE_GEN_INDEX) o.axis = 2;
         o.compute_data_type = FE_DATA_FLOAT;
         fe_tensor *y = nullptr;
         ASSERT_FE_OK(fe_graph_pointwise(g.get(), m.mode, a, b, c, &o, &y));

@@ -125,8 +125,16 @@ TEST_F(Graph, PointwiseBroadcastArityAndNames) {
                       "dim 1 is 32 in 'x' and 31 in 'odd'");
     EXPECT_FE_REFUSED(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, b, nullptr, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
                       "exp takes 1 input(s); input 1 must be NULL");
-    EXPECT_FE_STATUS(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(9999), x, nullptr, nullptr, nullptr, &y),
-                     FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_REFUSED(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(9999), x, nullptr, nullptr, nullptr, &y),
+                      FE_STATUS_INVALID_ARGUMENT, "fe_graph_pointwise: mode 9999 is not an fe_pointwise_mode");
+    EXPECT_FE_REFUSED(fe_graph_pointwise(g, FE_POINTWISE_EXP, nullptr, nullptr, nullptr, nullptr, &y),
+                      FE_STATUS_NULL_POINTER, "fe_graph_pointwise: argument 'in_0' is NULL");
+    // Another mode's parameter would be ignored: refused, naming the mode.
+    fe_pointwise_options swish = FE_POINTWISE_OPTIONS_INIT;
+    swish.swish_beta = 1.702;
+    EXPECT_FE_REFUSED(fe_graph_pointwise(g, FE_POINTWISE_RELU_FWD, x, nullptr, nullptr, &swish, &y),
+                      FE_STATUS_INVALID_ARGUMENT, "options.swish_beta is not taken by relu; leave it at its default");
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_SWISH_FWD, x, nullptr, nullptr, &swish, &y));
     fe_pointwise_options named = FE_POINTWISE_OPTIONS_INIT;
     named.name = "my_exp";
     ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_EXP, x, nullptr, nullptr, &named, &y));

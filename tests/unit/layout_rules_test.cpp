@@ -150,7 +150,8 @@ TEST_F(Layout, ConcatenateErrors) {
     EXPECT_FE_REFUSED(fe_graph_concatenate(g, 1, ab, 1, nullptr, &y), FE_STATUS_INVALID_ARGUMENT,
                       "a concatenation takes at least 2 tensors");
     EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, an, 1, nullptr, &y), FE_STATUS_NULL_POINTER, "inputs[1] is NULL");
-    EXPECT_EQ(fe_graph_concatenate(g, 2, nullptr, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
+    EXPECT_FE_REFUSED(fe_graph_concatenate(g, 2, nullptr, 1, nullptr, &y), FE_STATUS_NULL_POINTER,
+                      "fe_graph_concatenate: argument 'inputs' is NULL");
     EXPECT_EQ(fe_graph_concatenate(nullptr, 2, ab, 1, nullptr, &y), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(fe_graph_concatenate(g, 2, ab, 1, nullptr, nullptr), FE_STATUS_NULL_POINTER);
     EXPECT_EQ(y, kUntouched);
