@@ -59,3 +59,18 @@ func TestEveryResampleOptionOfTheGeneratedStructReachesTheGraph(t *testing.T) {
 		t.Errorf("SpatialDims 3 for a 2-d image: got %v", err)
 	}
 }
+
+// An option of another pointwise mode would be ignored: refused, naming the mode.
+func TestAnOptionOfAnotherPointwiseModeIsRefused(t *testing.T) {
+	g := halfGraph(t)
+	defer g.Close()
+	x := tensor(t, g, "x", 4, 16, 32)
+	swish := &PointwiseOptions{SwishBeta: 1.702, Name: "swish"}
+	_, err := g.Pointwise(PointwiseReluFwd, x, nil, nil, swish)
+	expectError(t, err, StatusInvalidArgument, "options.swish_beta is not taken by relu")
+	y, err := g.Pointwise(PointwiseSwishFwd, x, nil, nil, swish)
+	must(t, err)
+	if name, _ := y.Name(); name != "swish::Y" {
+		t.Errorf("the swish is named %q", name)
+	}
+}

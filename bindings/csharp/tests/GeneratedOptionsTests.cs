@@ -62,5 +62,19 @@ namespace CudnnFe.Tests
                           "\"pre_padding\":[1,1],\"post_padding\":[1,1]");
             }
         }
+    
+        /// <summary>An option of another pointwise mode would be ignored: refused, naming the mode.</summary>
+        [Test]
+        public void AnOptionOfAnotherPointwiseModeIsRefused()
+        {
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Half }))
+            {
+                Tensor x = g.Tensor("x", 4, 16, 32);
+                var swish = new PointwiseOptions { SwishBeta = 1.702, Name = "swish" };
+                var e = Assert.Throws<InvalidArgumentException>(() => g.Pointwise(PointwiseMode.ReluFwd, x, null, null, swish));
+                StringAssert.Contains("options.swish_beta is not taken by relu", e.Message);
+                Assert.AreEqual("swish::Y", g.Pointwise(PointwiseMode.SwishFwd, x, null, null, swish).Name);
+            }
+        }
     }
 }

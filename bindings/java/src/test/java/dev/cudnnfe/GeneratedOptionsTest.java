@@ -1,6 +1,8 @@
 package dev.cudnnfe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,19 @@ class GeneratedOptionsTest {
                     "{\"op\":\"resample\",\"name\":\"average\"",
                     "\"mode\":\"avgpool_exclude_padding\"", "\"window\":[2,4]",
                     "\"pre_padding\":[1,1],\"post_padding\":[1,1]");
+        }
+    }
+
+    /** An option of another pointwise mode would be ignored: refused, naming the mode. */
+    @Test
+    void anOptionOfAnotherPointwiseModeIsRefused() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.HALF))) {
+            Tensor x = g.tensor("x", 4, 16, 32);
+            PointwiseOptions swish = new PointwiseOptions().swishBeta(1.702).name("swish");
+            InvalidArgumentException e = assertThrows(InvalidArgumentException.class,
+                    () -> g.pointwise(PointwiseMode.RELU_FWD, x, null, null, swish));
+            assertTrue(e.getMessage().contains("options.swish_beta is not taken by relu"), e.getMessage());
+            assertEquals("swish::Y", g.pointwise(PointwiseMode.SWISH_FWD, x, null, null, swish).name());
         }
     }
 }
