@@ -1,0 +1,163 @@
+// Normalization fusions of transformer blocks on the GPU against double references: a residual
+// add before a layernorm with the sum an output too, a layernorm training forward whose clamped
+// ReLU also writes its bitmask, and that bitmask applied to dy before the layernorm backward (the
+// forms tests/deviceless/norm_fusion_support_test.cpp finds engines for).
+#include "norm_reference.hpp"
+
+using namespace cudnnfe_test;
+
+namespace {
+
+class NormFusion : public NormGpu {
+  protected:
+    // A boolean tensor's bytes (one a value) as 0 and 1.
+    void download_booleans(Bound &b) {
+        std::vector<unsigned char> bytes(static_cast<size_t>(b.span()));
+        ASSERT_FE_OK(fe_buffer_download(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = static_cast<float>(bytes[i]);
+    }
+
+    // A boolean input of random 0 and 1.
+    Bound &random_booleans(fe_tensor *t) {
+        Bound &b = allocate(t);
+        std::bernoulli_distribution keep(0.5);
+        std::vector<unsigned char> bytes(b.host.size());
+        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = keep(rng_) ? 1 : 0;
+        EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        return b;
+    }
+};
+
+struct ResidualCase {
+    const char *name;
+    fe_data_type io, scale, sum;
+};
+
+class ResidualLayernorm : public NormFusion, public ::testing::WithParamInterface<ResidualCase> {};
+
+// sum = x + residual (written in its type), y = layernorm(sum) with its statistics. The norm reads
+// the sum as written: the reference normalizes the downloaded sum, which is checked first.
+TEST_P(ResidualLayernorm, MatchesCpuReference) {
+    const ResidualCase &c = GetParam();
+    fe_graph *g = graph(c.name, c.io);
+    fe_tensor *x = tensor(g, "x", {256, 768}), *r = tensor(g, "residual", {256, 768});
+    fe_tensor *s = tensor(g, "scale", {1, 768}, false, c.scale), *b = tensor(g, "bias", {1, 768}, false, c.scale);
+    fe_tensor *sum = nullptr, *y = nullptr, *mean = nullptr, *inv = nullptr;
+    ASSERT_FE_OK(fe_graph_add(g, x, r, nullptr, &sum));
+    ASSERT_FE_OK(fe_tensor_set_data_type(sum, c.sum));
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_TRAINING;
+    ASSERT_FE_OK(fe_graph_layernorm(g, sum, s, b, &o, &y, &mean, &inv));
+    set_outputs({y, mean, inv, sum});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &br = bind(r, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+    Bound &bb = bind(b, true, -1, 1), &bsum = bind(sum, false), &by = bind(y, false);
+    Bound &bm = bind(mean, false), &bi = bind(inv, false);
+    execute(g, {&bx, &br, &bs, &bb, &bsum, &by, &bm, &bi});
+    for (Bound *out : {&bsum, &by, &bm, &bi}) download(*out);
+    std::vector<double> sum_ref;
+    for_each_index(bx.dims, [&](const std::vector<int64_t> &i) {
+        sum_ref.push_back(round_to(c.sum, static_cast<float>(static_cast<double>(bx.at(i)) + br.at(i))));
+    });
+    expect_close(bsum, sum_ref, norm_atol(c.sum), norm_rtol(c.sum), norm_for(c.sum));
+    NormSpec spec;
+    spec.stats = {256, 1};
+    // y in the io type, from a sum the kernel may hold in the wider of the two types.
+    const fe_data_type coarser = c.sum == FE_DATA_FLOAT ? c.io : c.sum;
+    NormForwardRef ref = norm_forward_reference(bsum, bs, &bb, spec);
+    expect_close(by, ref.y, norm_atol(coarser), norm_rtol(coarser), norm_for(coarser));
+    expect_close(bm, ref.mean, 1e-3, 1e-3, 1e-4);
+    expect_close(bi, ref.inv, 1e-3, 1e-3, 1e-4);
+}
+
+std::string residual_name(const ::testing::TestParamInfo<ResidualCase> &info) { return info.param.name; }
+
+INSTANTIATE_TEST_SUITE_P(Gpu, ResidualLayernorm,
+                         ::testing::Values(ResidualCase{"float_sum_bf16", FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_BFLOAT16},
+                                           ResidualCase{"float", FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_FLOAT},
+                                           ResidualCase{"bf16", FE_DATA_BFLOAT16, FE_DATA_BFLOAT16, FE_DATA_BFLOAT16},
+                                           ResidualCase{"half", FE_DATA_HALF, FE_DATA_HALF, FE_DATA_HALF}),
+                         residual_name);
+
+// y = clamp(layernorm(x), 0, 6) and mask = 0 < y < 6 (boolean), float: y against the double
+// reference, and the mask exactly what the written y says.
+TEST_F(NormFusion, LayernormForwardWithAClampedReluBitmask) {
+    fe_graph *g = graph("layernorm_relu_bitmask", FE_DATA_FLOAT);
+    fe_tensor *x = tensor(g, "x", {512, 128}), *s = tensor(g, "scale", {1, 128}), *b = tensor(g, "bias", {1, 128});
+    fe_tensor *normed = nullptr, *mean = nullptr, *inv = nullptr, *y = nullptr;
+    fe_norm_options o = FE_NORM_OPTIONS_INIT;
+    o.phase = FE_NORM_PHASE_TRAINING;
+    ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &normed, &mean, &inv));
+    fe_pointwise_options clamp = FE_POINTWISE_OPTIONS_INIT;
+    clamp.relu_lower_clip = 0;
+    clamp.relu_upper_clip = 6;
+    ASSERT_FE_OK(fe_graph_relu(g, normed, &clamp, &y));
+    fe_tensor *lower = nullptr, *upper = nullptr, *above = nullptr, *below = nullptr, *mask = nullptr;
+    ASSERT_FE_OK(fe_graph_scalar(g, "lower", 0.0, FE_DATA_FLOAT, &lower));
+    ASSERT_FE_OK(fe_graph_scalar(g, "upper", 6.0, FE_DATA_FLOAT, &upper));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_CMP_GT, y, lower, nullptr, nullptr, &above));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_CMP_LT, y, upper, nullptr, nullptr, &below));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_LOGICAL_AND, above, below, nullptr, nullptr, &mask));
+    for (fe_tensor *t : {above, below, mask}) ASSERT_FE_OK(fe_tensor_set_data_type(t, FE_DATA_BOOLEAN));
+    set_outputs({y, mean, inv, mask});
+    build(g);
+    // A scale up to 4 puts some y above the upper clip, a bias below zero some under the lower.
+    Bound &bx = bind(x, true, -1, 3), &bs = bind(s, true, 1.f, 4.f), &bb = bind(b, true, -1, 1);
+    Bound &by = bind(y, false), &bm = bind(mean, false), &bi = bind(inv, false), &bmask = bind(mask, false);
+    execute(g, {&bx, &bs, &bb, &by, &bm, &bi, &bmask});
+    for (Bound *out : {&by, &bm, &bi}) download(*out);
+    download_booleans(bmask);
+    NormSpec spec;
+    spec.stats = {512, 1};
+    NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+    std::vector<double> clamped;
+    int64_t inside = 0, clipped_high = 0;
+    for (double v : ref.y) {
+        clamped.push_back(std::min(6.0, std::max(0.0, v)));
+        inside += v > 0 && v < 6;
+        clipped_high += v >= 6;
+    }
+    EXPECT_GT(inside, 0);
+    EXPECT_GT(clipped_high, 0) << "no y above the upper clip: the test would not see it";
+    expect_close(by, clamped, norm_atol(FE_DATA_FLOAT), norm_rtol(FE_DATA_FLOAT), norm_for(FE_DATA_FLOAT));
+    expect_close(bm, ref.mean, 1e-3, 1e-3, 1e-4);
+    expect_close(bi, ref.inv, 1e-3, 1e-3, 1e-4);
+    int64_t wrong = 0;
+    for_each_index(by.dims, [&](const std::vector<int64_t> &i) {
+        const float v = by.at(i);
+        wrong += bmask.at(i) != ((v > 0.f && v < 6.f) ? 1.f : 0.f);
+    });
+    EXPECT_EQ(wrong, 0) << "mask elements that disagree with the y written beside them";
+}
+
+// dx, dscale, dbias of a layernorm whose dy is masked by a ReLU bitmask (a boolean input), float.
+TEST_F(NormFusion, BitmaskedDyIntoTheLayernormBackward) {
+    fe_graph *g = graph("drelu_bitmask_layernorm_backward", FE_DATA_FLOAT);
+    fe_tensor *dy = tensor(g, "dy", {512, 128}), *mask = tensor(g, "mask", {512, 128}, false, FE_DATA_BOOLEAN);
+    fe_tensor *x = tensor(g, "x", {512, 128}), *s = tensor(g, "scale", {1, 128});
+    fe_tensor *mean = tensor(g, "mean", {512, 1}), *inv = tensor(g, "inv_variance", {512, 1});
+    fe_tensor *masked = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_mul(g, dy, mask, nullptr, &masked));
+    ASSERT_FE_OK(fe_graph_layernorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
+    set_outputs({dx, ds, db});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+    Bound &bmask = random_booleans(mask);
+    NormSpec spec;
+    spec.stats = {512, 1};
+    NormForwardRef fwd = norm_forward_reference(bx, bs, nullptr, spec);
+    Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
+    Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
+    execute(g, {&bx, &bdy, &bmask, &bs, &bm, &bv, &bdx, &bds, &bdb});
+    for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+    Bound masked_dy = bdy;  // host values only: dy where the mask keeps it, else 0
+    for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
+        masked_dy.host[static_cast<size_t>(bdy.offset(i))] = bmask.at(i) != 0.f ? bdy.at(i) : 0.f;
+    });
+    NormBackwardRef ref = norm_backward_reference(masked_dy, bx, bs, &bm, bv, spec);
+    expect_close(bdx, ref.dx, norm_atol(FE_DATA_FLOAT), norm_rtol(FE_DATA_FLOAT), norm_for(FE_DATA_FLOAT));
+    expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
+    expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+}
+
+}  // namespace
