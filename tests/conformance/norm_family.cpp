@@ -362,14 +362,30 @@ void norm_case(Case &k, bool fused) {
         epilogue = draw_epilogue(k.rng);
         factor = k.rng.uniform(0.25, 2);
     }
-    k.describe(describe(c) + (fused ? describe_epilogue(epilogue, factor) : ""));
+    // A residual add before a layer or RMS norm, its sum an output too (drawn after the rest, so
+    // that earlier seeds draw the same configurations): in x's type, or bfloat16 for a float x.
+    const bool prologue = fused && (c.kind == Kind::layer || c.kind == Kind::rms) && k.rng.chance(0.3);
+    const fe_data_type sum_type = prologue && c.type == FE_DATA_FLOAT && k.rng.chance(0.5) ? FE_DATA_BFLOAT16 : c.type;
+    k.describe(describe(c) + (prologue ? std::string(" prologue=add(residual_in) sum=") + type_name(sum_type) : "") +
+               (fused ? describe_epilogue(epilogue, factor) : ""));
     if (!k.graph(c.type)) return;
     fe_graph *g = k.graph_handle();
     const bool bwd = c.pass == Pass::backward, training = c.pass == Pass::training;
     const bool rms = c.kind == Kind::rms;
     const bool has_bias = !bwd && c.bias;
 
-    fe_tensor *x = k.tensor("x", c.x, c.x_strides);
+    // With the prologue, the norm reads sum = a + residual_in; its reference reads the sum written.
+    fe_tensor *a = nullptr, *residual_in = nullptr, *x = nullptr;
+    if (prologue) {
+        a = k.tensor("a", c.x, c.x_strides);
+        residual_in = k.tensor("residual_in", c.x, c.x_strides);
+        if (!a || !residual_in || !k.ok(fe_graph_add(g, a, residual_in, nullptr, &x), "fe_graph_add") ||
+            !k.ok(fe_tensor_set_data_type(x, sum_type), "fe_tensor_set_data_type") ||
+            !k.ok(fe_tensor_set_output(x, 1), "fe_tensor_set_output"))
+            return;
+    } else {
+        x = k.tensor("x", c.x, c.x_strides);
+    }
     fe_tensor *scale = k.tensor("scale", c.scale, c.scale_strides, c.param_type);
     fe_tensor *bias = has_bias ? k.tensor("bias", c.scale, c.scale_strides, c.param_type) : nullptr;
     fe_tensor *eps = nullptr, *momentum = nullptr;
@@ -499,7 +515,9 @@ void norm_case(Case &k, bool fused) {
     if (!k.build()) return;
 
     // Inputs. A zero-centred scale is near 0 (the norm multiplies by 1 + scale).
-    Bound &bx = k.input(x, c.x_lo, c.x_hi);
+    Bound *ba = prologue ? &k.input(a, c.x_lo, c.x_hi) : nullptr;
+    Bound *bri = prologue ? &k.input(residual_in, -1.f, 1.f) : nullptr;
+    Bound &bx = prologue ? k.output(x) : k.input(x, c.x_lo, c.x_hi);
     Bound &bs = c.zero_centered ? k.input(scale, -0.5f, 0.5f) : k.input(scale, 0.5f, 1.5f);
     Bound *bb = bias ? &k.input(bias, -1.f, 1.f) : nullptr;
     Bound *br = residual ? &k.input(residual, -1.f, 1.f) : nullptr, *bg = gate ? &k.input(gate, -1.f, 1.f) : nullptr;
@@ -535,6 +553,13 @@ void norm_case(Case &k, bool fused) {
         Bound *bm = mean ? &k.output(mean) : nullptr, *bi = inv ? &k.output(inv) : nullptr;
         Bound *bnm = next_mean ? &k.output(next_mean) : nullptr, *bnv = next_var ? &k.output(next_var) : nullptr;
         if (!k.execute()) return;
+        if (prologue) {
+            std::vector<double> sum;
+            for_each_index(c.x, [&](const Dims &i) {
+                sum.push_back(round_to(sum_type, static_cast<float>(static_cast<double>(ba->at(i)) + bri->at(i))));
+            });
+            k.check("sum", bx, sum, atol_for(sum_type), rtol_for(sum_type), norm_for(sum_type));
+        }
         Stats st = forward_stats(bx, c.stats, rms, eps_value);
         std::vector<double> ref;
         ref.reserve(static_cast<size_t>(product(c.x)));
