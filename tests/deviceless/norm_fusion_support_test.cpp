@@ -1,7 +1,8 @@
-// Normalization fusions of transformer blocks, built for the described H100: a residual add before
-// a layernorm with the sum an output too, a layernorm training forward whose clamped ReLU also
-// writes its bitmask, and that bitmask applied to dy before the layernorm backward. cuDNN 9.19 has
-// a normalization engine for each in float, as the reference frontend's samples run them; the
+// Normalization fusions, built for the described H100: a residual add before a layernorm with the
+// sum an output too, a layernorm training forward whose clamped ReLU also writes its bitmask, that
+// bitmask applied to dy before the layernorm backward, and an fp16 channels-last instancenorm
+// followed by an add and a ReLU. cuDNN 9.19 has a normalization engine for each in the form the
+// reference frontend's samples run them (float for the layernorms); the
 // residual add also when x, the residual, scale, bias and the sum share bfloat16 or half, and none
 // when the sum or the scale is of another type than a 16-bit x.
 #include "deviceless_support.hpp"
@@ -90,6 +91,29 @@ TEST_F(NormFusionSupport, BitmaskedDyIntoTheLayernormBackward) {
     ASSERT_FE_OK(fe_graph_layernorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
     for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     expect_supported(g);
+}
+
+// relu(instancenorm(x) + a), fp16 channels-last, in inference and training.
+TEST_F(NormFusionSupport, HalfInstancenormAddRelu) {
+    for (fe_norm_phase phase : {FE_NORM_PHASE_INFERENCE, FE_NORM_PHASE_TRAINING}) {
+        SCOPED_TRACE(phase == FE_NORM_PHASE_TRAINING ? "training" : "inference");
+        fe_graph *g = graph("instancenorm_add_relu", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {16, 32, 64, 64}, true), *a = tensor(g, "a", {16, 32, 64, 64}, true);
+        fe_tensor *s = tensor(g, "scale", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+        fe_tensor *b = tensor(g, "bias", {1, 32, 1, 1}, true, FE_DATA_FLOAT);
+        fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *sum = nullptr, *out = nullptr;
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        o.phase = phase;
+        ASSERT_FE_OK(fe_graph_instancenorm(g, x, s, b, &o, &y, &mean, &inv));
+        ASSERT_FE_OK(fe_graph_add(g, y, a, nullptr, &sum));
+        ASSERT_FE_OK(fe_graph_relu(g, sum, nullptr, &out));
+        ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+        if (phase == FE_NORM_PHASE_TRAINING) {
+            ASSERT_FE_OK(fe_tensor_set_output(mean, 1));
+            ASSERT_FE_OK(fe_tensor_set_output(inv, 1));
+        }
+        expect_supported(g);
+    }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
-// Normalization fusions of transformer blocks on the GPU against double references: a residual
-// add before a layernorm with the sum an output too, a layernorm training forward whose clamped
-// ReLU also writes its bitmask, and that bitmask applied to dy before the layernorm backward (the
-// forms tests/deviceless/norm_fusion_support_test.cpp finds engines for).
+// Normalization fusions on the GPU against double references: a residual add before a layernorm
+// with the sum an output too, a layernorm training forward whose clamped ReLU also writes its
+// bitmask, that bitmask applied to dy before the layernorm backward, and relu(instancenorm(x) + a)
+// in fp16 channels-last (the forms tests/deviceless/norm_fusion_support_test.cpp finds engines for).
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -158,6 +158,44 @@ TEST_F(NormFusion, BitmaskedDyIntoTheLayernormBackward) {
     expect_close(bdx, ref.dx, norm_atol(FE_DATA_FLOAT), norm_rtol(FE_DATA_FLOAT), norm_for(FE_DATA_FLOAT));
     expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
     expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+}
+
+// relu(instancenorm(x) + a), fp16 channels-last, inference and training (with the statistics).
+TEST_F(NormFusion, HalfInstancenormAddRelu) {
+    for (bool training : {false, true}) {
+        SCOPED_TRACE(training ? "training" : "inference");
+        fe_graph *g = graph(training ? "instancenorm_add_relu_training" : "instancenorm_add_relu", FE_DATA_HALF);
+        fe_tensor *x = tensor(g, "x", {8, 32, 24, 24}, true), *a = tensor(g, "a", {8, 32, 24, 24}, true);
+        fe_tensor *s = float_tensor(g, "scale", {1, 32, 1, 1}, true), *b = float_tensor(g, "bias", {1, 32, 1, 1}, true);
+        fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *sum = nullptr, *out = nullptr;
+        fe_norm_options o = FE_NORM_OPTIONS_INIT;
+        o.phase = training ? FE_NORM_PHASE_TRAINING : FE_NORM_PHASE_INFERENCE;
+        ASSERT_FE_OK(fe_graph_instancenorm(g, x, s, b, &o, &y, &mean, &inv));
+        ASSERT_FE_OK(fe_graph_add(g, y, a, nullptr, &sum));
+        ASSERT_FE_OK(fe_graph_relu(g, sum, nullptr, &out));
+        set_outputs({out});
+        if (training) set_outputs({mean, inv});
+        build(g);
+        Bound &bx = bind(x, true, -1, 3), &ba = bind(a, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+        Bound &bb = bind(b, true, -1, 1), &bout = bind(out, false);
+        std::vector<Bound *> all = {&bx, &ba, &bs, &bb, &bout};
+        Bound *bm = training ? &bind(mean, false) : nullptr, *bi = training ? &bind(inv, false) : nullptr;
+        if (training) all.insert(all.end(), {bm, bi});
+        execute(g, all);
+        for (Bound *o2 : all)
+            if (o2 == &bout || o2 == bm || o2 == bi) download(*o2);
+        NormSpec spec;
+        spec.stats = {8, 32, 1, 1};
+        NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
+        std::vector<double> want;
+        size_t e = 0;
+        for_each_index(bx.dims, [&](const std::vector<int64_t> &i) { want.push_back(std::max(0.0, ref.y[e++] + ba.at(i))); });
+        expect_close(bout, want, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+        if (training) {
+            expect_stats_close(*bm, ref.mean);
+            expect_stats_close(*bi, ref.inv);
+        }
+    }
 }
 
 }  // namespace
