@@ -73,6 +73,18 @@ class Deviceless : public GraphOwningTest {
         return viable;
     }
 
+    // The steps up to the support check for the H100 description (or `json`'s GPU): the first
+    // status that is not FE_OK (NOT_SUPPORTED where cuDNN has no engine, saying why), else FE_OK.
+    fe_status support_status(fe_graph *g) { return support_status(g, json_); }
+    fe_status support_status(fe_graph *g, const std::string &json) {
+        EXPECT_FE_OK(fe_graph_set_device_properties(g, json.c_str()));
+        fe_status s = fe_graph_validate(g);
+        if (s == FE_OK) s = fe_graph_build_operation_graph(g, nullptr);
+        if (s == FE_OK) s = fe_graph_create_execution_plans(g, nullptr, 0);
+        if (s == FE_OK) s = fe_graph_check_support(g);
+        return s;
+    }
+
     std::string describe(fe_graph *g) { return graph_text(fe_graph_describe, g); }
 
     std::string json_;

@@ -1,7 +1,7 @@
 // Normalization fusions, built for the described H100: a residual add before a layernorm with the
 // sum an output too, a layernorm training forward whose clamped ReLU also writes its bitmask, that
-// bitmask applied to dy before the layernorm backward, and an fp16 channels-last instancenorm
-// followed by an add and a ReLU. cuDNN 9.19 has a normalization engine for each in the form the
+// bitmask applied to dy before the layernorm backward, an fp16 channels-last instancenorm
+// followed by an add and a ReLU, and the batchnorm backward of a ReLU-masked dy. cuDNN 9.19 has a normalization engine for each in the form the
 // reference frontend's samples run them (float for the layernorms); the
 // residual add also when x, the residual, scale, bias and the sum share bfloat16 or half, and none
 // when the sum or the scale is of another type than a 16-bit x.
@@ -51,8 +51,7 @@ TEST_F(NormFusionSupport, ResidualAddBeforeLayernormWithTheSumAnOutput) {
             expect_supported(g);
             continue;
         }
-        ASSERT_FE_OK(fe_graph_set_device_properties(g, json_.c_str()));
-        EXPECT_NE(fe_graph_check_support(g), FE_OK);
+        EXPECT_FE_STATUS(support_status(g), FE_STATUS_NOT_SUPPORTED);
     }
 }
 
@@ -113,6 +112,32 @@ TEST_F(NormFusionSupport, HalfInstancenormAddRelu) {
             ASSERT_FE_OK(fe_tensor_set_output(inv, 1));
         }
         expect_supported(g);
+    }
+}
+
+// dx, dscale, dbias of a batchnorm from dy masked by the forward's ReLU (a boolean input), fp16
+// channels-last, as the reference's "DBN Add Relu" sample: with the masked dy an output too (the
+// gradient the residual branch takes), and with it virtual, which cuDNN 9.19 has no engine for.
+TEST_F(NormFusionSupport, BatchnormBackwardOfAReluMaskedDy) {
+    for (bool masked_out : {true, false}) {
+        SCOPED_TRACE(masked_out ? "masked dy an output" : "masked dy virtual");
+        fe_graph *g = graph("batchnorm_backward_add_relu", FE_DATA_HALF);
+        const std::vector<int64_t> image = {4, 32, 16, 16}, channel = {1, 32, 1, 1};
+        fe_tensor *dy = tensor(g, "dy", image, true), *mask = tensor(g, "mask", image, true, FE_DATA_BOOLEAN);
+        fe_tensor *x = tensor(g, "x", image, true), *s = tensor(g, "scale", channel, true, FE_DATA_FLOAT);
+        fe_tensor *mean = tensor(g, "mean", channel, true, FE_DATA_FLOAT);
+        fe_tensor *inv = tensor(g, "inv_variance", channel, true, FE_DATA_FLOAT);
+        fe_tensor *masked = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
+        ASSERT_FE_OK(fe_graph_mul(g, dy, mask, nullptr, &masked));
+        ASSERT_FE_OK(fe_graph_batchnorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
+        for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        if (masked_out) {
+            ASSERT_FE_OK(fe_tensor_set_data_type(masked, FE_DATA_HALF));
+            ASSERT_FE_OK(fe_tensor_set_output(masked, 1));
+            EXPECT_FE_OK(support_status(g));  // 36 engine configs: building them all would take long
+        } else {
+            EXPECT_FE_STATUS(support_status(g), FE_STATUS_NOT_SUPPORTED);
+        }
     }
 }
 

@@ -35,29 +35,19 @@ class RngSupport : public Deviceless {
     }
 };
 
-// Whether cuDNN has an engine; when it has none, the message must say why.
-fe_status support(fe_graph *g, const std::string &json) {
-    EXPECT_FE_OK(fe_graph_set_device_properties(g, json.c_str()));
-    fe_status s = fe_graph_validate(g);
-    if (s == FE_OK) s = fe_graph_build_operation_graph(g, nullptr);
-    if (s == FE_OK) s = fe_graph_create_execution_plans(g, nullptr, 0);
-    if (s == FE_OK) s = fe_graph_check_support(g);
-    return s;
-}
-
 // cuDNN 9.19 has no engine for a graph-level draw on the H100: the lowering is accepted by
 // cuDNN (descriptors finalize), heuristics return nothing, and the message names the cause.
 TEST_F(RngSupport, DrawTimesInputHasNoEngineAndSaysWhy) {
     for (fe_rng_distribution d : {FE_RNG_BERNOULLI, FE_RNG_UNIFORM, FE_RNG_NORMAL}) {
         fe_graph *g = masked("rng_mul", d, true);
-        EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
+        EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
         EXPECT_TRUE(LastErrorContains("dropout_probability"));
     }
 }
 
 TEST_F(RngSupport, StandaloneDrawHasNoEngineAndSaysWhy) {
     fe_graph *g = masked("rng_alone", FE_RNG_BERNOULLI, false);
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "rng 'rng_0'");
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, "rng 'rng_0'");
     EXPECT_TRUE(LastErrorContains("no engine for a graph-level random draw"));
 }
 
@@ -79,7 +69,7 @@ TEST_F(RngSupport, MatmulTimesDrawHasNoEngineAndSaysWhy) {
     ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
     ASSERT_FE_OK(fe_graph_mul(g, c, draw, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, "no engine for a graph-level random draw");
 }
 
 // C = (A.B) * descale_a * descale_b * scale_c with amax, A [4, 256, 128] row-major and B
@@ -139,13 +129,13 @@ TEST_F(MatmulFp8Support, AnAmpereTargetIsRefusedByGeneration) {
     ASSERT_NE(at, std::string::npos);
     ampere.replace(at, 15, "\"deviceVer\":800");
     fe_graph *g = fp8_graph("fp8_on_ampere", FE_DATA_FP8_E4M3, FE_DATA_NOT_SET, true);
-    EXPECT_FE_REFUSED(support(g, ampere), FE_STATUS_NOT_SUPPORTED,
+    EXPECT_FE_REFUSED(support_status(g, ampere), FE_STATUS_NOT_SUPPORTED,
                       "FP8 matmuls needs a Hopper (sm90) or later GPU; the target is Ampere (sm80)");
 }
 
 TEST_F(MatmulFp8Support, NonFp8OperandsAreRefusedAtLowering) {
     fe_graph *g = fp8_graph("fp8_half_inputs", FE_DATA_HALF, FE_DATA_NOT_SET, true);
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half");
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, "fp8_e4m3 or fp8_e5m2 A and B; A 'a' is half");
 }
 
 // x dequantized with `scale` in blocks of `block_rows` x `block_size`, its result written as half;
@@ -174,7 +164,7 @@ TEST_F(Deviceless, BlockScaleQuantizeOnHopperSaysWhy) {
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
@@ -183,7 +173,7 @@ TEST_F(Deviceless, BlockScaleDequantizeOnHopperSaysWhy) {
     fe_tensor *scale = tensor(g, "scale", {1, 256, 16}, false, FE_DATA_FP8_E8M0), *y = nullptr;
     ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, x, scale, nullptr, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, kBlockScalingNeedsBlackwell);
 }
 
 TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
@@ -192,7 +182,7 @@ TEST_F(Deviceless, BlockScaleQuantizeOfRankThreeSaysWhy) {
     ASSERT_FE_OK(fe_graph_block_scale_quantize(g, x, nullptr, &y, &scale));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     ASSERT_FE_OK(fe_tensor_set_output(scale, 1));
-    EXPECT_FE_REFUSED(support(g, json_), FE_STATUS_NOT_SUPPORTED, "give X as rank 4 (e.g. [1, 2, 256, 512])");
+    EXPECT_FE_REFUSED(support_status(g), FE_STATUS_NOT_SUPPORTED, "give X as rank 4 (e.g. [1, 2, 256, 512])");
 }
 
 // General block scaling on Hopper: a block-scaled matmul (A with 1 x 128 blocks, B with
@@ -247,7 +237,7 @@ TEST_F(Deviceless, BlockScaledMatmulWithBInOneRowBlocksSaysWhy) {
             expect_supported(g);
             continue;
         }
-        EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_FE_STATUS(support_status(g), FE_STATUS_NOT_SUPPORTED);
         EXPECT_TRUE(LastErrorContains("no engine for a matmul's B dequantized in blocks of one row")) << fe_last_error_message();
     }
 }
@@ -262,7 +252,7 @@ TEST_F(Deviceless, BlockScaledMatmulOfAPartialFp8OperandIsRefused) {
     ASSERT_NE(da, nullptr);
     ASSERT_FE_OK(fe_graph_matmul(g, da, b, nullptr, &c));
     ASSERT_FE_OK(fe_tensor_set_output(c, 1));
-    EXPECT_FE_STATUS(support(g, json_), FE_STATUS_NOT_SUPPORTED);
+    EXPECT_FE_STATUS(support_status(g), FE_STATUS_NOT_SUPPORTED);
     EXPECT_TRUE(LastErrorContains("general block scaling of an FP8 operand whose last two dims are not both multiples "
                                   "of 128"))
         << fe_last_error_message();

@@ -1,7 +1,8 @@
 // Normalization fusions on the GPU against double references: a residual add before a layernorm
 // with the sum an output too, a layernorm training forward whose clamped ReLU also writes its
-// bitmask, that bitmask applied to dy before the layernorm backward, and relu(instancenorm(x) + a)
-// in fp16 channels-last (the forms tests/deviceless/norm_fusion_support_test.cpp finds engines for).
+// bitmask, that bitmask applied to dy before the layernorm backward, relu(instancenorm(x) + a) in
+// fp16 channels-last, and the batchnorm backward of a ReLU-masked dy (the forms
+// tests/deviceless/norm_fusion_support_test.cpp finds engines for).
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -196,6 +197,43 @@ TEST_F(NormFusion, HalfInstancenormAddRelu) {
             expect_stats_close(*bi, ref.inv);
         }
     }
+}
+
+// The batchnorm backward of dy masked by the forward's ReLU (a boolean input), fp16 channels-last,
+// the masked dy an output too (the gradient the residual branch takes).
+TEST_F(NormFusion, BatchnormBackwardOfAReluMaskedDy) {
+    fe_graph *g = graph("batchnorm_backward_add_relu", FE_DATA_HALF);
+    const std::vector<int64_t> image = {4, 32, 16, 16}, channel = {1, 32, 1, 1};
+    fe_tensor *dy = tensor(g, "dy", image, true), *mask = tensor(g, "mask", image, true, FE_DATA_BOOLEAN);
+    fe_tensor *x = tensor(g, "x", image, true), *s = float_tensor(g, "scale", channel, true);
+    fe_tensor *mean = float_tensor(g, "mean", channel, true), *inv = float_tensor(g, "inv_variance", channel, true);
+    fe_tensor *masked = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_mul(g, dy, mask, nullptr, &masked));
+    ASSERT_FE_OK(fe_tensor_set_data_type(masked, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_graph_batchnorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
+    set_outputs({masked, dx, ds, db});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+    Bound &bmask = random_booleans(mask);
+    NormSpec spec;
+    spec.stats = channel;
+    NormForwardRef fwd = norm_forward_reference(bx, bs, nullptr, spec);
+    Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
+    Bound &bmasked = bind(masked, false), &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
+    execute(g, {&bx, &bdy, &bmask, &bs, &bm, &bv, &bmasked, &bdx, &bds, &bdb});
+    for (Bound *out : {&bmasked, &bdx, &bds, &bdb}) download(*out);
+    Bound masked_dy = bdy;  // host values only: dy where the mask keeps it, else 0
+    std::vector<double> masked_ref;
+    for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
+        const float v = bmask.at(i) != 0.f ? bdy.at(i) : 0.f;
+        masked_dy.host[static_cast<size_t>(bdy.offset(i))] = v;
+        masked_ref.push_back(v);
+    });
+    expect_close(bmasked, masked_ref, 0, 0, 0);  // dy or zero, exactly
+    NormBackwardRef ref = norm_backward_reference(masked_dy, bx, bs, &bm, bv, spec);
+    expect_close(bdx, ref.dx, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+    expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
+    expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
 }
 
 }  // namespace
