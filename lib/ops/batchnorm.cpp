@@ -2,6 +2,8 @@
 // a momentum), inference (from given statistics) and backward. Statistics are per channel.
 #include <cmath>
 
+#include <cstring>
+
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "ops/no_engine_causes.hpp"
@@ -154,11 +156,23 @@ class BatchNormInference : public NormNode {
     }
 
     // cuDNN's native inference-phase batchnorm is matched only inside its backward fusion
-    // (BN inference -> dReLU -> dBN); standalone, no engine takes it (Feature::standalone_batchnorm_inference). The same arithmetic as a
-    // chain of broadcast pointwise operations runs on the runtime-fusion engines and fuses with
-    // a preceding convolution: y = ((x - mean) * inv_variance) * scale + bias.
+    // (BN inference -> dReLU -> dBN), where it is lowered so; standalone, no engine takes it
+    // (Feature::standalone_batchnorm_inference). Elsewhere the same arithmetic as a chain of
+    // broadcast pointwise operations runs on the runtime-fusion engines and fuses with a preceding
+    // convolution: y = ((x - mean) * inv_variance) * scale + bias.
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
+        if (feeds_relu_backward_into_batchnorm_backward(lowering.graph())) {
+            NormForwardTensors t;
+            t.x = &lowering.tensor(x);
+            t.mean = &lowering.tensor(inputs[1]);
+            t.inv_variance = &lowering.tensor(inputs[2]);
+            t.scale = &lowering.tensor(inputs[3]);
+            t.bias = &lowering.tensor(inputs[4]);
+            t.y = &lowering.tensor(outputs[0]);
+            emit_norm_forward(lowering, CUDNN_BATCH_NORM, FE_NORM_PHASE_INFERENCE, t, label());
+            return;
+        }
         // An x whose batch dim lies inside another (a smaller stride): the plan's kernel faults,
         // or with a batch of one reads past x.
         for (size_t d = 1; d < x->dims.size(); ++d)
@@ -179,6 +193,20 @@ class BatchNormInference : public NormNode {
                        pw, 0, label() + " * scale");
         emit_pointwise(lowering, FE_POINTWISE_ADD, scaled, &lowering.tensor(inputs[4]), nullptr,
                        lowering.tensor(outputs[0]), compute, pw, 0, label() + " + bias");
+    }
+
+  private:
+    // Whether y is the forward input of a ReLU backward whose result a batchnorm backward takes.
+    bool feeds_relu_backward_into_batchnorm_backward(const fe_graph &graph) const {
+        const fe_tensor *y = outputs[0];
+        for (const auto &relu : graph.nodes) {
+            if (std::strcmp(relu->kind(), "relu_backward") != 0 || relu->inputs.size() < 2 || relu->inputs[1] != y)
+                continue;
+            for (const auto &dbn : graph.nodes)
+                if (std::strcmp(dbn->kind(), "batchnorm_backward") == 0 && dbn->inputs[0] == relu->outputs[0])
+                    return true;
+        }
+        return false;
     }
 };
 

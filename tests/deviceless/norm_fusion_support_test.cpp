@@ -1,7 +1,8 @@
 // Normalization fusions, built for the described H100: a residual add before a layernorm with the
 // sum an output too, a layernorm training forward whose clamped ReLU also writes its bitmask, that
 // bitmask applied to dy before the layernorm backward, an fp16 channels-last instancenorm
-// followed by an add and a ReLU, and the batchnorm backward of a ReLU-masked dy. cuDNN 9.19 has a normalization engine for each in the form the
+// followed by an add and a ReLU, the batchnorm backward of a ReLU-masked dy, and batchnorm
+// inference -> ReLU backward -> batchnorm backward (the inference lowered as cuDNN's own there). cuDNN 9.19 has a normalization engine for each in the form the
 // reference frontend's samples run them (float for the layernorms); the
 // residual add also when x, the residual, scale, bias and the sum share bfloat16 or half, and none
 // when the sum or the scale is of another type than a 16-bit x.
@@ -138,6 +139,29 @@ TEST_F(NormFusionSupport, BatchnormBackwardOfAReluMaskedDy) {
         } else {
             EXPECT_FE_STATUS(support_status(g), FE_STATUS_NOT_SUPPORTED);
         }
+    }
+}
+
+// dx of relu(batchnorm_inference(x)) through the batchnorm backward, fp16 channels-last, as the
+// reference's "BN_inference DRelu DBN" sample: cuDNN matches it only with the inference as its own
+// normalization operation (lowered so in this pattern alone) and the ReLU backward's result in x's
+// type; with that result float it has no engine.
+TEST_F(NormFusionSupport, BatchnormInferenceReluBackwardBatchnormBackward) {
+    for (fe_data_type drelu_type : {FE_DATA_HALF, FE_DATA_FLOAT}) {
+        SCOPED_TRACE(drelu_type == FE_DATA_HALF ? "dReLU half" : "dReLU float");
+        fe_graph *g = graph("batchnorm_inference_drelu_dbn", FE_DATA_HALF);
+        const std::vector<int64_t> image = {4, 32, 16, 16}, channel = {1, 32, 1, 1};
+        fe_tensor *x = tensor(g, "x", image, true), *dy = tensor(g, "dy", image, true);
+        fe_tensor *s = tensor(g, "scale", channel, true, FE_DATA_FLOAT), *b = tensor(g, "bias", channel, true, FE_DATA_FLOAT);
+        fe_tensor *mean = tensor(g, "mean", channel, true, FE_DATA_FLOAT);
+        fe_tensor *inv = tensor(g, "inv_variance", channel, true, FE_DATA_FLOAT);
+        fe_tensor *y = nullptr, *drelu = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
+        ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, mean, inv, s, b, nullptr, &y));
+        ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dy, y, nullptr, nullptr, &drelu));
+        ASSERT_FE_OK(fe_tensor_set_data_type(drelu, drelu_type));
+        ASSERT_FE_OK(fe_graph_batchnorm_backward(g, drelu, x, s, mean, inv, nullptr, &dx, &ds, &db));
+        for (fe_tensor *t : {dx, ds, db}) ASSERT_FE_OK(fe_tensor_set_output(t, 1));
+        EXPECT_FE_STATUS(support_status(g), drelu_type == FE_DATA_HALF ? FE_OK : FE_STATUS_NOT_SUPPORTED);
     }
 }
 

@@ -1,8 +1,9 @@
 // Normalization fusions on the GPU against double references: a residual add before a layernorm
 // with the sum an output too, a layernorm training forward whose clamped ReLU also writes its
 // bitmask, that bitmask applied to dy before the layernorm backward, relu(instancenorm(x) + a) in
-// fp16 channels-last, and the batchnorm backward of a ReLU-masked dy (the forms
-// tests/deviceless/norm_fusion_support_test.cpp finds engines for).
+// fp16 channels-last, the batchnorm backward of a ReLU-masked dy, and batchnorm inference -> ReLU
+// backward -> batchnorm backward (the forms tests/deviceless/norm_fusion_support_test.cpp finds
+// engines for).
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -231,6 +232,42 @@ TEST_F(NormFusion, BatchnormBackwardOfAReluMaskedDy) {
     });
     expect_close(bmasked, masked_ref, 0, 0, 0);  // dy or zero, exactly
     NormBackwardRef ref = norm_backward_reference(masked_dy, bx, bs, &bm, bv, spec);
+    expect_close(bdx, ref.dx, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
+    expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
+    expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
+}
+
+// dx, dscale, dbias through relu(batchnorm_inference(x)), fp16 channels-last, the ReLU backward's
+// result in half: dy passes where the inference's y is positive.
+TEST_F(NormFusion, BatchnormInferenceReluBackwardBatchnormBackward) {
+    fe_graph *g = graph("batchnorm_inference_drelu_dbn", FE_DATA_HALF);
+    const std::vector<int64_t> image = {4, 32, 16, 16}, channel = {1, 32, 1, 1};
+    fe_tensor *x = tensor(g, "x", image, true), *dy = tensor(g, "dy", image, true);
+    fe_tensor *s = float_tensor(g, "scale", channel, true), *b = float_tensor(g, "bias", channel, true);
+    fe_tensor *mean = float_tensor(g, "mean", channel, true), *inv = float_tensor(g, "inv_variance", channel, true);
+    fe_tensor *y = nullptr, *drelu = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
+    ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, mean, inv, s, b, nullptr, &y));
+    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dy, y, nullptr, nullptr, &drelu));
+    ASSERT_FE_OK(fe_tensor_set_data_type(drelu, FE_DATA_HALF));
+    ASSERT_FE_OK(fe_graph_batchnorm_backward(g, drelu, x, s, mean, inv, nullptr, &dx, &ds, &db));
+    set_outputs({dx, ds, db});
+    build(g);
+    Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
+    Bound &bb = bind(b, true, -1, 1);
+    NormSpec spec;
+    spec.stats = channel;
+    NormForwardRef fwd = norm_forward_reference(bx, bs, &bb, spec);
+    Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
+    Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
+    execute(g, {&bx, &bdy, &bs, &bb, &bm, &bv, &bdx, &bds, &bdb});
+    for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+    // y from the statistics as bound (the float mean and inverse variance the GPU reads).
+    Bound dy_passed = bdy;  // host values only
+    for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
+        const double yv = (bx.at(i) - broadcast_at(bm, i)) * broadcast_at(bv, i) * broadcast_at(bs, i) + broadcast_at(bb, i);
+        dy_passed.host[static_cast<size_t>(bdy.offset(i))] = yv > 0 ? bdy.at(i) : 0.f;
+    });
+    NormBackwardRef ref = norm_backward_reference(dy_passed, bx, bs, &bm, bv, spec);
     expect_close(bdx, ref.dx, norm_atol(FE_DATA_HALF), norm_rtol(FE_DATA_HALF), norm_for(FE_DATA_HALF));
     expect_close(bds, ref.dscale, 2e-2, 1e-2, 2e-3);
     expect_close(bdb, ref.dbias, 2e-2, 1e-2, 2e-3);
