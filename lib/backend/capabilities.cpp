@@ -1007,6 +1007,14 @@ const std::vector<Capability> kTable = {
      "seeds once these were refused: store K so, or leave the statistics out. Seen building for a described GPU "
      "(no GPU present); not yet probed on one",
      "H100 (described)"},
+    {Feature::attention_backward_dbias_broadcast, "attention_backward_dbias_broadcast", Gate::known_bad,
+     "an attention backward's dBias of a bias other than [1, h_q, s_q, s_kv]: per batch ([b, h_q, s_q, s_kv], "
+     "[b, 1, s_q, s_kv]) or shared by every head ([1, 1, s_q, s_kv])",
+     0, 0, kAnyCudnn9, kVerified,
+     "builds plans for it (the composite pattern, its dS reduced into the bias's dims; seen building for a "
+     "described GPU, no GPU present), whose values have not been compared with a reference on a GPU yet: until "
+     "they are (probe attention_backward_dbias_broadcast), give the bias as [1, h_q, s_q, s_kv] for its gradient",
+     "H100 (described)"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -62,11 +62,6 @@ class SdpaBackward : public AttentionNode {
         if (dbias_) {
             FE_CHECK(bias_ >= 0, FE_STATUS_INVALID_ARGUMENT, "output_dbias needs the forward's bias (options->bias)");
             const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
-            // cuDNN's engines reduce dS over the batch only: a bias per batch or shared by heads has no engine.
-            FE_CHECK(bias->dims == std::vector<int64_t>({1, d.h_q, d.s_q, d.s_kv}), FE_STATUS_NOT_SUPPORTED,
-                     "output_dbias needs a bias of [1, %lld, %lld, %lld] (one per head, shared by the batch); '%s' is %s",
-                     static_cast<long long>(d.h_q), static_cast<long long>(d.s_q), static_cast<long long>(d.s_kv),
-                     bias->name.c_str(), dims_string(bias->dims).c_str());
             assign_inferred_shape(outputs[3], bias->dims, bias->strides);
         }
         FE_CHECK(!score_mod().given() || score_mod_grad().given(), FE_STATUS_INVALID_ARGUMENT,
@@ -103,6 +98,9 @@ class SdpaBackward : public AttentionNode {
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
         if (dbias_ && (options_.softcap > 0 || score_mod_grad().given()))
             lowering.require(Feature::attention_backward_softcap_dbias);
+        const std::vector<int64_t> bias_per_head = {1, q->dims[1], q->dims[2], k->dims[2]};
+        if (dbias_ && inputs[static_cast<size_t>(bias_)]->dims != bias_per_head)
+            lowering.require(Feature::attention_backward_dbias_broadcast);
         if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
         if (has_dropout() && k->dims[2] > 128)
             lowering.require(Feature::attention_backward_dropout_long_keys);

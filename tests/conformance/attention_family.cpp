@@ -197,10 +197,16 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
     Bound *bdbias = dbias ? &k.output(dbias) : nullptr, *bdsink = dsink ? &k.output(dsink) : nullptr;
     if (!k.execute()) return;
 
+    // dBias has the bias's dims: its batch and head dims are c.b and c.h_q, or 1 (summed over).
+    const int64_t bias_b = c.bias == 2 || c.bias == 3 ? c.b : 1, bias_h = c.bias == 1 || c.bias == 3 ? c.h_q : 1;
+    auto dbias_at = [&](int64_t b, int64_t h, int64_t i, int64_t j) {
+        return static_cast<size_t>((((bias_b == 1 ? 0 : b) * bias_h + (bias_h == 1 ? 0 : h)) * c.s_q + i) * c.s_kv + j);
+    };
     std::vector<double> ref_dq(static_cast<size_t>(c.b * c.h_q * c.s_q * c.d), 0.0),
         ref_dk(static_cast<size_t>(c.b * c.h_k * c.s_kv * c.d), 0.0),
         ref_dv(static_cast<size_t>(c.b * c.h_k * c.s_kv * c.d_v), 0.0), ref_dsink(static_cast<size_t>(c.h_q), 0.0),
-        ref_dbias(c.dbias ? static_cast<size_t>(c.h_q * c.s_q * c.s_kv) : 0, 0.0), ds(static_cast<size_t>(c.s_kv));
+        ref_dbias(c.dbias ? static_cast<size_t>(bias_b * bias_h * c.s_q * c.s_kv) : 0, 0.0),
+        ds(static_cast<size_t>(c.s_kv));
     std::vector<char> def_dq(ref_dq.size(), 1), def_dk(ref_dk.size(), 1), def_dv(ref_dv.size(), 1),
         def_dbias(ref_dbias.size(), 1);
     std::vector<double> mag_dk(ref_dk.size(), 0.0), mag_dv(ref_dv.size(), 0.0);
@@ -212,8 +218,7 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
                 if (!r.row_defined[ri]) {
                     for (int64_t x = 0; x < c.d; ++x) def_dq[ri * static_cast<size_t>(c.d) + static_cast<size_t>(x)] = 0;
                     if (c.dbias)
-                        for (int64_t j = 0; j < c.s_kv; ++j)
-                            def_dbias[static_cast<size_t>((h * c.s_q + i) * c.s_kv + j)] = 0;
+                        for (int64_t j = 0; j < c.s_kv; ++j) def_dbias[dbias_at(b, h, i, j)] = 0;
                     continue;
                 }
                 double row_dot = 0;
@@ -225,7 +230,7 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
                     if (c.dropout && r.p[r.at(b, h, i, j)] != 0) dp *= in.mask->at({b, h, i, j}) / (1.0 - c.dropout_p);
                     double g = r.p[r.at(b, h, i, j)] * (dp - row_dot);
                     // The bias is added after soft-capping: its gradient is taken before the cap's.
-                    if (c.dbias) ref_dbias[static_cast<size_t>((h * c.s_q + i) * c.s_kv + j)] += g;
+                    if (c.dbias) ref_dbias[dbias_at(b, h, i, j)] += g;
                     if (c.softcap > 0) {
                         double th = std::tanh(r.capped[r.at(b, h, i, j)]);
                         g *= 1.0 - th * th;

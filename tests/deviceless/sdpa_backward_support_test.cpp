@@ -106,13 +106,22 @@ TEST_F(Deviceless, SdpaBackwardDeterministicIsSupported) {
     EXPECT_NE(describe(g).find("deterministic"), std::string::npos);
 }
 
-TEST_F(Deviceless, SdpaBackwardDbiasNeedsAPerHeadBias) {
+// dBias needs the forward's bias; of a bias per batch or shared by heads it is refused at build by
+// the capability table (attention_backward_dbias_broadcast) until a GPU has checked its values.
+TEST_F(Deviceless, SdpaBackwardDbiasOfABroadcastBiasIsRefusedAtBuild) {
     fe_sdpa_backward_options opts = FE_SDPA_BACKWARD_OPTIONS_INIT;
     opts.output_dbias = 1;
     EXPECT_EQ(backward_with(graph("no_bias", FE_DATA_HALF), opts, {}), FE_STATUS_INVALID_ARGUMENT);
     EXPECT_NE(std::string(fe_last_error_message()).find("output_dbias needs the forward's bias"), std::string::npos);
-    EXPECT_EQ(backward_with(graph("batch_bias", FE_DATA_HALF), opts, {2, 4, 256, 256}), FE_STATUS_NOT_SUPPORTED);
-    std::string message = fe_last_error_message();
-    EXPECT_NE(message.find("fe_graph_sdpa_backward"), std::string::npos) << message;
-    EXPECT_NE(message.find("[1, 4, 256, 256]"), std::string::npos) << message;
+    for (const std::vector<int64_t> &dims : {std::vector<int64_t>{2, 4, 256, 256}, {2, 1, 256, 256}, {1, 1, 256, 256}}) {
+        fe_graph *g = graph("broadcast_bias", FE_DATA_HALF);
+        ASSERT_FE_OK(backward_with(g, opts, dims));
+        fe_tensor *dbias = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor_by_name(g, "sdpa_backward_0::dBias", &dbias));
+        ASSERT_FE_OK(fe_tensor_set_output(dbias, 1));
+        EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+        std::string message = fe_last_error_message();
+        EXPECT_NE(message.find("attention_backward_dbias_broadcast"), std::string::npos) << message;
+        EXPECT_NE(message.find("[1, h_q, s_q, s_kv]"), std::string::npos) << message;
+    }
 }
