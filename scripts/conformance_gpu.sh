@@ -41,7 +41,7 @@ for part in "${parts[@]}"; do
             ;;
         suite)
             # Workers in proportion to each group's cases (the default counts).
-            groups=(attention_fwd:6 attention_bwd:5 attention_mod_fwd,attention_mod_bwd:2 attention_fp8_fwd:6 attention_fp8_bwd:2 conv,conv_int8,conv_genstats:4 matmul,matmul_block_scale,swiglu:4 norm,norm_fused:3
+            groups=(attention_fwd:6 attention_bwd:5 attention_mod_fwd,attention_mod_bwd:2 attention_fp8_fwd:6 attention_fp8_bwd:2 conv,conv_int8,conv_genstats,conv_reduction:4 matmul,matmul_block_scale,swiglu:4 norm,norm_fused:3
                     pointwise,reduction,resample,moe:4 softmax,bn_finalize,layout:2)
             pids=()
             for group in "${groups[@]}"; do

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "dims.hpp"
 #include "families.hpp"
 
 namespace conformance {
@@ -801,6 +802,40 @@ void conv_int8_case(Case &k) {
 // the convolution (where cuDNN runs it), y and the per-channel sum and sum of squares of y over
 // the batch and the spatial dims all outputs. The conv space's forward geometry, layouts and
 // types, no other fusion.
+// The reference of a plain forward: y in double (logical order) and the most terms one element
+// adds; and the tolerances of y, and of sums of y (eps of the summed magnitudes), in io type t.
+struct ForwardReference {
+    std::vector<double> y;
+    int32_t longest = 0;
+};
+
+ForwardReference plain_forward(const ConvConfig &c, const Bound &bx, const Bound &bw, const Bound &by) {
+    std::vector<double> X = logical(bx), W = logical(bw);
+    ForwardReference r;
+    r.y.assign(static_cast<size_t>(by.elements()), 0.0);
+    std::vector<int32_t> terms(r.y.size(), 0);
+    for_each_term(c, [&](int64_t xi, int64_t wi, int64_t yi) {
+        r.y[static_cast<size_t>(yi)] += X[static_cast<size_t>(xi)] * W[static_cast<size_t>(wi)];
+        ++terms[static_cast<size_t>(yi)];
+    });
+    r.longest = *std::max_element(terms.begin(), terms.end());
+    return r;
+}
+
+// y as the conv family checks it.
+void check_forward_y(Case &k, const ConvConfig &c, const Bound &by, const ForwardReference &r) {
+    const double grow = std::max(1.0, std::sqrt(static_cast<double>(r.longest)) / 4.0);
+    const fe_data_type t = c.type;
+    const double atol = (t == FE_DATA_HALF ? 2e-2 : t == FE_DATA_BFLOAT16 ? 3e-2 : 5e-3) * grow;
+    const double rtol = t == FE_DATA_FLOAT ? 5e-3 : 2e-2;
+    const double norm = t == FE_DATA_HALF ? 1e-2 : t == FE_DATA_BFLOAT16 ? 2.5e-2 : 2e-3;
+    k.check("y", by, r.y, atol, rtol, norm);
+}
+
+// Sums of y may add y as stored (rounded to the io type) or as computed: each off by the rounding
+// of its terms, this eps of their magnitudes.
+double sum_eps(fe_data_type t) { return t == FE_DATA_HALF ? 2e-3 : t == FE_DATA_BFLOAT16 ? 1.6e-2 : 2e-3; }
+
 void conv_genstats_case(Case &k) {
     ConvConfig c = draw_plain_forward(k.rng);
     c.out_type = FE_DATA_NOT_SET;
@@ -824,35 +859,88 @@ void conv_genstats_case(Case &k) {
     Bound &by = k.output(y), &bsum = k.output(sum), &bsq = k.output(sq_sum);
     if (!k.execute()) return;
 
-    std::vector<double> X = logical(bx), W = logical(bw), Y(static_cast<size_t>(by.elements()), 0.0);
-    std::vector<int32_t> terms(Y.size(), 0);
-    for_each_term(c, [&](int64_t xi, int64_t wi, int64_t yi) {
-        Y[static_cast<size_t>(yi)] += X[static_cast<size_t>(xi)] * W[static_cast<size_t>(wi)];
-        ++terms[static_cast<size_t>(yi)];
-    });
+    const ForwardReference r = plain_forward(c, bx, bw, by);
     int64_t plane = 1;
     for (size_t d = 0; d < c.spatial; ++d) plane *= c.out[d];
     const size_t channels = static_cast<size_t>(c.k());
     std::vector<double> want_sum(channels, 0.0), want_sq(channels, 0.0), mag_sum(channels, 0.0), mag_sq(channels, 0.0);
-    for (size_t i = 0; i < Y.size(); ++i) {
+    for (size_t i = 0; i < r.y.size(); ++i) {
         const size_t ch = (i / static_cast<size_t>(plane)) % channels;
-        want_sum[ch] += Y[i];
-        want_sq[ch] += Y[i] * Y[i];
-        mag_sum[ch] += std::fabs(Y[i]);
-        mag_sq[ch] += Y[i] * Y[i];
+        want_sum[ch] += r.y[i];
+        want_sq[ch] += r.y[i] * r.y[i];
+        mag_sum[ch] += std::fabs(r.y[i]);
+        mag_sq[ch] += r.y[i] * r.y[i];
     }
-    // y as the conv family checks it; the sums may add y as stored (rounded to the io type) or as
-    // computed: each off by the rounding of its terms, eps of their magnitudes.
-    const int32_t longest = *std::max_element(terms.begin(), terms.end());
-    const double grow = std::max(1.0, std::sqrt(static_cast<double>(longest)) / 4.0);
-    const fe_data_type t = c.type;
-    const double atol = (t == FE_DATA_HALF ? 2e-2 : t == FE_DATA_BFLOAT16 ? 3e-2 : 5e-3) * grow;
-    const double rtol = t == FE_DATA_FLOAT ? 5e-3 : 2e-2;
-    const double norm = t == FE_DATA_HALF ? 1e-2 : t == FE_DATA_BFLOAT16 ? 2.5e-2 : 2e-3;
-    k.check("y", by, Y, atol, rtol, norm);
-    const double eps = t == FE_DATA_HALF ? 2e-3 : t == FE_DATA_BFLOAT16 ? 1.6e-2 : 2e-3;
+    check_forward_y(k, c, by, r);
+    const double eps = sum_eps(c.type);
     k.check_sums("sum", bsum, want_sum, mag_sum, eps, 1e-3, 1e-3, 1e-3);
     k.check_sums("sq_sum", bsq, want_sq, mag_sq, 2 * eps, 1e-3, 1e-3, 1e-3);
+}
+
+// A forward convolution whose result a reduction takes in the same plan: per channel (over the
+// batch and the spatial dims, as batch statistics), per pixel (over the channels), per image
+// (over all but the batch) or over everything; a sum or a maximum, in a fixed order or not.
+void conv_reduction_case(Case &k) {
+    ConvConfig c = draw_plain_forward(k.rng);
+    c.out_type = FE_DATA_NOT_SET;
+    c.out_layout = 0;
+    apply_variations(c);
+    const size_t rank = 2 + c.spatial;
+    const int over = static_cast<int>(k.rng.range(0, 3));
+    const bool max = k.rng.chance(0.3), deterministic = k.rng.chance(0.3);
+    std::vector<bool> reduced(rank, false);
+    for (size_t d = 0; d < rank; ++d)
+        reduced[d] = over == 0 ? d != 1 : over == 1 ? d == 1 : over == 2 ? d != 0 : true;
+    const char *over_names[] = {"per channel", "per pixel", "per image", "all"};
+    k.describe(describe(c) + " +reduction(" + (max ? "max" : "add") + ", " + over_names[over] +
+               (deterministic ? ", deterministic)" : ")"));
+    if (!k.graph(c.type)) return;
+    fe_graph *g = k.graph_handle();
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    if (!set_options(k, c, o)) return;
+    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
+    fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl)), *w = k.tensor("w", wd, layout(wd, c.b_cl));
+    fe_tensor *y = nullptr, *red = nullptr;
+    fe_reduction_options ro = FE_REDUCTION_OPTIONS_INIT;
+    for (size_t d = 0; d < rank; ++d)
+        if (reduced[d]) ro.reduce_axes |= uint64_t(1) << d;
+    ro.deterministic = deterministic;
+    if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop") ||
+        !k.ok(fe_graph_reduction(g, y, max ? FE_REDUCTION_MAX : FE_REDUCTION_ADD, &ro, &red), "fe_graph_reduction") ||
+        !k.ok(fe_tensor_set_data_type(red, FE_DATA_FLOAT), "fe_tensor_set_data_type"))
+        return;
+    for (fe_tensor *t : {y, red})
+        if (!k.ok(fe_tensor_set_output(t, 1), "fe_tensor_set_output")) return;
+    if (!k.build()) return;
+    Bound &bx = k.input(x), &bw = k.input(w);
+    Bound &by = k.output(y), &bred = k.output(red);
+    if (!k.execute()) return;
+
+    const ForwardReference r = plain_forward(c, bx, bw, by);
+    std::vector<int64_t> dims = {c.n, c.k()}, kept;
+    for (size_t d = 0; d < c.spatial; ++d) dims.push_back(c.out[d]);
+    for (size_t d = 0; d < rank; ++d) kept.push_back(reduced[d] ? 1 : dims[d]);
+    std::vector<double> want(static_cast<size_t>(product(kept)), max ? -INFINITY : 0.0), mag(want.size(), 0.0);
+    for (size_t i = 0; i < r.y.size(); ++i) {
+        // Row-major position of element i's index with the reduced dims at 0.
+        size_t rest = i, out = 0, stride = 1;
+        for (size_t d = rank; d-- > 0;) {
+            const size_t index = rest % static_cast<size_t>(dims[d]);
+            rest /= static_cast<size_t>(dims[d]);
+            if (!reduced[d]) out += index * stride;
+            stride *= static_cast<size_t>(kept[d]);
+        }
+        want[out] = max ? std::max(want[out], r.y[i]) : want[out] + r.y[i];
+        mag[out] += std::fabs(r.y[i]);
+    }
+    check_forward_y(k, c, by, r);
+    if (max) {
+        // The largest y, as computed or as stored in the io type.
+        const double rel = c.type == FE_DATA_FLOAT ? 1e-3 : c.type == FE_DATA_HALF ? 2e-3 : 1.6e-2;
+        k.check("max", bred, want, rel, rel, rel);
+    } else {
+        k.check_sums("sum", bred, want, mag, sum_eps(c.type), 1e-3, 1e-3, 1e-3);
+    }
 }
 
 }  // namespace
@@ -861,6 +949,7 @@ void register_convolution(std::vector<Family> &out) {
     out.push_back({"conv", 1000, conv_case});
     out.push_back({"conv_int8", 300, conv_int8_case});
     out.push_back({"conv_genstats", 300, conv_genstats_case});
+    out.push_back({"conv_reduction", 300, conv_reduction_case});
 }
 
 }  // namespace conformance
