@@ -23,6 +23,40 @@ class MoeSupport : public Deviceless {
     }
 };
 
+// Weight-only INT4 experts, K-contiguous 4-bit weights dequantized in the graph into the grouped
+// matmul (mode NONE): with per-group block scales (float or bfloat16) or a per-column scale cuDNN
+// 9.19 has engines for the H100; the 4-bit weights taken as they are, none.
+TEST_F(MoeSupport, Int4ExpertsDequantizedInTheGraph) {
+    const int64_t E = 8, K = 512, N = 256;
+    enum class Form { groups_float, groups_bf16, per_column, as_is };
+    for (Form form : {Form::groups_float, Form::groups_bf16, Form::per_column, Form::as_is}) {
+        SCOPED_TRACE(static_cast<int>(form));
+        fe_graph *g = graph("moe_int4", FE_DATA_BFLOAT16);
+        const int64_t dims[] = {E, K, N}, k_contiguous[] = {K * N, 1, K};
+        fe_tensor *w = nullptr, *weights = nullptr, *y = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor(g, "w", 3, dims, k_contiguous, FE_DATA_INT4, &w));
+        if (form == Form::per_column) {
+            ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_MUL, w, tensor(g, "scale", {E, 1, N}, false, FE_DATA_BFLOAT16),
+                                            nullptr, nullptr, &weights));
+        } else if (form != Form::as_is) {
+            fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+            o.block_rows = 32;
+            o.block_size = 1;
+            fe_data_type scale_type = form == Form::groups_float ? FE_DATA_FLOAT : FE_DATA_BFLOAT16;
+            ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, w, tensor(g, "scale", {E, K / 32, N}, false, scale_type), &o,
+                                                         &weights));
+        }
+        if (weights) {
+            ASSERT_FE_OK(fe_tensor_set_data_type(weights, FE_DATA_BFLOAT16));
+        }
+        fe_moe_grouped_matmul_options mo = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
+        ASSERT_FE_OK(fe_graph_moe_grouped_matmul(g, tensor(g, "x", {1, 256, K}), weights ? weights : w,
+                                                 tensor(g, "offsets", {E, 1, 1}, false, FE_DATA_INT32), &mo, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        EXPECT_FE_STATUS(support_status(g), form == Form::as_is ? FE_STATUS_NOT_SUPPORTED : FE_OK);
+    }
+}
+
 // cuDNN 9.19 on Hopper runs mode NONE (the GPU tier checks its numbers).
 TEST_F(MoeSupport, ModeNoneIsSupported) {
     fe_graph *g = graph("moe_none", FE_DATA_BFLOAT16);

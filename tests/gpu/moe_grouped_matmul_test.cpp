@@ -63,6 +63,7 @@ class MoeBase : public Gpu {
 
 class MoeGroupedMatmul : public MoeBase, public ::testing::WithParamInterface<fe_moe_mode> {};
 class MoeLayer : public MoeBase {};
+class MoeInt4Experts : public MoeBase {};
 
 std::string mode_name(const ::testing::TestParamInfo<fe_moe_mode> &info) {
     return info.param == FE_MOE_MODE_NONE ? "none" : info.param == FE_MOE_MODE_GATHER ? "gather" : "scatter";
@@ -117,6 +118,66 @@ TEST_P(MoeGroupedMatmul, MatchesPerExpertMatmuls) {
 // cuDNN 9.19 runs mode NONE on Hopper; GATHER and SCATTER are refused at build there (the
 // capability table's moe_grouped_matmul_gather and _scatter; deviceless tests check the words).
 INSTANTIATE_TEST_SUITE_P(Gpu, MoeGroupedMatmul, ::testing::Values(FE_MOE_MODE_NONE), mode_name);
+
+// Weight-only INT4 experts: 4-bit weights [E, K, N] (K contiguous, two to a byte, the element at
+// the even offset in the low four bits) dequantized in the graph, with one scale per group of 32
+// rows of K (block_scale_dequantize) or one per output column (a multiply), into the grouped
+// matmul of bf16 routed rows (mode NONE): against double products of the stored integers and
+// their scales.
+TEST_F(MoeInt4Experts, DequantizedInTheGraphIntoTheGroupedMatmul) {
+    const int64_t tokens = 128, K = 256, N = 256, R = tokens * kTopK, group = 32;
+    for (bool per_group : {true, false}) {
+        SCOPED_TRACE(per_group ? "per group of 32 rows" : "per column");
+        Routing r = route(tokens, rng_);
+        fe_graph *g = graph(per_group ? "int4_experts_groups" : "int4_experts_columns", FE_DATA_BFLOAT16);
+        const int64_t dims[] = {kExperts, K, N}, k_contiguous[] = {K * N, 1, K};
+        fe_tensor *w = nullptr;
+        ASSERT_FE_OK(fe_graph_tensor(g, "w", 3, dims, k_contiguous, FE_DATA_INT4, &w));
+        fe_tensor *scale = tensor(g, "scale", {kExperts, per_group ? K / group : 1, N}, false, FE_DATA_BFLOAT16);
+        fe_tensor *dequantized = nullptr;
+        if (per_group) {
+            fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
+            o.block_rows = static_cast<int32_t>(group);
+            o.block_size = 1;
+            ASSERT_FE_OK(fe_graph_block_scale_dequantize(g, w, scale, &o, &dequantized));
+        } else {
+            ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_MUL, w, scale, nullptr, nullptr, &dequantized));
+        }
+        ASSERT_FE_OK(fe_tensor_set_data_type(dequantized, FE_DATA_BFLOAT16));
+        fe_tensor *x = tensor(g, "x", {1, R, K}), *offsets = tensor(g, "offsets", {kExperts, 1, 1}, false, FE_DATA_INT32);
+        fe_tensor *y = nullptr;
+        fe_moe_grouped_matmul_options o = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
+        ASSERT_FE_OK(fe_graph_moe_grouped_matmul(g, x, dequantized, offsets, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        build(g);
+        std::printf("    int4 experts (%s) plan %s\n", per_group ? "groups" : "columns", engine_tag_of(g));
+
+        Bound &bw = allocate(w);
+        std::uniform_int_distribution<int> nibble(-8, 7);
+        std::vector<uint8_t> bytes(static_cast<size_t>((bw.span() + 1) / 2), 0);
+        for (size_t e = 0; e < bw.host.size(); ++e) {
+            const int v = nibble(rng_);
+            bw.host[e] = static_cast<float>(v);
+            bytes[e / 2] |= static_cast<uint8_t>((v & 0xF) << (e % 2 ? 4 : 0));
+        }
+        ASSERT_FE_OK(fe_buffer_upload(bw.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        Bound &bx = bind(x, true), &bs = bind(scale, true, 0.01f, 0.1f), &by = bind(y, false);
+        execute(g, {&bx, &bw, &bs, &by, &upload_int32(offsets, r.first)});
+        download(by);
+        std::vector<double> ref(static_cast<size_t>(R * N), 0.0);
+        for (int64_t row = 0; row < R; ++row) {
+            const int64_t e = r.expert[static_cast<size_t>(row)];
+            for (int64_t n = 0; n < N; ++n) {
+                double acc = 0;
+                for (int64_t k = 0; k < K; ++k)
+                    acc += static_cast<double>(bx.at({0, row, k})) * bw.at({e, k, n}) *
+                           bs.at({e, per_group ? k / group : 0, n});
+                ref[static_cast<size_t>(row * N + n)] = acc;
+            }
+        }
+        expect_close(by, ref, 2e-2, 2e-2, 1e-2);
+    }
+}
 
 // A whole MoE feed-forward layer as a serving engine runs it on cuDNN 9.19: the tokens'
 // rows routed to their experts (dispatch, a copy the caller makes), the up projection with the
