@@ -286,6 +286,20 @@ Bound &Case::input_values(fe_tensor *t, const std::vector<float> &values) {
     return b;
 }
 
+Bound &Case::input_int4(fe_tensor *t) {
+    std::vector<int32_t> none;
+    none.reserve(1);
+    Bound &b = input_int32(t, none);
+    std::vector<uint8_t> bytes((b.host.size() + 1) / 2, 0);
+    for (size_t i = 0; i < b.host.size(); ++i) {
+        const int v = static_cast<int>(rng.range(-8, 7));
+        b.host[i] = static_cast<float>(v);
+        bytes[i / 2] |= static_cast<uint8_t>((v & 0xF) << (i % 2 ? 4 : 0));
+    }
+    if (b.buffer) ok(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())), "fe_buffer_upload");
+    return b;
+}
+
 Bound &Case::input_int8(fe_tensor *t, int64_t range) {
     std::vector<int32_t> none;
     none.reserve(1);  // data() must not be null for an upload of no bytes

@@ -119,6 +119,8 @@ class Case {
     Bound &input_int32(fe_tensor *t, const std::vector<int32_t> &values);
     Bound &input_int64(fe_tensor *t, const std::vector<int64_t> &values);
     Bound &input_int8(fe_tensor *t, int64_t range);  // whole numbers in [-range, range], as int8 bytes
+    // Signed 4-bit values (-8 to 7), two to a byte by element offset, the even one in the low bits.
+    Bound &input_int4(fe_tensor *t);
     Bound &output(fe_tensor *t);  // poisoned: all bits set
     bool execute();               // false: error recorded
 

@@ -6,7 +6,9 @@
 // token rows with a gap, the compute type left to the graph or set, and every mode: NONE (rows
 // already grouped), GATHER (rows read through token_index) and SCATTER (rows written to
 // token * top_k + slot) with top-k routing of tokens to distinct experts. cuDNN 9.19 refuses
-// GATHER and SCATTER; they are generated anyway (about 20% each) so the suite records it.
+// GATHER and SCATTER; they are generated anyway (about 20% each) so the suite records it. A
+// quarter of the cases take weight-only INT4 experts, dequantized in the graph per group of rows
+// or per column with float or io-type scales.
 // Reference: per-row products in double on the CPU.
 #include <algorithm>
 #include <cmath>
@@ -34,6 +36,11 @@ struct MoeConfig {
     int weight_layout = 0;  // 0 K-contiguous, 1 N-contiguous, 2 K-contiguous with a gap per expert
     int64_t token_gap = 0;
     bool compute_float = false;
+    // Weight-only INT4 experts: 4-bit weights dequantized in the graph, per group of `int4_group` rows
+    // of K (block_scale_dequantize, partial groups at the end) or per column (group 0: a multiply).
+    bool int4 = false;
+    int64_t int4_group = 0;
+    fe_data_type scale_type = FE_DATA_FLOAT;
 };
 
 MoeConfig draw(Rng &rng) {
@@ -106,6 +113,12 @@ MoeConfig draw(Rng &rng) {
     c.weight_layout = w < 0.7 ? 0 : w < 0.85 ? 1 : 2;
     c.token_gap = rng.chance(0.15) ? 8 * rng.range(1, 8) : 0;
     c.compute_float = rng.chance(0.2);
+    // Drawn last, so that the cases drawn before INT4 experts existed stay as they were.
+    c.int4 = rng.chance(0.25);
+    if (c.int4) {
+        c.int4_group = rng.chance(0.3) ? 0 : rng.pick(std::vector<int64_t>{8, 16, 32, 64, 128});
+        c.scale_type = rng.chance(0.5) ? FE_DATA_FLOAT : c.type;
+    }
     return c;
 }
 
@@ -128,6 +141,11 @@ std::string describe(const MoeConfig &c) {
     if (c.token_gap) s += "+row_gap" + std::to_string(c.token_gap);
     s += std::string(" weight=") + weight_layout_name(c.weight_layout);
     if (c.compute_float) s += " compute=fp32";
+    if (c.int4) {
+        s += " int4_weight scale=";
+        s += c.scale_type == FE_DATA_FLOAT ? "fp32" : c.type == FE_DATA_HALF ? "fp16" : "bf16";
+        s += c.int4_group ? " per_group=" + std::to_string(c.int4_group) : std::string(" per_column");
+    }
     return s;
 }
 
@@ -140,7 +158,23 @@ void moe_case(Case &k) {
     fe_tensor *token = k.tensor("token", {1, c.token_rows, c.k}, {c.token_rows * row_stride, row_stride, 1});
     Dims weight_strides = c.weight_layout == 1 ? Dims{c.k * c.n, c.n, 1}
                                                : Dims{c.k * c.n + (c.weight_layout == 2 ? 64 : 0), 1, c.k};
-    fe_tensor *weight = k.tensor("weight", {c.experts, c.k, c.n}, weight_strides);
+    fe_tensor *stored = k.tensor("weight", {c.experts, c.k, c.n}, weight_strides, c.int4 ? FE_DATA_INT4 : FE_DATA_NOT_SET);
+    fe_tensor *weight = stored, *scale = nullptr;
+    if (c.int4 && stored) {
+        scale = k.packed("scale", {c.experts, c.int4_group ? (c.k + c.int4_group - 1) / c.int4_group : 1, c.n}, c.scale_type);
+        fe_status s = FE_OK;
+        if (c.int4_group) {
+            fe_block_scale_options bo = FE_BLOCK_SCALE_OPTIONS_INIT;
+            bo.block_rows = static_cast<int32_t>(c.int4_group);
+            bo.block_size = 1;
+            s = fe_graph_block_scale_dequantize(g, stored, scale, &bo, &weight);
+        } else {
+            s = fe_graph_pointwise(g, FE_POINTWISE_MUL, stored, scale, nullptr, nullptr, &weight);
+        }
+        if (!k.ok(s, c.int4_group ? "fe_graph_block_scale_dequantize" : "fe_graph_pointwise") ||
+            !k.ok(fe_tensor_set_data_type(weight, c.type), "fe_tensor_set_data_type"))
+            return;
+    }
     fe_tensor *offsets = k.packed("first_token_offset", {c.groups, 1, 1}, FE_DATA_INT32);
     fe_moe_grouped_matmul_options o = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
     o.mode = c.mode;
@@ -159,7 +193,8 @@ void moe_case(Case &k) {
     if (!k.ok(fe_tensor_set_output(y, 1), "fe_tensor_set_output")) return;
     if (!k.build()) return;
 
-    Bound &bt = k.input(token), &bw = k.input(weight);
+    Bound &bt = k.input(token), &bw = c.int4 ? k.input_int4(stored) : k.input(stored);
+    Bound *bs = scale ? &k.input(scale, 0.01f, 0.1f) : nullptr;
     k.input_int32(offsets, c.first);
     if (index) k.input_int32(index, c.token);
     if (ks) k.input_int32(ks, c.slot);
@@ -180,7 +215,10 @@ void moe_case(Case &k) {
         for (int64_t x = 0; x < c.k; ++x) row[static_cast<size_t>(x)] = bt.at({0, source, x});
         for (int64_t j = 0; j < c.n; ++j) {
             double acc = 0;
-            for (int64_t x = 0; x < c.k; ++x) acc += row[static_cast<size_t>(x)] * bw.at({e, x, j});
+            for (int64_t x = 0; x < c.k; ++x) {
+                const double w = bs ? bw.at({e, x, j}) * bs->at({e, c.int4_group ? x / c.int4_group : 0, j}) : bw.at({e, x, j});
+                acc += row[static_cast<size_t>(x)] * w;
+            }
             ref[static_cast<size_t>(target * c.n + j)] = acc;
             defined[static_cast<size_t>(target * c.n + j)] = 1;
         }
