@@ -453,6 +453,26 @@ assert ranked and all(isinstance(n, str) and n.isupper() for c in ranked for n i
 assert any("RUNTIME_COMPILATION" in c["behavior_notes"] for c in ranked), ranked' -- \
             without_driver env CUDNNFE_STUB_DRIVER=1 "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only --candidates --json
     fi
+    if [ "$HAVE_GPU" = 0 ] && [ -n "${stub:-}" ] && command -v nm >/dev/null && command -v cc >/dev/null; then
+        # A driver that sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE, as a real one with every GPU
+        # hidden), made from the stub's symbols: the support check answers, the build of a
+        # runtime-compiled engine cannot tell and says the driver sees no GPU, precompiled ones build.
+        mkdir -p "$WORK/no-device-driver"
+        python3 "$ROOT/tests/support/no_device_driver.py" "$stub" >"$WORK/no-device-driver/nodevice.c" &&
+            cc -shared -fPIC -w -Wl,-soname,libcuda.so.1 -o "$WORK/no-device-driver/libcuda.so.1" \
+                "$WORK/no-device-driver/nodevice.c"
+        no_device() { env LD_LIBRARY_PATH="$WORK/no-device-driver:$PLAIN_LD_LIBRARY_PATH" "$@"; }
+        expect info_no_device 0 '^CUDA driver: +unknown \(no GPU to ask\)$' '^GPUs: +none' -- no_device "$TOOL" info
+        expect compile_check_only_no_device 1 '^\[1/2\] fine \.\.\. supported' -- \
+            no_device "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" --check-only
+        expect compile_no_device_runtime_compiled 2 '^\[1/2\] fine \.\.\. cannot tell here$' \
+            "the CUDA driver here sees no GPU \(cuInit: no CUDA-capable device\)" -- \
+            no_device "$TOOL" compile "$FIXTURES/second_graph_broken.json" --device "$DEVICE_JSON" -o "$WORK/no-device-plans"
+        expect compile_no_device_precompiled 0 '^\[1/2\] small_conv \.\.\. built' '^2 of 2 graphs compiled' -- \
+            no_device "$TOOL" compile "$FIXTURES/two_graphs.json" --device "$DEVICE_JSON" -o "$WORK/no-device-plans"
+    else
+        skip no_device_driver "a GPU is here, or no stub driver, nm or cc to make a driver that sees none"
+    fi
     # A link planted at the name the temporary file used to have (plan name + ".tmp" + pid; exec
     # keeps the shell's pid) is neither followed nor renamed into place.
     mkdir -p "$WORK/planted"
