@@ -802,6 +802,22 @@ void conv_int8_case(Case &k) {
 // the convolution (where cuDNN runs it), y and the per-channel sum and sum of squares of y over
 // the batch and the spatial dims all outputs. The conv space's forward geometry, layouts and
 // types, no other fusion.
+// The graph of a drawn plain forward convolution, up to its result; false when the case ended
+// (refused or failed, the reason recorded).
+struct PlainForward {
+    fe_tensor *x = nullptr, *w = nullptr, *y = nullptr;
+};
+
+bool add_plain_forward(Case &k, const ConvConfig &c, PlainForward *f) {
+    if (!k.graph(c.type)) return false;
+    fe_conv_options o = FE_CONV_OPTIONS_INIT;
+    if (!set_options(k, c, o)) return false;
+    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
+    f->x = k.tensor("x", xd, layout(xd, c.a_cl));
+    f->w = k.tensor("w", wd, layout(wd, c.b_cl));
+    return f->x && f->w && k.ok(fe_graph_conv_fprop(k.graph_handle(), f->x, f->w, &o, &f->y), "fe_graph_conv_fprop");
+}
+
 // The reference of a plain forward: y in double (logical order) and the most terms one element
 // adds; and the tolerances of y, and of sums of y (eps of the summed magnitudes), in io type t.
 struct ForwardReference {
@@ -842,16 +858,12 @@ void conv_genstats_case(Case &k) {
     c.out_layout = 0;
     apply_variations(c);
     k.describe(describe(c) + " +genstats");
-    if (!k.graph(c.type)) return;
-    fe_graph *g = k.graph_handle();
-    fe_conv_options o = FE_CONV_OPTIONS_INIT;
-    if (!set_options(k, c, o)) return;
-    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
-    fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl)), *w = k.tensor("w", wd, layout(wd, c.b_cl));
-    fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
-    if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop") ||
-        !k.ok(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum), "fe_graph_genstats"))
+    PlainForward f;
+    fe_tensor *sum = nullptr, *sq_sum = nullptr;
+    if (!add_plain_forward(k, c, &f) ||
+        !k.ok(fe_graph_genstats(k.graph_handle(), f.y, nullptr, &sum, &sq_sum), "fe_graph_genstats"))
         return;
+    fe_tensor *x = f.x, *w = f.w, *y = f.y;
     for (fe_tensor *t : {y, sum, sq_sum})
         if (!k.ok(fe_tensor_set_output(t, 1), "fe_tensor_set_output")) return;
     if (!k.build()) return;
@@ -894,21 +906,18 @@ void conv_reduction_case(Case &k) {
     const char *over_names[] = {"per channel", "per pixel", "per image", "all"};
     k.describe(describe(c) + " +reduction(" + (max ? "max" : "add") + ", " + over_names[over] +
                (deterministic ? ", deterministic)" : ")"));
-    if (!k.graph(c.type)) return;
-    fe_graph *g = k.graph_handle();
-    fe_conv_options o = FE_CONV_OPTIONS_INIT;
-    if (!set_options(k, c, o)) return;
-    const std::vector<int64_t> xd = image_dims(c), wd = weight_dims(c);
-    fe_tensor *x = k.tensor("x", xd, layout(xd, c.a_cl)), *w = k.tensor("w", wd, layout(wd, c.b_cl));
-    fe_tensor *y = nullptr, *red = nullptr;
     fe_reduction_options ro = FE_REDUCTION_OPTIONS_INIT;
     for (size_t d = 0; d < rank; ++d)
         if (reduced[d]) ro.reduce_axes |= uint64_t(1) << d;
     ro.deterministic = deterministic;
-    if (!x || !w || !k.ok(fe_graph_conv_fprop(g, x, w, &o, &y), "fe_graph_conv_fprop") ||
-        !k.ok(fe_graph_reduction(g, y, max ? FE_REDUCTION_MAX : FE_REDUCTION_ADD, &ro, &red), "fe_graph_reduction") ||
+    PlainForward f;
+    fe_tensor *red = nullptr;
+    if (!add_plain_forward(k, c, &f) ||
+        !k.ok(fe_graph_reduction(k.graph_handle(), f.y, max ? FE_REDUCTION_MAX : FE_REDUCTION_ADD, &ro, &red),
+              "fe_graph_reduction") ||
         !k.ok(fe_tensor_set_data_type(red, FE_DATA_FLOAT), "fe_tensor_set_data_type"))
         return;
+    fe_tensor *x = f.x, *w = f.w, *y = f.y;
     for (fe_tensor *t : {y, red})
         if (!k.ok(fe_tensor_set_output(t, 1), "fe_tensor_set_output")) return;
     if (!k.build()) return;
