@@ -4,6 +4,7 @@
 // fp16 channels-last, the batchnorm backward of a ReLU-masked dy, and batchnorm inference -> ReLU
 // backward -> batchnorm backward (the forms tests/deviceless/norm_fusion_support_test.cpp finds
 // engines for).
+#include "norm_fusion_graphs.hpp"
 #include "norm_reference.hpp"
 
 using namespace cudnnfe_test;
@@ -35,28 +36,23 @@ struct ResidualCase {
     fe_data_type io, scale, sum;
 };
 
-class ResidualLayernorm : public NormFusion, public ::testing::WithParamInterface<ResidualCase> {};
+class ResidualAddLayernorm : public NormFusion, public ::testing::WithParamInterface<ResidualCase> {};
 
 // sum = x + residual (written in its type), y = layernorm(sum) with its statistics. The norm reads
 // the sum as written: the reference normalizes the downloaded sum, which is checked first.
-TEST_P(ResidualLayernorm, MatchesCpuReference) {
+TEST_P(ResidualAddLayernorm, MatchesCpuReference) {
     const ResidualCase &c = GetParam();
     fe_graph *g = graph(c.name, c.io);
     fe_tensor *x = tensor(g, "x", {256, 768}), *r = tensor(g, "residual", {256, 768});
     fe_tensor *s = tensor(g, "scale", {1, 768}, false, c.scale), *b = tensor(g, "bias", {1, 768}, false, c.scale);
-    fe_tensor *sum = nullptr, *y = nullptr, *mean = nullptr, *inv = nullptr;
-    ASSERT_FE_OK(fe_graph_add(g, x, r, nullptr, &sum));
-    ASSERT_FE_OK(fe_tensor_set_data_type(sum, c.sum));
-    fe_norm_options o = FE_NORM_OPTIONS_INIT;
-    o.phase = FE_NORM_PHASE_TRAINING;
-    ASSERT_FE_OK(fe_graph_layernorm(g, sum, s, b, &o, &y, &mean, &inv));
-    set_outputs({y, mean, inv, sum});
+    const ResidualLayernorm out = residual_layernorm(g, x, r, s, b, c.sum);
+    fe_tensor *sum = out.sum, *y = out.norm.y, *mean = out.norm.mean, *inv = out.norm.inv_variance;
     build(g);
     Bound &bx = bind(x, true, -1, 3), &br = bind(r, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
     Bound &bb = bind(b, true, -1, 1), &bsum = bind(sum, false), &by = bind(y, false);
     Bound &bm = bind(mean, false), &bi = bind(inv, false);
     execute(g, {&bx, &br, &bs, &bb, &bsum, &by, &bm, &bi});
-    for (Bound *out : {&bsum, &by, &bm, &bi}) download(*out);
+    for (Bound *result : {&bsum, &by, &bm, &bi}) download(*result);
     std::vector<double> sum_ref;
     for_each_index(bx.dims, [&](const std::vector<int64_t> &i) {
         sum_ref.push_back(round_to(c.sum, static_cast<float>(static_cast<double>(bx.at(i)) + br.at(i))));
@@ -74,7 +70,7 @@ TEST_P(ResidualLayernorm, MatchesCpuReference) {
 
 std::string residual_name(const ::testing::TestParamInfo<ResidualCase> &info) { return info.param.name; }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, ResidualLayernorm,
+INSTANTIATE_TEST_SUITE_P(Gpu, ResidualAddLayernorm,
                          ::testing::Values(ResidualCase{"float_sum_bf16", FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_BFLOAT16},
                                            ResidualCase{"float", FE_DATA_FLOAT, FE_DATA_FLOAT, FE_DATA_FLOAT},
                                            ResidualCase{"bf16", FE_DATA_BFLOAT16, FE_DATA_BFLOAT16, FE_DATA_BFLOAT16},
@@ -86,28 +82,14 @@ INSTANTIATE_TEST_SUITE_P(Gpu, ResidualLayernorm,
 TEST_F(NormFusion, LayernormForwardWithAClampedReluBitmask) {
     fe_graph *g = graph("layernorm_relu_bitmask", FE_DATA_FLOAT);
     fe_tensor *x = tensor(g, "x", {512, 128}), *s = tensor(g, "scale", {1, 128}), *b = tensor(g, "bias", {1, 128});
-    fe_tensor *normed = nullptr, *mean = nullptr, *inv = nullptr, *y = nullptr;
-    fe_norm_options o = FE_NORM_OPTIONS_INIT;
-    o.phase = FE_NORM_PHASE_TRAINING;
-    ASSERT_FE_OK(fe_graph_layernorm(g, x, s, b, &o, &normed, &mean, &inv));
-    fe_pointwise_options clamp = FE_POINTWISE_OPTIONS_INIT;
-    clamp.relu_lower_clip = 0;
-    clamp.relu_upper_clip = 6;
-    ASSERT_FE_OK(fe_graph_relu(g, normed, &clamp, &y));
-    fe_tensor *lower = nullptr, *upper = nullptr, *above = nullptr, *below = nullptr, *mask = nullptr;
-    ASSERT_FE_OK(fe_graph_scalar(g, "lower", 0.0, FE_DATA_FLOAT, &lower));
-    ASSERT_FE_OK(fe_graph_scalar(g, "upper", 6.0, FE_DATA_FLOAT, &upper));
-    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_CMP_GT, y, lower, nullptr, nullptr, &above));
-    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_CMP_LT, y, upper, nullptr, nullptr, &below));
-    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_LOGICAL_AND, above, below, nullptr, nullptr, &mask));
-    for (fe_tensor *t : {above, below, mask}) ASSERT_FE_OK(fe_tensor_set_data_type(t, FE_DATA_BOOLEAN));
-    set_outputs({y, mean, inv, mask});
+    const ClampedReluBitmask out = layernorm_clamped_relu_bitmask(g, x, s, b);
+    fe_tensor *y = out.norm.y, *mean = out.norm.mean, *inv = out.norm.inv_variance, *mask = out.mask;
     build(g);
     // A scale up to 4 puts some y above the upper clip, a bias below zero some under the lower.
     Bound &bx = bind(x, true, -1, 3), &bs = bind(s, true, 1.f, 4.f), &bb = bind(b, true, -1, 1);
     Bound &by = bind(y, false), &bm = bind(mean, false), &bi = bind(inv, false), &bmask = bind(mask, false);
     execute(g, {&bx, &bs, &bb, &by, &bm, &bi, &bmask});
-    for (Bound *out : {&by, &bm, &bi}) download(*out);
+    for (Bound *result : {&by, &bm, &bi}) download(*result);
     download_booleans(bmask);
     NormSpec spec;
     spec.stats = {512, 1};
@@ -138,10 +120,8 @@ TEST_F(NormFusion, BitmaskedDyIntoTheLayernormBackward) {
     fe_tensor *dy = tensor(g, "dy", {512, 128}), *mask = tensor(g, "mask", {512, 128}, false, FE_DATA_BOOLEAN);
     fe_tensor *x = tensor(g, "x", {512, 128}), *s = tensor(g, "scale", {1, 128});
     fe_tensor *mean = tensor(g, "mean", {512, 1}), *inv = tensor(g, "inv_variance", {512, 1});
-    fe_tensor *masked = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
-    ASSERT_FE_OK(fe_graph_mul(g, dy, mask, nullptr, &masked));
-    ASSERT_FE_OK(fe_graph_layernorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
-    set_outputs({dx, ds, db});
+    const NormGradients out = bitmasked_layernorm_backward(g, dy, mask, x, s, mean, inv);
+    fe_tensor *dx = out.dx, *ds = out.dscale, *db = out.dbias;
     build(g);
     Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
     Bound &bmask = random_booleans(mask);
@@ -151,7 +131,7 @@ TEST_F(NormFusion, BitmaskedDyIntoTheLayernormBackward) {
     Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
     Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
     execute(g, {&bx, &bdy, &bmask, &bs, &bm, &bv, &bdx, &bds, &bdb});
-    for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+    for (Bound *result : {&bdx, &bds, &bdb}) download(*result);
     Bound masked_dy = bdy;  // host values only: dy where the mask keeps it, else 0
     for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
         masked_dy.host[static_cast<size_t>(bdy.offset(i))] = bmask.at(i) != 0.f ? bdy.at(i) : 0.f;
@@ -169,14 +149,8 @@ TEST_F(NormFusion, HalfInstancenormAddRelu) {
         fe_graph *g = graph(training ? "instancenorm_add_relu_training" : "instancenorm_add_relu", FE_DATA_HALF);
         fe_tensor *x = tensor(g, "x", {8, 32, 24, 24}, true), *a = tensor(g, "a", {8, 32, 24, 24}, true);
         fe_tensor *s = float_tensor(g, "scale", {1, 32, 1, 1}, true), *b = float_tensor(g, "bias", {1, 32, 1, 1}, true);
-        fe_tensor *y = nullptr, *mean = nullptr, *inv = nullptr, *sum = nullptr, *out = nullptr;
-        fe_norm_options o = FE_NORM_OPTIONS_INIT;
-        o.phase = training ? FE_NORM_PHASE_TRAINING : FE_NORM_PHASE_INFERENCE;
-        ASSERT_FE_OK(fe_graph_instancenorm(g, x, s, b, &o, &y, &mean, &inv));
-        ASSERT_FE_OK(fe_graph_add(g, y, a, nullptr, &sum));
-        ASSERT_FE_OK(fe_graph_relu(g, sum, nullptr, &out));
-        set_outputs({out});
-        if (training) set_outputs({mean, inv});
+        const InstancenormAddRelu built = instancenorm_add_relu(g, x, a, s, b, training);
+        fe_tensor *out = built.out, *mean = built.norm.mean, *inv = built.norm.inv_variance;
         build(g);
         Bound &bx = bind(x, true, -1, 3), &ba = bind(a, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
         Bound &bb = bind(b, true, -1, 1), &bout = bind(out, false);
@@ -208,11 +182,8 @@ TEST_F(NormFusion, BatchnormBackwardOfAReluMaskedDy) {
     fe_tensor *dy = tensor(g, "dy", image, true), *mask = tensor(g, "mask", image, true, FE_DATA_BOOLEAN);
     fe_tensor *x = tensor(g, "x", image, true), *s = float_tensor(g, "scale", channel, true);
     fe_tensor *mean = float_tensor(g, "mean", channel, true), *inv = float_tensor(g, "inv_variance", channel, true);
-    fe_tensor *masked = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
-    ASSERT_FE_OK(fe_graph_mul(g, dy, mask, nullptr, &masked));
-    ASSERT_FE_OK(fe_tensor_set_data_type(masked, FE_DATA_HALF));
-    ASSERT_FE_OK(fe_graph_batchnorm_backward(g, masked, x, s, mean, inv, nullptr, &dx, &ds, &db));
-    set_outputs({masked, dx, ds, db});
+    const MaskedBatchnormBackward built = masked_batchnorm_backward(g, dy, mask, x, s, mean, inv, true);
+    fe_tensor *masked = built.masked, *dx = built.grads.dx, *ds = built.grads.dscale, *db = built.grads.dbias;
     build(g);
     Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
     Bound &bmask = random_booleans(mask);
@@ -222,7 +193,7 @@ TEST_F(NormFusion, BatchnormBackwardOfAReluMaskedDy) {
     Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
     Bound &bmasked = bind(masked, false), &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
     execute(g, {&bx, &bdy, &bmask, &bs, &bm, &bv, &bmasked, &bdx, &bds, &bdb});
-    for (Bound *out : {&bmasked, &bdx, &bds, &bdb}) download(*out);
+    for (Bound *result : {&bmasked, &bdx, &bds, &bdb}) download(*result);
     Bound masked_dy = bdy;  // host values only: dy where the mask keeps it, else 0
     std::vector<double> masked_ref;
     for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
@@ -245,12 +216,8 @@ TEST_F(NormFusion, BatchnormInferenceReluBackwardBatchnormBackward) {
     fe_tensor *x = tensor(g, "x", image, true), *dy = tensor(g, "dy", image, true);
     fe_tensor *s = float_tensor(g, "scale", channel, true), *b = float_tensor(g, "bias", channel, true);
     fe_tensor *mean = float_tensor(g, "mean", channel, true), *inv = float_tensor(g, "inv_variance", channel, true);
-    fe_tensor *y = nullptr, *drelu = nullptr, *dx = nullptr, *ds = nullptr, *db = nullptr;
-    ASSERT_FE_OK(fe_graph_batchnorm_inference(g, x, mean, inv, s, b, nullptr, &y));
-    ASSERT_FE_OK(fe_graph_pointwise(g, FE_POINTWISE_RELU_BWD, dy, y, nullptr, nullptr, &drelu));
-    ASSERT_FE_OK(fe_tensor_set_data_type(drelu, FE_DATA_HALF));
-    ASSERT_FE_OK(fe_graph_batchnorm_backward(g, drelu, x, s, mean, inv, nullptr, &dx, &ds, &db));
-    set_outputs({dx, ds, db});
+    const NormGradients out = batchnorm_inference_relu_backward(g, x, dy, s, b, mean, inv, FE_DATA_HALF);
+    fe_tensor *dx = out.dx, *ds = out.dscale, *db = out.dbias;
     build(g);
     Bound &bx = bind(x, true, -1, 3), &bdy = bind(dy, true, -1, 1), &bs = bind(s, true, 0.5f, 1.5f);
     Bound &bb = bind(b, true, -1, 1);
@@ -260,7 +227,7 @@ TEST_F(NormFusion, BatchnormInferenceReluBackwardBatchnormBackward) {
     Bound &bm = bind_values(mean, fwd.mean), &bv = bind_values(inv, fwd.inv);
     Bound &bdx = bind(dx, false), &bds = bind(ds, false), &bdb = bind(db, false);
     execute(g, {&bx, &bdy, &bs, &bb, &bm, &bv, &bdx, &bds, &bdb});
-    for (Bound *out : {&bdx, &bds, &bdb}) download(*out);
+    for (Bound *result : {&bdx, &bds, &bdb}) download(*result);
     // y from the statistics as bound (the float mean and inverse variance the GPU reads).
     Bound dy_passed = bdy;  // host values only
     for_each_index(bdy.dims, [&](const std::vector<int64_t> &i) {
