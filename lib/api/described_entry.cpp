@@ -81,14 +81,14 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
             if (!condition_field(op, port) || std::strncmp(port.when, "output_", 7) != 0) returned.push_back(&port);
         const bool array = arguments.input_array_name != nullptr;
         FE_CHECK((array ? op.more_inputs != nullptr : arguments.inputs.size() == op.inputs.size()) &&
-                     outputs.size() == returned.size() && (arguments.kind != schema::kAnyKind) == (op.kinds != nullptr),
+                     outputs.size() == returned.size() && arguments.kind.has_value() == (op.kinds != nullptr),
                  FE_STATUS_INTERNAL, "%s: the entry point's inputs, outputs or kind are not the described ones", op.kind);
         schema::Call call;
         call.op = &op;
         if (op.kinds) {
-            FE_CHECK(op.kinds->json_name(arguments.kind) != nullptr, FE_STATUS_INVALID_ARGUMENT, "mode %d is not an %s",
-                     static_cast<int>(arguments.kind), op.kinds->c_type);
-            call.kind_value = arguments.kind;
+            FE_CHECK(op.kinds->json_name(*arguments.kind) != nullptr, FE_STATUS_INVALID_ARGUMENT, "mode %d is not an %s",
+                     static_cast<int>(*arguments.kind), op.kinds->c_type);
+            call.kind_value = *arguments.kind;
         }
         size_t i = 0;
         if (array) {

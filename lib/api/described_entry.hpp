@@ -20,6 +20,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,7 @@ struct DescribedArguments {
     std::vector<ParamArgument> params;           // Op::params but flags, in order
     const void *scales = nullptr;                // the caller's scales struct (Op::scales)
     // A family of kinds (Op::kinds): the kind the caller chose (pointwise's mode).
-    int32_t kind = schema::kAnyKind;
+    std::optional<int32_t> kind = std::nullopt;
     // Inputs passed as a C array (the argument `input_array_name`) of `input_count`, for an op
     // that takes more than its ports (Op::more_inputs: concatenate); `inputs` is then empty.
     const char *input_array_name = nullptr;

@@ -111,7 +111,7 @@ def main():
         if scales or described or mode or input_array:
             fields = [f'{{{", ".join(inputs)}}}', f'{{{", ".join(described)}}}', scales or 'nullptr']
             if mode or input_array:
-                fields.append(mode or 'schema::kAnyKind')
+                fields.append(mode or 'std::nullopt')
             if input_array:
                 fields += [f'"{input_array[0]}"', input_array[0], input_array[1]]
             arguments = f'DescribedArguments{{{", ".join(fields)}}}'

@@ -127,6 +127,8 @@ TEST_F(Graph, PointwiseBroadcastArityAndNames) {
                       "exp takes 1 input(s); input 1 must be NULL");
     EXPECT_FE_REFUSED(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(9999), x, nullptr, nullptr, nullptr, &y),
                       FE_STATUS_INVALID_ARGUMENT, "fe_graph_pointwise: mode 9999 is not an fe_pointwise_mode");
+    EXPECT_FE_REFUSED(fe_graph_pointwise(g, static_cast<fe_pointwise_mode>(INT32_MIN), x, nullptr, nullptr, nullptr, &y),
+                      FE_STATUS_INVALID_ARGUMENT, "is not an fe_pointwise_mode");
     EXPECT_FE_REFUSED(fe_graph_pointwise(g, FE_POINTWISE_EXP, nullptr, nullptr, nullptr, nullptr, &y),
                       FE_STATUS_NULL_POINTER, "fe_graph_pointwise: argument 'in_0' is NULL");
     // Another mode's parameter would be ignored: refused, naming the mode.
