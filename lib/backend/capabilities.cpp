@@ -1015,6 +1015,11 @@ const std::vector<Capability> kTable = {
      "described GPU, no GPU present), whose values have not been compared with a reference on a GPU yet: until "
      "they are (probe attention_backward_dbias_broadcast), give the bias as [1, h_q, s_q, s_kv] for its gradient",
      "H100 (described)"},
+    {Feature::fp8_fast_accumulate, "fp8_fast_accumulate", Gate::known_bad,
+     "an FP8 matmul with fast accumulation (fe_matmul_options.fast_accumulate)", 0, 90, kAnyCudnn9, kVerified,
+     "lists engines for it (seen for a described H100, no GPU present), whose values and speed have not been "
+     "compared on a GPU yet: until they are (probe fp8_fast_accumulate), leave fast_accumulate at 0",
+     "H100 (described)"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

@@ -362,7 +362,9 @@ const schema::Struct &matmul_options_description() {
         FE_SCHEMA_TENSOR(fe_matmul_options, k_override, nullptr,
             "Per batch: where the sum stops, int32 [batch..., 1, 1]."),
         FE_SCHEMA_FIELD(fe_matmul_options, padding_value, number,
-            "With an M or N override: C's value outside them."));
+            "With an M or N override: C's value outside them."),
+        FE_SCHEMA_FIELD(fe_matmul_options, fast_accumulate, flag,
+            "matmul_fp8: FP8 math with fast accumulation (cuDNN's FAST_FLOAT_FOR_FP8 compute type)."));
     return description;
 }
 
@@ -375,7 +377,7 @@ const schema::Op kMatmul{"matmul",
                  {{"C", nullptr, "[..., M, N]; batch dims broadcast"}},
                  {},
                  &matmul_options_description(),
-                 {},
+                 {"name", "compute_data_type", "m_override", "n_override", "k_override", "padding_value"},
                  true,
                  "C = A x B."};
 

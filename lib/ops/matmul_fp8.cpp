@@ -27,9 +27,14 @@ class MatmulFp8 : public Node {
     MatmulFp8(fe_tensor *a, fe_tensor *b, const fe_matmul_fp8_scales &s, const fe_matmul_options &o) {
         inputs = {a, b, s.descale_a, s.descale_b, s.scale_c};
         compute_data_type = o.compute_data_type;
+        fast_accumulate_ = o.fast_accumulate != 0;
     }
     const char *kind() const override { return "matmul_fp8"; }
-    void write_json(json::Writer &) const override {}  // no attributes
+    // Written only when set: graphs without it keep the form (and plan-cache keys) they had.
+    void write_json(json::Writer &out) const override {
+        if (fast_accumulate_) out.field("fast_accumulate", true);
+    }
+    std::string attributes() const override { return fast_accumulate_ ? " fast_accumulate" : ""; }
     const char *input_port(size_t i) const override { return i < kPorts ? kPortNames[i] : "?"; }
 
     void infer() override {
@@ -93,8 +98,13 @@ class MatmulFp8 : public Node {
         auto scale = [&](int port) -> const Descriptor & { return lowering.tensor(inputs[static_cast<size_t>(port)]); };
         const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
 
+        // Fast accumulation is the product's math type alone; the descales and amax stay in it.
+        if (fast_accumulate_) lowering.require(Feature::fp8_fast_accumulate);
+        const fe_data_type product_math =
+            fast_accumulate_ ? static_cast<fe_data_type>(CUDNN_DATA_FAST_FLOAT_FOR_FP8) : compute;
         const Descriptor &product = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
-        emit_matmul(lowering, lowering.tensor(inputs[kA]), lowering.tensor(inputs[kB]), product, compute, label("A.B"));
+        emit_matmul(lowering, lowering.tensor(inputs[kA]), lowering.tensor(inputs[kB]), product, product_math,
+                    label("A.B"));
         const Descriptor &by_a = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);
         emit_pointwise(lowering, FE_POINTWISE_MUL, product, &scale(kDescaleA), nullptr, by_a, compute, pw, 0,
                        label("descale A"));
@@ -105,6 +115,9 @@ class MatmulFp8 : public Node {
         emit_pointwise(lowering, FE_POINTWISE_MUL, real, &scale(kScaleC), nullptr, lowering.tensor(outputs[0]), compute,
                        pw, 0, label("scale C"));
     }
+
+  private:
+    bool fast_accumulate_ = false;
 };
 
 const schema::Struct kFp8Scales = FE_SCHEMA_OPTIONS(fe_matmul_fp8_scales, FE_MATMUL_FP8_SCALES_INIT,
@@ -122,7 +135,7 @@ const schema::Op kMatmulFp8{"matmul_fp8",
                      {"Amax", nullptr, "the largest absolute value of the product before scale_c"}},
                     {},
                     &matmul_options_description(),
-                    {"name", "compute_data_type"},
+                    {"name", "compute_data_type", "fast_accumulate"},
                     true,
                     "FP8 matmul with descales, a scaled result and its amax (Hopper and later).",
                     nullptr,

@@ -56,6 +56,7 @@ struct MatmulConfig {
     bool aux = false;  // the matmul's own result is an output too
     // FP8: real = stored * descale; C = real product * scale_c.
     double descale_a = 1, descale_b = 1, scale_c = 1;
+    bool fast_accumulate = false;  // fp8: cuDNN's FAST_FLOAT_FOR_FP8 math for the product
     int scales = 0;  // 0 by value (fe_graph_scalar); 1 device tensors of C's rank; 2 device tensors [1]
     // Inputs are uniform in [-range, range] (int8: whole numbers).
     double range_a = 1, range_b = 1;
@@ -350,6 +351,8 @@ MatmulConfig draw(Rng &rng) {
         // scale_c keeps C's spread about 4 to 32, inside e4m3's range (448) at its extremes.
         double spread = std::sqrt(static_cast<double>(c.k)) * c.range_a * c.range_b / 3 * c.descale_a * c.descale_b;
         c.scale_c = rng.uniform(4, 32) / spread;
+        // Drawn after the rest, so that earlier seeds draw the same configurations.
+        c.fast_accumulate = rng.chance(0.25);
     }
     if (variation().packed_c) c.custom_c = false, c.lc = k_inner_layout(rank, false);
     if (variation().no_epilogue) c.scale = false, c.bias = 0, c.act = kNoAct;
@@ -380,6 +383,7 @@ std::string describe(const MatmulConfig &c) {
         std::snprintf(text, sizeof text, " descale_a=%.4g descale_b=%.4g scale_c=%.4g scales=%s", c.descale_a,
                       c.descale_b, c.scale_c, scales[c.scales]);
         s += text;
+        if (c.fast_accumulate) s += " fast_accumulate";
     }
     if (c.scale) {
         std::snprintf(text, sizeof text, " scale=%.4g", c.scale_value);
@@ -491,6 +495,7 @@ void matmul_case(Case &k) {
     fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
     if (c.named) o.name = "mm";
     if (c.explicit_compute || int8) o.compute_data_type = int8 ? FE_DATA_INT32 : FE_DATA_FLOAT;
+    o.fast_accumulate = c.fast_accumulate;
     fe_tensor *mm = nullptr, *amax = nullptr;
     std::vector<fe_tensor *> scale_tensors;
     if (c.kind == Kind::fp8) {

@@ -105,6 +105,26 @@ TEST_F(MatmulFp8Support, E4m3ToE4m3WithAmaxIsSupported) {
     EXPECT_NE(describe(g).find("cuDNN: 5 operation(s)"), std::string::npos) << describe(g);
 }
 
+// Heuristics list engines for FAST_FLOAT_FOR_FP8 math; the build refuses it until a GPU has
+// compared its values (capability fp8_fast_accumulate).
+TEST_F(MatmulFp8Support, FastAccumulationIsRefusedUntilVerified) {
+    fe_graph *g = graph("fp8_fast", FE_DATA_HALF);
+    const int64_t a_dims[3] = {4, 256, 128}, b_dims[3] = {4, 128, 512}, b_strides[3] = {128 * 512, 1, 128};
+    fe_tensor *a = nullptr, *b = nullptr, *c = nullptr, *amax = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor(g, "a", 3, a_dims, nullptr, FE_DATA_FP8_E4M3, &a));
+    ASSERT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_strides, FE_DATA_FP8_E4M3, &b));
+    fe_matmul_fp8_scales s = FE_MATMUL_FP8_SCALES_INIT;
+    s.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+    s.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+    s.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+    o.fast_accumulate = 1;
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &s, &o, &c, &amax));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    EXPECT_FE_REFUSED(build(g), FE_STATUS_NOT_SUPPORTED, "an FP8 matmul with fast accumulation");
+}
+
 TEST_F(MatmulFp8Support, E4m3ToBfloat16IsSupported) {
     expect_supported(fp8_graph("fp8_bf16", FE_DATA_FP8_E4M3, FE_DATA_BFLOAT16, true));
 }

@@ -135,6 +135,22 @@ TEST_F(MatmulFp8Rules, InfersCAndAmax) {
     EXPECT_FE_OK(fe_graph_validate(g));
 }
 
+// Fast accumulation is an FP8 matmul's option: taken by it (and written in its graph JSON only
+// when set), refused on a plain matmul, which would ignore it.
+TEST_F(MatmulFp8Rules, FastAccumulationIsAnFp8MatmulsOption) {
+    fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+    o.fast_accumulate = 1;
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, &o, &c, &amax));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    const std::string json = graph_text(fe_graph_to_json, g);
+    EXPECT_NE(json.find("\"fast_accumulate\":true"), std::string::npos) << json;
+    fe_tensor *plain = nullptr;
+    EXPECT_FE_REFUSED(fe_graph_matmul(g, cudnnfe_test::make_tensor(g, "x", {4, 128, 64}, false, FE_DATA_HALF),
+                                      cudnnfe_test::make_tensor(g, "w", {4, 64, 256}, false, FE_DATA_HALF), &o, &plain),
+                      FE_STATUS_INVALID_ARGUMENT, "options.fast_accumulate is not taken by matmul");
+}
+
 TEST_F(MatmulFp8Rules, MissingArgumentsAreRefused) {
     EXPECT_FE_REFUSED(fe_graph_matmul_fp8(g, a, b, nullptr, nullptr, &c, &amax), FE_STATUS_NULL_POINTER,
                       "fe_graph_matmul_fp8");
