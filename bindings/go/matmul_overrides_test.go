@@ -74,3 +74,24 @@ func TestFP8MatmulsTakeNoOverrides(t *testing.T) {
 	}
 	expectError(t, err, StatusInvalidArgument, "options.m_override is not taken by matmul_fp8")
 }
+
+// Fast accumulation is an FP8 matmul's option (in its graph JSON); a plain matmul refuses it.
+func TestFastAccumulationIsAnFP8MatmulsOption(t *testing.T) {
+	f := ioGraph(t, DataFP8E4M3)
+	defer f.Close()
+	a, b := tensor(t, f, "a", 4, 128, 192), tensor(t, f, "b", 4, 192, 256)
+	scales := MatmulFp8Scales{DescaleA: typed(t, f, "da", DataFloat, 1, 1, 1),
+		DescaleB: typed(t, f, "db", DataFloat, 1, 1, 1), ScaleC: typed(t, f, "sc", DataFloat, 1, 1, 1)}
+	c, amax, err := f.MatmulFp8WithOptions(a, b, scales, &MatmulOptions{FastAccumulate: true})
+	must(t, err)
+	must(t, c.SetOutput(true))
+	must(t, amax.SetOutput(true))
+	text, err := f.ToJSON()
+	must(t, err)
+	if !strings.Contains(text, `"fast_accumulate":true`) {
+		t.Errorf("the graph's JSON lacks fast_accumulate:\n%s", text)
+	}
+	_, err = f.Matmul(typed(t, f, "x", DataHalf, 4, 128, 192), typed(t, f, "w", DataHalf, 4, 192, 256),
+		&MatmulOptions{FastAccumulate: true})
+	expectError(t, err, StatusInvalidArgument, "options.fast_accumulate is not taken by matmul")
+}

@@ -73,5 +73,29 @@ namespace CudnnFe.Tests
                                         () => f.MatmulFp8(a, b, scales, new MatmulOptions { MOverride = m }, out amax));
             }
         }
+    
+        /// <summary>Fast accumulation is an FP8 matmul's option (in its graph JSON); a plain matmul refuses it.</summary>
+        [Test]
+        public void FastAccumulationIsAnFp8MatmulsOption()
+        {
+            using (Graph f = NewGraph(DataType.Fp8E4M3))
+            {
+                Tensor a = f.Tensor("a", 4, 128, 192), b = f.Tensor("b", 4, 192, 256);
+                var scales = new MatmulFp8Scales
+                {
+                    DescaleA = Typed(f, "da", DataType.Float, 1, 1, 1), DescaleB = Typed(f, "db", DataType.Float, 1, 1, 1),
+                    ScaleC = Typed(f, "sc", DataType.Float, 1, 1, 1),
+                };
+                Tensor amax;
+                Tensor c = f.MatmulFp8(a, b, scales, new MatmulOptions { FastAccumulate = true }, out amax);
+                c.SetOutput(true);
+                amax.SetOutput(true);
+                StringAssert.Contains("\"fast_accumulate\":true", f.ToJson());
+                TestSupport.AssertFails(Status.InvalidArgument, "options.fast_accumulate is not taken by matmul",
+                                        () => f.Matmul(Typed(f, "x", DataType.Half, 4, 128, 192),
+                                                       Typed(f, "w", DataType.Half, 4, 192, 256),
+                                                       new MatmulOptions { FastAccumulate = true }));
+            }
+        }
     }
 }

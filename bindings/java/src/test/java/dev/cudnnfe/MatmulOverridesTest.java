@@ -76,4 +76,24 @@ class MatmulOverridesTest {
                     () -> f.matmulFp8(a, b, scales, new MatmulOptions().mOverride(m)));
         }
     }
+
+    /** Fast accumulation is an FP8 matmul's option (in its graph JSON); a plain matmul refuses it. */
+    @Test
+    void fastAccumulationIsAnFp8MatmulsOption() {
+        try (Graph f = graph(DataType.FP8_E4M3)) {
+            Tensor a = f.tensor("a", 4, 128, 192);
+            Tensor b = f.tensor("b", 4, 192, 256);
+            MatmulFp8Scales scales = new MatmulFp8Scales();
+            scales.descaleA = typed(f, "da", DataType.FLOAT, 1, 1, 1);
+            scales.descaleB = typed(f, "db", DataType.FLOAT, 1, 1, 1);
+            scales.scaleC = typed(f, "sc", DataType.FLOAT, 1, 1, 1);
+            TensorPair c = f.matmulFp8(a, b, scales, new MatmulOptions().fastAccumulate(true));
+            c.first.setOutput(true);
+            c.second.setOutput(true);
+            assertTrue(f.toJson().contains("\"fast_accumulate\":true"), f.toJson());
+            TestSupport.assertFails(Status.INVALID_ARGUMENT, "options.fast_accumulate is not taken by matmul",
+                    () -> f.matmul(typed(f, "x", DataType.HALF, 4, 128, 192), typed(f, "w", DataType.HALF, 4, 192, 256),
+                            new MatmulOptions().fastAccumulate(true)));
+        }
+    }
 }
