@@ -21,6 +21,7 @@
  *
  *   run graph=ffn way=static round=0 total_ms=... build_ms=... execute_ms=... builds=...
  *   median graph=ffn way=static total_ms=... build_ms=... execute_ms=... rounds=3
+ *   ratio graph=ffn dynamic_over_static_total=...
  *
  *   serving_loop_bench [STEPS [RARE_POOL [ROUNDS]]]   default 10000 steps, a pool of 64 rare sizes, 3 rounds
  */
@@ -256,9 +257,13 @@ int main(int argc, char **argv) {
                 build[w][r] = run.build;
                 execute[w][r] = run.execute;
             }
-        for (int w = 0; w < 2; ++w)
+        double median_total[2];
+        for (int w = 0; w < 2; ++w) {
+            median_total[w] = median(total[w], rounds);
             printf("median graph=%s way=%s total_ms=%.1f build_ms=%.1f execute_ms=%.1f rounds=%d\n", graphs[g],
-                   ways[w], median(total[w], rounds), median(build[w], rounds), median(execute[w], rounds), rounds);
+                   ways[w], median_total[w], median(build[w], rounds), median(execute[w], rounds), rounds);
+        }
+        printf("ratio graph=%s dynamic_over_static_total=%.3f\n", graphs[g], median_total[1] / median_total[0]);
         fflush(stdout);
     }
     return 0;

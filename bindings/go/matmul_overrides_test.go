@@ -61,12 +61,17 @@ func TestMalformedOverridesAreRefusedWithTheirReason(t *testing.T) {
 		"it fills what an M or N override leaves out")
 }
 
+// An FP8 matmul's three one-element float scales.
+func unitScales(t *testing.T, f *Graph) MatmulFp8Scales {
+	return MatmulFp8Scales{DescaleA: typed(t, f, "da", DataFloat, 1, 1, 1),
+		DescaleB: typed(t, f, "db", DataFloat, 1, 1, 1), ScaleC: typed(t, f, "sc", DataFloat, 1, 1, 1)}
+}
+
 func TestFP8MatmulsTakeNoOverrides(t *testing.T) {
 	f := ioGraph(t, DataFP8E4M3)
 	defer f.Close()
 	a, b := tensor(t, f, "a", 4, 128, 192), tensor(t, f, "b", 4, 192, 256)
-	scales := MatmulFp8Scales{DescaleA: typed(t, f, "da", DataFloat, 1, 1, 1),
-		DescaleB: typed(t, f, "db", DataFloat, 1, 1, 1), ScaleC: typed(t, f, "sc", DataFloat, 1, 1, 1)}
+	scales := unitScales(t, f)
 	c, amax, err := f.MatmulFp8WithOptions(a, b, scales,
 		&MatmulOptions{MOverride: typed(t, f, "m", DataInt32, 4, 1, 1)})
 	if c != nil || amax != nil {
@@ -80,8 +85,7 @@ func TestFastAccumulationIsAnFP8MatmulsOption(t *testing.T) {
 	f := ioGraph(t, DataFP8E4M3)
 	defer f.Close()
 	a, b := tensor(t, f, "a", 4, 128, 192), tensor(t, f, "b", 4, 192, 256)
-	scales := MatmulFp8Scales{DescaleA: typed(t, f, "da", DataFloat, 1, 1, 1),
-		DescaleB: typed(t, f, "db", DataFloat, 1, 1, 1), ScaleC: typed(t, f, "sc", DataFloat, 1, 1, 1)}
+	scales := unitScales(t, f)
 	c, amax, err := f.MatmulFp8WithOptions(a, b, scales, &MatmulOptions{FastAccumulate: true})
 	must(t, err)
 	must(t, c.SetOutput(true))

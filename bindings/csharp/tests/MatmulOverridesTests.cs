@@ -15,6 +15,13 @@ namespace CudnnFe.Tests
 
         private static Tensor Typed(Graph g, string name, DataType type, params long[] dims) => g.Tensor(name, dims, null, type);
 
+        /// <summary>An FP8 matmul's three one-element float scales.</summary>
+        private static MatmulFp8Scales UnitScales(Graph f) => new MatmulFp8Scales
+        {
+            DescaleA = Typed(f, "da", DataType.Float, 1, 1, 1), DescaleB = Typed(f, "db", DataType.Float, 1, 1, 1),
+            ScaleC = Typed(f, "sc", DataType.Float, 1, 1, 1),
+        };
+
         [Test]
         public void MAndKOverridesWithAPaddingValueReachTheGraphAndItsJson()
         {
@@ -62,11 +69,7 @@ namespace CudnnFe.Tests
             using (Graph f = NewGraph(DataType.Fp8E4M3))
             {
                 Tensor a = f.Tensor("a", 4, 128, 192), b = f.Tensor("b", 4, 192, 256);
-                var scales = new MatmulFp8Scales
-                {
-                    DescaleA = Typed(f, "da", DataType.Float, 1, 1, 1), DescaleB = Typed(f, "db", DataType.Float, 1, 1, 1),
-                    ScaleC = Typed(f, "sc", DataType.Float, 1, 1, 1),
-                };
+                var scales = UnitScales(f);
                 Tensor m = Typed(f, "m", DataType.Int32, 4, 1, 1);
                 Tensor amax;
                 TestSupport.AssertFails(Status.InvalidArgument, "options.m_override is not taken by matmul_fp8",
@@ -81,11 +84,7 @@ namespace CudnnFe.Tests
             using (Graph f = NewGraph(DataType.Fp8E4M3))
             {
                 Tensor a = f.Tensor("a", 4, 128, 192), b = f.Tensor("b", 4, 192, 256);
-                var scales = new MatmulFp8Scales
-                {
-                    DescaleA = Typed(f, "da", DataType.Float, 1, 1, 1), DescaleB = Typed(f, "db", DataType.Float, 1, 1, 1),
-                    ScaleC = Typed(f, "sc", DataType.Float, 1, 1, 1),
-                };
+                var scales = UnitScales(f);
                 Tensor amax;
                 Tensor c = f.MatmulFp8(a, b, scales, new MatmulOptions { FastAccumulate = true }, out amax);
                 c.SetOutput(true);

@@ -62,15 +62,21 @@ class MatmulOverridesTest {
         }
     }
 
+    /** An FP8 matmul's three one-element float scales. */
+    private static MatmulFp8Scales unitScales(Graph f) {
+        MatmulFp8Scales scales = new MatmulFp8Scales();
+        scales.descaleA = typed(f, "da", DataType.FLOAT, 1, 1, 1);
+        scales.descaleB = typed(f, "db", DataType.FLOAT, 1, 1, 1);
+        scales.scaleC = typed(f, "sc", DataType.FLOAT, 1, 1, 1);
+        return scales;
+    }
+
     @Test
     void fp8MatmulsTakeNoOverrides() {
         try (Graph f = graph(DataType.FP8_E4M3)) {
             Tensor a = f.tensor("a", 4, 128, 192);
             Tensor b = f.tensor("b", 4, 192, 256);
-            MatmulFp8Scales scales = new MatmulFp8Scales();
-            scales.descaleA = typed(f, "da", DataType.FLOAT, 1, 1, 1);
-            scales.descaleB = typed(f, "db", DataType.FLOAT, 1, 1, 1);
-            scales.scaleC = typed(f, "sc", DataType.FLOAT, 1, 1, 1);
+            MatmulFp8Scales scales = unitScales(f);
             Tensor m = typed(f, "m", DataType.INT32, 4, 1, 1);
             TestSupport.assertFails(Status.INVALID_ARGUMENT, "options.m_override is not taken by matmul_fp8",
                     () -> f.matmulFp8(a, b, scales, new MatmulOptions().mOverride(m)));
@@ -83,10 +89,7 @@ class MatmulOverridesTest {
         try (Graph f = graph(DataType.FP8_E4M3)) {
             Tensor a = f.tensor("a", 4, 128, 192);
             Tensor b = f.tensor("b", 4, 192, 256);
-            MatmulFp8Scales scales = new MatmulFp8Scales();
-            scales.descaleA = typed(f, "da", DataType.FLOAT, 1, 1, 1);
-            scales.descaleB = typed(f, "db", DataType.FLOAT, 1, 1, 1);
-            scales.scaleC = typed(f, "sc", DataType.FLOAT, 1, 1, 1);
+            MatmulFp8Scales scales = unitScales(f);
             TensorPair c = f.matmulFp8(a, b, scales, new MatmulOptions().fastAccumulate(true));
             c.first.setOutput(true);
             c.second.setOutput(true);
