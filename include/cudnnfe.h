@@ -579,8 +579,8 @@ typedef struct fe_matmul_options {
     fe_tensor *k_override;
     double padding_value; /* with m_override or n_override; default 0 */
     /* fe_graph_matmul_fp8 only: FP8 math with fast accumulation (cuDNN's FAST_FLOAT_FOR_FP8 compute
-     * type for the product; the descales and amax stay float). Refused at build until its results
-     * are verified on a GPU (docs/capabilities.md, fp8_fast_accumulate). Default 0. */
+     * type for the product; the descales and amax stay float): faster on Hopper, with fewer bits
+     * kept while the products are summed. Default 0. */
     int32_t fast_accumulate;
 } fe_matmul_options;
 #define FE_MATMUL_OPTIONS_INIT { (uint32_t)sizeof(fe_matmul_options), NULL, FE_DATA_NOT_SET, NULL, NULL, NULL, 0.0, 0 }

@@ -161,8 +161,7 @@ enum class Feature {
     fp8_attention_max_sum_exp,           // FP8 attention forward outputting Max and SumExp
     pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
     softmax_stats_keys_contiguous,       // softmax with stats after a matmul reading K^T keys-contiguous
-    attention_backward_dbias_broadcast,  // dBias of a bias per batch or shared by heads
-    fp8_fast_accumulate,                 // FP8 matmul with cuDNN's FAST_FLOAT_FOR_FP8 math
+    conv_reduction_nchw,                 // a convolution fused with a reduction, its image NCHW
 };
 
 // How the library treats a fact of the table.

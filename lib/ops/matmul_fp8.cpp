@@ -99,7 +99,6 @@ class MatmulFp8 : public Node {
         const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
 
         // Fast accumulation is the product's math type alone; the descales and amax stay in it.
-        if (fast_accumulate_) lowering.require(Feature::fp8_fast_accumulate);
         const fe_data_type product_math =
             fast_accumulate_ ? static_cast<fe_data_type>(CUDNN_DATA_FAST_FLOAT_FOR_FP8) : compute;
         const Descriptor &product = lowering.internal_tensor(dims, packed_strides(dims), FE_DATA_FLOAT);

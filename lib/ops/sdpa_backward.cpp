@@ -98,9 +98,6 @@ class SdpaBackward : public AttentionNode {
         if (packed() && q->dims[3] > v->dims[3]) lowering.require(Feature::packed_attention_backward_wide_keys);
         if (dbias_ && (options_.softcap > 0 || score_mod_grad().given()))
             lowering.require(Feature::attention_backward_softcap_dbias);
-        const std::vector<int64_t> bias_per_head = {1, q->dims[1], q->dims[2], k->dims[2]};
-        if (dbias_ && inputs[static_cast<size_t>(bias_)]->dims != bias_per_head)
-            lowering.require(Feature::attention_backward_dbias_broadcast);
         if (dsink_ && has_dropout()) lowering.require(Feature::attention_backward_dsink_dropout);
         if (has_dropout() && k->dims[2] > 128)
             lowering.require(Feature::attention_backward_dropout_long_keys);

@@ -58,7 +58,7 @@ class Softmax : public Node {
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];
-        if (stats_ && x->dims[x->dims.size() - 2] > 1 && reads_keys_contiguous(x))
+        if (stats_ && reads_keys_contiguous(x))
             lowering.require(Feature::softmax_stats_keys_contiguous);
         fe_data_type compute = lowering.compute_type(*this);
         std::vector<int64_t> dims, strides, rows, row_strides;

@@ -54,6 +54,12 @@ class Transpose : public Node {
         for (int64_t p : perm_) view.strides.push_back(x->strides[static_cast<size_t>(p)]);
         std::vector<int64_t> dims, strides;
         lowering.lowered_shape(&view, &dims, &strides);
+        // Inside a fused graph the identity reads the view as a rank-3 pointwise operand whose row
+        // is strided when the transpose moves x's innermost dim away from the last (capability
+        // pointwise_rank3_strided_row). On its own a transpose has no engine (standalone_transpose).
+        if (lowering.graph().nodes.size() > 1 && !lowering.lifts_rank3() && dims.size() == 3 && dims[2] > 1 &&
+            strides[2] != 1)
+            lowering.require(Feature::pointwise_rank3_strided_row);
         const Descriptor &in = lowering.tensor_view(x, dims, strides);
         const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
         emit_pointwise(lowering, FE_POINTWISE_IDENTITY, in, nullptr, nullptr, lowering.tensor(outputs[0]),

@@ -109,8 +109,7 @@ AttentionConfig draw(Rng &rng, bool backward) {
     // taken from a forward with the same seed and offset). Drawn last, so that the cases drawn
     // before this choice existed stay as they were.
     if (backward && c.dropout && rng.chance(0.5)) c.dropout = 1;
-    // The gradient of a bias per batch or shared by heads (attention_backward_dbias_broadcast),
-    // drawn last for the same reason.
+    // The gradient of a bias per batch or shared by heads, drawn last for the same reason.
     if (backward && c.bias > 1 && rng.chance(0.5)) c.dbias = true;
     return c;
 }

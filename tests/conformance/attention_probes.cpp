@@ -93,36 +93,6 @@ void register_attention_probes(std::vector<Probe> &out) {
                            c.dbias = true;
                        });
                    }});
-    // A bias per batch and head, per batch, and shared by every head and batch element: dBias
-    // reduced over what the bias is shared by.
-    const struct {
-        const char *name, *runs;
-        int bias;
-    } broadcasts[] = {
-        {"attention_backward_dbias_broadcast",
-         "bf16 attention backward, b 2, h 4, s 96/128, d 64, bias and dBias [b, h, s_q, s_kv]", 3},
-        {"attention_backward_dbias_broadcast:per_batch",
-         "bf16 attention backward, b 2, h 4, s 96/128, d 64, bias and dBias [b, 1, s_q, s_kv]", 2},
-        {"attention_backward_dbias_broadcast:shared",
-         "bf16 attention backward, b 2, h 4, s 96/128, d 64, bias and dBias [1, 1, s_q, s_kv]", 4},
-    };
-    for (const auto &form : broadcasts) {
-        const int bias = form.bias;
-        out.push_back({form.name, form.runs, [bias](Case &k) {
-                           attention_case(k, true, [bias](AttentionConfig &c) {
-                               plain(c);
-                               c.b = 2;
-                               c.h_q = c.h_k = 4;
-                               c.s_q = 96;
-                               c.s_kv = 128;
-                               c.d = c.d_v = 64;
-                               c.scale = 0.125;
-                               c.type = FE_DATA_BFLOAT16;
-                               c.bias = bias;
-                               c.dbias = true;
-                           });
-                       }});
-    }
     out.push_back({"packed_attention_backward_wide_keys",
                    "bf16 packed attention backward, b 3, h 2, s 237/1, d 240/128, padding (the conformance run's case)",
                    [](Case &k) {

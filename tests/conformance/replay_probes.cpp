@@ -119,9 +119,11 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("pointwise_select_condition_broadcast:outer_dim", "pointwise", 61, 28));
     out.push_back(replay("pointwise_rank3_strided_row:as_drawn", "pointwise", 62, 70));
     out.push_back(replay("softmax_stats_keys_contiguous:as_drawn", "softmax", 1, 46));
-    // FP8 matmuls with fast accumulation, e4m3 operands K-contiguous: into e4m3 C, and into bf16.
-    out.push_back(replay("fp8_fast_accumulate", "matmul", 3, 207));
-    out.push_back(replay("fp8_fast_accumulate:bf16_result", "matmul", 3, 255));
+    out.push_back(replay("softmax_stats_keys_contiguous:one_query_row", "softmax", 65, 103));
+    out.push_back(replay("pointwise_rank3_strided_row:transpose", "layout", 65, 288));
+    // Convolutions fused with a reduction, the image NCHW: a bf16 sum per image, a float max per channel.
+    out.push_back(replay("conv_reduction_nchw", "conv_reduction", 65, 47));
+    out.push_back(replay("conv_reduction_nchw:float", "conv_reduction", 65, 163));
     // Its case wrong in 4 of 8 runs as drawn (one query row); with two query rows in 3 of 3.
     Probe grouped = replay("attention_backward_deterministic_grouped_wide_keys", "attention_bwd", 16, 224);
     grouped.runs += ", with two query rows";

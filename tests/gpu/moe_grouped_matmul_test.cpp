@@ -149,7 +149,22 @@ TEST_F(MoeInt4Experts, DequantizedInTheGraphIntoTheGroupedMatmul) {
         fe_moe_grouped_matmul_options o = FE_MOE_GROUPED_MATMUL_OPTIONS_INIT;
         ASSERT_FE_OK(fe_graph_moe_grouped_matmul(g, x, dequantized, offsets, &o, &y));
         ASSERT_FE_OK(fe_tensor_set_output(y, 1));
-        build(g);
+        if (!per_group) {
+            // cuDNN 9.19 fails to compile (NVRTC) every engine config its heuristics offer for the
+            // per-column form (H200, 2026-11-30): the build says so. A cuDNN that compiles it fails
+            // this check, and the values below must then be verified.
+            const fe_status s = fe_graph_build(g, handle_, nullptr);
+            if (s != FE_OK) {
+                EXPECT_EQ(s, FE_STATUS_NOT_SUPPORTED) << fe_last_error_message();
+                EXPECT_NE(std::strstr(fe_last_error_message(), "COMPILATION_FAILED"), nullptr) << fe_last_error_message();
+                std::printf("    int4 experts (columns) refused: %.160s\n", fe_last_error_message());
+                continue;
+            }
+            ADD_FAILURE() << "the per-column INT4 experts built a plan (" << engine_tag_of(g)
+                          << "): verify its values and keep them";
+        } else {
+            build(g);
+        }
         std::printf("    int4 experts (%s) plan %s\n", per_group ? "groups" : "columns", engine_tag_of(g));
 
         Bound &bw = allocate(w);

@@ -13,19 +13,31 @@ namespace {
 
 class NormFusion : public NormGpu {
   protected:
-    // A boolean tensor's bytes (one a value) as 0 and 1.
-    void download_booleans(Bound &b) {
-        std::vector<unsigned char> bytes(static_cast<size_t>(b.span()));
-        ASSERT_FE_OK(fe_buffer_download(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
-        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = static_cast<float>(bytes[i]);
+    // A boolean tensor these fusions read or write is a bitmask: the element at offset e (in
+    // elements) is bit e % 8 (the least significant first) of byte e / 8.
+    static bool bit(const std::vector<unsigned char> &bytes, int64_t e, bool msb_first = false) {
+        const int shift = static_cast<int>(e % 8);
+        return (bytes[static_cast<size_t>(e / 8)] >> (msb_first ? 7 - shift : shift)) & 1;
     }
 
-    // A boolean input of random 0 and 1.
+    // A boolean output's bits as 0 and 1 in host (its raw bytes kept for a diagnosis).
+    std::vector<unsigned char> download_booleans(Bound &b) {
+        std::vector<unsigned char> bytes(static_cast<size_t>(b.span()));
+        EXPECT_FE_OK(fe_buffer_download(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
+        for (int64_t e = 0; e < b.span(); ++e) b.host[static_cast<size_t>(e)] = bit(bytes, e) ? 1.f : 0.f;
+        return bytes;
+    }
+
+    // A boolean input of random bits.
     Bound &random_booleans(fe_tensor *t) {
         Bound &b = allocate(t);
         std::bernoulli_distribution keep(0.5);
-        std::vector<unsigned char> bytes(b.host.size());
-        for (size_t i = 0; i < bytes.size(); ++i) b.host[i] = bytes[i] = keep(rng_) ? 1 : 0;
+        std::vector<unsigned char> bytes(b.host.size(), 0);
+        for (size_t e = 0; e < b.host.size(); ++e) {
+            const bool on = keep(rng_);
+            b.host[e] = on ? 1.f : 0.f;
+            if (on) bytes[e / 8] |= static_cast<unsigned char>(1u << (e % 8));
+        }
         EXPECT_FE_OK(fe_buffer_upload(b.buffer, bytes.data(), static_cast<int64_t>(bytes.size())));
         return b;
     }
@@ -90,7 +102,7 @@ TEST_F(NormFusion, LayernormForwardWithAClampedReluBitmask) {
     Bound &by = bind(y, false), &bm = bind(mean, false), &bi = bind(inv, false), &bmask = bind(mask, false);
     execute(g, {&bx, &bs, &bb, &by, &bm, &bi, &bmask});
     for (Bound *result : {&by, &bm, &bi}) download(*result);
-    download_booleans(bmask);
+    const std::vector<unsigned char> mask_bytes = download_booleans(bmask);
     NormSpec spec;
     spec.stats = {512, 1};
     NormForwardRef ref = norm_forward_reference(bx, bs, &bb, spec);
@@ -106,12 +118,17 @@ TEST_F(NormFusion, LayernormForwardWithAClampedReluBitmask) {
     expect_close(by, clamped, norm_atol(FE_DATA_FLOAT), norm_rtol(FE_DATA_FLOAT), norm_for(FE_DATA_FLOAT));
     expect_close(bm, ref.mean, 1e-3, 1e-3, 1e-4);
     expect_close(bi, ref.inv, 1e-3, 1e-3, 1e-4);
-    int64_t wrong = 0;
+    int64_t wrong = 0, wrong_msb_first = 0, wrong_as_bytes = 0;
     for_each_index(by.dims, [&](const std::vector<int64_t> &i) {
         const float v = by.at(i);
-        wrong += bmask.at(i) != ((v > 0.f && v < 6.f) ? 1.f : 0.f);
+        const bool want = v > 0.f && v < 6.f;
+        const int64_t e = bmask.offset(i);
+        wrong += bmask.at(i) != (want ? 1.f : 0.f);
+        wrong_msb_first += bit(mask_bytes, e, true) != want;
+        wrong_as_bytes += (mask_bytes[static_cast<size_t>(e)] != 0) != want;
     });
-    EXPECT_EQ(wrong, 0) << "mask elements that disagree with the y written beside them";
+    EXPECT_EQ(wrong, 0) << "mask bits that disagree with the y written beside them (read the most significant bit "
+                        << "first: " << wrong_msb_first << "; a byte an element: " << wrong_as_bytes << ")";
 }
 
 // dx, dscale, dbias of a layernorm whose dy is masked by a ReLU bitmask (a boolean input), float.
