@@ -1,11 +1,15 @@
 /*
  * serving_loop_bench: a serving loop whose token counts change from step to step, run to the end
- * the two ways a user has to get a plan for a shape not seen before:
+ * the three ways a user has to get a plan for a shape not seen before:
  *
  *   static     a static-shape build the first time a token count comes (later steps reuse the
  *              graph built for it): the fastest kernels, after waiting for each build;
  *   dynamic    a build with dynamic shapes from one kernel cache (fe_build_options.kernel_cache):
- *              about a millisecond a new shape, kernels that may run slower.
+ *              about a millisecond a new shape, kernels that may run slower;
+ *   background dynamic, with each graph's static plan built on a background thread
+ *              (fe_build_options.background_static) and switched to once ready: the handle's
+ *              managed workspace, so that the switch is never held back by a workspace sized for
+ *              the dynamic plan (the other ways pass one of their own).
  *
  * Token counts: 90% drawn from 16 frequent sizes, 10% from a pool of rare ones (uniform over
  * 16 .. 4096), the same sequence for both ways (seeded). Per step: one execute of the graph of that
@@ -21,7 +25,9 @@
  *
  *   run graph=ffn way=static round=0 total_ms=... build_ms=... execute_ms=... builds=...
  *   median graph=ffn way=static total_ms=... build_ms=... execute_ms=... rounds=3
- *   ratio graph=ffn dynamic_over_static_total=...
+ *   ratio graph=ffn dynamic_over_static_total=... background_over_static_total=...
+ *
+ * A background run also prints how many of its graphs had switched by the end.
  *
  *   serving_loop_bench [STEPS [RARE_POOL [ROUNDS]]]   default 10000 steps, a pool of 64 rare sizes, 3 rounds
  */
@@ -140,7 +146,8 @@ typedef struct {
 
 static int run_loop(const char *graph, const char *way, int steps, int rare_pool) {
     make_fn make = !strcmp(graph, "ffn") ? ffn : prefill;
-    int dynamic = !strcmp(way, "dynamic");
+    int background = !strcmp(way, "background");
+    int dynamic = background || !strcmp(way, "dynamic");
     int64_t *counts = malloc(sizeof(int64_t) * (size_t)steps);
     draw_counts(counts, steps, rare_pool);
     fe_handle *h;
@@ -163,6 +170,7 @@ static int run_loop(const char *graph, const char *way, int steps, int rare_pool
     o.use_plan_cache = 0;
     FE(fe_graph_build(warm.graph, h, &o));
     o.kernel_cache = cache;
+    o.background_static = background;
 
     Built *built = calloc(MAX_TOKENS + 1, sizeof(Built));
     void *workspace = NULL;
@@ -187,10 +195,19 @@ static int run_loop(const char *graph, const char *way, int steps, int rare_pool
             build_ms += bench_now_ms() - t0;
             ++builds;
         }
-        FE(fe_graph_execute(b->graph, h, b->io, pointers, MAX_IO, workspace));
+        FE(fe_graph_execute(b->graph, h, b->io, pointers, MAX_IO, background ? NULL : workspace));
         CUDA(cudaStreamSynchronize(stream));
     }
     double total_ms = bench_now_ms() - start;
+    if (background) {
+        int switched = 0;
+        for (int m = 0; m <= MAX_TOKENS; ++m) {
+            fe_background_state bs = FE_BACKGROUND_NONE;
+            if (built[m].graph) FE(fe_graph_background_state(built[m].graph, &bs));
+            switched += bs == FE_BACKGROUND_SWITCHED;
+        }
+        printf("switched=%d of %d graphs\n", switched, builds);
+    }
     printf("total_ms=%.1f build_ms=%.1f execute_ms=%.1f builds=%d\n", total_ms, build_ms, total_ms - build_ms, builds);
 
     for (int m = 0; m <= MAX_TOKENS; ++m)
@@ -243,12 +260,12 @@ int main(int argc, char **argv) {
                MAX_RARE);
         return 2;
     }
-    const char *graphs[2] = {"ffn", "prefill"}, *ways[2] = {"static", "dynamic"};
+    const char *graphs[2] = {"ffn", "prefill"}, *ways[3] = {"static", "dynamic", "background"};
     printf("steps=%d rare_pool=%d rounds=%d frequent=90%% (16 sizes 32..4096) rare=10%%\n", steps, rare_pool, rounds);
     for (int g = 0; g < 2; ++g) {
-        double total[2][15], build[2][15], execute[2][15];
+        double total[3][15], build[3][15], execute[3][15];
         for (int r = 0; r < rounds; ++r)
-            for (int w = 0; w < 2; ++w) {
+            for (int w = 0; w < 3; ++w) {
                 printf("run graph=%s way=%s round=%d ", graphs[g], ways[w], r);
                 Run run = child_run(argv[0], graphs[g], ways[w], steps, rare_pool);
                 printf("total_ms=%.1f build_ms=%.1f execute_ms=%.1f\n", run.total, run.build, run.execute);
@@ -257,13 +274,14 @@ int main(int argc, char **argv) {
                 build[w][r] = run.build;
                 execute[w][r] = run.execute;
             }
-        double median_total[2];
-        for (int w = 0; w < 2; ++w) {
+        double median_total[3];
+        for (int w = 0; w < 3; ++w) {
             median_total[w] = median(total[w], rounds);
             printf("median graph=%s way=%s total_ms=%.1f build_ms=%.1f execute_ms=%.1f rounds=%d\n", graphs[g],
                    ways[w], median_total[w], median(build[w], rounds), median(execute[w], rounds), rounds);
         }
-        printf("ratio graph=%s dynamic_over_static_total=%.3f\n", graphs[g], median_total[1] / median_total[0]);
+        printf("ratio graph=%s dynamic_over_static_total=%.3f background_over_static_total=%.3f\n", graphs[g],
+               median_total[1] / median_total[0], median_total[2] / median_total[0]);
         fflush(stdout);
     }
     return 0;

@@ -271,6 +271,13 @@ GRAPH = Object(
              'The chosen engine and its knobs, e.g. "eng12_k2=3_k3=0".', returns='borrowed_text'),
         Call('is_built', 'fe_graph_is_built', 'getter', [], 'True when the graph has a plan that can execute.',
              returns='bool'),
+        Call('background_state', 'fe_graph_background_state', 'getter', [],
+             'Where the background static build (the build option background_static) stands: executes switch to '
+             'its plan once it is ready, outside a stream capture and when their workspace holds it.',
+             returns='enum', enum='fe_background_state'),
+        Call('wait_background', 'fe_graph_wait_background', 'method', [],
+             'Wait until the background static build has ended (at once without one); its failure\'s status '
+             'when it failed.'),
         Call('describe', 'fe_graph_describe', 'text_method', [],
              'A readable description, a line each: the tensors, the operations and, once built, the engine and '
              'the workspace.'),

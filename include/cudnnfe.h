@@ -127,6 +127,9 @@ typedef enum fe_data_type FE_ENUM_BASE {
     FE_DATA_UINT8 = 6,
     FE_DATA_BFLOAT16 = 9,
     FE_DATA_INT64 = 10,
+    /* A bound boolean tensor is a bitmask: the element at offset e (in elements) is bit e % 8 of
+     * byte e / 8, the least significant first (the ReLU masks of the norm fusions; verified on an
+     * H200). fe_tensor_size_bytes counts a byte an element, more than the mask needs. */
     FE_DATA_BOOLEAN = 11,
     FE_DATA_FP8_E4M3 = 12,
     FE_DATA_FP8_E5M2 = 13,
@@ -1600,10 +1603,16 @@ typedef struct fe_build_options {
      * (layernorm among them) heuristics then find no engine and the build says so. 0: every
      * SM. Not with kernel_cache (its configs were chosen for every SM). */
     int32_t sm_count_target;
+    /* With kernel_cache: 1 also builds the graph's static-shape plan (the same options, no kernel
+     * cache) on a background thread, and fe_graph_execute switches to it once it is ready (see
+     * fe_graph_background_state): the fast kernels of a static build without waiting for one. A
+     * static plan already in the plan cache (this process's, or the cache directory's, where the
+     * background build stores it) is taken at once. Needs a handle (a GPU). Default 0. */
+    int32_t background_static;
 } fe_build_options;
 #define FE_BUILD_OPTIONS_INIT                                                             \
     { (uint32_t)sizeof(fe_build_options), NULL, 0, FE_BUILD_POLICY_HEURISTICS_CHOICE, -1, \
-      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0 }
+      NULL, 1, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0, 0 }
 
 /** Validate, lower, query heuristics, check support and build plans in one call.
  *  handle is nullable when the graph has device properties (options or
@@ -1822,6 +1831,27 @@ FE_API fe_status fe_handle_set_cache_limit(fe_handle *handle, int64_t max_bytes)
  * several structures and used by several threads; the graphs keep it alive. It serves one GPU:
  * its kernels are loaded on the device of its first build, and a build for another device with
  * it is refused (FE_STATUS_INVALID_ARGUMENT); give each GPU a cache. */
+
+/* A static plan built in the background (fe_build_options.background_static). The switch
+ * happens at the first fe_graph_execute after the plan is ready that is not part of a stream
+ * capture (a capture records the plan it started with) and whose workspace holds the static
+ * plan: the handle's managed workspace (grown as for any execute), or a caller's workspace when
+ * the static plan needs no more than the dynamic one (which is what fe_graph_workspace_size
+ * reports and the caller sized it for); otherwise that execute runs the dynamic plan. Populating
+ * and updating CUDA graphs keep the dynamic plan. Destroying or building the graph again waits for
+ * a background build that is still running. */
+typedef enum fe_background_state FE_ENUM_BASE {
+    FE_BACKGROUND_NONE = 0,     /* no background build (none asked for, or no kernel cache) */
+    FE_BACKGROUND_BUILDING = 1, /* the static plan is being built */
+    FE_BACKGROUND_READY = 2,    /* built; the next execute that can switches to it */
+    FE_BACKGROUND_SWITCHED = 3, /* executes run the static plan */
+    FE_BACKGROUND_FAILED = 4    /* the static build failed: executes keep the dynamic plan */
+} fe_background_state;
+/** Where the graph's background static build stands. */
+FE_API fe_status fe_graph_background_state(const fe_graph *graph, fe_background_state *out_state);
+/** Wait until the graph's background static build has ended (at once without one). FE_OK when it
+ *  built the plan (or there is none); its build's status and message when it failed. */
+FE_API fe_status fe_graph_wait_background(fe_graph *graph);
 
 /** An empty kernel cache. */
 FE_API fe_status fe_kernel_cache_create(fe_kernel_cache **out_cache);

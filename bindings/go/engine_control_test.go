@@ -302,6 +302,22 @@ func TestSmCountTargetReachesTheLibrary(t *testing.T) {
 	}
 }
 
+func TestBackgroundStaticReachesTheLibrary(t *testing.T) {
+	json := needDeviceless(t)
+	g := engineControlConv(t, "background_static")
+	expectError(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, BackgroundStatic: true}),
+		StatusInvalidArgument, "give options.kernel_cache")
+	expectError(t, g.Build(nil, &BuildOptions{DevicePropertiesJSON: json, KernelCache: newKernelCache(t),
+		BackgroundStatic: true}), StatusInvalidArgument, "options.background_static needs a handle")
+	state, err := g.BackgroundState()
+	if err != nil || state != BackgroundStateNone {
+		t.Errorf("background state %v, %v; want none", state, err)
+	}
+	if err := g.WaitBackground(); err != nil {
+		t.Errorf("waiting for no background build: %v", err)
+	}
+}
+
 func TestTheStepsOfAClosedGraphAreBadState(t *testing.T) {
 	g, err := NewGraph(nil)
 	must(t, err)

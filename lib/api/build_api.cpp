@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/guard.hpp"
+#include "build/background_static.hpp"
 #include "build/build_graph.hpp"
 #include "plan/build_state.hpp"
 #include "plan/device_properties.hpp"
@@ -263,6 +264,14 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
         FE_CHECK(o.sm_count_target == 0 || !o.kernel_cache, FE_STATUS_INVALID_ARGUMENT,
                  "options.sm_count_target with options.kernel_cache: the cache's engine configs were chosen for "
                  "every SM; build without one of them");
+        FE_CHECK(o.background_static == 0 || o.background_static == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "options.background_static is %d: 0 or 1", o.background_static);
+        FE_CHECK(!o.background_static || o.kernel_cache || graph->kernel_cache, FE_STATUS_INVALID_ARGUMENT,
+                 "options.background_static builds the static plan of a graph built with dynamic shapes: give "
+                 "options.kernel_cache (or fe_graph_set_kernel_cache)");
+        FE_CHECK(!o.background_static || handle, FE_STATUS_INVALID_ARGUMENT,
+                 "options.background_static needs a handle: the static plan is built on its GPU");
+        stop_background_static(*graph);  // building again starts over
         BuildRollback rollback(*graph);
         std::shared_ptr<KernelCache> kernel_cache_before = graph->kernel_cache;
         try {
@@ -273,11 +282,21 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
             if (o.kernel_cache) graph->kernel_cache = o.kernel_cache->cache;
             if (handle) handle->make_current();
             build_graph(*graph, handle, o);
+            if (o.background_static) start_background_static(*graph, *handle, o);
         } catch (...) {
             rollback.restore();
             graph->kernel_cache = std::move(kernel_cache_before);
             throw;
         }
+    });
+}
+
+FE_PROPERTY(fe_graph_background_state, fe_graph, graph, fe_background_state, out_state, background_state(*graph))
+
+FE_EXPORT fe_status fe_graph_wait_background(fe_graph *graph) {
+    return guard("fe_graph_wait_background", [&] {
+        FE_REQUIRE(graph);
+        wait_background_static(*graph);
     });
 }
 

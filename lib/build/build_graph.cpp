@@ -381,6 +381,14 @@ void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &o) 
     if (cached) store_built(graph, handle, o, keys);
 }
 
+bool build_graph_from_cache(fe_graph &graph, fe_handle *handle, const fe_build_options &o) {
+    CacheKeys keys;
+    keys.options = options_text(o, graph.kernel_cache != nullptr);
+    keys.directory = cache_directory(handle);
+    if (!o.use_plan_cache && keys.directory.empty()) return false;
+    return cache_keys(graph, handle, o, &keys) && adopt_cached(graph, handle, o, keys);
+}
+
 fe_graph *graph_from_user_key(fe_handle *handle, const char *key) {
     KeyedEntry entry;
     if (!keyed_lookup(key, &entry)) return nullptr;

@@ -12,6 +12,9 @@ struct fe_handle;
 namespace fe {
 
 void build_graph(fe_graph &graph, fe_handle *handle, const fe_build_options &options);
+// The build from the plan cache alone (this process's, or the cache directory's); false, the graph
+// left unbuilt, when neither holds it.
+bool build_graph_from_cache(fe_graph &graph, fe_handle *handle, const fe_build_options &options);
 
 // Record the target (device JSON, fingerprint) in a graph's build state; called once its
 // operation graph exists (serialization and the cache read them).

@@ -1,6 +1,7 @@
 // The graph: tensors, nodes, defaults, and the state of its build.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@ namespace fe {
 struct BuildState;      // lib/plan: lowering's products, the plan search, the executable plan
 struct ExecutablePlan;  // lib/runtime: the built plans and their binding layout
 struct KernelCache;     // lib/plan: compiled kernels that dynamic-shape builds share
+struct BackgroundBuild; // lib/build: a static plan built beside a dynamic-shape graph
 }
 
 struct fe_graph {
@@ -82,4 +84,13 @@ struct fe_graph {
     fe_data_type resolved_compute(const fe::Node &node) const;
     void assign_uids();
     std::string describe() const;
+
+    // ---- a static plan built in the background (fe_build_options.background_static) ----
+    // Set once, when the background build has made it and checked that it binds as the built
+    // plan does; execute switches to it (runtime/execute.cpp), after which `static_switched`.
+    std::atomic<const fe::ExecutablePlan *> static_plan{nullptr};
+    std::atomic<bool> static_switched{false};
+    // The build and what its plan needs kept alive. Declared last, so that it is destroyed
+    // first: its destructor waits for a build still running, which writes the members above.
+    std::shared_ptr<fe::BackgroundBuild> background;
 };

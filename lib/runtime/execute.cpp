@@ -35,6 +35,32 @@ const ExecutablePlan &built_state(fe_graph &graph, const fe_handle &handle) {
     return *plan;
 }
 
+bool stream_capturing(const fe_handle &handle) {
+    int capturing = kCudaStreamCaptureStatusNone;
+    check_cuda(cuda().cudaStreamIsCapturing(handle.stream, &capturing), "cudaStreamIsCapturing");
+    return capturing != kCudaStreamCaptureStatusNone;
+}
+
+// The plan an execute runs: the static one a background build made (fe_graph_background_state),
+// once it is ready, from the first execute outside a stream capture whose workspace holds it (a
+// caller's only when it needs no more than the built plan, which the caller sized it for); the
+// built plan otherwise. One atomic load when there is no background build.
+const ExecutablePlan &executing_plan(fe_graph &graph, const fe_handle &handle, const void *workspace,
+                                     const Action &action) {
+    const ExecutablePlan &built = built_state(graph, handle);
+    const ExecutablePlan *fast = graph.static_plan.load(std::memory_order_acquire);
+    if (!fast || action.kind != Action::Execute) return built;
+    if (workspace != nullptr && fast->total_workspace() > built.total_workspace()) return built;
+    bool switched = graph.static_switched.load(std::memory_order_acquire);
+    // A capture records the plan it started with, and cannot see the managed workspace grow.
+    bool grows = workspace == nullptr && fast->total_workspace() > handle.workspace_bytes;
+    if ((!switched || grows) && stream_capturing(handle)) return built;
+    if (!switched && !graph.static_switched.exchange(true, std::memory_order_acq_rel))
+        FE_LOG_INFO("graph '%s' switches to its static plan (%s) built in the background", graph.name.c_str(),
+                    fast->chosen().tag.c_str());
+    return *fast;
+}
+
 void begin_binding(const ExecutablePlan &state, fe_handle &handle) {
     size_t total = state.uids.size();
     if (handle.pointers.size() < total) handle.pointers.resize(total);
@@ -79,9 +105,7 @@ void check_no_overlap(const ExecutablePlan &state, const fe_handle &handle) {
 // must not see: the capture would fail, or the graph would keep the freed address.
 void *managed_workspace(const fe_graph &graph, fe_handle &handle, int64_t bytes) {
     if (bytes > handle.workspace_bytes) {
-        int capturing = kCudaStreamCaptureStatusNone;
-        check_cuda(cuda().cudaStreamIsCapturing(handle.stream, &capturing), "cudaStreamIsCapturing");
-        FE_CHECK(capturing == kCudaStreamCaptureStatusNone, FE_STATUS_BAD_STATE,
+        FE_CHECK(!stream_capturing(handle), FE_STATUS_BAD_STATE,
                  "graph '%s' needs %lld bytes of workspace and the handle's stream is capturing a CUDA graph, "
                  "where the managed workspace cannot grow: call fe_graph_warmup before the capture, or pass a "
                  "workspace",
@@ -232,7 +256,7 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
                         size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph, handle);
+    const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -248,7 +272,7 @@ void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, fe_buffer *const *buffers,
                         size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph, handle);
+    const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         const fe_tensor *t = tensors[i];
@@ -272,7 +296,7 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
 
 void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, void *const *pointers, size_t count,
                      void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph, handle);
+    const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
         auto it = std::lower_bound(state.uid_to_slot.begin(), state.uid_to_slot.end(),
@@ -286,7 +310,7 @@ void execute_by_uids(fe_graph &graph, fe_handle &handle, const int64_t *uids, vo
 }
 
 void execute_positional(fe_graph &graph, fe_handle &handle, void *const *pointers, size_t count, void *workspace, const Action &action) {
-    const ExecutablePlan &state = built_state(graph, handle);
+    const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     FE_CHECK(count == state.slots.size(), FE_STATUS_INVALID_ARGUMENT,
              "graph '%s' takes %zu pointers (%zu inputs, then %zu outputs), %zu given", graph.name.c_str(),
              state.slots.size(), graph.inputs.size(), graph.outputs.size(), count);
@@ -302,6 +326,9 @@ namespace fe {
 void warmup(fe_graph &graph, fe_handle &handle) {
     const ExecutablePlan &state = built_state(graph, handle);
     int64_t bytes = state.total_workspace();
+    // A static plan built in the background may run instead: room for either.
+    if (const ExecutablePlan *fast = graph.static_plan.load(std::memory_order_acquire))
+        bytes = std::max(bytes, fast->total_workspace());
     if (bytes > 0) managed_workspace(graph, handle, bytes);
     handle.make_current();
 }

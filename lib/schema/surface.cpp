@@ -69,6 +69,16 @@ const Enum kMismatchPolicy{"fe_mismatch_policy",
                              "A plan from another cuDNN version or GPU is rebuilt from the graph it carries."}},
                            "What loading a serialized plan does with one made for another cuDNN version or GPU."};
 
+const Enum kBackgroundState{
+    "fe_background_state",
+    {{"FE_BACKGROUND_NONE", "none", FE_BACKGROUND_NONE, "No background build (none asked for)."},
+     {"FE_BACKGROUND_BUILDING", "building", FE_BACKGROUND_BUILDING, "The static plan is being built."},
+     {"FE_BACKGROUND_READY", "ready", FE_BACKGROUND_READY, "Built; the next execute that can switches to it."},
+     {"FE_BACKGROUND_SWITCHED", "switched", FE_BACKGROUND_SWITCHED, "Executes run the static plan."},
+     {"FE_BACKGROUND_FAILED", "failed", FE_BACKGROUND_FAILED,
+      "The static build failed: executes keep the dynamic plan."}},
+    "Where a graph's background static build stands (the build option background_static)."};
+
 const Enum kNumericalNote{
     "fe_numerical_note",
     {{"FE_NUMERICAL_NOTE_TENSOR_CORE", "tensor_core", FE_NUMERICAL_NOTE_TENSOR_CORE},
@@ -188,13 +198,18 @@ const Struct kBuildOptions{
                         "others to work running beside the graph; cuDNN's norm engines honour it. 0: every SM. Not "
                         "with a kernel cache (its configs were chosen for every SM), nor below 0 (invalid "
                         "argument)."),
+        FE_SCHEMA_FIELD(fe_build_options, background_static, flag,
+                        "With a kernel cache: also build the static-shape plan on a background thread and execute "
+                        "it once it is ready (the graph's background state says when); a static plan already in "
+                        "the plan cache is taken at once. Needs a handle."),
     },
     "The one-call build's options: the plan search, the plan cache, autotuning and the engines taken."};
 
 }  // namespace
 
 std::vector<const Enum *> surface_enums() {
-    return {&kStatus, &kHeurMode, &kBuildPolicy, &kLogLevel, &kMismatchPolicy, &kNumericalNote, &kBehaviorNote};
+    return {&kStatus,       &kHeurMode,      &kBuildPolicy,  &kLogLevel,
+            &kMismatchPolicy, &kNumericalNote, &kBehaviorNote, &kBackgroundState};
 }
 
 std::vector<const Struct *> surface_structs() { return {&kGraphOptions, &kDeserializeOptions, &kBuildOptions}; }

@@ -152,3 +152,35 @@ TEST_F(KernelCacheDeviceless, ItIsStoredInTheCacheDirectoryUnderAPlainName) {
 }
 
 }  // namespace
+
+namespace {
+
+// The background static build's option is checked before anything builds: 0 or 1, a kernel
+// cache, a handle; a graph without one reports no background build, and waiting for none returns.
+TEST_F(KernelCacheDeviceless, BackgroundStaticIsRefusedWithoutWhatItNeeds) {
+    fe_graph *g = graph("background", FE_DATA_HALF);
+    fe_tensor *a = tensor(g, "a", {1, 64, 64}), *b = tensor(g, "b", {1, 64, 32}), *c = nullptr;
+    ASSERT_FE_OK(fe_graph_matmul(g, a, b, nullptr, &c));
+    ASSERT_FE_OK(fe_tensor_set_output(c, 1));
+    fe_build_options o = FE_BUILD_OPTIONS_INIT;
+    o.device_properties_json = json_.c_str();
+    o.background_static = 2;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("options.background_static is 2: 0 or 1")) << fe_last_error_message();
+    o.background_static = 1;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("give options.kernel_cache")) << fe_last_error_message();
+    o.kernel_cache = cache_;
+    EXPECT_FE_STATUS(fe_graph_build(g, nullptr, &o), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("options.background_static needs a handle")) << fe_last_error_message();
+
+    fe_background_state state = FE_BACKGROUND_FAILED;
+    ASSERT_FE_OK(fe_graph_background_state(g, &state));
+    EXPECT_EQ(state, FE_BACKGROUND_NONE);
+    EXPECT_FE_OK(fe_graph_wait_background(g));
+    EXPECT_FE_STATUS(fe_graph_background_state(g, nullptr), FE_STATUS_NULL_POINTER);
+    EXPECT_FE_STATUS(fe_graph_background_state(nullptr, &state), FE_STATUS_NULL_POINTER);
+    EXPECT_FE_STATUS(fe_graph_wait_background(nullptr), FE_STATUS_NULL_POINTER);
+}
+
+}  // namespace

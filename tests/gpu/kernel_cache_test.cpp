@@ -10,23 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "kernel_cache_fixture.hpp"
 #include "reference.hpp"
 
 using namespace cudnnfe_test;
 
 namespace {
 
-class KernelCache : public Gpu {
+class KernelCache : public KernelCacheGpu {
   protected:
-    void SetUp() override {
-        Gpu::SetUp();
-        if (IsSkipped()) return;
-        ASSERT_FE_OK(fe_kernel_cache_create(&cache_));
-    }
-    void TearDown() override {
-        fe_kernel_cache_destroy(cache_);
-        Gpu::TearDown();
-    }
     // Build with the kernel cache (the plan cache off, so each graph really builds); returns ms.
     double build_dynamic(fe_graph *g, fe_kernel_cache *cache) {
         fe_build_options o = FE_BUILD_OPTIONS_INIT;
@@ -64,7 +56,6 @@ class KernelCache : public Gpu {
         }
         expect_close(by, ref, atol_for(FE_DATA_BFLOAT16) * 4, rtol_for(FE_DATA_BFLOAT16), norm_for(FE_DATA_BFLOAT16));
     }
-    fe_kernel_cache *cache_ = nullptr;
 };
 
 TEST_F(KernelCache, MatmulBiasGeluOfSeveralTokenCountsBuildsFromOneCache) {

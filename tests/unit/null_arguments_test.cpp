@@ -170,6 +170,8 @@ TEST_F(NullArguments, AreRefusedWithTheFunctionsName) {
         {"fe_graph_engine_tag", [&] { return fe_graph_engine_tag(nullptr, &name); }},
         {"fe_graph_engine_tag", [&] { return fe_graph_engine_tag(g, nullptr); }},
         {"fe_graph_is_built", [&] { return fe_graph_is_built(nullptr, &out32); }},
+        {"fe_graph_background_state", [&] { return fe_graph_background_state(g, nullptr); }},
+        {"fe_graph_wait_background", [&] { return fe_graph_wait_background(nullptr); }},
         {"fe_graph_describe", [&] { return fe_graph_describe(g, text, 16, nullptr); }},
         {"fe_graph_autotune", [&] { return fe_graph_autotune(g, nullptr, 1, 1, nullptr); }},
         {"fe_graph_plan_time_us", [&] { return fe_graph_plan_time_us(g, 0, nullptr); }},

@@ -270,6 +270,21 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void BackgroundStaticReachesTheLibrary()
+        {
+            using (Graph graph = Conv("background_static"))
+            using (var cache = new KernelCache())
+            {
+                TestSupport.AssertFails(Status.InvalidArgument, "give options.kernel_cache",
+                    () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, BackgroundStatic = true }));
+                TestSupport.AssertFails(Status.InvalidArgument, "options.background_static needs a handle",
+                    () => graph.Build(null, new BuildOptions { DevicePropertiesJson = json, KernelCache = cache, BackgroundStatic = true }));
+                Assert.AreEqual(BackgroundState.None, graph.BackgroundState);
+                graph.WaitBackground();
+            }
+        }
+
+        [Test]
         public void SmCountTargetReachesTheLibrary()
         {
             using (Graph graph = Conv("sm_count_target"))

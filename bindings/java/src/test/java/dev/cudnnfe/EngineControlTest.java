@@ -241,6 +241,19 @@ class EngineControlTest {
     }
 
     @Test
+    void backgroundStaticReachesTheLibrary() {
+        try (Graph graph = conv("background_static"); KernelCache cache = new KernelCache()) {
+            assertFails(Status.INVALID_ARGUMENT, "give options.kernel_cache",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).backgroundStatic(true)));
+            assertFails(Status.INVALID_ARGUMENT, "options.background_static needs a handle",
+                    () -> graph.build(null, new BuildOptions().devicePropertiesJson(json).kernelCache(cache)
+                            .backgroundStatic(true)));
+            assertEquals(BackgroundState.NONE, graph.backgroundState());
+            graph.waitBackground();
+        }
+    }
+
+    @Test
     void smCountTargetReachesTheLibrary() {
         try (Graph graph = conv("sm_count_target"); KernelCache cache = new KernelCache()) {
             assertFails(Status.INVALID_ARGUMENT, "options.sm_count_target is -1",
