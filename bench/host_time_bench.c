@@ -1,16 +1,18 @@
 /*
  * host_time_bench: the host's cost of fe_graph_execute per op family, with the stream held back
  * (host_timer.h), beside the GPU's time per step (graph_timer.h: the same calls captured in a
- * CUDA graph). Bindings either stay the same from call to call or change every call (two sets of
- * buffers in turn), as a training loop's do.
+ * CUDA graph). Bindings stay the same from call to call (same), change every call between two sets
+ * of buffers in turn (changing: double buffering, a training loop's alternating activations), or are
+ * new to the handle at every call (new: six sets in turn, more than the four variant packs a handle
+ * keeps).
  *
  *   host_time_bench attention|decode|attention_backward|matmul|conv|layernorm|all [rounds] [calls]
  *
  * attention: bf16 b 1, h 1, s 64/64, d 64 (the smallest); decode: bf16 b 8, 32/8 heads, 1 query,
  * 2048 keys, d 128; attention_backward: the first's backward; matmul: bf16 1024^3; conv: half
  * NHWC 8x64x56x56 * 32x64x3x3, padding 1; layernorm: bf16 4096 x 1024, training. Random inputs.
- * Prints one line of key=value pairs a graph: host_us_same, host_us_changing (medians over
- * `rounds` of `calls` calls), gpu_us (per call) and the plan's engine.
+ * Prints one line of key=value pairs a graph: host_us_same, host_us_changing, host_us_new (medians
+ * over `rounds` of `calls` calls), gpu_us (per call) and the plan's engine.
  *
  * cuDNN's floor: run with CUDNNFE_CUDNN_LIBRARY naming libcudnn_floor.so (bench/cudnn_floor.c,
  * built beside this program; CUDNN_FLOOR_REAL names the real cuDNN when libcudnn.so.9 is not on
@@ -27,12 +29,15 @@
 #include "host_timer.h"
 
 #define MAX_BOUND 16
+/* Buffer sets taken in turn for host_us_new: more than the handle keeps variant packs for (4),
+ * so that every call's bindings are new to it. */
+#define ROTATED_SETS 6
 
 struct Bench {
     fe_handle *handle;
     fe_graph *graph;
     fe_tensor *tensors[MAX_BOUND];
-    void *pointers[SETS][MAX_BOUND];
+    void *pointers[ROTATED_SETS][MAX_BOUND];
     size_t count;
 };
 
@@ -148,7 +153,7 @@ static fe_graph *make_graph(const char *which) {
     return g;
 }
 
-/* Every input and output of the built graph, bound to SETS sets of buffers (inputs random). */
+/* Every input and output of the built graph, bound to ROTATED_SETS sets of buffers (inputs random). */
 static void bind_all(struct Bench *b) {
     size_t inputs, outs;
     FE(fe_graph_input_count(b->graph, &inputs));
@@ -161,7 +166,7 @@ static void bind_all(struct Bench *b) {
         else
             FE(fe_graph_output(b->graph, i - inputs, &t));
         b->tensors[b->count] = t;
-        for (int s = 0; s < SETS; ++s) {
+        for (int s = 0; s < ROTATED_SETS; ++s) {
             fe_buffer *buffer; /* kept for the process's life */
             FE(fe_buffer_create_for_tensor(0, t, &buffer));
             if (i < inputs) fill_random(buffer, t, -1.f, 1.f);
@@ -186,9 +191,11 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
     /* cuDNN alone right after: the pack holds the same bindings' pointers */
     double alone = floor_replay ? host_us_per_call(replay_cudnn, NULL, rounds, calls, 1, stream) : 0.0;
     double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
+    double fresh = host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
     double gpu = time_graph(enqueue, &b, rounds, calls, stream);
-    printf("graph=%s host_us_same=%.2f host_us_changing=%.2f gpu_us=%.2f engine=%s rounds=%d calls=%d", which,
-           same, changing, gpu, engine_tag(b.graph), rounds, calls);
+    printf("graph=%s host_us_same=%.2f host_us_changing=%.2f host_us_new=%.2f gpu_us=%.2f engine=%s rounds=%d "
+           "calls=%d",
+           which, same, changing, fresh, gpu, engine_tag(b.graph), rounds, calls);
     if (floor_replay)
         printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f",
                inside_calls ? (double)inside_ns / 1e3 / (double)inside_calls : 0.0, alone, same - alone);

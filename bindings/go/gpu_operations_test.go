@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// Normalization and convolution backward on a GPU, checked against CPU references.
+// Normalization, convolution backward and a static plan built in the background on a GPU, checked
+// against CPU references.
 
 func needGPU(t *testing.T) *Handle {
 	t.Helper()
@@ -139,4 +140,49 @@ func TestConvDgradMatchesTheCPU(t *testing.T) {
 	}
 	// TF32 math is allowed for float convolutions: about 1e-3 relative.
 	expectClose(t, "dx", want, buffers[2], 5e-3)
+}
+
+// executeMatmulAndCheck runs the float matmul [1, m, k] x [1, k, n] on random values and checks c
+// against the CPU (TF32 allowed).
+func executeMatmulAndCheck(t *testing.T, h *Handle, g *Graph, a, b, c *Tensor, m, k, n int, seed int64) {
+	t.Helper()
+	ah, bh := randomFloats(m*k, seed), randomFloats(k*n, seed+1)
+	buffers := []*DeviceBuffer{floatBuffer(t, a, ah), floatBuffer(t, b, bh), floatBuffer(t, c, nil)}
+	defer func() {
+		for _, buffer := range buffers {
+			buffer.Close()
+		}
+	}()
+	must(t, g.ExecuteBuffers(h, []*Tensor{a, b, c}, buffers, 0))
+	must(t, h.Synchronize())
+	want := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			for l := 0; l < k; l++ {
+				want[i*n+j] += float64(ah[i*k+l]) * float64(bh[l*n+j])
+			}
+		}
+	}
+	expectClose(t, "c", want, buffers[2], 2e-2)
+}
+
+func TestAStaticPlanBuiltInTheBackgroundTakesOverAndStaysRight(t *testing.T) {
+	h := needGPU(t)
+	defer h.Close()
+	const m, k, n = 96, 64, 32
+	cache := newKernelCache(t)
+	g, err := NewGraph(&GraphOptions{IODataType: DataFloat})
+	must(t, err)
+	defer g.Close()
+	a, b := tensor(t, g, "a", 1, m, k), tensor(t, g, "b", 1, k, n)
+	c, err := g.Matmul(a, b, nil)
+	must(t, err)
+	must(t, c.SetOutput(true))
+	must(t, g.Build(h, &BuildOptions{KernelCache: cache, BackgroundStatic: true, NoPlanCache: true}))
+	executeMatmulAndCheck(t, h, g, a, b, c, m, k, n, 30)
+	must(t, g.WaitBackground())
+	executeMatmulAndCheck(t, h, g, a, b, c, m, k, n, 40)
+	if state, err := g.BackgroundState(); err != nil || state != BackgroundStateSwitched {
+		t.Errorf("background state %v, %v; want switched", state, err)
+	}
 }

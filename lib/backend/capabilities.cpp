@@ -1018,6 +1018,13 @@ const std::vector<Capability> kTable = {
      "or over all, half, bfloat16 and float alike, most of the result wrong or not finite; 0 of 84 channels-last "
      "cases wrong): lay the image out channels-last (NHWC)",
      "H200"},
+    {Feature::matmul_cublaslt_unaligned_operand, "matmul_cublaslt_unaligned_operand", Gate::known_bad,
+     "a matmul reading a slice that starts less than 16-byte aligned, on cuDNN's engines that call cuBLASLt", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it on those engines whose execute fails (CUDNN_STATUS_EXECUTION_FAILED_CUBLAS: 2 of 2 "
+     "randomized bfloat16 slices read by a matmul, 78 and 1,322 bytes into their input, on an H200); the graph's "
+     "plans are built on cuDNN's own engines alone",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

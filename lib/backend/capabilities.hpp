@@ -162,6 +162,7 @@ enum class Feature {
     pointwise_backward_uniform_dy,       // a rank-2/3 backward mode of one dy value for every element
     softmax_stats_keys_contiguous,       // softmax with stats after a matmul reading K^T keys-contiguous
     conv_reduction_nchw,                 // a convolution fused with a reduction, its image NCHW
+    matmul_cublaslt_unaligned_operand,   // cuBLASLt engines for a matmul reading an unaligned slice
 };
 
 // How the library treats a fact of the table.

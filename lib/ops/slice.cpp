@@ -5,6 +5,9 @@
 // copied, and the cuDNN operation graph never sees the input itself.
 #include <cudnn_graph.h>
 
+#include <string>
+
+#include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "plan/lowering.hpp"
 #include "common/json.hpp"
@@ -70,7 +73,17 @@ class Slice : public Node {
         FE_CHECK(data_type_size(x->data_type) != 0, FE_STATUS_NOT_SUPPORTED,
                  "'%s' is %s; slices of 4-bit tensors are not taken (they may start inside a byte)", x->name.c_str(),
                  data_type_name(x->data_type));
-        lowering.slice_view(outputs[0], x, offset * static_cast<int64_t>(data_type_size(x->data_type)));
+        const int64_t bytes = offset * static_cast<int64_t>(data_type_size(x->data_type));
+        lowering.slice_view(outputs[0], x, bytes);
+        // cuBLASLt-based engines fail at execute on an operand less than 16-byte aligned
+        // (capability matmul_cublaslt_unaligned_operand); cuDNN's own engines take it.
+        if (bytes % 16 != 0)
+            for (const auto &node : lowering.graph().nodes)
+                if (std::string(node->kind()) == "matmul") {
+                    lowering.avoid_engines(CUDNN_BEHAVIOR_NOTE_CUBLASLT_DEPENDENCY,
+                                           Feature::matmul_cublaslt_unaligned_operand);
+                    break;
+                }
     }
 
   private:

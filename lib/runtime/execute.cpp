@@ -19,7 +19,7 @@ namespace {
 
 // Every check below is O(bindings) with no allocation once the handle's scratch has grown to
 // the graph's size, but the overlap check, which compares each output with the other bindings
-// and runs only when they differ from the cached variant pack's; names are only touched when
+// and runs only when they match none of the cached variant packs; names are only touched when
 // building an error message.
 
 // A plan's kernels are loaded on the device it was finalized for: another device's handle would
@@ -164,11 +164,15 @@ void *prepare(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, v
     }
 
     size_t total = state.uids.size();
-    bool reuse = handle.cached_build_id == state.build_id && handle.cached_workspace == workspace &&
-                 handle.cached_pointers.size() == total &&
-                 std::equal(handle.cached_pointers.begin(), handle.cached_pointers.end(), handle.pointers.begin());
-    if (!reuse) {
-        // Bindings the cached pack holds passed this check when it was made.
+    fe_handle::CachedPack *hit = nullptr;
+    for (fe_handle::CachedPack &c : handle.packs)
+        if (c.build_id == state.build_id && c.workspace == workspace && c.pointers.size() == total &&
+            std::equal(c.pointers.begin(), c.pointers.end(), handle.pointers.begin())) {
+            hit = &c;
+            break;
+        }
+    if (!hit) {
+        // Bindings a cached pack holds passed this check when it was made.
         check_no_overlap(state, handle);
         const int64_t *uids = state.uids.data();
         void *const *pointers = handle.pointers.data();
@@ -188,11 +192,14 @@ void *prepare(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, v
         pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace,
                  "CUDNN_ATTR_VARIANT_PACK_WORKSPACE");
         pack.finalize("finalizing the variant pack", FE_STATUS_CUDNN_ERROR);
-        handle.cached_pack = std::move(pack);
-        handle.cached_pointers.assign(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(total));
-        handle.cached_workspace = workspace;
-        handle.cached_build_id = state.build_id;
+        hit = &handle.packs[handle.next_pack];
+        handle.next_pack = (handle.next_pack + 1) % handle.packs.size();
+        hit->pack = std::move(pack);
+        hit->pointers.assign(handle.pointers.begin(), handle.pointers.begin() + static_cast<ptrdiff_t>(total));
+        hit->workspace = workspace;
+        hit->build_id = state.build_id;
     }
+    handle.current = hit;
     return workspace;
 }
 
@@ -219,21 +226,21 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
     const char *call = "cudnnBackendExecute";
     switch (action.kind) {
         case Action::Execute:
-            st = api.cudnnBackendExecute(handle.cudnn, plan.plan->get(), handle.cached_pack.get());
+            st = api.cudnnBackendExecute(handle.cudnn, plan.plan->get(), handle.current->pack.get());
             break;
         case Action::Populate:
             call = "cudnnBackendPopulateCudaGraph";
-            st = api.cudnnBackendPopulateCudaGraph(handle.cudnn, plan.plan->get(), handle.cached_pack.get(),
+            st = api.cudnnBackendPopulateCudaGraph(handle.cudnn, plan.plan->get(), handle.current->pack.get(),
                                                    static_cast<cudaGraph_t>(action.cuda_graph));
             break;
         case Action::Update:
             call = "cudnnBackendUpdateCudaGraph";
-            st = api.cudnnBackendUpdateCudaGraph(handle.cudnn, plan.plan->get(), handle.cached_pack.get(),
+            st = api.cudnnBackendUpdateCudaGraph(handle.cudnn, plan.plan->get(), handle.current->pack.get(),
                                                  static_cast<cudaGraph_t>(action.cuda_graph));
             break;
     }
     if (st != CUDNN_STATUS_SUCCESS) {
-        handle.cached_build_id = 0;
+        handle.current->build_id = 0;  // cuDNN refused it: build it again next time
         FE_CHECK(st != CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API, FE_STATUS_NOT_SUPPORTED,
                  "graph '%s': its plan's engine (%s) cannot add its work to a CUDA graph itself (its behaviour notes "
                  "lack CUDNN_BEHAVIOR_NOTE_SUPPORTS_CUDA_GRAPH_NATIVE_API): capture fe_graph_execute on a stream "

@@ -23,7 +23,7 @@ fe_handle *create_handle(int32_t device) {
 fe_handle::~fe_handle() {
     try {
         if (workspace || cudnn) fe::cuda().cudaSetDevice(device);  // both belong to this device
-        cached_pack = fe::Descriptor();
+        for (CachedPack &p : packs) p.pack = fe::Descriptor();
         if (workspace) fe::cuda().cudaFree(workspace);
         if (cudnn) fe::cudnn().cudnnDestroy(cudnn);
     } catch (...) {
@@ -60,7 +60,7 @@ void *fe_handle::ensure_workspace(int64_t bytes) {
         rt.cudaFree(workspace);
         workspace = nullptr;
         workspace_bytes = 0;
-        cached_build_id = 0;  // the cached variant pack points at the old block
+        forget_packs();  // the cached variant packs point at the old block
     }
     void *p = nullptr;
     fe::check_cuda(rt.cudaMalloc(&p, static_cast<size_t>(bytes)), "cudaMalloc (workspace)");

@@ -4,6 +4,7 @@
 
 #include <cudnn_graph.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,12 +25,22 @@ struct fe_handle {
     // through slices); grows like `pointers`.
     std::vector<void *> pack_pointers;
 
-    // The last variant pack, reused while the graph, pointers and workspace are unchanged
-    // (the common inference loop), so a repeated execute rebuilds no descriptor.
-    fe::Descriptor cached_pack;
-    uint64_t cached_build_id = 0;
-    std::vector<void *> cached_pointers;
-    void *cached_workspace = nullptr;
+    // The variant packs cuDNN was last given, so that an execute whose plan, pointers and
+    // workspace match one of them builds no descriptor: the same buffers call after call (an
+    // inference loop), or a few sets taken in turn (double buffering, a training loop's
+    // alternating activations). Replaced in turn; build_id 0 marks an empty entry.
+    struct CachedPack {
+        fe::Descriptor pack;
+        uint64_t build_id = 0;
+        std::vector<void *> pointers;
+        void *workspace = nullptr;
+    };
+    std::array<CachedPack, 4> packs;
+    size_t next_pack = 0;          // the entry the next new pack replaces
+    CachedPack *current = nullptr;  // the pack the execute in progress runs
+    void forget_packs() {
+        for (CachedPack &p : packs) p.build_id = 0;
+    }
 
     // The GPU's description and fingerprint (plan cache keys, serialization); captured at
     // first need.

@@ -4,7 +4,8 @@ using NUnit.Framework;
 
 namespace CudnnFe.Tests
 {
-    /// <summary>Normalization and convolution backward on a GPU, checked against CPU references.</summary>
+    /// <summary>Normalization, convolution backward and a static plan built in the background on a GPU,
+    /// checked against CPU references.</summary>
     [TestFixture]
     public class GpuOperationsTests
     {
@@ -121,6 +122,41 @@ namespace CudnnFe.Tests
                     // TF32 math is allowed for float convolutions: about 1e-3 relative.
                     AssertClose("dx", want, dxb.DownloadFloats(want.Length, DataType.Float), 5e-3);
                 }
+            }
+        }
+    
+        // A float matmul [1, m, k] x [1, k, n] of random values, c against the CPU (TF32 allowed).
+        private static void ExecuteMatmulAndCheck(Handle handle, Graph g, Tensor a, Tensor b, Tensor c, int m, int k, int n, int seed)
+        {
+            float[] ah = Random(m * k, seed), bh = Random(k * n, seed + 1);
+            using (DeviceBuffer ab = Upload(a, ah), bb = Upload(b, bh), cb = Output(c))
+            {
+                g.Execute(handle, new Dictionary<Tensor, DeviceBuffer> { { a, ab }, { b, bb }, { c, cb } });
+                handle.Synchronize();
+                var want = new double[m * n];
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < n; ++j)
+                        for (int l = 0; l < k; ++l) want[i * n + j] += (double)ah[i * k + l] * bh[l * n + j];
+                AssertClose("c", want, cb.DownloadFloats(m * n, DataType.Float), 2e-2);
+            }
+        }
+
+        [Test]
+        public void AStaticPlanBuiltInTheBackgroundTakesOverAndStaysRight()
+        {
+            const int m = 96, k = 64, n = 32;
+            using (var handle = new Handle(0))
+            using (var cache = new KernelCache())
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Float }))
+            {
+                Tensor a = g.Tensor("a", 1, m, k), b = g.Tensor("b", 1, k, n);
+                Tensor c = g.Matmul(a, b);
+                c.SetOutput(true);
+                g.Build(handle, new BuildOptions { KernelCache = cache, BackgroundStatic = true, UsePlanCache = false });
+                ExecuteMatmulAndCheck(handle, g, a, b, c, m, k, n, 30);
+                g.WaitBackground();
+                ExecuteMatmulAndCheck(handle, g, a, b, c, m, k, n, 40);
+                Assert.AreEqual(BackgroundState.Switched, g.BackgroundState);
             }
         }
     }

@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Normalization and convolution backward on a GPU, checked against CPU references. */
+/**
+ * Normalization, convolution backward and a static plan built in the background on a GPU, checked
+ * against CPU references.
+ */
 class GpuOperationsTest {
     private static void needGpu() {
         assumeTrue(TestSupport.cudnnAvailable() && TestSupport.gpuAvailable(), "needs a GPU");
@@ -120,6 +123,42 @@ class GpuOperationsTest {
                 // TF32 math is allowed for float convolutions: about 1e-3 relative.
                 assertClose("dx", want, dxb.downloadFloats(want.length, DataType.FLOAT), 5e-3);
             }
+        }
+    }
+
+    /** A float matmul [1, m, k] x [1, k, n] of random values, c against the CPU (TF32 allowed). */
+    private static void executeMatmulAndCheck(Handle handle, Graph g, Tensor a, Tensor b, Tensor c, int m, int k,
+                                              int n, long seed) {
+        float[] ah = random(m * k, seed), bh = random(k * n, seed + 1);
+        try (DeviceBuffer ab = upload(a, ah); DeviceBuffer bb = upload(b, bh); DeviceBuffer cb = output(c)) {
+            Map<Tensor, DeviceBuffer> buffers = new LinkedHashMap<>();
+            buffers.put(a, ab);
+            buffers.put(b, bb);
+            buffers.put(c, cb);
+            g.execute(handle, buffers);
+            handle.synchronize();
+            double[] want = new double[m * n];
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j)
+                    for (int l = 0; l < k; ++l) want[i * n + j] += (double) ah[i * k + l] * bh[l * n + j];
+            assertClose("c", want, cb.downloadFloats(m * n, DataType.FLOAT), 2e-2);
+        }
+    }
+
+    @Test
+    void aStaticPlanBuiltInTheBackgroundTakesOverAndStaysRight() {
+        needGpu();
+        int m = 96, k = 64, n = 32;
+        try (Handle handle = new Handle(0); KernelCache cache = new KernelCache();
+             Graph g = new Graph(new GraphOptions().ioDataType(DataType.FLOAT))) {
+            Tensor a = g.tensor("a", 1, m, k), b = g.tensor("b", 1, k, n);
+            Tensor c = g.matmul(a, b, null);
+            c.setOutput(true);
+            g.build(handle, new BuildOptions().kernelCache(cache).backgroundStatic(true).usePlanCache(false));
+            executeMatmulAndCheck(handle, g, a, b, c, m, k, n, 30);
+            g.waitBackground();
+            executeMatmulAndCheck(handle, g, a, b, c, m, k, n, 40);
+            assertEquals(BackgroundState.SWITCHED, g.backgroundState());
         }
     }
 }
