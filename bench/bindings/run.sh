@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The execute-overhead benchmark on a GPU machine: host time per execute of a built [1,256,256] fp16
 # matmul (median of 102400 calls, issued in blocks while the GPU is busy with an untimed blocker,
-# so that the calls only queue their work), in C and through each binding whose program exists,
-# printed with the difference to C.
+# so that the calls only queue their work), in C and through each binding whose program exists.
+# ROUNDS rounds (default 5), each running every language's program once, the order rotated from
+# round to round; printed: each language's median over the rounds, and its median difference to
+# C's run of the same round (runs close in time, so the machine's drift from run to run cancels).
 #
 #   bench/bindings/run.sh [PACK_DIR] [OUT_FILE]
 #
@@ -14,6 +16,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PACK=${1:-$HERE}
 OUT=${2:-/dev/null}
+ROUNDS=${ROUNDS:-5}
 PACK=$(cd "$PACK" && pwd)
 if [ ! -d "$PACK/lib" ]; then
     echo "no pack at $PACK: run scripts/pack_bindings_for_gpu.sh first and pass its directory" >&2
@@ -23,38 +26,51 @@ default_cudnn=$(ls -d /opt/torch/.venv/lib/python3*/site-packages/nvidia/cudnn/l
 CUDNN_LIB_DIR=${CUDNN_LIB_DIR:-${default_cudnn:-/usr/lib/x86_64-linux-gnu}}
 export LD_LIBRARY_PATH="$PACK/lib:$CUDNN_LIB_DIR:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 
-declare -A median
-order=()
-# run LANGUAGE COMMAND...: the program prints "execute_overhead <language> median_ns=<n> ...".
-run() {
-    local language=$1
-    shift
-    if [ ! -e "$1" ]; then
-        echo "  $language: not in the pack, skipped"
-        return
-    fi
-    local output line
-    output=$("$@" 2>&1)
+languages=(c java csharp go)
+declare -A command
+command[c]="$PACK/bin/execute_overhead"
+command[java]="$PACK/java/runtime/bin/java -Djava.library.path=$PACK/lib -cp $PACK/java/cudnnfe.jar:$PACK/java/cudnnfe-bench.jar dev.cudnnfe.bench.ExecuteOverhead"
+command[csharp]="$PACK/bin/execute_overhead_csharp"
+command[go]="$PACK/bin/execute_overhead_go"
+
+# one LANGUAGE: the median ns of one run of its program ("" when it is missing or printed none).
+one() {
+    local cmd=${command[$1]}
+    [ -e "${cmd%% *}" ] || return
+    local output
+    output=$($cmd 2>&1)
     printf '%s\n' "$output" >>"$OUT"
-    line=$(grep -E '^execute_overhead ' <<<"$output" | tail -1)
-    if [ -z "$line" ]; then
-        echo "  $language: no result: $(tail -1 <<<"$output")"
-        return
-    fi
-    median[$language]=$(sed -E 's/.*median_ns=([0-9]+).*/\1/' <<<"$line")
-    order+=("$language")
+    grep -E '^execute_overhead ' <<<"$output" | tail -1 | sed -nE 's/.*median_ns=([0-9]+).*/\1/p'
 }
 
+declare -A runs diffs
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /'
-run c "$PACK/bin/execute_overhead"
-run java "$PACK/java/runtime/bin/java" -Djava.library.path="$PACK/lib" \
-    -cp "$PACK/java/cudnnfe.jar:$PACK/java/cudnnfe-bench.jar" dev.cudnnfe.bench.ExecuteOverhead
-run csharp "$PACK/bin/execute_overhead_csharp"
-run go "$PACK/bin/execute_overhead_go"
+for ((r = 0; r < ROUNDS; ++r)); do
+    declare -A this=()
+    for ((i = 0; i < ${#languages[@]}; ++i)); do
+        language=${languages[$(((i + r) % ${#languages[@]}))]}
+        this[$language]=$(one "$language")
+    done
+    for language in "${languages[@]}"; do
+        [ -n "${this[$language]}" ] || continue
+        runs[$language]+="${this[$language]} "
+        [ -n "${this[c]}" ] && diffs[$language]+="$((this[$language] - this[c])) "
+    done
+done
 
-echo "host time per execute of a built 256x256 fp16 matmul (median of 100000 calls):"
-for language in "${order[@]}"; do
-    awk -v l="$language" -v ns="${median[$language]}" -v c="${median[c]:-}" 'BEGIN {
-        if (l != "c" && c != "") printf "  %-7s %8.2f us  (%+.2f us over C)\n", l, ns / 1000, (ns - c) / 1000
-        else printf "  %-7s %8.2f us\n", l, ns / 1000 }'
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
+echo "host time per execute of a built 256x256 fp16 matmul (median of 102400 calls a run; medians over $ROUNDS rounds):"
+for language in "${languages[@]}"; do
+    if [ -z "${runs[$language]:-}" ]; then
+        echo "  $language: not in the pack or no result, skipped"
+        continue
+    fi
+    ns=$(median <<<"${runs[$language]}")
+    if [ "$language" = c ]; then
+        awk -v ns="$ns" 'BEGIN { printf "  %-7s %8.2f us\n", "c", ns / 1000 }'
+    else
+        d=$(median <<<"${diffs[$language]:-}")
+        awk -v l="$language" -v ns="$ns" -v d="${d:-0}" \
+            'BEGIN { printf "  %-7s %8.2f us  (%+.2f us over C, the median of the rounds'"'"' differences)\n", l, ns / 1000, d / 1000 }'
+    fi
 done
