@@ -259,21 +259,24 @@ void run(fe_graph &graph, const ExecutablePlan &state, fe_handle &handle, void *
                  plan.tag.c_str());
 }
 
+// Tensor `i` of the bindings, checked to be one of the graph's that takes memory (`what`: a
+// pointer, a buffer).
+const fe_tensor &bound_tensor(const fe_graph &graph, const fe_tensor *t, size_t i, const char *what) {
+    FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
+    FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
+    FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no %s", t->name.c_str(),
+             t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)", what);
+    return *t;
+}
+
 }  // namespace
 
 void execute_by_tensors(fe_graph &graph, fe_handle &handle, fe_tensor *const *tensors, void *const *pointers,
                         size_t count, void *workspace, const Action &action) {
     const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     begin_binding(state, handle);
-    for (size_t i = 0; i < count; ++i) {
-        const fe_tensor *t = tensors[i];
-        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
-        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
-        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT,
-                 "'%s' is %s and takes no pointer", t->name.c_str(),
-                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
-        bind_slot(state, handle, t->slot, pointers[i], "by tensor");
-    }
+    for (size_t i = 0; i < count; ++i)
+        bind_slot(state, handle, bound_tensor(graph, tensors[i], i, "pointer").slot, pointers[i], "by tensor");
     run(graph, state, handle, workspace, action);
 }
 
@@ -282,14 +285,10 @@ void execute_by_buffers(fe_graph &graph, fe_handle &handle, fe_tensor *const *te
     const ExecutablePlan &state = executing_plan(graph, handle, workspace, action);
     begin_binding(state, handle);
     for (size_t i = 0; i < count; ++i) {
-        const fe_tensor *t = tensors[i];
+        const fe_tensor *t = &bound_tensor(graph, tensors[i], i, "buffer");
         const fe_buffer *b = buffers[i];
-        FE_CHECK(t != nullptr, FE_STATUS_NULL_POINTER, "tensor %zu of the bindings is NULL", i);
         FE_CHECK(b != nullptr, FE_STATUS_NULL_POINTER, "buffer %zu of the bindings (for '%s') is NULL", i,
                  t->name.c_str());
-        FE_CHECK(t->graph == &graph, FE_STATUS_NOT_FOUND, "'%s' belongs to another graph", t->name.c_str());
-        FE_CHECK(t->slot >= 0, FE_STATUS_INVALID_ARGUMENT, "'%s' is %s and takes no buffer", t->name.c_str(),
-                 t->by_value ? "a scalar passed by value" : "virtual (an intermediate result)");
         FE_CHECK(b->device == handle.device || t->peer_memory, FE_STATUS_INVALID_ARGUMENT,
                  "the buffer for '%s' is on device %d, the handle on device %d", t->name.c_str(), b->device,
                  handle.device);
