@@ -2,7 +2,12 @@
  * moe_bench: a mixture-of-experts projection as one grouped matmul (fe_graph_moe_grouped_matmul,
  * mode NONE) against what a user would write without it, a loop of one matmul per expert.
  *
- *   moe_bench experts top_k tokens K N [rounds] [iterations]
+ *   moe_bench experts top_k tokens K N [rounds] [iterations] [heuristics|tuned|knobs]
+ *
+ * How the grouped matmul's plan is chosen: heuristics' first candidate that builds (the default);
+ * tuned, the fastest of the first 16 candidates timed (fe_build_options.autotune); knobs, that and
+ * two rounds of the configs one knob away from the fastest (autotune_knob_search): what cuDNN's
+ * engines can do for the shape, beyond their first choice.
  *
  * Each token picks top_k distinct experts at random; the routed rows ([tokens * top_k, K],
  * bf16, random) are grouped by expert, and each expert's rows are multiplied by its weight
@@ -39,12 +44,22 @@ static void fill_random(fe_buffer *b, int64_t count) {
 
 int main(int argc, char **argv) {
     if (argc < 6) {
-        fprintf(stderr, "usage: moe_bench experts top_k tokens K N [rounds] [iterations]\n");
+        fprintf(stderr, "usage: moe_bench experts top_k tokens K N [rounds] [iterations] [heuristics|tuned|knobs]\n");
         return 2;
     }
     const int64_t E = atoll(argv[1]), top_k = atoll(argv[2]), tokens = atoll(argv[3]), K = atoll(argv[4]),
                   N = atoll(argv[5]);
     const int rounds = argc > 6 ? atoi(argv[6]) : 5, iterations = argc > 7 ? atoi(argv[7]) : 20;
+    const char *choice = argc > 8 ? argv[8] : "heuristics";
+    fe_build_options grouped_build = FE_BUILD_OPTIONS_INIT;
+    if (!strcmp(choice, "tuned") || !strcmp(choice, "knobs")) {
+        grouped_build.autotune = 1;
+        grouped_build.autotune_candidates = 16;
+        grouped_build.autotune_knob_search = !strcmp(choice, "knobs") ? 2 : 0;
+    } else if (strcmp(choice, "heuristics")) {
+        fprintf(stderr, "moe_bench: the plan is chosen by heuristics, tuned or knobs, not %s\n", choice);
+        return 2;
+    }
     if (E < 1 || E > kMaxExperts || top_k < 1 || top_k > E || rounds < 1 || rounds > kMaxRounds || iterations < 1) {
         fprintf(stderr, "experts 1 to %d, top_k 1 to experts, rounds 1 to %d\n", kMaxExperts, kMaxRounds);
         return 2;
@@ -80,7 +95,7 @@ int main(int argc, char **argv) {
     FE(fe_graph_tensor(grouped, "offsets", 3, od, NULL, FE_DATA_INT32, &offsets));
     FE(fe_graph_moe_grouped_matmul(grouped, x, w, offsets, NULL, &y));
     FE(fe_tensor_set_output(y, 1));
-    FE(fe_graph_build(grouped, handle, NULL));
+    FE(fe_graph_build(grouped, handle, &grouped_build));
     fe_buffer *bx, *bw, *bo, *by;
     FE(fe_buffer_create_for_tensor(0, x, &bx));
     FE(fe_buffer_create_for_tensor(0, w, &bw));
@@ -154,8 +169,8 @@ int main(int argc, char **argv) {
     const char *tag = NULL;
     FE(fe_graph_engine_tag(grouped, &tag));
     printf("experts=%lld top_k=%lld tokens=%lld rows=%lld K=%lld N=%lld grouped_ms=%.4f grouped_tflops=%.1f "
-           "loop_ms=%.4f loop_tflops=%.1f loop_over_grouped=%.3f experts_with_rows=%lld grouped_engine=%s rounds=%d\n",
+           "loop_ms=%.4f loop_tflops=%.1f loop_over_grouped=%.3f experts_with_rows=%lld grouped_engine=%s choice=%s rounds=%d\n",
            (long long)E, (long long)top_k, (long long)tokens, (long long)R, (long long)K, (long long)N, g,
-           flops / (g * 1e9), l, flops / (l * 1e9), l / g, (long long)experts_used, tag, rounds);
+           flops / (g * 1e9), l, flops / (l * 1e9), l / g, (long long)experts_used, tag, choice, rounds);
     return 0;
 }
