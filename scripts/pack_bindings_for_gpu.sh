@@ -23,6 +23,7 @@ ninja -C "$BUILD" -j2 >/dev/null
 
 rm -rf "$PACK"
 mkdir -p "$PACK"/{lib,bin,java,devices}
+PACK=$(cd "$PACK" && pwd)  # the README programs are built from another directory
 cp -L "$BUILD/libcudnnfe.so.1" "$PACK/lib/"
 cp -L "$BUILD/bench/bindings/execute_overhead" "$PACK/bin/"
 [ -f "$ROOT/../shared/devices/h100-sxm-80gb.json" ] && cp "$ROOT/../shared/devices/h100-sxm-80gb.json" "$PACK/devices/"
