@@ -19,15 +19,16 @@
 namespace fe {
 
 struct BackgroundBuild {
+    // A handle of its own on the graph's GPU (the user's is used by one thread at a time), kept
+    // while its plan may run (declared first, so that it outlives the plan); the user's cache
+    // directory settings.
+    std::unique_ptr<fe_handle> handle;
     // The static build: the graph again (from its JSON), the options it is built with and the
     // strings and arrays they point to.
     std::unique_ptr<fe_graph> clone;
     fe_build_options options = FE_BUILD_OPTIONS_INIT;
     std::vector<fe_heur_mode> modes;
     std::string deselect_engines;
-    // A handle of its own on the graph's GPU (the user's is used by one thread at a time), kept
-    // while its plan may run; the user's cache directory settings.
-    std::unique_ptr<fe_handle> handle;
     int32_t device = 0;
     fe_handle::CacheDirectory cache_mode = fe_handle::CacheDirectory::Unset;
     std::string cache_directory;
