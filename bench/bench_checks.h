@@ -36,6 +36,16 @@ static inline const char *engine_tag(const fe_graph *g) {
     return tag;
 }
 
+/* A new graph of that name and I/O data type (the other types: the defaults). */
+static inline fe_graph *bench_graph(const char *name, fe_data_type io) {
+    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
+    o.name = name;
+    o.io_data_type = io;
+    fe_graph *g;
+    FE(fe_graph_create(&o, &g));
+    return g;
+}
+
 static inline int compare_floats(const void *a, const void *b) {
     float x = *(const float *)a, y = *(const float *)b;
     return (x > y) - (x < y);

@@ -38,11 +38,7 @@ static fe_tensor *scalar_one(fe_graph *g, const char *name) {
 }
 
 static fe_graph *build_form(fe_handle *handle, int fast, int64_t m, int64_t n, int64_t k, fe_tensor **tensors) {
-    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
-    go.name = fast ? "fp8_fast_accumulate" : "fp8_float_accumulate";
-    go.io_data_type = FE_DATA_BFLOAT16;
-    fe_graph *g;
-    FE(fe_graph_create(&go, &g));
+    fe_graph *g = bench_graph(fast ? "fp8_fast_accumulate" : "fp8_float_accumulate", FE_DATA_BFLOAT16);
     const int64_t a_dims[3] = {1, m, k}, b_dims[3] = {1, k, n}, b_strides[3] = {k * n, 1, k};
     FE(fe_graph_tensor(g, "a", 3, a_dims, NULL, FE_DATA_FP8_E4M3, &tensors[A]));
     FE(fe_graph_tensor(g, "b", 3, b_dims, b_strides, FE_DATA_FP8_E4M3, &tensors[B]));

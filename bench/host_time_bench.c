@@ -86,15 +86,6 @@ static fe_tensor *channels_last(fe_graph *g, const char *name, int64_t n0, int64
     return t;
 }
 
-static fe_graph *new_graph(const char *name, fe_data_type io) {
-    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-    o.name = name;
-    o.io_data_type = io;
-    fe_graph *g;
-    FE(fe_graph_create(&o, &g));
-    return g;
-}
-
 static void outputs(fe_tensor *a, fe_tensor *b, fe_tensor *c) {
     fe_tensor *all[3] = {a, b, c};
     for (int i = 0; i < 3; ++i)
@@ -106,7 +97,7 @@ static fe_graph *make_graph(const char *which) {
     fe_tensor *y = NULL, *z = NULL, *w = NULL;
     if (!strcmp(which, "attention") || !strcmp(which, "decode")) {
         const int decode = !strcmp(which, "decode");
-        g = new_graph(which, FE_DATA_BFLOAT16);
+        g = bench_graph(which, FE_DATA_BFLOAT16);
         const int64_t b = decode ? 8 : 1, hq = decode ? 32 : 1, hk = decode ? 8 : 1, sq = decode ? 1 : 64,
                       skv = decode ? 2048 : 64, d = decode ? 128 : 64;
         fe_tensor *q = tensor(g, "q", b, hq, sq, d, FE_DATA_NOT_SET), *k = tensor(g, "k", b, hk, skv, d, FE_DATA_NOT_SET);
@@ -115,7 +106,7 @@ static fe_graph *make_graph(const char *which) {
         o.attn_scale = decode ? 0.08838834764831845 : 0.125;
         FE(fe_graph_sdpa(g, q, k, v, &o, &y, NULL));
     } else if (!strcmp(which, "attention_backward")) {
-        g = new_graph(which, FE_DATA_BFLOAT16);
+        g = bench_graph(which, FE_DATA_BFLOAT16);
         fe_tensor *q = tensor(g, "q", 1, 1, 64, 64, FE_DATA_NOT_SET), *k = tensor(g, "k", 1, 1, 64, 64, FE_DATA_NOT_SET);
         fe_tensor *v = tensor(g, "v", 1, 1, 64, 64, FE_DATA_NOT_SET), *o = tensor(g, "o", 1, 1, 64, 64, FE_DATA_NOT_SET);
         fe_tensor *d_o = tensor(g, "dO", 1, 1, 64, 64, FE_DATA_NOT_SET), *stats = tensor(g, "stats", 1, 1, 64, 1, FE_DATA_FLOAT);
@@ -123,14 +114,14 @@ static fe_graph *make_graph(const char *which) {
         bo.attn_scale = 0.125;
         FE(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &bo, &y, &z, &w));
     } else if (!strcmp(which, "matmul")) {
-        g = new_graph(which, FE_DATA_BFLOAT16);
+        g = bench_graph(which, FE_DATA_BFLOAT16);
         int64_t dims[3] = {1, 1024, 1024};
         fe_tensor *a, *b;
         FE(fe_graph_tensor(g, "a", 3, dims, NULL, FE_DATA_NOT_SET, &a));
         FE(fe_graph_tensor(g, "b", 3, dims, NULL, FE_DATA_NOT_SET, &b));
         FE(fe_graph_matmul(g, a, b, NULL, &y));
     } else if (!strcmp(which, "conv")) {
-        g = new_graph(which, FE_DATA_HALF);
+        g = bench_graph(which, FE_DATA_HALF);
         fe_tensor *x = channels_last(g, "x", 8, 64, 56, 56, FE_DATA_NOT_SET);
         fe_tensor *f = channels_last(g, "w", 32, 64, 3, 3, FE_DATA_NOT_SET);
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
@@ -138,7 +129,7 @@ static fe_graph *make_graph(const char *which) {
         FE(fe_conv_options_set_padding(&o, 2, pad));
         FE(fe_graph_conv_fprop(g, x, f, &o, &y));
     } else if (!strcmp(which, "layernorm")) {
-        g = new_graph(which, FE_DATA_BFLOAT16);
+        g = bench_graph(which, FE_DATA_BFLOAT16);
         fe_tensor *x = channels_last(g, "x", 4096, 1024, 1, 1, FE_DATA_NOT_SET);
         fe_tensor *scale = channels_last(g, "scale", 1, 1024, 1, 1, FE_DATA_FLOAT);
         fe_tensor *bias = channels_last(g, "bias", 1, 1024, 1, 1, FE_DATA_FLOAT);

@@ -57,15 +57,6 @@ static void enqueue(void *context, int set, cudaStream_t stream) {
     }
 }
 
-static fe_graph *new_graph(const char *name, fe_data_type io) {
-    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-    o.name = name;
-    o.io_data_type = io;
-    fe_graph *g;
-    FE(fe_graph_create(&o, &g));
-    return g;
-}
-
 static fe_tensor *input(fe_graph *g, const char *name, int64_t rows, int64_t cols, fe_data_type type) {
     int64_t dims[2] = {rows, cols};
     fe_tensor *t;
@@ -126,33 +117,33 @@ static void layernorm_backward(fe_graph *g, fe_tensor *dy, int64_t tokens, int64
  * does not build. */
 static int make_form(struct Form *f, const char *which, int split, int64_t tokens, int64_t hidden) {
     if (!strcmp(which, "residual")) {
-        fe_graph *g = f->graph[f->graphs++] = new_graph(split ? "residual_add" : "residual_layernorm", FE_DATA_BFLOAT16);
+        fe_graph *g = f->graph[f->graphs++] = bench_graph(split ? "residual_add" : "residual_layernorm", FE_DATA_BFLOAT16);
         fe_tensor *sum;
         FE(fe_graph_add(g, input(g, "x", tokens, hidden, FE_DATA_NOT_SET),
                         input(g, "residual", tokens, hidden, FE_DATA_NOT_SET), NULL, &sum));
         output(sum, "sum", FE_DATA_BFLOAT16);
         if (split) {
-            g = f->graph[f->graphs++] = new_graph("layernorm", FE_DATA_BFLOAT16);
+            g = f->graph[f->graphs++] = bench_graph("layernorm", FE_DATA_BFLOAT16);
             sum = input(g, "sum", tokens, hidden, FE_DATA_NOT_SET);
         }
         output(layernorm(g, sum, hidden, FE_DATA_BFLOAT16), "y", FE_DATA_NOT_SET);
     } else if (!strcmp(which, "bitmask")) {
-        fe_graph *g = f->graph[f->graphs++] = new_graph(split ? "layernorm" : "layernorm_bitmask", FE_DATA_FLOAT);
+        fe_graph *g = f->graph[f->graphs++] = bench_graph(split ? "layernorm" : "layernorm_bitmask", FE_DATA_FLOAT);
         fe_tensor *y = layernorm(g, input(g, "x", tokens, hidden, FE_DATA_NOT_SET), hidden, FE_DATA_FLOAT);
         if (split) {
             output(y, "y", FE_DATA_NOT_SET);
-            g = f->graph[f->graphs++] = new_graph("clamp_mask", FE_DATA_FLOAT);
+            g = f->graph[f->graphs++] = bench_graph("clamp_mask", FE_DATA_FLOAT);
             y = input(g, "y", tokens, hidden, FE_DATA_NOT_SET);
         }
         clamp_and_mask(g, y);
     } else if (!strcmp(which, "bitmask_backward")) {
-        fe_graph *g = f->graph[f->graphs++] = new_graph(split ? "masked_dy" : "bitmask_layernorm_backward", FE_DATA_FLOAT);
+        fe_graph *g = f->graph[f->graphs++] = bench_graph(split ? "masked_dy" : "bitmask_layernorm_backward", FE_DATA_FLOAT);
         fe_tensor *masked;
         FE(fe_graph_mul(g, input(g, "dy", tokens, hidden, FE_DATA_NOT_SET),
                         input(g, "mask", tokens, hidden, FE_DATA_BOOLEAN), NULL, &masked));
         if (split) {
             output(masked, "masked_dy", FE_DATA_FLOAT);
-            g = f->graph[f->graphs++] = new_graph("layernorm_backward", FE_DATA_FLOAT);
+            g = f->graph[f->graphs++] = bench_graph("layernorm_backward", FE_DATA_FLOAT);
             masked = input(g, "masked_dy", tokens, hidden, FE_DATA_NOT_SET);
         }
         layernorm_backward(g, masked, tokens, hidden);

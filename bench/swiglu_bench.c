@@ -40,15 +40,6 @@ static void enqueue(void *context, int set, cudaStream_t stream) {
     }
 }
 
-static fe_graph *new_graph(const char *name) {
-    fe_graph_options o = FE_GRAPH_OPTIONS_INIT;
-    o.name = name;
-    o.io_data_type = FE_DATA_BFLOAT16;
-    fe_graph *g;
-    FE(fe_graph_create(&o, &g));
-    return g;
-}
-
 static fe_tensor *matrix(fe_graph *g, const char *name, int64_t rows, int64_t cols) {
     int64_t dims[3] = {1, rows, cols};
     fe_tensor *t;
@@ -69,7 +60,7 @@ int main(int argc, char **argv) {
     FE(fe_handle_create(0, &s.handle));
     fe_tensor *y = NULL;
     if (!split) {
-        fe_graph *g = s.graphs[s.graph_count++] = new_graph("swiglu");
+        fe_graph *g = s.graphs[s.graph_count++] = bench_graph("swiglu", FE_DATA_BFLOAT16);
         fe_tensor **t = s.tensors[0];
         t[X] = matrix(g, "x", tokens, model);
         t[W_GATE] = matrix(g, "w_gate", model, hidden);
@@ -82,7 +73,7 @@ int main(int argc, char **argv) {
         t[Y] = y;
     } else {
         for (int which = GATE; which <= UP; ++which) {
-            fe_graph *g = s.graphs[s.graph_count] = new_graph(which == GATE ? "gate" : "up");
+            fe_graph *g = s.graphs[s.graph_count] = bench_graph(which == GATE ? "gate" : "up", FE_DATA_BFLOAT16);
             fe_tensor **t = s.tensors[s.graph_count++];
             int weight = which == GATE ? W_GATE : W_UP;
             t[X] = matrix(g, "x", tokens, model);
@@ -90,7 +81,7 @@ int main(int argc, char **argv) {
             FE(fe_graph_matmul(g, t[X], t[weight], NULL, &t[which]));
             FE(fe_tensor_set_output(t[which], 1));
         }
-        fe_graph *g = s.graphs[s.graph_count] = new_graph("silu_mul");
+        fe_graph *g = s.graphs[s.graph_count] = bench_graph("silu_mul", FE_DATA_BFLOAT16);
         fe_tensor **t = s.tensors[s.graph_count++];
         t[GATE] = matrix(g, "gate", tokens, hidden);
         t[UP] = matrix(g, "up", tokens, hidden);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 #include "common/error.hpp"
@@ -336,6 +337,12 @@ void fe_graph::check_score_modifiers() const {
                      out->name.c_str(), node->kind(), node->name.c_str(), node->absorbed_by->kind(),
                      node->absorbed_by->name.c_str());
     }
+}
+
+bool fe_graph::has_op(const char *kind) const {
+    for (const auto &node : nodes)
+        if (std::strcmp(node->kind(), kind) == 0) return true;
+    return false;
 }
 
 void fe_graph::assign_uids() {

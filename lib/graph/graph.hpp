@@ -84,6 +84,8 @@ struct fe_graph {
     fe_data_type resolved_compute(const fe::Node &node) const;
     void assign_uids();
     std::string describe() const;
+    // Whether an operation of this kind (Node::kind) is in the graph.
+    bool has_op(const char *kind) const;
 
     // ---- a static plan built in the background (fe_build_options.background_static) ----
     // Set once, when the background build has made it and checked that it binds as the built

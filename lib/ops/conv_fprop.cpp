@@ -1,8 +1,6 @@
 // Forward convolution: attributes, output-shape inference, validation, lowering.
 #include <cudnn_graph.h>
 
-#include <string>
-
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
@@ -16,12 +14,6 @@
 
 namespace fe {
 namespace {
-
-bool has_reduction(const fe_graph &graph) {
-    for (const auto &node : graph.nodes)
-        if (std::string(node->kind()) == "reduction") return true;
-    return false;
-}
 
 const ConvRoles kRoles = {"image", "weight", "result"};
 
@@ -64,7 +56,7 @@ class ConvFprop : public Node {
         if (lowering.graph().nodes.size() > 1 && grouped && x->data_type == FE_DATA_FLOAT &&
             conv_layout_class(x, x->dims.size()) == 0 && single_pixel(outputs[0]->dims, true))
             lowering.require(Feature::conv_fusion_nchw_pixel);
-        if (conv_layout_class(x, x->dims.size()) == 0 && has_reduction(lowering.graph()))
+        if (conv_layout_class(x, x->dims.size()) == 0 && lowering.graph().has_op("reduction"))
             lowering.require(Feature::conv_reduction_nchw);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an

@@ -5,8 +5,6 @@
 // copied, and the cuDNN operation graph never sees the input itself.
 #include <cudnn_graph.h>
 
-#include <string>
-
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "plan/lowering.hpp"
@@ -77,13 +75,8 @@ class Slice : public Node {
         lowering.slice_view(outputs[0], x, bytes);
         // cuBLASLt-based engines fail at execute on an operand less than 16-byte aligned
         // (capability matmul_cublaslt_unaligned_operand); cuDNN's own engines take it.
-        if (bytes % 16 != 0)
-            for (const auto &node : lowering.graph().nodes)
-                if (std::string(node->kind()) == "matmul") {
-                    lowering.avoid_engines(CUDNN_BEHAVIOR_NOTE_CUBLASLT_DEPENDENCY,
-                                           Feature::matmul_cublaslt_unaligned_operand);
-                    break;
-                }
+        if (bytes % 16 != 0 && lowering.graph().has_op("matmul"))
+            lowering.avoid_engines(CUDNN_BEHAVIOR_NOTE_CUBLASLT_DEPENDENCY, Feature::matmul_cublaslt_unaligned_operand);
     }
 
   private:
