@@ -26,7 +26,10 @@ SHAPES = [("Mixtral 8x7B up projection, 4096 tokens", 8, 2, 4096, 4096, 14336),
           ("the same, a 16-token decode step", 8, 2, 16, 4096, 14336),
           ("128 experts (gpt-oss-120b sizes), 2048 tokens", 128, 4, 2048, 2880, 5760),
           ("64 small experts, 1024 tokens", 64, 6, 1024, 2048, 1408)]
-ROUNDS = 3
+ROUNDS = int(os.environ.get("MOE_ROUNDS", "3"))
+# How cudnnfe's grouped plan is chosen: heuristics, tuned (autotuning) and knobs (a knob search,
+# the slowest to build); MOE_CHOICES takes a comma-separated subset.
+CHOICES = os.environ.get("MOE_CHOICES", "heuristics,tuned,knobs").split(",")
 
 
 def moe_bench(build, shape, choice):
@@ -82,7 +85,7 @@ def main():
         rows, sets, contenders = torch_contenders(shape, generator)
         times, notes = {}, {}
         for _ in range(ROUNDS):
-            for choice in ("heuristics", "tuned", "knobs"):
+            for choice in CHOICES:
                 fields = moe_bench(build, shape, choice)
                 times.setdefault(f"cudnnfe grouped ({choice})", []).append(float(fields["grouped_ms"]))
                 notes[f"cudnnfe grouped ({choice})"] = "plan " + fields["grouped_engine"]
@@ -102,7 +105,7 @@ def main():
         for name in contenders:
             if name not in times:
                 table += f"| {label} | {rows} | {name} | - | - | - | {notes.get(name, '')} |\n"
-        print(table.splitlines()[-1], flush=True)
+        print("\n".join(line for line in table.splitlines() if line.startswith(f"| {label} |")), flush=True)
         del sets
         torch.cuda.empty_cache()
     header = (f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "

@@ -1021,12 +1021,19 @@ typedef struct fe_sdpa_backward_options {
      * score_mod_input; applied after soft-capping's derivative, before the attention scale. */
     fe_tensor *score_mod_grad_input;
     fe_tensor *score_mod_grad_output;
+    /* Packed (ragged) K and V with grouped query heads (h_q > h_k): at least the batch's key
+     * tokens (the sum of seq_len_kv). > 0 sizes the per-query-head dK and dV, which are summed
+     * over each group, for these tokens, laid out like dK and dV (packed, their ragged offsets)
+     * instead of for b * s_kv rows. 0: sized for the padded batch. With h_q = h_k there are no
+     * such buffers and it changes nothing. Needs cuDNN 9.6, ragged K and head dims that are
+     * multiples of 16. */
+    int64_t max_total_seq_len_kv;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
       FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0,  \
-      NULL, NULL, NULL, NULL }
+      NULL, NULL, NULL, NULL, 0 }
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score
@@ -1056,9 +1063,10 @@ typedef struct fe_sdpa_fp8_backward_scales {
  *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
  *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
  *  magnitudes before quantization); mark them as outputs. options as for
- *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment among them), except
- *  dropout, ALiBi, dBias, sinks, soft-capping, score modifiers and deterministic mode. cuDNN 9.19 has
- *  engines for it on Hopper at head dims of 128 only (docs/capabilities.md). */
+ *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment, soft-capping and
+ *  score modifiers among them), except dropout, ALiBi, dBias, packed tensors and deterministic
+ *  mode; sinks with dSink are taken and refused at build on cuDNN 9.19, whose kernels for them
+ *  fault. cuDNN 9.19 has engines for it on Hopper at head dims of 128 only (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                             fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
                                             const fe_sdpa_fp8_backward_scales *scales,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bindings' tests and examples on a GPU machine with no JDK, Mono or Go, from the directory
 # scripts/pack_bindings_for_gpu.sh made (which carries this script as run_tests.sh): the JUnit 5
-# suite on the pack's cut-down Java runtime, the go test binary, and the Java and Go examples
+# suite on the pack's cut-down Java runtime, the go test binary, the C# tests bundled with their
+# runner, and the Java and Go examples
 # (each verifies against a CPU reference). Ends with "N passed, N failed".
 #
 #   run_tests.sh [PACK_DIR] [OUT_DIR]
@@ -47,6 +48,23 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -20 "$OUT/go.log"; fi
 grep -E '^--- FAIL' "$OUT/go.log"
 echo "    $p passed, $f failed, $s skipped"
 passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+
+if [ -x "$PACK/bin/cudnnfe_csharp_tests" ]; then
+    echo "=== csharp (the NUnit tests, bundled with their runner)"
+    # UnavailableTests and one deviceless test start the runtime again in a child process, which a
+    # bundle has not got: they run where Mono is (the README's test command).
+    (cd "$PACK" && "$PACK/bin/cudnnfe_csharp_tests" \
+        --skip=UnavailableTests.,DevicelessBuildTests.WithoutAGpuCannotTellIsNotNotSupported) >"$OUT/csharp.log" 2>&1
+    rc=$?
+    counts=$(tail -1 "$OUT/csharp.log")
+    p=$(echo "$counts" | grep -Eo '^[0-9]+' || echo 0)
+    f=$(echo "$counts" | grep -Eo '[0-9]+ failed' | grep -Eo '[0-9]+' || echo 0)
+    s=$(echo "$counts" | grep -Eo '[0-9]+ skipped' | grep -Eo '[0-9]+' || echo 0)
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -20 "$OUT/csharp.log"; fi
+    grep -E '^FAIL' "$OUT/csharp.log"
+    echo "    $p passed, $f failed, $s skipped"
+    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+fi
 
 echo "=== examples"
 # example NAME COMMAND...: exit 0 passes, 77 skips, anything else fails.

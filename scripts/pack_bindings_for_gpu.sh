@@ -4,7 +4,7 @@
 #
 #   lib/      libcudnnfe.so.1 and the JNI and P/Invoke glue libraries
 #   bin/      the C benchmark, the go test binary, the Go examples and benchmark, the C# benchmark
-#             bundled with its Mono runtime (mkbundle)
+#             and tests, each bundled with its Mono runtime (mkbundle)
 #   java/     a Java runtime cut down with jlink, cudnnfe.jar, the test, example and benchmark jars,
 #             JUnit 5's console launcher
 #   devices/  the captured H100 description, for the deviceless tests
@@ -45,6 +45,7 @@ fi
 if [ -f "$BUILD/bench/bindings/execute_overhead_csharp" ]; then
     cp -L "$BUILD/bindings/csharp/libcudnnfe_csharp.so" "$PACK/lib/"
     cp "$BUILD/bench/bindings/execute_overhead_csharp" "$PACK/bin/"
+    [ -f "$BUILD/bindings/csharp/cudnnfe_csharp_tests" ] && cp "$BUILD/bindings/csharp/cudnnfe_csharp_tests" "$PACK/bin/"
     # The bundled runtime's file and process calls go through Mono's native shim, which a
     # machine without Mono lacks; it is looked up by the name the class libraries import.
     cp -L /usr/lib/libmono-native.so "$PACK/lib/libSystem.Native.so"

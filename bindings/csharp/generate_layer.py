@@ -543,19 +543,31 @@ def count_check(params, member):
 # The helpers of the calls that take arrays, in the class of their calls.
 ARRAY_HELPERS = '''
         private static IntPtr[] Pointers(Tensor[] tensors, string method = "Graph", string parameter = "tensors") =>
-            Pointers(tensors, t => t.Pointer, method, parameter);
+            Pointers(tensors, t => t.Pointer, ref tensorScratch, method, parameter);
 
         private static IntPtr[] Pointers(DeviceBuffer[] buffers, string method, string parameter) =>
-            Pointers(buffers, b => b.Pointer, method, parameter);
+            Pointers(buffers, b => b.Pointer, ref bufferScratch, method, parameter);
 
-        /// <summary>The pointers of the objects, none null.</summary>
-        private static IntPtr[] Pointers<T>(T[] objects, Func<T, IntPtr> pointer, string method, string parameter)
+        // The arrays of pointers the calls pass: one of each kind a thread, reused call after call
+        // (an execute allocates nothing), at least as long as the objects; the C side reads the
+        // count it is given, during the call.
+        [ThreadStatic] private static IntPtr[] tensorScratch;
+        [ThreadStatic] private static IntPtr[] bufferScratch;
+
+        /// <summary>The pointers of the objects, none null, in the thread's scratch array.</summary>
+        private static IntPtr[] Pointers<T>(T[] objects, Func<T, IntPtr> pointer, ref IntPtr[] scratch, string method,
+                                            string parameter)
             where T : class
         {
-            var pointers = new IntPtr[Check.NotNull(objects, method, parameter).Length];
-            for (int i = 0; i < pointers.Length; ++i)
-                pointers[i] = pointer(Check.NotNull(objects[i], method, parameter + "[" + i + "]"));
-            return pointers;
+            int n = Check.NotNull(objects, method, parameter).Length;
+            if (scratch == null || scratch.Length < n) scratch = new IntPtr[Math.Max(n, 8)];
+            for (int i = 0; i < n; ++i)
+            {
+                T o = objects[i];
+                if (o == null) throw Check.NullArgumentException(method, parameter + "[" + i + "]");
+                scratch[i] = pointer(o);
+            }
+            return scratch;
         }
 
         /// <summary>The common length of two arrays that go together (a null one is refused by its own check).</summary>

@@ -45,7 +45,9 @@ func objectList[T any](method, name string, objects []*T, argument func(*T, stri
 	out := make([]uintptr, len(objects))
 	for i, o := range objects {
 		var err error
-		if out[i], err = argument(o, method, fmt.Sprintf("%s[%d]", name, i)); err != nil {
+		// The element's name is made only for its error: an execute formats nothing.
+		if out[i], err = argument(o, method, name); err != nil {
+			_, err = argument(o, method, fmt.Sprintf("%s[%d]", name, i))
 			return nil, err
 		}
 	}

@@ -3,7 +3,7 @@ package cudnnfe
 import "testing"
 
 // The mixture-of-experts grouped matmul's modes and routing tensors through the generated options,
-// and the packed backward's MaxTotalSeqLenQ: each option reaches the graph (its description, its
+// and the packed backward's MaxTotalSeqLenQ and MaxTotalSeqLenKV: each option reaches the graph (its description, its
 // output's dims) and each bad routing setup is refused with the C library's reason. No GPU needed.
 
 // moeWeight is eight experts' [k, n] weights, K-contiguous as the reference frontend lays them out.
@@ -75,10 +75,12 @@ func TestBadRoutingIsRefusedWithItsReason(t *testing.T) {
 	refused(x, typed(t, g, "offsets_i64", DataInt64, 8, 1, 1), nil, "it must be int32")
 }
 
-func TestMaxTotalSeqLenQNeedsPackedQ(t *testing.T) {
+func TestMaxTotalSeqLenNeedsPackedTensors(t *testing.T) {
 	const b, h, s, d = 3, 4, 128, 64
 	dims, strides := []int64{b, h, s, d}, []int64{s * h * d, d, h * d, 1}
-	for _, packed := range []bool{false, true} {
+	// Packed with both sizes; then unpacked with one or the other, refused at build.
+	for c, refusal := range []string{"", "Q 'q' is not packed", "K 'k' and V 'v' are not both packed"} {
+		packed := refusal == ""
 		g := ioGraph(t, DataBFloat16)
 		var qkvo []*Tensor
 		for _, name := range []string{"q", "k", "v", "o", "dO"} {
@@ -96,13 +98,29 @@ func TestMaxTotalSeqLenQNeedsPackedQ(t *testing.T) {
 			must(t, stats.SetRaggedOffset(typed(t, g, "stats_offsets", DataInt64, b+1, 1, 1, 1)))
 		}
 		opts := &SdpaBackwardOptions{AttnScale: 0.125, SeqLenQ: typed(t, g, "lq", DataInt32, b, 1, 1, 1),
-			SeqLenKV: typed(t, g, "lkv", DataInt32, b, 1, 1, 1), MaxTotalSeqLenQ: 200}
-		dq, _, _, err := g.SdpaBackward(qkvo[0], qkvo[1], qkvo[2], qkvo[3], qkvo[4], stats, opts)
-		if packed {
-			expectDims(t, dq, err, dims...)
-		} else {
-			expectError(t, err, StatusInvalidArgument, "Q 'q' is not packed")
+			SeqLenKV: typed(t, g, "lkv", DataInt32, b, 1, 1, 1)}
+		if c != 2 {
+			opts.MaxTotalSeqLenQ = 200
+		}
+		if c != 1 {
+			opts.MaxTotalSeqLenKV = 200
+		}
+		dq, dk, dv, err := g.SdpaBackward(qkvo[0], qkvo[1], qkvo[2], qkvo[3], qkvo[4], stats, opts)
+		expectDims(t, dq, err, dims...)
+		if !packed {
+			lowerUnpacked(t, g, refusal, dq, dk, dv)
 		}
 		g.Close()
 	}
+}
+
+// lowerUnpacked builds g's operation graph for the described GPU and expects it refused, naming the cause.
+func lowerUnpacked(t *testing.T, g *Graph, refusal string, outputs ...*Tensor) {
+	json := needDeviceless(t)
+	for _, x := range outputs {
+		must(t, x.SetOutput(true))
+	}
+	must(t, g.SetDeviceProperties(json))
+	must(t, g.Validate())
+	expectError(t, g.BuildOperationGraph(nil), StatusInvalidArgument, refusal)
 }

@@ -163,6 +163,7 @@ enum class Feature {
     softmax_stats_keys_contiguous,       // softmax with stats after a matmul reading K^T keys-contiguous
     conv_reduction_nchw,                 // a convolution fused with a reduction, its image NCHW
     matmul_cublaslt_unaligned_operand,   // cuBLASLt engines for a matmul reading an unaligned slice
+    fp8_attention_backward_sinks,        // FP8 attention backward with the forward's sinks (dSink)
 };
 
 // How the library treats a fact of the table.

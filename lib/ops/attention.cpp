@@ -787,7 +787,9 @@ const schema::Struct &sdpa_backward_options_description() {
         FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_input, nullptr,
             "Stands for the gradient of the modified scores, float [b, h_q, s_q, s_kv]."),
         FE_SCHEMA_TENSOR(fe_sdpa_backward_options, score_mod_grad_output, nullptr,
-            "The score modifier's derivative: the gradient of the scores before it."));
+            "The score modifier's derivative: the gradient of the scores before it."),
+        FE_SCHEMA_RANGE(fe_sdpa_backward_options, max_total_seq_len_kv, integer, 0, ::fe::schema::kNoMaximum,
+            "Packed K and V with grouped query heads: the batch's key tokens, to size the workspace; 0: padded."));
     return description;
 }
 

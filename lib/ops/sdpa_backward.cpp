@@ -6,7 +6,7 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "ops/attention.hpp"
+#include "ops/attention_backward.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
@@ -19,19 +19,14 @@ namespace {
 enum Port { kQ = 0, kK, kV, kO, kDO, kStats };
 
 
-class SdpaBackward : public AttentionNode {
+class SdpaBackward : public AttentionBackwardNode {
   public:
     SdpaBackward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
-                 const fe_sdpa_backward_options &options, const ScoreModifier &score_mod,
-                 const ScoreModifier &score_mod_grad)
-        : AttentionNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"},
-                        with_score_modifiers(attention_options(options), score_mod, score_mod_grad),
-                        options.compute_data_type),
+                 const fe_sdpa_backward_options &options, const BackwardScoreModifiers &modifiers)
+        : AttentionBackwardNode({q, k, v, o, d_o, stats}, {"Q", "K", "V", "O", "dO", "Stats"}, options, modifiers),
           dbias_(options.output_dbias != 0),
-          deterministic_(options.deterministic != 0),
-          dsink_(options.output_dsink != 0),
           max_total_q_(options.max_total_seq_len_q),
-          given_(without_name(options)) {}
+          max_total_kv_(options.max_total_seq_len_kv) {}
     const char *kind() const override { return "sdpa_backward"; }
     std::string attributes() const override {
         return option_attributes() + (dbias_ ? " dbias" : "") + (dsink_ ? " dsink" : "") +
@@ -41,15 +36,12 @@ class SdpaBackward : public AttentionNode {
         if (dbias_) return explanation(Feature::attention_backward_dbias_envelope, cudnn().cudnnGetVersion());
         return "";
     }
-    void write_json(json::Writer &out) const override {
-        write_option_attributes(out, op_schema(kind()), &given_, 0);
-    }
-
     void infer() override {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
         check_backward_inputs(d, kO, kDO, kStats);
+        check_backward_options(d);
         for (int port : {kO, kDO}) {
             const fe_tensor *t = inputs[static_cast<size_t>(port)];
             FE_CHECK(t->strides[3] == 1, FE_STATUS_INVALID_ARGUMENT,
@@ -64,33 +56,18 @@ class SdpaBackward : public AttentionNode {
             const fe_tensor *bias = inputs[static_cast<size_t>(bias_)];
             assign_inferred_shape(outputs[3], bias->dims, bias->strides);
         }
-        FE_CHECK(!score_mod().given() || score_mod_grad().given(), FE_STATUS_INVALID_ARGUMENT,
-                 "options.score_mod_input needs options.score_mod_grad_input and score_mod_grad_output: the "
-                 "gradients pass through the score modifier, and its derivative is the caller's to give");
-        FE_CHECK(!dsink_ || has_sink(), FE_STATUS_INVALID_ARGUMENT,
-                 "output_dsink needs the forward's sinks (options->sink_token)");
-        FE_CHECK(dsink_ || !has_sink(), FE_STATUS_INVALID_ARGUMENT,
-                 "sink_token in the backward serves only dSink (dQ, dK and dV read the stats, which include the "
-                 "sinks): set output_dsink, or leave sink_token out");
-        if (max_total_q_ > 0) {
-            FE_CHECK(q->ragged_offset, FE_STATUS_INVALID_ARGUMENT,
-                     "max_total_seq_len_q sizes a packed batch's workspace; Q '%s' is not packed (it has no ragged "
-                     "offset)", q->name.c_str());
-            FE_CHECK(d.d % 16 == 0 && d.d_v % 16 == 0, FE_STATUS_NOT_SUPPORTED,
-                     "max_total_seq_len_q needs head dims that are multiples of 16 (d=%lld, d_v=%lld): cuDNN's "
-                     "packed workspace has a known functional issue with others",
-                     static_cast<long long>(d.d), static_cast<long long>(d.d_v));
-        }
-        if (dsink_) {
-            const std::vector<int64_t> sink_dims = {1, d.h_q, 1, 1};
-            assign_inferred_shape(outputs.back(), sink_dims, packed_strides(sink_dims));
-        }
     }
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *q = inputs[kQ], *k = inputs[kK], *v = inputs[kV];
         const fe_tensor *o = inputs[kO], *d_o = inputs[kDO], *stats = inputs[kStats];
         check_types({q, k, v, o, d_o});
+        // At build: the graph's readers and callers may give ragged offsets after adding the op.
+        const AttentionDims d = check_qkv(q, k, v);
+        if (max_total_q_ > 0) check_packed_workspace("max_total_seq_len_q", q->ragged_offset, "Q '" + q->name + "' is", d);
+        if (max_total_kv_ > 0)
+            check_packed_workspace("max_total_seq_len_kv", k->ragged_offset && v->ragged_offset,
+                                   "K '" + k->name + "' and V '" + v->name + "' are not both packed: they are", d);
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
         if (has_sink()) lowering.require(Feature::attention_sinks);
@@ -218,18 +195,7 @@ class SdpaBackward : public AttentionNode {
         c.pointwise(FE_POINTWISE_MUL, dO, &lowering.tensor(inputs[kO]), product, "dO * O");
         const Descriptor &row_dot = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
         emit_reduction(lowering, FE_REDUCTION_ADD, product, row_dot, c.compute, c.label("rowsum(dO * O)"));
-        if (dsink_) {
-            // dSink[h] = -sum over b, i of exp(sink[h] - stats) * rowsum(dO * O): the pattern cuDNN's
-            // engines match writes it without the minus sign and negates it themselves.
-            const Descriptor &sink_centered = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_SUB, sink(lowering), &lowering.tensor(stats), sink_centered, "sink - stats");
-            const Descriptor &sink_p = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_EXP, sink_centered, nullptr, sink_p, "sink probability");
-            const Descriptor &per_row = lowering.internal_tensor(c.rows, c.row_strides, FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_MUL, sink_p, &row_dot, per_row, "sink gradient per row");
-            emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), c.compute,
-                           c.label("dSink"));
-        }
+        if (dsink_) lower_sink_gradient(lowering, row_dot, c.rows, c.row_strides, c.compute, c.what);
         // With max_total_seq_len_q the row sums are packed like the stats (and dQ's accumulator
         // like dQ), sized for the batch's tokens.
         if (max_total_q_ > 0) lowering.require(Feature::packed_backward_workspace);
@@ -292,19 +258,7 @@ class SdpaBackward : public AttentionNode {
         // over the batch.
         if (dbias_)
             emit_reduction(lowering, FE_REDUCTION_ADD, *ds, lowering.tensor(outputs[3]), c.compute, c.label("dBias"));
-        if (pr.capped) {
-            // Through the soft-cap: d(cap * tanh(s / cap)) / ds = 1 - tanh^2(s / cap), written as
-            // cuDNN's engines match it (times the cap, tanh's derivative at s / cap, over the cap).
-            const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
-            const Descriptor &times_cap = c.scores_tensor(FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_MUL, *ds, &cap, times_cap, "dS softcap multiply");
-            const Descriptor &through_tanh = c.scores_tensor(FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_TANH_BWD, times_cap, pr.capped, through_tanh, "dS softcap tanh");
-            const Descriptor &divided = c.scores_tensor(FE_DATA_FLOAT);
-            c.pointwise(FE_POINTWISE_DIV, through_tanh, &cap, divided, "dS softcap divide");
-            ds = &divided;
-        }
-        if (score_mod_grad().given()) ds = &lower_score_modifier(lowering, score_mod_grad(), *ds);
+        ds = &through_score_modifiers(lowering, *ds, pr.capped, c.scores, c.score_strides, c.compute, c.what);
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &scale = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                   : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
@@ -348,9 +302,19 @@ class SdpaBackward : public AttentionNode {
         c.pointwise(FE_POINTWISE_IDENTITY, dq_accumulator, nullptr, lowering.tensor(outputs[0]), "dQ");
     }
 
-    bool dbias_, deterministic_, dsink_;
-    int64_t max_total_q_;
-    fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
+    bool dbias_;
+    int64_t max_total_q_, max_total_kv_;
+
+    // max_total_seq_len_q and _kv size a packed batch's workspace for its tokens.
+    static void check_packed_workspace(const char *field, bool packed, const std::string &tensors,
+                                       const AttentionDims &d) {
+        FE_CHECK(packed, FE_STATUS_INVALID_ARGUMENT, "%s sizes a packed batch's workspace; %s not packed (no ragged "
+                 "offset)", field, tensors.c_str());
+        FE_CHECK(d.d % 16 == 0 && d.d_v % 16 == 0, FE_STATUS_NOT_SUPPORTED,
+                 "%s needs head dims that are multiples of 16 (d=%lld, d_v=%lld): cuDNN's packed workspace has a "
+                 "known functional issue with others",
+                 field, static_cast<long long>(d.d), static_cast<long long>(d.d_v));
+    }
 
     // out = a . b, where out has one head per K/V head: with GQA the per-query-head products
     // ([b, h_q, rows, cols]) are summed over each group.
@@ -361,41 +325,40 @@ class SdpaBackward : public AttentionNode {
             emit_matmul(lowering, a, b, lowering.tensor(out), compute, what, overrides);
             return;
         }
-        const Descriptor &full = lowering.internal_tensor(full_dims, packed_strides(full_dims), io);
+        const Descriptor &full = max_total_kv_ > 0 ? packed_per_query_head(lowering, out, full_dims, d, io)
+                                                   : lowering.internal_tensor(full_dims, packed_strides(full_dims), io);
         emit_matmul(lowering, a, b, full, compute, what + " (per query head)", overrides);
         emit_reduction(lowering, FE_REDUCTION_ADD, full, lowering.tensor(out), compute, what + " (sum over the group)");
+    }
+
+    // With max_total_seq_len_kv, dK's or dV's per-query-head products in the workspace, packed
+    // like `out` (its ragged offset, or K's or V's) with each token holding h_q heads, sized
+    // for the batch's key tokens; cuDNN scales the offsets by the group itself.
+    const Descriptor &packed_per_query_head(Lowering &lowering, const fe_tensor *out, const std::vector<int64_t> &dims,
+                                            const AttentionDims &d, fe_data_type io) const {
+        lowering.require(Feature::packed_backward_workspace);
+        const fe_tensor *like = out == outputs[1] ? inputs[kK] : inputs[kV];
+        const fe_tensor *offsets = out->ragged_offset ? out->ragged_offset : like->ragged_offset;
+        const int64_t group = d.h_q / d.h_k;
+        std::vector<int64_t> strides = out->strides;
+        strides[0] *= group;  // the batch's and the token's strides span h_q heads
+        strides[2] *= group;
+        return lowering.workspace_tensor(dims, strides, io, false, &lowering.tensor(offsets),
+                                         max_total_kv_ * strides[2] * static_cast<int64_t>(data_type_size(io)));
     }
 };
 
 }  // namespace
-
-static std::unique_ptr<Node> make_sdpa_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                         fe_tensor *stats, const fe_sdpa_backward_options &options,
-                                         const ScoreModifier &score_mod, const ScoreModifier &score_mod_grad) {
-    return std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad);
-}
 
 Results add_sdpa_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                           fe_tensor *stats, const fe_sdpa_backward_options &options) {
     std::vector<const char *> ports = {"dQ", "dK", "dV"};
     if (options.output_dbias) ports.push_back("dBias");
     if (options.output_dsink) ports.push_back("dSink");
-    ScoreModifier score_mod = find_score_modifier(g, options.score_mod_input, options.score_mod_output, {},
-                                                  "score_mod_input", "score_mod_output");
-    ScoreModifier score_mod_grad =
-        find_score_modifier(g, options.score_mod_grad_input, options.score_mod_grad_output,
-                            score_modifier_tensors(score_mod), "score_mod_grad_input", "score_mod_grad_output");
-    for (const Node *node : score_mod_grad.nodes)
-        FE_CHECK(std::find(score_mod.nodes.begin(), score_mod.nodes.end(), node) == score_mod.nodes.end(),
-                 FE_STATUS_INVALID_ARGUMENT, "pointwise '%s' is in both the score modifier and its derivative",
-                 node->name.c_str());
-    FE_CHECK(!score_mod.given() || score_mod_grad.input != score_mod.input, FE_STATUS_INVALID_ARGUMENT,
-             "options.score_mod_grad_input is options.score_mod_input '%s'; the gradient needs a stand-in of its own",
-             score_mod.input->name.c_str());
-    Results outputs = g.add_op(make_sdpa_backward(q, k, v, o, d_o, stats, options, score_mod, score_mod_grad),
+    const BackwardScoreModifiers modifiers = find_backward_score_modifiers(g, options);
+    Results outputs = g.add_op(std::make_unique<SdpaBackward>(q, k, v, o, d_o, stats, options, modifiers),
                                options.name, "sdpa_backward", ports);
-    absorb_score_modifier(g, score_mod, *g.nodes.back());
-    absorb_score_modifier(g, score_mod_grad, *g.nodes.back());
+    absorb_backward_score_modifiers(g, modifiers);
     if (options.output_dsink) keep_float(outputs.back());
     if (options.output_dbias && options.bias && options.bias->data_type != FE_DATA_NOT_SET) {
         outputs[3]->data_type = options.bias->data_type;  // like the bias; the user may override

@@ -7,7 +7,7 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
-#include "ops/attention.hpp"
+#include "ops/attention_backward.hpp"
 #include "schema/option_fields.hpp"
 #include "common/json.hpp"
 #include "ops/graph_ops.hpp"
@@ -28,30 +28,27 @@ enum Output { kDQ = 0, kDK, kDV, kAmaxDQ, kAmaxDK, kAmaxDV, kAmaxDP };
 
 bool is_fp8(fe_data_type t) { return t == FE_DATA_FP8_E4M3 || t == FE_DATA_FP8_E5M2; }
 
-class SdpaFp8Backward : public AttentionNode {
+class SdpaFp8Backward : public AttentionBackwardNode {
   public:
     SdpaFp8Backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
-                    const fe_sdpa_fp8_backward_scales &s, const fe_sdpa_backward_options &options)
-        : AttentionNode({q, k, v, o, d_o, stats, s.descale_q, s.descale_k, s.descale_v, s.descale_o, s.descale_do,
-                         s.descale_s, s.descale_dp, s.scale_s, s.scale_dp, s.scale_dq, s.scale_dk, s.scale_dv},
-                        {"Q", "K", "V", "O", "dO", "Stats", kScaleNames[0], kScaleNames[1], kScaleNames[2],
-                         kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
-                         kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
-                        attention_options(options), options.compute_data_type),
-          deterministic_(options.deterministic != 0),
-          given_(without_name(options)) {}
+                    const fe_sdpa_fp8_backward_scales &s, const fe_sdpa_backward_options &options,
+                    const BackwardScoreModifiers &modifiers)
+        : AttentionBackwardNode({q, k, v, o, d_o, stats, s.descale_q, s.descale_k, s.descale_v, s.descale_o,
+                                 s.descale_do, s.descale_s, s.descale_dp, s.scale_s, s.scale_dp, s.scale_dq,
+                                 s.scale_dk, s.scale_dv},
+                                {"Q", "K", "V", "O", "dO", "Stats", kScaleNames[0], kScaleNames[1], kScaleNames[2],
+                                 kScaleNames[3], kScaleNames[4], kScaleNames[5], kScaleNames[6], kScaleNames[7],
+                                 kScaleNames[8], kScaleNames[9], kScaleNames[10], kScaleNames[11]},
+                                options, modifiers) {}
     const char *kind() const override { return "sdpa_fp8_backward"; }
-    std::string attributes() const override { return option_attributes() + (deterministic_ ? " deterministic" : ""); }
+    std::string attributes() const override {
+        return option_attributes() + (dsink_ ? " dsink" : "") + (deterministic_ ? " deterministic" : "");
+    }
     std::string unsupported_hint() const override {
         if (inputs[kQ]->dims[3] != 128 || inputs[kV]->dims[3] != 128)
             return explanation(Feature::fp8_attention_backward_head_dims, cudnn().cudnnGetVersion());
         return "";
     }
-    // Fields the op does not take (dBias, ALiBi) are refused on entry, so they are never written.
-    void write_json(json::Writer &out) const override {
-        write_option_attributes(out, op_schema(kind()), &given_, 0);
-    }
-
     void infer() override {
         for (int i = kDescaleQ; i < kRequired; ++i)
             FE_CHECK(inputs[static_cast<size_t>(i)] != nullptr, FE_STATUS_NULL_POINTER, "scales->%s is NULL",
@@ -60,6 +57,7 @@ class SdpaFp8Backward : public AttentionNode {
         AttentionDims d = check_qkv(q, k, v);
         check_options(d);
         check_backward_inputs(d, kO, kDO, kStats);
+        check_backward_options(d);
         for (int i = kDescaleQ; i < kRequired; ++i) {
             fe_tensor *t = inputs[static_cast<size_t>(i)];
             // The backward kernels read every scale from device memory: a by-value scalar
@@ -87,9 +85,10 @@ class SdpaFp8Backward : public AttentionNode {
         const fe_tensor *k = inputs[kK];
         const Descriptor &k_t = lowering.tensor_view(k, {d.b, d.h_k, d.d, d.s_kv},
                                                      {k->strides[0], k->strides[1], k->strides[3], k->strides[2]});
-        const Descriptor &p = lower_probabilities(c, k_t);
+        const Descriptor *capped = nullptr;
+        const Descriptor &p = lower_probabilities(c, k_t, &capped);
         lower_value_gradient(c, p);
-        const Descriptor &ds8 = lower_score_gradient(c, p, softmax_sum);
+        const Descriptor &ds8 = lower_score_gradient(c, p, softmax_sum, capped);
         lower_key_and_query_gradients(c, ds8, k_t);
     }
 
@@ -106,6 +105,10 @@ class SdpaFp8Backward : public AttentionNode {
             const fe_tensor *t = inputs[static_cast<size_t>(i)];
             FE_CHECK(t->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "%s '%s' is %s; it must be float",
                      ports_[static_cast<size_t>(i)], t->name.c_str(), data_type_name(t->data_type));
+        }
+        if (has_sink()) {
+            lowering.require(Feature::attention_sinks);
+            lowering.require(Feature::fp8_attention_backward_sinks);
         }
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (deterministic_) lowering.require(Feature::fp8_attention_backward_deterministic);
@@ -158,17 +161,20 @@ class SdpaFp8Backward : public AttentionNode {
             c.mul(c.lowering.tensor(inputs[kDO]), c.lowering.tensor(inputs[kO]), o_dims, "dO * O");
         const Descriptor &row_dot = c.floats(c.rows);
         emit_reduction(c.lowering, FE_REDUCTION_ADD, d_o_times_o, row_dot, c.compute, c.label("rowsum(dO * O)"));
-        return c.mul(c.mul(row_dot, c.scale(kDescaleDO), c.rows, "descale dO (rows)"), c.scale(kDescaleO), c.rows,
-                     "descale O (rows)");
+        const Descriptor &real = c.mul(c.mul(row_dot, c.scale(kDescaleDO), c.rows, "descale dO (rows)"),
+                                       c.scale(kDescaleO), c.rows, "descale O (rows)");
+        if (dsink_) lower_sink_gradient(c.lowering, real, c.rows, packed_strides(c.rows), c.compute, c.what);
+        return real;
     }
 
-    // exp(S - stats): the forward's probabilities, recomputed from FP8 Q and K.
-    const Descriptor &lower_probabilities(const Pattern &c, const Descriptor &k_t) const {
+    // exp(S - stats): the forward's probabilities, recomputed from FP8 Q and K. `capped` receives
+    // the scores over the soft-cap (nullptr without one), for its derivative.
+    const Descriptor &lower_probabilities(const Pattern &c, const Descriptor &k_t, const Descriptor **capped) const {
         Lowering &lowering = c.lowering;
         const Descriptor *s = &c.floats(c.scores);
         emit_matmul(lowering, lowering.tensor(inputs[kQ]), k_t, *s, c.compute, c.label("Q.K^T"),
                     c.overrides(c.len_q, c.len_kv, nullptr));
-        s = modify_scores(lowering, s, c.d, c.compute, c.what, {&c.scale(kDescaleQ), &c.scale(kDescaleK)});
+        s = modify_scores(lowering, s, c.d, c.compute, c.what, {&c.scale(kDescaleQ), &c.scale(kDescaleK)}, capped);
         const Descriptor &centered = c.floats(c.scores);
         emit_pointwise(lowering, FE_POINTWISE_SUB, *s, &lowering.tensor(inputs[kStats]), nullptr, centered, c.compute,
                        c.pw, 0, c.label("S - stats"));
@@ -191,9 +197,10 @@ class SdpaFp8Backward : public AttentionNode {
                    {d.b, d.h_q, d.s_kv, d.d_v}, d, c.compute, c.overrides(c.len_kv, nullptr, c.len_q), c.label("dV"));
     }
 
-    // dP = (dO . V^T) * descales - row sums, times P and the attention scale; its amax; quantized
-    // by scale_dp.
-    const Descriptor &lower_score_gradient(const Pattern &c, const Descriptor &p, const Descriptor &softmax_sum) const {
+    // dP = (dO . V^T) * descales - row sums, times P, back through the score modifiers and times
+    // the attention scale; its amax; quantized by scale_dp.
+    const Descriptor &lower_score_gradient(const Pattern &c, const Descriptor &p, const Descriptor &softmax_sum,
+                                           const Descriptor *capped) const {
         Lowering &lowering = c.lowering;
         const AttentionDims &d = c.d;
         const fe_tensor *v = inputs[kV];
@@ -208,6 +215,7 @@ class SdpaFp8Backward : public AttentionNode {
         emit_pointwise(lowering, FE_POINTWISE_SUB, dp_real, &softmax_sum, nullptr, centered_dp, c.compute, c.pw, 0,
                        c.label("dP - row sums"));
         const Descriptor *ds = &c.mul(centered_dp, p, c.scores, "dS");
+        ds = &through_score_modifiers(lowering, *ds, capped, c.scores, packed_strides(c.scores), c.compute, c.what);
         if (scale_ >= 0 || options_.attn_scale != 0.0) {
             const Descriptor &attn = scale_ >= 0 ? lowering.tensor(inputs[static_cast<size_t>(scale_)])
                                                  : lowering.internal_scalar(options_.attn_scale, FE_DATA_FLOAT, 4);
@@ -265,26 +273,22 @@ class SdpaFp8Backward : public AttentionNode {
                        lowering.tensor(target), compute, pw, 0, what + " scale");
     }
 
-    bool deterministic_;
-    fe_sdpa_backward_options given_;  // as the caller gave them, for the graph JSON
 };
 
 }  // namespace
 
-static std::unique_ptr<Node> make_sdpa_fp8_backward(fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
-                                             fe_tensor *stats, const fe_sdpa_fp8_backward_scales &scales,
-                                             const fe_sdpa_backward_options &options) {
-    return std::make_unique<SdpaFp8Backward>(q, k, v, o, d_o, stats, scales, options);
-}
-
 Results add_sdpa_fp8_backward(fe_graph &g, fe_tensor *q, fe_tensor *k, fe_tensor *v, fe_tensor *o, fe_tensor *d_o,
                               fe_tensor *stats, const fe_sdpa_fp8_backward_scales &s,
                               const fe_sdpa_backward_options &options) {
-    Results outputs = g.add_op(make_sdpa_fp8_backward(q, k, v, o, d_o, stats, s, options), options.name,
-                               "sdpa_fp8_backward", {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"});
+    std::vector<const char *> ports = {"dQ", "dK", "dV", "Amax_dQ", "Amax_dK", "Amax_dV", "Amax_dP"};
+    if (options.output_dsink) ports.push_back("dSink");
+    const BackwardScoreModifiers modifiers = find_backward_score_modifiers(g, options);
+    Results outputs = g.add_op(std::make_unique<SdpaFp8Backward>(q, k, v, o, d_o, stats, s, options, modifiers),
+                               options.name, "sdpa_fp8_backward", ports);
+    absorb_backward_score_modifiers(g, modifiers);
     for (size_t i = 0; i < 3; ++i)  // gradients in the FP8 type of what they differentiate, unless overridden
         if (outputs[i]->data_type == FE_DATA_NOT_SET) outputs[i]->data_type = (i == 0 ? q : i == 1 ? k : v)->data_type;
-    for (size_t i = 3; i < 7; ++i) keep_float(outputs[i]);
+    for (size_t i = 3; i < outputs.size(); ++i) keep_float(outputs[i]);  // the amaxes and dSink
     return outputs;
 }
 
@@ -317,13 +321,16 @@ const schema::Op kSdpaFp8Backward{"sdpa_fp8_backward",
                                    {"Amax_dQ", nullptr, "dQ's amax"},
                                    {"Amax_dK", nullptr, "dK's amax"},
                                    {"Amax_dV", nullptr, "dV's amax"},
-                                   {"Amax_dP", nullptr, "the score gradient's amax"}},
+                                   {"Amax_dP", nullptr, "the score gradient's amax"},
+                                   {"dSink", "output_dsink", "float [1, h_q, 1, 1]: the sinks' gradient"}},
                                   {},
                                   &sdpa_backward_options_description(),
                                   {"name", "attn_scale", "attn_scale_tensor", "causal_mask", "compute_data_type", "bias",
                                    "sliding_window", "seq_len_q", "seq_len_kv", "dropout_mask", "dropout_scale",
                                    "dropout_probability", "dropout_seed", "dropout_offset", "implementation", "deterministic",
-                                   "right_bound", "diagonal_alignment"},
+                                   "right_bound", "diagonal_alignment", "sink_token", "output_dsink", "softcap",
+                                   "score_mod_input", "score_mod_output", "score_mod_grad_input",
+                                   "score_mod_grad_output"},
                                   true,
                                   "FP8 attention backward (Hopper and later).",
                                   nullptr,

@@ -111,6 +111,9 @@ AttentionConfig draw(Rng &rng, bool backward) {
     if (backward && c.dropout && rng.chance(0.5)) c.dropout = 1;
     // The gradient of a bias per batch or shared by heads, drawn last for the same reason.
     if (backward && c.bias > 1 && rng.chance(0.5)) c.dbias = true;
+    // A packed backward's workspace sized for the batch's tokens (max_total_seq_len_q and _kv),
+    // drawn last for the same reason.
+    if (backward && c.ragged && c.d % 16 == 0 && c.d_v % 16 == 0 && rng.chance(0.5)) c.max_total = true;
     return c;
 }
 
@@ -132,6 +135,11 @@ void apply_variations(AttentionConfig &c) {
         if (item == "alibi=0") c.alibi = false;
         else if (item == "alibi=1") c.alibi = true;
         else if (item == "softcap=0") c.softcap = 0;
+        else if (item == "softcap") c.softcap = c.softcap > 0 ? c.softcap : 20;
+        else if (item == "score_mod") {
+            if (c.score_mod.empty()) c.score_mod = {{ScoreModStep::multiply, 0.8}, {ScoreModStep::cap, 20}};
+            c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+        }
         else if (item == "mha") c.h_k = c.h_q;
         else if (item == "d_v=d") c.d_v = c.d;
         else if (item == "d=d_v") c.d = c.d_v;
@@ -206,7 +214,7 @@ std::string describe(const AttentionConfig &c) {
                                std::to_string(c.dropout_p).substr(0, 4) + ")")
                                   .c_str()
                             : "",
-                  c.dbias ? " dbias" : "", c.deterministic ? " deterministic" : "", c.ragged ? " ragged" : "",
+                  c.dbias ? " dbias" : "", c.deterministic ? " deterministic" : "", c.ragged ? (c.max_total ? " ragged(max_total)" : " ragged") : "",
                   c.paged ? (" paged(page=" + std::to_string(c.page) + ")").c_str() : "",
                   c.implementation == FE_SDPA_IMPLEMENTATION_NATIVE
                       ? " native"

@@ -115,6 +115,10 @@ void attention_backward(Case &k, const std::function<void(AttentionConfig &)> &a
     opts.output_dbias = c.dbias;
     opts.output_dsink = c.dsink;
     opts.deterministic = c.deterministic;
+    if (c.max_total) {  // the padded batch's tokens: a bound for any lengths drawn
+        opts.max_total_seq_len_q = c.b * c.s_q;
+        opts.max_total_seq_len_kv = c.b * c.s_kv;
+    }
     fe_tensor *dq = nullptr, *dk = nullptr, *dv = nullptr, *dbias = nullptr, *dsink = nullptr;
     if (!k.ok(fe_graph_sdpa_backward(k.graph_handle(), t.q, t.k, t.v, o, d_o, stats, &opts, &dq, &dk, &dv),
               "fe_graph_sdpa_backward"))

@@ -37,6 +37,7 @@ struct AttentionConfig {
     std::vector<int32_t> lengths_q, lengths_kv;
     bool dbias = false, dsink = false, deterministic = false;
     bool paged = false, ragged = false;  // both with a padding mask; paged K/V: forward only
+    bool max_total = false;  // a packed backward's workspace sized for the batch's tokens
     int64_t page = 0;                    // tokens per page of a paged K/V cache
     std::vector<size_t> order_q, order_k, order_v, order_o;
     std::vector<int64_t> gaps_q, gaps_k, gaps_v, gaps_o;

@@ -1,8 +1,9 @@
 // FP8 attention, forward and backward (fe_graph_sdpa_fp8, fe_graph_sdpa_fp8_backward): E4M3 and
 // E5M2, causal masks and sliding windows in both alignments, padding masks, paged K/V and packed
 // Q, K, V, O (forward), MHA/GQA/MQA, layouts in any order, a band's right bound in either diagonal
-// alignment; the options FP8 attention refuses (bias, dropout, in the forward sinks, soft-capping,
-// a score modifier and Max/SumExp, deterministic backward) now and then, to record their reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
+// alignment; in the backward sinks with dSink, soft-capping and a score modifier; the options FP8
+// attention refuses (bias, dropout, in the forward sinks, soft-capping, a score modifier and
+// Max/SumExp, deterministic backward) now and then, to record their reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
 // probabilities (and in the backward the score gradient) quantized as the device stores them, O
 // and the gradients quantized with their scales.
 #include <algorithm>
@@ -37,7 +38,7 @@ AttentionConfig draw_fp8(Rng &rng, bool backward) {
     c.alibi = false;
     c.dbias = false;
     // The header's exceptions for FP8 attention are not drawn: ALiBi, dBias, and in the backward
-    // sinks, soft-capping and Max/SumExp (the forward takes them, and the score modifier).
+    // Max/SumExp. The backward's sinks, soft-capping and score modifier are drawn last (below).
     if (backward || !rng.chance(0.2)) {
         c.softcap = 0;
         c.sink = c.dsink = false;
@@ -53,6 +54,12 @@ AttentionConfig draw_fp8(Rng &rng, bool backward) {
     if (rng.chance(0.5)) {
         c.s_q = 16 * ((c.s_q + 15) / 16);
         c.s_kv = 16 * ((c.s_kv + 15) / 16);
+    }
+    // Drawn last, so that the cases drawn before the backward took them stay as they were.
+    if (backward) {
+        if (rng.chance(0.2)) c.sink = c.dsink = true;
+        if (rng.chance(0.15)) c.softcap = rng.uniform(1, 50);
+        if (rng.chance(0.1)) draw_score_mod(rng, c);
     }
     apply_variations(c);
     return c;
@@ -226,11 +233,19 @@ void fp8_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust)
     set_common_options(opts, c, t);
     opts.deterministic = c.deterministic;
     opts.output_dsink = c.dsink;
-    fe_tensor *out[7] = {};
+    if (!c.score_mod.empty() &&
+        !build_score_mod(k, c, &t, &opts.score_mod_input, &opts.score_mod_output, &opts.score_mod_grad_input,
+                         &opts.score_mod_grad_output))
+        return;
+    fe_tensor *out[7] = {}, *dsink = nullptr;
     if (!k.ok(fe_graph_sdpa_fp8_backward(k.graph_handle(), t.q, t.k, t.v, o, d_o, stats, &sc, &opts, &out[0],
                                          &out[1], &out[2], &out[3], &out[4], &out[5], &out[6]),
               "fe_graph_sdpa_fp8_backward"))
         return;
+    if (c.dsink) {
+        k.ok(fe_graph_tensor_by_name(k.graph_handle(), "sdpa_fp8_backward_0::dSink", &dsink), "fe_graph_tensor_by_name");
+        k.ok(fe_tensor_set_output(dsink, 1), "fe_tensor_set_output");
+    }
     if (c.ragged) {
         const std::vector<int64_t> sq = thd_strides(c.h_q, c.s_q, c.d), sk = thd_strides(c.h_k, c.s_kv, c.d),
                                    sv = thd_strides(c.h_k, c.s_kv, c.d_v);
@@ -270,8 +285,9 @@ void fp8_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust)
     k.input_values(stats, stats_values);
     auto O = [&](int64_t b, int64_t h, int64_t i, int64_t x) { return bo.at({b, h, i, x}) / kScaleO; };
 
-    // The score gradient in real units; its scale from its amax, as a training loop's would be.
-    std::vector<double> ds(r.p.size(), 0.0);
+    // The score gradient in real units (through the soft-cap's and the score modifier's
+    // derivatives); its scale from its amax, as a training loop's would be. dSink from the row sums.
+    std::vector<double> ds(r.p.size(), 0.0), ref_dsink(static_cast<size_t>(c.h_q), 0.0);
     double amax_dp = 0;
     for (int64_t b = 0; b < c.b; ++b)
         for (int64_t h = 0; h < c.h_q; ++h)
@@ -279,10 +295,19 @@ void fp8_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust)
                 if (!r.row_defined[r.row(b, h, i)]) continue;
                 double row_dot = 0;
                 for (int64_t x = 0; x < c.d_v; ++x) row_dot += dO(b, h, i, x) * O(b, h, i, x);
+                if (in.sink)
+                    ref_dsink[static_cast<size_t>(h)] -=
+                        std::exp(in.sink->at({0, h, 0, 0}) - stats_values[r.row(b, h, i)]) * row_dot;
                 for (int64_t j = 0; j < c.s_kv; ++j) {
                     double dp = 0;
                     for (int64_t x = 0; x < c.d_v; ++x) dp += dO(b, h, i, x) * in.v(b, h / group, j, x);
-                    double value = r.p[r.at(b, h, i, j)] * (dp - row_dot) * c.scale;
+                    double value = r.p[r.at(b, h, i, j)] * (dp - row_dot);
+                    if (c.softcap > 0) {
+                        const double th = std::tanh(r.capped[r.at(b, h, i, j)]);
+                        value *= 1.0 - th * th;
+                    }
+                    if (!c.score_mod.empty()) value *= score_mod_derivative(c, in, h, r.unmodified[r.at(b, h, i, j)]);
+                    value *= c.scale;
                     ds[r.at(b, h, i, j)] = value;
                     amax_dp = std::max(amax_dp, std::fabs(value));
                 }
@@ -320,6 +345,7 @@ void fp8_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust)
     for (int i = 0; i < 12; ++i) k.input_values(*fields[i], {static_cast<float>(values[i])});
     Bound *outs[7];
     for (int i = 0; i < 7; ++i) outs[i] = &k.output(out[i]);
+    Bound *bdsink = dsink ? &k.output(dsink) : nullptr;
     if (c.ragged) {
         outs[0]->ragged = in.off_q;
         outs[1]->ragged = in.off_k;
@@ -369,6 +395,8 @@ void fp8_backward(Case &k, const std::function<void(AttentionConfig &)> &adjust)
     if (amax_dk > 0) k.check("amax_dK", *outs[4], {amax_dk}, 0.08 * amax_dk, 0.0, 0.08);
     if (amax_dv > 0) k.check("amax_dV", *outs[5], {amax_dv}, 0.08 * amax_dv, 0.0, 0.08);
     if (amax_dp > 0) k.check("amax_dP", *outs[6], {amax_dp}, 0.05 * amax_dp, 0.0, 0.05);
+    // dSink is float from the FP8 O and dO (exact in the reference): bfloat16's bounds.
+    if (bdsink) k.check("dSink", *bdsink, ref_dsink, 5e-2, 3e-2, 3e-2);
 }
 
 }  // namespace

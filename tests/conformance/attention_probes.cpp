@@ -212,6 +212,28 @@ void register_attention_probes(std::vector<Probe> &out) {
                          });
                      }};
     };
+    auto fp8_backward_with = [](const char *feature, const char *runs, void (*option)(AttentionConfig &)) {
+        return Probe{feature, runs, [option](Case &k) {
+                         attention_fp8_case(k, true, [option](AttentionConfig &c) {
+                             plain(c);
+                             c.type = FE_DATA_FP8_E4M3;
+                             c.d = c.d_v = 128;
+                             c.scale = 0.08839;
+                             option(c);
+                         });
+                     }};
+    };
+    out.push_back(fp8_backward_with("fp8_attention_backward_sinks",
+                                    "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink",
+                                    [](AttentionConfig &c) { c.sink = c.dsink = true; }));
+    out.push_back(fp8_backward_with("fp8_attention_backward_sinks:causal_softcap",
+                                    "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink, "
+                                    "causal, soft-capping 40",
+                                    [](AttentionConfig &c) {
+                                        c.sink = c.dsink = true;
+                                        c.causal = FE_CAUSAL_MASK_TOP_LEFT;
+                                        c.softcap = 40;
+                                    }));
     out.push_back(fp8_forward_with("fp8_attention_sinks",
                                    "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, sinks",
                                    [](AttentionConfig &c) { c.sink = true; }));

@@ -267,17 +267,25 @@ TEST_F(SdpaBandSink, TheNativeOperationAndFp8AttentionRefuseTheNewOptions) {
 namespace {
 
 TEST_F(Deviceless, PackedBackwardWorkspaceIsSizedForTheTokens) {
+    // Q and dO with 4 heads, K and V with H_K (GQA when 1): packed, every tensor on one ragged offset.
     const int64_t B = 3, H = 4, S = 128, D = 64;
-    int64_t dims[4] = {B, H, S, D}, strides[4] = {S * H * D, D, H * D, 1}, stats_strides[4] = {S * H, 1, H, 1};
-    auto backward = [&](fe_graph *g, bool packed, int64_t max_total, fe_tensor **dq) {
+    struct Sizing {
+        int64_t h_k, max_total_q, max_total_kv;
+    };
+    auto backward = [&](fe_graph *g, bool packed, const Sizing &z, fe_tensor **dq) {
         fe_tensor *t[5];
         const char *names[5] = {"q", "k", "v", "o", "dO"};
-        for (int i = 0; i < 5; ++i) EXPECT_FE_OK(fe_graph_tensor(g, names[i], 4, dims, strides, FE_DATA_NOT_SET, &t[i]));
+        for (int i = 0; i < 5; ++i) {
+            const int64_t h = (i == 1 || i == 2) ? z.h_k : H;
+            int64_t dims[4] = {B, h, S, D}, strides[4] = {S * h * D, D, h * D, 1};
+            EXPECT_FE_OK(fe_graph_tensor(g, names[i], 4, dims, strides, FE_DATA_NOT_SET, &t[i]));
+        }
         fe_tensor *stats = tensor(g, "stats", {B, H, S, 1}, false, FE_DATA_FLOAT);
         fe_tensor *lq = tensor(g, "lq", {B, 1, 1, 1}, false, FE_DATA_INT32), *lkv = tensor(g, "lkv", {B, 1, 1, 1}, false, FE_DATA_INT32);
         if (packed) {
             fe_tensor *offsets = tensor(g, "offsets", {B + 1, 1, 1, 1}, false, FE_DATA_INT64);
             fe_tensor *stats_offsets = tensor(g, "stats_offsets", {B + 1, 1, 1, 1}, false, FE_DATA_INT64);
+            const int64_t stats_strides[4] = {S * H, 1, H, 1};
             for (fe_tensor *x : t) EXPECT_FE_OK(fe_tensor_set_ragged_offset(x, offsets));
             EXPECT_FE_OK(fe_tensor_set_strides(stats, 4, stats_strides));
             EXPECT_FE_OK(fe_tensor_set_ragged_offset(stats, stats_offsets));
@@ -286,20 +294,38 @@ TEST_F(Deviceless, PackedBackwardWorkspaceIsSizedForTheTokens) {
         o.attn_scale = 0.125;
         o.seq_len_q = lq;
         o.seq_len_kv = lkv;
-        o.max_total_seq_len_q = max_total;
+        o.max_total_seq_len_q = z.max_total_q;
+        o.max_total_seq_len_kv = z.max_total_kv;
         fe_tensor *dk = nullptr, *dv = nullptr;
-        fe_status s = fe_graph_sdpa_backward(g, t[0], t[1], t[2], t[3], t[4], stats, &o, dq, &dk, &dv);
-        if (s == FE_OK)
-            for (fe_tensor *x : {*dq, dk, dv}) EXPECT_FE_OK(fe_tensor_set_output(x, 1));
-        return s;
+        EXPECT_FE_OK(fe_graph_sdpa_backward(g, t[0], t[1], t[2], t[3], t[4], stats, &o, dq, &dk, &dv));
+        for (fe_tensor *x : {*dq, dk, dv}) EXPECT_FE_OK(fe_tensor_set_output(x, 1));
+        for (int i = 0; i < 3; ++i) {  // the gradients packed like Q, K and V
+            const int64_t h = i == 0 ? H : z.h_k, strides[4] = {S * h * D, D, h * D, 1};
+            EXPECT_FE_OK(fe_tensor_set_strides(i == 0 ? *dq : i == 1 ? dk : dv, 4, strides));
+        }
     };
+    // Refused at build, where the graph's ragged offsets are known.
     fe_tensor *dq = nullptr;
-    EXPECT_FE_STATUS(backward(graph("not_packed", FE_DATA_BFLOAT16), false, 200, &dq), FE_STATUS_INVALID_ARGUMENT);
-    EXPECT_TRUE(LastErrorContains("Q 'q' is not packed")) << fe_last_error_message();
+    fe_graph *unpacked = graph("not_packed", FE_DATA_BFLOAT16);
+    backward(unpacked, false, {H, 200, 0}, &dq);
+    EXPECT_FE_STATUS(build(unpacked), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("max_total_seq_len_q sizes a packed batch's workspace; Q 'q' is not packed"))
+        << fe_last_error_message();
+    unpacked = graph("not_packed_kv", FE_DATA_BFLOAT16);
+    backward(unpacked, false, {1, 0, 200}, &dq);
+    EXPECT_FE_STATUS(build(unpacked), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_TRUE(LastErrorContains("max_total_seq_len_kv sizes a packed batch's workspace; K 'k' and V 'v' are not both"))
+        << fe_last_error_message();
+
     fe_graph *g = graph("packed_workspace", FE_DATA_BFLOAT16);
-    ASSERT_FE_OK(backward(g, true, 200, &dq));
-    ASSERT_FE_OK(fe_tensor_set_strides(dq, 4, strides));
+    backward(g, true, {H, 200, 0}, &dq);
     expect_supported(g);
+
+    // With GQA, the per-query-head dK and dV sized for 200 key tokens rather than B * S = 384 (the
+    // workspace it saves is measured on a GPU: tests/gpu/sdpa_ragged_test.cpp).
+    fe_graph *grouped = graph("packed_gqa_sized", FE_DATA_BFLOAT16);
+    backward(grouped, true, {1, 200, 200}, &dq);
+    expect_supported(grouped);
 }
 
 }  // namespace

@@ -113,13 +113,18 @@ TEST_F(Gpu, RaggedPackedAttentionMatchesPerSequenceReference) {
     EXPECT_LE(stats_err, 2e-2);
 }
 
-// The backward pass over the same packed layout: dQ, dK, dV packed like Q, K, V; with
-// max_total_seq_len_q, the stats are packed too and the workspace is sized for the tokens.
-class RaggedBackward : public Gpu, public ::testing::WithParamInterface<bool> {};
+// The backward pass over the same packed layout: dQ, dK, dV packed like Q, K, V, with K and V
+// of H or of one head (grouped queries); with max_total_seq_len_q (and _kv with grouped
+// queries), the stats are packed too and the workspace is sized for the tokens.
+struct RaggedBackwardCase {
+    bool packed_workspace;
+    int64_t h_k;
+};
+class RaggedBackward : public Gpu, public ::testing::WithParamInterface<RaggedBackwardCase> {};
 
 TEST_P(RaggedBackward, MatchesPerSequenceReference) {
-    const bool packed_workspace = GetParam();
-    const int64_t B = 3, H = 4, S = 128, D = 64;
+    const bool packed_workspace = GetParam().packed_workspace;
+    const int64_t B = 3, H = 4, S = 128, D = 64, HK = GetParam().h_k, group = H / HK;
     const double scale = 0.125;
     std::vector<int32_t> len_q(B), len_kv(B);
     std::vector<int64_t> off_q(B + 1, 0), off_kv(B + 1, 0);
@@ -127,20 +132,26 @@ TEST_P(RaggedBackward, MatchesPerSequenceReference) {
         len_q[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % S);
         len_kv[static_cast<size_t>(b)] = 1 + static_cast<int32_t>(rng_() % S);
         off_q[static_cast<size_t>(b + 1)] = off_q[static_cast<size_t>(b)] + len_q[static_cast<size_t>(b)] * H * D;
-        off_kv[static_cast<size_t>(b + 1)] = off_kv[static_cast<size_t>(b)] + len_kv[static_cast<size_t>(b)] * H * D;
+        off_kv[static_cast<size_t>(b + 1)] = off_kv[static_cast<size_t>(b)] + len_kv[static_cast<size_t>(b)] * HK * D;
     }
     fe_graph *g = graph("ragged_backward", FE_DATA_BFLOAT16);
     int64_t dims[4] = {B, H, S, D}, strides[4] = {S * H * D, D, H * D, 1}, odims[4] = {B + 1, 1, 1, 1};
+    int64_t kv_dims[4] = {B, HK, S, D}, kv_strides[4] = {S * HK * D, D, HK * D, 1};
     int64_t ldims[4] = {B, 1, 1, 1}, sdims[4] = {B, H, S, 1};
     fe_tensor *q, *k, *v, *o, *d_o, *stats, *oq, *okv, *lq, *lkv, *os = nullptr;
-    int64_t tokens = 0;
+    int64_t tokens = 0, tokens_kv = 0;
     for (int32_t n : len_q) tokens += n;
+    for (int32_t n : len_kv) tokens_kv += n;
     std::vector<int64_t> off_s(B + 1, 0);
     for (int64_t b = 0; b < B; ++b)
         off_s[static_cast<size_t>(b + 1)] = off_s[static_cast<size_t>(b)] + len_q[static_cast<size_t>(b)] * H;
     const char *names[5] = {"q", "k", "v", "o", "dO"};
     fe_tensor **packed[5] = {&q, &k, &v, &o, &d_o};
-    for (int i = 0; i < 5; ++i) ASSERT_FE_OK(fe_graph_tensor(g, names[i], 4, dims, strides, FE_DATA_NOT_SET, packed[i]));
+    for (int i = 0; i < 5; ++i) {
+        const bool kv = i == 1 || i == 2;
+        ASSERT_FE_OK(fe_graph_tensor(g, names[i], 4, kv ? kv_dims : dims, kv ? kv_strides : strides, FE_DATA_NOT_SET,
+                                     packed[i]));
+    }
     ASSERT_FE_OK(fe_graph_tensor(g, "stats", 4, sdims, nullptr, FE_DATA_FLOAT, &stats));
     ASSERT_FE_OK(fe_graph_tensor(g, "offsets_q", 4, odims, nullptr, FE_DATA_INT64, &oq));
     ASSERT_FE_OK(fe_graph_tensor(g, "offsets_kv", 4, odims, nullptr, FE_DATA_INT64, &okv));
@@ -158,24 +169,28 @@ TEST_P(RaggedBackward, MatchesPerSequenceReference) {
         ASSERT_FE_OK(fe_tensor_set_strides(stats, 4, stats_strides));
         ASSERT_FE_OK(fe_tensor_set_ragged_offset(stats, os));
         opts.max_total_seq_len_q = tokens;
+        if (HK < H) opts.max_total_seq_len_kv = tokens_kv;
     }
     fe_tensor *dq, *dk, *dv;
     ASSERT_FE_OK(fe_graph_sdpa_backward(g, q, k, v, o, d_o, stats, &opts, &dq, &dk, &dv));
     for (fe_tensor *t : {dq, dk, dv}) {
-        ASSERT_FE_OK(fe_tensor_set_strides(t, 4, strides));
+        ASSERT_FE_OK(fe_tensor_set_strides(t, 4, t == dq ? strides : kv_strides));
         ASSERT_FE_OK(fe_tensor_set_ragged_offset(t, t == dq ? oq : okv));
         ASSERT_FE_OK(fe_tensor_set_output(t, 1));
     }
     build(g);
     int64_t workspace = 0;
     ASSERT_FE_OK(fe_graph_workspace_size(g, &workspace));
-    std::printf("    ragged backward plan %s, lengths q %d/%d/%d kv %d/%d/%d, workspace %lld bytes%s\n", engine_tag_of(g),
-                len_q[0], len_q[1], len_q[2], len_kv[0], len_kv[1], len_kv[2], static_cast<long long>(workspace),
+    std::printf("    ragged backward plan %s, h %lld/%lld, lengths q %d/%d/%d kv %d/%d/%d, workspace %lld bytes%s\n",
+                engine_tag_of(g), static_cast<long long>(H), static_cast<long long>(HK), len_q[0], len_q[1], len_q[2],
+                len_kv[0], len_kv[1], len_kv[2], static_cast<long long>(workspace),
                 packed_workspace ? " (sized for the tokens)" : "");
-    // The row sums and the dQ accumulator: for the tokens, or for every padded row.
-    const int64_t rows = packed_workspace ? tokens : B * S;
+    // The row sums and the dQ accumulator: for the tokens, or for every padded row; with grouped
+    // queries, dK and dV per query head (bfloat16) for the key tokens, or for every padded key.
+    const int64_t rows = packed_workspace ? tokens : B * S, keys = packed_workspace ? tokens_kv : B * S;
     EXPECT_GE(workspace, rows * H * (D + 1) * 4);
-    if (packed_workspace) EXPECT_LT(workspace, B * S * H * (D + 1) * 4 + 64 * 1024);
+    if (packed_workspace)
+        EXPECT_LT(workspace, B * S * H * (D + 1) * 4 + (HK < H ? 2 * keys * H * D * 2 : 0) + 64 * 1024);
 
     Bound &bq = bind(q, true), &bk = bind(k, true), &bv = bind(v, true), &bdo = bind(d_o, true);
     Bound &bo = bind(o, false), &bs = bind(stats, false);
@@ -189,8 +204,10 @@ TEST_P(RaggedBackward, MatchesPerSequenceReference) {
     auto stats_at = [&](int64_t b, int64_t h, int64_t i) {
         return static_cast<size_t>(packed_workspace ? off_s[static_cast<size_t>(b)] + i * H + h : bs.offset({b, h, i, 0}));
     };
+    // Q, O, dO and dQ hold H heads a token, K, V, dK and dV HK (queries' head h reads h / group).
     auto index = [&](const std::vector<int64_t> &off, int64_t b, int64_t h, int64_t i, int64_t x) {
-        return static_cast<size_t>(off[static_cast<size_t>(b)] + i * H * D + h * D + x);
+        const bool kv = &off == &off_kv;
+        return static_cast<size_t>(off[static_cast<size_t>(b)] + i * (kv ? HK : H) * D + (kv ? h / group : h) * D + x);
     };
     // Reference forward per sequence: P, then O (rounded to bf16 as stored) and the stats.
     std::vector<double> p(static_cast<size_t>(B * H * S * S), 0.0);
@@ -264,8 +281,12 @@ TEST_P(RaggedBackward, MatchesPerSequenceReference) {
     check("dV", bdv, ref_dv, off_kv);
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, RaggedBackward, ::testing::Bool(), [](const ::testing::TestParamInfo<bool> &info) {
-    return std::string(info.param ? "packed_stats_and_workspace" : "padded_workspace");
-});
+INSTANTIATE_TEST_SUITE_P(Gpu, RaggedBackward,
+                         ::testing::Values(RaggedBackwardCase{false, 4}, RaggedBackwardCase{true, 4},
+                                           RaggedBackwardCase{false, 1}, RaggedBackwardCase{true, 1}),
+                         [](const ::testing::TestParamInfo<RaggedBackwardCase> &info) {
+                             return std::string(info.param.h_k == 1 ? "grouped_" : "") +
+                                    (info.param.packed_workspace ? "packed_stats_and_workspace" : "padded_workspace");
+                         });
 
 }  // namespace

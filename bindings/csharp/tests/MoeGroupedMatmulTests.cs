@@ -4,7 +4,7 @@ namespace CudnnFe.Tests
 {
     /// <summary>
     /// The mixture-of-experts grouped matmul's modes and routing tensors through the generated options,
-    /// and the packed backward's MaxTotalSeqLenQ: each option reaches the graph (its description, its
+    /// and the packed backward's MaxTotalSeqLenQ and MaxTotalSeqLenKv: each option reaches the graph (its description, its
     /// output's dims) and each bad routing setup is refused with the C library's reason. No GPU needed.
     /// </summary>
     [TestFixture]
@@ -100,12 +100,15 @@ namespace CudnnFe.Tests
         }
 
         [Test]
-        public void MaxTotalSeqLenQNeedsPackedQ()
+        public void MaxTotalSeqLenNeedsPackedTensors()
         {
             const long B = 3, H = 4, S = 128, D = 64;
             long[] dims = { B, H, S, D }, strides = { S * H * D, D, H * D, 1 };
-            foreach (bool packed in new[] { false, true })
+            // Packed with both sizes; then unpacked with one or the other, refused at build.
+            string[] refusals = { null, "Q 'q' is not packed", "K 'k' and V 'v' are not both packed" };
+            for (int c = 0; c < refusals.Length; ++c)
             {
+                bool packed = refusals[c] == null;
                 using (Graph g = NewGraph())
                 {
                     string[] names = { "q", "k", "v", "o", "dO" };
@@ -122,18 +125,16 @@ namespace CudnnFe.Tests
                     var options = new SdpaBackwardOptions
                     {
                         AttnScale = 0.125, SeqLenQ = Int32(g, "lq", B, 1, 1, 1), SeqLenKv = Int32(g, "lkv", B, 1, 1, 1),
-                        MaxTotalSeqLenQ = 200,
+                        MaxTotalSeqLenQ = c != 2 ? 200 : 0, MaxTotalSeqLenKv = c != 1 ? 200 : 0,
                     };
-                    if (packed)
-                    {
-                        SdpaGradients grads = g.SdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options);
-                        CollectionAssert.AreEqual(dims, grads.DQ.Dims);
-                    }
-                    else
-                    {
-                        TestSupport.AssertFails(Status.InvalidArgument, "Q 'q' is not packed",
-                                                () => g.SdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options));
-                    }
+                    SdpaGradients grads = g.SdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options);
+                    CollectionAssert.AreEqual(dims, grads.DQ.Dims);
+                    if (packed) continue;
+                    string json = TestSupport.CudnnAndDeviceJsonOrIgnore();
+                    foreach (Tensor x in new[] { grads.DQ, grads.DK, grads.DV }) x.SetOutput(true);
+                    g.SetDeviceProperties(json);
+                    g.Validate();
+                    TestSupport.AssertFails(Status.InvalidArgument, refusals[c], () => g.BuildOperationGraph(null));
                 }
             }
         }

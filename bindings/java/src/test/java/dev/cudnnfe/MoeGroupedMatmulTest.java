@@ -3,6 +3,7 @@ package dev.cudnnfe;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -96,11 +97,14 @@ class MoeGroupedMatmulTest {
     }
 
     @Test
-    void maxTotalSeqLenQNeedsPackedQ() {
+    void maxTotalSeqLenNeedsPackedTensors() {
         final long b = 3, h = 4, s = 128, d = 64;
         long[] dims = {b, h, s, d};
         long[] strides = {s * h * d, d, h * d, 1};
-        for (boolean packed : new boolean[] {false, true}) {
+        // Packed with both sizes; then unpacked with one or the other, refused at build.
+        String[] refusals = {null, "Q 'q' is not packed", "K 'k' and V 'v' are not both packed"};
+        for (int c = 0; c < refusals.length; ++c) {
+            final boolean packed = refusals[c] == null;
             try (Graph g = graph()) {
                 String[] names = {"q", "k", "v", "o", "dO"};
                 Tensor[] t = new Tensor[names.length];
@@ -113,14 +117,17 @@ class MoeGroupedMatmulTest {
                             .setRaggedOffset(g.tensor("stats_offsets", new long[] {b + 1, 1, 1, 1}, null, DataType.INT64));
                 }
                 SdpaBackwardOptions options = new SdpaBackwardOptions().attnScale(0.125)
-                        .seqLenQ(int32(g, "lq", b, 1, 1, 1)).seqLenKv(int32(g, "lkv", b, 1, 1, 1)).maxTotalSeqLenQ(200);
-                if (packed) {
-                    SdpaGradients grads = g.sdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options);
-                    assertArrayEquals(dims, grads.dq.dims());
-                } else {
-                    TestSupport.assertFails(Status.INVALID_ARGUMENT, "Q 'q' is not packed",
-                            () -> g.sdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options));
-                }
+                        .seqLenQ(int32(g, "lq", b, 1, 1, 1)).seqLenKv(int32(g, "lkv", b, 1, 1, 1))
+                        .maxTotalSeqLenQ(c != 2 ? 200 : 0).maxTotalSeqLenKv(c != 1 ? 200 : 0);
+                SdpaGradients grads = g.sdpaBackward(t[0], t[1], t[2], t[3], t[4], stats, options);
+                assertArrayEquals(dims, grads.dq.dims());
+                if (packed) continue;
+                String json = TestSupport.deviceJson();
+                assumeTrue(TestSupport.cudnnAvailable() && json != null, "lowering needs cuDNN and the device description");
+                for (Tensor x : new Tensor[] {grads.dq, grads.dk, grads.dv}) x.setOutput(true);
+                g.setDeviceProperties(json);
+                g.validate();
+                TestSupport.assertFails(Status.INVALID_ARGUMENT, refusals[c], () -> g.buildOperationGraph(null));
             }
         }
     }
