@@ -1063,10 +1063,11 @@ typedef struct fe_sdpa_fp8_backward_scales {
  *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
  *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
  *  magnitudes before quantization); mark them as outputs. options as for
- *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment, soft-capping and
- *  score modifiers among them), except dropout, ALiBi, dBias, packed tensors and deterministic
- *  mode; sinks with dSink are taken and refused at build on cuDNN 9.19, whose kernels for them
- *  fault. cuDNN 9.19 has engines for it on Hopper at head dims of 128 only (docs/capabilities.md). */
+ *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment among them), except
+ *  dropout, ALiBi, dBias, packed tensors and deterministic mode; sinks with dSink, soft-capping
+ *  and score modifiers are taken and refused at build on cuDNN 9.19 (its kernels fault or
+ *  compute them wrongly). cuDNN 9.19 has engines for it on Hopper at head dims of 128 only
+ *  (docs/capabilities.md). */
 FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
                                             fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
                                             const fe_sdpa_fp8_backward_scales *scales,

@@ -1031,8 +1031,18 @@ const std::vector<Capability> kTable = {
     {Feature::fp8_attention_backward_sinks, "fp8_attention_backward_sinks", Gate::known_bad,
      "FP8 attention backward with the forward's sinks and their gradient (dSink)", 0, 0, kAnyCudnn9, kVerified,
      "builds plans for it whose kernels make an illegal memory access (the CUDA context is lost: 2 of 2 randomized "
-     "cases at head dim 128, with and without soft-capping); dQ, dK and dV need only the stats, which include the "
-     "sinks: leave sink_token out of the FP8 backward, or take dSink from a bfloat16 or half backward",
+     "cases at head dim 128 and both probes, with and without soft-capping); dQ, dK and dV need only the stats, "
+     "which include the sinks: leave sink_token out of the FP8 backward, or take dSink from a bfloat16 or half "
+     "backward",
+     "H200"},
+    {Feature::fp8_attention_backward_score_modifiers, "fp8_attention_backward_score_modifiers", Gate::known_bad,
+     "FP8 attention backward with soft-capping or a score modifier of the caller's (score_mod_input)", 0, 0,
+     kAnyCudnn9, kVerified,
+     "builds plans for it that compute wrong gradients: 13 of 14 randomized cases with soft-capping (dQ and dK "
+     "saturated at the FP8 range, relative errors 0.6 to 2e4) and 13 of 13 with a score modifier (a multiply, a "
+     "per-head add or a tanh cap; gradients near zero, relative errors about 1) at head dim 128, where the same "
+     "cases without them are right, as the FP8 forward with them is wrong: use a bfloat16 or half attention for "
+     "modified scores",
      "H200"},
 };
 

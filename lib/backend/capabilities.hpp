@@ -164,6 +164,7 @@ enum class Feature {
     conv_reduction_nchw,                 // a convolution fused with a reduction, its image NCHW
     matmul_cublaslt_unaligned_operand,   // cuBLASLt engines for a matmul reading an unaligned slice
     fp8_attention_backward_sinks,        // FP8 attention backward with the forward's sinks (dSink)
+    fp8_attention_backward_score_modifiers,  // FP8 attention backward with soft-capping or a score modifier
 };
 
 // How the library treats a fact of the table.

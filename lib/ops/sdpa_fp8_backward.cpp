@@ -110,6 +110,7 @@ class SdpaFp8Backward : public AttentionBackwardNode {
             lowering.require(Feature::attention_sinks);
             lowering.require(Feature::fp8_attention_backward_sinks);
         }
+        if (options_.softcap > 0 || score_mod().given()) lowering.require(Feature::fp8_attention_backward_score_modifiers);
         if (has_dropout()) lowering.require(Feature::fp8_attention_dropout);
         if (deterministic_) lowering.require(Feature::fp8_attention_backward_deterministic);
         if (packed()) lowering.require(Feature::fp8_attention_packed);

@@ -1,9 +1,9 @@
 // FP8 attention, forward and backward (fe_graph_sdpa_fp8, fe_graph_sdpa_fp8_backward): E4M3 and
 // E5M2, causal masks and sliding windows in both alignments, padding masks, paged K/V and packed
 // Q, K, V, O (forward), MHA/GQA/MQA, layouts in any order, a band's right bound in either diagonal
-// alignment; in the backward sinks with dSink, soft-capping and a score modifier; the options FP8
-// attention refuses (bias, dropout, in the forward sinks, soft-capping, a score modifier and
-// Max/SumExp, deterministic backward) now and then, to record their reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
+// alignment; the options FP8 attention refuses (bias, dropout, sinks, soft-capping, a score
+// modifier, in the forward Max/SumExp, deterministic backward) now and then, to record their
+// reasons. The reference follows the FP8 data flow in double: dequantized inputs, the
 // probabilities (and in the backward the score gradient) quantized as the device stores them, O
 // and the gradients quantized with their scales.
 #include <algorithm>
@@ -55,11 +55,13 @@ AttentionConfig draw_fp8(Rng &rng, bool backward) {
         c.s_q = 16 * ((c.s_q + 15) / 16);
         c.s_kv = 16 * ((c.s_kv + 15) / 16);
     }
-    // Drawn last, so that the cases drawn before the backward took them stay as they were.
+    // The backward's sinks, soft-capping and score modifier, refused at build (cuDNN 9.19 faults
+    // or computes them wrongly), rarely to record their reasons; drawn last, so that the cases
+    // drawn before the backward took them stay as they were.
     if (backward) {
-        if (rng.chance(0.2)) c.sink = c.dsink = true;
-        if (rng.chance(0.15)) c.softcap = rng.uniform(1, 50);
-        if (rng.chance(0.1)) draw_score_mod(rng, c);
+        if (rng.chance(0.05)) c.sink = c.dsink = true;
+        if (rng.chance(0.05)) c.softcap = rng.uniform(1, 50);
+        if (rng.chance(0.03)) draw_score_mod(rng, c);
     }
     apply_variations(c);
     return c;

@@ -201,9 +201,10 @@ void register_attention_probes(std::vector<Probe> &out) {
                    }});
     // The FP8 forward's options cuDNN 9.19 gets wrong (conformance run 39, seed 63: every case with
     // sinks failed to compile, soft-capping, score modifiers and Max/SumExp mostly wrong), pinned.
-    auto fp8_forward_with = [](const char *feature, const char *runs, void (*option)(AttentionConfig &)) {
-        return Probe{feature, runs, [option](Case &k) {
-                         attention_fp8_case(k, false, [option](AttentionConfig &c) {
+    // FP8 (E4M3) attention, b 2, h 4, s 128/256, d 128, forward or backward, with one option.
+    auto fp8_with = [](bool backward, const char *feature, const char *runs, void (*option)(AttentionConfig &)) {
+        return Probe{feature, runs, [backward, option](Case &k) {
+                         attention_fp8_case(k, backward, [option](AttentionConfig &c) {
                              plain(c);
                              c.type = FE_DATA_FP8_E4M3;
                              c.d = c.d_v = 128;
@@ -212,56 +213,55 @@ void register_attention_probes(std::vector<Probe> &out) {
                          });
                      }};
     };
-    auto fp8_backward_with = [](const char *feature, const char *runs, void (*option)(AttentionConfig &)) {
-        return Probe{feature, runs, [option](Case &k) {
-                         attention_fp8_case(k, true, [option](AttentionConfig &c) {
-                             plain(c);
-                             c.type = FE_DATA_FP8_E4M3;
-                             c.d = c.d_v = 128;
-                             c.scale = 0.08839;
-                             option(c);
-                         });
-                     }};
-    };
-    out.push_back(fp8_backward_with("fp8_attention_backward_sinks",
-                                    "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink",
-                                    [](AttentionConfig &c) { c.sink = c.dsink = true; }));
-    out.push_back(fp8_backward_with("fp8_attention_backward_sinks:causal_softcap",
-                                    "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink, "
-                                    "causal, soft-capping 40",
-                                    [](AttentionConfig &c) {
-                                        c.sink = c.dsink = true;
-                                        c.causal = FE_CAUSAL_MASK_TOP_LEFT;
-                                        c.softcap = 40;
-                                    }));
-    out.push_back(fp8_forward_with("fp8_attention_sinks",
-                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, sinks",
-                                   [](AttentionConfig &c) { c.sink = true; }));
-    out.push_back(fp8_forward_with("fp8_attention_score_modifiers",
-                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, soft-capping 25, stats",
-                                   [](AttentionConfig &c) {
-                                       c.softcap = 25;
-                                       c.stats = true;
-                                   }));
-    out.push_back(fp8_forward_with("fp8_attention_score_modifiers:score_mod",
-                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a score modifier "
-                                   "multiplying by 1.19, stats",
-                                   [](AttentionConfig &c) {
-                                       c.score_mod = {{ScoreModStep::multiply, 1.19}};
-                                       c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
-                                       c.stats = true;
-                                   }));
-    out.push_back(fp8_forward_with("fp8_attention_max_sum_exp",
-                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, Max and SumExp",
-                                   [](AttentionConfig &c) { c.max_sum_exp = true; }));
-    out.push_back(fp8_forward_with("fp8_attention_max_sum_exp:right_bound",
-                                   "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a band's right bound "
-                                   "of 16 aligned bottom-right, stats (the options FP8 attention takes)",
-                                   [](AttentionConfig &c) {
-                                       c.right = 16;
-                                       c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
-                                       c.stats = true;
-                                   }));
+    out.push_back(fp8_with(true, "fp8_attention_backward_sinks",
+                           "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink",
+                           [](AttentionConfig &c) { c.sink = c.dsink = true; }));
+    out.push_back(fp8_with(true, "fp8_attention_backward_sinks:causal_softcap",
+                           "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, sinks and dSink, "
+                           "causal, soft-capping 40",
+                           [](AttentionConfig &c) {
+                               c.sink = c.dsink = true;
+                               c.causal = FE_CAUSAL_MASK_TOP_LEFT;
+                               c.softcap = 40;
+                           }));
+    out.push_back(fp8_with(true, "fp8_attention_backward_score_modifiers",
+                           "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, soft-capping 20",
+                           [](AttentionConfig &c) { c.softcap = 20; }));
+    out.push_back(fp8_with(true, "fp8_attention_backward_score_modifiers:score_mod",
+                           "FP8 (E4M3) attention backward, b 2, h 4, s 128/256, d 128, a score modifier multiplying by "
+                           "0.8",
+                           [](AttentionConfig &c) {
+                               c.score_mod = {{ScoreModStep::multiply, 0.8}};
+                               c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+                           }));
+    out.push_back(fp8_with(false, "fp8_attention_sinks",
+                           "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, sinks",
+                           [](AttentionConfig &c) { c.sink = true; }));
+    out.push_back(fp8_with(false, "fp8_attention_score_modifiers",
+                           "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, soft-capping 25, stats",
+                           [](AttentionConfig &c) {
+                               c.softcap = 25;
+                               c.stats = true;
+                           }));
+    out.push_back(fp8_with(false, "fp8_attention_score_modifiers:score_mod",
+                           "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a score modifier "
+                           "multiplying by 1.19, stats",
+                           [](AttentionConfig &c) {
+                               c.score_mod = {{ScoreModStep::multiply, 1.19}};
+                               c.implementation = FE_SDPA_IMPLEMENTATION_COMPOSITE;
+                               c.stats = true;
+                           }));
+    out.push_back(fp8_with(false, "fp8_attention_max_sum_exp",
+                           "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, Max and SumExp",
+                           [](AttentionConfig &c) { c.max_sum_exp = true; }));
+    out.push_back(fp8_with(false, "fp8_attention_max_sum_exp:right_bound",
+                           "FP8 (E4M3) attention forward, b 2, h 4, s 128/256, d 128, a band's right bound "
+                           "of 16 aligned bottom-right, stats (the options FP8 attention takes)",
+                           [](AttentionConfig &c) {
+                               c.right = 16;
+                               c.alignment = FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT;
+                               c.stats = true;
+                           }));
     // Many key blocks and heads, where a nondeterministic dQ accumulation would show: five executions.
     out.push_back({"fp8_attention_backward_deterministic:long_keys",
                    "FP8 (E4M3) attention backward, b 2, h 4, s 256/1024, d 128, deterministic, executed five "
