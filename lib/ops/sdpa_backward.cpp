@@ -64,10 +64,12 @@ class SdpaBackward : public AttentionBackwardNode {
         check_types({q, k, v, o, d_o});
         // At build: the graph's readers and callers may give ragged offsets after adding the op.
         const AttentionDims d = check_qkv(q, k, v);
-        if (max_total_q_ > 0) check_packed_workspace("max_total_seq_len_q", q->ragged_offset, "Q '" + q->name + "' is", d);
+        if (max_total_q_ > 0)
+            check_packed_workspace("max_total_seq_len_q", q->ragged_offset,
+                                   "Q '" + q->name + "' is not packed (it has no ragged offset)", d);
         if (max_total_kv_ > 0)
             check_packed_workspace("max_total_seq_len_kv", k->ragged_offset && v->ragged_offset,
-                                   "K '" + k->name + "' and V '" + v->name + "' are not both packed: they are", d);
+                                   "K '" + k->name + "' and V '" + v->name + "' are not both packed (ragged offsets)", d);
         FE_CHECK(stats->data_type == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED, "Stats '%s' is %s; the stats are float",
                  stats->name.c_str(), data_type_name(stats->data_type));
         if (has_sink()) lowering.require(Feature::attention_sinks);
@@ -306,10 +308,10 @@ class SdpaBackward : public AttentionBackwardNode {
     int64_t max_total_q_, max_total_kv_;
 
     // max_total_seq_len_q and _kv size a packed batch's workspace for its tokens.
-    static void check_packed_workspace(const char *field, bool packed, const std::string &tensors,
+    static void check_packed_workspace(const char *field, bool packed, const std::string &not_packed,
                                        const AttentionDims &d) {
-        FE_CHECK(packed, FE_STATUS_INVALID_ARGUMENT, "%s sizes a packed batch's workspace; %s not packed (no ragged "
-                 "offset)", field, tensors.c_str());
+        FE_CHECK(packed, FE_STATUS_INVALID_ARGUMENT, "%s sizes a packed batch's workspace; %s", field,
+                 not_packed.c_str());
         FE_CHECK(d.d % 16 == 0 && d.d_v % 16 == 0, FE_STATUS_NOT_SUPPORTED,
                  "%s needs head dims that are multiples of 16 (d=%lld, d_v=%lld): cuDNN's packed workspace has a "
                  "known functional issue with others",
