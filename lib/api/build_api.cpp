@@ -26,6 +26,15 @@ const BuildState &state_at_least(const fe_graph *graph, fe_graph::Stage stage, c
     return *graph->build;
 }
 
+// Candidate `index` of the graph's search (after heuristics were queried).
+const Candidate &candidate_at(const fe_graph *graph, size_t index) {
+    const std::vector<Candidate> &candidates =
+        state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidates;
+    FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
+             index, candidates.size(), graph->name.c_str());
+    return candidates[index];
+}
+
 // A failed build step leaves the graph editable again and drops the half-built state, so the
 // caller can fix it and retry.
 template <typename Step>
@@ -137,11 +146,7 @@ FE_EXPORT fe_status fe_graph_candidate_notes(const fe_graph *graph, size_t index
                                              int64_t *out_numerical_notes, int64_t *out_behavior_notes) {
     return guard("fe_graph_candidate_notes", [&] {
         FE_REQUIRE(graph);
-        const std::vector<Candidate> &candidates =
-            state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidates;
-        FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
-                 index, candidates.size(), graph->name.c_str());
-        const Candidate &c = candidates[index];
+        const Candidate &c = candidate_at(graph, index);
         if (out_tag) *out_tag = c.tag.c_str();
         if (out_numerical_notes) *out_numerical_notes = static_cast<int64_t>(c.numerical_notes);
         if (out_behavior_notes) *out_behavior_notes = static_cast<int64_t>(c.behavior_notes);
@@ -187,11 +192,7 @@ FE_EXPORT fe_status fe_graph_candidate_info(const fe_graph *graph, size_t index,
     return guard("fe_graph_candidate_info", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_info);
-        const std::vector<Candidate> &candidates =
-            state_at_least(graph, fe_graph::Stage::Candidates, "candidates").search.candidates;
-        FE_CHECK(index < candidates.size(), FE_STATUS_INVALID_ARGUMENT, "index %zu is past the %zu candidates of graph '%s'",
-                 index, candidates.size(), graph->name.c_str());
-        const Candidate &c = candidates[index];
+        const Candidate &c = candidate_at(graph, index);
         write_config_info(c, c.viable, out_info);
     });
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -178,71 +179,55 @@ class Parser {
     }
 
     void object(int depth) {
-        const size_t at = count_;
-        add(Type::Object);
-        ++p_;  // '{'
-        skip_space();
-        uint32_t members = 0;
-        if (p_ != end_ && *p_ == '}') {
-            ++p_;
-            close(at, 0);
-            return;
-        }
-        for (;;) {
-            skip_space();
+        const auto [at, members] = container(Type::Object, '}', "an object", [&] {
             if (p_ == end_ || *p_ != '"') fail("expected a member name in quotes, found %s", what_is_here().c_str());
             const char *name = p_;
             string(add(Type::String));
             const std::string_view written(name + 1, static_cast<size_t>(p_ - name - 2));
             skip_space();
-            if (p_ == end_ || *p_ != ':')
+            if (!consume(':'))
                 fail("expected ':' after \"%s\", found %s", printable(written).c_str(), what_is_here().c_str());
-            ++p_;
             skip_space();
             value(depth + 1);
-            ++members;
-            skip_space();
-            if (p_ != end_ && *p_ == ',') {
-                ++p_;
-                continue;
-            }
-            if (p_ != end_ && *p_ == '}') {
-                ++p_;
-                close(at, members);
-                if (values_) refuse_duplicate_names(values_[at]);
-                return;
-            }
-            fail("expected ',' or '}' in an object, found %s", what_is_here().c_str());
-        }
+        });
+        if (values_ && members > 0) refuse_duplicate_names(values_[at]);
     }
 
-    void array(int depth) {
+    void array(int depth) { container(Type::Array, ']', "an array", [&] { value(depth + 1); }); }
+
+    // An object or array: its opening bracket stepped over, `element` reads each element (spaces
+    // before it skipped) up to `closing`. Returns where the value is and how many elements it has.
+    template <typename Element>
+    std::pair<size_t, uint32_t> container(Type type, char closing, const char *what, Element element) {
         const size_t at = count_;
-        add(Type::Array);
-        ++p_;  // '['
+        add(type);
+        ++p_;
         skip_space();
         uint32_t elements = 0;
-        if (p_ != end_ && *p_ == ']') {
-            ++p_;
-            close(at, 0);
-            return;
+        if (!consume(closing)) {
+            do {
+                skip_space();
+                element();
+                ++elements;
+            } while (separator(closing, what));
         }
-        for (;;) {
-            skip_space();
-            value(depth + 1);
-            ++elements;
-            skip_space();
-            if (p_ != end_ && *p_ == ',') {
-                ++p_;
-                continue;
-            }
-            if (p_ != end_ && *p_ == ']') {
-                ++p_;
-                close(at, elements);
-                return;
-            }
-            fail("expected ',' or ']' in an array, found %s", what_is_here().c_str());
-        }
+        close(at, elements);
+        return {at, elements};
+    }
+
+    // Steps over `c` when it is next.
+    bool consume(char c) {
+        if (p_ == end_ || *p_ != c) return false;
+        ++p_;
+        return true;
+    }
+
+    // After a container's element: true on ',' (another follows), false on `closing` (the end).
+    bool separator(char closing, const char *container) {
+        skip_space();
+        if (consume(',')) return true;
+        if (consume(closing)) return false;
+        fail("expected ',' or '%c' in %s, found %s", closing, container, what_is_here().c_str());
     }
 
     // Small objects (nearly all) are scanned; wider ones sorted by name, 4 bytes a member, so that
@@ -509,33 +494,23 @@ void Writer::before_value() {
     comma_written_ = false;
 }
 
-Writer &Writer::begin_object() {
+Writer &Writer::begin_object() { return open('{'); }
+Writer &Writer::end_object() { return close('}'); }
+Writer &Writer::begin_array() { return open('['); }
+Writer &Writer::end_array() { return close(']'); }
+
+Writer &Writer::open(char bracket) {
     before_value();
-    out_ += '{';
+    out_ += bracket;
     FE_CHECK(depth_ < 63, FE_STATUS_INTERNAL, "JSON nests too deep");
     ++depth_;
     nonempty_ &= ~(uint64_t(1) << (depth_ - 1));
     return *this;
 }
 
-Writer &Writer::end_object() {
+Writer &Writer::close(char bracket) {
     --depth_;
-    out_ += '}';
-    return *this;
-}
-
-Writer &Writer::begin_array() {
-    before_value();
-    out_ += '[';
-    FE_CHECK(depth_ < 63, FE_STATUS_INTERNAL, "JSON nests too deep");
-    ++depth_;
-    nonempty_ &= ~(uint64_t(1) << (depth_ - 1));
-    return *this;
-}
-
-Writer &Writer::end_array() {
-    --depth_;
-    out_ += ']';
+    out_ += bracket;
     return *this;
 }
 
@@ -564,11 +539,17 @@ Writer &Writer::string(std::string_view text) {
     return *this;
 }
 
+// A number in its shortest form that reads back exactly (std::to_chars).
+template <typename Number>
+static void append_number(std::string &out, Number value) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, value);
+    out.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+
 Writer &Writer::integer(int64_t value) {
     before_value();
-    char buf[24];
-    auto r = std::to_chars(buf, buf + sizeof buf, value);
-    out_.append(buf, static_cast<size_t>(r.ptr - buf));
+    append_number(out_, value);
     return *this;
 }
 
@@ -576,9 +557,7 @@ Writer &Writer::number(double value) {
     if (std::isnan(value)) return string("nan");
     if (std::isinf(value)) return string(value > 0 ? "inf" : "-inf");
     before_value();
-    char buf[32];
-    auto r = std::to_chars(buf, buf + sizeof buf, value);
-    out_.append(buf, static_cast<size_t>(r.ptr - buf));
+    append_number(out_, value);
     return *this;
 }
 

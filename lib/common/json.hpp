@@ -192,6 +192,9 @@ class Writer {
     Writer &field(std::string_view name, const std::vector<int64_t> &values) { return key(name).integers(values); }
 
   private:
+    // An object's or array's bracket, the nesting tracked.
+    Writer &open(char bracket);
+    Writer &close(char bracket);
     void before_value();
     std::string &out_;
     // One bit per open container: whether it already holds a value (a comma comes next).

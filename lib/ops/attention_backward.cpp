@@ -10,6 +10,20 @@
 
 namespace fe {
 
+namespace {
+
+// y = mode(x, b), a new float tensor of the given dims and strides.
+const Descriptor &float_step(Lowering &lowering, fe_pointwise_mode mode, const Descriptor &x, const Descriptor *b,
+                             const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
+                             fe_data_type compute, const std::string &label) {
+    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
+    const Descriptor &y = lowering.internal_tensor(dims, strides, FE_DATA_FLOAT);
+    emit_pointwise(lowering, mode, x, b, nullptr, y, compute, pw, 0, label);
+    return y;
+}
+
+}  // namespace
+
 BackwardScoreModifiers find_backward_score_modifiers(const fe_graph &graph, const fe_sdpa_backward_options &options) {
     BackwardScoreModifiers m;
     m.forward = find_score_modifier(graph, options.score_mod_input, options.score_mod_output, {}, "score_mod_input",
@@ -69,16 +83,13 @@ void AttentionBackwardNode::lower_sink_gradient(Lowering &lowering, const Descri
                                                 const std::string &what) const {
     // The pattern cuDNN's engines match writes the sum without the minus sign and negates it
     // themselves.
-    const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
-    const Descriptor &centered = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-    emit_pointwise(lowering, FE_POINTWISE_SUB, sink(lowering), &lowering.tensor(inputs[kStatsInput]), nullptr,
-                   centered, compute, pw, 0, what + " sink - stats");
-    const Descriptor &p = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-    emit_pointwise(lowering, FE_POINTWISE_EXP, centered, nullptr, nullptr, p, compute, pw, 0,
-                   what + " sink probability");
-    const Descriptor &per_row = lowering.internal_tensor(rows, row_strides, FE_DATA_FLOAT);
-    emit_pointwise(lowering, FE_POINTWISE_MUL, p, &row_dot, nullptr, per_row, compute, pw, 0,
-                   what + " sink gradient per row");
+    const Descriptor &centered = float_step(lowering, FE_POINTWISE_SUB, sink(lowering),
+                                            &lowering.tensor(inputs[kStatsInput]), rows, row_strides, compute,
+                                            what + " sink - stats");
+    const Descriptor &p =
+        float_step(lowering, FE_POINTWISE_EXP, centered, nullptr, rows, row_strides, compute, what + " sink probability");
+    const Descriptor &per_row = float_step(lowering, FE_POINTWISE_MUL, p, &row_dot, rows, row_strides, compute,
+                                           what + " sink gradient per row");
     emit_reduction(lowering, FE_REDUCTION_ADD, per_row, lowering.tensor(outputs.back()), compute, what + " dSink");
 }
 
@@ -91,17 +102,13 @@ const Descriptor &AttentionBackwardNode::through_score_modifiers(Lowering &lower
     if (capped) {
         // d(cap * tanh(s / cap)) / ds = 1 - tanh^2(s / cap), written as cuDNN's engines match it
         // (times the cap, tanh's derivative at s / cap, over the cap).
-        const fe_pointwise_options pw = FE_POINTWISE_OPTIONS_INIT;
         const Descriptor &cap = lowering.internal_scalar(options_.softcap, FE_DATA_FLOAT, 4);
-        const Descriptor &times_cap = lowering.internal_tensor(scores, score_strides, FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_MUL, *out, &cap, nullptr, times_cap, compute, pw, 0,
-                       what + " dS softcap multiply");
-        const Descriptor &through_tanh = lowering.internal_tensor(scores, score_strides, FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_TANH_BWD, times_cap, capped, nullptr, through_tanh, compute, pw, 0,
-                       what + " dS softcap tanh");
-        const Descriptor &divided = lowering.internal_tensor(scores, score_strides, FE_DATA_FLOAT);
-        emit_pointwise(lowering, FE_POINTWISE_DIV, through_tanh, &cap, nullptr, divided, compute, pw, 0,
-                       what + " dS softcap divide");
+        const Descriptor &times_cap = float_step(lowering, FE_POINTWISE_MUL, *out, &cap, scores, score_strides,
+                                                 compute, what + " dS softcap multiply");
+        const Descriptor &through_tanh = float_step(lowering, FE_POINTWISE_TANH_BWD, times_cap, capped, scores,
+                                                    score_strides, compute, what + " dS softcap tanh");
+        const Descriptor &divided = float_step(lowering, FE_POINTWISE_DIV, through_tanh, &cap, scores, score_strides,
+                                               compute, what + " dS softcap divide");
         out = &divided;
     }
     if (score_mod_grad().given()) out = &lower_score_modifier(lowering, score_mod_grad(), *out);

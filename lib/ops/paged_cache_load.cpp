@@ -10,12 +10,12 @@ namespace fe {
 
 void emit_paged_cache_load(Lowering &lowering, const Descriptor &container, const Descriptor &page_table,
                            const Descriptor &sequence_lengths, const Descriptor &y, const std::string &label) {
-    Descriptor op(CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR);
-    op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_CONTAINER_DESC, container, "paged cache container");
-    op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_PAGE_TABLE_DESC, page_table, "paged cache page table");
-    op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_SEQUENCE_DESC, sequence_lengths, "paged cache lengths");
-    op.set_desc(CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_YDESC, y, "paged cache Y");
-    lowering.finalize_and_add(std::move(op), "finalizing " + label);
+    lowering.add_operation(CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR,
+                           {{CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_CONTAINER_DESC, container, "paged cache container"},
+                            {CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_PAGE_TABLE_DESC, page_table, "paged cache page table"},
+                            {CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_SEQUENCE_DESC, sequence_lengths, "paged cache lengths"},
+                            {CUDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_YDESC, y, "paged cache Y"}},
+                           "finalizing " + label);
 }
 
 }  // namespace fe

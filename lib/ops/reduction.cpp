@@ -151,11 +151,11 @@ void emit_reduction(Lowering &lowering, fe_reduction_mode mode, const Descriptor
         red.set(CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC, CUDNN_TYPE_BOOLEAN, 1, &deterministic,
                 "CUDNN_ATTR_REDUCTION_IS_DETERMINISTIC");
     const Descriptor &kept = lowering.finalize_and_keep(std::move(red), "finalizing the reduction descriptor");
-    Descriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
-    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x, "reduction X");
-    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y, "reduction Y");
-    op.set_desc(CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor");
-    lowering.finalize_and_add(std::move(op), "finalizing " + label);
+    lowering.add_operation(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR,
+                           {{CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x, "reduction X"},
+                            {CUDNN_ATTR_OPERATION_REDUCTION_YDESC, y, "reduction Y"},
+                            {CUDNN_ATTR_OPERATION_REDUCTION_DESC, kept, "reduction descriptor"}},
+                           "finalizing " + label);
 }
 
 Results add_reduction(fe_graph &g, fe_tensor *x, fe_reduction_mode mode, const fe_reduction_options &o) {

@@ -40,12 +40,12 @@ void emit_rng(Lowering &lowering, const fe_rng_options &o, const Descriptor &see
             break;
     }
     const Descriptor &kept = lowering.finalize_and_keep(std::move(rng), "finalizing the RNG descriptor");
-    Descriptor op(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR);
-    op.set_desc(CUDNN_ATTR_OPERATION_RNG_YDESC, y, "RNG Y");
-    op.set_desc(CUDNN_ATTR_OPERATION_RNG_DESC, kept, "RNG descriptor");
-    op.set_desc(CUDNN_ATTR_OPERATION_RNG_SEED, seed, "RNG seed");
-    op.set_desc(CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, offset, "RNG offset");
-    lowering.finalize_and_add(std::move(op), "finalizing " + label);
+    lowering.add_operation(CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR,
+                           {{CUDNN_ATTR_OPERATION_RNG_YDESC, y, "RNG Y"},
+                            {CUDNN_ATTR_OPERATION_RNG_DESC, kept, "RNG descriptor"},
+                            {CUDNN_ATTR_OPERATION_RNG_SEED, seed, "RNG seed"},
+                            {CUDNN_ATTR_OPERATION_RNG_OFFSET_DESC, offset, "RNG offset"}},
+                           "finalizing " + label);
 }
 
 class Rng : public Node {

@@ -259,6 +259,13 @@ void Lowering::finalize_and_add(Descriptor operation, const std::string &what) {
     state_.lowered.operations.push_back(std::move(operation));
 }
 
+void Lowering::add_operation(cudnnBackendDescriptorType_t type, std::initializer_list<DescriptorAttribute> attributes,
+                             const std::string &what) {
+    Descriptor operation(type);
+    for (const DescriptorAttribute &a : attributes) operation.set_desc(a.name, a.value, a.label);
+    finalize_and_add(std::move(operation), what);
+}
+
 void set_scaling(Descriptor &op, cudnnBackendAttributeName_t name, fe_data_type compute, double value,
                  const char *label) {
     if (compute == FE_DATA_DOUBLE) {

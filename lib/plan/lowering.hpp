@@ -4,6 +4,8 @@
 
 #include <cudnn_graph.h>
 
+#include <initializer_list>
+
 #include "backend/capabilities.hpp"
 #include "plan/build_state.hpp"
 
@@ -27,6 +29,15 @@ class Lowering {
     // names ("finalizing ..."): cuDNN refusing either is NOT_SUPPORTED.
     const Descriptor &finalize_and_keep(Descriptor descriptor, const std::string &what);
     void finalize_and_add(Descriptor operation, const std::string &what);
+    // An operation of `type` whose attributes are all descriptors (each with the label an error
+    // names), finalized and added as finalize_and_add does.
+    struct DescriptorAttribute {
+        cudnnBackendAttributeName_t name;
+        const Descriptor &value;
+        const char *label;
+    };
+    void add_operation(cudnnBackendDescriptorType_t type, std::initializer_list<DescriptorAttribute> attributes,
+                       const std::string &what);
 
     // Tensors an operation makes for itself while lowering (composite operations such as
     // attention): a virtual intermediate, or a constant passed by value. Both get fresh uids.

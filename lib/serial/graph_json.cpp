@@ -79,20 +79,18 @@ void write_graph_json(const fe_graph &graph, std::string &out, const std::functi
     w.field("compute_data_type", data_type_name(graph.compute_data_type));
     if (with_target && !graph.device_properties_json.empty())
         w.newline(0).field("device_properties", graph.device_properties_json);
-    w.newline(0).key("tensors").begin_array();
-    for (const auto &t : graph.tensors) {
-        w.newline(1);
-        write_tensor(w, *t);
-        if (drain) drain(out);
-    }
-    w.end_array();
-    w.newline(0).key("ops").begin_array();
-    for (const auto &node : graph.nodes) {
-        w.newline(1);
-        write_op(w, *node);
-        if (drain) drain(out);
-    }
-    w.end_array();
+    // The tensors and the ops, one a line, the text handed to `drain` after each.
+    auto list = [&](const char *key, const auto &items, auto write_item) {
+        w.newline(0).key(key).begin_array();
+        for (const auto &item : items) {
+            w.newline(1);
+            write_item(w, *item);
+            if (drain) drain(out);
+        }
+        w.end_array();
+    };
+    list("tensors", graph.tensors, write_tensor);
+    list("ops", graph.nodes, write_op);
     w.newline(0).key("outputs").begin_array();
     for (const fe_tensor *t : graph.outputs) w.string(t->name);
     w.end_array();
@@ -256,7 +254,7 @@ class GraphReader {
             fe_data_type type = f.data_type("data_type", FE_DATA_NOT_SET);
             bool constant = f.boolean("constant", false);
             t = call_tensor(f, "value", [&] { return graph_->add_scalar(e.name, number, type, constant); });
-            if (const json::Value *uid = f.get("uid")) set_scalar_uid(f, t, *uid);
+            if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid, true);
             f.refuse_unread("name, uid, by_value, value, data_type, constant");
             return;
         }
@@ -300,21 +298,15 @@ class GraphReader {
         return uid.integer();
     }
 
-    void set_uid(Fields &f, fe_tensor *t, const json::Value &uid) {
-        int64_t value = uid_of(f, uid);
-        try {
-            graph_->set_uid(t, value);
-        } catch (const Error &error) {
-            f.fail_at(uid, "uid", error.what());
-        }
-    }
-
     // Scalars are never bound, so the API gives them no uid; a built graph numbered them all,
     // and the record of its plan names them by that number.
-    void set_scalar_uid(Fields &f, fe_tensor *t, const json::Value &uid) {
+    void set_uid(Fields &f, fe_tensor *t, const json::Value &uid, bool scalar = false) {
         int64_t value = uid_of(f, uid);
         try {
-            graph_->set_scalar_uid(t, value);
+            if (scalar)
+                graph_->set_scalar_uid(t, value);
+            else
+                graph_->set_uid(t, value);
         } catch (const Error &error) {
             f.fail_at(uid, "uid", error.what());
         }
