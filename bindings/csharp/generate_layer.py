@@ -336,9 +336,9 @@ class Method:
                 args.append(f'Optional({identifier(name)})' if what.optional
                             else f'Check.NotNull({identifier(name)}, "Graph.{self.name}", "{identifier(name).lstrip("@")}").Pointer')
             elif role == 'count' and name == 'count':
-                args.append('inputs.Length')
+                args.append(f'Check.NotNull(inputs, "Graph.{self.name}", "inputs").Length')
             elif role == 'inputs':
-                args.append(f'Pointers(Check.NotNull(inputs, "Graph.{self.name}", "inputs"))')
+                args.append(f'Pointers(inputs, "Graph.{self.name}", "inputs")')
             elif role == 'count':
                 counted = identifier(name)
                 args.append(f'{counted}?.Length ?? 0')

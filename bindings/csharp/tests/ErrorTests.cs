@@ -1,3 +1,4 @@
+using System;
 using NUnit.Framework;
 
 namespace CudnnFe.Tests
@@ -153,6 +154,10 @@ namespace CudnnFe.Tests
             TestSupport.AssertNullArgument("like", "Graph.TensorLike: like is null", () => graph.TensorLike(null, "y"));
             TestSupport.AssertNullArgument("handle", "Graph.Autotune: handle is null", () => graph.Autotune(null, 1, 1));
             TestSupport.AssertNullArgument("tensor", "DeviceBuffer.For: tensor is null", () => DeviceBuffer.For(0, null));
+            // An array and one of its elements (named as the executes name theirs).
+            TestSupport.AssertNullArgument("inputs", "Graph.Concatenate: inputs is null", () => graph.Concatenate(null, 1));
+            TestSupport.AssertNullArgument("inputs[1]", "Graph.Concatenate: inputs[1] is null",
+                                           () => graph.Concatenate(new[] { x, null }, 1));
         }
 
         [Test]
