@@ -31,35 +31,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cudnnfe.h"
-
 #define SETS 4
+#include "graph_timer.h"
 #define BATCH 64
-
-#define CU(call)                                                                                \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e_));                  \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
-/* Setup calls that must not fail. */
-#define FE(call)                                                                                           \
-    do {                                                                                                   \
-        fe_status s_ = (call);                                                                             \
-        if (s_ != FE_OK) {                                                                                 \
-            fprintf(stderr, "%s failed: %s: %s\n", #call, fe_status_string(s_), fe_last_error_message()); \
-            exit(1);                                                                                       \
-        }                                                                                                  \
-    } while (0)
-
-/* The built graph's engine tag, for the report line. */
-static const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
 
 /* A convolution of ResNet-50: channels in and out, input size, filter, stride, padding, and how
  * many of the network's 53 convolutions have this shape. */
@@ -100,11 +74,6 @@ static const char *direction_names[] = {"fprop", "dgrad", "wgrad"};
 
 static int64_t out_size(const layer *l) { return (l->size + 2 * l->pad - l->filter) / l->stride + 1; }
 
-static int compare_floats(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 /* Device buffers for x, w and y (y doubles as dy, x as dx and w as dw), SETS of each. */
 typedef struct buffers {
     void *x[SETS], *w[SETS], *y[SETS];
@@ -125,45 +94,16 @@ static fe_tensor *nhwc(fe_graph *g, const char *name, int64_t n, int64_t c, int6
     return t;
 }
 
-/* Median microseconds per call over `batches` batches of `calls` positional executions. */
-static float time_calls(fe_graph *g, fe_handle *handle, void *pointers[SETS][3], cudaStream_t stream, int batches,
-                        int calls, int graphed) {
-    cudaEvent_t start, stop;
-    CU(cudaEventCreate(&start));
-    CU(cudaEventCreate(&stop));
-    cudaGraph_t captured = NULL;
-    cudaGraphExec_t replay = NULL;
-    if (graphed) {
-        CU(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < calls; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], 3, NULL));
-        CU(cudaStreamEndCapture(stream, &captured));
-        CU(cudaGraphInstantiate(&replay, captured, 0));
-        CU(cudaGraphLaunch(replay, stream));
-        CU(cudaStreamSynchronize(stream));
-    }
-    float *per_call = malloc((size_t)batches * sizeof(float));
-    for (int b = 0; b < batches; ++b) {
-        CU(cudaEventRecord(start, stream));
-        if (graphed)
-            CU(cudaGraphLaunch(replay, stream));
-        else
-            for (int i = 0; i < calls; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], 3, NULL));
-        CU(cudaEventRecord(stop, stream));
-        CU(cudaEventSynchronize(stop));
-        float ms;
-        CU(cudaEventElapsedTime(&ms, start, stop));
-        per_call[b] = ms * 1000.f / (float)calls;
-    }
-    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
-    float median = per_call[batches / 2];
-    free(per_call);
-    if (graphed) {
-        CU(cudaGraphExecDestroy(replay));
-        CU(cudaGraphDestroy(captured));
-    }
-    CU(cudaEventDestroy(start));
-    CU(cudaEventDestroy(stop));
-    return median;
+struct Calls {
+    fe_graph *graph;
+    fe_handle *handle;
+    void *(*pointers)[3];
+};
+
+static void enqueue(void *context, int set, cudaStream_t stream) {
+    struct Calls *c = context;
+    (void)stream; /* the handle's stream */
+    FE(fe_graph_execute_positional(c->graph, c->handle, c->pointers[set], 3, NULL));
 }
 
 /* CUDNNFE_BENCH_CONFIG=eng62_k2=0_k27=2: build exactly this engine config (the tag
@@ -284,8 +224,9 @@ static void run(const layer *l, fe_data_type type, enum direction dir, const buf
     /* Warm-up, which also grows the handle's workspace before any capture. */
     for (int i = 0; i < 20; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], 3, NULL));
     CU(cudaStreamSynchronize(stream));
-    float eager = time_calls(g, handle, pointers, stream, batches, calls, 0);
-    float graphed = time_calls(g, handle, pointers, stream, batches, calls, 1);
+    struct Calls c = {g, handle, pointers};
+    double eager = time_eager(enqueue, &c, batches, calls, stream);
+    double graphed = time_graph(enqueue, &c, batches, calls, stream);
     double flops = 2.0 * BATCH * (double)l->k * (double)l->c * (double)(l->filter * l->filter) * (double)(o * o);
     int64_t ws = 0;
     FE(fe_graph_workspace_size(g, &ws));

@@ -31,7 +31,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 #include "stream_hold.h"
 
 enum { LAYERS = 32, B = 8, HQ = 32, HK = 8, D = 128, HIDDEN = HQ * D, PAGE = 64, MAX_KV = 2048,
@@ -57,8 +57,8 @@ static void *device_random_scaled(size_t bytes, float scale) {
         host_scale = scale;
     }
     void *p;
-    CUDA(cudaMalloc(&p, bytes));
-    CUDA(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    CU(cudaMalloc(&p, bytes));
+    CU(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
     return p;
 }
 
@@ -85,8 +85,8 @@ static double relative_difference(const unsigned short *a, const unsigned short 
 
 static void *device_int32(const int *values, int n) {
     void *p;
-    CUDA(cudaMalloc(&p, (size_t)n * 4));
-    CUDA(cudaMemcpy(p, values, (size_t)n * 4, cudaMemcpyHostToDevice));
+    CU(cudaMalloc(&p, (size_t)n * 4));
+    CU(cudaMemcpy(p, values, (size_t)n * 4, cudaMemcpyHostToDevice));
     return p;
 }
 
@@ -176,7 +176,7 @@ static void issue_step(int way, const struct Call *calls, fe_handle *handle, cud
             FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
                                 calls[i].workspace));
     } else {
-        CUDA(cudaGraphLaunch(way == 1 ? captured : populated, stream));
+        CU(cudaGraphLaunch(way == 1 ? captured : populated, stream));
     }
 }
 
@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
     fe_handle *handle;
     FE(fe_handle_create(0, &handle));
     cudaStream_t stream;
-    CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     FE(fe_handle_set_stream(handle, stream));
     struct Graphs g;
     build_graphs(&g, handle);
@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
     if (g.matmul_native) FE(fe_graph_workspace_size(g.matmul_native, &ws_native));
     if (ws_native > ws_bytes) ws_bytes = ws_native;
     void *workspace = NULL;
-    if (ws_bytes > 0) CUDA(cudaMalloc(&workspace, (size_t)ws_bytes));
+    if (ws_bytes > 0) CU(cudaMalloc(&workspace, (size_t)ws_bytes));
 
     /* The step's 96 calls. The layers share the K/V cache (2 x 34 MB); what differs per layer,
        weights and activations, is what a CUDA graph must keep apart. */
@@ -257,15 +257,15 @@ int main(int argc, char **argv) {
     for (int i = 0; i < CALLS; ++i)
         FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
                             calls[i].workspace));
-    CUDA(cudaStreamSynchronize(stream));
+    CU(cudaStreamSynchronize(stream));
     unsigned char *want = malloc(act_bytes), *got = malloc(act_bytes);
-    CUDA(cudaMemcpy(want, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
+    CU(cudaMemcpy(want, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
     /* A second plain step at once: how far plain execution repeats itself. */
     for (int i = 0; i < CALLS; ++i)
         FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
                             calls[i].workspace));
-    CUDA(cudaStreamSynchronize(stream));
-    CUDA(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
+    CU(cudaStreamSynchronize(stream));
+    CU(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
     printf("plain step repeated: same_bytes=%s max_relative_difference=%.2g\n",
            memcmp(got, want, act_bytes) == 0 ? "yes" : "no",
            relative_difference((const unsigned short *)got, (const unsigned short *)want, act_bytes / 2));
@@ -275,12 +275,12 @@ int main(int argc, char **argv) {
     FE(fe_graph_warmup(g.matmul, handle));
     cudaGraph_t captured;
     cudaGraphExec_t captured_exec = NULL;
-    CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    CU(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     for (int i = 0; i < CALLS; ++i)
         FE(fe_graph_execute(calls[i].graph, handle, calls[i].tensors, calls[i].pointers, calls[i].count,
                             calls[i].workspace));
-    CUDA(cudaStreamEndCapture(stream, &captured));
-    CUDA(cudaGraphInstantiate(&captured_exec, captured, 0));
+    CU(cudaStreamEndCapture(stream, &captured));
+    CU(cudaGraphInstantiate(&captured_exec, captured, 0));
 
     /* populate: each call a child graph of one CUDA graph, in order. */
     struct Way ways[3];
@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
     ways[0].name = "execute", ways[1].name = "capture", ways[2].name = "populate";
     cudaGraph_t populated = NULL;
     cudaGraphExec_t populated_exec = NULL;
-    CUDA(cudaGraphCreate(&populated, 0));
+    CU(cudaGraphCreate(&populated, 0));
     cudaGraphNode_t previous = NULL;
     if (!g.matmul_native) {
         snprintf(ways[2].reason, sizeof ways[2].reason, "no matmul engine populates CUDA graphs itself: %s",
@@ -297,7 +297,7 @@ int main(int argc, char **argv) {
     }
     for (int i = 0; i < CALLS && !ways[2].skipped; ++i) {
         cudaGraph_t child;
-        CUDA(cudaGraphCreate(&child, 0));
+        CU(cudaGraphCreate(&child, 0));
         /* The matmuls through the engine chosen for native CUDA-graph support. */
         struct Call c = calls[i];
         if (c.graph == g.matmul) {
@@ -310,12 +310,12 @@ int main(int argc, char **argv) {
             ways[2].skipped = ways[2].reason;
         } else {
             cudaGraphNode_t node;
-            CUDA(cudaGraphAddChildGraphNode(&node, populated, previous ? &previous : NULL, previous ? 1 : 0, child));
+            CU(cudaGraphAddChildGraphNode(&node, populated, previous ? &previous : NULL, previous ? 1 : 0, child));
             previous = node;
         }
-        CUDA(cudaGraphDestroy(child));
+        CU(cudaGraphDestroy(child));
     }
-    if (!ways[2].skipped) CUDA(cudaGraphInstantiate(&populated_exec, populated, 0));
+    if (!ways[2].skipped) CU(cudaGraphInstantiate(&populated_exec, populated, 0));
 
     /* Each way's final activations against plain execution's: the largest difference relative
        to the largest value, and whether the bytes are equal. Plain execution is compared with a
@@ -324,10 +324,10 @@ int main(int argc, char **argv) {
     int same[3] = {0, 0, 0};
     for (int w = 0; w < 3; ++w) {
         if (ways[w].skipped) continue;
-        CUDA(cudaMemsetAsync(act[LAYERS], 0xFF, act_bytes, stream));
+        CU(cudaMemsetAsync(act[LAYERS], 0xFF, act_bytes, stream));
         issue_step(w, calls, handle, captured_exec, populated_exec, stream);
-        CUDA(cudaStreamSynchronize(stream));
-        CUDA(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
+        CU(cudaStreamSynchronize(stream));
+        CU(cudaMemcpy(got, act[LAYERS], act_bytes, cudaMemcpyDeviceToHost));
         same[w] = memcmp(got, want, act_bytes) == 0;
         difference[w] = relative_difference((const unsigned short *)got, (const unsigned short *)want, act_bytes / 2);
     }
@@ -337,14 +337,14 @@ int main(int argc, char **argv) {
     for (int r = 0; r < rounds; ++r)
         for (int w = 0; w < 3; ++w) {
             if (ways[w].skipped) continue;
-            CUDA(cudaStreamSynchronize(stream));
+            CU(cudaStreamSynchronize(stream));
             struct Hold hold;
             int timed_out;
-            CUDA(hold_begin(&hold, stream));
+            CU(hold_begin(&hold, stream));
             double h0 = bench_now_us();
             issue_step(w, calls, handle, captured_exec, populated_exec, stream);
             double h1 = bench_now_us();
-            CUDA(hold_end(&hold, stream, &timed_out));
+            CU(hold_end(&hold, stream, &timed_out));
             if (timed_out) {
                 fprintf(stderr, "decode_loop_bench: one %s step filled the launch queue behind the held stream\n",
                         ways[w].name);
@@ -352,7 +352,7 @@ int main(int argc, char **argv) {
             }
             double t0 = bench_now_us();
             for (int s = 0; s < STEPS; ++s) issue_step(w, calls, handle, captured_exec, populated_exec, stream);
-            CUDA(cudaStreamSynchronize(stream));
+            CU(cudaStreamSynchronize(stream));
             double t2 = bench_now_us();
             ways[w].host[ways[w].rounds] = h1 - h0;
             ways[w].step[ways[w].rounds] = (t2 - t0) / STEPS;
@@ -360,7 +360,7 @@ int main(int argc, char **argv) {
         }
 
     struct cudaDeviceProp prop;
-    CUDA(cudaGetDeviceProperties(&prop, 0));
+    CU(cudaGetDeviceProperties(&prop, 0));
     int64_t cudnn = 0;
     fe_cudnn_version(&cudnn);
     printf("device=\"%s\" cudnn=%lld layers=%d calls_per_step=%d rounds=%d steps_per_round=%d\n", prop.name,

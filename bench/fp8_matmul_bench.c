@@ -10,6 +10,7 @@
  * replays), and the report gives each form's median over rounds, its TFLOP/s (2 M N K) and the
  * fast form's speedup, as one line of key=value pairs.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -18,8 +18,10 @@
  * built beside this program; CUDNN_FLOOR_REAL names the real cuDNN when libcudnn.so.9 is not on
  * the library path) and each line adds cudnn_us_inside (the mean host time spent inside
  * cuDNN's cudnnBackendExecute during the same-bindings rounds), cudnn_us_alone (cuDNN's execute
- * called alone on the plan and variant pack cudnnfe last passed it, timed as the others) and
- * over_cudnn_us (host_us_same - cudnn_us_alone: what cudnnfe adds to cuDNN's own call).
+ * called alone on the plan and variant pack cudnnfe last passed it, timed as the others, its
+ * rounds taken in turn with cudnnfe's), over_cudnn_us (per round pair, cudnnfe's call less cuDNN's
+ * alone) and own_us (cudnnfe's call less the time inside cuDNN's, in the same calls: cudnnfe's
+ * own code, with the timing hook's two clock reads).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include <dlfcn.h>
@@ -67,6 +69,41 @@ static void replay_cudnn(void *context, int set, cudaStream_t stream) {
         fprintf(stderr, "host_time_bench: cuDNN's execute alone failed with status %d\n", status);
         exit(1);
     }
+}
+
+/* cuDNN's floor beside cudnnfe's execute with the same bindings, medians over rounds taken in
+ * turn (a round of cudnnfe's calls, then a round of cuDNN's alone), so that both see the same
+ * state of the machine: inside (us in cuDNN's execute during cudnnfe's calls), alone (cuDNN's
+ * execute called alone), over (per round, cudnnfe's round less the next round alone) and own (per
+ * round, cudnnfe's round less the time it spent inside cuDNN: what cudnnfe's own code costs, from
+ * the same calls, so the two runs' noise does not enter it). */
+struct Floor {
+    double inside, alone, over, own;
+};
+
+static double same_beside_cudnn(struct Bench *b, int rounds, int calls, cudaStream_t stream, struct Floor *out) {
+    host_warm_up(enqueue, b, 1, stream);
+    host_warm_up(replay_cudnn, NULL, 1, stream);
+    float *same = malloc((size_t)rounds * sizeof(float)), *inside = malloc((size_t)rounds * sizeof(float));
+    float *alone = malloc((size_t)rounds * sizeof(float)), *over = malloc((size_t)rounds * sizeof(float));
+    float *own = malloc((size_t)rounds * sizeof(float));
+    for (int r = 0; r < rounds; ++r) {
+        int64_t ns = 0, count = 0;
+        floor_take(&ns, &count); /* reset */
+        same[r] = (float)host_us_round(enqueue, b, calls, 1, stream);
+        floor_take(&ns, &count);
+        inside[r] = count ? (float)((double)ns / 1e3 / (double)count) : 0.f;
+        alone[r] = (float)host_us_round(replay_cudnn, NULL, calls, 1, stream);
+        over[r] = same[r] - alone[r];
+        own[r] = same[r] - inside[r];
+    }
+    out->inside = median_of(inside, rounds);
+    out->alone = median_of(alone, rounds);
+    out->over = median_of(over, rounds);
+    out->own = median_of(own, rounds);
+    double median = median_of(same, rounds);
+    free(same), free(inside), free(alone), free(over), free(own);
+    return median;
 }
 
 static fe_tensor *tensor(fe_graph *g, const char *name, int64_t n0, int64_t n1, int64_t n2, int64_t n3,
@@ -175,12 +212,9 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
     }
     FE(fe_graph_build(b.graph, handle, NULL));
     bind_all(&b);
-    int64_t inside_ns = 0, inside_calls = 0;
-    if (floor_take) floor_take(&inside_ns, &inside_calls); /* reset */
-    double same = host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
-    if (floor_take) floor_take(&inside_ns, &inside_calls);
-    /* cuDNN alone right after: the pack holds the same bindings' pointers */
-    double alone = floor_replay ? host_us_per_call(replay_cudnn, NULL, rounds, calls, 1, stream) : 0.0;
+    struct Floor floor = {0};
+    double same = floor_replay ? same_beside_cudnn(&b, rounds, calls, stream, &floor)
+                               : host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
     double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
     double fresh = host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
     double gpu = time_graph(enqueue, &b, rounds, calls, stream);
@@ -188,8 +222,8 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
            "calls=%d",
            which, same, changing, fresh, gpu, engine_tag(b.graph), rounds, calls);
     if (floor_replay)
-        printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f",
-               inside_calls ? (double)inside_ns / 1e3 / (double)inside_calls : 0.0, alone, same - alone);
+        printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f own_us=%.2f", floor.inside, floor.alone,
+               floor.over, floor.own);
     printf("\n");
     fflush(stdout);
     fe_graph_destroy(b.graph);

@@ -10,14 +10,14 @@
  * graph and replayed ("graph": kernel time without launch gaps, the basis of TFLOP/s), and the
  * chosen engine, as one line of key=value pairs.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_checks.h"
-
 #define SETS 4
+#include "graph_timer.h"
 
 static fe_tensor *tensor(fe_graph *g, const char *name, size_t n, const int64_t *dims, int channels_last) {
     int64_t strides[8];
@@ -30,14 +30,17 @@ static fe_tensor *tensor(fe_graph *g, const char *name, size_t n, const int64_t 
     return t;
 }
 
-static void fill_random(fe_buffer *b, fe_tensor *t) {
-    int64_t bytes;
-    FE(fe_tensor_size_bytes(t, &bytes));
-    int64_t n = bytes / 2;
-    float *host = malloc((size_t)n * sizeof(float));
-    for (int64_t i = 0; i < n; ++i) host[i] = (float)rand() / (float)RAND_MAX * 2.f - 1.f;
-    FE(fe_buffer_upload_float(b, host, n, FE_DATA_HALF));
-    free(host);
+struct Calls {
+    fe_graph *graph;
+    fe_handle *handle;
+    void *pointers[SETS][4];
+    size_t count;
+};
+
+static void enqueue(void *context, int set, cudaStream_t stream) {
+    struct Calls *c = context;
+    (void)stream; /* the handle's stream */
+    FE(fe_graph_execute_positional(c->graph, c->handle, c->pointers[set], c->count, NULL));
 }
 
 int main(int argc, char **argv) {
@@ -47,11 +50,7 @@ int main(int argc, char **argv) {
     srand(1234);
     fe_handle *handle;
     FE(fe_handle_create(0, &handle));
-    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
-    go.io_data_type = FE_DATA_HALF;
-    go.name = which;
-    fe_graph *g;
-    FE(fe_graph_create(&go, &g));
+    fe_graph *g = bench_graph(which, FE_DATA_HALF);
     fe_tensor *io[4];
     size_t nio = 0;
     double flops;
@@ -82,57 +81,19 @@ int main(int argc, char **argv) {
     }
     FE(fe_graph_build(g, handle, NULL));
     fe_buffer *buffers[SETS][4];
-    void *pointers[SETS][4];
-    for (int s = 0; s < SETS; ++s)
+    struct Calls c = {g, handle, {{0}}, nio};
+    for (int set = 0; set < SETS; ++set)
         for (size_t i = 0; i < nio; ++i) {
-            FE(fe_buffer_create_for_tensor(0, io[i], &buffers[s][i]));
-            fill_random(buffers[s][i], io[i]);
-            FE(fe_buffer_device_pointer(buffers[s][i], &pointers[s][i]));
+            FE(fe_buffer_create_for_tensor(0, io[i], &buffers[set][i]));
+            fill_random(buffers[set][i], io[i], -1.f, 1.f);
+            FE(fe_buffer_device_pointer(buffers[set][i], &c.pointers[set][i]));
         }
-    cudaEvent_t start, stop;
-    CU(cudaEventCreate(&start));
-    CU(cudaEventCreate(&stop));
-    for (int i = 0; i < 50; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], nio, NULL));
-    CU(cudaDeviceSynchronize());
-    float *per_call = malloc((size_t)batches * sizeof(float));
-    for (int b = 0; b < batches; ++b) {
-        CU(cudaEventRecord(start, 0));
-        for (int i = 0; i < calls; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], nio, NULL));
-        CU(cudaEventRecord(stop, 0));
-        CU(cudaEventSynchronize(stop));
-        float ms;
-        CU(cudaEventElapsedTime(&ms, start, stop));
-        per_call[b] = ms * 1000.f / (float)calls;
-    }
-    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
-    float eager = per_call[batches / 2];
-
-    /* Kernel time without launch gaps: the same calls captured once in a CUDA graph on the
-     * handle's stream, replayed between events. */
     cudaStream_t stream;
     CU(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     FE(fe_handle_set_stream(handle, stream));
-    cudaGraph_t captured;
-    cudaGraphExec_t replay;
-    CU(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < calls; ++i) FE(fe_graph_execute_positional(g, handle, pointers[i % SETS], nio, NULL));
-    CU(cudaStreamEndCapture(stream, &captured));
-    CU(cudaGraphInstantiate(&replay, captured, 0));
-    CU(cudaGraphLaunch(replay, stream));
-    CU(cudaStreamSynchronize(stream));
-    for (int b = 0; b < batches; ++b) {
-        CU(cudaEventRecord(start, stream));
-        CU(cudaGraphLaunch(replay, stream));
-        CU(cudaEventRecord(stop, stream));
-        CU(cudaEventSynchronize(stop));
-        float ms;
-        CU(cudaEventElapsedTime(&ms, start, stop));
-        per_call[b] = ms * 1000.f / (float)calls;
-    }
-    qsort(per_call, (size_t)batches, sizeof(float), compare_floats);
-    float graphed = per_call[batches / 2];
-    CU(cudaGraphExecDestroy(replay));
-    CU(cudaGraphDestroy(captured));
+    double eager = time_eager(enqueue, &c, batches, calls, stream);
+    /* Kernel time without launch gaps: the same calls captured once in a CUDA graph. */
+    double graphed = time_graph(enqueue, &c, batches, calls, stream);
 
     int64_t ws;
     FE(fe_graph_workspace_size(g, &ws));
@@ -140,9 +101,8 @@ int main(int argc, char **argv) {
            eager, graphed, flops / (graphed * 1e-6) / 1e12, engine_tag(g), (long long)ws, batches, calls);
     FE(fe_handle_set_stream(handle, NULL));
     CU(cudaStreamDestroy(stream));
-    for (int s = 0; s < SETS; ++s)
-        for (size_t i = 0; i < nio; ++i) fe_buffer_destroy(buffers[s][i]);
-    free(per_call);
+    for (int set = 0; set < SETS; ++set)
+        for (size_t i = 0; i < nio; ++i) fe_buffer_destroy(buffers[set][i]);
     fe_graph_destroy(g);
     fe_handle_destroy(handle);
     return 0;

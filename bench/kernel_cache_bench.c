@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 
 /* Random 16-bit floats (bf16 or fp16 bit patterns of values in [-1, 1)) on the device. */
 static void *device_random(size_t bytes, int bf16) {
@@ -46,8 +46,8 @@ static void *device_random(size_t bytes, int bf16) {
         }
     }
     void *p;
-    CUDA(cudaMalloc(&p, bytes));
-    CUDA(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    CU(cudaMalloc(&p, bytes));
+    CU(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
     free(host);
     return p;
 }
@@ -134,25 +134,25 @@ static void time_kernels(const char *family, const char *dim_name, int64_t dim, 
     FE(fe_graph_workspace_size(s, &ws_s));
     FE(fe_graph_workspace_size(d, &ws_d));
     void *ws = NULL;
-    if (ws_s > 0 || ws_d > 0) CUDA(cudaMalloc(&ws, (size_t)(ws_s > ws_d ? ws_s : ws_d)));
+    if (ws_s > 0 || ws_d > 0) CU(cudaMalloc(&ws, (size_t)(ws_s > ws_d ? ws_s : ws_d)));
     cudaStream_t stream;
-    CUDA(cudaStreamCreate(&stream));
+    CU(cudaStreamCreate(&stream));
     FE(fe_handle_set_stream(h, stream));
     cudaEvent_t a, b;
-    CUDA(cudaEventCreate(&a));
-    CUDA(cudaEventCreate(&b));
+    CU(cudaEventCreate(&a));
+    CU(cudaEventCreate(&b));
     enum { ROUNDS = 7, RUNS = 20 };
     double t_s[ROUNDS], t_d[ROUNDS];
     for (int r = -1; r < ROUNDS; ++r) { /* round -1 warms up */
         for (int which = 0; which < 2; ++which) {
             fe_graph *g = which ? d : s;
             fe_tensor **io = which ? io_d : io_s;
-            CUDA(cudaEventRecord(a, stream));
+            CU(cudaEventRecord(a, stream));
             for (int i = 0; i < RUNS; ++i) FE(fe_graph_execute(g, h, io, ptr, 4, ws));
-            CUDA(cudaEventRecord(b, stream));
-            CUDA(cudaEventSynchronize(b));
+            CU(cudaEventRecord(b, stream));
+            CU(cudaEventSynchronize(b));
             float ms = 0;
-            CUDA(cudaEventElapsedTime(&ms, a, b));
+            CU(cudaEventElapsedTime(&ms, a, b));
             if (r >= 0) (which ? t_d : t_s)[r] = ms * 1000.0 / RUNS;
         }
     }
@@ -164,7 +164,7 @@ static void time_kernels(const char *family, const char *dim_name, int64_t dim, 
            family, dim_name, (long long)dim, ms_s, ms_d, ms_d / ms_s, tag_s, tag_d);
     fflush(stdout);
     FE(fe_handle_set_stream(h, NULL));
-    CUDA(cudaStreamDestroy(stream));
+    CU(cudaStreamDestroy(stream));
     for (int i = 0; i < 4; ++i) cudaFree(ptr[i]);
     cudaFree(ws);
     fe_graph_destroy(s);

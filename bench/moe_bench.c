@@ -22,18 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 
 enum { kMaxExperts = 256, kMaxRounds = 64 };
-
-static fe_graph *new_graph(const char *name) {
-    fe_graph_options go = FE_GRAPH_OPTIONS_INIT;
-    go.io_data_type = FE_DATA_BFLOAT16;
-    go.name = name;
-    fe_graph *g;
-    FE(fe_graph_create(&go, &g));
-    return g;
-}
 
 static void fill_random(fe_buffer *b, int64_t count) {
     float *host = malloc((size_t)count * sizeof *host);
@@ -87,7 +78,7 @@ int main(int argc, char **argv) {
     fe_handle *handle;
     FE(fe_handle_create(0, &handle));
     /* The grouped matmul. */
-    fe_graph *grouped = new_graph("moe_grouped");
+    fe_graph *grouped = bench_graph("moe_grouped", FE_DATA_BFLOAT16);
     int64_t xd[3] = {1, R, K}, wd[3] = {E, K, N}, ws[3] = {K * N, 1, K}, od[3] = {E, 1, 1};
     fe_tensor *x, *w, *offsets, *y;
     FE(fe_graph_tensor(grouped, "x", 3, xd, NULL, FE_DATA_NOT_SET, &x));
@@ -120,7 +111,7 @@ int main(int argc, char **argv) {
         if (count[e] == 0) continue;
         char name[32];
         snprintf(name, sizeof name, "expert_%lld", (long long)e);
-        fe_graph *g = new_graph(name);
+        fe_graph *g = bench_graph(name, FE_DATA_BFLOAT16);
         int64_t ad[3] = {1, count[e], K}, bd[3] = {1, K, N}, bs[3] = {K * N, 1, K};
         fe_tensor *a, *b, *c;
         FE(fe_graph_tensor(g, "a", 3, ad, NULL, FE_DATA_NOT_SET, &a));
@@ -139,29 +130,29 @@ int main(int argc, char **argv) {
     }
 
     cudaEvent_t begin, end;
-    CUDA(cudaEventCreate(&begin));
-    CUDA(cudaEventCreate(&end));
+    CU(cudaEventCreate(&begin));
+    CU(cudaEventCreate(&end));
     double grouped_ms[kMaxRounds], loop_ms[kMaxRounds];
     for (int r = 0; r < rounds; ++r) {
         FE(fe_graph_execute_buffers(grouped, handle, grouped_tensors, grouped_buffers, 4, NULL));
-        CUDA(cudaEventRecord(begin, NULL));
+        CU(cudaEventRecord(begin, NULL));
         for (int i = 0; i < iterations; ++i)
             FE(fe_graph_execute_buffers(grouped, handle, grouped_tensors, grouped_buffers, 4, NULL));
-        CUDA(cudaEventRecord(end, NULL));
-        CUDA(cudaEventSynchronize(end));
+        CU(cudaEventRecord(end, NULL));
+        CU(cudaEventSynchronize(end));
         float ms;
-        CUDA(cudaEventElapsedTime(&ms, begin, end));
+        CU(cudaEventElapsedTime(&ms, begin, end));
         grouped_ms[r] = ms / iterations;
 
         for (int64_t j = 0; j < experts_used; ++j)
             FE(fe_graph_execute(loop[j], handle, loop_tensors[j], loop_pointers[j], 3, NULL));
-        CUDA(cudaEventRecord(begin, NULL));
+        CU(cudaEventRecord(begin, NULL));
         for (int i = 0; i < iterations; ++i)
             for (int64_t j = 0; j < experts_used; ++j)
                 FE(fe_graph_execute(loop[j], handle, loop_tensors[j], loop_pointers[j], 3, NULL));
-        CUDA(cudaEventRecord(end, NULL));
-        CUDA(cudaEventSynchronize(end));
-        CUDA(cudaEventElapsedTime(&ms, begin, end));
+        CU(cudaEventRecord(end, NULL));
+        CU(cudaEventSynchronize(end));
+        CU(cudaEventElapsedTime(&ms, begin, end));
         loop_ms[r] = ms / iterations;
     }
     const double g = median(grouped_ms, rounds), l = median(loop_ms, rounds);

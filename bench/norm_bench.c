@@ -15,6 +15,7 @@
  * cudaMemcpyAsync of one device buffer into another the same way and counts its bytes twice
  * (read and write). Prints one line of key=value pairs.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
 
 #include "graph_timer.h"

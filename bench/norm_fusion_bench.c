@@ -19,6 +19,7 @@
  * form's median over rounds, its engines, and the fused form's speedup, as one line of key=value
  * pairs. A form cuDNN has no engine for is reported with the build's message.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

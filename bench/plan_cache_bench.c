@@ -30,15 +30,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 
 /* The built graph's engine tag, for the report line. */
-static const char *engine_tag(const fe_graph *g) {
-    const char *tag = NULL;
-    FE(fe_graph_engine_tag(g, &tag));
-    return tag;
-}
-
 static const char *GRAPHS[] = {"conv", "matmul", "sdpa"};
 static int other_sizes; /* set while making the warm-up variant of a graph */
 

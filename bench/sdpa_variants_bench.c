@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 
 enum { kPlain, kSink, kSoftcap, kBand, kSoftcapChain, kVariants };
 static const char *const kVariantNames[kVariants] = {"plain", "sink", "softcap", "band", "softcap_chain"};
@@ -193,12 +193,12 @@ static void build_variant(fe_handle *handle, const Shape *sh, int variant, Varia
 static double time_calls(fe_handle *handle, fe_graph *g, fe_tensor **tensors, fe_buffer **buffers, size_t count,
                          int iterations, cudaEvent_t start, cudaEvent_t stop) {
     FE(fe_graph_execute_buffers(g, handle, tensors, buffers, count, NULL));
-    CUDA(cudaEventRecord(start, NULL));
+    CU(cudaEventRecord(start, NULL));
     for (int i = 0; i < iterations; ++i) FE(fe_graph_execute_buffers(g, handle, tensors, buffers, count, NULL));
-    CUDA(cudaEventRecord(stop, NULL));
-    CUDA(cudaEventSynchronize(stop));
+    CU(cudaEventRecord(stop, NULL));
+    CU(cudaEventSynchronize(stop));
     float ms = 0;
-    CUDA(cudaEventElapsedTime(&ms, start, stop));
+    CU(cudaEventElapsedTime(&ms, start, stop));
     return (double)ms / iterations;
 }
 
@@ -221,8 +221,8 @@ int main(int argc, char **argv) {
     memset(variants, 0, sizeof variants);
     for (int v = 0; v < kVariants; ++v) build_variant(handle, &sh, v, &variants[v]);
     cudaEvent_t start, stop;
-    CUDA(cudaEventCreate(&start));
-    CUDA(cudaEventCreate(&stop));
+    CU(cudaEventCreate(&start));
+    CU(cudaEventCreate(&stop));
     double fwd[kVariants][kMaxRounds], bwd[kVariants][kMaxRounds];
     for (int r = 0; r < rounds; ++r)
         for (int v = 0; v < kVariants; ++v) {

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_support.h"
+#include "bench_checks.h"
 
 enum { MAX_TOKENS = 4096, FREQUENT = 16, MAX_RARE = 1024, MAX_IO = 4 };
 
@@ -130,8 +130,8 @@ static void *device_random_bf16(int64_t elements, uint64_t *state) {
         host[i] = (uint16_t)(u >> 16);
     }
     void *p;
-    CUDA(cudaMalloc(&p, (size_t)elements * 2));
-    CUDA(cudaMemcpy(p, host, (size_t)elements * 2, cudaMemcpyHostToDevice));
+    CU(cudaMalloc(&p, (size_t)elements * 2));
+    CU(cudaMemcpy(p, host, (size_t)elements * 2, cudaMemcpyHostToDevice));
     free(host);
     return p;
 }
@@ -153,7 +153,7 @@ static int run_loop(const char *graph, const char *way, int steps, int rare_pool
     fe_handle *h;
     FE(fe_handle_create(0, &h));
     cudaStream_t stream;
-    CUDA(cudaStreamCreate(&stream));
+    CU(cudaStreamCreate(&stream));
     FE(fe_handle_set_stream(h, stream));
     int64_t elements[MAX_IO];
     largest_elements(graph, elements);
@@ -187,16 +187,16 @@ static int run_loop(const char *graph, const char *way, int steps, int rare_pool
             int64_t need = 0;
             FE(fe_graph_workspace_size(b->graph, &need));
             if (need > workspace_bytes) {
-                CUDA(cudaStreamSynchronize(stream));
+                CU(cudaStreamSynchronize(stream));
                 cudaFree(workspace);
-                CUDA(cudaMalloc(&workspace, (size_t)need));
+                CU(cudaMalloc(&workspace, (size_t)need));
                 workspace_bytes = need;
             }
             build_ms += bench_now_ms() - t0;
             ++builds;
         }
         FE(fe_graph_execute(b->graph, h, b->io, pointers, MAX_IO, background ? NULL : workspace));
-        CUDA(cudaStreamSynchronize(stream));
+        CU(cudaStreamSynchronize(stream));
     }
     double total_ms = bench_now_ms() - start;
     if (background) {
@@ -217,7 +217,7 @@ static int run_loop(const char *graph, const char *way, int steps, int rare_pool
     for (int i = 0; i < MAX_IO; ++i) cudaFree(pointers[i]);
     cudaFree(workspace);
     FE(fe_handle_set_stream(h, NULL));
-    CUDA(cudaStreamDestroy(stream));
+    CU(cudaStreamDestroy(stream));
     fe_handle_destroy(h);
     free(built);
     free(counts);

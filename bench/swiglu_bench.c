@@ -10,6 +10,7 @@
  * HIDDEN]; float math. Timing as graph_timer.h. Prints one line of key=value pairs; TFLOP/s
  * counts the two matmuls (4 * TOKENS * MODEL * HIDDEN).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
 
 #include "graph_timer.h"

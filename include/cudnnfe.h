@@ -140,7 +140,10 @@ typedef enum fe_data_type FE_ENUM_BASE {
      * (upload packed bytes). cuDNN 9.19 runs int4 only: a graph with a uint4 tensor is refused
      * at build (docs/capabilities.md). */
     FE_DATA_INT4 = 17,
-    FE_DATA_UINT4 = 18
+    FE_DATA_UINT4 = 18,
+    /* Complex numbers of two floats (real, then imaginary: 8 bytes an element), the operands and
+     * result of a matmul alone (cuDNN >= 9.14, math in float); no host conversion. */
+    FE_DATA_COMPLEX_FP32 = 20
 } fe_data_type;
 
 typedef enum fe_heur_mode FE_ENUM_BASE {

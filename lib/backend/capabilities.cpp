@@ -1044,6 +1044,15 @@ const std::vector<Capability> kTable = {
      "cases without them are right, as the FP8 forward with them is wrong: use a bfloat16 or half attention for "
      "modified scores",
      "H200"},
+    {Feature::complex_fp32_matmul, "complex_fp32_matmul", Gate::minimum_version, "complex fp32 matmuls", 91400, 0,
+     0, 0, "the first cuDNN with engines for matmuls of complex operands", nullptr},
+    {Feature::complex_matmul_envelope, "complex_matmul_envelope", Gate::observed,
+     "a complex matmul outside what its engine was seen to take", 0, 0, 0, kVerified,
+     "has one engine for complex matmuls, backed by cuBLASLt (so a build for a device description, with no GPU, "
+     "finds none), which takes neither a batch one operand broadcasts (53 of 53 randomized cases without an "
+     "engine) nor, mostly, N or K of 1 (38 of 43; the 203 others all ran right): give both operands the whole "
+     "batch, and pad N or K to 2 with zeros",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

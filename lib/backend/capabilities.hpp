@@ -165,6 +165,8 @@ enum class Feature {
     matmul_cublaslt_unaligned_operand,   // cuBLASLt engines for a matmul reading an unaligned slice
     fp8_attention_backward_sinks,        // FP8 attention backward with the forward's sinks (dSink)
     fp8_attention_backward_score_modifiers,  // FP8 attention backward with soft-capping or a score modifier
+    complex_fp32_matmul,                 // a matmul of complex fp32 operands
+    complex_matmul_envelope,             // a complex matmul outside what its engine was seen to take
 };
 
 // How the library treats a fact of the table.

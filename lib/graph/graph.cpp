@@ -294,7 +294,9 @@ void fe_graph::validate() {
         }
         for (fe_tensor *out : node->outputs) {
             if (out->user_data_type) continue;
-            if (out->is_output && io_data_type != FE_DATA_NOT_SET)
+            if (node->inputs[0] && node->inputs[0]->data_type == FE_DATA_COMPLEX_FP32)
+                out->data_type = FE_DATA_COMPLEX_FP32;  // what complex operands give is complex
+            else if (out->is_output && io_data_type != FE_DATA_NOT_SET)
                 out->data_type = io_data_type;
             else if (out->is_output)
                 out->data_type = node->inputs[0]->data_type;  // no io default: follow the operand

@@ -18,7 +18,8 @@ size_t data_type_bits(fe_data_type type) {
 size_t data_type_size(fe_data_type type) {
     switch (type) {
         case FE_DATA_DOUBLE:
-        case FE_DATA_INT64: return 8;
+        case FE_DATA_INT64:
+        case FE_DATA_COMPLEX_FP32: return 8;
         case FE_DATA_FLOAT:
         case FE_DATA_INT32: return 4;
         case FE_DATA_HALF:
@@ -50,6 +51,7 @@ const char *data_type_name(fe_data_type type) {
         case FE_DATA_FP8_E8M0: return "fp8_e8m0";
         case FE_DATA_INT4: return "int4";
         case FE_DATA_UINT4: return "uint4";
+        case FE_DATA_COMPLEX_FP32: return "complex_fp32";
         default: return "invalid";
     }
 }

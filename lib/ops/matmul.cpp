@@ -75,6 +75,7 @@ class Matmul : public Node {
 
     void lower(Lowering &lowering) const override {
         refuse_chained_matmul();
+        if (is_complex(inputs[0]) || is_complex(inputs[1]) || is_complex(outputs[0])) check_complex(lowering);
         if (override_[0] >= 0 || override_[1] >= 0 || override_[2] >= 0)
             lowering.require(Feature::standalone_matmul_overrides);
         MatmulOverrides overrides;
@@ -112,6 +113,25 @@ class Matmul : public Node {
     }
 
   private:
+    static bool is_complex(const fe_tensor *t) { return t->data_type == FE_DATA_COMPLEX_FP32; }
+
+    // cuDNN's complex matmul multiplies complex A and B into complex C, in float, with none of
+    // the real matmul's overrides.
+    void check_complex(Lowering &lowering) const {
+        const fe_tensor *a = inputs[0], *b = inputs[1], *c = outputs[0];
+        FE_CHECK(is_complex(a) && is_complex(b) && is_complex(c), FE_STATUS_NOT_SUPPORTED,
+                 "A '%s' is %s, B '%s' %s and C '%s' %s: a complex matmul takes complex_fp32 A and B into a "
+                 "complex_fp32 C",
+                 a->name.c_str(), data_type_name(a->data_type), b->name.c_str(), data_type_name(b->data_type),
+                 c->name.c_str(), data_type_name(c->data_type));
+        FE_CHECK(override_[0] < 0 && override_[1] < 0 && override_[2] < 0 && !has_padding(), FE_STATUS_NOT_SUPPORTED,
+                 "a complex matmul takes no M, N or K override and no padding value");
+        const fe_data_type math = lowering.compute_type(*this);
+        FE_CHECK(math == FE_DATA_FLOAT, FE_STATUS_NOT_SUPPORTED,
+                 "a complex matmul computes in float; its compute type is %s", data_type_name(math));
+        lowering.require(Feature::complex_fp32_matmul);
+    }
+
     // The type both operands are multiplied in: the wider of the two (8-bit types widen to the
     // other; half and bfloat16 meet in bfloat16, anything and float in float).
     static fe_data_type operand_type(fe_data_type a, fe_data_type b) {

@@ -133,6 +133,7 @@ Feature batchnorm_no_engine_cause(const fe_tensor *x, bool inference) {
 
 // cuDNN's matmul engines take one batch dim.
 Feature matmul_no_engine_cause(const fe_tensor *a, const fe_tensor *b) {
+    if (a->data_type == FE_DATA_COMPLEX_FP32) return Feature::complex_matmul_envelope;
     if (a->dims.size() >= 4 || b->dims.size() >= 4) return Feature::matmul_two_batch_dims;
     return Feature::matmul_engine_envelope;
 }

@@ -57,6 +57,19 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
 
 namespace {
 
+// cuDNN's engines take complex numbers in a matmul alone (no pointwise step, conversion or other
+// operation around it).
+void refuse_complex_outside_matmul(const fe_graph &graph, const Node &node) {
+    if (std::string(node.kind()) == "matmul") return;
+    auto complex = [](const fe_tensor *t) { return t && t->data_type == FE_DATA_COMPLEX_FP32; };
+    for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})
+        for (const fe_tensor *t : *ports)
+            FE_CHECK(!complex(t), FE_STATUS_NOT_SUPPORTED,
+                     "graph '%s', %s '%s': '%s' is complex_fp32, which only a matmul takes (complex A and B into a "
+                     "complex C)",
+                     graph.name.c_str(), node.kind(), node.name.c_str(), t->name.c_str());
+}
+
 // Lower every node into one operation graph and finalize it.
 void lower_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target, BuildState *state) {
     state->lowered.target = target;
@@ -73,6 +86,7 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target,
                  "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
     }
     Lowering lowering(graph, *state);
+    for (const auto &node : graph.nodes) refuse_complex_outside_matmul(graph, *node);
     for (const auto &node : graph.nodes) {
         if (node->absorbed_by) continue;  // lowered by its attention op
         try {

@@ -292,7 +292,9 @@ const Enum kDataType{"fe_data_type",
                        "Power-of-two block scales of MXFP8 (block-scale quantize and dequantize)."},
                       {"FE_DATA_INT4", "int4", FE_DATA_INT4,
                        "4-bit signed integers, two to a byte (the even element in the low bits)."},
-                      {"FE_DATA_UINT4", "uint4", FE_DATA_UINT4, "4-bit unsigned integers, two to a byte."}},
+                      {"FE_DATA_UINT4", "uint4", FE_DATA_UINT4, "4-bit unsigned integers, two to a byte."},
+                      {"FE_DATA_COMPLEX_FP32", "complex_fp32", FE_DATA_COMPLEX_FP32,
+                       "Complex numbers of two floats (real, imaginary), the operands and result of a matmul."}},
                      "Element types; not_set takes the graph's default."};
 
 }  // namespace

@@ -21,7 +21,8 @@ const int64_t kVersion = 1;
 const fe_data_type kDataTypes[] = {FE_DATA_NOT_SET, FE_DATA_FLOAT,   FE_DATA_DOUBLE,   FE_DATA_HALF,
                                    FE_DATA_INT8,    FE_DATA_INT32,   FE_DATA_UINT8,    FE_DATA_BFLOAT16,
                                    FE_DATA_INT64,   FE_DATA_BOOLEAN, FE_DATA_FP8_E4M3, FE_DATA_FP8_E5M2,
-                                   FE_DATA_FP8_E8M0, FE_DATA_INT4,    FE_DATA_UINT4};
+                                   FE_DATA_FP8_E8M0, FE_DATA_INT4,    FE_DATA_UINT4,
+                                   FE_DATA_COMPLEX_FP32};
 
 // ---- writing -------------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ const char *cudnn_data_type_name(fe_data_type type) {
         case FE_DATA_FP8_E8M0: return "CUDNN_DATA_FP8_E8M0";
         case FE_DATA_INT4: return "CUDNN_DATA_INT4";
         case FE_DATA_UINT4: return "CUDNN_DATA_UINT4";
+        case FE_DATA_COMPLEX_FP32: return "CUDNN_DATA_COMPLEX_FP32";
         default: return "?";
     }
 }

@@ -17,6 +17,7 @@ const std::vector<Family> &families() {
         register_layout(f);
         register_softmax(f);
         register_bn_finalize(f);
+        register_complex_matmul(f);
         return f;
     }();
     return all;

@@ -266,7 +266,9 @@ Bound &Case::allocate(fe_tensor *t) {
     int32_t device = 0;
     fe_handle_get_device(handle_, &device);
     ok(fe_buffer_create_for_tensor(device, t, &b->buffer), "fe_buffer_create_for_tensor");
-    b->host.assign(static_cast<size_t>(b->span()), 0.f);
+    // A complex element is two floats (real, imaginary), both kept.
+    const size_t per_element = b->type == FE_DATA_COMPLEX_FP32 ? 2 : 1;
+    b->host.assign(static_cast<size_t>(b->span()) * per_element, 0.f);
     bound_.push_back(std::move(b));
     return *bound_.back();
 }
@@ -277,6 +279,24 @@ Bound &Case::input(fe_tensor *t, float lo, float hi) {
     for (float &v : b.host) v = round_to(b.type, dist(rng.engine()));
     if (b.buffer) ok(fe_buffer_upload_float(b.buffer, b.host.data(), b.span(), b.type), "fe_buffer_upload_float");
     return b;
+}
+
+Bound &Case::input_complex(fe_tensor *t) {
+    Bound &b = allocate(t);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    for (float &v : b.host) v = dist(rng.engine());
+    if (b.buffer)
+        ok(fe_buffer_upload(b.buffer, b.host.data(), static_cast<int64_t>(b.host.size() * sizeof(float))),
+           "fe_buffer_upload");
+    return b;
+}
+
+Bound complex_part(const Bound &b, int part) {
+    Bound out = b;
+    out.type = FE_DATA_FLOAT;
+    out.host.resize(static_cast<size_t>(b.span()));
+    for (size_t e = 0; e < out.host.size(); ++e) out.host[e] = b.host[2 * e + static_cast<size_t>(part)];
+    return out;
 }
 
 Bound &Case::input_values(fe_tensor *t, const std::vector<float> &values) {
@@ -339,6 +359,9 @@ Bound &Case::output(fe_tensor *t) {
 // An output's memory as float: converted by the library for floating types, read as integers
 // (int8, uint8, bool, int32, int64) here.
 bool Case::download(Bound &b) {
+    if (b.type == FE_DATA_COMPLEX_FP32)
+        return ok(fe_buffer_download(b.buffer, b.host.data(), static_cast<int64_t>(b.host.size() * sizeof(float))),
+                  "fe_buffer_download");
     if (fe_buffer_download_float(b.buffer, b.host.data(), b.span(), b.type) == FE_OK) return true;
     const size_t bytes = fe_data_type_size(b.type), n = static_cast<size_t>(b.span());
     if (bytes == 0) return ok(FE_STATUS_INVALID_ARGUMENT, "fe_buffer_download_float");

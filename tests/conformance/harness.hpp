@@ -59,6 +59,10 @@ struct Bound {
     int64_t elements() const;
 };
 
+// The real (part 0) or imaginary (part 1) floats of a complex tensor's bound memory, as a float
+// tensor of the same dims and strides.
+Bound complex_part(const Bound &b, int part);
+
 // Strides for dims laid out in the given order (outermost first; the last dim innermost), each
 // dim's extent padded by gaps[d] extra elements (0: none).
 std::vector<int64_t> strides_in_order(const std::vector<int64_t> &dims, const std::vector<size_t> &outer_to_inner,
@@ -118,7 +122,10 @@ class Case {
     Bound &input_values(fe_tensor *t, const std::vector<float> &values);  // values over the span
     Bound &input_int32(fe_tensor *t, const std::vector<int32_t> &values);
     Bound &input_int64(fe_tensor *t, const std::vector<int64_t> &values);
-    Bound &input_int8(fe_tensor *t, int64_t range);  // whole numbers in [-range, range], as int8 bytes
+    Bound &input_int8(fe_tensor *t, int64_t range);
+    // Complex numbers with real and imaginary parts uniform in [-1, 1]; host holds the pair of
+    // floats of each element (complex_part reads one of them).
+    Bound &input_complex(fe_tensor *t);  // whole numbers in [-range, range], as int8 bytes
     // Signed 4-bit values (-8 to 7), two to a byte by element offset, the even one in the low bits.
     Bound &input_int4(fe_tensor *t);
     Bound &output(fe_tensor *t);  // poisoned: all bits set
