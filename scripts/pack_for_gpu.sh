@@ -3,7 +3,8 @@
 # machine without a compiler, stripped, into one directory laid out as a build directory (default:
 # <build>/gpu-pack, about 6 MB without the benchmarks):
 #
-#   libcudnnfe.so*, tests/gpu/cudnnfe_gpu_tests, tests/conformance/cudnnfe_conformance,
+#   libcudnnfe.so*, tests/gpu/cudnnfe_gpu_tests, tests/conformance/cudnnfe_conformance (and
+#   cudnnfe_vectorized_int8_probe where it was built),
 #   examples/c/*, bench/*_bench and bench/libcudnn_floor.so (WITH_BENCH=1), devices/h100-sxm-80gb.json
 #
 #   scripts/pack_for_gpu.sh [BUILD_DIR] [PACK_DIR]
@@ -23,6 +24,8 @@ for lib in "$BUILD"/libcudnnfe.so*; do
 done
 cp "$BUILD/tests/gpu/cudnnfe_gpu_tests" "$PACK/tests/gpu/"
 cp "$BUILD/tests/conformance/cudnnfe_conformance" "$PACK/tests/conformance/"
+probe="$BUILD/tests/conformance/cudnnfe_vectorized_int8_probe"
+[ -x "$probe" ] && cp "$probe" "$PACK/tests/conformance/"
 for example in "$BUILD"/examples/c/*; do
     [ -f "$example" ] && [ -x "$example" ] && cp "$example" "$PACK/examples/c/"
 done

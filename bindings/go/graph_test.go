@@ -281,6 +281,25 @@ func TestDescribeAndLibraryInformation(t *testing.T) {
 	if n, _ := w.SizeBytes(); n != 256*128/2 {
 		t.Errorf("w takes %d bytes", n)
 	}
+	// Complex operands give a complex product, 8 bytes an element.
+	if DataComplexFp32.Size() != 8 {
+		t.Errorf("complex_fp32 takes %d bytes", DataComplexFp32.Size())
+	}
+	gc, err := NewGraph(&GraphOptions{IODataType: DataFloat})
+	must(t, err)
+	defer gc.Close()
+	dims, strides := []int64{2, 16, 16}, []int64{256, 16, 1}
+	ca, err := gc.Tensor("a", dims, strides, DataComplexFp32)
+	must(t, err)
+	cb, err := gc.Tensor("b", dims, strides, DataComplexFp32)
+	must(t, err)
+	c, err := gc.Matmul(ca, cb, nil)
+	must(t, err)
+	must(t, c.SetOutput(true))
+	must(t, gc.Validate())
+	if dt, _ := c.DataType(); dt != DataComplexFp32 {
+		t.Errorf("the complex product is %v", dt)
+	}
 	schema, err := OpSchemaJSON()
 	must(t, err)
 	if !strings.Contains(schema, `"entry_point":"fe_graph_conv_fprop"`) || !strings.Contains(schema, `"c_type":"fe_resample_padding"`) {

@@ -189,6 +189,18 @@ namespace CudnnFe.Tests
                 Assert.AreEqual(DataType.Int4, w.DataType);
                 Assert.AreEqual(256 * 128 / 2, w.SizeBytes);
             }
+            // Complex operands give a complex product, 8 bytes an element.
+            Assert.AreEqual(8, DataType.ComplexFp32.Size());
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Float }))
+            {
+                long[] dims = { 2, 16, 16 }, strides = { 256, 16, 1 };
+                Tensor c = g.Matmul(g.Tensor("a", dims, strides, DataType.ComplexFp32),
+                                    g.Tensor("b", dims, strides, DataType.ComplexFp32));
+                c.SetOutput(true);
+                g.Validate();
+                Assert.AreEqual(DataType.ComplexFp32, c.DataType);
+                Assert.AreEqual(2 * 16 * 16 * 8, c.SizeBytes);
+            }
             StringAssert.Contains("\"entry_point\":\"fe_graph_conv_fprop\"", Library.OpSchemaJson());
             StringAssert.Contains("\"c_type\":\"fe_resample_padding\"", Library.OpSchemaJson());
             float[] slopes = Library.AlibiSlopes(8);

@@ -213,6 +213,17 @@ class GraphTest {
             assertEquals(DataType.INT4, w.dataType());
             assertEquals(256 * 128 / 2, w.sizeBytes());
         }
+        // Complex operands give a complex product, 8 bytes an element.
+        assertEquals(8, DataType.COMPLEX_FP32.size());
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.FLOAT))) {
+            long[] dims = {2, 16, 16}, strides = {256, 16, 1};
+            Tensor c = g.matmul(g.tensor("a", dims, strides, DataType.COMPLEX_FP32),
+                                g.tensor("b", dims, strides, DataType.COMPLEX_FP32));
+            c.setOutput(true);
+            g.validate();
+            assertEquals(DataType.COMPLEX_FP32, c.dataType());
+            assertEquals(2 * 16 * 16 * 8, c.sizeBytes());
+        }
         String schema = CudnnFe.opSchemaJson();
         assertTrue(schema.contains("\"entry_point\":\"fe_graph_conv_fprop\""), schema);
         assertTrue(schema.contains("\"c_type\":\"fe_resample_padding\""), schema);
