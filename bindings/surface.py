@@ -433,6 +433,16 @@ TENSOR = Object(
              names={'go': 'SetUID'}),
         Call('set_alignment', 'fe_tensor_set_alignment', 'setter', [Param('bytes', 'int64')],
              'Promise that every address bound to the tensor is aligned to that many bytes (a power of two from 16 to 4096): cuDNN may choose kernels that rely on it; an execution refuses an address that breaks the promise ({MISALIGNED}).'),
+        Call('set_vectorization', 'fe_tensor_set_vectorization', 'method', [Param('count', 'int32'), Param('dim', 'int32')],
+             'Store an int8 graph input in vectors of count (4: INT8x4, 32: INT8x32) values of dim (1, the '
+             'channels), cuDNN\'s NCHW_VECT_C layouts: its dims and strides then count vectors along that dim. A '
+             'forward convolution of a vectorized image and filter gives a result vectorized alike; such tensors '
+             'belong to that convolution alone, int8 in and out. 1 removes it; another count, or a dim other than 1 '
+             'of a rank-4 or rank-5 tensor, is {INVALID_ARGUMENT}.'),
+        Call('vector_count', 'fe_tensor_get_vector_count', 'getter', [],
+             'Values a vector of the tensor holds: 1, 4 or 32.', returns='int32'),
+        Call('vector_dim', 'fe_tensor_get_vector_dim', 'getter', [],
+             'The dim the tensor is vectorized along, or -1.', returns='int32'),
         Call('set_ragged_offset', 'fe_tensor_set_ragged_offset', 'setter', [Param('offsets', 'tensor', nullable=True)],
              'Lay the tensor out packed (ragged): batch i starts at element offsets[i] of its buffer, offsets an int32 or int64 graph input [b + 1, 1, 1, 1] (exclusive prefix sums of the batches\' sizes); {null} removes it.'),
         Call('set_output', 'fe_tensor_set_output', 'setter', [Param('is_output', 'bool')],

@@ -465,6 +465,23 @@ FE_API fe_status fe_tensor_set_uid(fe_tensor *tensor, int64_t uid);
  *  refuses a pointer that breaks the promise (FE_STATUS_MISALIGNED); a virtual tensor cannot
  *  promise (validation fails). Part of the graph JSON ("alignment") and so of the plan cache key. */
 FE_API fe_status fe_tensor_set_alignment(fe_tensor *tensor, int64_t bytes);
+/** Store an int8 graph input in vectors of `count` consecutive values of dim `dim`: cuDNN's
+ *  NCHW_VECT_C layouts of int8 convolutions, INT8x4 (count 4) and INT8x32 (count 32), with dim 1
+ *  (the channels). The tensor's dims and strides then count vectors along that dim: an image of
+ *  C channels is [N, C / count, H, W] with strides in vectors ({C / count * H * W, H * W, W, 1}
+ *  packed), an element (n, c, h, w) lying at vector offset + c % count bytes, and
+ *  fe_tensor_size_bytes counts every value. A forward convolution (fe_graph_conv_fprop) of a
+ *  vectorized image and filter (both with the same count) gives a vectorized result along dim 1
+ *  ([N, K / count, ...], K a multiple of count); vectorized tensors belong to such a convolution
+ *  alone, in int8 with an int8 result (the build refuses anything else, saying why). count 1
+ *  removes it. Refused: another count, a dim other than 1 of a rank-4 or rank-5 tensor, an
+ *  operation's result (its vectorization follows its image). Part of the graph JSON. */
+FE_API fe_status fe_tensor_set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim);
+/** Values a vector of the tensor holds: 1, 4 or 32 (fe_tensor_set_vectorization; a convolution's
+ *  result once the graph is validated). */
+FE_API fe_status fe_tensor_get_vector_count(const fe_tensor *tensor, int32_t *out_count);
+/** The dim the tensor is vectorized along, or -1 when it is not. */
+FE_API fe_status fe_tensor_get_vector_dim(const fe_tensor *tensor, int32_t *out_dim);
 /** Packed variable-length ("ragged") layout: batch i of `tensor` starts at element offsets[i] of
  *  its buffer instead of i * stride[0]. offsets is an int32/int64 graph input of dims
  *  [b + 1, 1, 1, 1] (exclusive prefix sums of the per-batch sizes); attention uses it with a

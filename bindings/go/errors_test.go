@@ -55,6 +55,39 @@ func TestAlignmentPromisesAreCheckedAndWritten(t *testing.T) {
 	}
 }
 
+func TestVectorizedInt8LayoutsAreCheckedInferredAndWritten(t *testing.T) {
+	g := ioGraph(t, DataInt8)
+	defer g.Close()
+	x, w := tensor(t, g, "x", 2, 1, 8, 8), tensor(t, g, "w", 32, 1, 3, 3)
+	expectError(t, x.SetVectorization(8, 1), StatusInvalidArgument, "Tensor.SetVectorization: vectors of 8 values for 'x'")
+	must(t, x.SetVectorization(32, 1))
+	must(t, w.SetVectorization(32, 1))
+	if n, _ := x.VectorCount(); n != 32 {
+		t.Errorf("x holds %d values a vector", n)
+	}
+	if d, _ := x.VectorDim(); d != 1 {
+		t.Errorf("x is vectorized along dim %d", d)
+	}
+	y, err := g.ConvFprop(x, w, nil)
+	must(t, err)
+	must(t, y.SetOutput(true))
+	must(t, g.Validate())
+	if b, _ := x.SizeBytes(); b != 2*32*8*8 {
+		t.Errorf("x takes %d bytes", b)
+	}
+	if n, _ := y.VectorCount(); n != 32 {
+		t.Errorf("y holds %d values a vector", n)
+	}
+	if b, _ := y.SizeBytes(); b != 2*32*6*6 {
+		t.Errorf("y takes %d bytes", b)
+	}
+	text, err := g.ToJSON()
+	must(t, err)
+	if !strings.Contains(text, `"vector_count":32,"vector_dim":1`) {
+		t.Fatalf("the graph JSON lacks the layout: %s", text)
+	}
+}
+
 func TestValidationOfTheWholeGraph(t *testing.T) {
 	g := newTestGraph(t)
 	_, err := g.Relu(tensor(t, g, "x", 4), nil)

@@ -18,7 +18,7 @@ FE_EXPORT fe_status fe_buffer_create_for_tensor(int32_t device, const fe_tensor 
         FE_REQUIRE(out_buffer);
         FE_CHECK(tensor->data_type != FE_DATA_NOT_SET, FE_STATUS_BAD_STATE,
                  "'%s' has no data type yet (set one, or validate the graph first)", tensor->name.c_str());
-        *out_buffer = create_buffer(device, span_bytes(tensor->dims, tensor->strides, tensor->data_type));
+        *out_buffer = create_buffer(device, tensor_bytes(*tensor));
     });
 }
 

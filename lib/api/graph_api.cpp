@@ -258,6 +258,13 @@ FE_SETTER(fe_tensor_set_uid, fe_tensor, tensor, int64_t, uid, tensor->graph->set
 
 FE_SETTER(fe_tensor_set_alignment, fe_tensor, tensor, int64_t, bytes, tensor->graph->set_alignment(tensor, bytes))
 
+FE_EXPORT fe_status fe_tensor_set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim) {
+    return guard("fe_tensor_set_vectorization", [&] {
+        FE_REQUIRE(tensor);
+        tensor->graph->set_vectorization(tensor, count, dim);
+    });
+}
+
 FE_SETTER(fe_tensor_set_ragged_offset, fe_tensor, tensor, fe_tensor *, offsets,
           tensor->graph->set_ragged_offset(tensor, offsets))
 
@@ -300,12 +307,16 @@ FE_PROPERTY(fe_tensor_is_output, fe_tensor, tensor, int32_t, out_flag, tensor->i
 
 FE_PROPERTY(fe_tensor_is_virtual, fe_tensor, tensor, int32_t, out_flag, tensor->is_virtual() ? 1 : 0)
 
+FE_PROPERTY(fe_tensor_get_vector_count, fe_tensor, tensor, int32_t, out_count, tensor->vector_count)
+
+FE_PROPERTY(fe_tensor_get_vector_dim, fe_tensor, tensor, int32_t, out_dim, tensor->vector_dim)
+
 FE_EXPORT fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_bytes) {
     return guard("fe_tensor_size_bytes", [&] {
         FE_REQUIRE(tensor);
         FE_REQUIRE(out_bytes);
         FE_CHECK(tensor->data_type != FE_DATA_NOT_SET, FE_STATUS_BAD_STATE,
                  "'%s' has no data type yet (set one, or validate the graph first)", tensor->name.c_str());
-        *out_bytes = span_bytes(tensor->dims, tensor->strides, tensor->data_type);
+        *out_bytes = tensor_bytes(*tensor);
     });
 }

@@ -1053,6 +1053,11 @@ const std::vector<Capability> kTable = {
      "engine) nor, mostly, N or K of 1 (38 of 43; the 203 others all ran right): give both operands the whole "
      "batch, and pad N or K to 2 with zeros",
      "H200"},
+    {Feature::vectorized_conv_float_math, "vectorized_conv_float_math", Gate::observed,
+     "a vectorized int8 convolution (INT8x4, INT8x32) in float math", 0, 0, 0, kVerified,
+     "lists no engine for it, where int32 math has engines that run it right: set fe_conv_options.compute_data_type "
+     "to FE_DATA_INT32",
+     "H200"},
 };
 
 // GPU generations by their first compute capability, for "Blackwell (sm100)".

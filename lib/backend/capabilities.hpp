@@ -167,6 +167,7 @@ enum class Feature {
     fp8_attention_backward_score_modifiers,  // FP8 attention backward with soft-capping or a score modifier
     complex_fp32_matmul,                 // a matmul of complex fp32 operands
     complex_matmul_envelope,             // a complex matmul outside what its engine was seen to take
+    vectorized_conv_float_math,          // a vectorized int8 convolution in float math
 };
 
 // How the library treats a fact of the table.

@@ -183,6 +183,24 @@ void fe_graph::set_alignment(fe_tensor *tensor, int64_t bytes) {
     tensor->alignment = bytes;
 }
 
+void fe_graph::set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim) {
+    FE_CHECK(count == 1 || count == 4 || count == 32, FE_STATUS_INVALID_ARGUMENT,
+             "vectors of %d values for '%s': cuDNN's vectorized int8 layouts hold 4 (INT8x4) or 32 (INT8x32); 1 "
+             "removes the vectorization",
+             count, tensor->name.c_str());
+    FE_CHECK(tensor->is_input() && !tensor->by_value, FE_STATUS_INVALID_ARGUMENT,
+             "'%s' is %s: only a graph input is vectorized (a convolution's result follows its image)",
+             tensor->name.c_str(), tensor->by_value ? "a scalar passed by value" : "an operation's result");
+    const size_t rank = tensor->dims.size();
+    FE_CHECK(count == 1 || (dim == 1 && (rank == 4 || rank == 5)), FE_STATUS_INVALID_ARGUMENT,
+             "'%s' (rank %zu) vectorized along dim %d: cuDNN vectorizes the channels (dim 1) of a rank-4 or rank-5 "
+             "tensor",
+             tensor->name.c_str(), rank, dim);
+    require_editable();
+    tensor->vector_count = count;
+    tensor->vector_dim = count == 1 ? -1 : dim;
+}
+
 void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &ports) {
     require_editable();
     for (size_t i = 0; i < node->inputs.size(); ++i)

@@ -74,6 +74,8 @@ struct fe_graph {
     void set_ragged_offset(fe_tensor *tensor, fe_tensor *offsets);
     // The alignment promise of a tensor's memory (fe_tensor_set_alignment).
     void set_alignment(fe_tensor *tensor, int64_t bytes);
+    // cuDNN's vectorized layout of a graph input (fe_tensor_set_vectorization).
+    void set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim);
     // Any change after a build step throws BAD_STATE; before, it resets to Editing.
     void require_editable();
     void check_owns(const fe_tensor *tensor, const char *what) const;

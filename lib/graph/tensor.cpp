@@ -171,6 +171,14 @@ int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> 
     return bits / 8 + (bits % 8 != 0);
 }
 
+int64_t tensor_bytes(const fe_tensor &t) {
+    const int64_t bytes = span_bytes(t.dims, t.strides, t.data_type);
+    int64_t total = 0;
+    FE_CHECK(!__builtin_mul_overflow(bytes, static_cast<int64_t>(t.vector_count), &total), FE_STATUS_INVALID_ARGUMENT,
+             "'%s' spans more than 2^63 bytes", t.name.c_str());
+    return total;
+}
+
 void shape_single_element(fe_tensor *tensor, const char *what, size_t rank) {
     int64_t n = element_count(tensor->dims);
     FE_CHECK(n == 1, FE_STATUS_INVALID_ARGUMENT, "%s '%s' must hold one element, not %lld", what, tensor->name.c_str(),

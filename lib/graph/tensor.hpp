@@ -36,6 +36,10 @@ struct fe_tensor {
     // The byte alignment every pointer bound to it has (fe_tensor_set_alignment): cuDNN may pick
     // kernels that rely on it, and execution refuses a pointer that breaks it.
     int64_t alignment = 16;
+    // cuDNN's vectorized layout (fe_tensor_set_vectorization): `vector_count` values of dim
+    // `vector_dim` form one element of dims and strides; 1 and -1 when it is not vectorized.
+    int32_t vector_count = 1;
+    int32_t vector_dim = -1;
     // A synchronized batchnorm's exchange buffer: bound to memory of any GPU of the group.
     bool peer_memory = false;
     double scalar_value = 0.0;
@@ -79,6 +83,8 @@ bool single_pixel(const std::vector<int64_t> &dims, bool channels);
 // would share an address (`name` names it in the message).
 void require_distinct_elements(const std::string &name, const std::vector<int64_t> &dims,
                                const std::vector<int64_t> &strides);
+// The bytes a buffer for the tensor needs: its span, times the values a vector holds.
+int64_t tensor_bytes(const fe_tensor &t);
 // Bytes a buffer needs for these dims and strides.
 int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                    fe_data_type type);

@@ -34,13 +34,18 @@ class ConvFprop : public Node {
         const fe_tensor *x = inputs[0], *w = inputs[1];
         std::vector<int64_t> out = conv_result_dims(x->dims, w->dims, options_, kRoles);
         reject_output_padding(options_, spatial());
+        if (x->vector_count > 1 || w->vector_count > 1) out[1] = vectorized_channels(out[1]);
         assign_inferred_shape(outputs[0], out, x->strides);
+        outputs[0]->vector_count = x->vector_count;
+        outputs[0]->vector_dim = x->vector_dim;
     }
 
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
     void write_json(json::Writer &out) const override { write_conv_json(out, options_, spatial(), false); }
 
     std::string unsupported_hint() const override {
+        if (inputs[0]->vector_count > 1 && inputs[0]->graph->resolved_compute(*this) != FE_DATA_INT32)
+            return explanation(Feature::vectorized_conv_float_math, cudnn().cudnnGetVersion());
         return conv_unsupported_hint(inputs[0], inputs[1], outputs[0], options_, spatial(), false, false);
     }
 
@@ -89,6 +94,21 @@ class ConvFprop : public Node {
     }
 
   private:
+    // A vectorized image and filter (the channels in vectors of the same count) give a result
+    // vectorized the same way: its K output channels in K / count vectors.
+    int64_t vectorized_channels(int64_t k) const {
+        const fe_tensor *x = inputs[0], *w = inputs[1];
+        FE_CHECK(x->vector_count == w->vector_count && x->vector_dim == w->vector_dim, FE_STATUS_INVALID_ARGUMENT,
+                 "image '%s' is in vectors of %d values and filter '%s' in vectors of %d: vectorize both alike",
+                 x->name.c_str(), x->vector_count, w->name.c_str(), w->vector_count);
+        FE_CHECK(options_.groups == 1, FE_STATUS_INVALID_ARGUMENT,
+                 "a vectorized convolution is not grouped (groups %lld)", static_cast<long long>(options_.groups));
+        FE_CHECK(k % x->vector_count == 0, FE_STATUS_INVALID_ARGUMENT,
+                 "filter '%s' has %lld output channels, which vectors of %d values do not divide", w->name.c_str(),
+                 static_cast<long long>(k), x->vector_count);
+        return k / x->vector_count;
+    }
+
     // Shapes of channels-last int8 convolutions into float results that cuDNN gets wrong at 2 and
     // 3 spatial dims (the 1-D flipped single pixel is refused whatever the result's type).
     void refuse_known_bad_int8_float_shapes(Lowering &lowering) const {

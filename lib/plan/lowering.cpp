@@ -50,6 +50,7 @@ void Lowering::lowered_shape(const fe_tensor *t, std::vector<int64_t> *dims,
                              std::vector<int64_t> *strides) const {
     *dims = t->dims;
     *strides = t->strides;
+    if (t->vector_count > 1) return;  // a rank-4 or rank-5 convolution tensor, as cuDNN takes it
     if (lift_rank3_ && dims->size() == 3) {
         // [N, C, W] -> [N, C, 1, W]; the unit dim's stride spans the dim after it.
         int64_t s = (*dims)[2] * (*strides)[2];
@@ -121,7 +122,8 @@ static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, cons
                                          const std::vector<int64_t> &strides, fe_data_type type, int64_t uid,
                                          bool is_virtual, bool by_value, const std::string &name,
                                          const Descriptor *ragged_offset = nullptr, int64_t alignment = 16,
-                                         const unsigned char *constant = nullptr) {
+                                         const unsigned char *constant = nullptr, int32_t vector_count = 1,
+                                         int32_t vector_dim = -1) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
@@ -131,6 +133,10 @@ static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, cons
     d.set(CUDNN_ATTR_TENSOR_IS_VIRTUAL, CUDNN_TYPE_BOOLEAN, 1, &is_virtual, "CUDNN_ATTR_TENSOR_IS_VIRTUAL");
     if (by_value) d.set(CUDNN_ATTR_TENSOR_IS_BY_VALUE, CUDNN_TYPE_BOOLEAN, 1, &by_value, "CUDNN_ATTR_TENSOR_IS_BY_VALUE");
     if (ragged_offset) d.set_desc(CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, *ragged_offset, "CUDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC");
+    if (vector_count > 1) {
+        d.set_int64(CUDNN_ATTR_TENSOR_VECTOR_COUNT, vector_count, "CUDNN_ATTR_TENSOR_VECTOR_COUNT");
+        d.set_int64(CUDNN_ATTR_TENSOR_VECTORIZED_DIMENSION, vector_dim, "CUDNN_ATTR_TENSOR_VECTORIZED_DIMENSION");
+    }
     if (constant) {
         const void *value = constant;
         d.set(kTensorConstantValue, CUDNN_TYPE_VOID_PTR, 1, &value, "CUDNN_ATTR_TENSOR_CONSTANT_VALUE");
@@ -152,7 +158,8 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     const Descriptor *ragged = t->ragged_offset ? &tensor(t->ragged_offset) : nullptr;
     Descriptor d =
         make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged,
-                               t->alignment, t->compile_time_constant ? t->scalar_bytes : nullptr);
+                               t->alignment, t->compile_time_constant ? t->scalar_bytes : nullptr, t->vector_count,
+                               t->vector_dim);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();

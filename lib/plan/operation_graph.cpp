@@ -34,7 +34,7 @@ void lay_out_bindings(fe_graph &graph, BuildState &state) {
     for (fe_tensor *t : state.executable.slots) {
         state.executable.uids.push_back(t->uid);
         // A ragged (packed) tensor's buffer holds the actual tokens only: its size is unknown here.
-        state.executable.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
+        state.executable.slot_bytes.push_back(t->ragged_offset ? 0 : tensor_bytes(*t));
     }
     for (const auto &t : graph.tensors) {
         // A compile-time constant is in the plan's kernels, not in the variant pack.
@@ -70,6 +70,25 @@ void refuse_complex_outside_matmul(const fe_graph &graph, const Node &node) {
                      graph.name.c_str(), node.kind(), node.name.c_str(), t->name.c_str());
 }
 
+// Vectorized int8 layouts were run on a GPU (bench/results: the vectorized INT8 probe) for a
+// forward convolution alone, int8 in and out; anything else with them is refused before cuDNN.
+void refuse_vectorized_outside_conv(const fe_graph &graph, const Node &node) {
+    bool vectorized = false;
+    for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})
+        for (const fe_tensor *t : *ports) vectorized = vectorized || (t && t->vector_count > 1);
+    if (!vectorized) return;
+    FE_CHECK(std::string(node.kind()) == "conv_fprop" && graph.nodes.size() == 1, FE_STATUS_NOT_SUPPORTED,
+             "graph '%s', %s '%s': vectorized tensors (fe_tensor_set_vectorization) belong to a forward convolution "
+             "alone, the one graph of theirs cuDNN was seen to run",
+             graph.name.c_str(), node.kind(), node.name.c_str());
+    for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})
+        for (const fe_tensor *t : *ports)
+            FE_CHECK(t->data_type == FE_DATA_INT8, FE_STATUS_NOT_SUPPORTED,
+                     "graph '%s', %s '%s': '%s' is %s; a vectorized convolution takes an int8 image and filter into an "
+                     "int8 result",
+                     graph.name.c_str(), node.kind(), node.name.c_str(), t->name.c_str(), data_type_name(t->data_type));
+}
+
 // Lower every node into one operation graph and finalize it.
 void lower_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target, BuildState *state) {
     state->lowered.target = target;
@@ -86,7 +105,10 @@ void lower_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target,
                  "graph '%s' needs a handle (a GPU) or device properties to build for", graph.name.c_str());
     }
     Lowering lowering(graph, *state);
-    for (const auto &node : graph.nodes) refuse_complex_outside_matmul(graph, *node);
+    for (const auto &node : graph.nodes) {
+        refuse_complex_outside_matmul(graph, *node);
+        refuse_vectorized_outside_conv(graph, *node);
+    }
     for (const auto &node : graph.nodes) {
         if (node->absorbed_by) continue;  // lowered by its attention op
         try {

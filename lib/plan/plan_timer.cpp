@@ -53,7 +53,7 @@ PlanTimer::PlanTimer(const fe_graph &graph, fe_handle &handle, int32_t warmup, i
         for (size_t i = 0; i < state.executable.slots.size(); ++i) {
             const fe_tensor *t = state.executable.slots[i];
             bytes[i] = std::max<int64_t>(state.executable.slot_bytes[i] > 0 ? state.executable.slot_bytes[i]
-                                                                 : span_bytes(t->dims, t->strides, t->data_type),
+                                                                 : tensor_bytes(*t),
                                          256);
             if (t->is_input()) input_bytes += bytes[i];
         }

@@ -38,6 +38,10 @@ void write_tensor(json::Writer &w, const fe_tensor &t) {
         w.field("virtual", t.is_virtual()).field("output", t.is_output);
         if (t.ragged_offset) w.field("ragged_offset", t.ragged_offset->name);
         if (t.alignment != 16) w.field("alignment", t.alignment);
+        // A result's vectorization follows its operation's inputs; an input's is the caller's.
+        if (t.vector_count > 1 && t.is_input())
+            w.field("vector_count", static_cast<int64_t>(t.vector_count))
+                .field("vector_dim", static_cast<int64_t>(t.vector_dim));
     }
     w.end_object();
 }
@@ -271,7 +275,23 @@ class GraphReader {
         if (const json::Value *uid = f.get("uid")) set_uid(f, t, *uid);
         f.get("ragged_offset");  // applied once every tensor exists
         read_alignment(f, t);
-        f.refuse_unread("name, uid, dims, strides, data_type, virtual, output, ragged_offset, alignment, by_value");
+        read_vectorization(f, t);
+        f.refuse_unread(
+            "name, uid, dims, strides, data_type, virtual, output, ragged_offset, alignment, vector_count, vector_dim, "
+            "by_value");
+    }
+
+    void read_vectorization(Fields &f, fe_tensor *t) {
+        const json::Value *count = f.get("vector_count"), *dim = f.get("vector_dim");
+        if (!count && !dim) return;
+        if (!count || !count->is_integer()) f.fail("vector_count", "expected an integer (values a vector holds)");
+        if (!dim || !dim->is_integer()) f.fail("vector_dim", "expected an integer (the dim vectorized)");
+        const int64_t c = count->integer(), d = dim->integer();
+        if (c < 1 || c > 32 || d < 0 || d > FE_MAX_DIMS) f.fail_at(*count, "vector_count", "outside what cuDNN takes");
+        call_tensor(f, "vector_count", [&] {
+            graph_->set_vectorization(t, static_cast<int32_t>(c), static_cast<int32_t>(d));
+            return t;
+        });
     }
 
     void read_alignment(Fields &f, fe_tensor *t) {

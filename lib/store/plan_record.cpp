@@ -85,7 +85,7 @@ void adopt_record(fe_graph &graph, std::shared_ptr<const PlanRecord> record, con
         fe_tensor *t = state->executable.slots[i];
         t->slot = static_cast<int32_t>(i);
         state->executable.uids.push_back(t->uid);
-        state->executable.slot_bytes.push_back(t->ragged_offset ? 0 : span_bytes(t->dims, t->strides, t->data_type));
+        state->executable.slot_bytes.push_back(t->ragged_offset ? 0 : tensor_bytes(*t));
         state->executable.uid_to_slot.emplace_back(t->uid, static_cast<int32_t>(i));
     }
     std::sort(state->executable.uid_to_slot.begin(), state->executable.uid_to_slot.end());

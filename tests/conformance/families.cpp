@@ -18,6 +18,7 @@ const std::vector<Family> &families() {
         register_softmax(f);
         register_bn_finalize(f);
         register_complex_matmul(f);
+        register_conv_vectorized(f);
         return f;
     }();
     return all;

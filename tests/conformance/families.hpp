@@ -20,5 +20,6 @@ void register_layout(std::vector<Family> &out);       // layout_family.cpp
 void register_softmax(std::vector<Family> &out);      // softmax_family.cpp
 void register_bn_finalize(std::vector<Family> &out);  // bn_finalize_family.cpp
 void register_complex_matmul(std::vector<Family> &out);  // complex_matmul_family.cpp
+void register_conv_vectorized(std::vector<Family> &out);  // conv_vectorized_family.cpp
 
 }  // namespace conformance

@@ -266,8 +266,11 @@ Bound &Case::allocate(fe_tensor *t) {
     int32_t device = 0;
     fe_handle_get_device(handle_, &device);
     ok(fe_buffer_create_for_tensor(device, t, &b->buffer), "fe_buffer_create_for_tensor");
-    // A complex element is two floats (real, imaginary), both kept.
-    const size_t per_element = b->type == FE_DATA_COMPLEX_FP32 ? 2 : 1;
+    // A complex element is two floats (real, imaginary), a vectorized one `vector_count` values:
+    // all are kept.
+    int32_t vector_count = 1;
+    ok(fe_tensor_get_vector_count(t, &vector_count), "fe_tensor_get_vector_count");
+    const size_t per_element = b->type == FE_DATA_COMPLEX_FP32 ? 2 : static_cast<size_t>(vector_count);
     b->host.assign(static_cast<size_t>(b->span()) * per_element, 0.f);
     bound_.push_back(std::move(b));
     return *bound_.back();
@@ -363,7 +366,7 @@ bool Case::download(Bound &b) {
         return ok(fe_buffer_download(b.buffer, b.host.data(), static_cast<int64_t>(b.host.size() * sizeof(float))),
                   "fe_buffer_download");
     if (fe_buffer_download_float(b.buffer, b.host.data(), b.span(), b.type) == FE_OK) return true;
-    const size_t bytes = fe_data_type_size(b.type), n = static_cast<size_t>(b.span());
+    const size_t bytes = fe_data_type_size(b.type), n = b.host.size();
     if (bytes == 0) return ok(FE_STATUS_INVALID_ARGUMENT, "fe_buffer_download_float");
     std::vector<unsigned char> raw(n * bytes);
     if (!ok(fe_buffer_download(b.buffer, raw.data(), static_cast<int64_t>(raw.size())), "fe_buffer_download"))

@@ -70,6 +70,28 @@ namespace CudnnFe.Tests
         }
 
         [Test]
+        public void VectorizedInt8LayoutsAreCheckedInferredAndWritten()
+        {
+            using (var g = new Graph(new GraphOptions { IoDataType = DataType.Int8 }))
+            {
+                Tensor x = g.Tensor("x", 2, 1, 8, 8), w = g.Tensor("w", 32, 1, 3, 3);
+                TestSupport.AssertFails(Status.InvalidArgument, "Tensor.SetVectorization: vectors of 8 values for 'x'",
+                                        () => x.SetVectorization(8, 1));
+                x.SetVectorization(32, 1);
+                w.SetVectorization(32, 1);
+                Assert.AreEqual(32, x.VectorCount);
+                Assert.AreEqual(1, x.VectorDim);
+                Tensor y = g.ConvFprop(x, w);
+                y.SetOutput(true);
+                g.Validate();
+                Assert.AreEqual(2 * 32 * 8 * 8, x.SizeBytes);
+                Assert.AreEqual(32, y.VectorCount);
+                Assert.AreEqual(2 * 32 * 6 * 6, y.SizeBytes);
+                StringAssert.Contains("\"vector_count\":32,\"vector_dim\":1", g.ToJson());
+            }
+        }
+
+        [Test]
         public void ValidationOfTheWholeGraph()
         {
             graph.Relu(graph.Tensor("x", 4));

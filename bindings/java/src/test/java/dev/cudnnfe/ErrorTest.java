@@ -59,6 +59,26 @@ class ErrorTest {
     }
 
     @Test
+    void vectorizedInt8LayoutsAreCheckedInferredAndWritten() {
+        try (Graph g = new Graph(new GraphOptions().ioDataType(DataType.INT8))) {
+            Tensor x = g.tensor("x", 2, 1, 8, 8), w = g.tensor("w", 32, 1, 3, 3);
+            assertFails(Status.INVALID_ARGUMENT, "Tensor.setVectorization: vectors of 8 values for 'x'",
+                    () -> x.setVectorization(8, 1));
+            x.setVectorization(32, 1);
+            w.setVectorization(32, 1);
+            assertEquals(32, x.vectorCount());
+            assertEquals(1, x.vectorDim());
+            Tensor y = g.convFprop(x, w, null);
+            y.setOutput(true);
+            g.validate();
+            assertEquals(2 * 32 * 8 * 8, x.sizeBytes());
+            assertEquals(32, y.vectorCount());
+            assertEquals(2 * 32 * 6 * 6, y.sizeBytes());
+            assertTrue(g.toJson().contains("\"vector_count\":32,\"vector_dim\":1"), g.toJson());
+        }
+    }
+
+    @Test
     void validationOfTheWholeGraph() {
         graph.relu(graph.tensor("x", 4));
         assertFails(Status.VALIDATION, "graph 'g' has no outputs", graph::validate);
