@@ -166,6 +166,12 @@ HANDLE = Object(
         Call('device', 'fe_handle_get_device', 'getter', [], 'The handle\'s CUDA device.', returns='int32'),
         Call('synchronize', 'fe_handle_synchronize', 'method', [],
              'Wait until the work enqueued on the handle\'s stream has finished.'),
+        Call('reorder_filter_int8x32', 'fe_handle_reorder_filter_int8x32', 'method',
+             [Param('filter', 'tensor'), Param('values', 'address'), Param('reordered', 'address')],
+             'Write an INT8x32 filter\'s values (an int8 tensor vectorized in 32 along dim 1, packed) from the device '
+             'address values to the device address reordered (not overlapping) in the order cuDNN\'s INT8x32 kernels '
+             'read ([Tensor.set_reordering]), on the handle\'s stream. {NOT_SUPPORTED} when the loaded cuDNN lacks '
+             'cudnnReorderFilterAndBias.'),
         Call('workspace_size', 'fe_handle_workspace_size', 'getter', [],
              'The bytes of workspace the handle holds now.', returns='int64'),
         Call('set_cache_directory', 'fe_handle_set_cache_directory', 'method', [Param('directory', 'text')],
@@ -439,6 +445,13 @@ TENSOR = Object(
              'forward convolution of a vectorized image and filter gives a result vectorized alike; such tensors '
              'belong to that convolution alone, int8 in and out. 1 removes it; another count, or a dim other than 1 '
              'of a rank-4 or rank-5 tensor, is {INVALID_ARGUMENT}.'),
+        Call('set_reordering', 'fe_tensor_set_reordering', 'setter',
+             [Param('reordering', 'enum', enum='fe_tensor_reordering')],
+             'Declare that an INT8x32 filter (vectorized in 32 values along dim 1) holds its values in the order '
+             'cuDNN\'s INT8x32 kernels read, as [Handle.reorder_filter_int8x32] writes them; NONE undoes it. '
+             '{INVALID_ARGUMENT} on a tensor not so vectorized.'),
+        Call('reordering', 'fe_tensor_get_reordering', 'getter', [],
+             'The order the tensor\'s values are stored in.', returns='enum', enum='fe_tensor_reordering'),
         Call('vector_count', 'fe_tensor_get_vector_count', 'getter', [],
              'Values a vector of the tensor holds: 1, 4 or 32.', returns='int32'),
         Call('vector_dim', 'fe_tensor_get_vector_dim', 'getter', [],

@@ -342,6 +342,13 @@ FE_API fe_status fe_handle_get_stream(const fe_handle *handle, void **out_stream
 FE_API fe_status fe_handle_get_device(const fe_handle *handle, int32_t *out_device);
 /** Wait until all work enqueued on the handle's stream has finished. */
 FE_API fe_status fe_handle_synchronize(fe_handle *handle);
+/** Write the values of `filter`, an int8 convolution filter vectorized in 32 values along dim 1
+ *  and packed (rank 4 or 5), from device memory at `values` to device memory at `reordered` (both
+ *  fe_tensor_size_bytes bytes, not overlapping) in the order cuDNN's INT8x32 kernels read
+ *  (fe_tensor_set_reordering), on the handle's stream. FE_STATUS_NOT_SUPPORTED when the loaded
+ *  cuDNN lacks its legacy cudnnReorderFilterAndBias. */
+FE_API fe_status fe_handle_reorder_filter_int8x32(fe_handle *handle, const fe_tensor *filter, const void *values,
+                                                  void *reordered);
 /** Bytes of workspace the handle currently holds. */
 FE_API fe_status fe_handle_workspace_size(const fe_handle *handle, int64_t *out_bytes);
 
@@ -477,6 +484,18 @@ FE_API fe_status fe_tensor_set_alignment(fe_tensor *tensor, int64_t bytes);
  *  removes it. Refused: another count, a dim other than 1 of a rank-4 or rank-5 tensor, an
  *  operation's result (its vectorization follows its image). Part of the graph JSON. */
 FE_API fe_status fe_tensor_set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim);
+/** The order a tensor's values are stored in. */
+typedef enum fe_tensor_reordering FE_ENUM_BASE {
+    FE_TENSOR_REORDERING_NONE = 0,   /* as its dims and strides say */
+    FE_TENSOR_REORDERING_INT8X32 = 1 /* rearranged for cuDNN's INT8x32 kernels (fe_handle_reorder_filter_int8x32) */
+} fe_tensor_reordering;
+/** Declare that an INT8x32 convolution filter (an int8 graph input vectorized in 32 values along
+ *  dim 1) holds its values reordered for cuDNN's INT8x32 kernels, as
+ *  fe_handle_reorder_filter_int8x32 writes them; FE_TENSOR_REORDERING_NONE undoes it. Refused on a
+ *  tensor not so vectorized; the build refuses it on anything but a forward convolution's filter.
+ *  Part of the graph JSON. */
+FE_API fe_status fe_tensor_set_reordering(fe_tensor *tensor, fe_tensor_reordering reordering);
+FE_API fe_status fe_tensor_get_reordering(const fe_tensor *tensor, fe_tensor_reordering *out_reordering);
 /** Values a vector of the tensor holds: 1, 4 or 32 (fe_tensor_set_vectorization; a convolution's
  *  result once the graph is validated). */
 FE_API fe_status fe_tensor_get_vector_count(const fe_tensor *tensor, int32_t *out_count);

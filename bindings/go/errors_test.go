@@ -60,8 +60,14 @@ func TestVectorizedInt8LayoutsAreCheckedInferredAndWritten(t *testing.T) {
 	defer g.Close()
 	x, w := tensor(t, g, "x", 2, 1, 8, 8), tensor(t, g, "w", 32, 1, 3, 3)
 	expectError(t, x.SetVectorization(8, 1), StatusInvalidArgument, "Tensor.SetVectorization: vectors of 8 values for 'x'")
+	expectError(t, w.SetReordering(TensorReorderingInt8x32), StatusInvalidArgument,
+		"Tensor.SetReordering: 'w' is in vectors of 1 values")
 	must(t, x.SetVectorization(32, 1))
 	must(t, w.SetVectorization(32, 1))
+	must(t, w.SetReordering(TensorReorderingInt8x32))
+	if r, _ := w.Reordering(); r != TensorReorderingInt8x32 {
+		t.Errorf("w is in order %v", r)
+	}
 	if n, _ := x.VectorCount(); n != 32 {
 		t.Errorf("x holds %d values a vector", n)
 	}
@@ -83,7 +89,7 @@ func TestVectorizedInt8LayoutsAreCheckedInferredAndWritten(t *testing.T) {
 	}
 	text, err := g.ToJSON()
 	must(t, err)
-	if !strings.Contains(text, `"vector_count":32,"vector_dim":1`) {
+	if !strings.Contains(text, `"vector_count":32,"vector_dim":1,"reordering":"int8x32"`) {
 		t.Fatalf("the graph JSON lacks the layout: %s", text)
 	}
 }

@@ -307,6 +307,15 @@ FE_PROPERTY(fe_tensor_is_output, fe_tensor, tensor, int32_t, out_flag, tensor->i
 
 FE_PROPERTY(fe_tensor_is_virtual, fe_tensor, tensor, int32_t, out_flag, tensor->is_virtual() ? 1 : 0)
 
+FE_EXPORT fe_status fe_tensor_set_reordering(fe_tensor *tensor, fe_tensor_reordering reordering) {
+    return guard("fe_tensor_set_reordering", [&] {
+        FE_REQUIRE(tensor);
+        tensor->graph->set_reordering(tensor, reordering);
+    });
+}
+
+FE_PROPERTY(fe_tensor_get_reordering, fe_tensor, tensor, fe_tensor_reordering, out_reordering, tensor->reordering)
+
 FE_PROPERTY(fe_tensor_get_vector_count, fe_tensor, tensor, int32_t, out_count, tensor->vector_count)
 
 FE_PROPERTY(fe_tensor_get_vector_dim, fe_tensor, tensor, int32_t, out_dim, tensor->vector_dim)

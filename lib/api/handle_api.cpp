@@ -3,6 +3,7 @@
 #include "backend/descriptor.hpp"
 #include "backend/loader.hpp"
 #include "runtime/handle.hpp"
+#include "runtime/reorder.hpp"
 
 using namespace fe;
 
@@ -47,6 +48,17 @@ FE_EXPORT fe_status fe_handle_set_stream(fe_handle *handle, void *stream) {
 }
 
 FE_PROPERTY(fe_handle_get_stream, fe_handle, handle, void *, out_stream, handle->stream)
+
+FE_EXPORT fe_status fe_handle_reorder_filter_int8x32(fe_handle *handle, const fe_tensor *filter, const void *values,
+                                                     void *reordered) {
+    return guard("fe_handle_reorder_filter_int8x32", [&] {
+        FE_REQUIRE(handle);
+        FE_REQUIRE(filter);
+        FE_REQUIRE(values);
+        FE_REQUIRE(reordered);
+        reorder_filter_int8x32(*handle, *filter, values, reordered);
+    });
+}
 
 FE_PROPERTY(fe_handle_get_device, fe_handle, handle, int32_t, out_device, handle->device)
 

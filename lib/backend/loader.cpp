@@ -96,6 +96,10 @@ CudnnLoad load_cudnn() {
     std::string optional;  // absent before cuDNN 9.5: the capability table says so when used
     bind(lib, "cudnnBackendPopulateCudaGraph", &t.cudnnBackendPopulateCudaGraph, &optional);
     bind(lib, "cudnnBackendUpdateCudaGraph", &t.cudnnBackendUpdateCudaGraph, &optional);
+    bind(lib, "cudnnCreateFilterDescriptor", &t.cudnnCreateFilterDescriptor, &optional);
+    bind(lib, "cudnnSetFilterNdDescriptor", &t.cudnnSetFilterNdDescriptor, &optional);
+    bind(lib, "cudnnDestroyFilterDescriptor", &t.cudnnDestroyFilterDescriptor, &optional);
+    bind(lib, "cudnnReorderFilterAndBias", &t.cudnnReorderFilterAndBias, &optional);
     if (!missing.empty()) {
         out.error = "the loaded cuDNN lacks " + missing + " (cuDNN 9 is required)";
         return out;

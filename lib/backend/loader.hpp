@@ -79,6 +79,15 @@ struct Cudnn {
                                                    cudnnBackendDescriptor_t, cudaGraph_t);
     cudnnStatus_t (*cudnnBackendUpdateCudaGraph)(cudnnHandle_t, cudnnBackendDescriptor_t,
                                                  cudnnBackendDescriptor_t, cudaGraph_t);
+    // The legacy filter descriptor and INT8x32 filter reordering (fe_handle_reorder_filter_int8x32);
+    // null where the loaded cuDNN lacks them. The descriptor is opaque and the enums are ints here,
+    // as in cudnn_cnn.h, so that the backend headers suffice.
+    cudnnStatus_t (*cudnnCreateFilterDescriptor)(void **);
+    cudnnStatus_t (*cudnnSetFilterNdDescriptor)(void *, int data_type, int format, int rank, const int *dims);
+    cudnnStatus_t (*cudnnDestroyFilterDescriptor)(void *);
+    cudnnStatus_t (*cudnnReorderFilterAndBias)(cudnnHandle_t, const void *filter, int reorder_type, const void *data,
+                                               void *reordered, int reorder_bias, const void *bias,
+                                               void *reordered_bias);
 };
 
 // Loaded tables; throw fe::Error(FE_STATUS_LIBRARY_UNAVAILABLE) naming what was tried.

@@ -199,6 +199,19 @@ void fe_graph::set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim) 
     require_editable();
     tensor->vector_count = count;
     tensor->vector_dim = count == 1 ? -1 : dim;
+    if (count != 32) tensor->reordering = FE_TENSOR_REORDERING_NONE;  // the INT8x32 order needs 32
+}
+
+void fe_graph::set_reordering(fe_tensor *tensor, fe_tensor_reordering reordering) {
+    FE_CHECK(reordering == FE_TENSOR_REORDERING_NONE || reordering == FE_TENSOR_REORDERING_INT8X32,
+             FE_STATUS_INVALID_ARGUMENT, "reordering %d for '%s': give FE_TENSOR_REORDERING_NONE or _INT8X32",
+             static_cast<int>(reordering), tensor->name.c_str());
+    FE_CHECK(reordering == FE_TENSOR_REORDERING_NONE || tensor->vector_count == 32, FE_STATUS_INVALID_ARGUMENT,
+             "'%s' is in vectors of %d values: the INT8x32 order is that of a filter vectorized in 32 "
+             "(fe_tensor_set_vectorization first)",
+             tensor->name.c_str(), tensor->vector_count);
+    require_editable();
+    tensor->reordering = reordering;
 }
 
 void fe_graph::add_node(std::unique_ptr<fe::Node> node, const std::vector<const char *> &ports) {

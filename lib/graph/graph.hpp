@@ -76,6 +76,8 @@ struct fe_graph {
     void set_alignment(fe_tensor *tensor, int64_t bytes);
     // cuDNN's vectorized layout of a graph input (fe_tensor_set_vectorization).
     void set_vectorization(fe_tensor *tensor, int32_t count, int32_t dim);
+    // The INT8x32 kernels' order of a vectorized filter's values (fe_tensor_set_reordering).
+    void set_reordering(fe_tensor *tensor, fe_tensor_reordering reordering);
     // Any change after a build step throws BAD_STATE; before, it resets to Editing.
     void require_editable();
     void check_owns(const fe_tensor *tensor, const char *what) const;

@@ -40,6 +40,8 @@ struct fe_tensor {
     // `vector_dim` form one element of dims and strides; 1 and -1 when it is not vectorized.
     int32_t vector_count = 1;
     int32_t vector_dim = -1;
+    // Values stored in the order cuDNN's INT8x32 kernels read (fe_tensor_set_reordering).
+    fe_tensor_reordering reordering = FE_TENSOR_REORDERING_NONE;
     // A synchronized batchnorm's exchange buffer: bound to memory of any GPU of the group.
     bool peer_memory = false;
     double scalar_value = 0.0;

@@ -123,7 +123,8 @@ static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, cons
                                          bool is_virtual, bool by_value, const std::string &name,
                                          const Descriptor *ragged_offset = nullptr, int64_t alignment = 16,
                                          const unsigned char *constant = nullptr, int32_t vector_count = 1,
-                                         int32_t vector_dim = -1) {
+                                         int32_t vector_dim = -1,
+                                         fe_tensor_reordering reordering = FE_TENSOR_REORDERING_NONE) {
     Descriptor d(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
     d.set_data_type(CUDNN_ATTR_TENSOR_DATA_TYPE, type, "CUDNN_ATTR_TENSOR_DATA_TYPE");
     d.set_int64s(CUDNN_ATTR_TENSOR_DIMENSIONS, dims, "CUDNN_ATTR_TENSOR_DIMENSIONS");
@@ -136,6 +137,11 @@ static Descriptor make_tensor_descriptor(std::vector<LoweredTensor> &table, cons
     if (vector_count > 1) {
         d.set_int64(CUDNN_ATTR_TENSOR_VECTOR_COUNT, vector_count, "CUDNN_ATTR_TENSOR_VECTOR_COUNT");
         d.set_int64(CUDNN_ATTR_TENSOR_VECTORIZED_DIMENSION, vector_dim, "CUDNN_ATTR_TENSOR_VECTORIZED_DIMENSION");
+    }
+    if (reordering == FE_TENSOR_REORDERING_INT8X32) {
+        const cudnnBackendTensorReordering_t mode = CUDNN_TENSOR_REORDERING_INT8x32;
+        d.set(CUDNN_ATTR_TENSOR_REORDERING_MODE, CUDNN_TYPE_TENSOR_REORDERING_MODE, 1, &mode,
+              "CUDNN_ATTR_TENSOR_REORDERING_MODE");
     }
     if (constant) {
         const void *value = constant;
@@ -159,7 +165,7 @@ const Descriptor &Lowering::tensor(const fe_tensor *t) {
     Descriptor d =
         make_tensor_descriptor(state_.lowered.tensor_table, dims, strides, t->data_type, t->uid, t->is_virtual(), t->by_value, t->name, ragged,
                                t->alignment, t->compile_time_constant ? t->scalar_bytes : nullptr, t->vector_count,
-                               t->vector_dim);
+                               t->vector_dim, t->reordering);
     state_.lowered.tensor_index[t] = state_.lowered.tensor_descriptors.size();
     state_.lowered.tensor_descriptors.push_back(std::move(d));
     return state_.lowered.tensor_descriptors.back();

@@ -75,12 +75,17 @@ void refuse_complex_outside_matmul(const fe_graph &graph, const Node &node) {
 void refuse_vectorized_outside_conv(const fe_graph &graph, const Node &node) {
     bool vectorized = false;
     for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})
-        for (const fe_tensor *t : *ports) vectorized = vectorized || (t && t->vector_count > 1);
+        for (const fe_tensor *t : *ports)
+            vectorized = vectorized || (t && (t->vector_count > 1 || t->reordering != FE_TENSOR_REORDERING_NONE));
     if (!vectorized) return;
     FE_CHECK(std::string(node.kind()) == "conv_fprop" && graph.nodes.size() == 1, FE_STATUS_NOT_SUPPORTED,
              "graph '%s', %s '%s': vectorized tensors (fe_tensor_set_vectorization) belong to a forward convolution "
              "alone, the one graph of theirs cuDNN was seen to run",
              graph.name.c_str(), node.kind(), node.name.c_str());
+    for (size_t i = 0; i < node.inputs.size(); ++i)
+        FE_CHECK(node.inputs[i]->reordering == FE_TENSOR_REORDERING_NONE || i == 1, FE_STATUS_NOT_SUPPORTED,
+                 "graph '%s', %s '%s': '%s' is in the INT8x32 order, which is a filter's (the convolution's weight)",
+                 graph.name.c_str(), node.kind(), node.name.c_str(), node.inputs[i]->name.c_str());
     for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})
         for (const fe_tensor *t : *ports)
             FE_CHECK(t->data_type == FE_DATA_INT8, FE_STATUS_NOT_SUPPORTED,

@@ -108,6 +108,13 @@ const Enum kBehaviorNote{
     "An engine's behaviour notes (cuDNN's CUDNN_BEHAVIOR_NOTE_*), one bit each of a mask.",
     true};
 
+const Enum kTensorReordering{
+    "fe_tensor_reordering",
+    {{"FE_TENSOR_REORDERING_NONE", "none", FE_TENSOR_REORDERING_NONE},
+     {"FE_TENSOR_REORDERING_INT8X32", "int8x32", FE_TENSOR_REORDERING_INT8X32,
+      "Rearranged for cuDNN's INT8x32 kernels (reorder_filter_int8x32 writes it)."}},
+    "The order a tensor's values are stored in."};
+
 const fe_graph_options kGraphDefaults = FE_GRAPH_OPTIONS_INIT;
 
 const Struct kGraphOptions{
@@ -209,7 +216,7 @@ const Struct kBuildOptions{
 
 std::vector<const Enum *> surface_enums() {
     return {&kStatus,       &kHeurMode,      &kBuildPolicy,  &kLogLevel,
-            &kMismatchPolicy, &kNumericalNote, &kBehaviorNote, &kBackgroundState};
+            &kMismatchPolicy, &kNumericalNote, &kBehaviorNote, &kBackgroundState, &kTensorReordering};
 }
 
 std::vector<const Struct *> surface_structs() { return {&kGraphOptions, &kDeserializeOptions, &kBuildOptions}; }

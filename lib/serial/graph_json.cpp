@@ -42,6 +42,7 @@ void write_tensor(json::Writer &w, const fe_tensor &t) {
         if (t.vector_count > 1 && t.is_input())
             w.field("vector_count", static_cast<int64_t>(t.vector_count))
                 .field("vector_dim", static_cast<int64_t>(t.vector_dim));
+        if (t.reordering == FE_TENSOR_REORDERING_INT8X32 && t.is_input()) w.field("reordering", "int8x32");
     }
     w.end_object();
 }
@@ -278,7 +279,7 @@ class GraphReader {
         read_vectorization(f, t);
         f.refuse_unread(
             "name, uid, dims, strides, data_type, virtual, output, ragged_offset, alignment, vector_count, vector_dim, "
-            "by_value");
+            "reordering, by_value");
     }
 
     void read_vectorization(Fields &f, fe_tensor *t) {
@@ -290,6 +291,14 @@ class GraphReader {
         if (c < 1 || c > 32 || d < 0 || d > FE_MAX_DIMS) f.fail_at(*count, "vector_count", "outside what cuDNN takes");
         call_tensor(f, "vector_count", [&] {
             graph_->set_vectorization(t, static_cast<int32_t>(c), static_cast<int32_t>(d));
+            return t;
+        });
+        const json::Value *order = f.get("reordering");
+        if (!order) return;
+        if (order->type() != json::Type::String || order->string() != "int8x32")
+            f.fail_at(*order, "reordering", "expected \"int8x32\" (absent: none)");
+        call_tensor(f, "reordering", [&] {
+            graph_->set_reordering(t, FE_TENSOR_REORDERING_INT8X32);
             return t;
         });
     }

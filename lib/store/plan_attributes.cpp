@@ -165,7 +165,9 @@ bool same_number(double a, double b) {
 bool name_matches(const NodeAttribute &a, const std::string &written, double value) {
     switch (a.written) {
         case Written::DataType: {
-            // fe_data_type's values are cuDNN's, and so are its names after the prefix.
+            // fe_data_type's values are cuDNN's, and so are its names after the prefix; FP8 fast
+            // accumulation's compute type is cuDNN's alone (fe_matmul_fp8_options.fast_accumulate).
+            if (value == CUDNN_DATA_FAST_FLOAT_FOR_FP8) return written == "CUDNN_DATA_FAST_FLOAT_FOR_FP8";
             for (const schema::EnumValue &v : schema::data_types().values)
                 if (v.value == value && v.value >= 0) return written == std::string("CUDNN_") + (v.c_name + std::strlen("FE_"));
             return false;

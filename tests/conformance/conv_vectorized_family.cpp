@@ -2,8 +2,9 @@
 // cuDNN's NCHW_VECT_C): INT8x4 or INT8x32 image and filter into a vectorized int8 result, int32
 // math; 1 to 4 images, 1 to 4 vectors of input and output channels, 1 to 24 pixels a side, square
 // filters of 1, 3 or 5 (never wider than the padded image), padding up to half the filter, stride 1
-// or 2, dilation 1 or 2. Values -1, 0 and 1, so that sums rarely saturate. Reference: the integer
-// convolution on the CPU, saturated to int8.
+// or 2, dilation 1 or 2; half the INT8x32 filters in the order of cuDNN's INT8x32 kernels
+// (fe_tensor_set_reordering, written by fe_handle_reorder_filter_int8x32). Values -1, 0 and 1, so
+// that sums rarely saturate. Reference: the integer convolution on the CPU, saturated to int8.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -17,6 +18,7 @@ namespace {
 struct VectorizedConfig {
     int32_t count = 4;
     int64_t n = 1, c = 4, h = 1, w = 1, k = 4, r = 1, pad = 0, stride = 1, dilation = 1;
+    bool reordered = false;
     int64_t out_h() const { return (h + 2 * pad - dilation * (r - 1) - 1) / stride + 1; }
     int64_t out_w() const { return (w + 2 * pad - dilation * (r - 1) - 1) / stride + 1; }
 };
@@ -33,6 +35,7 @@ VectorizedConfig draw(Rng &rng) {
     c.dilation = rng.chance(0.2) ? 2 : 1;
     c.pad = rng.range(0, c.r / 2);
     c.stride = rng.chance(0.3) ? 2 : 1;
+    c.reordered = c.count == 32 && rng.chance(0.5);
     // The dilated filter fits the padded image.
     const int64_t span = c.dilation * (c.r - 1) + 1;
     c.h = std::max(c.h, span - 2 * c.pad);
@@ -42,8 +45,8 @@ VectorizedConfig draw(Rng &rng) {
 
 std::string describe(const VectorizedConfig &c) {
     char text[256];
-    std::snprintf(text, sizeof text, "int8x%d x=[%lld,%lld,%lld,%lld] w=[%lld,%lld,%lld,%lld] pad=%lld stride=%lld dilation=%lld",
-                  c.count, static_cast<long long>(c.n), static_cast<long long>(c.c), static_cast<long long>(c.h),
+    std::snprintf(text, sizeof text, "int8x%d%s x=[%lld,%lld,%lld,%lld] w=[%lld,%lld,%lld,%lld] pad=%lld stride=%lld dilation=%lld",
+                  c.count, c.reordered ? " reordered" : "", static_cast<long long>(c.n), static_cast<long long>(c.c), static_cast<long long>(c.h),
                   static_cast<long long>(c.w), static_cast<long long>(c.k), static_cast<long long>(c.c),
                   static_cast<long long>(c.r), static_cast<long long>(c.r), static_cast<long long>(c.pad),
                   static_cast<long long>(c.stride), static_cast<long long>(c.dilation));
@@ -69,6 +72,8 @@ void conv_vectorized_case(Case &k) {
     fe_tensor *x = vectorized(k, "x", c.n, c.c, c.h, c.w, c.count);
     fe_tensor *w = x ? vectorized(k, "w", c.k, c.c, c.r, c.r, c.count) : nullptr;
     if (!w) return;
+    if (c.reordered && !k.ok(fe_tensor_set_reordering(w, FE_TENSOR_REORDERING_INT8X32), "fe_tensor_set_reordering"))
+        return;
     fe_conv_options o = FE_CONV_OPTIONS_INIT;
     o.compute_data_type = FE_DATA_INT32;
     const int64_t pads[] = {c.pad, c.pad}, strides[] = {c.stride, c.stride}, dilations[] = {c.dilation, c.dilation};
@@ -82,6 +87,21 @@ void conv_vectorized_case(Case &k) {
         return;
     if (!k.build()) return;
     Bound &bx = k.input_int8(x, 1), &bw = k.input_int8(w, 1), &by = k.output(y);
+    if (c.reordered) {
+        // The filter as drawn, reordered into a buffer of its own, which the execute binds.
+        fe_buffer *as_drawn = bw.buffer;
+        void *from = nullptr, *to = nullptr;
+        int32_t device = 0;
+        fe_handle_get_device(k.handle(), &device);
+        bool reordered = k.ok(fe_buffer_create_for_tensor(device, w, &bw.buffer), "fe_buffer_create_for_tensor") &&
+                         k.ok(fe_buffer_device_pointer(as_drawn, &from), "fe_buffer_device_pointer") &&
+                         k.ok(fe_buffer_device_pointer(bw.buffer, &to), "fe_buffer_device_pointer") &&
+                         k.ok(fe_handle_reorder_filter_int8x32(k.handle(), w, from, to),
+                              "fe_handle_reorder_filter_int8x32") &&
+                         k.ok(fe_handle_synchronize(k.handle()), "fe_handle_synchronize");
+        fe_buffer_destroy(as_drawn);
+        if (!reordered) return;
+    }
     if (!k.execute()) return;
 
     // y as a plain [n, k, oh, ow] tensor, value by value, beside the integer convolution.

@@ -106,6 +106,7 @@ class Case {
 
     fe_graph *graph(fe_data_type io, fe_data_type intermediate = FE_DATA_FLOAT, fe_data_type compute = FE_DATA_FLOAT);
     fe_graph *graph_handle() const { return graph_; }
+    fe_handle *handle() const { return handle_; }
     fe_tensor *tensor(const char *name, const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,
                       fe_data_type type = FE_DATA_NOT_SET);
     fe_tensor *packed(const char *name, const std::vector<int64_t> &dims, fe_data_type type = FE_DATA_NOT_SET);

@@ -55,6 +55,24 @@ TEST_F(VectorizedConvSupport, AnythingButTheConvolutionAloneIsRefused) {
         << fe_last_error_message();
 }
 
+TEST_F(VectorizedConvSupport, AReorderedFilterIsSupportedAndAReorderedImageRefused) {
+    for (int image = 0; image < 2; ++image) {
+        fe_graph *g = graph(image ? "reordered_image" : "reordered_filter", FE_DATA_INT8);
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        o.compute_data_type = FE_DATA_INT32;
+        fe_tensor *x = vectorized(g, "x", 2, 64, 8, 8, 32), *w = vectorized(g, "w", 32, 64, 3, 3, 32), *y = nullptr;
+        ASSERT_FE_OK(fe_tensor_set_reordering(image ? x : w, FE_TENSOR_REORDERING_INT8X32));
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        if (!image) {
+            expect_supported(g);
+            continue;
+        }
+        EXPECT_FE_STATUS(build(g), FE_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(LastErrorContains("'x' is in the INT8x32 order, which is a filter's")) << fe_last_error_message();
+    }
+}
+
 TEST_F(VectorizedConvSupport, AFloatResultIsRefused) {
     fe_graph *g = graph("int8x32_float", FE_DATA_INT8);
     fe_tensor *y = conv(g, 32);

@@ -1,6 +1,7 @@
 // Vectorized int8 convolutions (fe_tensor_set_vectorization): INT8x4 and INT8x32 images and
-// filters (NCHW_VECT_C) into a vectorized int8 result, int32 math, against an integer
-// convolution on the CPU. Inputs are small whole numbers so that no sum leaves int8's range; the
+// filters (NCHW_VECT_C) into a vectorized int8 result, int32 math, an INT8x32 filter also in the
+// order of cuDNN's INT8x32 kernels (fe_tensor_set_reordering, written by
+// fe_handle_reorder_filter_int8x32), against an integer convolution on the CPU. Inputs are small whole numbers so that no sum leaves int8's range; the
 // result is poisoned with 127 first, which no sum reaches.
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@ struct VectorizedCase {
     const char *name;
     int32_t count;
     int64_t n, c, h, w, k, r, pad, stride;
+    bool reordered = false;  // the filter bound in the INT8x32 kernels' order
 };
 
 // Offset of value (n, c, y, x) of a [n, c, height, width] tensor stored NCHW_VECT_C in vectors of v.
@@ -55,6 +57,7 @@ TEST_P(VectorizedConv, MatchesTheIntegerConvolution) {
     const int64_t pads[] = {p.pad, p.pad}, strides[] = {p.stride, p.stride};
     ASSERT_FE_OK(fe_conv_options_set_padding(&o, 2, pads));
     ASSERT_FE_OK(fe_conv_options_set_stride(&o, 2, strides));
+    if (p.reordered) ASSERT_FE_OK(fe_tensor_set_reordering(w, FE_TENSOR_REORDERING_INT8X32));
     ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));
     build(g);
@@ -62,6 +65,17 @@ TEST_P(VectorizedConv, MatchesTheIntegerConvolution) {
     Bound &bx = allocate(x), &bw = allocate(w), &by = allocate(y);
     const std::vector<int8_t> hx = small_values(bx, static_cast<size_t>(p.n * p.c * p.h * p.w));
     const std::vector<int8_t> hw = small_values(bw, static_cast<size_t>(p.k * p.c * p.r * p.r));
+    if (p.reordered) {
+        // The filter as uploaded, reordered into a buffer of its own, which the execute binds.
+        fe_buffer *as_given = bw.buffer;
+        ASSERT_FE_OK(fe_buffer_create_for_tensor(0, w, &bw.buffer));
+        void *from = nullptr, *to = nullptr;
+        ASSERT_FE_OK(fe_buffer_device_pointer(as_given, &from));
+        ASSERT_FE_OK(fe_buffer_device_pointer(bw.buffer, &to));
+        ASSERT_FE_OK(fe_handle_reorder_filter_int8x32(handle_, w, from, to));
+        ASSERT_FE_OK(fe_handle_synchronize(handle_));
+        fe_buffer_destroy(as_given);
+    }
     ASSERT_FE_OK(fe_buffer_fill_bytes(by.buffer, 0x7F));
     execute(g, {&bx, &bw, &by});
     std::vector<int8_t> got(static_cast<size_t>(p.n * p.k * out * out));
@@ -116,7 +130,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(VectorizedCase{"int8x4_3x3", 4, 2, 64, 8, 8, 32, 3, 1, 1},
                       VectorizedCase{"int8x32_3x3", 32, 2, 64, 8, 8, 32, 3, 1, 1},
                       VectorizedCase{"int8x32_1x1_stride_2", 32, 1, 128, 14, 14, 64, 1, 0, 2},
-                      VectorizedCase{"int8x4_5x5", 4, 3, 16, 12, 12, 8, 5, 2, 1}),
+                      VectorizedCase{"int8x4_5x5", 4, 3, 16, 12, 12, 8, 5, 2, 1},
+                      VectorizedCase{"int8x32_reordered_3x3", 32, 2, 64, 8, 8, 32, 3, 1, 1, true},
+                      VectorizedCase{"int8x32_reordered_1x1", 32, 1, 128, 14, 14, 64, 1, 0, 2, true}),
     [](const ::testing::TestParamInfo<VectorizedCase> &info) { return info.param.name; });
 
 }  // namespace

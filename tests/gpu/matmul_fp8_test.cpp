@@ -75,6 +75,34 @@ TEST_P(MatmulFp8Numerics, MatchesCpuReference) {
     EXPECT_NEAR(bm.host[0], max_real, 1e-3 * max_real) << "amax of the real product";
 }
 
+// A plan of FP8 fast accumulation (cuDNN's FAST_FLOAT_FOR_FP8 compute type, which is no
+// fe_data_type) is checked against its graph when read back, and loads.
+TEST_F(Gpu, Fp8FastAccumulatePlansLoadBack) {
+    fe_graph *g = graph("fp8_fast_round_trip", FE_DATA_FP8_E4M3);
+    fe_tensor *a = tensor(g, "a", {2, 128, 256}), *b = nullptr, *out = nullptr, *amax = nullptr;
+    const int64_t b_dims[3] = {2, 256, 64}, b_k_inner[3] = {256 * 64, 1, 256};
+    ASSERT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_k_inner, FE_DATA_NOT_SET, &b));
+    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
+    scales.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
+    o.fast_accumulate = 1;
+    ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, &o, &out, &amax));
+    ASSERT_FE_OK(fe_tensor_set_data_type(out, FE_DATA_BFLOAT16));
+    ASSERT_FE_OK(fe_tensor_set_output(out, 1));
+    ASSERT_FE_OK(fe_tensor_set_output(amax, 1));
+    build(g);
+    size_t n = 0;
+    ASSERT_EQ(fe_graph_serialize(g, nullptr, 0, &n), FE_STATUS_BUFFER_TOO_SMALL);
+    std::vector<unsigned char> blob(n);
+    ASSERT_FE_OK(fe_graph_serialize(g, blob.data(), blob.size(), &n));
+    fe_graph *back = nullptr;
+    ASSERT_FE_OK(fe_graph_deserialize(handle_, blob.data(), n, nullptr, &back));
+    EXPECT_STREQ(engine_tag_of(back), engine_tag_of(g));
+    fe_graph_destroy(back);
+}
+
 INSTANTIATE_TEST_SUITE_P(Gpu, MatmulFp8Numerics,
                          ::testing::Values(Fp8MatmulCase{"fp8_to_bf16", 2, 128, 256, 64, FE_DATA_BFLOAT16},
                                            Fp8MatmulCase{"fp8_to_fp8", 1, 256, 128, 128, FE_DATA_FP8_E4M3},

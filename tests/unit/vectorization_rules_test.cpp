@@ -92,6 +92,37 @@ TEST_F(Vectorization, MismatchedOrIndivisibleVectorsAreRefused) {
                       "filter 'w6' has 6 output channels, which vectors of 4 values do not divide");
 }
 
+TEST_F(Vectorization, TheInt8x32OrderIsAFilterVectorizedIn32s) {
+    fe_tensor *w4 = vectorized("w4", 8, 64, 3, 3, 4), *w = vectorized("w", 32, 64, 3, 3, 32);
+    EXPECT_FE_REFUSED(fe_tensor_set_reordering(w4, FE_TENSOR_REORDERING_INT8X32), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_tensor_set_reordering: 'w4' is in vectors of 4 values: the INT8x32 order is that of a filter "
+                      "vectorized in 32");
+    EXPECT_FE_REFUSED(fe_tensor_set_reordering(w, static_cast<fe_tensor_reordering>(7)), FE_STATUS_INVALID_ARGUMENT,
+                      "reordering 7 for 'w'");
+    ASSERT_FE_OK(fe_tensor_set_reordering(w, FE_TENSOR_REORDERING_INT8X32));
+    fe_tensor_reordering order = FE_TENSOR_REORDERING_NONE;
+    ASSERT_FE_OK(fe_tensor_get_reordering(w, &order));
+    EXPECT_EQ(order, FE_TENSOR_REORDERING_INT8X32);
+    fe_tensor *y = conv(vectorized("x", 2, 64, 8, 8, 32), w);
+    ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+    std::string json(1 << 14, '\0');
+    size_t length = 0;
+    ASSERT_FE_OK(fe_graph_to_json(g, &json[0], json.size(), &length));
+    json.resize(length);
+    EXPECT_NE(json.find("\"vector_dim\":1,\"reordering\":\"int8x32\""), std::string::npos) << json;
+    fe_graph *back = nullptr;
+    ASSERT_FE_OK(fe_graph_from_json(json.data(), json.size(), &back));
+    fe_tensor *w_back = nullptr;
+    ASSERT_FE_OK(fe_graph_tensor_by_name(back, "w", &w_back));
+    ASSERT_FE_OK(fe_tensor_get_reordering(w_back, &order));
+    EXPECT_EQ(order, FE_TENSOR_REORDERING_INT8X32);
+    fe_graph_destroy(back);
+    ASSERT_FE_OK(fe_tensor_set_vectorization(w4, 1, -1));
+    ASSERT_FE_OK(fe_tensor_set_vectorization(w, 4, 1));  // vectors of 4: the INT8x32 order goes with them
+    ASSERT_FE_OK(fe_tensor_get_reordering(w, &order));
+    EXPECT_EQ(order, FE_TENSOR_REORDERING_NONE);
+}
+
 TEST_F(Vectorization, TheGraphJsonKeepsTheLayout) {
     fe_tensor *y = conv(vectorized("x", 2, 64, 8, 8, 4), vectorized("w", 8, 64, 3, 3, 4));
     ASSERT_FE_OK(fe_tensor_set_output(y, 1));

@@ -77,8 +77,12 @@ namespace CudnnFe.Tests
                 Tensor x = g.Tensor("x", 2, 1, 8, 8), w = g.Tensor("w", 32, 1, 3, 3);
                 TestSupport.AssertFails(Status.InvalidArgument, "Tensor.SetVectorization: vectors of 8 values for 'x'",
                                         () => x.SetVectorization(8, 1));
+                TestSupport.AssertFails(Status.InvalidArgument, "Tensor.SetReordering: 'w' is in vectors of 1 values",
+                                        () => w.SetReordering(TensorReordering.Int8x32));
                 x.SetVectorization(32, 1);
                 w.SetVectorization(32, 1);
+                w.SetReordering(TensorReordering.Int8x32);
+                Assert.AreEqual(TensorReordering.Int8x32, w.Reordering);
                 Assert.AreEqual(32, x.VectorCount);
                 Assert.AreEqual(1, x.VectorDim);
                 Tensor y = g.ConvFprop(x, w);
@@ -87,7 +91,7 @@ namespace CudnnFe.Tests
                 Assert.AreEqual(2 * 32 * 8 * 8, x.SizeBytes);
                 Assert.AreEqual(32, y.VectorCount);
                 Assert.AreEqual(2 * 32 * 6 * 6, y.SizeBytes);
-                StringAssert.Contains("\"vector_count\":32,\"vector_dim\":1", g.ToJson());
+                StringAssert.Contains("\"vector_count\":32,\"vector_dim\":1,\"reordering\":\"int8x32\"", g.ToJson());
             }
         }
 

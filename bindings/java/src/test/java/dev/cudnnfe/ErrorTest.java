@@ -64,8 +64,12 @@ class ErrorTest {
             Tensor x = g.tensor("x", 2, 1, 8, 8), w = g.tensor("w", 32, 1, 3, 3);
             assertFails(Status.INVALID_ARGUMENT, "Tensor.setVectorization: vectors of 8 values for 'x'",
                     () -> x.setVectorization(8, 1));
+            assertFails(Status.INVALID_ARGUMENT, "Tensor.setReordering: 'w' is in vectors of 1 values",
+                    () -> w.setReordering(TensorReordering.INT8X32));
             x.setVectorization(32, 1);
             w.setVectorization(32, 1);
+            w.setReordering(TensorReordering.INT8X32);
+            assertEquals(TensorReordering.INT8X32, w.reordering());
             assertEquals(32, x.vectorCount());
             assertEquals(1, x.vectorDim());
             Tensor y = g.convFprop(x, w, null);
@@ -74,7 +78,7 @@ class ErrorTest {
             assertEquals(2 * 32 * 8 * 8, x.sizeBytes());
             assertEquals(32, y.vectorCount());
             assertEquals(2 * 32 * 6 * 6, y.sizeBytes());
-            assertTrue(g.toJson().contains("\"vector_count\":32,\"vector_dim\":1"), g.toJson());
+            assertTrue(g.toJson().contains("\"vector_count\":32,\"vector_dim\":1,\"reordering\":\"int8x32\""), g.toJson());
         }
     }
 
