@@ -4,7 +4,9 @@
  * puts it between the two: it forwards every function cudnnfe calls to the real cuDNN
  * (CUDNN_FLOOR_REAL, default libcudnn.so.9) and
  *
- *   - times each cudnnBackendExecute (the host time spent inside cuDNN's call), and
+ *   - times each cudnnBackendExecute (the host time spent inside cuDNN's call), and apart from it
+ *     the calls that make, set, finalize and destroy descriptors (a variant pack made for new
+ *     bindings), and
  *   - keeps the last execute's handle, plan and variant pack, so that a benchmark can call
  *     cuDNN's execute alone on exactly what cudnnfe passed it (cudnn_floor_replay).
  *
@@ -21,6 +23,9 @@
 
 /* Read and reset: the nanoseconds spent inside cudnnBackendExecute and how many calls. */
 void cudnn_floor_take(int64_t *ns, int64_t *calls);
+/* Read and reset: the nanoseconds spent inside cuDNN's descriptor calls (create, set, finalize,
+ * destroy). */
+int64_t cudnn_floor_take_descriptors(void);
 /* One cudnnBackendExecute on the last execute's handle, plan and variant pack; its status
  * (CUDNN_STATUS_NOT_INITIALIZED when no execute was seen). */
 int cudnn_floor_replay(void);
@@ -51,7 +56,7 @@ static void *real(const char *name) {
 #define REAL(name) static __typeof__(name) *real_##name; \
     if (!real_##name) *(void **)&real_##name = real(#name)
 
-static int64_t inside_ns, inside_calls;
+static int64_t inside_ns, inside_calls, descriptor_ns;
 static cudnnHandle_t last_handle;
 static cudnnBackendDescriptor_t last_plan, last_pack;
 
@@ -94,24 +99,36 @@ cudnnStatus_t cudnnSetStream(cudnnHandle_t handle, cudaStream_t stream) {
 
 cudnnStatus_t cudnnBackendCreateDescriptor(cudnnBackendDescriptorType_t type, cudnnBackendDescriptor_t *descriptor) {
     REAL(cudnnBackendCreateDescriptor);
-    return real_cudnnBackendCreateDescriptor(type, descriptor);
+    const int64_t start = now_ns();
+    cudnnStatus_t status = real_cudnnBackendCreateDescriptor(type, descriptor);
+    descriptor_ns += now_ns() - start;
+    return status;
 }
 
 cudnnStatus_t cudnnBackendDestroyDescriptor(cudnnBackendDescriptor_t descriptor) {
     REAL(cudnnBackendDestroyDescriptor);
     if (descriptor == last_plan || descriptor == last_pack) last_plan = last_pack = NULL;
-    return real_cudnnBackendDestroyDescriptor(descriptor);
+    const int64_t start = now_ns();
+    cudnnStatus_t status = real_cudnnBackendDestroyDescriptor(descriptor);
+    descriptor_ns += now_ns() - start;
+    return status;
 }
 
 cudnnStatus_t cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor) {
     REAL(cudnnBackendFinalize);
-    return real_cudnnBackendFinalize(descriptor);
+    const int64_t start = now_ns();
+    cudnnStatus_t status = real_cudnnBackendFinalize(descriptor);
+    descriptor_ns += now_ns() - start;
+    return status;
 }
 
 cudnnStatus_t cudnnBackendSetAttribute(cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t name,
                                        cudnnBackendAttributeType_t type, int64_t count, const void *elements) {
     REAL(cudnnBackendSetAttribute);
-    return real_cudnnBackendSetAttribute(descriptor, name, type, count, elements);
+    const int64_t start = now_ns();
+    cudnnStatus_t status = real_cudnnBackendSetAttribute(descriptor, name, type, count, elements);
+    descriptor_ns += now_ns() - start;
+    return status;
 }
 
 cudnnStatus_t cudnnBackendGetAttribute(cudnnBackendDescriptor_t const descriptor, cudnnBackendAttributeName_t name,
@@ -150,6 +167,12 @@ void cudnn_floor_take(int64_t *ns, int64_t *calls) {
     *ns = inside_ns;
     *calls = inside_calls;
     inside_ns = inside_calls = 0;
+}
+
+int64_t cudnn_floor_take_descriptors(void) {
+    const int64_t ns = descriptor_ns;
+    descriptor_ns = 0;
+    return ns;
 }
 
 int cudnn_floor_replay(void) {

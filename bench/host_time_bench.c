@@ -21,7 +21,9 @@
  * called alone on the plan and variant pack cudnnfe last passed it, timed as the others, its
  * rounds taken in turn with cudnnfe's), over_cudnn_us (per round pair, cudnnfe's call less cuDNN's
  * alone) and own_us (cudnnfe's call less the time inside cuDNN's, in the same calls: cudnnfe's
- * own code, with the timing hook's two clock reads).
+ * own code, with the timing hook's two clock reads); for bindings new at every call,
+ * cudnn_us_new_inside (cuDNN's execute and the variant pack's descriptor calls, per call) and
+ * own_us_new (the rest).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include <dlfcn.h>
@@ -51,6 +53,7 @@ static void enqueue(void *context, int set, cudaStream_t stream) {
 
 /* libcudnn_floor's functions, when the library cudnnfe loaded as cuDNN is that one. */
 static void (*floor_take)(int64_t *ns, int64_t *calls);
+static int64_t (*floor_take_descriptors)(void);
 static int (*floor_replay)(void);
 
 static void find_floor(void) {
@@ -59,7 +62,9 @@ static void find_floor(void) {
     if (!lib) return;
     *(void **)&floor_take = dlsym(lib, "cudnn_floor_take");
     *(void **)&floor_replay = dlsym(lib, "cudnn_floor_replay");
-    if (!floor_take || !floor_replay) floor_take = NULL, floor_replay = NULL;
+    *(void **)&floor_take_descriptors = dlsym(lib, "cudnn_floor_take_descriptors");
+    if (!floor_take || !floor_replay || !floor_take_descriptors)
+        floor_take = NULL, floor_replay = NULL, floor_take_descriptors = NULL;
 }
 
 static void replay_cudnn(void *context, int set, cudaStream_t stream) {
@@ -79,7 +84,31 @@ static void replay_cudnn(void *context, int set, cudaStream_t stream) {
  * the same calls, so the two runs' noise does not enter it). */
 struct Floor {
     double inside, alone, over, own;
+    double new_inside, new_own;  // bindings new at every call: in cuDNN (execute and descriptors), cudnnfe's own
 };
+
+/* Bindings new to the handle at every call: per round, the time inside cuDNN's calls (its execute
+ * and the variant pack's descriptor calls) and cudnnfe's own, medians; returns the call's. */
+static double new_beside_cudnn(struct Bench *b, int rounds, int calls, cudaStream_t stream, struct Floor *out) {
+    host_warm_up(enqueue, b, ROTATED_SETS, stream);
+    float *whole = malloc((size_t)rounds * sizeof(float)), *inside = malloc((size_t)rounds * sizeof(float));
+    float *own = malloc((size_t)rounds * sizeof(float));
+    for (int r = 0; r < rounds; ++r) {
+        int64_t ns = 0, count = 0;
+        floor_take(&ns, &count); /* reset */
+        floor_take_descriptors();
+        whole[r] = (float)host_us_round(enqueue, b, calls, ROTATED_SETS, stream);
+        floor_take(&ns, &count);
+        ns += floor_take_descriptors();
+        inside[r] = (float)((double)ns / 1e3 / calls);
+        own[r] = whole[r] - inside[r];
+    }
+    out->new_inside = median_of(inside, rounds);
+    out->new_own = median_of(own, rounds);
+    double median = median_of(whole, rounds);
+    free(whole), free(inside), free(own);
+    return median;
+}
 
 static double same_beside_cudnn(struct Bench *b, int rounds, int calls, cudaStream_t stream, struct Floor *out) {
     host_warm_up(enqueue, b, 1, stream);
@@ -216,14 +245,16 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
     double same = floor_replay ? same_beside_cudnn(&b, rounds, calls, stream, &floor)
                                : host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
     double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
-    double fresh = host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
+    double fresh = floor_replay ? new_beside_cudnn(&b, rounds, calls, stream, &floor)
+                                : host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
     double gpu = time_graph(enqueue, &b, rounds, calls, stream);
     printf("graph=%s host_us_same=%.2f host_us_changing=%.2f host_us_new=%.2f gpu_us=%.2f engine=%s rounds=%d "
            "calls=%d",
            which, same, changing, fresh, gpu, engine_tag(b.graph), rounds, calls);
     if (floor_replay)
-        printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f own_us=%.2f", floor.inside, floor.alone,
-               floor.over, floor.own);
+        printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f own_us=%.2f cudnn_us_new_inside=%.2f "
+               "own_us_new=%.2f",
+               floor.inside, floor.alone, floor.over, floor.own, floor.new_inside, floor.new_own);
     printf("\n");
     fflush(stdout);
     fe_graph_destroy(b.graph);

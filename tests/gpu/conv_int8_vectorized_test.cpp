@@ -20,21 +20,11 @@ struct VectorizedCase {
     bool reordered = false;  // the filter bound in the INT8x32 kernels' order
 };
 
-// Offset of value (n, c, y, x) of a [n, c, height, width] tensor stored NCHW_VECT_C in vectors of v.
-int64_t vect_c(int64_t n, int64_t c, int64_t y, int64_t x, int64_t channels, int64_t height, int64_t width,
-               int64_t v) {
-    return (((n * (channels / v) + c / v) * height + y) * width + x) * v + c % v;
-}
-
 class VectorizedConv : public Gpu, public ::testing::WithParamInterface<VectorizedCase> {
   protected:
-    fe_tensor *vectorized(fe_graph *g, const char *name, int64_t n, int64_t channels, int64_t h, int64_t w,
-                          int32_t count) {
-        const int64_t d[] = {n, channels / count, h, w}, s[] = {channels / count * h * w, h * w, w, 1};
-        fe_tensor *t = nullptr;
-        EXPECT_FE_OK(fe_graph_tensor(g, name, 4, d, s, FE_DATA_INT8, &t));
-        EXPECT_FE_OK(fe_tensor_set_vectorization(t, count, 1));
-        return t;
+    static fe_tensor *vectorized(fe_graph *g, const char *name, int64_t n, int64_t channels, int64_t h, int64_t w,
+                                 int32_t count) {
+        return make_vectorized_int8(g, name, n, channels, h, w, count);
     }
     // Whole numbers in {-1, 0, 1}, uploaded as int8 bytes.
     std::vector<int8_t> small_values(const Bound &b, size_t count) {
@@ -92,11 +82,11 @@ TEST_P(VectorizedConv, MatchesTheIntegerConvolution) {
                             for (int64_t s = 0; s < p.r; ++s) {
                                 const int64_t yi = i * p.stride + r - p.pad, xj = j * p.stride + s - p.pad;
                                 if (yi < 0 || yi >= p.h || xj < 0 || xj >= p.w) continue;
-                                sum += hx[static_cast<size_t>(vect_c(n, c, yi, xj, p.c, p.h, p.w, p.count))] *
-                                       hw[static_cast<size_t>(vect_c(k, c, r, s, p.c, p.r, p.r, p.count))];
+                                sum += hx[static_cast<size_t>(vect_c_offset(n, c, yi, xj, p.c, p.h, p.w, p.count))] *
+                                       hw[static_cast<size_t>(vect_c_offset(k, c, r, s, p.c, p.r, p.r, p.count))];
                             }
                     const int want = sum < -128 ? -128 : sum > 127 ? 127 : sum;
-                    const int8_t value = got[static_cast<size_t>(vect_c(n, k, i, j, p.k, out, out, p.count))];
+                    const int8_t value = got[static_cast<size_t>(vect_c_offset(n, k, i, j, p.k, out, out, p.count))];
                     if (value != want && wrong++ < 3)
                         ADD_FAILURE() << "y(" << n << ", " << k << ", " << i << ", " << j << ") is " << int(value)
                                       << ", want " << want;

@@ -100,6 +100,22 @@ inline fe_tensor *make_tensor(fe_graph *g, const char *name, const std::vector<i
     return t;
 }
 
+// An int8 tensor of `channels` channels stored NCHW_VECT_C in vectors of `count`
+// (fe_tensor_set_vectorization): dims [n, channels / count, h, w], packed in vectors.
+inline fe_tensor *make_vectorized_int8(fe_graph *g, const char *name, int64_t n, int64_t channels, int64_t h,
+                                       int64_t w, int32_t count) {
+    fe_tensor *t = make_tensor(g, name, {n, channels / count, h, w}, false, FE_DATA_INT8);
+    EXPECT_FE_OK(fe_tensor_set_vectorization(t, count, 1));
+    return t;
+}
+
+// Offset of value (n, c, y, x) of a [n, channels, height, width] tensor stored NCHW_VECT_C in
+// vectors of v: its vector's offset times v, plus c % v.
+inline int64_t vect_c_offset(int64_t n, int64_t c, int64_t y, int64_t x, int64_t channels, int64_t height,
+                             int64_t width, int64_t v) {
+    return (((n * (channels / v) + c / v) * height + y) * width + x) * v + c % v;
+}
+
 // A tensor's dims, strides and data type as the query API reports them. The queries' statuses
 // are not checked here: a failed query yields an empty vector (or FE_DATA_NOT_SET), which the
 // test's comparison against the expected value then reports.

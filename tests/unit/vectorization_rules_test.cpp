@@ -12,13 +12,8 @@ namespace {
 class Vectorization : public cudnnfe_test::GraphTest {
   protected:
     Vectorization() : GraphTest("g", FE_DATA_INT8) {}
-    // An NCHW_VECT_C tensor of `channels` channels in vectors of `count`: dims [n, c / count, h, w].
     fe_tensor *vectorized(const char *name, int64_t n, int64_t channels, int64_t h, int64_t w, int32_t count) {
-        const int64_t d[] = {n, channels / count, h, w}, s[] = {channels / count * h * w, h * w, w, 1};
-        fe_tensor *t = nullptr;
-        EXPECT_FE_OK(fe_graph_tensor(g, name, 4, d, s, FE_DATA_INT8, &t));
-        EXPECT_FE_OK(fe_tensor_set_vectorization(t, count, 1));
-        return t;
+        return cudnnfe_test::make_vectorized_int8(g, name, n, channels, h, w, count);
     }
     fe_tensor *conv(fe_tensor *x, fe_tensor *w) {
         fe_conv_options o = FE_CONV_OPTIONS_INIT;
