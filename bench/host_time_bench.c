@@ -76,63 +76,39 @@ static void replay_cudnn(void *context, int set, cudaStream_t stream) {
     }
 }
 
-/* cuDNN's floor beside cudnnfe's execute with the same bindings, medians over rounds taken in
- * turn (a round of cudnnfe's calls, then a round of cuDNN's alone), so that both see the same
- * state of the machine: inside (us in cuDNN's execute during cudnnfe's calls), alone (cuDNN's
- * execute called alone), over (per round, cudnnfe's round less the next round alone) and own (per
- * round, cudnnfe's round less the time it spent inside cuDNN: what cudnnfe's own code costs, from
- * the same calls, so the two runs' noise does not enter it). */
-struct Floor {
-    double inside, alone, over, own;
-    double new_inside, new_own;  // bindings new at every call: in cuDNN (execute and descriptors), cudnnfe's own
+/* cudnnfe's execute split from cuDNN's own work in the same calls, medians over rounds: whole (us
+ * per call), inside (us in cuDNN's calls: its execute, and the descriptor calls of a variant pack
+ * made for bindings new to the handle), own (whole less inside: cudnnfe's code, with the timing
+ * hooks' clock reads). With the same bindings every call (sets 1), a round of cuDNN's execute
+ * alone follows each round of cudnnfe's, so both see the same state of the machine: alone (us)
+ * and over (per round pair, cudnnfe's call less cuDNN's alone). */
+struct Split {
+    double whole, inside, own, alone, over;
 };
 
-/* Bindings new to the handle at every call: per round, the time inside cuDNN's calls (its execute
- * and the variant pack's descriptor calls) and cudnnfe's own, medians; returns the call's. */
-static double new_beside_cudnn(struct Bench *b, int rounds, int calls, cudaStream_t stream, struct Floor *out) {
-    host_warm_up(enqueue, b, ROTATED_SETS, stream);
-    float *whole = malloc((size_t)rounds * sizeof(float)), *inside = malloc((size_t)rounds * sizeof(float));
-    float *own = malloc((size_t)rounds * sizeof(float));
+static struct Split beside_cudnn(struct Bench *b, int rounds, int calls, int sets, cudaStream_t stream) {
+    host_warm_up(enqueue, b, sets, stream);
+    if (sets == 1) host_warm_up(replay_cudnn, NULL, 1, stream);
+    float *v[5];
+    for (int i = 0; i < 5; ++i) v[i] = calloc((size_t)rounds, sizeof(float));
+    float *whole = v[0], *inside = v[1], *own = v[2], *alone = v[3], *over = v[4];
     for (int r = 0; r < rounds; ++r) {
         int64_t ns = 0, count = 0;
         floor_take(&ns, &count); /* reset */
         floor_take_descriptors();
-        whole[r] = (float)host_us_round(enqueue, b, calls, ROTATED_SETS, stream);
+        whole[r] = (float)host_us_round(enqueue, b, calls, sets, stream);
         floor_take(&ns, &count);
         ns += floor_take_descriptors();
         inside[r] = (float)((double)ns / 1e3 / calls);
         own[r] = whole[r] - inside[r];
-    }
-    out->new_inside = median_of(inside, rounds);
-    out->new_own = median_of(own, rounds);
-    double median = median_of(whole, rounds);
-    free(whole), free(inside), free(own);
-    return median;
-}
-
-static double same_beside_cudnn(struct Bench *b, int rounds, int calls, cudaStream_t stream, struct Floor *out) {
-    host_warm_up(enqueue, b, 1, stream);
-    host_warm_up(replay_cudnn, NULL, 1, stream);
-    float *same = malloc((size_t)rounds * sizeof(float)), *inside = malloc((size_t)rounds * sizeof(float));
-    float *alone = malloc((size_t)rounds * sizeof(float)), *over = malloc((size_t)rounds * sizeof(float));
-    float *own = malloc((size_t)rounds * sizeof(float));
-    for (int r = 0; r < rounds; ++r) {
-        int64_t ns = 0, count = 0;
-        floor_take(&ns, &count); /* reset */
-        same[r] = (float)host_us_round(enqueue, b, calls, 1, stream);
-        floor_take(&ns, &count);
-        inside[r] = count ? (float)((double)ns / 1e3 / (double)count) : 0.f;
+        if (sets != 1) continue;
         alone[r] = (float)host_us_round(replay_cudnn, NULL, calls, 1, stream);
-        over[r] = same[r] - alone[r];
-        own[r] = same[r] - inside[r];
+        over[r] = whole[r] - alone[r];
     }
-    out->inside = median_of(inside, rounds);
-    out->alone = median_of(alone, rounds);
-    out->over = median_of(over, rounds);
-    out->own = median_of(own, rounds);
-    double median = median_of(same, rounds);
-    free(same), free(inside), free(alone), free(over), free(own);
-    return median;
+    struct Split out = {median_of(whole, rounds), median_of(inside, rounds), median_of(own, rounds),
+                        median_of(alone, rounds), median_of(over, rounds)};
+    for (int i = 0; i < 5; ++i) free(v[i]);
+    return out;
 }
 
 static fe_tensor *tensor(fe_graph *g, const char *name, int64_t n0, int64_t n1, int64_t n2, int64_t n3,
@@ -241,20 +217,23 @@ static void run(const char *which, fe_handle *handle, cudaStream_t stream, int r
     }
     FE(fe_graph_build(b.graph, handle, NULL));
     bind_all(&b);
-    struct Floor floor = {0};
-    double same = floor_replay ? same_beside_cudnn(&b, rounds, calls, stream, &floor)
-                               : host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
+    struct Split same = {0}, fresh = {0};
+    if (floor_replay) {
+        same = beside_cudnn(&b, rounds, calls, 1, stream);
+        fresh = beside_cudnn(&b, rounds, calls, ROTATED_SETS, stream);
+    } else {
+        same.whole = host_us_per_call(enqueue, &b, rounds, calls, 1, stream);
+        fresh.whole = host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
+    }
     double changing = host_us_per_call(enqueue, &b, rounds, calls, SETS, stream);
-    double fresh = floor_replay ? new_beside_cudnn(&b, rounds, calls, stream, &floor)
-                                : host_us_per_call(enqueue, &b, rounds, calls, ROTATED_SETS, stream);
     double gpu = time_graph(enqueue, &b, rounds, calls, stream);
     printf("graph=%s host_us_same=%.2f host_us_changing=%.2f host_us_new=%.2f gpu_us=%.2f engine=%s rounds=%d "
            "calls=%d",
-           which, same, changing, fresh, gpu, engine_tag(b.graph), rounds, calls);
+           which, same.whole, changing, fresh.whole, gpu, engine_tag(b.graph), rounds, calls);
     if (floor_replay)
         printf(" cudnn_us_inside=%.2f cudnn_us_alone=%.2f over_cudnn_us=%.2f own_us=%.2f cudnn_us_new_inside=%.2f "
                "own_us_new=%.2f",
-               floor.inside, floor.alone, floor.over, floor.own, floor.new_inside, floor.new_own);
+               same.inside, same.alone, same.over, same.own, fresh.inside, fresh.own);
     printf("\n");
     fflush(stdout);
     fe_graph_destroy(b.graph);

@@ -70,8 +70,9 @@ void refuse_complex_outside_matmul(const fe_graph &graph, const Node &node) {
                      graph.name.c_str(), node.kind(), node.name.c_str(), t->name.c_str());
 }
 
-// Vectorized int8 layouts were run on a GPU (bench/results: the vectorized INT8 probe) for a
-// forward convolution alone, int8 in and out; anything else with them is refused before cuDNN.
+// Vectorized int8 layouts were run on a GPU for a forward convolution alone, int8 in and out
+// (docs/capabilities-probes.md: the vectorized INT8 probe); anything else with them is refused
+// before cuDNN.
 void refuse_vectorized_outside_conv(const fe_graph &graph, const Node &node) {
     bool vectorized = false;
     for (const std::vector<fe_tensor *> *ports : {&node.inputs, &node.outputs})

@@ -35,8 +35,9 @@ void require_packed_int8x32_filter(const fe_tensor &f) {
 void reorder_filter_int8x32(fe_handle &handle, const fe_tensor &filter, const void *data, void *reordered) {
     require_packed_int8x32_filter(filter);
     const int64_t bytes = tensor_bytes(filter);
-    const char *from = static_cast<const char *>(data), *to = static_cast<const char *>(reordered);
-    FE_CHECK(from + bytes <= to || to + bytes <= from, FE_STATUS_INVALID_ARGUMENT,
+    const uintptr_t from = reinterpret_cast<uintptr_t>(data), to = reinterpret_cast<uintptr_t>(reordered);
+    const uintptr_t span = static_cast<uintptr_t>(bytes);
+    FE_CHECK(from + span <= to || to + span <= from, FE_STATUS_INVALID_ARGUMENT,
              "the reordered filter's memory (%p) overlaps its values' (%p, %lld bytes)", reordered, data,
              static_cast<long long>(bytes));
     const Cudnn &api = cudnn();

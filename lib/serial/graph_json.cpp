@@ -10,6 +10,7 @@
 #include "serial/fields.hpp"
 #include "common/json.hpp"
 #include "serial/readers/reader.hpp"
+#include "schema/schema.hpp"
 
 namespace fe {
 
@@ -18,11 +19,6 @@ namespace {
 const char kFormat[] = "cudnnfe.graph";
 const int64_t kVersion = 1;
 
-const fe_data_type kDataTypes[] = {FE_DATA_NOT_SET, FE_DATA_FLOAT,   FE_DATA_DOUBLE,   FE_DATA_HALF,
-                                   FE_DATA_INT8,    FE_DATA_INT32,   FE_DATA_UINT8,    FE_DATA_BFLOAT16,
-                                   FE_DATA_INT64,   FE_DATA_BOOLEAN, FE_DATA_FP8_E4M3, FE_DATA_FP8_E5M2,
-                                   FE_DATA_FP8_E8M0, FE_DATA_INT4,    FE_DATA_UINT4,
-                                   FE_DATA_COMPLEX_FP32};
 
 // ---- writing -------------------------------------------------------------------------------
 
@@ -67,9 +63,9 @@ void write_op(json::Writer &w, const Node &node) {
 }  // namespace
 
 bool data_type_from_name(std::string_view name, fe_data_type *out) {
-    for (fe_data_type t : kDataTypes) {
-        if (name == data_type_name(t)) {
-            *out = t;
+    for (const schema::EnumValue &v : schema::data_types().values) {
+        if (name == v.json_name) {
+            *out = static_cast<fe_data_type>(v.value);
             return true;
         }
     }

@@ -161,17 +161,23 @@ bool same_number(double a, double b) {
     return a == b || std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
 }
 
+}  // namespace
+
+std::string cudnn_data_type_name(int64_t value) {
+    // FP8 fast accumulation's compute type is cuDNN's alone (fe_matmul_options.fast_accumulate).
+    if (value == CUDNN_DATA_FAST_FLOAT_FOR_FP8) return "CUDNN_DATA_FAST_FLOAT_FOR_FP8";
+    // fe_data_type's values are cuDNN's, and so are its names after the prefix.
+    for (const schema::EnumValue &v : schema::data_types().values)
+        if (v.value == value && v.value >= 0) return std::string("CUDNN_") + (v.c_name + std::strlen("FE_"));
+    return "?";
+}
+
+namespace {
+
 // Whether cuDNN's `written` name is one of the names of the recorded `value`.
 bool name_matches(const NodeAttribute &a, const std::string &written, double value) {
     switch (a.written) {
-        case Written::DataType: {
-            // fe_data_type's values are cuDNN's, and so are its names after the prefix; FP8 fast
-            // accumulation's compute type is cuDNN's alone (fe_matmul_fp8_options.fast_accumulate).
-            if (value == CUDNN_DATA_FAST_FLOAT_FOR_FP8) return written == "CUDNN_DATA_FAST_FLOAT_FOR_FP8";
-            for (const schema::EnumValue &v : schema::data_types().values)
-                if (v.value == value && v.value >= 0) return written == std::string("CUDNN_") + (v.c_name + std::strlen("FE_"));
-            return false;
-        }
+        case Written::DataType: return written == cudnn_data_type_name(static_cast<int64_t>(value));
         case Written::PointwiseMode: {
             static const schema::Enum *modes = schema::find_enum("fe_pointwise_mode");
             for (const schema::EnumValue &v : modes ? modes->values : std::vector<schema::EnumValue>{})

@@ -6,12 +6,18 @@
 
 #include <cudnn_graph.h>
 
+#include <cstdint>
+#include <string>
 #include <unordered_map>
 
 #include "backend/descriptor.hpp"
 #include "common/json.hpp"
 
 namespace fe {
+
+// A data type's name as cuDNN writes it in a plan's JSON ("CUDNN_DATA_HALF"), by cuDNN's value;
+// "?" for a value cuDNN does not write.
+std::string cudnn_data_type_name(int64_t value);
 
 // FE_STATUS_INVALID_ARGUMENT ("the plan does not match its graph: ...") when a node's attribute
 // differs from what lowering set on `op` or on the descriptors it references (`attributes`, by

@@ -22,28 +22,6 @@ namespace fe {
 
 namespace {
 
-// cuDNN's names in its plan JSON, by enum value.
-const char *cudnn_data_type_name(fe_data_type type) {
-    switch (type) {
-        case FE_DATA_FLOAT: return "CUDNN_DATA_FLOAT";
-        case FE_DATA_DOUBLE: return "CUDNN_DATA_DOUBLE";
-        case FE_DATA_HALF: return "CUDNN_DATA_HALF";
-        case FE_DATA_INT8: return "CUDNN_DATA_INT8";
-        case FE_DATA_INT32: return "CUDNN_DATA_INT32";
-        case FE_DATA_UINT8: return "CUDNN_DATA_UINT8";
-        case FE_DATA_BFLOAT16: return "CUDNN_DATA_BFLOAT16";
-        case FE_DATA_INT64: return "CUDNN_DATA_INT64";
-        case FE_DATA_BOOLEAN: return "CUDNN_DATA_BOOLEAN";
-        case FE_DATA_FP8_E4M3: return "CUDNN_DATA_FP8_E4M3";
-        case FE_DATA_FP8_E5M2: return "CUDNN_DATA_FP8_E5M2";
-        case FE_DATA_FP8_E8M0: return "CUDNN_DATA_FP8_E8M0";
-        case FE_DATA_INT4: return "CUDNN_DATA_INT4";
-        case FE_DATA_UINT4: return "CUDNN_DATA_UINT4";
-        case FE_DATA_COMPLEX_FP32: return "CUDNN_DATA_COMPLEX_FP32";
-        default: return "?";
-    }
-}
-
 // The operation's name as cuDNN writes it in a plan's JSON: the enumerator's own spelling.
 const char *cudnn_operation_name(cudnnBackendDescriptorType_t type) {
 #define FE_OPERATION_NAME(op) \
@@ -222,9 +200,9 @@ void check_tensor(const json::Value &t, const LoweredTensor &want, const std::st
         if (!known) mismatch(format("tensor %s has a member \"%s\" cuDNN does not write", uid.c_str(), std::string(m.first).c_str()));
     }
     const std::string type(tensor_member(t, "dataType", json::Type::String, uid).string());
-    if (type != cudnn_data_type_name(want.type))
-        mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(), type.c_str(),
-                        cudnn_data_type_name(want.type)));
+    const std::string want_type = cudnn_data_type_name(want.type);
+    if (type != want_type)
+        mismatch(format("tensor %s is %s in the plan, %s in the graph", uid.c_str(), type.c_str(), want_type.c_str()));
     std::vector<int64_t> dims = integers(tensor_member(t, "dim", json::Type::Array, uid), "dims", uid);
     std::vector<int64_t> strides = integers(tensor_member(t, "stride", json::Type::Array, uid), "strides", uid);
     if (dims != want.dims || !same_addressing(dims, strides, want.strides))

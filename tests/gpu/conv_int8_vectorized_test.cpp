@@ -115,6 +115,33 @@ TEST_F(Gpu, VectorizedConvInFloatMathHasNoEngineAndSaysWhatToSet) {
         << fe_last_error_message();
 }
 
+// The reordering takes what cuDNN's legacy function reorders: a packed filter of 32-value vectors,
+// into memory of its own; anything else is refused naming why, before cuDNN sees it.
+TEST_F(Gpu, ReorderingRefusesWhatItCannotReorder) {
+    fe_graph *g = graph("reorder_refusals", FE_DATA_INT8);
+    fe_tensor *w4 = make_vectorized_int8(g, "w4", 32, 64, 3, 3, 4), *w = make_vectorized_int8(g, "w", 32, 64, 3, 3, 32);
+    fe_tensor *strided = nullptr;
+    const int64_t dims[] = {32, 2, 3, 3}, gapped[] = {36, 18, 3, 1};
+    ASSERT_FE_OK(fe_graph_tensor(g, "strided", 4, dims, gapped, FE_DATA_INT8, &strided));
+    ASSERT_FE_OK(fe_tensor_set_vectorization(strided, 32, 1));
+    int64_t bytes = 0;
+    ASSERT_FE_OK(fe_tensor_size_bytes(w, &bytes));
+    fe_buffer *buffer = nullptr;
+    ASSERT_FE_OK(fe_buffer_create(0, 2 * bytes, &buffer));
+    void *base = nullptr;
+    ASSERT_FE_OK(fe_buffer_device_pointer(buffer, &base));
+    char *from = static_cast<char *>(base), *to = from + bytes;
+    EXPECT_FE_REFUSED(fe_handle_reorder_filter_int8x32(handle_, w4, from, to), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_handle_reorder_filter_int8x32: 'w4' is in vectors of 4 values");
+    EXPECT_FE_REFUSED(fe_handle_reorder_filter_int8x32(handle_, strided, from, to), FE_STATUS_INVALID_ARGUMENT,
+                      "'strided' has strides [36,18,3,1]: cuDNN reorders a packed filter");
+    EXPECT_FE_REFUSED(fe_handle_reorder_filter_int8x32(handle_, w, from, from + bytes / 2), FE_STATUS_INVALID_ARGUMENT,
+                      "the reordered filter's memory");
+    EXPECT_FE_OK(fe_handle_reorder_filter_int8x32(handle_, w, from, to));
+    EXPECT_FE_OK(fe_handle_synchronize(handle_));
+    fe_buffer_destroy(buffer);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Gpu, VectorizedConv,
     ::testing::Values(VectorizedCase{"int8x4_3x3", 4, 2, 64, 8, 8, 32, 3, 1, 1},

@@ -15,6 +15,15 @@ struct Fp8MatmulCase {
     bool b_k_innermost = false;  // B [batch, K, N] stored N-major: the layout cuBLASLt takes
 };
 
+// The three one-element float scales of an FP8 matmul, graph inputs of g.
+fe_matmul_fp8_scales scales_of(fe_graph *g) {
+    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
+    scales.descale_a = make_tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.descale_b = make_tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
+    scales.scale_c = make_tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    return scales;
+}
+
 class MatmulFp8Numerics : public Gpu, public ::testing::WithParamInterface<Fp8MatmulCase> {};
 
 TEST_P(MatmulFp8Numerics, MatchesCpuReference) {
@@ -26,10 +35,7 @@ TEST_P(MatmulFp8Numerics, MatchesCpuReference) {
         ASSERT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_k_inner, FE_DATA_NOT_SET, &b));
     else
         b = tensor(g, "b", {c.batch, c.k, c.n});
-    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
-    scales.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
-    scales.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
-    scales.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_matmul_fp8_scales scales = scales_of(g);
     fe_tensor *out, *amax;
     ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, nullptr, &out, &amax));
     ASSERT_FE_OK(fe_tensor_set_data_type(out, c.c_type));
@@ -82,10 +88,7 @@ TEST_F(Gpu, Fp8FastAccumulatePlansLoadBack) {
     fe_tensor *a = tensor(g, "a", {2, 128, 256}), *b = nullptr, *out = nullptr, *amax = nullptr;
     const int64_t b_dims[3] = {2, 256, 64}, b_k_inner[3] = {256 * 64, 1, 256};
     ASSERT_FE_OK(fe_graph_tensor(g, "b", 3, b_dims, b_k_inner, FE_DATA_NOT_SET, &b));
-    fe_matmul_fp8_scales scales = FE_MATMUL_FP8_SCALES_INIT;
-    scales.descale_a = tensor(g, "descale_a", {1, 1, 1}, false, FE_DATA_FLOAT);
-    scales.descale_b = tensor(g, "descale_b", {1, 1, 1}, false, FE_DATA_FLOAT);
-    scales.scale_c = tensor(g, "scale_c", {1, 1, 1}, false, FE_DATA_FLOAT);
+    fe_matmul_fp8_scales scales = scales_of(g);
     fe_matmul_options o = FE_MATMUL_OPTIONS_INIT;
     o.fast_accumulate = 1;
     ASSERT_FE_OK(fe_graph_matmul_fp8(g, a, b, &scales, &o, &out, &amax));
