@@ -530,8 +530,15 @@ FE_API fe_status fe_tensor_size_bytes(const fe_tensor *tensor, int64_t *out_byte
 /* then the op's name, then its own fields; nullable unless its comment says otherwise), then */
 /* the outputs. Each returns its result tensors (virtual until fe_tensor_set_output), named   */
 /* "<op name>::<port>". Names are optional: a NULL name gives "<kind>_<n>".                   */
+/* Each op declares these in its own file under lib/ops/, beside its description, and        */
+/* scripts/schema/generate_header.py copies them here, family by family: edit them there.    */
 /* ------------------------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Convolutions.                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Convolutions": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 typedef struct fe_conv_options {
     uint32_t struct_size;
     const char *name;                        /* nullable */
@@ -551,7 +558,7 @@ typedef struct fe_conv_options {
      * Default 0. */
     int64_t output_padding[FE_MAX_SPATIAL_DIMS];
 } fe_conv_options;
-#define FE_CONV_OPTIONS_INIT                                                                    \
+#define FE_CONV_OPTIONS_INIT                                                                  \
     { (uint32_t)sizeof(fe_conv_options), NULL, 0, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, \
       FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET, 1, {0, 0, 0} }
 /* The setters take either one value, which applies to every spatial dim whatever the image's
@@ -576,12 +583,6 @@ FE_API fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n
 FE_API fe_status fe_conv_options_set_output_padding(fe_conv_options *options, size_t n,
                                                     const int64_t *padding);
 
-/** Forward convolution. image: [N, C, spatial...], weight: [K, C / groups, filter...], result
- *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
- *  like the image (channels-last stays channels-last). options nullable. */
-FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
-                                     const fe_conv_options *options, fe_tensor **out_y);
-
 /** Data gradient of fe_graph_conv_fprop (backward data): dx from the loss gradient dy
  *  [N, K, out...] and the weight [K, C / groups, filter...], with the forward pass's options.
  *  dx_dims (dx_ndims of them) are the image's dims [N, C, in...] and are required: with a
@@ -590,6 +591,21 @@ FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tenso
 FE_API fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight,
                                      size_t dx_ndims, const int64_t *dx_dims,
                                      const fe_conv_options *options, fe_tensor **out_dx);
+
+/** Forward convolution. image: [N, C, spatial...], weight: [K, C / groups, filter...], result
+ *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
+ *  like the image (channels-last stays channels-last). options nullable. */
+FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                     const fe_conv_options *options, fe_tensor **out_y);
+
+/** Transposed convolution (upsampling): the data gradient of a convolution with these options,
+ *  applied to `image`, and lowered as one. image [N, C_in, in...], weight
+ *  [C_in, C_out / groups, filter...] (the layout of PyTorch's ConvTranspose), result
+ *  [N, C_out, out...] with out = (in - 1) * stride - pre - post + dilation * (filter - 1) + 1
+ *  + output_padding, laid out like the image. */
+FE_API fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+                                         const fe_conv_options *options, fe_tensor **out_y);
+
 /** Weight gradient of fe_graph_conv_fprop (backward filter): dw [K, C / groups, filter...] from
  *  the image [N, C, in...] and dy [N, K, out...], with the forward pass's options. dw_dims is
  *  nullable (then dw_ndims is ignored): the filter size is inferred when exactly one size gives
@@ -599,14 +615,13 @@ FE_API fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor
 FE_API fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss,
                                      size_t dw_ndims, const int64_t *dw_dims,
                                      const fe_conv_options *options, fe_tensor **out_dw);
-/** Transposed convolution (upsampling): the data gradient of a convolution with these options,
- *  applied to `image`, and lowered as one. image [N, C_in, in...], weight
- *  [C_in, C_out / groups, filter...] (the layout of PyTorch's ConvTranspose), result
- *  [N, C_out, out...] with out = (in - 1) * stride - pre - post + dilation * (filter - 1) + 1
- *  + output_padding, laid out like the image. */
-FE_API fe_status fe_graph_conv_transpose(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
-                                         const fe_conv_options *options, fe_tensor **out_y);
+/* <<< "Convolutions" */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Matmuls.                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Matmuls": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 typedef struct fe_matmul_options {
     uint32_t struct_size;
     const char *name;
@@ -633,6 +648,30 @@ typedef struct fe_matmul_options {
 FE_API fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
                                  const fe_matmul_options *options, fe_tensor **out_c);
 
+/* FP8 matmul's scaling factors: float tensors of one element (device tensors of any rank, or
+ * fe_graph_scalar values), with fe_sdpa_fp8_scales' conventions: real = stored * descale,
+ * stored = real * scale. All three are required. */
+typedef struct fe_matmul_fp8_scales {
+    uint32_t struct_size;
+    fe_tensor *descale_a; /* turns A's stored FP8 values into real ones */
+    fe_tensor *descale_b; /* turns B's stored FP8 values into real ones */
+    fe_tensor *scale_c;   /* quantizes the real product into C */
+} fe_matmul_fp8_scales;
+#define FE_MATMUL_FP8_SCALES_INIT { (uint32_t)sizeof(fe_matmul_fp8_scales), NULL, NULL, NULL }
+
+/** FP8 matmul (Hopper and later): C = (A x B, accumulated in float) * descale_a * descale_b *
+ *  scale_c. A: [..., M, K], B: [..., K, N], fp8_e4m3 or fp8_e5m2 (checked when the graph is
+ *  lowered); batch dims broadcast as in fe_graph_matmul. scales is required (see
+ *  fe_matmul_fp8_scales); options nullable (fe_matmul_options: name, compute type, default
+ *  float). out_c receives "<node>::C", [..., M, N], in A's FP8 type unless its type is set
+ *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax receives "<node>::Amax",
+ *  float, C's rank with all dims 1: the largest absolute value of the real product before
+ *  scale_c (for the next step's scale); mark it as an output. Both are owned by the graph. */
+FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+                                     const fe_matmul_fp8_scales *scales,
+                                     const fe_matmul_options *options, fe_tensor **out_c,
+                                     fe_tensor **out_amax);
+
 /* Which rows a mixture-of-experts grouped matmul reads and where it writes them. */
 typedef enum fe_moe_mode FE_ENUM_BASE {
     FE_MOE_MODE_NONE = 0,   /* rows already grouped by expert: row r of token gives row r */
@@ -651,7 +690,7 @@ typedef struct fe_moe_grouped_matmul_options {
     fe_tensor *token_ks;
     int32_t top_k; /* SCATTER: experts per token (>= 1); 0 otherwise */
 } fe_moe_grouped_matmul_options;
-#define FE_MOE_GROUPED_MATMUL_OPTIONS_INIT \
+#define FE_MOE_GROUPED_MATMUL_OPTIONS_INIT                                                                      \
     { (uint32_t)sizeof(fe_moe_grouped_matmul_options), NULL, FE_DATA_NOT_SET, FE_MOE_MODE_NONE, NULL, NULL, 0 }
 
 /** Mixture-of-experts grouped matmul (cuDNN >= 9.18): each expert's rows times that expert's
@@ -668,7 +707,13 @@ FE_API fe_status fe_graph_moe_grouped_matmul(fe_graph *graph, fe_tensor *token, 
                                              fe_tensor *first_token_offset,
                                              const fe_moe_grouped_matmul_options *options,
                                              fe_tensor **out_y);
+/* <<< "Matmuls" */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Pointwise.                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Pointwise": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 typedef struct fe_pointwise_options {
     uint32_t struct_size;
     const char *name;
@@ -681,7 +726,7 @@ typedef struct fe_pointwise_options {
     double swish_beta;            /* default 1 (silu) */
     int64_t axis;                 /* GEN_INDEX: the dimension whose index is generated */
 } fe_pointwise_options;
-#define FE_POINTWISE_OPTIONS_INIT                                                        \
+#define FE_POINTWISE_OPTIONS_INIT                                                          \
     { (uint32_t)sizeof(fe_pointwise_options), NULL, FE_DATA_NOT_SET, 0.0, 1e300, 0.0, 1.0, \
       1.0, 1.0, 0 }
 
@@ -710,7 +755,13 @@ FE_API fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input,
                                const fe_pointwise_options *options, fe_tensor **out_y);
 FE_API fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input,
                                const fe_pointwise_options *options, fe_tensor **out_y);
+/* <<< "Pointwise" */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Reduction and softmax.                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Reduction and softmax": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 typedef struct fe_reduction_options {
     uint32_t struct_size;
     const char *name;
@@ -721,7 +772,7 @@ typedef struct fe_reduction_options {
      * FE_STATUS_NOT_SUPPORTED, saying so (docs/capabilities.md). */
     int32_t deterministic;
 } fe_reduction_options;
-#define FE_REDUCTION_OPTIONS_INIT \
+#define FE_REDUCTION_OPTIONS_INIT                                            \
     { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u, 0 }
 
 /** Reduce `x` over the axes in options->reduce_axes (required: options is not nullable
@@ -730,64 +781,321 @@ typedef struct fe_reduction_options {
 FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,
                                     const fe_reduction_options *options, fe_tensor **out_y);
 
-/* Random numbers drawn by cuDNN (Philox), one value per element of the result. */
-typedef enum fe_rng_distribution FE_ENUM_BASE {
-    FE_RNG_BERNOULLI = 0, /* 1 with probability `probability`, else 0 */
-    FE_RNG_UNIFORM = 1,   /* uniform in [min, max) */
-    FE_RNG_NORMAL = 2     /* normal with mean `mean` and standard deviation `std` */
-} fe_rng_distribution;
-
-typedef struct fe_rng_options {
+typedef struct fe_softmax_options {
     uint32_t struct_size;
     const char *name;
-    fe_rng_distribution distribution; /* default FE_RNG_BERNOULLI */
-    double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
-    double min, max;                  /* UNIFORM: min < max, both finite; default [0, 1) */
-    double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
-    size_t ndims;                     /* the result's rank, 1 to FE_MAX_DIMS */
-    int64_t dims[FE_MAX_DIMS];        /* the result's dims (positive); packed row-major */
-    fe_data_type data_type;           /* the result's type; NOT_SET: the graph's intermediate type */
-} fe_rng_options;
-#define FE_RNG_OPTIONS_INIT                                                                    \
-    { (uint32_t)sizeof(fe_rng_options), NULL, FE_RNG_BERNOULLI, 0.5, 0.0, 1.0, 0.0, 1.0, 0, \
-      { 0, 0, 0, 0, 0, 0, 0, 0 }, FE_DATA_NOT_SET }
+    fe_data_type compute_data_type; /* default: the graph's */
+    /* Also return the float log-sum-exp statistics, max + log(sum(exp(x - max))), per row. */
+    int32_t generate_stats;
+} fe_softmax_options;
+#define FE_SOFTMAX_OPTIONS_INIT { (uint32_t)sizeof(fe_softmax_options), NULL, FE_DATA_NOT_SET, 0 }
 
-/** Draw random numbers. seed and offset are required int64 tensors of one element (device
- *  tensors of any rank, or fe_graph_scalar values with FE_DATA_INT64); the same seed and offset
- *  draw the same values (attention's dropout draws the same way). options is required (dims
- *  and distribution). out_y receives the result "<node>::Y", owned by the graph: options->dims,
- *  packed, of options->data_type. The operation is lowered for cuDNN versions whose engines
- *  take it; cuDNN 9.19 had none for a draw outside fused attention (checked for H100: a draw
- *  alone, x * draw and a matmul times a draw: docs/capabilities.md), so such graphs fail the
- *  support check with FE_STATUS_NOT_SUPPORTED and a message saying so; attention's dropout
- *  (fe_sdpa_options.dropout_probability) draws the same way and runs. */
-FE_API fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset,
-                              const fe_rng_options *options, fe_tensor **out_y);
+/** Softmax over the last dim: y = exp(x - max) / sum(exp(x - max)); x [rows..., n] (rank >= 2),
+ *  y like x. With options->generate_stats, out_stats receives the float statistics
+ *  [rows..., 1]; otherwise it is nullable and set to NULL. options nullable.
+ *  cuDNN has no native softmax: this lowers to reductions and pointwise operations, which
+ *  cuDNN 9.19's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
+ *  attention pattern). A graph with a softmax on its own fails the support check with
+ *  FE_STATUS_NOT_SUPPORTED and a message saying so; for attention prefer fe_graph_sdpa. */
+FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
+                                  fe_tensor **out_y, fe_tensor **out_stats);
+/* <<< "Reduction and softmax" */
 
-/* FP8 matmul's scaling factors: float tensors of one element (device tensors of any rank, or
- * fe_graph_scalar values), with fe_sdpa_fp8_scales' conventions: real = stored * descale,
- * stored = real * scale. All three are required. */
-typedef struct fe_matmul_fp8_scales {
+/* ------------------------------------------------------------------------------------------ */
+/* Normalizations. Each norm is one native cuDNN operation (NORM_FORWARD or                    */
+/* NORM_BACKWARD; batchnorm inference excepted, see there) run by cuDNN's normalization engines */
+/* (their kernels are compiled when the graph is built on a GPU).                               */
+/*                                                                                              */
+/* Shapes. x has rank 2 to FE_MAX_DIMS and dim 0 is its batch (tokens, or images). scale and    */
+/* bias have x's rank; a dim of scale either equals x's (the statistics are taken over it) or   */
+/* is 1 (the statistics are per index of it). Each family says which dims it normalizes:        */
+/*   layernorm, rmsnorm   scale [1, d1, ..., dk]: x [tokens, hidden] takes scale [1, hidden];     */
+/*                        x [b, s, hidden] takes scale [1, 1, hidden] (or [1, s, hidden] to      */
+/*                        normalize over s and hidden; images [N, C, H, W] take [1, C, H, W]).   */
+/*   adalayernorm         as layernorm, but scale and bias may vary per sample: dim 0 is 1 or    */
+/*                        x's, e.g. x [b, s, d] with scale and bias [b, 1, d].                   */
+/*   batchnorm            x [N, C, spatial...], scale [1, C, 1, ...]: per channel, over batch    */
+/*                        and space.                                                             */
+/*   instancenorm         x [N, C, spatial...], scale [1, C, 1, ...]: per image and channel,     */
+/*                        over space.                                                            */
+/* The statistics have x's dims with the normalized dims set to 1 (batchnorm: scale's dims), are */
+/* float, and are laid out in x's dim order. mean is the mean of x over the normalized dims,     */
+/* inv_variance = 1 / sqrt(var + epsilon) with the population (biased) variance, and rmsnorm's    */
+/* inv_rms = 1 / sqrt(mean(x^2) + epsilon).                                                      */
+/*                                                                                              */
+/* Types: x, dy, y and dx half, bfloat16 or float; scale and bias any of those (float is the     */
+/* usual choice with half/bfloat16 x); statistics, epsilon and momentum float. The gradients of */
+/* scale and bias take scale's data type when it has one (else the graph's defaults);           */
+/* fe_tensor_set_data_type changes any of them.                                                 */
+/* A rank-2 x [rows, d] is given to cuDNN as [rows, d, 1] (dim 0 stays the batch).               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Normalizations": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
+/* Values match cuDNN's cudnnBackendNormFwdPhase_t. */
+typedef enum fe_norm_phase FE_ENUM_BASE {
+    FE_NORM_PHASE_INFERENCE = 0, /* y only */
+    FE_NORM_PHASE_TRAINING = 1   /* y and the statistics the backward pass reads */
+} fe_norm_phase;
+
+typedef struct fe_norm_options {
     uint32_t struct_size;
-    fe_tensor *descale_a; /* turns A's stored FP8 values into real ones */
-    fe_tensor *descale_b; /* turns B's stored FP8 values into real ones */
-    fe_tensor *scale_c;   /* quantizes the real product into C */
-} fe_matmul_fp8_scales;
-#define FE_MATMUL_FP8_SCALES_INIT { (uint32_t)sizeof(fe_matmul_fp8_scales), NULL, NULL, NULL }
+    const char *name;             /* nullable: "<kind>_<n>" */
+    fe_norm_phase phase;          /* default inference */
+    double epsilon;               /* added to the variance; finite and >= 0; default 1e-5 */
+    /* nullable: epsilon as a one-element float scalar made with fe_graph_scalar (cuDNN reads
+     * epsilon only by value, never from device memory); it then replaces `epsilon`. */
+    fe_tensor *epsilon_tensor;
+    /* Zero-centred gamma: the norm multiplies by (1 + scale) instead of scale, so that a scale
+     * initialised to 0 is the identity (layernorm and rmsnorm; cuDNN >= 9.7). cuDNN fuses the
+     * (1 + scale) only when every dim after the first is normalized: view x [b, s, d] as
+     * [b * s, d]. The gradient of scale is the same either way. */
+    int32_t zero_centered_gamma;
+} fe_norm_options;
+#define FE_NORM_OPTIONS_INIT                                                            \
+    { (uint32_t)sizeof(fe_norm_options), NULL, FE_NORM_PHASE_INFERENCE, 1e-5, NULL, 0 }
 
-/** FP8 matmul (Hopper and later): C = (A x B, accumulated in float) * descale_a * descale_b *
- *  scale_c. A: [..., M, K], B: [..., K, N], fp8_e4m3 or fp8_e5m2 (checked when the graph is
- *  lowered); batch dims broadcast as in fe_graph_matmul. scales is required (see
- *  fe_matmul_fp8_scales); options nullable (fe_matmul_options: name, compute type, default
- *  float). out_c receives "<node>::C", [..., M, N], in A's FP8 type unless its type is set
- *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax receives "<node>::Amax",
- *  float, C's rank with all dims 1: the largest absolute value of the real product before
- *  scale_c (for the next step's scale); mark it as an output. Both are owned by the graph. */
-FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
-                                     const fe_matmul_fp8_scales *scales,
-                                     const fe_matmul_options *options, fe_tensor **out_c,
-                                     fe_tensor **out_amax);
+/* Synchronized batchnorm: GPUs that each hold part of a batch exchange per-channel partial
+ * statistics through buffers that every GPU of the group can read and write
+ * (fe_device_enable_peer_access between each pair). One buffer per GPU of the group, allocated
+ * on that GPU: a float tensor [2, 4 * C, 1, 1] (strides [4 * C, 1, 4 * C, 4 * C]), listed in
+ * the same order (the GPUs') in every GPU's graph. Each buffer is zero when the group starts an
+ * execution: zero them all once the group's previous execution has finished on every GPU
+ * (cuDNN's kernels mark what they wrote as ready and leave it so). cuDNN's kernels wait for the
+ * peers' contributions, so every GPU of the group executes its graph at about the same time.
+ * The forward's Mean and InvVariance (and the running statistics) are the whole batch's; the
+ * backward's DX uses the whole batch's sums, and its DScale and DBias are those sums divided by
+ * the number of GPUs, the same on every GPU (adding them across the group, as data-parallel
+ * training adds weight gradients, gives the whole batch's). At most FE_MAX_PEER_STATS GPUs. */
+#define FE_MAX_PEER_STATS 8
 
+typedef struct fe_norm_backward_options {
+    uint32_t struct_size;
+    const char *name;
+    /* The forward pass used (1 + scale): pass the same scale and set this too. */
+    int32_t zero_centered_gamma;
+    /* Batchnorm only: the peer statistics buffers of a synchronized batchnorm, as the
+     * forward's (fe_batchnorm_options), set with fe_norm_backward_options_set_peer_stats. */
+    size_t peer_stats_count;
+    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
+} fe_norm_backward_options;
+#define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0, 0, { NULL } }
+
+/** Set the peer statistics buffers of a synchronized batchnorm's backward (count 0 clears them). */
+FE_API fe_status fe_norm_backward_options_set_peer_stats(fe_norm_backward_options *options, size_t count,
+                                                         fe_tensor *const *peer_stats);
+
+/* The norms' backward passes (fe_graph_<norm>_backward). dy is the gradient of y (x's dims); x,
+ * scale and the forward's statistics are what the forward pass read and returned in training.
+ * out_dx receives the gradient of x (x's dims and layout), out_dscale and out_dbias those of scale
+ * and bias (scale's dims), summed over the batch. All outputs are required except where a comment
+ * says otherwise. options nullable (defaults: FE_NORM_BACKWARD_OPTIONS_INIT). */
+
+/** Adaptive layer normalization (AdaLN, as in diffusion transformers): layer normalization
+ *  whose scale and (nullable) bias may differ per sample, e.g. x [b, s, d], scale [b, 1, d].
+ *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9
+ *  (docs/capabilities.md): with an older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED
+ *  saying so. */
+FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                       fe_tensor *bias, const fe_norm_options *options,
+                                       fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance);
+/** AdaLN backward (cuDNN >= 9.9); dscale and dbias are per sample like scale. out_dbias is
+ *  nullable: NULL when the forward had no bias. */
+FE_API fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                                fe_tensor *scale, fe_tensor *mean,
+                                                fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options,
+                                                fe_tensor **out_dx, fe_tensor **out_dscale,
+                                                fe_tensor **out_dbias);
+
+typedef struct fe_batchnorm_options {
+    uint32_t struct_size;
+    const char *name;
+    double epsilon;            /* as in fe_norm_options */
+    fe_tensor *epsilon_tensor; /* nullable; a scalar, as in fe_norm_options */
+    /* Running statistics (nullable, both or neither): float [1, C, 1, ...] inputs. With them,
+     * the call also returns the updated running statistics:
+     *   next = (1 - momentum) * running + momentum * batch statistic,
+     * the batch variance taken unbiased (divided by count - 1), as PyTorch does. Bind the same
+     * memory to a running input and its next output to update it in place. */
+    fe_tensor *running_mean;
+    fe_tensor *running_var;
+    double momentum;           /* in [0, 1]; default 0.1 */
+    /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
+     * value); it then replaces `momentum`. */
+    fe_tensor *momentum_tensor;
+    /* Synchronized batchnorm: the statistics exchange buffers of the GPUs that share one
+     * batch, set with fe_batchnorm_options_set_peer_stats. See FE_MAX_PEER_STATS. */
+    size_t peer_stats_count;
+    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
+} fe_batchnorm_options;
+#define FE_BATCHNORM_OPTIONS_INIT                                                                    \
+    { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL, 0, { NULL } }
+
+/** Set the peer statistics buffers of a synchronized batchnorm (count 0 clears them). */
+FE_API fe_status fe_batchnorm_options_set_peer_stats(fe_batchnorm_options *options, size_t count,
+                                                     fe_tensor *const *peer_stats);
+
+/** Batch normalization, training: per-channel statistics over the batch and spatial dims.
+ *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...].
+ *  out_y, out_mean and out_inv_variance (float [1, C, 1, ...]) are required. With running
+ *  statistics in the options, out_next_running_mean and out_next_running_var receive the
+ *  updated ones (both required); without, they are nullable and set to NULL. options nullable. */
+FE_API fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                    fe_tensor *bias, const fe_batchnorm_options *options,
+                                    fe_tensor **out_y, fe_tensor **out_mean,
+                                    fe_tensor **out_inv_variance,
+                                    fe_tensor **out_next_running_mean,
+                                    fe_tensor **out_next_running_var);
+
+typedef struct fe_batchnorm_inference_options {
+    uint32_t struct_size;
+    const char *name;
+} fe_batchnorm_inference_options;
+#define FE_BATCHNORM_INFERENCE_OPTIONS_INIT { (uint32_t)sizeof(fe_batchnorm_inference_options), NULL }
+
+/** Batch normalization, inference: y = (x - mean) * inv_variance * scale + bias, with the
+ *  statistics given (float [1, C, 1, ...]; inv_variance = 1 / sqrt(running_var + epsilon),
+ *  computed once by the caller). Shapes as fe_graph_batchnorm. cuDNN 9.19 runs its native
+ *  inference batchnorm only inside a backward fusion, so this lowers to four broadcast pointwise
+ *  operations, which cuDNN's fusion engines take for a channels-last x (NHWC, NDHWC) and fuse
+ *  with a convolution before them; a packed NCHW x of rank 4 or 5 finds no engine.
+ *  options nullable. */
+FE_API fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
+                                              fe_tensor *inv_variance, fe_tensor *scale,
+                                              fe_tensor *bias,
+                                              const fe_batchnorm_inference_options *options,
+                                              fe_tensor **out_y);
+/** Batch normalization backward, from the forward's batch statistics (not the running ones). */
+FE_API fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                             fe_tensor *scale, fe_tensor *mean,
+                                             fe_tensor *inv_variance,
+                                             const fe_norm_backward_options *options,
+                                             fe_tensor **out_dx, fe_tensor **out_dscale,
+                                             fe_tensor **out_dbias);
+
+typedef struct fe_bn_finalize_options {
+    uint32_t struct_size;
+    const char *name;            /* nullable: "bn_finalize_<n>" */
+    int64_t accum_count;         /* required: how many values each sum adds up (N x spatial) */
+    double epsilon;              /* added to the variance; default 1e-5 */
+    fe_tensor *epsilon_tensor;   /* nullable: epsilon as a float scalar (fe_graph_scalar) */
+    double momentum;             /* of the running statistics, in [0, 1]; default 0.1 */
+    fe_tensor *momentum_tensor;  /* nullable: momentum as a float scalar (fe_graph_scalar) */
+} fe_bn_finalize_options;
+#define FE_BN_FINALIZE_OPTIONS_INIT                                              \
+    { (uint32_t)sizeof(fe_bn_finalize_options), NULL, 0, 1e-5, NULL, 0.1, NULL }
+
+/** Batch normalization's statistics finalized from genstats' sums, for the convolution that
+ *  applies them next: from sum and sq_sum (float [1, C, 1, ...], fe_graph_genstats) over
+ *  options->accum_count values per channel, with mean = sum / count and
+ *  var = sq_sum / count - mean^2 (biased):
+ *    out_eq_scale = scale / sqrt(var + epsilon), out_eq_bias = bias - mean * out_eq_scale
+ *  (y = x * eq_scale + eq_bias is the batch normalization of x), out_mean, out_inv_variance =
+ *  1 / sqrt(var + epsilon), and the running statistics updated as fe_graph_batchnorm does
+ *  (next = (1 - momentum) * running + momentum * statistic, the variance unbiased). scale, bias,
+ *  running_mean and running_var are [1, C, 1, ...] like sum; every output is float
+ *  [1, C, 1, ...] and required. options->accum_count must be given (NULL options are refused
+ *  for want of it). As with fe_graph_batchnorm, bind the same memory to a running input and its
+ *  next output to update it in place. */
+FE_API fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
+                                      fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
+                                      const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
+                                      fe_tensor **out_eq_bias, fe_tensor **out_mean,
+                                      fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
+                                      fe_tensor **out_next_running_var);
+
+typedef struct fe_dbn_weight_options {
+    uint32_t struct_size;
+    const char *name;               /* nullable: "dbn_weight_<n>" */
+    fe_data_type compute_data_type; /* float; default: the graph's (float) */
+} fe_dbn_weight_options;
+#define FE_DBN_WEIGHT_OPTIONS_INIT { (uint32_t)sizeof(fe_dbn_weight_options), NULL, FE_DATA_NOT_SET }
+
+/** Batch normalization's backward weight gradients, with dx left as per-channel factors: from
+ *  dy and x [N, C, spatial...] (half, bfloat16 or float, usually channels-last) and the forward's
+ *  float mean, inv_variance and scale [1, C, 1, ...], over M = N x spatial values per channel,
+ *    out_dscale = sum(dy * (x - mean) * inv_variance), out_dbias = sum(dy),
+ *  and the factors of dx = out_eq_scale_dy * dy + out_eq_scale_x * x + out_eq_bias:
+ *    out_eq_scale_dy = scale * inv_variance,
+ *    out_eq_scale_x = -scale * inv_variance^2 * dscale / M,
+ *    out_eq_bias = scale * inv_variance * (inv_variance * dscale * mean - dbias) / M.
+ *  Every output is float [1, C, 1, ...] and required. cuDNN runs it fused after a convolution's
+ *  dgrad and a ReLU backward against the recomputed batchnorm output (the ResNet backward block,
+ *  cuDNN 9.8 on Ampere and Hopper); whether it has an engine for a graph is said by the support
+ *  check. options nullable. */
+FE_API fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
+                                     fe_tensor *inv_variance, fe_tensor *scale,
+                                     const fe_dbn_weight_options *options, fe_tensor **out_dscale,
+                                     fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
+                                     fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias);
+
+typedef struct fe_genstats_options {
+    uint32_t struct_size;
+    const char *name;               /* nullable: "genstats_<n>" */
+    fe_data_type compute_data_type; /* default: the graph's (float) */
+} fe_genstats_options;
+#define FE_GENSTATS_OPTIONS_INIT { (uint32_t)sizeof(fe_genstats_options), NULL, FE_DATA_NOT_SET }
+
+/** Per-channel statistics for batch normalization: out_sum and out_sq_sum receive the sum and the
+ *  sum of squares of x [N, C, spatial...] over the batch and the spatial dims, float
+ *  [1, C, 1, ...] ("<name>::SUM", "<name>::SQ_SUM"; both required). cuDNN fuses it after a
+ *  convolution whose result it reads (the statistics of a convolution's output for the
+ *  batchnorm that follows); whether cuDNN has an engine for a graph is said by the support
+ *  check. options nullable. */
+FE_API fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
+                                   fe_tensor **out_sum, fe_tensor **out_sq_sum);
+
+/** Instance normalization: layer normalization per image and channel over the spatial dims.
+ *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...],
+ *  statistics [N, C, 1, ...]. Outputs as fe_graph_layernorm. zero_centered_gamma is refused. */
+FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+                                       fe_tensor *bias, const fe_norm_options *options,
+                                       fe_tensor **out_y, fe_tensor **out_mean,
+                                       fe_tensor **out_inv_variance);
+FE_API fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                                fe_tensor *scale, fe_tensor *mean,
+                                                fe_tensor *inv_variance,
+                                                const fe_norm_backward_options *options,
+                                                fe_tensor **out_dx, fe_tensor **out_dscale,
+                                                fe_tensor **out_dbias);
+
+/** Layer normalization: y = (x - mean) / sqrt(var + epsilon) * scale + bias, mean and var over
+ *  the normalized dims. scale and bias (same dims) are required. With phase TRAINING,
+ *  out_mean and out_inv_variance receive the float statistics (both required); with INFERENCE
+ *  they are nullable and set to NULL. options nullable (defaults: FE_NORM_OPTIONS_INIT). */
+FE_API fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                    const fe_norm_options *options, fe_tensor **out_y,
+                                    fe_tensor **out_mean, fe_tensor **out_inv_variance);
+
+/** Layer normalization backward, from the forward's mean and inverse variance. */
+FE_API fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                             fe_tensor *scale, fe_tensor *mean,
+                                             fe_tensor *inv_variance,
+                                             const fe_norm_backward_options *options,
+                                             fe_tensor **out_dx, fe_tensor **out_dscale,
+                                             fe_tensor **out_dbias);
+
+/** RMS normalization: y = x / sqrt(mean(x^2) + epsilon) * scale (+ bias). bias is nullable.
+ *  With phase TRAINING out_inv_rms receives 1 / sqrt(mean(x^2) + epsilon) (float; required);
+ *  with INFERENCE it is nullable and set to NULL. options nullable. */
+FE_API fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+                                  const fe_norm_options *options, fe_tensor **out_y,
+                                  fe_tensor **out_inv_rms);
+/** RMS normalization backward, from the forward's inverse RMS. out_dbias is nullable: NULL
+ *  when the forward had no bias (no bias gradient is computed). */
+FE_API fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+                                           fe_tensor *scale, fe_tensor *inv_rms,
+                                           const fe_norm_backward_options *options,
+                                           fe_tensor **out_dx, fe_tensor **out_dscale,
+                                           fe_tensor **out_dbias);
+/* <<< "Normalizations" */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Random numbers and block scaling.                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Random numbers and block scaling": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 /* Block scaling: values stored in blocks, each block with its own scale. MXFP8: blocks of
  * `block_size` consecutive elements of the last dim with power-of-two (fp8_e8m0) scales. General
  * block scaling (dequantize only): blocks of `block_rows` x `block_size` elements of the last
@@ -831,6 +1139,184 @@ FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, 
                                                  const fe_block_scale_options *options,
                                                  fe_tensor **out_y);
 
+/* Random numbers drawn by cuDNN (Philox), one value per element of the result. */
+typedef enum fe_rng_distribution FE_ENUM_BASE {
+    FE_RNG_BERNOULLI = 0, /* 1 with probability `probability`, else 0 */
+    FE_RNG_UNIFORM = 1,   /* uniform in [min, max) */
+    FE_RNG_NORMAL = 2     /* normal with mean `mean` and standard deviation `std` */
+} fe_rng_distribution;
+
+typedef struct fe_rng_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_rng_distribution distribution; /* default FE_RNG_BERNOULLI */
+    double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
+    double min, max;                  /* UNIFORM: min < max, both finite; default [0, 1) */
+    double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
+    size_t ndims;                     /* the result's rank, 1 to FE_MAX_DIMS */
+    int64_t dims[FE_MAX_DIMS];        /* the result's dims (positive); packed row-major */
+    fe_data_type data_type;           /* the result's type; NOT_SET: the graph's intermediate type */
+} fe_rng_options;
+#define FE_RNG_OPTIONS_INIT                                                                 \
+    { (uint32_t)sizeof(fe_rng_options), NULL, FE_RNG_BERNOULLI, 0.5, 0.0, 1.0, 0.0, 1.0, 0, \
+      { 0, 0, 0, 0, 0, 0, 0, 0 }, FE_DATA_NOT_SET }
+
+/** Draw random numbers. seed and offset are required int64 tensors of one element (device
+ *  tensors of any rank, or fe_graph_scalar values with FE_DATA_INT64); the same seed and offset
+ *  draw the same values (attention's dropout draws the same way). options is required (dims
+ *  and distribution). out_y receives the result "<node>::Y", owned by the graph: options->dims,
+ *  packed, of options->data_type. The operation is lowered for cuDNN versions whose engines
+ *  take it; cuDNN 9.19 had none for a draw outside fused attention (checked for H100: a draw
+ *  alone, x * draw and a matmul times a draw: docs/capabilities.md), so such graphs fail the
+ *  support check with FE_STATUS_NOT_SUPPORTED and a message saying so; attention's dropout
+ *  (fe_sdpa_options.dropout_probability) draws the same way and runs. */
+FE_API fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset,
+                              const fe_rng_options *options, fe_tensor **out_y);
+/* <<< "Random numbers and block scaling" */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Resampling and layout operations.                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Resampling and layout operations": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
+typedef struct fe_concatenate_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "concatenate_<n>" */
+    /* The input that already lies inside y's buffer (e.g. a KV cache being appended to), so
+     * cuDNN does not copy it; -1 (the default) for none. */
+    int64_t in_place_index;
+} fe_concatenate_options;
+#define FE_CONCATENATE_OPTIONS_INIT { (uint32_t)sizeof(fe_concatenate_options), NULL, -1 }
+
+/** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
+ *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
+ *  options->in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV
+ *  cache being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for
+ *  a concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
+ *  options nullable. */
+FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
+                                      const fe_concatenate_options *options, fe_tensor **out_y);
+
+typedef enum fe_resample_mode FE_ENUM_BASE {
+    FE_RESAMPLE_MAXPOOL = 0,
+    FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING = 1, /* padded positions count in the divisor */
+    FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING = 2, /* only positions inside the image count */
+    FE_RESAMPLE_NEAREST = 3,                 /* upsampling (stride below 1 in cuDNN's terms) */
+    FE_RESAMPLE_BILINEAR = 4
+} fe_resample_mode;
+
+typedef enum fe_resample_padding FE_ENUM_BASE {
+    FE_RESAMPLE_PADDING_AUTO = 0,    /* -infinity for max pooling, zero otherwise */
+    FE_RESAMPLE_PADDING_ZERO = 1,
+    FE_RESAMPLE_PADDING_NEG_INF = 2,
+    FE_RESAMPLE_PADDING_EDGE = 3     /* repeat the edge value */
+} fe_resample_padding;
+
+typedef struct fe_resample_options {
+    uint32_t struct_size;
+    const char *name;
+    fe_resample_mode mode;                      /* default FE_RESAMPLE_MAXPOOL */
+    fe_resample_padding padding_mode;           /* default FE_RESAMPLE_PADDING_AUTO */
+    size_t spatial_dims;                        /* 0: x's rank - 2 (2 or 3 spatial dims) */
+    int64_t window[FE_MAX_SPATIAL_DIMS];        /* required (each >= 1) */
+    int64_t stride[FE_MAX_SPATIAL_DIMS];        /* default 1 */
+    int64_t pre_padding[FE_MAX_SPATIAL_DIMS];   /* default 0; below the window */
+    int64_t post_padding[FE_MAX_SPATIAL_DIMS];  /* default 0; below the window */
+    fe_data_type compute_data_type;             /* default: the graph's */
+    /* Max pooling, training: also return where each maximum came from (its position inside the
+     * window, index_data_type), for fe_graph_resample_backward. */
+    int32_t generate_index;
+    fe_data_type index_data_type;               /* default FE_DATA_INT8 */
+} fe_resample_options;
+#define FE_RESAMPLE_OPTIONS_INIT                                                                     \
+    { (uint32_t)sizeof(fe_resample_options), NULL, FE_RESAMPLE_MAXPOOL, FE_RESAMPLE_PADDING_AUTO, 0, \
+      {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, FE_DATA_NOT_SET, 0, FE_DATA_INT8 }
+
+/* Setters of the window, stride and padding, with fe_conv_options' rule: one value for every
+ * spatial dim, or one per spatial dim (2 or 3), which fixes options->spatial_dims. */
+FE_API fe_status fe_resample_options_set_window(fe_resample_options *options, size_t n,
+                                                const int64_t *window);
+FE_API fe_status fe_resample_options_set_stride(fe_resample_options *options, size_t n,
+                                                const int64_t *stride);
+/** Pre and post padding alike. */
+FE_API fe_status fe_resample_options_set_padding(fe_resample_options *options, size_t n,
+                                                 const int64_t *padding);
+FE_API fe_status fe_resample_options_set_pre_padding(fe_resample_options *options, size_t n,
+                                                     const int64_t *padding);
+FE_API fe_status fe_resample_options_set_post_padding(fe_resample_options *options, size_t n,
+                                                      const int64_t *padding);
+
+/** Resampling of the spatial dims (cuDNN's resample operation): max or average pooling.
+ *  x [N, C, spatial...] (2 or 3 spatial dims), y [N, C, out...] with
+ *  out = (in + pre + post - window) / stride + 1, laid out like x. With options->generate_index
+ *  (max pooling only) out_index receives the index tensor (y's dims); otherwise out_index is
+ *  nullable and set to NULL. options is required (the window has no default).
+ *  Nearest and bilinear upsampling are refused at build with FE_STATUS_NOT_SUPPORTED on the
+ *  cuDNN versions that have no engine for them (through 9.19: docs/capabilities.md);
+ *  fe_graph_conv_transpose upsamples. */
+FE_API fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
+                                   fe_tensor **out_y, fe_tensor **out_index);
+/** Backward of fe_graph_resample: dx from dy with the forward's options. Average pooling needs
+ *  dy alone. Max pooling needs the forward's index (index, from generate_index); x and y are
+ *  nullable and only give dx's dims and layout. dx_dims (dx_ndims of them) are nullable when x is
+ *  given (dx takes x's dims); otherwise they are required, since with a stride above 1 several
+ *  image sizes give the same dy. dx ("<name>::DX") is laid out like dy. cuDNN 9.19 runs max
+ *  pooling backward channels-last only (the build fails saying so otherwise); max pooling
+ *  backward from x and y without the index, channels-last, is refused at build with
+ *  FE_STATUS_NOT_SUPPORTED on the cuDNN versions that crash on it (docs/capabilities.md). */
+FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *y,
+                                            fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
+                                            const fe_resample_options *options, fe_tensor **out_dx);
+
+typedef struct fe_reshape_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "reshape_<n>" */
+} fe_reshape_options;
+#define FE_RESHAPE_OPTIONS_INIT { (uint32_t)sizeof(fe_reshape_options), NULL }
+
+/** Reshape: the elements of x under other dims (ndims of them, the same element count), in
+ *  row-major order; y ("<name>::Y") is packed row-major. Lowered to cuDNN's reshape operation,
+ *  which engines take as a view inside a fused graph (e.g. feeding a matmul), not as a copy on
+ *  its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so. x must be packed
+ *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). options nullable. */
+FE_API fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
+                                  const fe_reshape_options *options, fe_tensor **out_y);
+
+typedef struct fe_slice_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "slice_<n>" */
+} fe_slice_options;
+#define FE_SLICE_OPTIONS_INIT { (uint32_t)sizeof(fe_slice_options), NULL }
+
+/** Slice: y is x[start[0]:end[0], ..., start[r-1]:end[r-1]] (rank entries each, end exclusive,
+ *  0 <= start < end <= dim), a view of x's memory with x's strides: nothing is copied. x must be
+ *  a graph input (its buffer is bound at execution; y is read at x's address plus the slice's
+ *  offset), and y feeds other operations: it cannot be a graph output. Typical use: Q, K and V
+ *  sliced out of one packed QKV buffer. options nullable. */
+FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
+                                const int64_t *end, const fe_slice_options *options, fe_tensor **out_y);
+
+typedef struct fe_transpose_options {
+    uint32_t struct_size;
+    const char *name; /* nullable: "transpose_<n>" */
+} fe_transpose_options;
+#define FE_TRANSPOSE_OPTIONS_INIT { (uint32_t)sizeof(fe_transpose_options), NULL }
+
+/** Transpose: y's dim k is x's dim perm[k] (rank entries, a permutation of 0..rank-1); y
+ *  ("<name>::Y") is packed row-major. cuDNN has no transpose operation: this is an
+ *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
+ *  also be read in its own layout by another operation of the same graph (the build fails saying
+ *  so). cuDNN 9.19 had no engine for this copy on its own: such a graph fails at build with
+ *  FE_STATUS_NOT_SUPPORTED saying so. options nullable. */
+FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
+                                    const fe_transpose_options *options, fe_tensor **out_y);
+/* <<< "Resampling and layout operations" */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Attention.                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* >>> "Attention": declared in the files of lib/ops, copied by scripts/schema/generate_header.py */
 typedef enum fe_causal_mask FE_ENUM_BASE {
     FE_CAUSAL_MASK_NONE = 0,
     FE_CAUSAL_MASK_TOP_LEFT = 1,    /* query i sees keys 0..i */
@@ -942,9 +1428,9 @@ typedef struct fe_sdpa_options {
     fe_tensor *score_mod_input;
     fe_tensor *score_mod_output;
 } fe_sdpa_options;
-#define FE_SDPA_OPTIONS_INIT                                                                 \
+#define FE_SDPA_OPTIONS_INIT                                                                       \
     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET, \
-      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                \
+      NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,                     \
       FE_SDPA_IMPLEMENTATION_AUTO, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, NULL, NULL }
 
 /** The most heads fe_alibi_slopes computes slopes for. */
@@ -953,55 +1439,6 @@ typedef struct fe_sdpa_options {
  *  power of two take the interleaved extra slopes) into out[0..heads). heads is 1 to
  *  FE_MAX_ALIBI_HEADS; others return FE_STATUS_INVALID_ARGUMENT. */
 FE_API fe_status fe_alibi_slopes(int64_t heads, float *out);
-
-/** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
- *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit
- *  last stride (BHSD, BSHD, interleaved QKV); h_q a multiple of h_k (GQA, MQA); half or
- *  bfloat16. out_o: [b, h_q, s_q, d_v], laid out like q. With options->generate_stats,
- *  out_stats receives the float stats [b, h_q, s_q, 1] (max + log of the sum of exponentials per
- *  row) that the backward pass reads; otherwise out_stats is nullable and set to NULL.
- *  Lowered as one cuDNN operation graph that cuDNN's fused attention engines recognise. */
-FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
-                               const fe_sdpa_options *options, fe_tensor **out_o,
-                               fe_tensor **out_stats);
-
-/* FP8 attention's scaling factors: float tensors of one element ([1, 1, 1, 1] device tensors,
- * or fe_graph_scalar values). A descale turns stored FP8 values back into real ones
- * (real = stored * descale); a scale turns real values into the FP8 values stored (stored =
- * real * scale). */
-typedef struct fe_sdpa_fp8_scales {
-    uint32_t struct_size;
-    fe_tensor *descale_q;
-    fe_tensor *descale_k;
-    fe_tensor *descale_v;
-    fe_tensor *descale_s; /* of the FP8 probabilities P fed to P.V */
-    fe_tensor *scale_s;   /* quantizes P to FP8 before P.V */
-    fe_tensor *scale_o;   /* quantizes O */
-} fe_sdpa_fp8_scales;
-#define FE_SDPA_FP8_SCALES_INIT { (uint32_t)sizeof(fe_sdpa_fp8_scales), NULL, NULL, NULL, NULL, NULL, NULL }
-
-/** FP8 attention forward (Hopper and later): Q, K, V in fp8_e4m3 or fp8_e5m2, the matmuls in
- *  FP8 with float accumulation, softmax in float. O = quantize(softmax(Q.K^T * scale * descale_q
- *  * descale_k + masks) quantized by scale_s, times V, times descale_s * descale_v, by scale_o).
- *  Every scale in `scales` is required. out_o: like fe_graph_sdpa's (Q's FP8 type unless
- *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
- *  absolute value of P and of O before their quantization (for the next step's scales); mark
- *  them as outputs. With a padding mask, cuDNN's amax_s also covers values past the sequence
- *  lengths: it may exceed the largest P of the defined rows, never fall below it. With a sliding
- *  window and no causal mask, amax_o likewise covers the query rows past s_q in the last block
- *  of 128 rows: never below the defined rows' largest |O|, never above V's largest magnitude
- *  (descaled). options as
- *  for fe_graph_sdpa (paged K/V caches included, the band's right bound and diagonal alignment
- *  among them), but the native implementation (the composite pattern is used). cuDNN 9.19
- *  computes FP8 attention with sinks, soft-capping, a score modifier or Max/SumExp outputs
- *  wrongly or not at all: refused at build. cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
- *  sliding window never finishes over more blocks of 128 query rows (b * h_q * ceil(s_q / 128))
- *  than the GPU has SMs where a block sees no key or a padding mask is given: refused at build
- *  (docs/capabilities.md). */
-FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
-                                   const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
-                                   fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
-                                   fe_tensor **out_amax_o);
 
 typedef struct fe_sdpa_backward_options {
     uint32_t struct_size;
@@ -1069,10 +1506,69 @@ typedef struct fe_sdpa_backward_options {
     int64_t max_total_seq_len_kv;
 } fe_sdpa_backward_options;
 #define FE_SDPA_BACKWARD_OPTIONS_INIT                                                         \
-    { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,        \
+    { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,       \
       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,                 \
-      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0,  \
+      FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0, \
       NULL, NULL, NULL, NULL, 0 }
+
+/** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
+ *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit
+ *  last stride (BHSD, BSHD, interleaved QKV); h_q a multiple of h_k (GQA, MQA); half or
+ *  bfloat16. out_o: [b, h_q, s_q, d_v], laid out like q. With options->generate_stats,
+ *  out_stats receives the float stats [b, h_q, s_q, 1] (max + log of the sum of exponentials per
+ *  row) that the backward pass reads; otherwise out_stats is nullable and set to NULL.
+ *  Lowered as one cuDNN operation graph that cuDNN's fused attention engines recognise. */
+FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                               const fe_sdpa_options *options, fe_tensor **out_o,
+                               fe_tensor **out_stats);
+
+/** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
+ *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
+ *  score modifiers. dQ, dK, dV take the dims and layouts of Q, K, V (with GQA, dK and dV sum
+ *  over each group of query heads). The graph's workspace includes float row sums and a float
+ *  dQ accumulator (b * h_q * s_q * (d + 1) * 4 bytes beyond cuDNN's own). */
+FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                        fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+                                        const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+                                        fe_tensor **out_dk, fe_tensor **out_dv);
+
+/* FP8 attention's scaling factors: float tensors of one element ([1, 1, 1, 1] device tensors,
+ * or fe_graph_scalar values). A descale turns stored FP8 values back into real ones
+ * (real = stored * descale); a scale turns real values into the FP8 values stored (stored =
+ * real * scale). */
+typedef struct fe_sdpa_fp8_scales {
+    uint32_t struct_size;
+    fe_tensor *descale_q;
+    fe_tensor *descale_k;
+    fe_tensor *descale_v;
+    fe_tensor *descale_s; /* of the FP8 probabilities P fed to P.V */
+    fe_tensor *scale_s;   /* quantizes P to FP8 before P.V */
+    fe_tensor *scale_o;   /* quantizes O */
+} fe_sdpa_fp8_scales;
+#define FE_SDPA_FP8_SCALES_INIT { (uint32_t)sizeof(fe_sdpa_fp8_scales), NULL, NULL, NULL, NULL, NULL, NULL }
+
+/** FP8 attention forward (Hopper and later): Q, K, V in fp8_e4m3 or fp8_e5m2, the matmuls in
+ *  FP8 with float accumulation, softmax in float. O = quantize(softmax(Q.K^T * scale * descale_q
+ *  * descale_k + masks) quantized by scale_s, times V, times descale_s * descale_v, by scale_o).
+ *  Every scale in `scales` is required. out_o: like fe_graph_sdpa's (Q's FP8 type unless
+ *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
+ *  absolute value of P and of O before their quantization (for the next step's scales); mark
+ *  them as outputs. With a padding mask, cuDNN's amax_s also covers values past the sequence
+ *  lengths: it may exceed the largest P of the defined rows, never fall below it. With a sliding
+ *  window and no causal mask, amax_o likewise covers the query rows past s_q in the last block
+ *  of 128 rows: never below the defined rows' largest |O|, never above V's largest magnitude
+ *  (descaled). options as
+ *  for fe_graph_sdpa (paged K/V caches included, the band's right bound and diagonal alignment
+ *  among them), but the native implementation (the composite pattern is used). cuDNN 9.19
+ *  computes FP8 attention with sinks, soft-capping, a score modifier or Max/SumExp outputs
+ *  wrongly or not at all: refused at build. cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
+ *  sliding window never finishes over more blocks of 128 query rows (b * h_q * ceil(s_q / 128))
+ *  than the GPU has SMs where a block sees no key or a padding mask is given: refused at build
+ *  (docs/capabilities.md). */
+FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+                                   const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
+                                   fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
+                                   fe_tensor **out_amax_o);
 
 /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score
@@ -1093,7 +1589,7 @@ typedef struct fe_sdpa_fp8_backward_scales {
     fe_tensor *scale_dk;
     fe_tensor *scale_dv;
 } fe_sdpa_fp8_backward_scales;
-#define FE_SDPA_FP8_BACKWARD_SCALES_INIT                                                          \
+#define FE_SDPA_FP8_BACKWARD_SCALES_INIT                                                             \
     { (uint32_t)sizeof(fe_sdpa_fp8_backward_scales), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
       NULL, NULL, NULL, NULL }
 
@@ -1114,450 +1610,7 @@ FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_te
                                             fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
                                             fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
                                             fe_tensor **out_amax_dp);
-
-/** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
- *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
- *  score modifiers. dQ, dK, dV take the dims and layouts of Q, K, V (with GQA, dK and dV sum
- *  over each group of query heads). The graph's workspace includes float row sums and a float
- *  dQ accumulator (b * h_q * s_q * (d + 1) * 4 bytes beyond cuDNN's own). */
-FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
-                                        fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
-                                        const fe_sdpa_backward_options *options, fe_tensor **out_dq,
-                                        fe_tensor **out_dk, fe_tensor **out_dv);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Normalizations and softmax. Each norm is one native cuDNN operation (NORM_FORWARD or         */
-/* NORM_BACKWARD; batchnorm inference excepted, see there) run by cuDNN's normalization engines */
-/* (their kernels are compiled when the graph is built on a GPU).                               */
-/*                                                                                              */
-/* Shapes. x has rank 2 to FE_MAX_DIMS and dim 0 is its batch (tokens, or images). scale and    */
-/* bias have x's rank; a dim of scale either equals x's (the statistics are taken over it) or   */
-/* is 1 (the statistics are per index of it). Each family says which dims it normalizes:        */
-/*   layernorm, rmsnorm   scale [1, d1, ..., dk]: x [tokens, hidden] takes scale [1, hidden];     */
-/*                        x [b, s, hidden] takes scale [1, 1, hidden] (or [1, s, hidden] to      */
-/*                        normalize over s and hidden; images [N, C, H, W] take [1, C, H, W]).   */
-/*   adalayernorm         as layernorm, but scale and bias may vary per sample: dim 0 is 1 or    */
-/*                        x's, e.g. x [b, s, d] with scale and bias [b, 1, d].                   */
-/*   batchnorm            x [N, C, spatial...], scale [1, C, 1, ...]: per channel, over batch    */
-/*                        and space.                                                             */
-/*   instancenorm         x [N, C, spatial...], scale [1, C, 1, ...]: per image and channel,     */
-/*                        over space.                                                            */
-/* The statistics have x's dims with the normalized dims set to 1 (batchnorm: scale's dims), are */
-/* float, and are laid out in x's dim order. mean is the mean of x over the normalized dims,     */
-/* inv_variance = 1 / sqrt(var + epsilon) with the population (biased) variance, and rmsnorm's    */
-/* inv_rms = 1 / sqrt(mean(x^2) + epsilon).                                                      */
-/*                                                                                              */
-/* Types: x, dy, y and dx half, bfloat16 or float; scale and bias any of those (float is the     */
-/* usual choice with half/bfloat16 x); statistics, epsilon and momentum float. The gradients of */
-/* scale and bias take scale's data type when it has one (else the graph's defaults);           */
-/* fe_tensor_set_data_type changes any of them.                                                 */
-/* A rank-2 x [rows, d] is given to cuDNN as [rows, d, 1] (dim 0 stays the batch).               */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Values match cuDNN's cudnnBackendNormFwdPhase_t. */
-typedef enum fe_norm_phase FE_ENUM_BASE {
-    FE_NORM_PHASE_INFERENCE = 0, /* y only */
-    FE_NORM_PHASE_TRAINING = 1   /* y and the statistics the backward pass reads */
-} fe_norm_phase;
-
-typedef struct fe_norm_options {
-    uint32_t struct_size;
-    const char *name;             /* nullable: "<kind>_<n>" */
-    fe_norm_phase phase;          /* default inference */
-    double epsilon;               /* added to the variance; finite and >= 0; default 1e-5 */
-    /* nullable: epsilon as a one-element float scalar made with fe_graph_scalar (cuDNN reads
-     * epsilon only by value, never from device memory); it then replaces `epsilon`. */
-    fe_tensor *epsilon_tensor;
-    /* Zero-centred gamma: the norm multiplies by (1 + scale) instead of scale, so that a scale
-     * initialised to 0 is the identity (layernorm and rmsnorm; cuDNN >= 9.7). cuDNN fuses the
-     * (1 + scale) only when every dim after the first is normalized: view x [b, s, d] as
-     * [b * s, d]. The gradient of scale is the same either way. */
-    int32_t zero_centered_gamma;
-} fe_norm_options;
-#define FE_NORM_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_norm_options), NULL, FE_NORM_PHASE_INFERENCE, 1e-5, NULL, 0 }
-
-/** Layer normalization: y = (x - mean) / sqrt(var + epsilon) * scale + bias, mean and var over
- *  the normalized dims. scale and bias (same dims) are required. With phase TRAINING,
- *  out_mean and out_inv_variance receive the float statistics (both required); with INFERENCE
- *  they are nullable and set to NULL. options nullable (defaults: FE_NORM_OPTIONS_INIT). */
-FE_API fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                    const fe_norm_options *options, fe_tensor **out_y,
-                                    fe_tensor **out_mean, fe_tensor **out_inv_variance);
-/** RMS normalization: y = x / sqrt(mean(x^2) + epsilon) * scale (+ bias). bias is nullable.
- *  With phase TRAINING out_inv_rms receives 1 / sqrt(mean(x^2) + epsilon) (float; required);
- *  with INFERENCE it is nullable and set to NULL. options nullable. */
-FE_API fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
-                                  const fe_norm_options *options, fe_tensor **out_y,
-                                  fe_tensor **out_inv_rms);
-/** Instance normalization: layer normalization per image and channel over the spatial dims.
- *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...],
- *  statistics [N, C, 1, ...]. Outputs as fe_graph_layernorm. zero_centered_gamma is refused. */
-FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
-                                       fe_tensor *bias, const fe_norm_options *options,
-                                       fe_tensor **out_y, fe_tensor **out_mean,
-                                       fe_tensor **out_inv_variance);
-/** Adaptive layer normalization (AdaLN, as in diffusion transformers): layer normalization
- *  whose scale and (nullable) bias may differ per sample, e.g. x [b, s, d], scale [b, 1, d].
- *  Outputs as fe_graph_layernorm; zero_centered_gamma is refused. Needs cuDNN >= 9.9
- *  (docs/capabilities.md): with an older cuDNN the build fails with FE_STATUS_NOT_SUPPORTED
- *  saying so. */
-FE_API fe_status fe_graph_adalayernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
-                                       fe_tensor *bias, const fe_norm_options *options,
-                                       fe_tensor **out_y, fe_tensor **out_mean,
-                                       fe_tensor **out_inv_variance);
-
-/* Synchronized batchnorm: GPUs that each hold part of a batch exchange per-channel partial
- * statistics through buffers that every GPU of the group can read and write
- * (fe_device_enable_peer_access between each pair). One buffer per GPU of the group, allocated
- * on that GPU: a float tensor [2, 4 * C, 1, 1] (strides [4 * C, 1, 4 * C, 4 * C]), listed in
- * the same order (the GPUs') in every GPU's graph. Each buffer is zero when the group starts an
- * execution: zero them all once the group's previous execution has finished on every GPU
- * (cuDNN's kernels mark what they wrote as ready and leave it so). cuDNN's kernels wait for the
- * peers' contributions, so every GPU of the group executes its graph at about the same time.
- * The forward's Mean and InvVariance (and the running statistics) are the whole batch's; the
- * backward's DX uses the whole batch's sums, and its DScale and DBias are those sums divided by
- * the number of GPUs, the same on every GPU (adding them across the group, as data-parallel
- * training adds weight gradients, gives the whole batch's). At most FE_MAX_PEER_STATS GPUs. */
-#define FE_MAX_PEER_STATS 8
-
-typedef struct fe_batchnorm_options {
-    uint32_t struct_size;
-    const char *name;
-    double epsilon;            /* as in fe_norm_options */
-    fe_tensor *epsilon_tensor; /* nullable; a scalar, as in fe_norm_options */
-    /* Running statistics (nullable, both or neither): float [1, C, 1, ...] inputs. With them,
-     * the call also returns the updated running statistics:
-     *   next = (1 - momentum) * running + momentum * batch statistic,
-     * the batch variance taken unbiased (divided by count - 1), as PyTorch does. Bind the same
-     * memory to a running input and its next output to update it in place. */
-    fe_tensor *running_mean;
-    fe_tensor *running_var;
-    double momentum;           /* in [0, 1]; default 0.1 */
-    /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
-     * value); it then replaces `momentum`. */
-    fe_tensor *momentum_tensor;
-    /* Synchronized batchnorm: the statistics exchange buffers of the GPUs that share one
-     * batch, set with fe_batchnorm_options_set_peer_stats. See FE_MAX_PEER_STATS. */
-    size_t peer_stats_count;
-    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
-} fe_batchnorm_options;
-#define FE_BATCHNORM_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL, 0, { NULL } }
-
-/** Set the peer statistics buffers of a synchronized batchnorm (count 0 clears them). */
-FE_API fe_status fe_batchnorm_options_set_peer_stats(fe_batchnorm_options *options, size_t count,
-                                                     fe_tensor *const *peer_stats);
-
-/** Batch normalization, training: per-channel statistics over the batch and spatial dims.
- *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...].
- *  out_y, out_mean and out_inv_variance (float [1, C, 1, ...]) are required. With running
- *  statistics in the options, out_next_running_mean and out_next_running_var receive the
- *  updated ones (both required); without, they are nullable and set to NULL. options nullable. */
-FE_API fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
-                                    fe_tensor *bias, const fe_batchnorm_options *options,
-                                    fe_tensor **out_y, fe_tensor **out_mean,
-                                    fe_tensor **out_inv_variance,
-                                    fe_tensor **out_next_running_mean,
-                                    fe_tensor **out_next_running_var);
-
-typedef struct fe_batchnorm_inference_options {
-    uint32_t struct_size;
-    const char *name;
-} fe_batchnorm_inference_options;
-#define FE_BATCHNORM_INFERENCE_OPTIONS_INIT { (uint32_t)sizeof(fe_batchnorm_inference_options), NULL }
-
-/** Batch normalization, inference: y = (x - mean) * inv_variance * scale + bias, with the
- *  statistics given (float [1, C, 1, ...]; inv_variance = 1 / sqrt(running_var + epsilon),
- *  computed once by the caller). Shapes as fe_graph_batchnorm. cuDNN 9.19 runs its native
- *  inference batchnorm only inside a backward fusion, so this lowers to four broadcast pointwise
- *  operations, which cuDNN's fusion engines take for a channels-last x (NHWC, NDHWC) and fuse
- *  with a convolution before them; a packed NCHW x of rank 4 or 5 finds no engine.
- *  options nullable. */
-FE_API fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
-                                              fe_tensor *inv_variance, fe_tensor *scale,
-                                              fe_tensor *bias,
-                                              const fe_batchnorm_inference_options *options,
-                                              fe_tensor **out_y);
-
-typedef struct fe_norm_backward_options {
-    uint32_t struct_size;
-    const char *name;
-    /* The forward pass used (1 + scale): pass the same scale and set this too. */
-    int32_t zero_centered_gamma;
-    /* Batchnorm only: the peer statistics buffers of a synchronized batchnorm, as the
-     * forward's (fe_batchnorm_options), set with fe_norm_backward_options_set_peer_stats. */
-    size_t peer_stats_count;
-    fe_tensor *peer_stats[FE_MAX_PEER_STATS];
-} fe_norm_backward_options;
-#define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0, 0, { NULL } }
-
-/** Set the peer statistics buffers of a synchronized batchnorm's backward (count 0 clears them). */
-FE_API fe_status fe_norm_backward_options_set_peer_stats(fe_norm_backward_options *options, size_t count,
-                                                         fe_tensor *const *peer_stats);
-
-/** Backward passes. dy is the gradient of y (x's dims); x, scale and the forward's statistics
- *  are what the forward pass read and returned in training. out_dx receives the gradient of x
- *  (x's dims and layout), out_dscale and out_dbias those of scale and bias (scale's dims),
- *  summed over the batch. All outputs are required except where a comment says otherwise.
- *  options nullable (defaults: FE_NORM_BACKWARD_OPTIONS_INIT). */
-FE_API fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
-                                             fe_tensor *scale, fe_tensor *mean,
-                                             fe_tensor *inv_variance,
-                                             const fe_norm_backward_options *options,
-                                             fe_tensor **out_dx, fe_tensor **out_dscale,
-                                             fe_tensor **out_dbias);
-/** RMS normalization backward, from the forward's inverse RMS. out_dbias is nullable: NULL
- *  when the forward had no bias (no bias gradient is computed). */
-FE_API fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
-                                           fe_tensor *scale, fe_tensor *inv_rms,
-                                           const fe_norm_backward_options *options,
-                                           fe_tensor **out_dx, fe_tensor **out_dscale,
-                                           fe_tensor **out_dbias);
-FE_API fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
-                                                fe_tensor *scale, fe_tensor *mean,
-                                                fe_tensor *inv_variance,
-                                                const fe_norm_backward_options *options,
-                                                fe_tensor **out_dx, fe_tensor **out_dscale,
-                                                fe_tensor **out_dbias);
-/** AdaLN backward (cuDNN >= 9.9); dscale and dbias are per sample like scale. out_dbias is
- *  nullable: NULL when the forward had no bias. */
-FE_API fe_status fe_graph_adalayernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
-                                                fe_tensor *scale, fe_tensor *mean,
-                                                fe_tensor *inv_variance,
-                                                const fe_norm_backward_options *options,
-                                                fe_tensor **out_dx, fe_tensor **out_dscale,
-                                                fe_tensor **out_dbias);
-/** Batch normalization backward, from the forward's batch statistics (not the running ones). */
-FE_API fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
-                                             fe_tensor *scale, fe_tensor *mean,
-                                             fe_tensor *inv_variance,
-                                             const fe_norm_backward_options *options,
-                                             fe_tensor **out_dx, fe_tensor **out_dscale,
-                                             fe_tensor **out_dbias);
-
-typedef struct fe_softmax_options {
-    uint32_t struct_size;
-    const char *name;
-    fe_data_type compute_data_type; /* default: the graph's */
-    /* Also return the float log-sum-exp statistics, max + log(sum(exp(x - max))), per row. */
-    int32_t generate_stats;
-} fe_softmax_options;
-#define FE_SOFTMAX_OPTIONS_INIT { (uint32_t)sizeof(fe_softmax_options), NULL, FE_DATA_NOT_SET, 0 }
-
-/** Softmax over the last dim: y = exp(x - max) / sum(exp(x - max)); x [rows..., n] (rank >= 2),
- *  y like x. With options->generate_stats, out_stats receives the float statistics
- *  [rows..., 1]; otherwise it is nullable and set to NULL. options nullable.
- *  cuDNN has no native softmax: this lowers to reductions and pointwise operations, which
- *  cuDNN 9.19's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
- *  attention pattern). A graph with a softmax on its own fails the support check with
- *  FE_STATUS_NOT_SUPPORTED and a message saying so; for attention prefer fe_graph_sdpa. */
-FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
-                                  fe_tensor **out_y, fe_tensor **out_stats);
-
-typedef struct fe_genstats_options {
-    uint32_t struct_size;
-    const char *name;               /* nullable: "genstats_<n>" */
-    fe_data_type compute_data_type; /* default: the graph's (float) */
-} fe_genstats_options;
-#define FE_GENSTATS_OPTIONS_INIT { (uint32_t)sizeof(fe_genstats_options), NULL, FE_DATA_NOT_SET }
-
-/** Per-channel statistics for batch normalization: out_sum and out_sq_sum receive the sum and the
- *  sum of squares of x [N, C, spatial...] over the batch and the spatial dims, float
- *  [1, C, 1, ...] ("<name>::SUM", "<name>::SQ_SUM"; both required). cuDNN fuses it after a
- *  convolution whose result it reads (the statistics of a convolution's output for the
- *  batchnorm that follows); whether cuDNN has an engine for a graph is said by the support
- *  check. options nullable. */
-FE_API fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
-                                   fe_tensor **out_sum, fe_tensor **out_sq_sum);
-
-typedef struct fe_bn_finalize_options {
-    uint32_t struct_size;
-    const char *name;            /* nullable: "bn_finalize_<n>" */
-    int64_t accum_count;         /* required: how many values each sum adds up (N x spatial) */
-    double epsilon;              /* added to the variance; default 1e-5 */
-    fe_tensor *epsilon_tensor;   /* nullable: epsilon as a float scalar (fe_graph_scalar) */
-    double momentum;             /* of the running statistics, in [0, 1]; default 0.1 */
-    fe_tensor *momentum_tensor;  /* nullable: momentum as a float scalar (fe_graph_scalar) */
-} fe_bn_finalize_options;
-#define FE_BN_FINALIZE_OPTIONS_INIT \
-    { (uint32_t)sizeof(fe_bn_finalize_options), NULL, 0, 1e-5, NULL, 0.1, NULL }
-
-/** Batch normalization's statistics finalized from genstats' sums, for the convolution that
- *  applies them next: from sum and sq_sum (float [1, C, 1, ...], fe_graph_genstats) over
- *  options->accum_count values per channel, with mean = sum / count and
- *  var = sq_sum / count - mean^2 (biased):
- *    out_eq_scale = scale / sqrt(var + epsilon), out_eq_bias = bias - mean * out_eq_scale
- *  (y = x * eq_scale + eq_bias is the batch normalization of x), out_mean, out_inv_variance =
- *  1 / sqrt(var + epsilon), and the running statistics updated as fe_graph_batchnorm does
- *  (next = (1 - momentum) * running + momentum * statistic, the variance unbiased). scale, bias,
- *  running_mean and running_var are [1, C, 1, ...] like sum; every output is float
- *  [1, C, 1, ...] and required. options->accum_count must be given (NULL options are refused
- *  for want of it). As with fe_graph_batchnorm, bind the same memory to a running input and its
- *  next output to update it in place. */
-FE_API fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
-                                      fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
-                                      const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
-                                      fe_tensor **out_eq_bias, fe_tensor **out_mean,
-                                      fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
-                                      fe_tensor **out_next_running_var);
-
-typedef struct fe_dbn_weight_options {
-    uint32_t struct_size;
-    const char *name;               /* nullable: "dbn_weight_<n>" */
-    fe_data_type compute_data_type; /* float; default: the graph's (float) */
-} fe_dbn_weight_options;
-#define FE_DBN_WEIGHT_OPTIONS_INIT { (uint32_t)sizeof(fe_dbn_weight_options), NULL, FE_DATA_NOT_SET }
-
-/** Batch normalization's backward weight gradients, with dx left as per-channel factors: from
- *  dy and x [N, C, spatial...] (half, bfloat16 or float, usually channels-last) and the forward's
- *  float mean, inv_variance and scale [1, C, 1, ...], over M = N x spatial values per channel,
- *    out_dscale = sum(dy * (x - mean) * inv_variance), out_dbias = sum(dy),
- *  and the factors of dx = out_eq_scale_dy * dy + out_eq_scale_x * x + out_eq_bias:
- *    out_eq_scale_dy = scale * inv_variance,
- *    out_eq_scale_x = -scale * inv_variance^2 * dscale / M,
- *    out_eq_bias = scale * inv_variance * (inv_variance * dscale * mean - dbias) / M.
- *  Every output is float [1, C, 1, ...] and required. cuDNN runs it fused after a convolution's
- *  dgrad and a ReLU backward against the recomputed batchnorm output (the ResNet backward block,
- *  cuDNN 9.8 on Ampere and Hopper); whether it has an engine for a graph is said by the support
- *  check. options nullable. */
-FE_API fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
-                                     fe_tensor *inv_variance, fe_tensor *scale,
-                                     const fe_dbn_weight_options *options, fe_tensor **out_dscale,
-                                     fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
-                                     fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias);
-
-typedef enum fe_resample_mode FE_ENUM_BASE {
-    FE_RESAMPLE_MAXPOOL = 0,
-    FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING = 1, /* padded positions count in the divisor */
-    FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING = 2, /* only positions inside the image count */
-    FE_RESAMPLE_NEAREST = 3,                 /* upsampling (stride below 1 in cuDNN's terms) */
-    FE_RESAMPLE_BILINEAR = 4
-} fe_resample_mode;
-
-typedef enum fe_resample_padding FE_ENUM_BASE {
-    FE_RESAMPLE_PADDING_AUTO = 0,    /* -infinity for max pooling, zero otherwise */
-    FE_RESAMPLE_PADDING_ZERO = 1,
-    FE_RESAMPLE_PADDING_NEG_INF = 2,
-    FE_RESAMPLE_PADDING_EDGE = 3     /* repeat the edge value */
-} fe_resample_padding;
-
-typedef struct fe_resample_options {
-    uint32_t struct_size;
-    const char *name;
-    fe_resample_mode mode;                      /* default FE_RESAMPLE_MAXPOOL */
-    fe_resample_padding padding_mode;           /* default FE_RESAMPLE_PADDING_AUTO */
-    size_t spatial_dims;                        /* 0: x's rank - 2 (2 or 3 spatial dims) */
-    int64_t window[FE_MAX_SPATIAL_DIMS];        /* required (each >= 1) */
-    int64_t stride[FE_MAX_SPATIAL_DIMS];        /* default 1 */
-    int64_t pre_padding[FE_MAX_SPATIAL_DIMS];   /* default 0; below the window */
-    int64_t post_padding[FE_MAX_SPATIAL_DIMS];  /* default 0; below the window */
-    fe_data_type compute_data_type;             /* default: the graph's */
-    /* Max pooling, training: also return where each maximum came from (its position inside the
-     * window, index_data_type), for fe_graph_resample_backward. */
-    int32_t generate_index;
-    fe_data_type index_data_type;               /* default FE_DATA_INT8 */
-} fe_resample_options;
-#define FE_RESAMPLE_OPTIONS_INIT                                                                      \
-    { (uint32_t)sizeof(fe_resample_options), NULL, FE_RESAMPLE_MAXPOOL, FE_RESAMPLE_PADDING_AUTO, 0, \
-      {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, FE_DATA_NOT_SET, 0, FE_DATA_INT8 }
-
-/* Setters of the window, stride and padding, with fe_conv_options' rule: one value for every
- * spatial dim, or one per spatial dim (2 or 3), which fixes options->spatial_dims. */
-FE_API fe_status fe_resample_options_set_window(fe_resample_options *options, size_t n,
-                                                const int64_t *window);
-FE_API fe_status fe_resample_options_set_stride(fe_resample_options *options, size_t n,
-                                                const int64_t *stride);
-/** Pre and post padding alike. */
-FE_API fe_status fe_resample_options_set_padding(fe_resample_options *options, size_t n,
-                                                 const int64_t *padding);
-FE_API fe_status fe_resample_options_set_pre_padding(fe_resample_options *options, size_t n,
-                                                     const int64_t *padding);
-FE_API fe_status fe_resample_options_set_post_padding(fe_resample_options *options, size_t n,
-                                                      const int64_t *padding);
-
-/** Resampling of the spatial dims (cuDNN's resample operation): max or average pooling.
- *  x [N, C, spatial...] (2 or 3 spatial dims), y [N, C, out...] with
- *  out = (in + pre + post - window) / stride + 1, laid out like x. With options->generate_index
- *  (max pooling only) out_index receives the index tensor (y's dims); otherwise out_index is
- *  nullable and set to NULL. options is required (the window has no default).
- *  Nearest and bilinear upsampling are refused at build with FE_STATUS_NOT_SUPPORTED on the
- *  cuDNN versions that have no engine for them (through 9.19: docs/capabilities.md);
- *  fe_graph_conv_transpose upsamples. */
-FE_API fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
-                                   fe_tensor **out_y, fe_tensor **out_index);
-/** Backward of fe_graph_resample: dx from dy with the forward's options. Average pooling needs
- *  dy alone. Max pooling needs the forward's index (index, from generate_index); x and y are
- *  nullable and only give dx's dims and layout. dx_dims (dx_ndims of them) are nullable when x is
- *  given (dx takes x's dims); otherwise they are required, since with a stride above 1 several
- *  image sizes give the same dy. dx ("<name>::DX") is laid out like dy. cuDNN 9.19 runs max
- *  pooling backward channels-last only (the build fails saying so otherwise); max pooling
- *  backward from x and y without the index, channels-last, is refused at build with
- *  FE_STATUS_NOT_SUPPORTED on the cuDNN versions that crash on it (docs/capabilities.md). */
-FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *y,
-                                            fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
-                                            const fe_resample_options *options, fe_tensor **out_dx);
-
-typedef struct fe_transpose_options {
-    uint32_t struct_size;
-    const char *name; /* nullable: "transpose_<n>" */
-} fe_transpose_options;
-#define FE_TRANSPOSE_OPTIONS_INIT { (uint32_t)sizeof(fe_transpose_options), NULL }
-
-/** Transpose: y's dim k is x's dim perm[k] (rank entries, a permutation of 0..rank-1); y
- *  ("<name>::Y") is packed row-major. cuDNN has no transpose operation: this is an
- *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
- *  also be read in its own layout by another operation of the same graph (the build fails saying
- *  so). cuDNN 9.19 had no engine for this copy on its own: such a graph fails at build with
- *  FE_STATUS_NOT_SUPPORTED saying so. options nullable. */
-FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
-                                    const fe_transpose_options *options, fe_tensor **out_y);
-
-typedef struct fe_reshape_options {
-    uint32_t struct_size;
-    const char *name; /* nullable: "reshape_<n>" */
-} fe_reshape_options;
-#define FE_RESHAPE_OPTIONS_INIT { (uint32_t)sizeof(fe_reshape_options), NULL }
-
-/** Reshape: the elements of x under other dims (ndims of them, the same element count), in
- *  row-major order; y ("<name>::Y") is packed row-major. Lowered to cuDNN's reshape operation,
- *  which engines take as a view inside a fused graph (e.g. feeding a matmul), not as a copy on
- *  its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so. x must be packed
- *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). options nullable. */
-FE_API fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
-                                  const fe_reshape_options *options, fe_tensor **out_y);
-
-typedef struct fe_slice_options {
-    uint32_t struct_size;
-    const char *name; /* nullable: "slice_<n>" */
-} fe_slice_options;
-#define FE_SLICE_OPTIONS_INIT { (uint32_t)sizeof(fe_slice_options), NULL }
-
-/** Slice: y is x[start[0]:end[0], ..., start[r-1]:end[r-1]] (rank entries each, end exclusive,
- *  0 <= start < end <= dim), a view of x's memory with x's strides: nothing is copied. x must be
- *  a graph input (its buffer is bound at execution; y is read at x's address plus the slice's
- *  offset), and y feeds other operations: it cannot be a graph output. Typical use: Q, K and V
- *  sliced out of one packed QKV buffer. options nullable. */
-FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
-                                const int64_t *end, const fe_slice_options *options, fe_tensor **out_y);
-
-typedef struct fe_concatenate_options {
-    uint32_t struct_size;
-    const char *name; /* nullable: "concatenate_<n>" */
-    /* The input that already lies inside y's buffer (e.g. a KV cache being appended to), so
-     * cuDNN does not copy it; -1 (the default) for none. */
-    int64_t in_place_index;
-} fe_concatenate_options;
-#define FE_CONCATENATE_OPTIONS_INIT { (uint32_t)sizeof(fe_concatenate_options), NULL, -1 }
-
-/** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
- *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
- *  options->in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV
- *  cache being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for
- *  a concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
- *  options nullable. */
-FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
-                                      const fe_concatenate_options *options, fe_tensor **out_y);
+/* <<< "Attention" */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Building.                                                                                    */

@@ -104,8 +104,8 @@ count_summary_log "$LOGS/doc_sessions.log" $?
 
 # The op schema against what is written by hand from it: the op reference of docs/graph-json.md
 # must be its rendering, and the Java, C# and Go layers must cover every function, option field
-# and enum value of the header; and the library's folders keep their layer order (no include
-# reaches up). Each check counts as one test.
+# and enum value of the header; the library's folders keep their layer order (no include reaches
+# up); and the header's operations are the op files' declarations. Each check counts as one test.
 echo "=== schema"
 schema_check() {
     local name=$1
@@ -125,6 +125,12 @@ schema_check entry_points python3 "$ROOT/scripts/schema/check_entry_points.py" "
 schema_check binding_coverage python3 "$ROOT/scripts/schema/binding_coverage.py" "$ROOT/include/cudnnfe.h" "$ROOT/bindings" "$BUILD_DIR"
 schema_check binding_lines python3 "$ROOT/scripts/schema/binding_lines.py" "$ROOT/bindings"
 schema_check layers python3 "$ROOT/scripts/check_layers.py" "$ROOT/lib"
+schema_check header python3 "$ROOT/scripts/schema/generate_header.py" --check "$ROOT"
+
+# The header's generation and the op file listing, on small trees of their own.
+echo "=== header generation"
+python3 "$ROOT/tests/schema/generate_header_test.py" >"$LOGS/generate_header.log" 2>&1
+count_summary_log "$LOGS/generate_header.log" $? '^(FAIL|ERROR)'
 
 print_totals
 [ "$failed" -eq 0 ]

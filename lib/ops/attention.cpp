@@ -1,3 +1,198 @@
+// include/cudnnfe.h, section "Attention" (copied there by scripts/schema/generate_header.py):
+// typedef enum fe_causal_mask FE_ENUM_BASE {
+//     FE_CAUSAL_MASK_NONE = 0,
+//     FE_CAUSAL_MASK_TOP_LEFT = 1,    /* query i sees keys 0..i */
+//     FE_CAUSAL_MASK_BOTTOM_RIGHT = 2 /* aligned to the last key: query i sees keys 0..diagonal(i),
+//                                        diagonal(i) as FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT says */
+// } fe_causal_mask;
+//
+// /* Where the diagonal of a band (fe_sdpa_options.right_bound and sliding_window) sits when
+//  * there is no causal mask; a causal mask sets it itself.
+//  * With a padding mask (seq_len_q and seq_len_kv), a bottom-right diagonal is aligned to each
+//  * sequence's own last key: in sequence b, query i's diagonal is key
+//  * i + seq_len_kv[b] - seq_len_q[b] (the chunked-prefill and KV-cache case); without one it is
+//  * key i + s_kv - s_q, the tensors' dims (for paged K/V: max_seq_len_kv). A top-left diagonal is
+//  * key i either way. Rows that see no key (a diagonal left of key 0) have undefined output. */
+// typedef enum fe_diagonal_alignment FE_ENUM_BASE {
+//     FE_DIAGONAL_ALIGNMENT_TOP_LEFT = 0,    /* query i's diagonal is key i */
+//     FE_DIAGONAL_ALIGNMENT_BOTTOM_RIGHT = 1 /* query i's diagonal is key i + s_kv - s_q, per sequence
+//                                               under a padding mask (see above) */
+// } fe_diagonal_alignment;
+//
+// /* How attention is lowered. cuDNN recognises attention either as a pattern of matmul,
+//  * pointwise and reduction operations in one operation graph (composite) or as its single SDPA
+//  * operation (native, cuDNN >= 9.13.1, which takes fewer options: see fe_graph_sdpa). */
+// typedef enum fe_sdpa_implementation FE_ENUM_BASE {
+//     FE_SDPA_IMPLEMENTATION_AUTO = 0,      /* native where it takes every option given and has an
+//                                              engine for the target GPU, else composite */
+//     FE_SDPA_IMPLEMENTATION_COMPOSITE = 1,
+//     FE_SDPA_IMPLEMENTATION_NATIVE = 2     /* fails at build, naming the option or version, when
+//                                              the native operation cannot take the graph */
+// } fe_sdpa_implementation;
+//
+// typedef struct fe_sdpa_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     int32_t generate_stats;       /* training: also return the softmax stats (log-sum-exp) */
+//     double attn_scale;            /* scores are Q.K^T * attn_scale (finite); 0: no scaling */
+//     fe_tensor *attn_scale_tensor; /* nullable: the scale as a one-element float tensor instead */
+//     fe_causal_mask causal_mask;
+//     fe_data_type compute_data_type; /* default: the graph's (float) */
+//     /* Additive bias on the scores, [1 or b, 1 or h_q, s_q, s_kv] (nullable). */
+//     fe_tensor *bias;
+//     /* Sliding window, the band's left bound: > 0 keeps keys j with j > diagonal(i) - window
+//      * (i the query, the diagonal aligned like the causal mask, else by diagonal_alignment);
+//      * 0: no window. At most 2147483647 (INT32_MAX,
+//      * as cuDNN takes it). */
+//     int64_t sliding_window;
+//     /* Padding mask: per-batch actual lengths, int32 [b, 1, 1, 1] (both or neither). Scores of
+//      * keys at or past seq_len_kv[b] are masked; output rows at or past seq_len_q[b] are
+//      * undefined. */
+//     fe_tensor *seq_len_q;
+//     fe_tensor *seq_len_kv;
+//     /* ALiBi: float slopes [1, h_q, 1, 1] (nullable); adds slope[h] * (j - i) to score (i, j).
+//      * fe_alibi_slopes computes the usual slopes on the host for upload. */
+//     fe_tensor *alibi_slopes;
+//     /* Dropout with a caller's mask: the probabilities are multiplied by dropout_scale (usually
+//      * 1 / (1 - p); finite, and positive with a mask) and by the mask,
+//      * [b or 1, h_q or 1, s_q, s_kv] of 0/1 values (nullable). */
+//     fe_tensor *dropout_mask;
+//     double dropout_scale;
+//     /* Dropout drawn by cuDNN (Philox): probability p of dropping in (0, 1), with int64 seed and
+//      * offset tensors of one element (device tensors or fe_graph_scalar). The kept
+//      * probabilities are scaled by 1 / (1 - p). The backward pass given the same p, seed and
+//      * offset redraws the same mask. */
+//     double dropout_probability;
+//     fe_tensor *dropout_seed;
+//     fe_tensor *dropout_offset;
+//     /* With dropout_probability: also output the drawn mask as "<node>::DropoutMask"
+//      * ([b, h_q, s_q, s_kv] of 0/1, float; find it with fe_graph_tensor_by_name). Where the
+//      * causal, window or padding mask excludes the key its value is unspecified (cuDNN may leave
+//      * it unwritten). */
+//     int32_t output_dropout_mask;
+//     /* Paged K/V caches (decoding): k and v are page containers [pages, h_k, page_size, d(_v)],
+//      * the page tables int32 [b, 1, pages per sequence, 1] map each sequence's pages, and
+//      * max_seq_len_kv is the longest sequence; needs seq_len_q and seq_len_kv (padding mask). */
+//     fe_tensor *page_table_k;
+//     fe_tensor *page_table_v;
+//     int64_t max_seq_len_kv;
+//     fe_sdpa_implementation implementation; /* default AUTO */
+//     /* Attention sinks: float [1, h_q, 1, 1], one learned logit per head that joins every row's
+//      * softmax as a key with no value, so a row's weights sum to less than one (nullable). The
+//      * stats, Max and SumExp include it. */
+//     fe_tensor *sink_token;
+//     /* Also output each row's largest score "<node>::Max" and its sum of exponentials
+//      * "<node>::SumExp" (exp(score - Max) summed; float [b, h_q, s_q, 1]; find them with
+//      * fe_graph_tensor_by_name): the partial results a split-KV (flash-decoding) merge needs.
+//      * Not with generate_stats: cuDNN's engines give one or the other (stats = Max + log(SumExp)).
+//      * cuDNN 9.19 has no engine for them with sink_token (docs/capabilities.md). */
+//     int32_t output_max_sum_exp;
+//     /* A diagonal band's right bound: query i sees keys j <= diagonal(i) + right_bound
+//      * (look-ahead), -1: none (default). With sliding_window as the left bound this is a band
+//      * of both bounds (chunked or local attention); right_bound 0 alone is the causal mask,
+//      * which may be given either way but not both. At most 2147483647. */
+//     int64_t right_bound;
+//     /* The band's diagonal when causal_mask is NONE (with a causal mask, the mask's alignment
+//      * holds and this must be TOP_LEFT or the same). Default TOP_LEFT. */
+//     fe_diagonal_alignment diagonal_alignment;
+//     /* Soft-capping (Gemma 2): > 0 turns the scaled scores s into softcap * tanh(s / softcap),
+//      * before bias and masks; 0: none. Finite. */
+//     double softcap;
+//     /* A score modifier of the caller's own (the flexible graphs of cuDNN's frontend): pointwise
+//      * operations of this graph that cuDNN runs inside the fused attention kernel, on the scaled
+//      * scores, before soft-capping, bias and the masks above. score_mod_input is a float input
+//      * tensor [b, h_q, s_q, s_kv] declared with fe_graph_tensor that stands for the scores (it is
+//      * never bound: it stops being a graph input); score_mod_output is the result of the chain
+//      * of fe_graph_pointwise operations that reads it (both or neither). The chain's operations
+//      * may read the scores, fe_graph_scalar values, broadcast graph inputs (a per-head tensor
+//      * [1, h_q, 1, 1], say) and each other's results, which nothing outside the chain may read
+//      * or output. The composite implementation only; not for FP8 attention. */
+//     fe_tensor *score_mod_input;
+//     fe_tensor *score_mod_output;
+// } fe_sdpa_options;
+// #define FE_SDPA_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_sdpa_options), NULL, 0, 0.0, NULL, FE_CAUSAL_MASK_NONE, FE_DATA_NOT_SET,
+//       NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL, 0, NULL, NULL, 0,
+//       FE_SDPA_IMPLEMENTATION_AUTO, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, NULL, NULL }
+//
+// /** The most heads fe_alibi_slopes computes slopes for. */
+// #define FE_MAX_ALIBI_HEADS 65536
+// /** The ALiBi paper's slopes for `heads` heads (geometric from 2^(-8/n); heads that are not a
+//  *  power of two take the interleaved extra slopes) into out[0..heads). heads is 1 to
+//  *  FE_MAX_ALIBI_HEADS; others return FE_STATUS_INVALID_ARGUMENT. */
+// FE_API fe_status fe_alibi_slopes(int64_t heads, float *out);
+//
+// typedef struct fe_sdpa_backward_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     /* The same score modifiers as the forward pass that produced O and the stats. */
+//     double attn_scale;
+//     fe_tensor *attn_scale_tensor;
+//     fe_causal_mask causal_mask;
+//     fe_data_type compute_data_type;
+//     fe_tensor *bias;
+//     int64_t sliding_window;
+//     fe_tensor *seq_len_q;
+//     fe_tensor *seq_len_kv;
+//     fe_tensor *alibi_slopes;
+//     /* The caller's dropout mask is refused at build on the cuDNN versions that compute its
+//      * gradients wrongly (docs/capabilities.md, attention_backward_dropout_mask); dropout drawn
+//      * by cuDNN (dropout_probability, seed and offset) is taken. */
+//     fe_tensor *dropout_mask;
+//     double dropout_scale;
+//     double dropout_probability;
+//     fe_tensor *dropout_seed;
+//     fe_tensor *dropout_offset;
+//     fe_sdpa_implementation implementation; /* default AUTO */
+//     /* With a bias: also output its gradient as "<node>::dBias" (float, the bias's dims; find it
+//      * with fe_graph_tensor_by_name). Needs a bias of [1, h_q, s_q, s_kv]. */
+//     int32_t output_dbias;
+//     /* Deterministic backward: dQ, dK and dV accumulate in a fixed order, so repeated runs give
+//      * identical bits (somewhat slower); 0 lets cuDNN accumulate with atomics. */
+//     int32_t deterministic;
+//     /* The forward's sinks, for their gradient: with output_dsink, "<node>::dSink" (float
+//      * [1, h_q, 1, 1], summed over the batch and the queries; find it with
+//      * fe_graph_tensor_by_name). dQ, dK and dV need only the stats, which include the sinks, so
+//      * a sink_token without output_dsink is refused. */
+//     fe_tensor *sink_token;
+//     int32_t output_dsink;
+//     /* The forward's band and soft-capping (fe_sdpa_options). */
+//     int64_t right_bound;
+//     fe_diagonal_alignment diagonal_alignment;
+//     double softcap;
+//     /* Packed (ragged) Q: at least the tokens of the batch (the sum of seq_len_q, which lives on
+//      * the GPU and is not checked). > 0 sizes the float row sums and dQ accumulator in the
+//      * workspace for these tokens, laid out like the stats and dQ (give both ragged offsets),
+//      * instead of for b * s_q rows. 0: sized for the padded batch. Needs cuDNN 9.6, ragged Q and
+//      * head dims that are multiples of 16. */
+//     int64_t max_total_seq_len_q;
+//     /* The forward's score modifier (fe_sdpa_options), rebuilt in this graph: the backward
+//      * recomputes the modified scores with it. */
+//     fe_tensor *score_mod_input;
+//     fe_tensor *score_mod_output;
+//     /* The score modifier's derivative, which the caller writes as cuDNN's frontend has it (the
+//      * library does not differentiate the chain): score_mod_grad_input, a float input tensor
+//      * [b, h_q, s_q, s_kv] declared like score_mod_input, stands for the gradient with respect
+//      * to the modified scores; score_mod_grad_output, the end of a chain of pointwise operations
+//      * that reads it, is the gradient with respect to the scores before the modifier. That chain
+//      * may also read the forward chain's results and its input (the scores). Required with
+//      * score_mod_input; applied after soft-capping's derivative, before the attention scale. */
+//     fe_tensor *score_mod_grad_input;
+//     fe_tensor *score_mod_grad_output;
+//     /* Packed (ragged) K and V with grouped query heads (h_q > h_k): at least the batch's key
+//      * tokens (the sum of seq_len_kv). > 0 sizes the per-query-head dK and dV, which are summed
+//      * over each group, for these tokens, laid out like dK and dV (packed, their ragged offsets)
+//      * instead of for b * s_kv rows. 0: sized for the padded batch. With h_q = h_k there are no
+//      * such buffers and it changes nothing. Needs cuDNN 9.6, ragged K and head dims that are
+//      * multiples of 16. */
+//     int64_t max_total_seq_len_kv;
+// } fe_sdpa_backward_options;
+// #define FE_SDPA_BACKWARD_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_sdpa_backward_options), NULL, 0.0, NULL, FE_CAUSAL_MASK_NONE,
+//       FE_DATA_NOT_SET, NULL, 0, NULL, NULL, NULL, NULL, 1.0, 0.0, NULL, NULL,
+//       FE_SDPA_IMPLEMENTATION_AUTO, 0, 0, NULL, 0, -1, FE_DIAGONAL_ALIGNMENT_TOP_LEFT, 0.0, 0,
+//       NULL, NULL, NULL, NULL, 0 }
+
 #include "ops/attention.hpp"
 
 #include <limits>

@@ -1,5 +1,73 @@
 // Batch normalization: training (batch statistics, optionally updating running statistics with
 // a momentum), inference (from given statistics) and backward. Statistics are per channel.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_batchnorm_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     double epsilon;            /* as in fe_norm_options */
+//     fe_tensor *epsilon_tensor; /* nullable; a scalar, as in fe_norm_options */
+//     /* Running statistics (nullable, both or neither): float [1, C, 1, ...] inputs. With them,
+//      * the call also returns the updated running statistics:
+//      *   next = (1 - momentum) * running + momentum * batch statistic,
+//      * the batch variance taken unbiased (divided by count - 1), as PyTorch does. Bind the same
+//      * memory to a running input and its next output to update it in place. */
+//     fe_tensor *running_mean;
+//     fe_tensor *running_var;
+//     double momentum;           /* in [0, 1]; default 0.1 */
+//     /* nullable: momentum as a float scalar made with fe_graph_scalar (cuDNN reads it only by
+//      * value); it then replaces `momentum`. */
+//     fe_tensor *momentum_tensor;
+//     /* Synchronized batchnorm: the statistics exchange buffers of the GPUs that share one
+//      * batch, set with fe_batchnorm_options_set_peer_stats. See FE_MAX_PEER_STATS. */
+//     size_t peer_stats_count;
+//     fe_tensor *peer_stats[FE_MAX_PEER_STATS];
+// } fe_batchnorm_options;
+// #define FE_BATCHNORM_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_batchnorm_options), NULL, 1e-5, NULL, NULL, NULL, 0.1, NULL, 0, { NULL } }
+//
+// /** Set the peer statistics buffers of a synchronized batchnorm (count 0 clears them). */
+// FE_API fe_status fe_batchnorm_options_set_peer_stats(fe_batchnorm_options *options, size_t count,
+//                                                      fe_tensor *const *peer_stats);
+//
+// /** Batch normalization, training: per-channel statistics over the batch and spatial dims.
+//  *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...].
+//  *  out_y, out_mean and out_inv_variance (float [1, C, 1, ...]) are required. With running
+//  *  statistics in the options, out_next_running_mean and out_next_running_var receive the
+//  *  updated ones (both required); without, they are nullable and set to NULL. options nullable. */
+// FE_API fe_status fe_graph_batchnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+//                                     fe_tensor *bias, const fe_batchnorm_options *options,
+//                                     fe_tensor **out_y, fe_tensor **out_mean,
+//                                     fe_tensor **out_inv_variance,
+//                                     fe_tensor **out_next_running_mean,
+//                                     fe_tensor **out_next_running_var);
+//
+// typedef struct fe_batchnorm_inference_options {
+//     uint32_t struct_size;
+//     const char *name;
+// } fe_batchnorm_inference_options;
+// #define FE_BATCHNORM_INFERENCE_OPTIONS_INIT { (uint32_t)sizeof(fe_batchnorm_inference_options), NULL }
+//
+// /** Batch normalization, inference: y = (x - mean) * inv_variance * scale + bias, with the
+//  *  statistics given (float [1, C, 1, ...]; inv_variance = 1 / sqrt(running_var + epsilon),
+//  *  computed once by the caller). Shapes as fe_graph_batchnorm. cuDNN 9.19 runs its native
+//  *  inference batchnorm only inside a backward fusion, so this lowers to four broadcast pointwise
+//  *  operations, which cuDNN's fusion engines take for a channels-last x (NHWC, NDHWC) and fuse
+//  *  with a convolution before them; a packed NCHW x of rank 4 or 5 finds no engine.
+//  *  options nullable. */
+// FE_API fe_status fe_graph_batchnorm_inference(fe_graph *graph, fe_tensor *x, fe_tensor *mean,
+//                                               fe_tensor *inv_variance, fe_tensor *scale,
+//                                               fe_tensor *bias,
+//                                               const fe_batchnorm_inference_options *options,
+//                                               fe_tensor **out_y);
+// /** Batch normalization backward, from the forward's batch statistics (not the running ones). */
+// FE_API fe_status fe_graph_batchnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+//                                              fe_tensor *scale, fe_tensor *mean,
+//                                              fe_tensor *inv_variance,
+//                                              const fe_norm_backward_options *options,
+//                                              fe_tensor **out_dx, fe_tensor **out_dscale,
+//                                              fe_tensor **out_dbias);
+
 #include <cmath>
 
 #include <cstring>

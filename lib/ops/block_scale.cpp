@@ -2,6 +2,51 @@
 // power-of-two scale (fp8_e8m0), and the inverse (Feature::block_scaling). General block
 // scaling: dequantize blocks of the last two dims with float, half or bfloat16 scales, the
 // operands of a block-scaled matmul (Feature::general_block_scaling).
+
+// include/cudnnfe.h, section "Random numbers and block scaling" (copied there by scripts/schema/generate_header.py):
+// /* Block scaling: values stored in blocks, each block with its own scale. MXFP8: blocks of
+//  * `block_size` consecutive elements of the last dim with power-of-two (fp8_e8m0) scales. General
+//  * block scaling (dequantize only): blocks of `block_rows` x `block_size` elements of the last
+//  * two dims with float, half or bfloat16 scales, e.g. DeepSeek-style FP8 GEMM operands: A with
+//  * 1 x 128 blocks, B with 128 x 128 blocks. */
+// typedef struct fe_block_scale_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type;
+//     int32_t block_size; /* elements per scale along the last dim; default 32 (MXFP8) */
+//     /* Dequantize: elements per scale along the second-to-last dim; default 1 (blocks within a
+//      * row). Above 1 the scales must be float, half or bfloat16 (general block scaling). */
+//     int32_t block_rows;
+// } fe_block_scale_options;
+// #define FE_BLOCK_SCALE_OPTIONS_INIT { (uint32_t)sizeof(fe_block_scale_options), NULL, FE_DATA_NOT_SET, 32, 1 }
+//
+// /** Block-scale quantize: x [..., n] (float, half or bfloat16) into out_y [..., n] (fp8_e4m3
+//  *  unless its type is set: fp8_e4m3 or fp8_e5m2) and out_scale [..., n / block_size]
+//  *  (fp8_e8m0), both packed and owned by the graph ("<node>::Y", "<node>::Scale"). n must be a
+//  *  multiple of block_size. x must have rank 4 or more as cuDNN sees it: a rank-3 (or lower)
+//  *  quantize needs cuDNN's reordered F8_128x4 scale layout, which is not produced, and its build
+//  *  fails with FE_STATUS_NOT_SUPPORTED saying so. options nullable. Needs the cuDNN version and
+//  *  GPU generation docs/capabilities.md lists (block_scaling: cuDNN >= 9.7.0, Blackwell and
+//  *  later): an older cuDNN fails the build with FE_STATUS_NOT_SUPPORTED naming the loaded
+//  *  version; on Hopper (sm90) cuDNN has no MXFP8 engine and the support check says so. */
+// FE_API fe_status fe_graph_block_scale_quantize(fe_graph *graph, fe_tensor *x,
+//                                                const fe_block_scale_options *options,
+//                                                fe_tensor **out_y, fe_tensor **out_scale);
+// /** Block-scale dequantize: x times its block's scale into out_y ("<node>::Y", x's dims and
+//  *  strides, owned by the graph, the graph's intermediate type unless set: set it to half or
+//  *  bfloat16 before a matmul, which otherwise runs in float).
+//  *  - MXFP8: x [..., n] (fp8_e4m3 or fp8_e5m2), scale [..., n / block_size] (fp8_e8m0); same cuDNN
+//  *    and GPU requirements as fe_graph_block_scale_quantize.
+//  *  - General (scale float, half or bfloat16): x [..., m, n] (fp8_e4m3, fp8_e5m2, half,
+//  *    bfloat16, or int4/uint4 weights stored with m contiguous), scale [..., ceil(m / block_rows),
+//  *    ceil(n / block_size)]; feeds a matmul in the same graph (block-scaled GEMM, weight-only
+//  *    quantization with one scale per group of rows). cuDNN >= 9.11 (capability
+//  *    general_block_scaling).
+//  *  options nullable. */
+// FE_API fe_status fe_graph_block_scale_dequantize(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+//                                                  const fe_block_scale_options *options,
+//                                                  fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include <string>

@@ -3,6 +3,39 @@
 // next convolution applies (y = x * eq_scale + eq_bias). The whole op in one file: its node, its
 // description and its entry point; the graph JSON reader, the docs and the bindings' layers
 // come from the description.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_bn_finalize_options {
+//     uint32_t struct_size;
+//     const char *name;            /* nullable: "bn_finalize_<n>" */
+//     int64_t accum_count;         /* required: how many values each sum adds up (N x spatial) */
+//     double epsilon;              /* added to the variance; default 1e-5 */
+//     fe_tensor *epsilon_tensor;   /* nullable: epsilon as a float scalar (fe_graph_scalar) */
+//     double momentum;             /* of the running statistics, in [0, 1]; default 0.1 */
+//     fe_tensor *momentum_tensor;  /* nullable: momentum as a float scalar (fe_graph_scalar) */
+// } fe_bn_finalize_options;
+// #define FE_BN_FINALIZE_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_bn_finalize_options), NULL, 0, 1e-5, NULL, 0.1, NULL }
+//
+// /** Batch normalization's statistics finalized from genstats' sums, for the convolution that
+//  *  applies them next: from sum and sq_sum (float [1, C, 1, ...], fe_graph_genstats) over
+//  *  options->accum_count values per channel, with mean = sum / count and
+//  *  var = sq_sum / count - mean^2 (biased):
+//  *    out_eq_scale = scale / sqrt(var + epsilon), out_eq_bias = bias - mean * out_eq_scale
+//  *  (y = x * eq_scale + eq_bias is the batch normalization of x), out_mean, out_inv_variance =
+//  *  1 / sqrt(var + epsilon), and the running statistics updated as fe_graph_batchnorm does
+//  *  (next = (1 - momentum) * running + momentum * statistic, the variance unbiased). scale, bias,
+//  *  running_mean and running_var are [1, C, 1, ...] like sum; every output is float
+//  *  [1, C, 1, ...] and required. options->accum_count must be given (NULL options are refused
+//  *  for want of it). As with fe_graph_batchnorm, bind the same memory to a running input and its
+//  *  next output to update it in place. */
+// FE_API fe_status fe_graph_bn_finalize(fe_graph *graph, fe_tensor *sum, fe_tensor *sq_sum, fe_tensor *scale,
+//                                       fe_tensor *bias, fe_tensor *running_mean, fe_tensor *running_var,
+//                                       const fe_bn_finalize_options *options, fe_tensor **out_eq_scale,
+//                                       fe_tensor **out_eq_bias, fe_tensor **out_mean,
+//                                       fe_tensor **out_inv_variance, fe_tensor **out_next_running_mean,
+//                                       fe_tensor **out_next_running_var);
+
 #include <cudnn_graph.h>
 
 #include <cmath>

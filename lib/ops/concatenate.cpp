@@ -2,6 +2,26 @@
 // operation). With an in-place index, that input already lies in y's buffer at its place
 // (a cache being appended to) and only the others are written. cuDNN offers no engine for the
 // operation on its own (Feature::standalone_concatenate); such graphs fail at build, saying so.
+
+// include/cudnnfe.h, section "Resampling and layout operations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_concatenate_options {
+//     uint32_t struct_size;
+//     const char *name; /* nullable: "concatenate_<n>" */
+//     /* The input that already lies inside y's buffer (e.g. a KV cache being appended to), so
+//      * cuDNN does not copy it; -1 (the default) for none. */
+//     int64_t in_place_index;
+// } fe_concatenate_options;
+// #define FE_CONCATENATE_OPTIONS_INIT { (uint32_t)sizeof(fe_concatenate_options), NULL, -1 }
+//
+// /** Concatenate count tensors (count >= 2, same rank, data type and dims except along axis) along
+//  *  axis (0 <= axis < rank). y ("<name>::Y") is packed row-major unless its strides are set.
+//  *  options->in_place_index >= 0 names the input that already lies inside y's buffer (e.g. a KV
+//  *  cache being appended to), so cuDNN does not copy it; -1 for none. cuDNN 9.19 had no engine for
+//  *  a concatenation on its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so.
+//  *  options nullable. */
+// FE_API fe_status fe_graph_concatenate(fe_graph *graph, size_t count, fe_tensor *const *inputs, int64_t axis,
+//                                       const fe_concatenate_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

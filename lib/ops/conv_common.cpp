@@ -1,3 +1,48 @@
+// include/cudnnfe.h, section "Convolutions" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_conv_options {
+//     uint32_t struct_size;
+//     const char *name;                        /* nullable */
+//     size_t spatial_dims;                     /* 0: taken from the image's rank */
+//     int64_t pre_padding[FE_MAX_SPATIAL_DIMS];  /* per spatial dim, default 0 */
+//     int64_t post_padding[FE_MAX_SPATIAL_DIMS]; /* default 0 */
+//     int64_t stride[FE_MAX_SPATIAL_DIMS];       /* default 1 */
+//     int64_t dilation[FE_MAX_SPATIAL_DIMS];     /* default 1 */
+//     fe_conv_mode mode;                         /* default cross-correlation */
+//     fe_data_type compute_data_type;            /* default: the graph's */
+//     /* Grouped convolution: the channels split into `groups` groups that are convolved
+//      * separately; the weight is [K, C / groups, filter...] and groups divide both C and K.
+//      * Depthwise: groups = C. Default 1. */
+//     int64_t groups;
+//     /* fe_graph_conv_transpose only: extra result size on the far side of each spatial dim,
+//      * below the stride (picks one of the sizes a strided convolution maps to the same input).
+//      * Default 0. */
+//     int64_t output_padding[FE_MAX_SPATIAL_DIMS];
+// } fe_conv_options;
+// #define FE_CONV_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_conv_options), NULL, 0, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1},
+//       FE_CONV_MODE_CROSS_CORRELATION, FE_DATA_NOT_SET, 1, {0, 0, 0} }
+// /* The setters take either one value, which applies to every spatial dim whatever the image's
+//  * rank (as PyTorch reads `padding=1`), or one value per spatial dim (n = 2 or 3), which also fixes
+//  * options->spatial_dims to n: a setter given another count of 2 or more, or an image of another
+//  * rank, is refused rather than leaving the other dims at their defaults. Any other n is refused.
+//  * The Java, C# and Go bindings go through these setters, so the rule is the same everywhere. */
+// /** Pre and post padding alike. */
+// FE_API fe_status fe_conv_options_set_padding(fe_conv_options *options, size_t n,
+//                                              const int64_t *padding);
+// /** Padding before each spatial dim only. */
+// FE_API fe_status fe_conv_options_set_pre_padding(fe_conv_options *options, size_t n,
+//                                                  const int64_t *padding);
+// /** Padding after each spatial dim only. */
+// FE_API fe_status fe_conv_options_set_post_padding(fe_conv_options *options, size_t n,
+//                                                   const int64_t *padding);
+// FE_API fe_status fe_conv_options_set_stride(fe_conv_options *options, size_t n,
+//                                             const int64_t *stride);
+// FE_API fe_status fe_conv_options_set_dilation(fe_conv_options *options, size_t n,
+//                                               const int64_t *dilation);
+// /** fe_graph_conv_transpose's output_padding. */
+// FE_API fe_status fe_conv_options_set_output_padding(fe_conv_options *options, size_t n,
+//                                                     const int64_t *padding);
+
 #include "ops/conv_common.hpp"
 
 #include <cudnn_graph.h>

@@ -1,5 +1,16 @@
 // Convolution data gradient (dy, weight -> dx), and the transposed convolution, which is the same
 // operation applied forward to an image: attributes, checks, lowering.
+
+// include/cudnnfe.h, section "Convolutions" (copied there by scripts/schema/generate_header.py):
+// /** Data gradient of fe_graph_conv_fprop (backward data): dx from the loss gradient dy
+//  *  [N, K, out...] and the weight [K, C / groups, filter...], with the forward pass's options.
+//  *  dx_dims (dx_ndims of them) are the image's dims [N, C, in...] and are required: with a
+//  *  stride above 1 several image sizes give the same dy, so dx's size cannot be inferred (the
+//  *  call checks that these dims give dy). dx ("<name>::DX") is laid out like dy. */
+// FE_API fe_status fe_graph_conv_dgrad(fe_graph *graph, fe_tensor *loss, fe_tensor *weight,
+//                                      size_t dx_ndims, const int64_t *dx_dims,
+//                                      const fe_conv_options *options, fe_tensor **out_dx);
+
 #include <cudnn_graph.h>
 
 #include <algorithm>

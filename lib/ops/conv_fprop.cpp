@@ -1,4 +1,12 @@
 // Forward convolution: attributes, output-shape inference, validation, lowering.
+
+// include/cudnnfe.h, section "Convolutions" (copied there by scripts/schema/generate_header.py):
+// /** Forward convolution. image: [N, C, spatial...], weight: [K, C / groups, filter...], result
+//  *  [N, K, out...] with out = (in + pre + post - dilation*(filter-1) - 1) / stride + 1, laid out
+//  *  like the image (channels-last stays channels-last). options nullable. */
+// FE_API fe_status fe_graph_conv_fprop(fe_graph *graph, fe_tensor *image, fe_tensor *weight,
+//                                      const fe_conv_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -1,5 +1,17 @@
 // Convolution weight gradient (image, dy -> dw): attributes, filter-size inference, checks,
 // lowering.
+
+// include/cudnnfe.h, section "Convolutions" (copied there by scripts/schema/generate_header.py):
+// /** Weight gradient of fe_graph_conv_fprop (backward filter): dw [K, C / groups, filter...] from
+//  *  the image [N, C, in...] and dy [N, K, out...], with the forward pass's options. dw_dims is
+//  *  nullable (then dw_ndims is ignored): the filter size is inferred when exactly one size gives
+//  *  dy, which always holds with stride 1; with a larger stride two sizes can (3 and 4 for a 3x3
+//  *  stride-2 layer on an even image), and the call then fails asking for dw_dims. dw
+//  *  ("<name>::DW") is laid out like the image. */
+// FE_API fe_status fe_graph_conv_wgrad(fe_graph *graph, fe_tensor *image, fe_tensor *loss,
+//                                      size_t dw_ndims, const int64_t *dw_dims,
+//                                      const fe_conv_options *options, fe_tensor **out_dw);
+
 #include <cudnn_graph.h>
 
 #include <algorithm>

@@ -5,6 +5,33 @@
 // convolution's prologue rather than in a pass of its own. The whole op in one file: its node,
 // its description and its entry point; the graph JSON reader, the docs and the bindings' layers
 // come from the description.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_dbn_weight_options {
+//     uint32_t struct_size;
+//     const char *name;               /* nullable: "dbn_weight_<n>" */
+//     fe_data_type compute_data_type; /* float; default: the graph's (float) */
+// } fe_dbn_weight_options;
+// #define FE_DBN_WEIGHT_OPTIONS_INIT { (uint32_t)sizeof(fe_dbn_weight_options), NULL, FE_DATA_NOT_SET }
+//
+// /** Batch normalization's backward weight gradients, with dx left as per-channel factors: from
+//  *  dy and x [N, C, spatial...] (half, bfloat16 or float, usually channels-last) and the forward's
+//  *  float mean, inv_variance and scale [1, C, 1, ...], over M = N x spatial values per channel,
+//  *    out_dscale = sum(dy * (x - mean) * inv_variance), out_dbias = sum(dy),
+//  *  and the factors of dx = out_eq_scale_dy * dy + out_eq_scale_x * x + out_eq_bias:
+//  *    out_eq_scale_dy = scale * inv_variance,
+//  *    out_eq_scale_x = -scale * inv_variance^2 * dscale / M,
+//  *    out_eq_bias = scale * inv_variance * (inv_variance * dscale * mean - dbias) / M.
+//  *  Every output is float [1, C, 1, ...] and required. cuDNN runs it fused after a convolution's
+//  *  dgrad and a ReLU backward against the recomputed batchnorm output (the ResNet backward block,
+//  *  cuDNN 9.8 on Ampere and Hopper); whether it has an engine for a graph is said by the support
+//  *  check. options nullable. */
+// FE_API fe_status fe_graph_dbn_weight(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *mean,
+//                                      fe_tensor *inv_variance, fe_tensor *scale,
+//                                      const fe_dbn_weight_options *options, fe_tensor **out_dscale,
+//                                      fe_tensor **out_dbias, fe_tensor **out_eq_scale_dy,
+//                                      fe_tensor **out_eq_scale_x, fe_tensor **out_eq_bias);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -2,6 +2,24 @@
 // statistics), which cuDNN fuses after the convolution that produces the tensor. The whole op in
 // one file: its node, its description and its entry point; the graph JSON reader, the docs and
 // the bindings' layers come from the description.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_genstats_options {
+//     uint32_t struct_size;
+//     const char *name;               /* nullable: "genstats_<n>" */
+//     fe_data_type compute_data_type; /* default: the graph's (float) */
+// } fe_genstats_options;
+// #define FE_GENSTATS_OPTIONS_INIT { (uint32_t)sizeof(fe_genstats_options), NULL, FE_DATA_NOT_SET }
+//
+// /** Per-channel statistics for batch normalization: out_sum and out_sq_sum receive the sum and the
+//  *  sum of squares of x [N, C, spatial...] over the batch and the spatial dims, float
+//  *  [1, C, 1, ...] ("<name>::SUM", "<name>::SQ_SUM"; both required). cuDNN fuses it after a
+//  *  convolution whose result it reads (the statistics of a convolution's output for the
+//  *  batchnorm that follows); whether cuDNN has an engine for a graph is said by the support
+//  *  check. options nullable. */
+// FE_API fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x, const fe_genstats_options *options,
+//                                    fe_tensor **out_sum, fe_tensor **out_sq_sum);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -1,4 +1,20 @@
 // Instance normalization, forward and backward: statistics per image and channel over space.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// /** Instance normalization: layer normalization per image and channel over the spatial dims.
+//  *  x [N, C, spatial...] (rank 3 to 5; channels-last is usual), scale and bias [1, C, 1, ...],
+//  *  statistics [N, C, 1, ...]. Outputs as fe_graph_layernorm. zero_centered_gamma is refused. */
+// FE_API fe_status fe_graph_instancenorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale,
+//                                        fe_tensor *bias, const fe_norm_options *options,
+//                                        fe_tensor **out_y, fe_tensor **out_mean,
+//                                        fe_tensor **out_inv_variance);
+// FE_API fe_status fe_graph_instancenorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+//                                                 fe_tensor *scale, fe_tensor *mean,
+//                                                 fe_tensor *inv_variance,
+//                                                 const fe_norm_backward_options *options,
+//                                                 fe_tensor **out_dx, fe_tensor **out_dscale,
+//                                                 fe_tensor **out_dbias);
+
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
 

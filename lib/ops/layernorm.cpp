@@ -1,4 +1,22 @@
 // Layer normalization, forward and backward: statistics per sample over the dims scale spans.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// /** Layer normalization: y = (x - mean) / sqrt(var + epsilon) * scale + bias, mean and var over
+//  *  the normalized dims. scale and bias (same dims) are required. With phase TRAINING,
+//  *  out_mean and out_inv_variance receive the float statistics (both required); with INFERENCE
+//  *  they are nullable and set to NULL. options nullable (defaults: FE_NORM_OPTIONS_INIT). */
+// FE_API fe_status fe_graph_layernorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+//                                     const fe_norm_options *options, fe_tensor **out_y,
+//                                     fe_tensor **out_mean, fe_tensor **out_inv_variance);
+//
+// /** Layer normalization backward, from the forward's mean and inverse variance. */
+// FE_API fe_status fe_graph_layernorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+//                                              fe_tensor *scale, fe_tensor *mean,
+//                                              fe_tensor *inv_variance,
+//                                              const fe_norm_backward_options *options,
+//                                              fe_tensor **out_dx, fe_tensor **out_dscale,
+//                                              fe_tensor **out_dbias);
+
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
 

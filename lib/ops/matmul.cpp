@@ -1,4 +1,32 @@
 // Matrix multiplication (2-D and batched with broadcast batch dims).
+
+// include/cudnnfe.h, section "Matmuls" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_matmul_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type;
+//     /* Variable-length batches (fe_graph_matmul only): each batch's actual sizes, int32 tensors of
+//      * C's batch dims followed by [1, 1] (nullable each). Only rows below m_override[b] and
+//      * columns below n_override[b] are computed, and the sum stops at k_override[b]; with an M or
+//      * N override, C's other rows and columns receive padding_value. cuDNN 9.19 computes them
+//      * wrongly on a matmul of its own: the build refuses them there (docs/capabilities.md). */
+//     fe_tensor *m_override;
+//     fe_tensor *n_override;
+//     fe_tensor *k_override;
+//     double padding_value; /* with m_override or n_override; default 0 */
+//     /* fe_graph_matmul_fp8 only: FP8 math with fast accumulation (cuDNN's FAST_FLOAT_FOR_FP8 compute
+//      * type for the product; the descales and amax stay float): faster on Hopper, with fewer bits
+//      * kept while the products are summed. Default 0. */
+//     int32_t fast_accumulate;
+// } fe_matmul_options;
+// #define FE_MATMUL_OPTIONS_INIT { (uint32_t)sizeof(fe_matmul_options), NULL, FE_DATA_NOT_SET, NULL, NULL, NULL, 0.0, 0 }
+//
+// /** C = A x B. A: [..., M, K], B: [..., K, N], C: [..., M, N]; batch dims broadcast (equal, or
+//  *  1 on one side). 2-D operands are allowed. options nullable; its M, N and K overrides make a
+//  *  padded batch of variable-length matrices one matmul. */
+// FE_API fe_status fe_graph_matmul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+//                                  const fe_matmul_options *options, fe_tensor **out_c);
+
 #include <cudnn_graph.h>
 
 #include <cstdlib>

@@ -1,5 +1,31 @@
 // FP8 matmul: A and B stored in FP8 with their descales, the product accumulated in float,
 // descaled, its largest magnitude (amax) recorded, then quantized into C with scale_c.
+
+// include/cudnnfe.h, section "Matmuls" (copied there by scripts/schema/generate_header.py):
+// /* FP8 matmul's scaling factors: float tensors of one element (device tensors of any rank, or
+//  * fe_graph_scalar values), with fe_sdpa_fp8_scales' conventions: real = stored * descale,
+//  * stored = real * scale. All three are required. */
+// typedef struct fe_matmul_fp8_scales {
+//     uint32_t struct_size;
+//     fe_tensor *descale_a; /* turns A's stored FP8 values into real ones */
+//     fe_tensor *descale_b; /* turns B's stored FP8 values into real ones */
+//     fe_tensor *scale_c;   /* quantizes the real product into C */
+// } fe_matmul_fp8_scales;
+// #define FE_MATMUL_FP8_SCALES_INIT { (uint32_t)sizeof(fe_matmul_fp8_scales), NULL, NULL, NULL }
+//
+// /** FP8 matmul (Hopper and later): C = (A x B, accumulated in float) * descale_a * descale_b *
+//  *  scale_c. A: [..., M, K], B: [..., K, N], fp8_e4m3 or fp8_e5m2 (checked when the graph is
+//  *  lowered); batch dims broadcast as in fe_graph_matmul. scales is required (see
+//  *  fe_matmul_fp8_scales); options nullable (fe_matmul_options: name, compute type, default
+//  *  float). out_c receives "<node>::C", [..., M, N], in A's FP8 type unless its type is set
+//  *  (fe_tensor_set_data_type: fp8, half, bfloat16 or float). out_amax receives "<node>::Amax",
+//  *  float, C's rank with all dims 1: the largest absolute value of the real product before
+//  *  scale_c (for the next step's scale); mark it as an output. Both are owned by the graph. */
+// FE_API fe_status fe_graph_matmul_fp8(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+//                                      const fe_matmul_fp8_scales *scales,
+//                                      const fe_matmul_options *options, fe_tensor **out_c,
+//                                      fe_tensor **out_amax);
+
 #include <cudnn_graph.h>
 
 #include <string>

@@ -1,6 +1,44 @@
 // Mixture-of-experts grouped matmul: every expert's routed rows times that expert's weight, in
 // cuDNN's one operation (NONE, GATHER and SCATTER modes). The whole op in one file: its node,
 // its description and its entry point.
+
+// include/cudnnfe.h, section "Matmuls" (copied there by scripts/schema/generate_header.py):
+// /* Which rows a mixture-of-experts grouped matmul reads and where it writes them. */
+// typedef enum fe_moe_mode FE_ENUM_BASE {
+//     FE_MOE_MODE_NONE = 0,   /* rows already grouped by expert: row r of token gives row r */
+//     FE_MOE_MODE_GATHER = 1, /* row r reads token row token_index[r] (dispatch: tokens to experts) */
+//     FE_MOE_MODE_SCATTER = 2 /* row r lands at token_index[r] * top_k + token_ks[r] (return trip) */
+// } fe_moe_mode;
+//
+// typedef struct fe_moe_grouped_matmul_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type; /* default: the graph's (float) */
+//     fe_moe_mode mode;               /* default NONE */
+//     /* GATHER and SCATTER: int32 [1, R, 1], per routed row the token it belongs to. */
+//     fe_tensor *token_index;
+//     /* SCATTER: int32 [1, R, 1], per routed row its slot in its token's top-k list (0..top_k-1). */
+//     fe_tensor *token_ks;
+//     int32_t top_k; /* SCATTER: experts per token (>= 1); 0 otherwise */
+// } fe_moe_grouped_matmul_options;
+// #define FE_MOE_GROUPED_MATMUL_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_moe_grouped_matmul_options), NULL, FE_DATA_NOT_SET, FE_MOE_MODE_NONE, NULL, NULL, 0 }
+//
+// /** Mixture-of-experts grouped matmul (cuDNN >= 9.18): each expert's rows times that expert's
+//  *  weight, in one operation. token: [1, M, K]; weight: [E, K, N] (any layout cuDNN takes; the
+//  *  reference frontend's is K-contiguous, strides [K * N, 1, K]); first_token_offset: int32
+//  *  [G, 1, 1], G a multiple of E: the first routed row of each group, groups in order, group g
+//  *  using expert g % E and ending where the next starts (the last at the routed row count).
+//  *  Routed row r of group g computes (its token row) x weight[g % E]: token row r with NONE and
+//  *  SCATTER, token row token_index[r] with GATHER. out_y: [1, R, N] with R = token_index's rows
+//  *  for GATHER, else M; row r, or with SCATTER row token_index[r] * top_k + token_ks[r], receives
+//  *  the product (no routing weight is applied; rows no group covers are left as they were).
+//  *  In the graph's io type unless set. options nullable (mode NONE). */
+// FE_API fe_status fe_graph_moe_grouped_matmul(fe_graph *graph, fe_tensor *token, fe_tensor *weight,
+//                                              fe_tensor *first_token_offset,
+//                                              const fe_moe_grouped_matmul_options *options,
+//                                              fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

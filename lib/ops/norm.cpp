@@ -1,3 +1,63 @@
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// /* Values match cuDNN's cudnnBackendNormFwdPhase_t. */
+// typedef enum fe_norm_phase FE_ENUM_BASE {
+//     FE_NORM_PHASE_INFERENCE = 0, /* y only */
+//     FE_NORM_PHASE_TRAINING = 1   /* y and the statistics the backward pass reads */
+// } fe_norm_phase;
+//
+// typedef struct fe_norm_options {
+//     uint32_t struct_size;
+//     const char *name;             /* nullable: "<kind>_<n>" */
+//     fe_norm_phase phase;          /* default inference */
+//     double epsilon;               /* added to the variance; finite and >= 0; default 1e-5 */
+//     /* nullable: epsilon as a one-element float scalar made with fe_graph_scalar (cuDNN reads
+//      * epsilon only by value, never from device memory); it then replaces `epsilon`. */
+//     fe_tensor *epsilon_tensor;
+//     /* Zero-centred gamma: the norm multiplies by (1 + scale) instead of scale, so that a scale
+//      * initialised to 0 is the identity (layernorm and rmsnorm; cuDNN >= 9.7). cuDNN fuses the
+//      * (1 + scale) only when every dim after the first is normalized: view x [b, s, d] as
+//      * [b * s, d]. The gradient of scale is the same either way. */
+//     int32_t zero_centered_gamma;
+// } fe_norm_options;
+// #define FE_NORM_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_norm_options), NULL, FE_NORM_PHASE_INFERENCE, 1e-5, NULL, 0 }
+//
+// /* Synchronized batchnorm: GPUs that each hold part of a batch exchange per-channel partial
+//  * statistics through buffers that every GPU of the group can read and write
+//  * (fe_device_enable_peer_access between each pair). One buffer per GPU of the group, allocated
+//  * on that GPU: a float tensor [2, 4 * C, 1, 1] (strides [4 * C, 1, 4 * C, 4 * C]), listed in
+//  * the same order (the GPUs') in every GPU's graph. Each buffer is zero when the group starts an
+//  * execution: zero them all once the group's previous execution has finished on every GPU
+//  * (cuDNN's kernels mark what they wrote as ready and leave it so). cuDNN's kernels wait for the
+//  * peers' contributions, so every GPU of the group executes its graph at about the same time.
+//  * The forward's Mean and InvVariance (and the running statistics) are the whole batch's; the
+//  * backward's DX uses the whole batch's sums, and its DScale and DBias are those sums divided by
+//  * the number of GPUs, the same on every GPU (adding them across the group, as data-parallel
+//  * training adds weight gradients, gives the whole batch's). At most FE_MAX_PEER_STATS GPUs. */
+// #define FE_MAX_PEER_STATS 8
+//
+// typedef struct fe_norm_backward_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     /* The forward pass used (1 + scale): pass the same scale and set this too. */
+//     int32_t zero_centered_gamma;
+//     /* Batchnorm only: the peer statistics buffers of a synchronized batchnorm, as the
+//      * forward's (fe_batchnorm_options), set with fe_norm_backward_options_set_peer_stats. */
+//     size_t peer_stats_count;
+//     fe_tensor *peer_stats[FE_MAX_PEER_STATS];
+// } fe_norm_backward_options;
+// #define FE_NORM_BACKWARD_OPTIONS_INIT { (uint32_t)sizeof(fe_norm_backward_options), NULL, 0, 0, { NULL } }
+//
+// /** Set the peer statistics buffers of a synchronized batchnorm's backward (count 0 clears them). */
+// FE_API fe_status fe_norm_backward_options_set_peer_stats(fe_norm_backward_options *options, size_t count,
+//                                                          fe_tensor *const *peer_stats);
+//
+// /* The norms' backward passes (fe_graph_<norm>_backward). dy is the gradient of y (x's dims); x,
+//  * scale and the forward's statistics are what the forward pass read and returned in training.
+//  * out_dx receives the gradient of x (x's dims and layout), out_dscale and out_dbias those of scale
+//  * and bias (scale's dims), summed over the batch. All outputs are required except where a comment
+//  * says otherwise. options nullable (defaults: FE_NORM_BACKWARD_OPTIONS_INIT). */
+
 #include "ops/norm.hpp"
 
 #include <algorithm>

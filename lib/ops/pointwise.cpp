@@ -1,4 +1,48 @@
 // Pointwise operations: every cuDNN pointwise mode, unary, binary (broadcasting) and ternary.
+
+// include/cudnnfe.h, section "Pointwise" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_pointwise_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type;
+//     double relu_lower_clip;       /* RELU: default 0; finite or -inf (no clip) */
+//     double relu_upper_clip;       /* RELU: default +inf (no clip); finite or +inf */
+//     double relu_lower_clip_slope; /* RELU: leaky slope below the lower clip, default 0 */
+//     double elu_alpha;             /* default 1 */
+//     double softplus_beta;         /* default 1 */
+//     double swish_beta;            /* default 1 (silu) */
+//     int64_t axis;                 /* GEN_INDEX: the dimension whose index is generated */
+// } fe_pointwise_options;
+// #define FE_POINTWISE_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_pointwise_options), NULL, FE_DATA_NOT_SET, 0.0, 1e300, 0.0, 1.0,
+//       1.0, 1.0, 0 }
+//
+// /** A pointwise operation. Unary modes use in_0; binary modes in_0 and in_1 (broadcast to a common
+//  *  shape; same rank required); BINARY_SELECT uses in_0, in_1 and the boolean mask in_2. Unused
+//  *  inputs must be NULL. options nullable. */
+// FE_API fe_status fe_graph_pointwise(fe_graph *graph, fe_pointwise_mode mode, fe_tensor *in_0,
+//                                     fe_tensor *in_1, fe_tensor *in_2,
+//                                     const fe_pointwise_options *options, fe_tensor **out_y);
+// /* Conveniences of the seeds, each one pointwise node: bias and add are FE_POINTWISE_ADD, scale
+//  * and mul FE_POINTWISE_MUL, relu RELU_FWD, gelu GELU_FWD, silu SWISH_FWD (silu with the default
+//  * swish_beta of 1). options nullable: as for fe_graph_pointwise (name, compute type and the
+//  * mode's parameters); automatic names are "bias_<n>", "scale_<n>", "silu_<n>" and the mode's
+//  * name ("add_<n>", "relu_<n>", ...). */
+// FE_API fe_status fe_graph_bias(fe_graph *graph, fe_tensor *input, fe_tensor *bias,
+//                                const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_scale(fe_graph *graph, fe_tensor *input, fe_tensor *scale,
+//                                 const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_add(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+//                               const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_mul(fe_graph *graph, fe_tensor *a, fe_tensor *b,
+//                               const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_relu(fe_graph *graph, fe_tensor *input,
+//                                const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_gelu(fe_graph *graph, fe_tensor *input,
+//                                const fe_pointwise_options *options, fe_tensor **out_y);
+// FE_API fe_status fe_graph_silu(fe_graph *graph, fe_tensor *input,
+//                                const fe_pointwise_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include <cfloat>

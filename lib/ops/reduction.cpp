@@ -1,4 +1,25 @@
 // Reduction over chosen axes (add, mul, min, max, amax, avg, norm1, norm2).
+
+// include/cudnnfe.h, section "Reduction and softmax" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_reduction_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type;
+//     uint32_t reduce_axes; /* bit i set: dimension i is reduced to 1 */
+//     /* 1: bitwise-repeatable results (cuDNN adds the partial results in a fixed order; cuDNN
+//      * 9.11). cuDNN 9.19 fails to compile such a reduction's kernels: refused at build with
+//      * FE_STATUS_NOT_SUPPORTED, saying so (docs/capabilities.md). */
+//     int32_t deterministic;
+// } fe_reduction_options;
+// #define FE_REDUCTION_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_reduction_options), NULL, FE_DATA_NOT_SET, 0u, 0 }
+//
+// /** Reduce `x` over the axes in options->reduce_axes (required: options is not nullable
+//  *  here, and at least one axis must be named). The result keeps the rank, with 1 in the
+//  *  reduced dimensions. */
+// FE_API fe_status fe_graph_reduction(fe_graph *graph, fe_tensor *x, fe_reduction_mode mode,
+//                                     const fe_reduction_options *options, fe_tensor **out_y);
+
 #include <cstring>
 
 #include <cudnn_graph.h>

@@ -2,6 +2,79 @@
 // nearest/bilinear upsampling, forward and backward. cuDNN describes window, stride and
 // padding as fractions so that upsampling is a stride below one; pooling uses whole numbers and
 // upsampling by a factor s is window = stride = 1/s.
+
+// include/cudnnfe.h, section "Resampling and layout operations" (copied there by scripts/schema/generate_header.py):
+// typedef enum fe_resample_mode FE_ENUM_BASE {
+//     FE_RESAMPLE_MAXPOOL = 0,
+//     FE_RESAMPLE_AVGPOOL_INCLUDE_PADDING = 1, /* padded positions count in the divisor */
+//     FE_RESAMPLE_AVGPOOL_EXCLUDE_PADDING = 2, /* only positions inside the image count */
+//     FE_RESAMPLE_NEAREST = 3,                 /* upsampling (stride below 1 in cuDNN's terms) */
+//     FE_RESAMPLE_BILINEAR = 4
+// } fe_resample_mode;
+//
+// typedef enum fe_resample_padding FE_ENUM_BASE {
+//     FE_RESAMPLE_PADDING_AUTO = 0,    /* -infinity for max pooling, zero otherwise */
+//     FE_RESAMPLE_PADDING_ZERO = 1,
+//     FE_RESAMPLE_PADDING_NEG_INF = 2,
+//     FE_RESAMPLE_PADDING_EDGE = 3     /* repeat the edge value */
+// } fe_resample_padding;
+//
+// typedef struct fe_resample_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_resample_mode mode;                      /* default FE_RESAMPLE_MAXPOOL */
+//     fe_resample_padding padding_mode;           /* default FE_RESAMPLE_PADDING_AUTO */
+//     size_t spatial_dims;                        /* 0: x's rank - 2 (2 or 3 spatial dims) */
+//     int64_t window[FE_MAX_SPATIAL_DIMS];        /* required (each >= 1) */
+//     int64_t stride[FE_MAX_SPATIAL_DIMS];        /* default 1 */
+//     int64_t pre_padding[FE_MAX_SPATIAL_DIMS];   /* default 0; below the window */
+//     int64_t post_padding[FE_MAX_SPATIAL_DIMS];  /* default 0; below the window */
+//     fe_data_type compute_data_type;             /* default: the graph's */
+//     /* Max pooling, training: also return where each maximum came from (its position inside the
+//      * window, index_data_type), for fe_graph_resample_backward. */
+//     int32_t generate_index;
+//     fe_data_type index_data_type;               /* default FE_DATA_INT8 */
+// } fe_resample_options;
+// #define FE_RESAMPLE_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_resample_options), NULL, FE_RESAMPLE_MAXPOOL, FE_RESAMPLE_PADDING_AUTO, 0,
+//       {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, FE_DATA_NOT_SET, 0, FE_DATA_INT8 }
+//
+// /* Setters of the window, stride and padding, with fe_conv_options' rule: one value for every
+//  * spatial dim, or one per spatial dim (2 or 3), which fixes options->spatial_dims. */
+// FE_API fe_status fe_resample_options_set_window(fe_resample_options *options, size_t n,
+//                                                 const int64_t *window);
+// FE_API fe_status fe_resample_options_set_stride(fe_resample_options *options, size_t n,
+//                                                 const int64_t *stride);
+// /** Pre and post padding alike. */
+// FE_API fe_status fe_resample_options_set_padding(fe_resample_options *options, size_t n,
+//                                                  const int64_t *padding);
+// FE_API fe_status fe_resample_options_set_pre_padding(fe_resample_options *options, size_t n,
+//                                                      const int64_t *padding);
+// FE_API fe_status fe_resample_options_set_post_padding(fe_resample_options *options, size_t n,
+//                                                       const int64_t *padding);
+//
+// /** Resampling of the spatial dims (cuDNN's resample operation): max or average pooling.
+//  *  x [N, C, spatial...] (2 or 3 spatial dims), y [N, C, out...] with
+//  *  out = (in + pre + post - window) / stride + 1, laid out like x. With options->generate_index
+//  *  (max pooling only) out_index receives the index tensor (y's dims); otherwise out_index is
+//  *  nullable and set to NULL. options is required (the window has no default).
+//  *  Nearest and bilinear upsampling are refused at build with FE_STATUS_NOT_SUPPORTED on the
+//  *  cuDNN versions that have no engine for them (through 9.19: docs/capabilities.md);
+//  *  fe_graph_conv_transpose upsamples. */
+// FE_API fe_status fe_graph_resample(fe_graph *graph, fe_tensor *x, const fe_resample_options *options,
+//                                    fe_tensor **out_y, fe_tensor **out_index);
+// /** Backward of fe_graph_resample: dx from dy with the forward's options. Average pooling needs
+//  *  dy alone. Max pooling needs the forward's index (index, from generate_index); x and y are
+//  *  nullable and only give dx's dims and layout. dx_dims (dx_ndims of them) are nullable when x is
+//  *  given (dx takes x's dims); otherwise they are required, since with a stride above 1 several
+//  *  image sizes give the same dy. dx ("<name>::DX") is laid out like dy. cuDNN 9.19 runs max
+//  *  pooling backward channels-last only (the build fails saying so otherwise); max pooling
+//  *  backward from x and y without the index, channels-last, is refused at build with
+//  *  FE_STATUS_NOT_SUPPORTED on the cuDNN versions that crash on it (docs/capabilities.md). */
+// FE_API fe_status fe_graph_resample_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x, fe_tensor *y,
+//                                             fe_tensor *index, size_t dx_ndims, const int64_t *dx_dims,
+//                                             const fe_resample_options *options, fe_tensor **out_dx);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

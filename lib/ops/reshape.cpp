@@ -2,6 +2,22 @@
 // backward uses emit_reshape to read P and dS transposed; the graph-level operation views a
 // packed row-major tensor under other dims. Engines take it inside fused graphs, as a view
 // an operation reads through, not as a copy on its own.
+
+// include/cudnnfe.h, section "Resampling and layout operations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_reshape_options {
+//     uint32_t struct_size;
+//     const char *name; /* nullable: "reshape_<n>" */
+// } fe_reshape_options;
+// #define FE_RESHAPE_OPTIONS_INIT { (uint32_t)sizeof(fe_reshape_options), NULL }
+//
+// /** Reshape: the elements of x under other dims (ndims of them, the same element count), in
+//  *  row-major order; y ("<name>::Y") is packed row-major. Lowered to cuDNN's reshape operation,
+//  *  which engines take as a view inside a fused graph (e.g. feeding a matmul), not as a copy on
+//  *  its own: such a graph fails at build with FE_STATUS_NOT_SUPPORTED saying so. x must be packed
+//  *  row-major (FE_STATUS_INVALID_ARGUMENT otherwise). options nullable. */
+// FE_API fe_status fe_graph_reshape(fe_graph *graph, fe_tensor *x, size_t ndims, const int64_t *dims,
+//                                   const fe_reshape_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

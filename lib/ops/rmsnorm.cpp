@@ -1,5 +1,21 @@
 // RMS normalization, forward and backward: no mean, only the inverse root mean square; the bias
 // is optional.
+
+// include/cudnnfe.h, section "Normalizations" (copied there by scripts/schema/generate_header.py):
+// /** RMS normalization: y = x / sqrt(mean(x^2) + epsilon) * scale (+ bias). bias is nullable.
+//  *  With phase TRAINING out_inv_rms receives 1 / sqrt(mean(x^2) + epsilon) (float; required);
+//  *  with INFERENCE it is nullable and set to NULL. options nullable. */
+// FE_API fe_status fe_graph_rmsnorm(fe_graph *graph, fe_tensor *x, fe_tensor *scale, fe_tensor *bias,
+//                                   const fe_norm_options *options, fe_tensor **out_y,
+//                                   fe_tensor **out_inv_rms);
+// /** RMS normalization backward, from the forward's inverse RMS. out_dbias is nullable: NULL
+//  *  when the forward had no bias (no bias gradient is computed). */
+// FE_API fe_status fe_graph_rmsnorm_backward(fe_graph *graph, fe_tensor *dy, fe_tensor *x,
+//                                            fe_tensor *scale, fe_tensor *inv_rms,
+//                                            const fe_norm_backward_options *options,
+//                                            fe_tensor **out_dx, fe_tensor **out_dscale,
+//                                            fe_tensor **out_dbias);
+
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
 

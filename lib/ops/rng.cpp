@@ -1,5 +1,41 @@
 // Random numbers drawn by cuDNN (Philox, seeded per call by seed and offset tensors): the
 // graph-level draw (Bernoulli, uniform, normal), and the Bernoulli draw attention's dropout uses.
+
+// include/cudnnfe.h, section "Random numbers and block scaling" (copied there by scripts/schema/generate_header.py):
+// /* Random numbers drawn by cuDNN (Philox), one value per element of the result. */
+// typedef enum fe_rng_distribution FE_ENUM_BASE {
+//     FE_RNG_BERNOULLI = 0, /* 1 with probability `probability`, else 0 */
+//     FE_RNG_UNIFORM = 1,   /* uniform in [min, max) */
+//     FE_RNG_NORMAL = 2     /* normal with mean `mean` and standard deviation `std` */
+// } fe_rng_distribution;
+//
+// typedef struct fe_rng_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_rng_distribution distribution; /* default FE_RNG_BERNOULLI */
+//     double probability;               /* BERNOULLI: probability of a 1, in [0, 1]; default 0.5 */
+//     double min, max;                  /* UNIFORM: min < max, both finite; default [0, 1) */
+//     double mean, std;                 /* NORMAL: std > 0; default 0 and 1 */
+//     size_t ndims;                     /* the result's rank, 1 to FE_MAX_DIMS */
+//     int64_t dims[FE_MAX_DIMS];        /* the result's dims (positive); packed row-major */
+//     fe_data_type data_type;           /* the result's type; NOT_SET: the graph's intermediate type */
+// } fe_rng_options;
+// #define FE_RNG_OPTIONS_INIT
+//     { (uint32_t)sizeof(fe_rng_options), NULL, FE_RNG_BERNOULLI, 0.5, 0.0, 1.0, 0.0, 1.0, 0,
+//       { 0, 0, 0, 0, 0, 0, 0, 0 }, FE_DATA_NOT_SET }
+//
+// /** Draw random numbers. seed and offset are required int64 tensors of one element (device
+//  *  tensors of any rank, or fe_graph_scalar values with FE_DATA_INT64); the same seed and offset
+//  *  draw the same values (attention's dropout draws the same way). options is required (dims
+//  *  and distribution). out_y receives the result "<node>::Y", owned by the graph: options->dims,
+//  *  packed, of options->data_type. The operation is lowered for cuDNN versions whose engines
+//  *  take it; cuDNN 9.19 had none for a draw outside fused attention (checked for H100: a draw
+//  *  alone, x * draw and a matmul times a draw: docs/capabilities.md), so such graphs fail the
+//  *  support check with FE_STATUS_NOT_SUPPORTED and a message saying so; attention's dropout
+//  *  (fe_sdpa_options.dropout_probability) draws the same way and runs. */
+// FE_API fe_status fe_graph_rng(fe_graph *graph, fe_tensor *seed, fe_tensor *offset,
+//                               const fe_rng_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

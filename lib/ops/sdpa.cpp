@@ -1,6 +1,19 @@
 // Scaled dot-product attention, forward. Lowered as the composite pattern cuDNN's fused
 // attention engines recognise: S = Q.K^T, score modifiers, softmax (with its stats), dropout,
 // O = P.V, all in one operation graph.
+
+// include/cudnnfe.h, section "Attention" (copied there by scripts/schema/generate_header.py):
+// /** Scaled dot-product attention (flash attention), forward: O = softmax(Q.K^T * scale + masks) V.
+//  *  q: [b, h_q, s_q, d], k: [b, h_k, s_kv, d], v: [b, h_k, s_kv, d_v], in any layout with a unit
+//  *  last stride (BHSD, BSHD, interleaved QKV); h_q a multiple of h_k (GQA, MQA); half or
+//  *  bfloat16. out_o: [b, h_q, s_q, d_v], laid out like q. With options->generate_stats,
+//  *  out_stats receives the float stats [b, h_q, s_q, 1] (max + log of the sum of exponentials per
+//  *  row) that the backward pass reads; otherwise out_stats is nullable and set to NULL.
+//  *  Lowered as one cuDNN operation graph that cuDNN's fused attention engines recognise. */
+// FE_API fe_status fe_graph_sdpa(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+//                                const fe_sdpa_options *options, fe_tensor **out_o,
+//                                fe_tensor **out_stats);
+
 #include <cudnn_graph.h>
 
 #include <cmath>

@@ -1,6 +1,18 @@
 // Scaled dot-product attention, backward. The composite pattern cuDNN's fused attention
 // backward engines recognise: the forward's scores are recomputed from Q, K and the stats,
 // then dV = P^T.dO, dS = P * (dO.V^T - rowsum(dO * O)) * scale, dK = dS^T.Q, dQ = dS.K.
+
+// include/cudnnfe.h, section "Attention" (copied there by scripts/schema/generate_header.py):
+// /** Attention backward: dQ, dK, dV from Q, K, V, the forward's O and stats (float
+//  *  [b, h_q, s_q, 1]) and the gradient dO ([b, h_q, s_q, d_v]). The options repeat the forward's
+//  *  score modifiers. dQ, dK, dV take the dims and layouts of Q, K, V (with GQA, dK and dV sum
+//  *  over each group of query heads). The graph's workspace includes float row sums and a float
+//  *  dQ accumulator (b * h_q * s_q * (d + 1) * 4 bytes beyond cuDNN's own). */
+// FE_API fe_status fe_graph_sdpa_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+//                                         fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+//                                         const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+//                                         fe_tensor **out_dk, fe_tensor **out_dv);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -2,6 +2,46 @@
 // FP8 matmuls accumulate in float; their results are descaled, the softmax runs in float, and
 // P and O are requantized with the caller's scales, recording their largest magnitudes (amax)
 // so the caller can derive the next step's scales.
+
+// include/cudnnfe.h, section "Attention" (copied there by scripts/schema/generate_header.py):
+// /* FP8 attention's scaling factors: float tensors of one element ([1, 1, 1, 1] device tensors,
+//  * or fe_graph_scalar values). A descale turns stored FP8 values back into real ones
+//  * (real = stored * descale); a scale turns real values into the FP8 values stored (stored =
+//  * real * scale). */
+// typedef struct fe_sdpa_fp8_scales {
+//     uint32_t struct_size;
+//     fe_tensor *descale_q;
+//     fe_tensor *descale_k;
+//     fe_tensor *descale_v;
+//     fe_tensor *descale_s; /* of the FP8 probabilities P fed to P.V */
+//     fe_tensor *scale_s;   /* quantizes P to FP8 before P.V */
+//     fe_tensor *scale_o;   /* quantizes O */
+// } fe_sdpa_fp8_scales;
+// #define FE_SDPA_FP8_SCALES_INIT { (uint32_t)sizeof(fe_sdpa_fp8_scales), NULL, NULL, NULL, NULL, NULL, NULL }
+//
+// /** FP8 attention forward (Hopper and later): Q, K, V in fp8_e4m3 or fp8_e5m2, the matmuls in
+//  *  FP8 with float accumulation, softmax in float. O = quantize(softmax(Q.K^T * scale * descale_q
+//  *  * descale_k + masks) quantized by scale_s, times V, times descale_s * descale_v, by scale_o).
+//  *  Every scale in `scales` is required. out_o: like fe_graph_sdpa's (Q's FP8 type unless
+//  *  overridden). out_amax_s and out_amax_o receive float [1, 1, 1, 1] tensors: the largest
+//  *  absolute value of P and of O before their quantization (for the next step's scales); mark
+//  *  them as outputs. With a padding mask, cuDNN's amax_s also covers values past the sequence
+//  *  lengths: it may exceed the largest P of the defined rows, never fall below it. With a sliding
+//  *  window and no causal mask, amax_o likewise covers the query rows past s_q in the last block
+//  *  of 128 rows: never below the defined rows' largest |O|, never above V's largest magnitude
+//  *  (descaled). options as
+//  *  for fe_graph_sdpa (paged K/V caches included, the band's right bound and diagonal alignment
+//  *  among them), but the native implementation (the composite pattern is used). cuDNN 9.19
+//  *  computes FP8 attention with sinks, soft-capping, a score modifier or Max/SumExp outputs
+//  *  wrongly or not at all: refused at build. cuDNN 9.19 has no engine for one query row (s_q = 1) on Hopper, and its kernel for a
+//  *  sliding window never finishes over more blocks of 128 query rows (b * h_q * ceil(s_q / 128))
+//  *  than the GPU has SMs where a block sees no key or a padding mask is given: refused at build
+//  *  (docs/capabilities.md). */
+// FE_API fe_status fe_graph_sdpa_fp8(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+//                                    const fe_sdpa_fp8_scales *scales, const fe_sdpa_options *options,
+//                                    fe_tensor **out_o, fe_tensor **out_stats, fe_tensor **out_amax_s,
+//                                    fe_tensor **out_amax_o);
+
 #include <cudnn_graph.h>
 
 #include <algorithm>

@@ -2,6 +2,49 @@
 // Each FP8 matmul's float result is descaled by its two operands' descales; the probabilities
 // S and the score gradient dP are requantized to FP8 before the matmuls that read them; the
 // outputs are quantized with the caller's scales, recording their amax.
+
+// include/cudnnfe.h, section "Attention" (copied there by scripts/schema/generate_header.py):
+// /* FP8 attention backward's scaling factors (one-element float tensors, as in fe_sdpa_fp8_scales):
+//  * descales of the FP8 inputs Q, K, V, O, dO, of the FP8 probabilities S and of the FP8 score
+//  * gradient dP; scales that quantize S, dP and the outputs dQ, dK, dV. All are required, and all
+//  * must be device tensors: the backward kernels read them from memory. */
+// typedef struct fe_sdpa_fp8_backward_scales {
+//     uint32_t struct_size;
+//     fe_tensor *descale_q;
+//     fe_tensor *descale_k;
+//     fe_tensor *descale_v;
+//     fe_tensor *descale_o;
+//     fe_tensor *descale_do;
+//     fe_tensor *descale_s;
+//     fe_tensor *descale_dp;
+//     fe_tensor *scale_s;
+//     fe_tensor *scale_dp;
+//     fe_tensor *scale_dq;
+//     fe_tensor *scale_dk;
+//     fe_tensor *scale_dv;
+// } fe_sdpa_fp8_backward_scales;
+// #define FE_SDPA_FP8_BACKWARD_SCALES_INIT
+//     { (uint32_t)sizeof(fe_sdpa_fp8_backward_scales), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+//       NULL, NULL, NULL, NULL }
+//
+// /** FP8 attention backward (Hopper and later): dQ, dK, dV (FP8, quantized with scale_dq/dk/dv)
+//  *  from FP8 Q, K, V, O, dO and the float stats of the forward, the matmuls in FP8. The
+//  *  recomputed probabilities and the score gradient are quantized to FP8 with scale_s and
+//  *  scale_dp on the way. out_amax_dq/dk/dv/dp receive float [1, 1, 1, 1] tensors (largest
+//  *  magnitudes before quantization); mark them as outputs. options as for
+//  *  fe_graph_sdpa_backward (the band's right bound and diagonal alignment among them), except
+//  *  dropout, ALiBi, dBias, packed tensors and deterministic mode; sinks with dSink, soft-capping
+//  *  and score modifiers are taken and refused at build on cuDNN 9.19 (its kernels fault or
+//  *  compute them wrongly). cuDNN 9.19 has engines for it on Hopper at head dims of 128 only
+//  *  (docs/capabilities.md). */
+// FE_API fe_status fe_graph_sdpa_fp8_backward(fe_graph *graph, fe_tensor *q, fe_tensor *k, fe_tensor *v,
+//                                             fe_tensor *o, fe_tensor *d_o, fe_tensor *stats,
+//                                             const fe_sdpa_fp8_backward_scales *scales,
+//                                             const fe_sdpa_backward_options *options, fe_tensor **out_dq,
+//                                             fe_tensor **out_dk, fe_tensor **out_dv, fe_tensor **out_amax_dq,
+//                                             fe_tensor **out_amax_dk, fe_tensor **out_amax_dv,
+//                                             fe_tensor **out_amax_dp);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

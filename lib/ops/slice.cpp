@@ -3,6 +3,22 @@
 // tensor of its own whose address execution computes from the input's (plus the offset of
 // its first element), so the operations reading it read the input in place: nothing is
 // copied, and the cuDNN operation graph never sees the input itself.
+
+// include/cudnnfe.h, section "Resampling and layout operations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_slice_options {
+//     uint32_t struct_size;
+//     const char *name; /* nullable: "slice_<n>" */
+// } fe_slice_options;
+// #define FE_SLICE_OPTIONS_INIT { (uint32_t)sizeof(fe_slice_options), NULL }
+//
+// /** Slice: y is x[start[0]:end[0], ..., start[r-1]:end[r-1]] (rank entries each, end exclusive,
+//  *  0 <= start < end <= dim), a view of x's memory with x's strides: nothing is copied. x must be
+//  *  a graph input (its buffer is bound at execution; y is read at x's address plus the slice's
+//  *  offset), and y feeds other operations: it cannot be a graph output. Typical use: Q, K and V
+//  *  sliced out of one packed QKV buffer. options nullable. */
+// FE_API fe_status fe_graph_slice(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *start,
+//                                 const int64_t *end, const fe_slice_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -1,6 +1,27 @@
 // Softmax over the last dim, with the log-sum-exp statistics as an optional output. cuDNN's graph
 // API has no softmax operation: it is lowered as the composite attention uses (row max,
 // subtract, exp, row sum, divide; stats = max + log(sum)), one operation graph.
+
+// include/cudnnfe.h, section "Reduction and softmax" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_softmax_options {
+//     uint32_t struct_size;
+//     const char *name;
+//     fe_data_type compute_data_type; /* default: the graph's */
+//     /* Also return the float log-sum-exp statistics, max + log(sum(exp(x - max))), per row. */
+//     int32_t generate_stats;
+// } fe_softmax_options;
+// #define FE_SOFTMAX_OPTIONS_INIT { (uint32_t)sizeof(fe_softmax_options), NULL, FE_DATA_NOT_SET, 0 }
+//
+// /** Softmax over the last dim: y = exp(x - max) / sum(exp(x - max)); x [rows..., n] (rank >= 2),
+//  *  y like x. With options->generate_stats, out_stats receives the float statistics
+//  *  [rows..., 1]; otherwise it is nullable and set to NULL. options nullable.
+//  *  cuDNN has no native softmax: this lowers to reductions and pointwise operations, which
+//  *  cuDNN 9.19's engines run only fused between two matmuls (S = A.B, P = softmax(S), O = P.C: the
+//  *  attention pattern). A graph with a softmax on its own fails the support check with
+//  *  FE_STATUS_NOT_SUPPORTED and a message saying so; for attention prefer fe_graph_sdpa. */
+// FE_API fe_status fe_graph_softmax(fe_graph *graph, fe_tensor *x, const fe_softmax_options *options,
+//                                   fe_tensor **out_y, fe_tensor **out_stats);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"

@@ -4,6 +4,23 @@
 // y packed: one elementwise copy. cuDNN has no engine for it on its own (the build fails saying
 // so; Feature::standalone_transpose). x can then be read by no other operation of the graph in its
 // own layout (a tensor has one view per operation graph): give that one its own tensor.
+
+// include/cudnnfe.h, section "Resampling and layout operations" (copied there by scripts/schema/generate_header.py):
+// typedef struct fe_transpose_options {
+//     uint32_t struct_size;
+//     const char *name; /* nullable: "transpose_<n>" */
+// } fe_transpose_options;
+// #define FE_TRANSPOSE_OPTIONS_INIT { (uint32_t)sizeof(fe_transpose_options), NULL }
+//
+// /** Transpose: y's dim k is x's dim perm[k] (rank entries, a permutation of 0..rank-1); y
+//  *  ("<name>::Y") is packed row-major. cuDNN has no transpose operation: this is an
+//  *  elementwise copy (a pointwise identity) reading x through the permuted view, so x must not
+//  *  also be read in its own layout by another operation of the same graph (the build fails saying
+//  *  so). cuDNN 9.19 had no engine for this copy on its own: such a graph fails at build with
+//  *  FE_STATUS_NOT_SUPPORTED saying so. options nullable. */
+// FE_API fe_status fe_graph_transpose(fe_graph *graph, fe_tensor *x, size_t rank, const int64_t *perm,
+//                                     const fe_transpose_options *options, fe_tensor **out_y);
+
 #include <cudnn_graph.h>
 
 #include "backend/capabilities.hpp"
