@@ -74,8 +74,9 @@ struct Node {
     //     inputs, parameters and options from the same description and adds the op through the
     //     description's add function, as the C entry point does (so checks and inference run
     //     again), under the kind() it writes.
-    //  3. extend the every-op round trip in tests/unit/graph_json_round_trip_test.cpp and the
-    //     op's section of docs/graph-json.md.
+    //  3. give the description's input ports example dims: the every-op round trip
+    //     (tests/unit/graph_json_round_trip_test.cpp) builds the op from them; the op's section
+    //     of docs/graph-json.md is regenerated (scripts/schema/regenerate.sh).
     // An op that keeps the default has no JSON form: fe_graph_to_json fails naming it (and the
     // plan cache then builds such graphs without caching them).
     virtual void write_json(json::Writer &out) const;
