@@ -2,7 +2,9 @@
  * The graph JSON on the build path: fe_graph_to_json (run by every cached fe_graph_build for
  * its key), fe_graph_from_json, and a whole in-process plan cache hit (a new graph identical to
  * one already built: validate, write the key, look it up, adopt the plan), for the seed's
- * convolution built for the described H100 (no GPU needed).
+ * convolution built for the described H100 (no GPU needed). Beside them, the lowering a hit skips
+ * (fe_graph_build_operation_graph: cuDNN's operation graph made and finalized), which a key taken
+ * from the lowered graph would add to every hit.
  *
  *   graph_json_bench [DEVICE.json]     default: $CUDNNFE_DEVICE_JSON, else ../shared/devices/h100-sxm-80gb.json
  */
@@ -100,12 +102,23 @@ int main(int argc, char **argv) {
         hit += now_us() - t;
         fe_graph_destroy(same);
     }
+    double lowering = 0;
+    for (int i = 0; i < M / 10; ++i) {
+        fe_graph *same = seed_conv();
+        check(fe_graph_set_device_properties(same, device), "fe_graph_set_device_properties");
+        check(fe_graph_validate(same), "fe_graph_validate");
+        double t = now_us();
+        check(fe_graph_build_operation_graph(same, NULL), "fe_graph_build_operation_graph");
+        lowering += now_us() - t;
+        fe_graph_destroy(same);
+    }
     int64_t memory_hits = 0;
     fe_plan_cache_stats(&memory_hits, NULL, NULL, NULL);
     printf("seed convolution, %zu bytes of graph JSON (with the device description)\n", length);
     printf("fe_graph_to_json      %8.2f us\n", to_json);
     printf("fe_graph_from_json    %8.2f us\n", from_json);
     printf("plan cache hit build  %8.2f us  (%lld in-process hits)\n", hit / M, (long long)memory_hits);
+    printf("lowering alone        %8.2f us  (what a hit skips)\n", lowering / (M / 10));
     fe_graph_destroy(g);
     free(device);
     return 0;
