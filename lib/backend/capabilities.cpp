@@ -631,13 +631,15 @@ const std::vector<Capability> kTable = {
      "H200"},
     {Feature::conv_fusion_nchw_pixel, "conv_fusion_nchw_pixel", Gate::known_bad,
      "a fused half or bfloat16 convolution graph over an NCHW image whose result is a single pixel (every spatial "
-     "dim 1), and such a float convolution forward in groups",
+     "dim 1, one channel or more), and such a float convolution forward in groups",
      0, 0, kAnyCudnn9, kVerified,
      "builds plans for it that leave some of the result unwritten and the rest wrong (a 3x3x3 fp16 image, bias, "
      "residual and ReLU: wrong in 4 of 4 runs, whichever strides the single pixel's unit dims were given; a 1-D "
      "fp16 image of 3 grouped by 8, bias, residual and ReLU: wrong, relative error 0.85; 5 of 16 randomized 2-D "
      "graphs, each with a scaled residual, NaN or wrong; a float 1 x 2 image of 48 channels in 3 groups, a 5 x 5 "
      "filter at stride 3, bias and sigmoid: 92 of 96 elements wrong, while 3 other grouped float ones were right; "
+     "a 1-D fp16 image of 32 channels 4 wide, an 8-wide filter at stride 2 into one channel of one pixel, with "
+     "genstats: the result and both statistics wrong, relative error 4; "
      "channels-last graphs with a single-pixel result were right, as were ungrouped float NCHW ones, in 96 "
      "randomized cases and 2 more): lay the image out channels-last",
      "H200"},

@@ -188,7 +188,7 @@ void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image,
     const size_t rank = image->dims.size();
     int expected = conv_layout_class(image, rank);
     if (expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16) &&
-        result->dims.size() == rank && single_pixel(result->dims, true))
+        result->dims.size() == rank && single_pixel(result->dims, false))
         lowering.require(Feature::conv_fusion_nchw_pixel);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;

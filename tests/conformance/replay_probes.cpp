@@ -106,6 +106,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("matmul_int8_widened_long_rows:unaligned_batches", "matmul", 47, 131));
     out.push_back(replay("batchnorm_inference_batch_inside:batch_of_one", "norm", 48, 81));
     out.push_back(replay("conv_fusion_nchw_pixel:float", "conv", 49, 406));
+    out.push_back(replay("conv_fusion_nchw_pixel:one_channel", "conv_genstats", 107, 10));
     out.push_back(replay("matmul_int8_widened_long_rows:unit_dim_stride", "matmul", 50, 248));
     out.push_back(replay("pointwise_rank4_permuted_layout", "pointwise", 52, 21));
     out.push_back(replay("matmul_column_result_unit_stride", "matmul", 51, 561));

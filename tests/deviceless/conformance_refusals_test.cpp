@@ -414,6 +414,30 @@ TEST_F(ConformanceRefusals, Fused1dNchwConvolutionIntoASinglePixel) {
     }
 }
 
+// A 1-D conv of an NCHW half image of 32 channels, 4 wide, by an 8-wide filter at stride 2 into
+// one channel of one pixel, with genstats after it (conformance seed 107, case 10: every value
+// wrong): refused; channels-last, taken.
+TEST_F(ConformanceRefusals, FusedNchwConvolutionIntoOneChannelOfOnePixel) {
+    for (bool channels_last : {false, true}) {
+        SCOPED_TRACE(channels_last ? "NWC" : "NCW");
+        fe_graph *g = graph("conv1d_one_channel_pixel", FE_DATA_HALF);
+        const std::vector<int64_t> dx = {2, 32, 4}, dw = {1, 32, 8};
+        auto layout = [&](const std::vector<int64_t> &d) { return layout_strides(channels_last, d); };
+        fe_tensor *x = strided(g, "x", dx, layout(dx)), *w = strided(g, "w", dw, layout(dw));
+        fe_conv_options o = FE_CONV_OPTIONS_INIT;
+        const int64_t post[1] = {4}, stride[1] = {2};
+        ASSERT_FE_OK(fe_conv_options_set_post_padding(&o, 1, post));
+        ASSERT_FE_OK(fe_conv_options_set_stride(&o, 1, stride));
+        fe_tensor *y = nullptr, *sum = nullptr, *sq_sum = nullptr;
+        ASSERT_FE_OK(fe_graph_conv_fprop(g, x, w, &o, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        ASSERT_FE_OK(fe_graph_genstats(g, y, nullptr, &sum, &sq_sum));
+        ASSERT_FE_OK(fe_tensor_set_output(sum, 1));
+        ASSERT_FE_OK(fe_tensor_set_output(sq_sum, 1));
+        expect_refused_or_lowered(g, !channels_last, "whose result is a single pixel");
+    }
+}
+
 // A weight gradient of half NCHW x and dy into a float dw: refused; channels-last, and NCHW into
 // a half dw, taken.
 TEST_F(ConformanceRefusals, HalfWgradIntoAFloatDwNchw) {
