@@ -148,6 +148,16 @@ def render(header_lines, blocks):
     return out
 
 
+def section_body(lines, name):
+    """The lines between a section's markers (None where the header has no such section)."""
+    for i, line in enumerate(lines):
+        match = SECTION_BEGIN.match(line)
+        if match and match.group(1) == name:
+            end = next((j for j in range(i + 1, len(lines)) if SECTION_END.match(lines[j])), len(lines))
+            return lines[i + 1:end]
+    return None
+
+
 def main(argv):
     check = '--check' in argv
     args = [a for a in argv if a != '--check']
@@ -161,8 +171,9 @@ def main(argv):
         print(f'include/cudnnfe.h: {len(blocks)} op files\' declarations in {len(sections)} sections, up to date')
         return 0
     if check:
-        print('include/cudnnfe.h differs from the declarations in lib/ops/*.cpp: '
-              'run python3 scripts/schema/generate_header.py')
+        differ = [name for name in sections if section_body(before, name) != section_body(after, name)]
+        print(f'include/cudnnfe.h differs from the declarations in lib/ops/*.cpp (sections: '
+              f'{", ".join(differ) or "none; the lines around them"}): run python3 scripts/schema/generate_header.py')
         return 1
     header.write_text('\n'.join(after))
     print(f'include/cudnnfe.h: wrote {len(blocks)} op files\' declarations in {len(sections)} sections')

@@ -66,6 +66,7 @@ class GenerateHeader(unittest.TestCase):
         self.op('a_op.cpp', block('Widgets', 'FE_API fe_status fe_graph_a(void);'))
         result = self.run_generator('--check')
         self.assertEqual(result.returncode, 1)
+        self.assertIn('(sections: Widgets)', result.stdout)
         self.assertIn('run python3 scripts/schema/generate_header.py', result.stdout)
         self.assertEqual(self.header(), HEADER)
 
