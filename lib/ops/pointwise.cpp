@@ -121,6 +121,15 @@ bool pointwise_only(const fe_graph &graph) {
     return true;
 }
 
+// The same, counting slices in: a slice is a view cuDNN never sees, so pointwise operations reading
+// slices are a pointwise graph to it (the strided-row check below needs this; the other checks' faults
+// were not seen through slices).
+bool pointwise_and_views_only(const fe_graph &graph) {
+    for (const auto &node : graph.nodes)
+        if (!node->is_pointwise() && !node->only_views_inputs()) return false;
+    return true;
+}
+
 class Pointwise : public Node {
   public:
     bool is_pointwise() const override { return true; }
@@ -428,7 +437,8 @@ class Pointwise : public Node {
     // 1: cuDNN 9.19 computes from the wrong elements (capability pointwise_rank3_strided_row).
     // Whether a unit dim or none holds stride 1 makes no difference; packed rows are right.
     void refuse_rank3_strided_row(Lowering &lowering) const {
-        if (lowering.lifts_rank3() || outputs[0]->dims.size() != 3 || !pointwise_only(lowering.graph())) return;
+        if (lowering.lifts_rank3() || outputs[0]->dims.size() != 3 || !pointwise_and_views_only(lowering.graph()))
+            return;
         std::vector<const fe_tensor *> tensors(inputs.begin(), inputs.end());
         tensors.push_back(outputs[0]);
         for (const fe_tensor *t : tensors)

@@ -122,6 +122,7 @@ void register_replay_probes(std::vector<Probe> &out) {
     out.push_back(replay("softmax_stats_keys_contiguous:as_drawn", "softmax", 1, 46));
     out.push_back(replay("softmax_stats_keys_contiguous:one_query_row", "softmax", 65, 103));
     out.push_back(replay("pointwise_rank3_strided_row:transpose", "layout", 65, 288));
+    out.push_back(replay("pointwise_rank3_strided_row:slice", "layout", 109, 66));
     // Convolutions fused with a reduction, the image NCHW: a bf16 sum per image, a float max per channel.
     out.push_back(replay("conv_reduction_nchw", "conv_reduction", 65, 47));
     out.push_back(replay("conv_reduction_nchw:float", "conv_reduction", 65, 163));

@@ -110,6 +110,28 @@ TEST_F(ElementwiseRefusals, Rank3PointwiseOverAStridedLastDim) {
     }
 }
 
+// relu of a slice [1, 14, 6] of x [15, 22, 17] (layout seed 109 case 66: 65 of 84 wrong): refused
+// when x's dim 0 is innermost (the slice's last dim strided, strides [1, 255, 15]); x row-major, and
+// a slice of x keeping its last dim innermost, build.
+TEST_F(ElementwiseRefusals, Rank3PointwiseOverASliceWithAStridedLastDim) {
+    struct Form {
+        const char *name;
+        std::vector<int64_t> strides;
+        bool refused;
+    };
+    for (const Form &f : {Form{"dim 0 innermost", {1, 255, 15}, true}, Form{"row-major", {374, 17, 1}, false},
+                          Form{"dim 1 outermost, dim 2 innermost", {17, 255, 1}, false}}) {
+        SCOPED_TRACE(f.name);
+        fe_graph *g = graph("slice_strided_row", FE_DATA_HALF);
+        fe_tensor *x = cudnnfe_test::strided(g, "x", {15, 22, 17}, f.strides), *view = nullptr, *y = nullptr;
+        const int64_t start[3] = {11, 7, 5}, end[3] = {12, 21, 11};
+        ASSERT_FE_OK(fe_graph_slice(g, x, 3, start, end, nullptr, &view));
+        ASSERT_FE_OK(fe_graph_relu(g, view, nullptr, &y));
+        ASSERT_FE_OK(fe_tensor_set_output(y, 1));
+        expect_refused_or_lowered(g, f.refused, "whose last dim is longer than one and not contiguous");
+    }
+}
+
 // An activation's backward at rank 4 with a per-pixel x ([N, 1, H, W]) or a by-value dy is
 // refused; a per-channel x ([1, C, 1, 1]) builds.
 TEST_F(ElementwiseRefusals, BackwardModeWithAnOperandBroadcastAlongTheChannels) {
