@@ -1,10 +1,11 @@
 /*
- * The graph JSON on the build path: fe_graph_to_json (run by every cached fe_graph_build for
- * its key), fe_graph_from_json, and a whole in-process plan cache hit (a new graph identical to
- * one already built: validate, write the key, look it up, adopt the plan), for the seed's
- * convolution built for the described H100 (no GPU needed). Beside them, the lowering a hit skips
- * (fe_graph_build_operation_graph: cuDNN's operation graph made and finalized), which a key taken
- * from the lowered graph would add to every hit.
+ * The graph's keys and JSON beside a plan cache hit, for the seed's convolution built for the
+ * described H100 (no GPU needed): fe_graph_to_json and fe_graph_from_json (a cache directory or
+ * a caller's key keeps the text), fe_graph_key (the SHA-256 of the text), a whole in-process plan
+ * cache hit (a new graph identical to one already built: validate, take the key from the graph,
+ * look it up, adopt the plan), and the lowering a hit skips (fe_graph_build_operation_graph:
+ * cuDNN's operation graph made and finalized), which a key taken from cuDNN's descriptors would
+ * add to every hit.
  *
  *   graph_json_bench [DEVICE.json]     default: $CUDNNFE_DEVICE_JSON, else ../shared/devices/h100-sxm-80gb.json
  */
@@ -81,6 +82,12 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; ++i) check(fe_graph_to_json(g, buf, sizeof buf, &length), "fe_graph_to_json");
     double to_json = (now_us() - t0) / N;
 
+    char key[80];
+    t0 = now_us();
+    for (int i = 0; i < N; ++i) check(fe_graph_key(g, key, sizeof key, &length), "fe_graph_key");
+    double graph_key = (now_us() - t0) / N;
+    check(fe_graph_to_json(g, buf, sizeof buf, &length), "fe_graph_to_json");
+
     t0 = now_us();
     for (int i = 0; i < N / 10; ++i) {
         fe_graph *back;
@@ -117,6 +124,7 @@ int main(int argc, char **argv) {
     printf("seed convolution, %zu bytes of graph JSON (with the device description)\n", length);
     printf("fe_graph_to_json      %8.2f us\n", to_json);
     printf("fe_graph_from_json    %8.2f us\n", from_json);
+    printf("fe_graph_key          %8.2f us  (the SHA-256 of the JSON text)\n", graph_key);
     printf("plan cache hit build  %8.2f us  (%lld in-process hits)\n", hit / M, (long long)memory_hits);
     printf("lowering alone        %8.2f us  (what a hit skips)\n", lowering / (M / 10));
     fe_graph_destroy(g);

@@ -2049,7 +2049,8 @@ FE_API fe_status fe_graph_to_json(const fe_graph *graph, char *buf, size_t buf_s
  *  less the described GPU. What the graph is decides it (names, dims, strides, types, the uids
  *  set, every operation and attribute, the outputs), not where or how it is built: the same graph
  *  has the same key in every process and on every machine, for a framework's own cache of graphs
- *  or plans (the plan cache adds the build options, the target and the versions to it).
+ *  or plans (the plan cache keys on the same facts, taken from the graph without the text, with
+ *  the build options, the target and the versions).
  *  Validation writes the types it resolves (a tensor's "not set" becomes the graph's default)
  *  into the graph and so into its key: compare keys taken at the same step, before validation
  *  or after it. Same buffer protocol as fe_graph_describe (65 bytes with the NUL). */

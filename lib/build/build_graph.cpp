@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "common/sha256.hpp"
+#include "graph/graph_digest.hpp"
 #include "plan/autotune.hpp"
 #include "store/blob.hpp"
 #include "plan/build_state.hpp"
@@ -81,9 +82,8 @@ std::string cache_directory(const fe_handle *handle) {
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }
 
-// The plan cache's key: the SHA-256 of the graph's canonical JSON form (graph_json_digest), the
-// options that decide the plan, the target's fingerprint and the versions, in hex. A stored
-// entry's is hashed from the text it keeps (stored_key), the same bytes.
+// The plan cache's key: the graph's digest (graph/graph_digest.hpp, taken from the graph in
+// memory), then the options that decide the plan, the target's fingerprint and the versions, in hex.
 std::string finish_key(Sha256 digest, const std::string &options, const std::string &fingerprint) {
     std::string tail = "\n" + options + "\n" + fingerprint +
                        format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
@@ -92,12 +92,6 @@ std::string finish_key(Sha256 digest, const std::string &options, const std::str
     std::string hex;
     for (unsigned char byte : d) hex += format("%02x", byte);
     return hex;
-}
-
-std::string stored_key(const std::string &graph_json, const std::string &options, const std::string &fingerprint) {
-    Sha256 digest;
-    digest.update(graph_json.data(), graph_json.size());
-    return finish_key(digest, options, fingerprint);
 }
 
 // The target of a build: the described GPU (deviceless) or the handle's.
@@ -113,21 +107,35 @@ void target_of(const fe_graph &graph, fe_handle *handle, std::string *device_jso
     }
 }
 
+// Where a build's plan may be found and kept: the in-process cache under `key` (the graph, options
+// and GPU kind, shared by every GPU of the kind) and `device_key` (finalized for the handle's
+// device), the cache directory, and a caller's own key.
+struct CacheKeys {
+    std::string options, directory;
+    std::string key, device_key, device_json, fingerprint;
+    bool on_gpu = false;
+    // The graph's JSON text, written only for what keeps it (a caller's key, a directory entry):
+    // the key does not need it.
+    std::string graph_json;
+};
+
 // Load an entry of the cache directory, or nullptr (a missing entry, or one rejected as
 // corrupt, stale or for another key, which is then removed).
-std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, const std::string &key,
-                                                      fe_graph &graph, fe_handle *handle, bool want_autotuned,
-                                                      const std::string &device_json) {
+std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, const CacheKeys &keys,
+                                                      fe_graph &graph, fe_handle *handle, bool want_autotuned) {
     std::vector<unsigned char> bytes = read_cache_file(path);
     if (bytes.empty()) return nullptr;
     try {
         Blob blob = read_blob(bytes.data(), bytes.size());
-        FE_CHECK(stored_key(blob.graph_json, blob.build_options, blob.fingerprint) == key, FE_STATUS_INVALID_ARGUMENT,
-                 "it holds another graph or target");
+        // Named by the key, it must hold what the key was taken from (a file of the same name
+        // may hold anything).
+        FE_CHECK(blob.graph_json == keys.graph_json && blob.build_options == keys.options &&
+                     blob.fingerprint == keys.fingerprint,
+                 FE_STATUS_INVALID_ARGUMENT, "it holds another graph or target");
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
         bool deviceless = !graph.device_properties_json.empty();
         return checked_record(graph, blob.record, blob.plan_json, deviceless ? nullptr : handle,
-                              graph.device_properties_json, described_gpu(device_json));
+                              graph.device_properties_json, described_gpu(keys.device_json));
     } catch (const Error &e) {
         FE_LOG_WARN("plan cache: rejected %s (%s); rebuilding", path.c_str(), e.what());
         count(CacheEvent::Rejected);
@@ -246,32 +254,16 @@ void build_searched(fe_graph &graph, fe_handle *handle, const fe_build_options &
 
 namespace {
 
-// Where a build's plan may be found and kept: the in-process cache under `key` (the graph, options
-// and GPU kind, shared by every GPU of the kind) and `device_key` (finalized for the handle's
-// device), the cache directory, and a caller's own key.
-struct CacheKeys {
-    std::string options, directory;
-    std::string key, device_key, device_json, fingerprint;
-    bool on_gpu = false;
-    // The graph's JSON text, written out only for what keeps it (a caller's key, a directory
-    // entry); otherwise the key hashes it as it is written.
-    std::string graph_json;
-};
-
-// The keys of a cached build, or false when the graph cannot be cached (its JSON cannot be
-// written: a graph the reader could not rebuild).
+// The keys of a cached build, or false when the graph cannot be cached (an op with no JSON form:
+// neither the key nor the reader would know it).
 bool cache_keys(fe_graph &graph, fe_handle *handle, const fe_build_options &o, CacheKeys *keys) {
     graph.validate();
     cudnn();
     graph.assign_uids();
     Sha256 digest;
     try {
-        if (o.cache_key || !keys->directory.empty()) {
-            keys->graph_json = graph_to_json(graph);
-            digest.update(keys->graph_json.data(), keys->graph_json.size());
-        } else {
-            digest = graph_json_digest(graph, true);
-        }
+        digest = graph_digest(graph);
+        if (o.cache_key || !keys->directory.empty()) keys->graph_json = graph_to_json(graph);
     } catch (const Error &e) {
         FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
         return false;
@@ -313,8 +305,7 @@ bool adopt_cached(fe_graph &graph, fe_handle *handle, const fe_build_options &o,
         if (record) count(CacheEvent::MemoryHit);
     }
     if (!record && !keys.directory.empty()) {
-        record = load_from_directory(cache_file(keys.directory, keys.key), keys.key, graph, handle, o.autotune != 0,
-                                     keys.device_json);
+        record = load_from_directory(cache_file(keys.directory, keys.key), keys, graph, handle, o.autotune != 0);
         if (record) {
             origin = "cache directory";
             count(CacheEvent::DiskHit);

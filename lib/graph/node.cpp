@@ -9,7 +9,7 @@ const char *Node::input_port(size_t index) const {
     return index < 4 ? names[index] : "IN";
 }
 
-void Node::write_json(json::Writer &) const {
+void Node::write_attributes(AttributeWriter &) const {
     FE_FAIL(FE_STATUS_NOT_SUPPORTED, "operation '%s' (%s) has no JSON form", name.c_str(), kind());
 }
 

@@ -11,10 +11,8 @@
 
 namespace fe {
 
+class AttributeWriter;
 class Lowering;
-namespace json {
-class Writer;
-}
 
 struct Node {
     std::string name;
@@ -61,15 +59,16 @@ struct Node {
     // (e.g. an operation no engine runs on its own). Empty: nothing to add.
     virtual std::string unsupported_hint() const { return ""; }
 
-    // ---- The JSON form (docs/graph-json.md) ----
-    // The graph JSON is what the plan cache's key hashes and part of every serialized plan, so each op
-    // writes itself and has a reader. To give an op its JSON form:
-    //  1. describe the op in its file (lib/ops/<op>.cpp), and override write_json there
+    // ---- The attributes: the JSON form (docs/graph-json.md) and the plan cache's key ----
+    // What an op writes of itself goes into the graph JSON and into the graph's digest, the plan
+    // cache's key (graph/graph_digest.hpp): both must hold every attribute that decides the op,
+    // so each op writes itself once and has a reader. To give an op its JSON form and its key:
+    //  1. describe the op in its file (lib/ops/<op>.cpp), and override write_attributes there
     //     with write_option_attributes (schema/option_fields.hpp), which writes the
-    //     attributes its description lists, always all of them and in the struct's order (the
-    //     text is a cache key: canonical, no optional spellings); parameters outside the options
-    //     struct are written by hand. lib/serial writes the op's kind, name, compute type, inputs
-    //     (by the port names json_input gives) and outputs (by output_ports).
+    //     attributes its description lists, always all of them and in the struct's order (both
+    //     forms are keys: canonical, no optional spellings); parameters outside the options
+    //     struct are written by hand. lib/serial and the digest add the op's kind, name, compute
+    //     type, inputs (by the port names json_input gives) and outputs (by output_ports).
     //  2. nothing more to read it: lib/serial/readers/described.cpp reads every described op's
     //     inputs, parameters and options from the same description and adds the op through the
     //     description's add function, as the C entry point does (so checks and inference run
@@ -77,9 +76,9 @@ struct Node {
     //  3. give the description's input ports example dims: the every-op round trip
     //     (tests/unit/graph_json_round_trip_test.cpp) builds the op from them; the op's section
     //     of docs/graph-json.md is regenerated (scripts/schema/regenerate.sh).
-    // An op that keeps the default has no JSON form: fe_graph_to_json fails naming it (and the
-    // plan cache then builds such graphs without caching them).
-    virtual void write_json(json::Writer &out) const;
+    // An op that keeps the default has no JSON form and no key: fe_graph_to_json fails naming it
+    // (and the plan cache then builds such graphs without caching them).
+    virtual void write_attributes(AttributeWriter &out) const;
     // The name of input port `index` in the JSON "inputs" object.
     virtual const char *json_input(size_t index) const { return input_port(index); }
     // Names of the result ports, in outputs' order, as the op's entry point gave them ("Y",

@@ -201,8 +201,8 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
+#include "graph/attribute_writer.hpp"
 #include "schema/schema.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 
 namespace fe {

@@ -58,7 +58,7 @@ AttentionBackwardNode::AttentionBackwardNode(std::vector<fe_tensor *> required,
       deterministic_(options.deterministic != 0),
       given_(without_name(options)) {}
 
-void AttentionBackwardNode::write_json(json::Writer &out) const {
+void AttentionBackwardNode::write_attributes(AttributeWriter &out) const {
     write_option_attributes(out, op_schema(kind()), &given_, 0);
 }
 

@@ -26,7 +26,7 @@ class AttentionBackwardNode : public AttentionNode {
     static constexpr size_t kStatsInput = 5;
     AttentionBackwardNode(std::vector<fe_tensor *> required, std::vector<const char *> required_ports,
                           const fe_sdpa_backward_options &options, const BackwardScoreModifiers &modifiers);
-    void write_json(json::Writer &out) const override;
+    void write_attributes(AttributeWriter &out) const override;
 
     // dSink needs the forward's sinks, which serve only dSink; a score modifier needs its
     // derivative. Shapes dSink.

@@ -74,9 +74,9 @@
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/norm.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
@@ -133,7 +133,7 @@ class BatchNormTraining : public NormNode {
         for (size_t i = 1; i < outputs.size(); ++i) assign_inferred_shape(outputs[i], stats, x->strides);
     }
 
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
@@ -195,7 +195,7 @@ class BatchNormInference : public NormNode {
         add_input(bias, "bias");
     }
     const char *kind() const override { return "batchnorm_inference"; }
-    void write_json(json::Writer &) const override {}  // no attributes
+    void write_attributes(AttributeWriter &) const override {}  // no attributes
     // Lowered as pointwise operations (see lower()), which keep the usual padding of small ranks.
     bool wants_trailing_unit_dims() const override { return false; }
     // A rank-3 x ([N, C, W]) is lowered as [N, C, 1, W]: cuDNN 9.19's rank-3 pointwise plans with

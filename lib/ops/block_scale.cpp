@@ -54,10 +54,10 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 #include "schema/schema.hpp"
 
@@ -79,7 +79,7 @@ class BlockScaleNode : public Node {
         return block_rows_ == 1 ? format("block_size=%d", block_size_)
                                 : format("block=%dx%d", block_rows_, block_size_);
     }
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         fe_block_scale_options o = FE_BLOCK_SCALE_OPTIONS_INIT;
         o.block_size = block_size_;
         o.block_rows = block_rows_;

@@ -41,10 +41,10 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/norm.hpp"
 #include "schema/schema.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 
 namespace fe {
@@ -87,7 +87,7 @@ class BnFinalize : public NormNode {
         for (fe_tensor *out : outputs) assign_inferred_shape(out, dims, sum->strides);
     }
 
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 

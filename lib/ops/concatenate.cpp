@@ -27,8 +27,8 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 #include "ops/ops.hpp"
@@ -74,7 +74,7 @@ class Concatenate : public Node {
         if (in_place_index_ >= 0) text += " in_place_index=" + std::to_string(in_place_index_);
         return text;
     }
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         out.field("axis", axis_).field("in_place_index", in_place_index_);
     }
     std::string unsupported_hint() const override {

@@ -53,11 +53,11 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "graph/graph.hpp"
 #include "graph/tensor.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 #include "schema/schema.hpp"
 
@@ -137,7 +137,7 @@ std::string conv_attributes(const fe_conv_options &o, size_t n) {
     return text;
 }
 
-void write_conv_json(json::Writer &out, const fe_conv_options &o, size_t n, bool transposed) {
+void write_conv_attributes(AttributeWriter &out, const fe_conv_options &o, size_t n, bool transposed) {
     // The four convolutions take the same fields but output_padding, which only the transposed
     // one takes: the schema says which (conv_options_description, conv_direct_fields).
     write_option_attributes(out, op_schema(transposed ? "conv_transpose" : "conv_fprop"), &o, n);

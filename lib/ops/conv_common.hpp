@@ -17,11 +17,9 @@ namespace schema {
 struct Struct;
 }
 
+class AttributeWriter;
 class Descriptor;
 class Lowering;
-namespace json {
-class Writer;
-}
 
 // 128-bit integers for the size arithmetic of huge dims (dims may come close to 2^63; the
 // checked options stay below 2^31), so no product overflows before its check.
@@ -69,7 +67,7 @@ std::string conv_attributes(const fe_conv_options &options, size_t n);
 
 // The options' JSON attributes (pre_padding, post_padding, stride, dilation for n spatial dims,
 // mode, groups; output_padding too for the transposed convolution).
-void write_conv_json(json::Writer &out, const fe_conv_options &options, size_t n, bool transposed);
+void write_conv_attributes(AttributeWriter &out, const fe_conv_options &options, size_t n, bool transposed);
 
 // Refuses a convolution fused with other operations whose layouts cuDNN 9.19 builds wrong plans
 // for: image-shaped tensors (the graph's non-virtual tensors of the image's rank with channels

@@ -18,13 +18,13 @@
 
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 
 namespace fe {
 namespace {
@@ -84,8 +84,8 @@ class ConvDgrad : public Node {
         return text;
     }
 
-    void write_json(json::Writer &out) const override {
-        write_conv_json(out, options_, spatial(), transposed_);
+    void write_attributes(AttributeWriter &out) const override {
+        write_conv_attributes(out, options_, spatial(), transposed_);
         if (!transposed_) out.field("dx_dims", dx_dims_);  // a transposed convolution infers them
     }
 

@@ -12,12 +12,12 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 
 namespace fe {
@@ -49,7 +49,7 @@ class ConvFprop : public Node {
     }
 
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
-    void write_json(json::Writer &out) const override { write_conv_json(out, options_, spatial(), false); }
+    void write_attributes(AttributeWriter &out) const override { write_conv_attributes(out, options_, spatial(), false); }
 
     std::string unsupported_hint() const override {
         if (inputs[0]->vector_count > 1 && inputs[0]->graph->resolved_compute(*this) != FE_DATA_INT32)

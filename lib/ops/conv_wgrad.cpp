@@ -17,12 +17,12 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 
 namespace fe {
 namespace {
@@ -110,8 +110,8 @@ class ConvWgrad : public Node {
     }
 
     std::string attributes() const override { return conv_attributes(options_, spatial()); }
-    void write_json(json::Writer &out) const override {
-        write_conv_json(out, options_, spatial(), false);
+    void write_attributes(AttributeWriter &out) const override {
+        write_conv_attributes(out, options_, spatial(), false);
         if (!dw_dims_.empty()) out.field("dw_dims", dw_dims_);  // absent: inferred
     }
 

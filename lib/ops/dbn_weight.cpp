@@ -81,7 +81,7 @@ class DbnWeight : public NormNode {
         return explanation(Feature::standalone_dbn_weight, cudnn().cudnnGetVersion());
     }
 
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         fe_dbn_weight_options o = FE_DBN_WEIGHT_OPTIONS_INIT;
         write_option_attributes(out, op_schema(kind()), &o, 0);
     }

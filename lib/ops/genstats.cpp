@@ -59,7 +59,7 @@ class Genstats : public Node {
         return explanation(Feature::standalone_genstats, cudnn().cudnnGetVersion());
     }
 
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         fe_genstats_options o = FE_GENSTATS_OPTIONS_INIT;
         write_option_attributes(out, op_schema(kind()), &o, 0);
     }

@@ -36,6 +36,7 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "graph/graph.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/matmul_shape.hpp"
@@ -44,7 +45,6 @@
 #include "plan/lowering.hpp"
 #include "common/values.hpp"
 #include "schema/schema.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 
 namespace fe {
@@ -59,7 +59,7 @@ class Matmul : public Node {
         compute_data_type = o.compute_data_type;
     }
     const char *kind() const override { return "matmul"; }
-    void write_json(json::Writer &out) const override { write_option_attributes(out, op_schema(kind()), &given_, 0); }
+    void write_attributes(AttributeWriter &out) const override { write_option_attributes(out, op_schema(kind()), &given_, 0); }
     const char *input_port(size_t i) const override {
         static const char *const kOverrides[] = {"m_override", "n_override", "k_override"};
         if (i < 2) return i == 0 ? "A" : "B";

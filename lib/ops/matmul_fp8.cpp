@@ -33,11 +33,11 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/matmul_shape.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 
 namespace fe {
@@ -57,7 +57,7 @@ class MatmulFp8 : public Node {
     }
     const char *kind() const override { return "matmul_fp8"; }
     // Written only when set: graphs without it keep the form (and plan-cache keys) they had.
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         if (fast_accumulate_) out.field("fast_accumulate", true);
     }
     std::string attributes() const override { return fast_accumulate_ ? " fast_accumulate" : ""; }

@@ -130,7 +130,7 @@ class MoeGroupedMatmul : public Node {
         assign_inferred_shape(outputs[0], dims, packed_strides(dims));
     }
 
-    void write_json(json::Writer &out) const override { write_option_attributes(out, op_schema(kind()), &options_, 0); }
+    void write_attributes(AttributeWriter &out) const override { write_option_attributes(out, op_schema(kind()), &options_, 0); }
 
     // Weights stored N-contiguous had no engine in any mode; SCATTER has its own entry.
     std::string unsupported_hint() const override {

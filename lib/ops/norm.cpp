@@ -66,8 +66,8 @@
 
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/no_engine_causes.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 #include "schema/option_fields.hpp"
 #include "ops/graph_ops.hpp"
@@ -340,7 +340,7 @@ class NormForward : public NormNode {
     }
 
     // epsilon is written even when the epsilon input replaces it (it is part of the node).
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 
@@ -483,7 +483,7 @@ class NormBackward : public NormNode {
     }
 
     // Families whose bias is optional have a dBias result only when the caller asked for one.
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
         if (family_.bias_optional) out.field("output_dbias", outputs.size() > 2);
     }

@@ -55,6 +55,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
+#include "graph/attribute_writer.hpp"
 #include "graph/graph.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
@@ -62,7 +63,6 @@
 #include "plan/lowering.hpp"
 #include "schema/option_fields.hpp"
 #include "schema/schema.hpp"
-#include "common/json.hpp"
 
 namespace fe {
 
@@ -193,7 +193,7 @@ class Pointwise : public Node {
 
     // The options the mode reads, named as in fe_pointwise_options.
     // The parameters of this mode, as the description lists them.
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema("add"), &options_, 0, info_.mode);
     }
 

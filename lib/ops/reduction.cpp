@@ -27,12 +27,12 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "graph/tensor.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 #include "schema/option_fields.hpp"
 
@@ -68,7 +68,7 @@ class Reduction : public Node {
     }
 
     // The mode is a parameter of the call, not an option.
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         out.field("mode", reduction_mode_name(mode_));
         fe_reduction_options o = FE_REDUCTION_OPTIONS_INIT;
         o.reduce_axes = axes_;

@@ -80,11 +80,11 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/no_engine_causes.hpp"
 #include "ops/ops.hpp"
 #include "ops/resample.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 #include "schema/option_fields.hpp"
 #include "ops/graph_ops.hpp"
@@ -169,7 +169,7 @@ std::string attributes_of(const fe_resample_options &o, size_t n) {
     return s;
 }
 
-void write_json_of(json::Writer &out, const char *kind, const fe_resample_options &o, size_t n) {
+void write_resample_attributes(AttributeWriter &out, const char *kind, const fe_resample_options &o, size_t n) {
     write_option_attributes(out, op_schema(kind), &o, n);
 }
 
@@ -288,7 +288,7 @@ class Resample : public Node {
     }
 
     std::string attributes() const override { return attributes_of(options_, spatial()); }
-    void write_json(json::Writer &out) const override { write_json_of(out, kind(), options_, spatial()); }
+    void write_attributes(AttributeWriter &out) const override { write_resample_attributes(out, kind(), options_, spatial()); }
     std::string unsupported_hint() const override { return pooling_hint(options_); }
 
     void lower(Lowering &lowering) const override {
@@ -366,8 +366,8 @@ class ResampleBackward : public Node {
     }
 
     std::string attributes() const override { return attributes_of(options_, spatial()); }
-    void write_json(json::Writer &out) const override {
-        write_json_of(out, kind(), options_, spatial());
+    void write_attributes(AttributeWriter &out) const override {
+        write_resample_attributes(out, kind(), options_, spatial());
         out.field("dx_dims", dx_dims());
     }
     std::string unsupported_hint() const override {

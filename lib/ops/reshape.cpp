@@ -23,9 +23,9 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
@@ -65,7 +65,7 @@ class Reshape : public Node {
     }
 
     std::string attributes() const override { return "dims=" + dims_string(dims_); }
-    void write_json(json::Writer &out) const override { out.field("dims", dims_); }
+    void write_attributes(AttributeWriter &out) const override { out.field("dims", dims_); }
     std::string unsupported_hint() const override {
         return explanation(Feature::standalone_reshape, cudnn().cudnnGetVersion());
     }

@@ -42,10 +42,10 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/values.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/schema.hpp"
 #include "schema/option_fields.hpp"
 
@@ -143,7 +143,7 @@ class Rng : public Node {
         assign_inferred_shape(outputs[0], dims, packed_strides(dims));
     }
 
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &options_, 0);
     }
 

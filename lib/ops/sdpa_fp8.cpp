@@ -49,9 +49,9 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/attention.hpp"
 #include "schema/option_fields.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/score_modifier.hpp"
 #include "schema/schema.hpp"
@@ -88,7 +88,7 @@ class SdpaFp8 : public AttentionNode {
         if (max_sum_exp_ && has_sink()) return explanation(Feature::max_sum_exp_with_sinks, cudnn().cudnnGetVersion());
         return "";
     }
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         write_option_attributes(out, op_schema(kind()), &given_, 0);
     }
 

@@ -50,9 +50,9 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/attention_backward.hpp"
 #include "schema/option_fields.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 

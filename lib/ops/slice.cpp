@@ -23,8 +23,8 @@
 
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 #include "ops/ops.hpp"
@@ -77,7 +77,7 @@ class Slice : public Node {
     std::string attributes() const override {
         return "start=" + dims_string(start_) + " end=" + dims_string(end_);
     }
-    void write_json(json::Writer &out) const override { out.field("start", start_).field("end", end_); }
+    void write_attributes(AttributeWriter &out) const override { out.field("start", start_).field("end", end_); }
 
     void lower(Lowering &lowering) const override {
         const fe_tensor *x = inputs[0];

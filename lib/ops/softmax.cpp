@@ -27,10 +27,10 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "schema/option_fields.hpp"
 #include "schema/schema.hpp"
 
@@ -67,7 +67,7 @@ class Softmax : public Node {
     }
 
     std::string attributes() const override { return stats_ ? "axis=last stats" : "axis=last"; }
-    void write_json(json::Writer &out) const override {
+    void write_attributes(AttributeWriter &out) const override {
         fe_softmax_options o = FE_SOFTMAX_OPTIONS_INIT;
         o.generate_stats = stats_;
         write_option_attributes(out, op_schema(kind()), &o, 0);

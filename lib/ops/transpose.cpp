@@ -26,9 +26,9 @@
 #include "backend/capabilities.hpp"
 #include "backend/loader.hpp"
 #include "common/error.hpp"
+#include "graph/attribute_writer.hpp"
 #include "ops/ops.hpp"
 #include "plan/lowering.hpp"
-#include "common/json.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
 
@@ -59,7 +59,7 @@ class Transpose : public Node {
     }
 
     std::string attributes() const override { return "perm=" + dims_string(perm_); }
-    void write_json(json::Writer &out) const override { out.field("perm", perm_); }
+    void write_attributes(AttributeWriter &out) const override { out.field("perm", perm_); }
     std::string unsupported_hint() const override {
         return explanation(Feature::standalone_transpose, cudnn().cudnnGetVersion());
     }

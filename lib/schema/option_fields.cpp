@@ -31,38 +31,38 @@ const schema::Op &op_schema(const char *kind) {
     return *op;
 }
 
-void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims,
+void write_option_attributes(AttributeWriter &out, const schema::Op &op, const void *options, size_t spatial_dims,
                              int32_t kind) {
     const schema::Struct &s = *op.options;
     for (const Field &f : s.fields) {
         if (!is_option_attribute(f) || !op.takes_field(f.name, kind)) continue;
-        out.key(f.name);
         switch (f.type) {
-            case Type::flag: out.boolean(f.integer_of(options) != 0); break;
-            case Type::integer: out.integer(f.integer_of(options)); break;
-            case Type::number: out.number(f.number_of(options)); break;
+            case Type::flag: out.boolean(f.name, f.integer_of(options) != 0); break;
+            case Type::integer: out.integer(f.name, f.integer_of(options)); break;
+            case Type::number: out.number(f.name, f.number_of(options)); break;
             case Type::data_type:
-                out.string(data_type_name(static_cast<fe_data_type>(f.integer_of(options))));
+                out.text(f.name, data_type_name(static_cast<fe_data_type>(f.integer_of(options))));
                 break;
             case Type::enumeration: {
                 const char *name = f.enumeration->json_name(static_cast<int32_t>(f.integer_of(options)));
                 FE_CHECK(name != nullptr, FE_STATUS_INTERNAL, "%s.%s holds %lld, not an %s", s.c_type, f.name,
                          static_cast<long long>(f.integer_of(options)), f.enumeration->c_type);
-                out.string(name);
+                out.text(f.name, name);
                 break;
             }
             case Type::axes: {
-                out.begin_array();
+                int64_t axes[32];
+                size_t count = 0;
                 uint32_t mask = static_cast<uint32_t>(f.integer_of(options));
                 for (int64_t axis = 0; axis < 32; ++axis)
-                    if (mask & (1u << axis)) out.integer(axis);
-                out.end_array();
+                    if (mask & (1u << axis)) axes[count++] = axis;
+                out.integers(f.name, axes, count);
                 break;
             }
-            case Type::spatial_array: out.integers(f.array_of(options), spatial_dims); break;
+            case Type::spatial_array: out.integers(f.name, f.array_of(options), spatial_dims); break;
             case Type::dims_array: {
                 const Field *count = count_field(s, Type::dims_count);
-                out.integers(f.array_of(options), count ? static_cast<size_t>(count->integer_of(options)) : 0);
+                out.integers(f.name, f.array_of(options), count ? static_cast<size_t>(count->integer_of(options)) : 0);
                 break;
             }
             case Type::name:

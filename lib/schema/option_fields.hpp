@@ -1,12 +1,13 @@
-// The graph JSON of an op's options, field by field from the op schema: the writer writes every
-// attribute the op takes, in the struct's order (serial/option_reader.hpp reads them back). What
-// an op writes and reads is then its description, not a second list typed by hand.
+// The attributes of an op's options, field by field from the op schema, for the graph JSON and
+// the graph's digest: the writer gets every attribute the op takes, in the struct's order
+// (serial/option_reader.hpp reads them back). What an op writes and reads is then its
+// description, not a second list typed by hand.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
-#include "common/json.hpp"
+#include "graph/attribute_writer.hpp"
 #include "schema/schema.hpp"
 
 namespace fe {
@@ -14,7 +15,7 @@ namespace fe {
 // The attributes of `options` (a struct of op.options' type) that `op` takes: every field but
 // the name, the compute type (an op member of its own), tensors (inputs) and counts (the arrays'
 // lengths). Spatial arrays are written with `spatial_dims` entries.
-void write_option_attributes(json::Writer &out, const schema::Op &op, const void *options, size_t spatial_dims,
+void write_option_attributes(AttributeWriter &out, const schema::Op &op, const void *options, size_t spatial_dims,
                              int32_t kind = schema::kAnyKind);
 
 // Whether a field is written as an attribute (rather than as the op's name, its compute type, an

@@ -14,17 +14,17 @@ namespace fe {
 
 // Appends the canonical text to `out` (the same graph always gives the same bytes). `drain`, when
 // given, is called after each tensor and operation with the text written so far, which it may
-// consume and clear: the plan cache's key hashes the text that way without ever holding it whole.
+// consume and clear: the graph's key hashes the text that way without ever holding it whole.
 // `with_target` false leaves out the described GPU (device_properties), which says where the graph
 // is built, not what it is.
 void write_graph_json(const fe_graph &graph, std::string &out, const std::function<void(std::string &)> &drain = {},
                       bool with_target = true);
 std::string graph_to_json(const fe_graph &graph);
 
-// The SHA-256 of the canonical text, hashed as it is written (never held whole): without the
-// target, the graph's key (fe_graph_key); with it, the start of the plan cache's, which hashes
-// the options, the target's fingerprint and the versions after it.
-Sha256 graph_json_digest(const fe_graph &graph, bool with_target);
+// The SHA-256 of the canonical text less the target, hashed as it is written (never held whole):
+// the graph's key (fe_graph_key), which a caller can check against the text. The plan cache keys
+// on the same facts without the text (graph/graph_digest.hpp).
+Sha256 graph_json_digest(const fe_graph &graph);
 
 // Throws FE_STATUS_INVALID_ARGUMENT when `bytes` is over FE_GRAPH_JSON_MAX_BYTES.
 void check_graph_json_size(size_t bytes);
