@@ -115,18 +115,12 @@ bool row_major_order(const fe_tensor *t) {
 // Whether every operation of the graph is pointwise: cuDNN runs such a graph on its pointwise
 // kernels, not as the epilogue of a matmul or convolution, and the faults the checks on rank-3
 // shapes and layouts and on backward broadcasts describe were seen there only.
-bool pointwise_only(const fe_graph &graph) {
+// `views_too` counts slices in: a slice is a view cuDNN never sees, so pointwise operations reading
+// slices are a pointwise graph to it (the strided-row check below needs this; the other checks'
+// faults were not seen through slices).
+bool pointwise_only(const fe_graph &graph, bool views_too = false) {
     for (const auto &node : graph.nodes)
-        if (!node->is_pointwise()) return false;
-    return true;
-}
-
-// The same, counting slices in: a slice is a view cuDNN never sees, so pointwise operations reading
-// slices are a pointwise graph to it (the strided-row check below needs this; the other checks' faults
-// were not seen through slices).
-bool pointwise_and_views_only(const fe_graph &graph) {
-    for (const auto &node : graph.nodes)
-        if (!node->is_pointwise() && !node->only_views_inputs()) return false;
+        if (!node->is_pointwise() && !(views_too && node->only_views_inputs())) return false;
     return true;
 }
 
@@ -437,7 +431,7 @@ class Pointwise : public Node {
     // 1: cuDNN 9.19 computes from the wrong elements (capability pointwise_rank3_strided_row).
     // Whether a unit dim or none holds stride 1 makes no difference; packed rows are right.
     void refuse_rank3_strided_row(Lowering &lowering) const {
-        if (lowering.lifts_rank3() || outputs[0]->dims.size() != 3 || !pointwise_and_views_only(lowering.graph()))
+        if (lowering.lifts_rank3() || outputs[0]->dims.size() != 3 || !pointwise_only(lowering.graph(), true))
             return;
         std::vector<const fe_tensor *> tensors(inputs.begin(), inputs.end());
         tensors.push_back(outputs[0]);

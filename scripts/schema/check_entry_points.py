@@ -3,7 +3,9 @@
 (bindings/schema_model.py: Op.c_arguments) is the header's: for every op, the entry point's
 arguments after the graph have the same count and kinds (tensor, array, count, enum, struct), and
 each tensor argument is named as the schema names it (schema::argument_name), which is how an
-entry point made from its description names a NULL argument.
+entry point made from its description names a NULL argument; and that the entry point is declared
+in the header section of the op's family (the section its file's declaration block names, which
+must be the family its description gives).
 Prints one line per op that differs and exits 1 when one does.
 
 usage: check_entry_points.py SCHEMA_JSON HEADER
@@ -42,11 +44,28 @@ def expected_kind(role, what):
     return role
 
 
+SECTION = re.compile(r'/\* >>> "([^"]+)".*?\*/(.*?)/\* <<< "\1" \*/', re.S)
+
+
+def section_of(raw_header, entry_point):
+    """The generated section of the header that declares `entry_point`, or None."""
+    for m in SECTION.finditer(raw_header):
+        if re.search(r'FE_API\s+fe_status\s+' + entry_point + r'\s*\(', m.group(2)):
+            return m.group(1)
+    return None
+
+
 def main():
     model = schema_model.load(sys.argv[1])
-    text = re.sub(r'/\*.*?\*/', ' ', pathlib.Path(sys.argv[2]).read_text(), flags=re.S)
+    raw = pathlib.Path(sys.argv[2]).read_text()
+    text = re.sub(r'/\*.*?\*/', ' ', raw, flags=re.S)
     bad = 0
     for op in model.ops:
+        section = section_of(raw, op.entry_point)
+        if section is not None and section != op.family:
+            print(f'{op.kind}: {op.entry_point} is declared in the section "{section}", its description\'s family is '
+                  f'"{op.family}"')
+            bad += 1
         m = re.search(r'FE_API\s+fe_status\s+' + op.entry_point + r'\s*\((.*?)\)\s*;', text, re.S)
         if not m:
             print(f'{op.kind}: {op.entry_point} is not in the header')
