@@ -103,6 +103,16 @@ class Param:
 
 
 @dataclasses.dataclass
+class Convenience:
+    """An entry point of its own for one kind of a family (fe_graph_bias: pointwise's add): its
+    operands are the family's first ports, named its own way (schema::Convenience)."""
+    entry_point: str
+    kind: str
+    operands: list
+    doc: str
+
+
+@dataclasses.dataclass
 class Op:
     kind: str
     entry_point: str
@@ -115,6 +125,7 @@ class Op:
     scales: Optional[Struct]
     takes: list
     kinds: Optional[str]     # pointwise: the enum whose values are the op kinds
+    conveniences: list = dataclasses.field(default_factory=list)
 
     @property
     def method(self) -> str:
@@ -239,7 +250,9 @@ def load(path) -> Model:
                   for p in o['params']]
         ops.append(Op(o['kind'], o['entry_point'], o.get('family', ''), o.get('doc', ''), inputs,
                       outputs, params, structs.get(o.get('options')), structs.get(o.get('scales')),
-                      o.get('takes', []), o.get('kinds')))
+                      o.get('takes', []), o.get('kinds'),
+                      [Convenience(c['entry_point'], c['kind'], c['operands'], c.get('doc', ''))
+                       for c in o.get('conveniences', [])]))
     return Model(enums, structs, ops)
 
 

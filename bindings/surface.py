@@ -63,6 +63,14 @@ class Call:
 
 
 @dataclasses.dataclass
+class ConveniencesOf:
+    """Where an op family's conveniences (schema::Convenience: fe_graph_bias, one mode of pointwise)
+    go among an object's calls: add_conveniences puts one tensor_query each in its place, from the op
+    schema (their operands, options and doc are the description's)."""
+    family_entry_point: str
+
+
+@dataclasses.dataclass
 class Object:
     c_type: str           # fe_kernel_cache
     name: str             # KernelCache
@@ -204,7 +212,6 @@ DEVICE_BUFFER = Object(
     close_doc='Frees the device memory; closing again does nothing.', idioms=True)
 
 COUNT = Param('count', 'count')
-POINTWISE = Param('options', 'options', nullable=True, struct='fe_pointwise_options', default='null')
 EXECUTE_PARAMS = [Param('handle', 'handle'), Param('tensors', 'tensors'), Param('device_pointers', 'addresses'), COUNT]
 
 GRAPH = Object(
@@ -303,24 +310,9 @@ GRAPH = Object(
         Call('warmup', 'fe_graph_warmup', 'method', [Param('handle', 'handle')],
              'Perform the first execute\'s one-time work now (the handle\'s workspace grown), before executes are '
              'captured into a CUDA graph.'),
-        # The C library's pointwise conveniences, each its own entry point (the op's generated method,
-        # pointwise, takes any mode).
-        Call('bias', 'fe_graph_bias', 'tensor_query', [Param('input', 'tensor'), Param('bias', 'tensor'), POINTWISE],
-             'input + bias (broadcast); the options ({null}: the defaults) name the node and set its compute type.'),
-        Call('scale', 'fe_graph_scale', 'tensor_query', [Param('input', 'tensor'), Param('scale', 'tensor'), POINTWISE],
-             'input * scale (broadcast); the options ({null}: the defaults) name the node and set its compute type.'),
-        Call('add', 'fe_graph_add', 'tensor_query', [Param('a', 'tensor'), Param('b', 'tensor'), POINTWISE],
-             'a + b; the options ({null}: the defaults) name the node and set its compute type.'),
-        Call('mul', 'fe_graph_mul', 'tensor_query', [Param('a', 'tensor'), Param('b', 'tensor'), POINTWISE],
-             'a * b; the options ({null}: the defaults) name the node and set its compute type.'),
-        Call('relu', 'fe_graph_relu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
-             'max(input, 0); the options ({null}: the defaults) name the node, set its compute type and may clip it '
-             'or give it a leaky slope.'),
-        Call('gelu', 'fe_graph_gelu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
-             'The GELU activation of input; the options ({null}: the defaults) name the node and set its compute '
-             'type.'),
-        Call('silu', 'fe_graph_silu', 'tensor_query', [Param('input', 'tensor'), POINTWISE],
-             'input * sigmoid(input); the options ({null}: the defaults) name the node and set its compute type.'),
+        # The C library's pointwise conveniences (fe_graph_bias, ...), each its own entry point (the op's
+        # generated method, pointwise, takes any mode), as the op schema describes them.
+        ConveniencesOf('fe_graph_pointwise'),
         Call('attention_implementation', 'fe_graph_attention_implementation', 'query',
              [Param('node_name', 'text', default='null')],
              'How the attention node of that name ({null}: the first) was lowered, once its operation graph exists.',
@@ -500,6 +492,23 @@ LIBRARY = Object(
 
 OBJECTS = [KERNEL_CACHE, HANDLE, DEVICE_BUFFER, GRAPH, TENSOR]
 MODULE = LIBRARY
+
+
+def add_conveniences(model):
+    """Put the op schema's conveniences in place of each ConveniencesOf among the objects' calls
+    (every generator calls it once the schema is loaded)."""
+    for obj in OBJECTS + [MODULE]:
+        calls = []
+        for call in obj.calls:
+            if not isinstance(call, ConveniencesOf):
+                calls.append(call)
+                continue
+            op = next(o for o in model.ops if o.entry_point == call.family_entry_point)
+            options = Param('options', 'options', nullable=True, struct=op.options.c_type, default='null')
+            calls += [Call(c.entry_point[len('fe_graph_'):], c.entry_point, 'tensor_query',
+                           [Param(operand, 'tensor') for operand in c.operands] + [options], c.doc)
+                      for c in op.conveniences]
+        obj.calls = calls
 
 
 def arguments(params, types, name_of, member=''):

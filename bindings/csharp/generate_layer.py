@@ -900,6 +900,7 @@ def api_names_class():
 def main():
     schema, swig_list, out_dir, list_file = sys.argv[1:]
     model = schema_model.load(schema)
+    surface.add_conveniences(model)
     proxies = proxy_types(swig_list)
     out = pathlib.Path(out_dir)
     shutil.rmtree(out, ignore_errors=True)  # no stale file of an op the schema dropped

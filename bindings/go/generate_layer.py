@@ -912,6 +912,7 @@ def main():
     parser.add_argument('--gofmt')
     args = parser.parse_args()
     model = schema_model.load(args.schema)
+    surface.add_conveniences(model)
     CODED_ENUMS.update(e.c_type for e in model.enums.values() if e.values[0][2] != 0 and not e.flags)
     scales = {op.scales.c_type for op in model.ops if op.scales is not None}
 

@@ -1010,6 +1010,7 @@ final class ApiNames {{
 def main():
     schema, out_dir, list_file, handwritten = sys.argv[1:]
     model = schema_model.load(schema)
+    surface.add_conveniences(model)
     out = pathlib.Path(out_dir) / 'dev' / 'cudnnfe'
     if out.exists():
         for stale in out.glob('*.java'):

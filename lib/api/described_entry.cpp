@@ -70,26 +70,39 @@ schema::Call::Param param_value(const ParamArgument &argument) {
     return {std::vector<int64_t>(argument.array, argument.array + argument.count), 0};
 }
 
-}  // namespace
-
-fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedArguments &arguments,
-                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
-    return guard(op.entry_point, [&] {
+// `convenience`: one of the op's, whose operands are the op's first ports (the others left out),
+// its kind and its nodes' names fixed.
+fe_status add_described(const schema::Op &op, const schema::Convenience *convenience, fe_graph *graph,
+                        const DescribedArguments &arguments, const void *options,
+                        std::initializer_list<fe_tensor **> outputs) noexcept {
+    return guard(convenience ? convenience->entry_point : op.entry_point, [&] {
+        if (convenience) {  // its operands first, by their own names
+            size_t k = 0;
+            for (fe_tensor *operand : arguments.inputs)
+                FE_CHECK(operand, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", convenience->operands.at(k++));
+        }
         FE_REQUIRE(graph);
         std::vector<const schema::Port *> returned;
         for (const schema::Port &port : op.outputs)
             if (!condition_field(op, port) || std::strncmp(port.when, "output_", 7) != 0) returned.push_back(&port);
         const bool array = arguments.input_array_name != nullptr;
-        FE_CHECK((array ? op.more_inputs != nullptr : arguments.inputs.size() == op.inputs.size()) &&
-                     outputs.size() == returned.size() && arguments.kind.has_value() == (op.kinds != nullptr),
-                 FE_STATUS_INTERNAL, "%s: the entry point's inputs, outputs or kind are not the described ones", op.kind);
+        const size_t inputs = arguments.inputs.size();
+        const bool inputs_described = array ? op.more_inputs != nullptr
+                                            : (convenience ? convenience->operands.size() == inputs && inputs <= op.inputs.size()
+                                                           : inputs == op.inputs.size());
+        const bool kind_described = convenience ? op.kinds != nullptr && !arguments.kind.has_value()
+                                                : arguments.kind.has_value() == (op.kinds != nullptr);
+        FE_CHECK(inputs_described && outputs.size() == returned.size() && kind_described, FE_STATUS_INTERNAL,
+                 "%s: the entry point's inputs, outputs or kind are not the described ones", op.kind);
         schema::Call call;
         call.op = &op;
         if (op.kinds) {
-            FE_CHECK(op.kinds->json_name(*arguments.kind) != nullptr, FE_STATUS_INVALID_ARGUMENT, "mode %d is not an %s",
-                     static_cast<int>(*arguments.kind), op.kinds->c_type);
-            call.kind_value = *arguments.kind;
+            const int32_t kind = convenience ? convenience->kind_value : *arguments.kind;
+            FE_CHECK(op.kinds->json_name(kind) != nullptr, FE_STATUS_INVALID_ARGUMENT, "mode %d is not an %s",
+                     static_cast<int>(kind), op.kinds->c_type);
+            call.kind_value = kind;
         }
+        if (convenience) call.automatic_name = convenience->automatic_name;
         size_t i = 0;
         if (array) {
             FE_CHECK(arguments.input_array, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", arguments.input_array_name);
@@ -103,6 +116,11 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
             FE_CHECK(input || is_optional(port), FE_STATUS_NULL_POINTER, "argument '%s' is NULL",
                      schema::argument_name(port, false).c_str());
             call.inputs.push_back(input);
+        }
+        for (; convenience && i < op.inputs.size(); ++i) {  // the ports a convenience leaves out
+            FE_CHECK(is_optional(op.inputs[i]), FE_STATUS_INTERNAL, "%s: leaves out the required port %s",
+                     convenience->entry_point, op.inputs[i].name);
+            call.inputs.push_back(nullptr);
         }
         if (op.scales) FE_CHECK(arguments.scales, FE_STATUS_NULL_POINTER, "argument 'scales' is NULL");
         FE_CHECK(options || !op.options_required, FE_STATUS_NULL_POINTER, "argument 'options' is NULL: %s",
@@ -166,10 +184,17 @@ fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedAr
     });
 }
 
-fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph, const DescribedArguments &arguments,
+}  // namespace
+
+fe_status add_described(const schema::Op &op, fe_graph *graph, const DescribedArguments &arguments,
                         const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
-    if (op) return add_described(*op, graph, arguments, options, outputs);
-    return guard(function, [&] { FE_FAIL(FE_STATUS_INTERNAL, "the operation has no description"); });
+    return add_described(op, nullptr, graph, arguments, options, outputs);
+}
+
+fe_status add_described(const DescribedEntry &entry, fe_graph *graph, const DescribedArguments &arguments,
+                        const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
+    if (entry.op) return add_described(*entry.op, entry.convenience, graph, arguments, options, outputs);
+    return guard(entry.function, [&] { FE_FAIL(FE_STATUS_INTERNAL, "the operation has no description"); });
 }
 
 }  // namespace fe

@@ -5,14 +5,15 @@
 //   FE_EXPORT fe_status fe_graph_genstats(fe_graph *graph, fe_tensor *x,
 //                                         const fe_genstats_options *options,
 //                                         fe_tensor **out_sum, fe_tensor **out_sq_sum) {
-//       static const schema::Op *op = schema::find_op("genstats");
-//       return add_described(op, "fe_graph_genstats", graph, {x}, options, {out_sum, out_sq_sum});
+//       static const DescribedEntry entry("fe_graph_genstats");
+//       return add_described(entry, graph, {x}, options, {out_sum, out_sq_sum});
 //   }
 //
 // Arrays with their count and enumeration values come as ParamArgument; a family's kind (the
 // enumeration before the tensors) and inputs passed as an array with their count come as
-// DescribedArguments' fields. The pointwise conveniences (lib/api/ops_api.cpp), each a mode of
-// the pointwise description under a name of its own, are written by hand.
+// DescribedArguments' fields. A convenience (schema::Convenience: fe_graph_bias, one mode of the
+// pointwise family) is generated the same way: its operands are the family's first ports, named
+// its own way, its kind and its nodes' names are its description's.
 //
 // The header names the arguments after the description's ports (schema::argument_name: input
 // X is `x`, output SUM is `out_sum`; scripts/schema/check_entry_points.py holds the header to
@@ -72,15 +73,22 @@ inline fe_status add_described(const schema::Op &op, fe_graph *graph, std::initi
     return add_described(op, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
 }
 
-// The form the generated entry points call (lib/api/generate_entry_points.py): `op` is the kind's
-// description, null when there is none (FE_STATUS_INTERNAL, naming `function`).
-fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph, const DescribedArguments &arguments,
+// What a generated entry point adds (lib/api/generate_entry_points.py): the description of the op
+// whose entry point, or whose convenience's, `function` is; none is FE_STATUS_INTERNAL at the call.
+struct DescribedEntry {
+    explicit DescribedEntry(const char *function)
+        : function(function), op(schema::find_entry_point(function, &convenience)) {}
+    const char *function;
+    const schema::Convenience *convenience = nullptr;
+    const schema::Op *op;
+};
+
+fe_status add_described(const DescribedEntry &entry, fe_graph *graph, const DescribedArguments &arguments,
                         const void *options, std::initializer_list<fe_tensor **> outputs) noexcept;
 
-inline fe_status add_described(const schema::Op *op, const char *function, fe_graph *graph,
-                               std::initializer_list<fe_tensor *> inputs, const void *options,
-                               std::initializer_list<fe_tensor **> outputs) noexcept {
-    return add_described(op, function, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
+inline fe_status add_described(const DescribedEntry &entry, fe_graph *graph, std::initializer_list<fe_tensor *> inputs,
+                               const void *options, std::initializer_list<fe_tensor **> outputs) noexcept {
+    return add_described(entry, graph, DescribedArguments{inputs, {}, nullptr}, options, outputs);
 }
 
 }  // namespace fe

@@ -2,10 +2,10 @@
 """Write the C entry points of the described operations from the header.
 
 An op's entry point does nothing its description (lib/ops/<op>.cpp) does not say: it finds the
-description by its kind, and add_described (lib/api/described_entry.cpp) checks the pointers,
-reads the options, adds the op and returns its outputs. So every function of include/cudnnfe.h
-of that shape gets its body here, unless lib/api defines it by hand (the entry points that take
-more than the description says: the pointwise conveniences):
+description by its own name (DescribedEntry: the op's, or the convenience's of a family, such as
+fe_graph_bias, one mode of pointwise), and add_described (lib/api/described_entry.cpp) checks the
+pointers, reads the options, adds the op and returns its outputs. So every function of
+include/cudnnfe.h of that shape gets its body here, unless lib/api defines it by hand:
 
     fe_status fe_graph_<kind>(fe_graph *graph, [fe_<enum> mode,]
                               fe_tensor *<input>... | size_t <count>, fe_tensor *const *<inputs>,
@@ -19,8 +19,8 @@ as an array with their count are the inputs of an op that takes more than its po
 (concatenate). Arrays after one count share it (slice's start and end), as the bindings'
 generators read the description (bindings/schema_model.py).
 
-The kind is the function's name without fe_graph_; a kind with no description is refused at the
-call (FE_STATUS_INTERNAL) and by scripts/schema/check_entry_points.py in the test run.
+A function with no description (neither an op's entry point nor a convenience's) is refused at
+the call (FE_STATUS_INTERNAL) and by scripts/schema/check_entry_points.py in the test run.
 
 usage: generate_entry_points.py HEADER OUTPUT HAND_WRITTEN.cpp...
 """
@@ -106,7 +106,6 @@ def main():
         if shape is None:
             continue
         inputs, described, scales, outputs, mode, input_array = shape
-        kind = name[len('fe_graph_'):]
         signature = ', '.join(c_parameter(t, n) for t, n in params)
         if scales or described or mode or input_array:
             fields = [f'{{{", ".join(inputs)}}}', f'{{{", ".join(described)}}}', scales or 'nullptr']
@@ -118,8 +117,8 @@ def main():
         else:
             arguments = '{' + ', '.join(inputs) + '}'
         body += [f'FE_EXPORT fe_status {name}({signature}) {{',
-                 f'    static const schema::Op *op = schema::find_op("{kind}");',
-                 f'    return add_described(op, "{name}", graph, {arguments}, options, {{{", ".join(outputs)}}});',
+                 f'    static const DescribedEntry entry("{name}");',
+                 f'    return add_described(entry, graph, {arguments}, options, {{{", ".join(outputs)}}});',
                  '}', '']
     pathlib.Path(output).write_text('\n'.join(body))
 

@@ -632,12 +632,31 @@ const schema::Op kPointwise{"pointwise",
                      {{FE_POINTWISE_SWISH_FWD, FE_POINTWISE_SWISH_BWD}, {"swish_beta"}},
                      {{FE_POINTWISE_GEN_INDEX}, {"axis"}}}};
 
+// The seeds' conveniences (declared above): each one mode under a name of its own.
+const std::vector<schema::Convenience> kConveniences = {
+    {"fe_graph_bias", FE_POINTWISE_ADD, {"input", "bias"}, "bias",
+     "input + bias (broadcast); the options ({null}: the defaults) name the node and set its compute type."},
+    {"fe_graph_scale", FE_POINTWISE_MUL, {"input", "scale"}, "scale",
+     "input * scale (broadcast); the options ({null}: the defaults) name the node and set its compute type."},
+    {"fe_graph_add", FE_POINTWISE_ADD, {"a", "b"}, nullptr,
+     "a + b; the options ({null}: the defaults) name the node and set its compute type."},
+    {"fe_graph_mul", FE_POINTWISE_MUL, {"a", "b"}, nullptr,
+     "a * b; the options ({null}: the defaults) name the node and set its compute type."},
+    {"fe_graph_relu", FE_POINTWISE_RELU_FWD, {"input"}, nullptr,
+     "max(input, 0); the options ({null}: the defaults) name the node, set its compute type and may clip it or "
+     "give it a leaky slope."},
+    {"fe_graph_gelu", FE_POINTWISE_GELU_FWD, {"input"}, nullptr,
+     "The GELU activation of input; the options ({null}: the defaults) name the node and set its compute type."},
+    {"fe_graph_silu", FE_POINTWISE_SWISH_FWD, {"input"}, "silu",
+     "input * sigmoid(input); the options ({null}: the defaults) name the node and set its compute type."},
+};
+
 const std::vector<fe_tensor *> &add_described(fe_graph &g, const schema::Call &c) {
     return add_pointwise(g, static_cast<fe_pointwise_mode>(c.kind_value), c.inputs[0], c.inputs[1], c.inputs[2],
-                         c.options_as<fe_pointwise_options>());
+                         c.options_as<fe_pointwise_options>(), c.automatic_name);
 }
 
-const schema::Registration kRegistered(kPointwise, add_described);
+const schema::Registration kRegistered(kPointwise, add_described, nullptr, &kConveniences);
 
 }  // namespace
 

@@ -238,9 +238,11 @@ size_t family_rank(const char *family) {
 
 }  // namespace
 
-Registration::Registration(const Op &op, AddFunction add, const void *example_options) {
+Registration::Registration(const Op &op, AddFunction add, const void *example_options,
+                           const std::vector<Convenience> *conveniences) {
     op.add = add;
     op.example_options = example_options;
+    op.conveniences = conveniences;
     registry().push_back(&op);
 }
 
@@ -259,6 +261,20 @@ const Op *find_op(const std::string &kind) {
     int32_t unused;
     for (const Op *op : ops())
         if (kind == op->kind || (op->kinds && op->kinds->value_of(kind, &unused))) return op;
+    return nullptr;
+}
+
+const Op *find_entry_point(const std::string &entry_point, const Convenience **convenience) {
+    *convenience = nullptr;
+    for (const Op *op : ops()) {
+        if (entry_point == op->entry_point) return op;
+        if (!op->conveniences) continue;
+        for (const Convenience &c : *op->conveniences) {
+            if (entry_point != c.entry_point) continue;
+            *convenience = &c;
+            return op;
+        }
+    }
     return nullptr;
 }
 
@@ -475,6 +491,16 @@ std::string to_json() {
             out.end_array();
         }
         if (op->scales) out.field("scales", op->scales->c_type);
+        if (op->conveniences) {
+            out.key("conveniences").begin_array();
+            for (const Convenience &c : *op->conveniences) {
+                out.begin_object().field("entry_point", c.entry_point).field("kind", op->kinds->json_name(c.kind_value));
+                out.key("operands").begin_array();
+                for (const char *operand : c.operands) out.string(operand);
+                out.end_array().field("doc", c.doc).end_object();
+            }
+            out.end_array();
+        }
         out.field("takes_compute_data_type", op->takes_compute_data_type).field("doc", op->doc).end_object();
     }
     out.end_array();

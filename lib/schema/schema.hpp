@@ -155,6 +155,8 @@ struct Call {
     std::vector<Param> params;          // Op::params
     const void *scales = nullptr;       // Op::scales' struct
     const void *options = nullptr;      // Op::options' struct, the defaults under the caller's fields
+    // The prefix of automatic node names when it is not the kind's (a convenience's: "bias").
+    const char *automatic_name = nullptr;
 
     template <typename Options>
     const Options &options_as() const { return *static_cast<const Options *>(options); }
@@ -170,6 +172,17 @@ using AddFunction = const std::vector<fe_tensor *> &(*)(fe_graph &graph, const C
 struct KindFields {
     std::vector<int32_t> kinds;
     std::vector<const char *> fields;
+};
+
+// An entry point of its own for one kind of a family of kinds (fe_graph_bias: pointwise's add),
+// its operands named for it and its nodes after it. Its entry point is generated from the
+// header as an op's is (lib/api/generate_entry_points.py), and so are its bindings' methods.
+struct Convenience {
+    const char *entry_point;             // "fe_graph_bias"
+    int32_t kind_value;                  // FE_POINTWISE_ADD
+    std::vector<const char *> operands;  // the argument names of the family's first ports
+    const char *automatic_name;          // nodes "bias_<n>"; nullptr: the kind's name
+    const char *doc;                     // one sentence, for the bindings
 };
 
 // A call's kind where an op is not a family of kinds (or the kind does not matter).
@@ -211,6 +224,8 @@ struct Op {
     // Set by the Registration: options (of `options`' struct) for the example graph when the
     // defaults do not make one (a required count); see Port::example.
     mutable const void *example_options = nullptr;
+    // Set by the Registration: the family's conveniences (nullptr: none).
+    mutable const std::vector<Convenience> *conveniences = nullptr;
 
     // Whether a call of `kind` (kAnyKind: of any) takes the field.
     bool takes_field(const char *field, int32_t kind = kAnyKind) const;
@@ -229,6 +244,9 @@ void check_enum_value(const Enum &e, int64_t value, const std::string &what);
 const std::vector<const Op *> &ops();
 // The description of an op kind (for a family described by `kinds`, the family's entry).
 const Op *find_op(const std::string &kind);
+// The op whose entry point, or one of whose conveniences', is `entry_point` (nullptr: none), and
+// that convenience (nullptr: the op's own entry point).
+const Op *find_entry_point(const std::string &entry_point, const Convenience **convenience);
 std::vector<const Struct *> structs();
 std::vector<const Enum *> enums();
 // The enums of the API around the ops (heuristics modes, build policy, log level, mismatch
@@ -248,7 +266,8 @@ const char *enum_name(const char *c_type, int32_t value);
 // Adds an op at static initialization (one per op, beside its description). Within a family, ops
 // are listed in registration order: the order of the library's sources in meson.build.
 struct Registration {
-    explicit Registration(const Op &op, AddFunction add = nullptr, const void *example_options = nullptr);
+    explicit Registration(const Op &op, AddFunction add = nullptr, const void *example_options = nullptr,
+                          const std::vector<Convenience> *conveniences = nullptr);
 };
 
 // All of it as JSON (what `cudnnfe schema` prints, through fe_schema_json).

@@ -83,7 +83,22 @@ def main():
             if role in ('input', 'output') and what.argument != name:
                 print(f'{op.kind}: the header names {what.name} `{name}`, the schema `{what.argument}`')
                 bad += 1
-    print(f'{len(model.ops) - bad} of {len(model.ops)} entry points have the shape the schema gives')
+    conveniences = [(op, c) for op in model.ops for c in op.conveniences]
+    for op, c in conveniences:
+        m = re.search(r'FE_API\s+fe_status\s+' + c.entry_point + r'\s*\((.*?)\)\s*;', text, re.S)
+        if not m:
+            print(f'{c.entry_point}: a convenience of {op.kind}, not in the header')
+            bad += 1
+            continue
+        declared = [' '.join(a.split()) for a in m.group(1).split(',')]
+        expected = (['fe_graph *graph'] + [f'fe_tensor *{operand}' for operand in c.operands] +
+                    [f'const {op.options.c_type} *options', 'fe_tensor **out_y'])
+        if declared != expected:
+            print(f'{c.entry_point}: the header has ({", ".join(declared)}), its description gives '
+                  f'({", ".join(expected)})')
+            bad += 1
+    total = len(model.ops) + len(conveniences)
+    print(f'{total - bad} of {total} entry points (ops and conveniences) have the shape the schema gives')
     return 1 if bad else 0
 
 
