@@ -19,10 +19,7 @@ FE_EXPORT fe_status fe_graph_key(const fe_graph *graph, char *buf, size_t buf_si
     return guard("fe_graph_key", [&] {
         FE_REQUIRE(graph);
         FE_REQUIRE(out_length);
-        Sha256Digest digest = graph_json_digest(*graph).finish();
-        std::string hex;
-        for (unsigned char byte : digest) hex += format("%02x", byte);
-        copy_out(hex, buf, buf_size, out_length);
+        copy_out(hex_digest(graph_json_digest(*graph).finish()), buf, buf_size, out_length);
     });
 }
 

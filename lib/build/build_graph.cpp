@@ -85,13 +85,13 @@ int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_lim
 // The plan cache's key: the graph's digest (graph/graph_digest.hpp, taken from the graph in
 // memory), then the options that decide the plan, the target's fingerprint and the versions, in hex.
 std::string finish_key(Sha256 digest, const std::string &options, const std::string &fingerprint) {
-    std::string tail = "\n" + options + "\n" + fingerprint +
-                       format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
-    digest.update(tail.data(), tail.size());
-    Sha256Digest d = digest.finish();
-    std::string hex;
-    for (unsigned char byte : d) hex += format("%02x", byte);
-    return hex;
+    static const std::string versions = format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
+    digest.update("\n", 1);
+    digest.update(options.data(), options.size());
+    digest.update("\n", 1);
+    digest.update(fingerprint.data(), fingerprint.size());
+    digest.update(versions.data(), versions.size());
+    return hex_digest(digest.finish());
 }
 
 // The target of a build: the described GPU (deviceless) or the handle's.

@@ -111,6 +111,16 @@ Sha256Digest hmac_sha256(const unsigned char *key, size_t key_size, const void *
     return outer.finish();
 }
 
+std::string hex_digest(const Sha256Digest &digest) {
+    static const char kDigits[] = "0123456789abcdef";
+    std::string hex(2 * digest.size(), '0');
+    for (size_t i = 0; i < digest.size(); ++i) {
+        hex[2 * i] = kDigits[digest[i] >> 4];
+        hex[2 * i + 1] = kDigits[digest[i] & 15];
+    }
+    return hex;
+}
+
 bool same_digest(const Sha256Digest &a, const unsigned char *b) {
     unsigned char difference = 0;
     for (size_t i = 0; i < a.size(); ++i) difference |= static_cast<unsigned char>(a[i] ^ b[i]);

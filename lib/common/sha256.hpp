@@ -1,10 +1,12 @@
-// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104): what authenticates the entries of a cache
-// directory shared between users (store/cache_secret.hpp). Not on any hot path.
+// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104): the plan cache's key (on every cached build,
+// hits included) and what authenticates the entries of a cache directory shared between users
+// (store/cache_secret.hpp).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace fe {
 
@@ -27,6 +29,9 @@ class Sha256 {
 // HMAC-SHA256 under `key` of `data` followed by `more` (optional).
 Sha256Digest hmac_sha256(const unsigned char *key, size_t key_size, const void *data, size_t size,
                          const void *more = nullptr, size_t more_size = 0);
+
+// 64 lowercase hex digits.
+std::string hex_digest(const Sha256Digest &digest);
 
 // Compares without stopping at the first difference: a forger learns nothing from the time taken.
 bool same_digest(const Sha256Digest &a, const unsigned char *b);

@@ -8,15 +8,8 @@
 
 namespace {
 
-std::string hex(const fe::Sha256Digest &d) {
-    static const char *digits = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : d) {
-        out += digits[c >> 4];
-        out += digits[c & 15];
-    }
-    return out;
-}
+// The library's own hex form, which the published digests check too.
+std::string hex(const fe::Sha256Digest &d) { return fe::hex_digest(d); }
 
 std::string sha256(const std::string &text) {
     fe::Sha256 h;
