@@ -77,9 +77,9 @@ fe_status add_described(const schema::Op &op, const schema::Convenience *conveni
                         std::initializer_list<fe_tensor **> outputs) noexcept {
     return guard(convenience ? convenience->entry_point : op.entry_point, [&] {
         if (convenience) {  // its operands first, by their own names
-            size_t k = 0;
-            for (fe_tensor *operand : arguments.inputs)
-                FE_CHECK(operand, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", convenience->operands.at(k++));
+            for (size_t k = 0; k < arguments.inputs.size() && k < convenience->operands.size(); ++k)
+                FE_CHECK(arguments.inputs.begin()[k], FE_STATUS_NULL_POINTER, "argument '%s' is NULL",
+                         convenience->operands[k]);
         }
         FE_REQUIRE(graph);
         std::vector<const schema::Port *> returned;

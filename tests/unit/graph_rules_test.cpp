@@ -165,6 +165,19 @@ TEST_F(Graph, PointwiseConveniencesTakeOptions) {
     o.struct_size = 0;
     EXPECT_FE_REFUSED(fe_graph_silu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT,
                       "fe_graph_silu: options.struct_size is 0");
+    // Their mode's checks are pointwise's, under their own names: another mode's parameter, a value
+    // out of range, a NULL operand named as the convenience names it.
+    o = FE_POINTWISE_OPTIONS_INIT;
+    o.swish_beta = 1.702;
+    EXPECT_FE_REFUSED(fe_graph_relu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT,
+                      "fe_graph_relu: options.swish_beta is not taken by relu; leave it at its default");
+    o = FE_POINTWISE_OPTIONS_INIT;
+    o.relu_lower_clip = 1.0 / 0.0;
+    EXPECT_FE_STATUS(fe_graph_relu(g, x, &o, &y), FE_STATUS_INVALID_ARGUMENT);
+    EXPECT_FE_REFUSED(fe_graph_scale(g, x, nullptr, nullptr, &y), FE_STATUS_NULL_POINTER,
+                      "fe_graph_scale: argument 'scale' is NULL");
+    ASSERT_FE_OK(fe_graph_silu(g, x, nullptr, &y));
+    EXPECT_STREQ(name_of(y), "silu_0::Y");
 }
 
 TEST_F(Graph, ReductionAxes) {
