@@ -70,6 +70,51 @@ schema::Call::Param param_value(const ParamArgument &argument) {
     return {std::vector<int64_t>(argument.array, argument.array + argument.count), 0};
 }
 
+// Which of the entry point's outputs the op produces. Every output is required but those with a
+// condition: one the options ask for is required, one they do not ask for is returned as NULL,
+// and one whose condition is a flag parameter is computed when the caller passes it.
+std::vector<bool> produced_outputs(const schema::Op &op, const std::vector<const schema::Port *> &returned,
+                                   std::initializer_list<fe_tensor **> outputs, const void *options) {
+    std::vector<bool> produced;
+    size_t i = 0;
+    for (fe_tensor **out : outputs) {
+        const schema::Port &port = *returned[i++];
+        std::string argument = schema::argument_name(port, true);
+        if (!port.when) {
+            FE_CHECK(out, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", argument.c_str());
+            produced.push_back(true);
+        } else if (const schema::Field *f = condition_field(op, port)) {
+            bool asked = option_set(*f, options);
+            FE_CHECK(out || !asked, FE_STATUS_NULL_POINTER, "options.%s asks for the %s output, but %s is NULL", port.when,
+                     port.name, argument.c_str());
+            produced.push_back(asked);
+        } else {
+            produced.push_back(out != nullptr);
+        }
+    }
+    return produced;
+}
+
+// The call's parameters: those the caller passed, checked, and the flags, set by whether the
+// caller passes the output each one names.
+void read_params(const schema::Op &op, const DescribedArguments &arguments,
+                 const std::vector<const schema::Port *> &returned, const std::vector<bool> &produced,
+                 schema::Call *call) {
+    size_t given = 0;
+    for (const schema::Param &p : op.params) {
+        if (p.type != schema::Type::flag) {
+            call->params.push_back(param_value(arguments.params.at(given++)));
+            if (p.type == schema::Type::enumeration && p.enumeration)
+                schema::check_enum_value(*p.enumeration, call->params.back().value, p.name);
+            continue;
+        }
+        schema::Call::Param flag;
+        for (size_t k = 0; k < returned.size(); ++k)
+            if (returned[k]->when && std::strcmp(returned[k]->when, p.name) == 0) flag.value = produced[k];
+        call->params.push_back(flag);
+    }
+}
+
 // `convenience`: one of the op's, whose operands are the op's first ports (the others left out),
 // its kind and its nodes' names fixed.
 fe_status add_described(const schema::Op &op, const schema::Convenience *convenience, fe_graph *graph,
@@ -139,39 +184,8 @@ fe_status add_described(const schema::Op &op, const schema::Convenience *conveni
         call.options = caller_options.data();
         const int32_t kind = op.kinds ? call.kind_value : schema::kAnyKind;
         if (op.options && call.options) refuse_fields_not_taken(op, call.options, kind);
-        // Every output is required but those with a condition: one the options ask for is
-        // required, one they do not ask for is returned as NULL, and one whose condition is a
-        // flag parameter is computed when the caller passes it.
-        std::vector<bool> produced;
-        i = 0;
-        for (fe_tensor **out : outputs) {
-            const schema::Port &port = *returned[i++];
-            std::string argument = schema::argument_name(port, true);
-            if (!port.when) {
-                FE_CHECK(out, FE_STATUS_NULL_POINTER, "argument '%s' is NULL", argument.c_str());
-                produced.push_back(true);
-            } else if (const schema::Field *f = condition_field(op, port)) {
-                bool asked = option_set(*f, call.options);
-                FE_CHECK(out || !asked, FE_STATUS_NULL_POINTER, "options.%s asks for the %s output, but %s is NULL", port.when,
-                         port.name, argument.c_str());
-                produced.push_back(asked);
-            } else {
-                produced.push_back(out != nullptr);
-            }
-        }
-        size_t given = 0;
-        for (const schema::Param &p : op.params) {
-            if (p.type != schema::Type::flag) {
-                call.params.push_back(param_value(arguments.params.at(given++)));
-                if (p.type == schema::Type::enumeration && p.enumeration)
-                    schema::check_enum_value(*p.enumeration, call.params.back().value, p.name);
-                continue;
-            }
-            schema::Call::Param flag;
-            for (size_t k = 0; k < returned.size(); ++k)
-                if (returned[k]->when && std::strcmp(returned[k]->when, p.name) == 0) flag.value = produced[k];
-            call.params.push_back(flag);
-        }
+        std::vector<bool> produced = produced_outputs(op, returned, outputs, call.options);
+        read_params(op, arguments, returned, produced, &call);
         // Values after pointers: a NULL argument is named whatever the options hold.
         schema::check_ranges(op, call.options, kind);
         const std::vector<fe_tensor *> &results = op.add(*graph, call);
