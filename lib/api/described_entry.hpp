@@ -79,7 +79,7 @@ struct DescribedEntry {
     explicit DescribedEntry(const char *function)
         : function(function), op(schema::find_entry_point(function, &convenience)) {}
     const char *function;
-    const schema::Convenience *convenience = nullptr;
+    const schema::Convenience *convenience = nullptr;  // declared before `op`, whose lookup sets it
     const schema::Op *op;
 };
 

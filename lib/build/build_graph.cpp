@@ -114,8 +114,8 @@ struct CacheKeys {
     std::string options, directory;
     std::string key, device_key, device_json, fingerprint;
     bool on_gpu = false;
-    // The graph's JSON text, written only for what keeps it (a caller's key, a directory entry):
-    // the key does not need it.
+    // The graph's JSON text, written only for what needs it (a caller's key; the cache directory,
+    // once the in-process cache has missed): the key does not.
     std::string graph_json;
 };
 
@@ -263,7 +263,7 @@ bool cache_keys(fe_graph &graph, fe_handle *handle, const fe_build_options &o, C
     Sha256 digest;
     try {
         digest = graph_digest(graph);
-        if (o.cache_key || !keys->directory.empty()) keys->graph_json = graph_to_json(graph);
+        if (o.cache_key) keys->graph_json = graph_to_json(graph);
     } catch (const Error &e) {
         FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
         return false;
@@ -297,7 +297,7 @@ std::shared_ptr<const PlanRecord> memory_record(const CacheKeys &keys, fe_handle
 
 // The plan from the in-process cache or the cache directory, adopted by the graph; false when
 // neither has it.
-bool adopt_cached(fe_graph &graph, fe_handle *handle, const fe_build_options &o, const CacheKeys &keys) {
+bool adopt_cached(fe_graph &graph, fe_handle *handle, const fe_build_options &o, CacheKeys &keys) {
     const char *origin = nullptr;
     std::shared_ptr<const PlanRecord> record;
     if (o.use_plan_cache) {
@@ -305,6 +305,9 @@ bool adopt_cached(fe_graph &graph, fe_handle *handle, const fe_build_options &o,
         if (record) count(CacheEvent::MemoryHit);
     }
     if (!record && !keys.directory.empty()) {
+        // An entry is checked against the text, and a miss stores it (the graph is not changed
+        // before then).
+        if (keys.graph_json.empty()) keys.graph_json = graph_to_json(graph);
         record = load_from_directory(cache_file(keys.directory, keys.key), keys, graph, handle, o.autotune != 0);
         if (record) {
             origin = "cache directory";
