@@ -272,7 +272,7 @@ FE_EXPORT fe_status fe_graph_build(fe_graph *graph, fe_handle *handle, const fe_
                  "options.kernel_cache (or fe_graph_set_kernel_cache)");
         FE_CHECK(!o.background_static || handle, FE_STATUS_INVALID_ARGUMENT,
                  "options.background_static needs a handle: the static plan is built on its GPU");
-        stop_background_static(*graph);  // building again starts over
+        if (graph->background) stop_background_static(*graph);  // building again starts over
         BuildRollback rollback(*graph);
         std::shared_ptr<KernelCache> kernel_cache_before = graph->kernel_cache;
         try {

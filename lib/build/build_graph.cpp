@@ -10,8 +10,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "common/sha256.hpp"
-#include "graph/graph_digest.hpp"
+#include "graph/graph_facts.hpp"
 #include "plan/autotune.hpp"
 #include "store/blob.hpp"
 #include "plan/build_state.hpp"
@@ -82,16 +81,18 @@ std::string cache_directory(const fe_handle *handle) {
 
 int64_t cache_limit(const fe_handle *handle) { return handle ? handle->cache_limit_bytes : int64_t(1) << 30; }
 
-// The plan cache's key: the graph's digest (graph/graph_digest.hpp, taken from the graph in
-// memory), then the options that decide the plan, the target's fingerprint and the versions, in hex.
-std::string finish_key(Sha256 digest, const std::string &options, const std::string &fingerprint) {
+// The plan cache's key: the graph's facts (graph/graph_facts.hpp, taken from the graph in memory),
+// then the options that decide the plan, the target's fingerprint and the versions. Kept whole, not
+// hashed: a lookup compares it, so no two builds can share a plan by a collision.
+std::string cache_key(std::string key, const std::string &options, const std::string &fingerprint) {
     static const std::string versions = format("\ncuDNN %zu\ncudnnfe %d", cudnn().cudnnGetVersion(), FE_VERSION);
-    digest.update("\n", 1);
-    digest.update(options.data(), options.size());
-    digest.update("\n", 1);
-    digest.update(fingerprint.data(), fingerprint.size());
-    digest.update(versions.data(), versions.size());
-    return hex_digest(digest.finish());
+    key.reserve(key.size() + options.size() + fingerprint.size() + versions.size() + 2);
+    key += '\n';
+    key += options;
+    key += '\n';
+    key += fingerprint;
+    key += versions;
+    return key;
 }
 
 // The target of a build: the described GPU (deviceless) or the handle's.
@@ -260,18 +261,19 @@ bool cache_keys(fe_graph &graph, fe_handle *handle, const fe_build_options &o, C
     graph.validate();
     cudnn();
     graph.assign_uids();
-    Sha256 digest;
+    std::string facts;
     try {
-        digest = graph_digest(graph);
+        facts = graph_facts(graph);
         if (o.cache_key) keys->graph_json = graph_to_json(graph);
     } catch (const Error &e) {
         FE_LOG_INFO("graph '%s': not cached (%s)", graph.name.c_str(), e.what());
         return false;
     }
     target_of(graph, handle, &keys->device_json, &keys->fingerprint);
-    keys->key = finish_key(digest, keys->options, keys->fingerprint);
+    keys->key = cache_key(std::move(facts), keys->options, keys->fingerprint);
     keys->on_gpu = handle && graph.device_properties_json.empty();
-    keys->device_key = keys->on_gpu ? format("%s\nCUDA device %d", keys->key.c_str(), handle->device) : keys->key;
+    // The key holds binary records: appended to, never formatted as text.
+    keys->device_key = keys->on_gpu ? keys->key + format("\nCUDA device %d", handle->device) : keys->key;
     return true;
 }
 

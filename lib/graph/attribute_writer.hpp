@@ -1,7 +1,7 @@
 // What an operation states about itself besides its ports: its attributes, by name, in a fixed
 // order (Node::write_attributes). Two writers take them: the graph JSON, which writes them as
-// members (lib/serial), and the graph's digest, which hashes them as they come without making any
-// text (graph/graph_digest.hpp, the plan cache's key).
+// members (lib/serial), and the graph's facts, which records them in binary without making any
+// text (graph/graph_facts.hpp, the plan cache's key).
 #pragma once
 
 #include <cstddef>

@@ -60,14 +60,14 @@ struct Node {
     virtual std::string unsupported_hint() const { return ""; }
 
     // ---- The attributes: the JSON form (docs/graph-json.md) and the plan cache's key ----
-    // What an op writes of itself goes into the graph JSON and into the graph's digest, the plan
-    // cache's key (graph/graph_digest.hpp): both must hold every attribute that decides the op,
+    // What an op writes of itself goes into the graph JSON and into the graph's facts, the plan
+    // cache's key (graph/graph_facts.hpp): both must hold every attribute that decides the op,
     // so each op writes itself once and has a reader. To give an op its JSON form and its key:
     //  1. describe the op in its file (lib/ops/<op>.cpp), and override write_attributes there
     //     with write_option_attributes (schema/option_fields.hpp), which writes the
     //     attributes its description lists, always all of them and in the struct's order (both
     //     forms are keys: canonical, no optional spellings); parameters outside the options
-    //     struct are written by hand. lib/serial and the digest add the op's kind, name, compute
+    //     struct are written by hand. lib/serial and graph_facts add the op's kind, name, compute
     //     type, inputs (by the port names json_input gives) and outputs (by output_ports).
     //  2. nothing more to read it: lib/serial/readers/described.cpp reads every described op's
     //     inputs, parameters and options from the same description and adds the op through the
@@ -85,10 +85,5 @@ struct Node {
     // "Stats"); filled by fe_graph::add_node.
     std::vector<std::string> output_ports;
 };
-
-// Give an op result its inferred dims (or check the user's), and strides laid out like
-// `layout_like` unless the user set them.
-void assign_inferred_shape(fe_tensor *tensor, const std::vector<int64_t> &dims,
-                           const std::vector<int64_t> &layout_like);
 
 }  // namespace fe

@@ -107,6 +107,14 @@ bool single_pixel(const std::vector<int64_t> &dims, bool channels) {
     return true;
 }
 
+int image_layout_class(const fe_tensor *t, size_t rank) {
+    if (t->dims.size() != rank || t->strides.size() != rank || rank < 3 || t->dims[1] <= 1) return -1;
+    bool spatial = false;
+    for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
+    if (!spatial) return -1;
+    return t->strides[1] == 1 ? 1 : 0;
+}
+
 int64_t element_count(const std::vector<int64_t> &dims) {
     int64_t n = 1;
     for (int64_t x : dims)
@@ -153,6 +161,24 @@ std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
         running = size_product(running, std::max<int64_t>(dims[idx], 1), dims);
     }
     return strides;
+}
+
+void assign_inferred_shape(fe_tensor *tensor, const std::vector<int64_t> &dims,
+                           const std::vector<int64_t> &layout_like) {
+    if (tensor->user_dims) {
+        FE_CHECK(tensor->dims == dims, FE_STATUS_VALIDATION,
+                 "'%s' was given dims %s but the operation produces %s", tensor->name.c_str(),
+                 dims_string(tensor->dims).c_str(), dims_string(dims).c_str());
+    } else {
+        tensor->dims = dims;
+    }
+    if (tensor->user_strides) {
+        FE_CHECK(tensor->strides.size() == dims.size(), FE_STATUS_VALIDATION,
+                 "'%s' was given %zu strides for %zu dims", tensor->name.c_str(),
+                 tensor->strides.size(), dims.size());
+    } else {
+        tensor->strides = strides_in_order_of(dims, layout_like);
+    }
 }
 
 int64_t span_bytes(const std::vector<int64_t> &dims, const std::vector<int64_t> &strides,

@@ -71,6 +71,10 @@ std::vector<int64_t> packed_strides(const std::vector<int64_t> &dims);
 // largest stride in `like` is outermost. Keeps channels-last channels-last.
 std::vector<int64_t> strides_in_order_of(const std::vector<int64_t> &dims,
                                          const std::vector<int64_t> &like);
+// Give an op result its inferred dims (or check the user's), and strides laid out like
+// `layout_like` unless the user set them.
+void assign_inferred_shape(fe_tensor *tensor, const std::vector<int64_t> &dims,
+                           const std::vector<int64_t> &layout_like);
 // Channels-last strides (N, spatial..., C in memory) for dims given as [N, C, spatial...].
 std::vector<int64_t> channels_last_strides(const std::vector<int64_t> &dims);
 // Throws INVALID_ARGUMENT unless every dim is positive ("dim 1 is -3; dims must be positive").
@@ -81,6 +85,10 @@ int64_t element_count(const std::vector<int64_t> &dims);
 // Whether dims [N, C, spatial...] (rank 3 or more) are an image of a single pixel: every spatial
 // dim 1 (with `channels`, C above 1 too).
 bool single_pixel(const std::vector<int64_t> &dims, bool channels);
+// The layout of an image [N, C, spatial...] of rank `rank`: 1 for channels innermost
+// (channels-last), 0 for another layout, -1 when there is nothing to tell (one channel, or no
+// spatial extent, as a bias or a scale [1, C, 1, 1] has).
+int image_layout_class(const fe_tensor *t, size_t rank);
 // Throws INVALID_ARGUMENT when two distinct elements of an output with these dims and strides
 // would share an address (`name` names it in the message).
 void require_distinct_elements(const std::string &name, const std::vector<int64_t> &dims,

@@ -186,13 +186,13 @@ void refuse_known_bad_fusion_layouts(Lowering &lowering, const fe_tensor *image,
     const fe_graph &graph = lowering.graph();
     if (graph.nodes.size() < 2) return;
     const size_t rank = image->dims.size();
-    int expected = conv_layout_class(image, rank);
+    int expected = image_layout_class(image, rank);
     if (expected == 0 && (image->data_type == FE_DATA_HALF || image->data_type == FE_DATA_BFLOAT16) &&
         result->dims.size() == rank && single_pixel(result->dims, false))
         lowering.require(Feature::conv_fusion_nchw_pixel);
     for (const auto &t : graph.tensors) {
         if (t->is_virtual()) continue;
-        int c = conv_layout_class(t.get(), rank);
+        int c = image_layout_class(t.get(), rank);
         if (c < 0) continue;
         if (expected < 0) expected = c;
         if (c != expected) {

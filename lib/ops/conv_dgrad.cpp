@@ -19,6 +19,7 @@
 #include "backend/capabilities.hpp"
 #include "common/error.hpp"
 #include "graph/attribute_writer.hpp"
+#include "graph/tensor.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/graph_ops.hpp"
 #include "schema/schema.hpp"
@@ -133,7 +134,7 @@ class ConvDgrad : public Node {
     // counts as channels-last: its packed form has the channels' stride 1, and cuDNN reads it so.
     static int layout_class(const fe_tensor *t) {
         const size_t rank = t->dims.size();
-        const int c = conv_layout_class(t, rank);
+        const int c = image_layout_class(t, rank);
         return c < 0 && rank >= 3 && t->strides.size() == rank && t->dims[1] > 1 ? 1 : c;
     }
 

@@ -13,6 +13,7 @@
 #include "backend/loader.hpp"
 #include "common/error.hpp"
 #include "graph/attribute_writer.hpp"
+#include "graph/tensor.hpp"
 #include "ops/conv_common.hpp"
 #include "ops/graph_ops.hpp"
 #include "ops/no_engine_causes.hpp"
@@ -67,9 +68,9 @@ class ConvFprop : public Node {
         const fe_tensor *x = inputs[0];
         const bool grouped = inputs[1]->dims.size() > 1 && inputs[1]->dims[1] < x->dims[1];
         if (lowering.graph().nodes.size() > 1 && grouped && x->data_type == FE_DATA_FLOAT &&
-            conv_layout_class(x, x->dims.size()) == 0 && single_pixel(outputs[0]->dims, true))
+            image_layout_class(x, x->dims.size()) == 0 && single_pixel(outputs[0]->dims, true))
             lowering.require(Feature::conv_fusion_nchw_pixel);
-        if (conv_layout_class(x, x->dims.size()) == 0 && lowering.graph().has_op("reduction"))
+        if (image_layout_class(x, x->dims.size()) == 0 && lowering.graph().has_op("reduction"))
             lowering.require(Feature::conv_reduction_nchw);
         const fe_tensor *y = outputs[0];
         // cuDNN documents int8 convolutions with int8 or float results. Its engines also accept an
@@ -84,7 +85,7 @@ class ConvFprop : public Node {
         if (inputs[0]->data_type == FE_DATA_INT8 && inputs[1]->data_type == FE_DATA_INT8 &&
             y->data_type == FE_DATA_FLOAT) {
             const size_t rank = inputs[0]->dims.size();
-            if (conv_layout_class(inputs[0], rank) == 0 || conv_layout_class(inputs[1], rank) == 0)
+            if (image_layout_class(inputs[0], rank) == 0 || image_layout_class(inputs[1], rank) == 0)
                 lowering.require(Feature::int8_conv_float_result_not_channels_last);
             refuse_known_bad_int8_float_shapes(lowering);
         }

@@ -39,14 +39,6 @@ std::vector<size_t> row_major_order(size_t rank) {
     return order;
 }
 
-int conv_layout_class(const fe_tensor *t, size_t rank) {
-    if (t->dims.size() != rank || t->strides.size() != rank || rank < 3 || t->dims[1] <= 1) return -1;
-    bool spatial = false;
-    for (size_t d = 2; d < rank; ++d) spatial = spatial || t->dims[d] > 1;
-    if (!spatial) return -1;
-    return t->strides[1] == 1 ? 1 : 0;
-}
-
 // At rank 4 and 5 the pointwise engines took only packed channels-last operands with more than one
 // channel; at rank 2 and 3 only row-major ones (gaps allowed). Scalars say nothing about a layout.
 Feature pointwise_no_engine_cause(const std::vector<const fe_tensor *> &bound) {
@@ -85,7 +77,7 @@ std::optional<Feature> conv_no_engine_cause(const fe_tensor *image, const fe_ten
     bool nchw = false, float_input = false, all_half = true;
     const size_t rank = result->dims.size();
     for (const fe_tensor *t : bound) {
-        if (conv_layout_class(t, rank) == 0) nchw = true;
+        if (image_layout_class(t, rank) == 0) nchw = true;
         if (t->is_input() && t->data_type == FE_DATA_FLOAT) float_input = true;
         if (t->is_input() && t->data_type != FE_DATA_HALF) all_half = false;
     }

@@ -25,9 +25,6 @@ bool ordered_like(const fe_tensor *t, const std::vector<size_t> &outer_to_inner)
 std::vector<size_t> channels_last_order(size_t rank);
 // [0, 1, ..., rank - 1].
 std::vector<size_t> row_major_order(size_t rank);
-// 1: channels innermost (channels-last), 0: another layout, -1: nothing to tell (one channel,
-// or no spatial extent, as a bias or a scale [1, C, 1, 1] has).
-int conv_layout_class(const fe_tensor *t, size_t rank);
 
 // A graph of pointwise operations only; `bound` are its tensors the caller binds (neither
 // virtual nor by value).

@@ -37,6 +37,10 @@ struct BuildState {
 // The build steps (each throws fe::Error with the graph's name in the message). target: the GPU
 // the graph is lowered for (target_gpu), which the capability table's GPU gates read.
 void build_operation_graph(fe_graph &graph, cudnnHandle_t handle, const TargetGpu &target);
+// The end of a graph's binding layout, which a build and a plan record adopted from the cache or a
+// blob both lay out: the workspace tensors' and slice views' uids, each view's source slot, and the
+// variant pack's subset when an input is only read through slices.
+void finish_binding_layout(fe_graph &graph, BuildState &state);
 // What the graph's nodes say about a graph cuDNN has no engine for (the capability table's
 // explanations): "; conv_fprop 'c': ..." for each node with something to say, "" otherwise.
 std::string unsupported_hints(const fe_graph &graph);

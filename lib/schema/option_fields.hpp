@@ -1,6 +1,6 @@
 // The attributes of an op's options, field by field from the op schema, for the graph JSON and
-// the graph's digest: the writer gets every attribute the op takes, in the struct's order
-// (serial/option_reader.hpp reads them back). What an op writes and reads is then its
+// the graph's facts (the plan cache's key): the writer gets every attribute the op takes, in the
+// struct's order (serial/option_reader.hpp reads them back). What an op writes and reads is then its
 // description, not a second list typed by hand.
 #pragma once
 

@@ -23,7 +23,7 @@ std::string graph_to_json(const fe_graph &graph);
 
 // The SHA-256 of the canonical text less the target, hashed as it is written (never held whole):
 // the graph's key (fe_graph_key), which a caller can check against the text. The plan cache keys
-// on the same facts without the text (graph/graph_digest.hpp).
+// on the same facts without the text (graph/graph_facts.hpp).
 Sha256 graph_json_digest(const fe_graph &graph);
 
 // Throws FE_STATUS_INVALID_ARGUMENT when `bytes` is over FE_GRAPH_JSON_MAX_BYTES.

@@ -7,7 +7,6 @@
 #include "common/error.hpp"
 #include "graph/graph.hpp"
 #include "graph/tensor.hpp"
-#include "plan/binding_layout.hpp"
 #include "plan/engine_knobs.hpp"
 #include "store/plan_json.hpp"
 #include "runtime/handle.hpp"

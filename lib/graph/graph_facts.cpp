@@ -1,4 +1,4 @@
-#include "graph/graph_digest.hpp"
+#include "graph/graph_facts.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -11,7 +11,7 @@ namespace fe {
 
 namespace {
 
-// A record's first byte: what follows, so that no two different sequences of records hash the
+// A record's first byte: what follows, so that no two different sequences of records give the
 // same bytes (every string and array is preceded by its length too).
 enum Tag : unsigned char {
     kGraph = 'G', kTarget = 'D', kTensor = 'T', kScalar = 'S', kOp = 'O', kInput = 'I', kOutput = 'U',
@@ -21,12 +21,12 @@ enum Tag : unsigned char {
 // Writes integers little-endian whatever the host, so the key is the same on every machine.
 class Records {
   public:
-    explicit Records(Sha256 &digest) : digest_(digest) {}
-    void tag(Tag t) { digest_.update(&t, 1); }
+    explicit Records(std::string &out) : out_(out) {}
+    void tag(Tag t) { out_.push_back(static_cast<char>(t)); }
     void integer(int64_t value) {
-        unsigned char bytes[8];
-        for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(static_cast<uint64_t>(value) >> (8 * i));
-        digest_.update(bytes, 8);
+        char bytes[8];
+        for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(static_cast<uint64_t>(value) >> (8 * i));
+        out_.append(bytes, 8);
     }
     void flag(bool value) { integer(value ? 1 : 0); }
     // Every NaN is one value, as in the JSON ("nan"); -0 stays apart from 0 ("-0" there).
@@ -38,7 +38,7 @@ class Records {
     }
     void text(std::string_view s) {
         integer(static_cast<int64_t>(s.size()));
-        digest_.update(s.data(), s.size());
+        out_.append(s.data(), s.size());
     }
     void integers(const int64_t *values, size_t count) {
         integer(static_cast<int64_t>(count));
@@ -46,12 +46,12 @@ class Records {
     }
 
   private:
-    Sha256 &digest_;
+    std::string &out_;
 };
 
-class HashedAttributes final : public AttributeWriter {
+class RecordedAttributes final : public AttributeWriter {
   public:
-    explicit HashedAttributes(Records &r) : r_(r) {}
+    explicit RecordedAttributes(Records &r) : r_(r) {}
     void integer(std::string_view name, int64_t value) override { named(kInteger, name), r_.integer(value); }
     void number(std::string_view name, double value) override { named(kNumber, name), r_.number(value); }
     void boolean(std::string_view name, bool value) override { named(kBoolean, name), r_.flag(value); }
@@ -110,15 +110,17 @@ void op_records(Records &r, const Node &node) {
         r.text(i < node.output_ports.size() ? std::string_view(node.output_ports[i]) : std::string_view("OUT"));
         r.text(node.outputs[i]->name);
     }
-    HashedAttributes attributes(r);
+    RecordedAttributes attributes(r);
     node.write_attributes(attributes);
 }
 
 }  // namespace
 
-Sha256 graph_digest(const fe_graph &graph) {
-    Sha256 digest;
-    Records r(digest);
+std::string graph_facts(const fe_graph &graph) {
+    std::string facts;
+    // One allocation for a small graph: the described GPU's text and about 100 bytes a tensor or op.
+    facts.reserve(graph.device_properties_json.size() + 128 * (graph.tensors.size() + graph.nodes.size()) + 64);
+    Records r(facts);
     r.tag(kGraph);
     r.text(graph.name);
     r.integer(graph.io_data_type);
@@ -133,7 +135,7 @@ Sha256 graph_digest(const fe_graph &graph) {
     r.tag(kOutputs);
     r.integer(static_cast<int64_t>(graph.outputs.size()));
     for (const fe_tensor *t : graph.outputs) r.text(t->name);
-    return digest;
+    return facts;
 }
 
 }  // namespace fe
