@@ -7,7 +7,9 @@ reach up, so only those can).
     analyze_trace.py TRACE SOURCE_ROOT [--detail]
 
 Functions are named by addr2line from the library's debug information; a function of a header
-counts in the header's folder. Calls into code outside lib/ (the standard library's templates
+counts in the header's folder. A file is counted as crossed when code written in it ran: the
+members the compiler writes (an implicit or defaulted constructor, destructor or assignment,
+which addr2line places on the class's head or on its "= default" line) run in the caller's file. Calls into code outside lib/ (the standard library's templates
 compiled into the library) are passed through: a call from them is the nearest lib/ caller's.
 """
 import collections
@@ -21,14 +23,29 @@ from check_layers import LAYERS  # noqa: E402
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
 
 
+def compiler_written(function, path, line):
+    """Whether `function` is a special member the compiler wrote: its line is its class's head or
+    says "= default"."""
+    name = function.split('(')[0].split('::')
+    if len(name) < 2 or name[-1].lstrip('~') != name[-2] and name[-1] != 'operator=':
+        return False
+    try:
+        with open(path) as f:
+            text = f.read().split('\n')[int(line) - 1].strip()
+    except (OSError, ValueError, IndexError):
+        return False
+    return text.startswith(('struct ', 'class ')) or '= default' in text
+
+
 def locations(library, offsets):
-    """{offset: (function, lib-relative file or None)} by addr2line."""
+    """{offset: (function, lib-relative file or None, compiler-written)} by addr2line."""
     unique = sorted(set(offsets))
     result = subprocess.run(['addr2line', '-f', '-C', '-e', library] + [hex(o) for o in unique],
                             capture_output=True, text=True, check=True).stdout.split('\n')
     out = {}
     for i, offset in enumerate(unique):
-        function, where = result[2 * i], result[2 * i + 1].split(':')[0]
+        function, location = result[2 * i], result[2 * i + 1].split(':')
+        where, line = location[0], location[1].split()[0] if len(location) > 1 else '0'
         parts = os.path.normpath(where).split(os.sep)
         file = None
         if 'lib' in parts:
@@ -39,7 +56,7 @@ def locations(library, offsets):
         # and take a neighbour's file) are not the library's.
         if function.startswith(('std::', '__gnu_cxx::', 'void std::', 'bool std::')):
             file = None
-        out[offset] = (function, file)
+        out[offset] = (function, file, bool(file) and compiler_written(function, where, line))
     return out
 
 
@@ -52,6 +69,7 @@ def main():
     offsets = [int(e[1], 16) for e in events if e[0] == '>']
     where = locations(library, offsets)
     files = collections.Counter()
+    made = set()  # files of compiler-written members that ran
     upward = collections.Counter()
     stack = []  # the lib/ file of each open frame (None: outside lib/)
     calls = 0
@@ -61,7 +79,10 @@ def main():
                 stack.pop()
             continue
         calls += 1
-        function, file = where[int(e[1], 16)]
+        function, file, compiler_made = where[int(e[1], 16)]
+        if compiler_made:
+            made.add(file)
+            file = None
         caller = next((f for f in reversed(stack) if f), None)
         stack.append(file)
         if not file:
@@ -75,6 +96,8 @@ def main():
     sources = sum(1 for f in files if f.endswith('.cpp'))
     print(f'calls: {calls} function entries in the library, in {len(files)} of its files ({sources} .cpp, '
           f'{len(files) - sources} headers; {", ".join(f"{d} {n}" for d, n in by_layer)})')
+    print(f'files where only compiler-written members ran (not counted): {len(made - set(files))} '
+          f'({", ".join(sorted(made - set(files)))})')
     # The graph's own path, less the layers every call reaches (cuDNN's loader and descriptors,
     # errors, JSON, hashing): the count the layering work is measured by.
     own = sorted(f for f in files if f.endswith('.cpp') and f.split('/')[0] not in ('backend', 'common'))
