@@ -129,10 +129,13 @@ std::shared_ptr<const PlanRecord> load_from_directory(const std::string &path, c
     try {
         Blob blob = read_blob(bytes.data(), bytes.size());
         // Named by the key, it must hold what the key was taken from (a file of the same name
-        // may hold anything).
+        // may hold anything): the graph, options and target, written by this cudnnfe and cuDNN.
         FE_CHECK(blob.graph_json == keys.graph_json && blob.build_options == keys.options &&
                      blob.fingerprint == keys.fingerprint,
                  FE_STATUS_INVALID_ARGUMENT, "it holds another graph or target");
+        FE_CHECK(blob.library_version == FE_VERSION && blob.cudnn_version == cudnn().cudnnGetVersion(),
+                 FE_STATUS_INVALID_ARGUMENT, "it was written by cudnnfe %u with cuDNN %llu",
+                 blob.library_version, static_cast<unsigned long long>(blob.cudnn_version));
         if (want_autotuned && !blob.record.autotuned) return nullptr;  // rebuilt, autotuned, replaced
         bool deviceless = !graph.device_properties_json.empty();
         return checked_record(graph, blob.record, blob.plan_json, deviceless ? nullptr : handle,

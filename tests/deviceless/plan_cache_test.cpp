@@ -19,6 +19,7 @@
 #include <set>
 #include <thread>
 
+#include "blob_editor.hpp"
 #include "cache_directory_support.hpp"
 #include "plans_that_last.hpp"
 
@@ -166,6 +167,37 @@ TEST_F(PlansThatLast, TheCacheDirectoryServesANewProcessAndReplacesCorruptEntrie
     EXPECT_FE_OK(fe_serialized_describe(replaced.data(), replaced.size(), nullptr, 0, &n) == FE_STATUS_BUFFER_TOO_SMALL
                      ? FE_OK
                      : FE_STATUS_INTERNAL);
+    remove_dir(dir + "/plans");
+    remove_dir(dir);
+}
+
+// An entry under the right name whose graph, options and target agree but which another cuDNN
+// wrote (its checksum fixed up): rejected and rebuilt, not served.
+TEST_F(PlansThatLast, AnEntryOfAnotherCudnnIsRejected) {
+    std::string dir = make_temp_dir();
+    ASSERT_FALSE(dir.empty());
+    ScopedEnv env("CUDNNFE_CACHE_DIR", dir + "/plans");
+    fe_build_options o = options();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("versions"), nullptr, &o));
+    std::vector<std::string> files = entries(dir + "/plans");
+    ASSERT_EQ(files.size(), 1u);
+    {
+        EditableBlob blob(read_file(files[0]));
+        uint64_t cudnn_version = 0;
+        std::memcpy(&cudnn_version, &blob.head[16], 8);  // after the magic, format and cudnnfe version
+        cudnn_version += 100;
+        std::memcpy(&blob.head[16], &cudnn_version, 8);
+        std::vector<unsigned char> bytes = blob.bytes();
+        std::ofstream(files[0], std::ios::binary).write(reinterpret_cast<const char *>(bytes.data()),
+                                                        static_cast<std::streamsize>(bytes.size()));
+    }
+    fe_plan_cache_clear();
+    Stats before = stats();
+    ASSERT_FE_OK(fe_graph_build(seed_conv("versions"), nullptr, &o));
+    Stats after = stats();
+    EXPECT_EQ(after.disk - before.disk, 0);
+    EXPECT_EQ(after.rejected - before.rejected, 1);
+    EXPECT_EQ(after.misses - before.misses, 1);
     remove_dir(dir + "/plans");
     remove_dir(dir);
 }
